@@ -1,0 +1,10 @@
+//! The MLIR-syntax text format: lexer, parser and printer.
+
+pub mod lexer;
+pub mod parser;
+pub mod printer;
+
+pub use parser::{
+    parse_attr_str, parse_source, parse_type_str, OpParser, PResult, UnresolvedOperand,
+};
+pub use printer::{print_op, OpPrinter, PrintOptions};

@@ -1,0 +1,485 @@
+//! The builtin ops every context knows: `builtin.module` and the `func` dialect
+//! (`func.func`, `func.return`, `func.call`).
+
+use crate::asm::parser::{OpParser, PResult};
+use crate::asm::printer::OpPrinter;
+use crate::context::{Context, OpId, OperationState};
+use crate::diag::Diagnostic;
+use crate::interp::{InterpResult, Machine};
+use crate::registry::{DialectInfo, OpInfo, Traits};
+
+/// Registers `builtin` and `func`.
+pub fn register(ctx: &mut Context) {
+    let r = ctx.registry_mut();
+    r.register_dialect(DialectInfo {
+        name: "builtin",
+        summary: "the top-level module",
+        materialize_constant: None,
+    });
+    r.register_dialect(DialectInfo {
+        name: "func",
+        summary: "functions, calls and returns",
+        materialize_constant: None,
+    });
+    r.register_op(
+        OpInfo::new("builtin.module", "a top-level container of functions")
+            .traits(
+                Traits::ISOLATED_FROM_ABOVE
+                    | Traits::NO_TERMINATOR
+                    | Traits::SYMBOL_TABLE
+                    | Traits::SINGLE_BLOCK,
+            )
+            .verify(verify_module)
+            .format(parse_module, print_module),
+    );
+    r.register_op(
+        OpInfo::new(
+            "func.func",
+            "a function with a name, a signature and a body",
+        )
+        .traits(Traits::ISOLATED_FROM_ABOVE | Traits::SYMBOL)
+        .verify(verify_func)
+        .format(parse_func, print_func),
+    );
+    r.register_op(
+        OpInfo::new("func.return", "returns values from a function")
+            .traits(Traits::TERMINATOR | Traits::PURE)
+            .verify(verify_return)
+            .format(parse_return, print_return)
+            .interpret(interpret_return),
+    );
+    r.register_op(
+        OpInfo::new("func.call", "calls a function of the same module")
+            .verify(verify_call)
+            .format(parse_call, print_call)
+            .interpret(interpret_call),
+    );
+}
+
+/// `'name' op message` at the op's location.
+pub fn op_error(ctx: &Context, op: OpId, msg: impl AsRef<str>) -> Diagnostic {
+    Diagnostic::error(
+        ctx.op_loc(op),
+        format!("'{}' op {}", ctx.op_name(op), msg.as_ref()),
+    )
+}
+
+fn parse_module(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
+    if let crate::asm::lexer::Tok::AtId(name) = p.peek().clone() {
+        p.parse_attribute()?;
+        let a = p.ctx.str_attr(&name);
+        st.attrs.push(("sym_name".into(), a));
+    }
+    p.parse_optional_attr_dict_with_keyword(st)?;
+    let r = p.parse_region(&[], true)?;
+    if p.ctx.region_blocks(r).next().is_none() {
+        p.ctx.create_block(r, &[]);
+    }
+    st.regions.push(r);
+    Ok(())
+}
+
+fn print_module(p: &mut OpPrinter<'_>, op: OpId) {
+    if let Some(n) = p.ctx.attr(op, "sym_name").and_then(|a| p.ctx.attr_str(a)) {
+        p.write(" @");
+        p.write(&n.to_string());
+    }
+    p.print_optional_attr_dict_with_keyword(op, &["sym_name"]);
+    p.write(" ");
+    let r = p.ctx.regions(op)[0];
+    p.print_region(r, false);
+}
+
+fn verify_module(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    if ctx.regions(op).len() != 1 {
+        return Err(op_error(ctx, op, "expects one region"));
+    }
+    if !ctx.operands(op).is_empty() || !ctx.results(op).is_empty() {
+        return Err(op_error(ctx, op, "takes no operands and has no results"));
+    }
+    Ok(())
+}
+
+/// The function type of a `func.func`.
+pub fn func_type(ctx: &Context, op: OpId) -> Option<crate::types::Type> {
+    ctx.attr(op, "function_type").and_then(|a| ctx.attr_type(a))
+}
+
+/// The symbol name of an op with a `sym_name` attribute.
+pub fn symbol_name(ctx: &Context, op: OpId) -> Option<&str> {
+    ctx.attr(op, "sym_name").and_then(|a| ctx.attr_str(a))
+}
+
+/// Finds the `func.func` named `name` directly inside `module`.
+pub fn lookup_function(ctx: &Context, module: OpId, name: &str) -> Option<OpId> {
+    let r = *ctx.regions(module).first()?;
+    let b = ctx.entry_block(r)?;
+    ctx.block_ops(b)
+        .find(|o| ctx.op_name(*o) == "func.func" && symbol_name(ctx, *o) == Some(name))
+}
+
+fn parse_func(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
+    if p.at_keyword("private") || p.at_keyword("public") || p.at_keyword("nested") {
+        let v = p.parse_keyword("visibility")?;
+        let a = p.ctx.str_attr(&v);
+        st.attrs.push(("sym_visibility".into(), a));
+    }
+    let name = match p.peek().clone() {
+        crate::asm::lexer::Tok::AtId(n) => n,
+        t => {
+            return Err(p.error(format!(
+                "expected function name (@name), found {}",
+                t.describe()
+            )))
+        }
+    };
+    p.parse_attribute()?;
+    let args = p.parse_argument_list()?;
+    let mut results = Vec::new();
+    if p.parse_optional_punct("->")? {
+        if p.parse_optional_punct("(")? {
+            if !p.at_punct(")") {
+                results = p.parse_type_list()?;
+            }
+            p.expect_punct(")")?;
+        } else {
+            results.push(p.parse_type()?);
+        }
+    }
+    let inputs: Vec<_> = args.iter().map(|a| a.1).collect();
+    let fty = p.ctx.function_type(&inputs, &results);
+    let (n, t) = (p.ctx.str_attr(&name), p.ctx.type_attr(fty));
+    st.attrs.push(("sym_name".into(), n));
+    st.attrs.push(("function_type".into(), t));
+    p.parse_optional_attr_dict_with_keyword(st)?;
+    if p.at_punct("{") {
+        let r = p.parse_region(&args, true)?;
+        if p.ctx.region_blocks(r).next().is_none() {
+            return Err(p.error_at(
+                st.loc,
+                "'func.func' op body must not be empty; omit the braces for a declaration",
+            ));
+        }
+        st.regions.push(r);
+    } else {
+        let r = p.ctx.create_region();
+        st.regions.push(r);
+    }
+    Ok(())
+}
+
+fn print_func(p: &mut OpPrinter<'_>, op: OpId) {
+    let ctx = p.ctx;
+    if let Some(v) = ctx.attr(op, "sym_visibility").and_then(|a| ctx.attr_str(a)) {
+        p.write(" ");
+        p.write(&v.to_string());
+    }
+    let name = symbol_name(ctx, op).unwrap_or("").to_string();
+    p.write(" ");
+    let s = ctx.symbol_ref_attr_string(&name);
+    p.write(&s);
+    let fty = func_type(ctx, op).unwrap_or_else(|| panic!("verified func without function_type"));
+    let (ins, outs) = ctx
+        .function_parts(fty)
+        .map(|(a, b)| (a.to_vec(), b.to_vec()))
+        .unwrap_or_default();
+    let r = ctx.regions(op)[0];
+    let entry = ctx.entry_block(r);
+    match entry {
+        Some(b) => p.print_block_arg_list(b),
+        None => {
+            p.write("(");
+            p.print_types(&ins);
+            p.write(")");
+        }
+    }
+    if !outs.is_empty() {
+        p.write(" -> ");
+        if outs.len() == 1
+            && !matches!(
+                ctx.type_data(outs[0]),
+                crate::types::TypeData::Function { .. }
+            )
+        {
+            p.print_type(outs[0]);
+        } else {
+            p.write("(");
+            p.print_types(&outs);
+            p.write(")");
+        }
+    }
+    p.print_optional_attr_dict_with_keyword(op, &["sym_name", "function_type", "sym_visibility"]);
+    if entry.is_some() {
+        p.write(" ");
+        p.print_region(r, false);
+    }
+}
+
+fn verify_func(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    let Some(name) = symbol_name(ctx, op) else {
+        return Err(op_error(ctx, op, "requires a string attribute 'sym_name'"));
+    };
+    let _ = name;
+    let Some(fty) = func_type(ctx, op) else {
+        return Err(op_error(
+            ctx,
+            op,
+            "requires a type attribute 'function_type'",
+        ));
+    };
+    let Some((ins, _)) = ctx.function_parts(fty) else {
+        return Err(op_error(
+            ctx,
+            op,
+            "requires 'function_type' to be a function type",
+        ));
+    };
+    if ctx.regions(op).len() != 1 || !ctx.operands(op).is_empty() || !ctx.results(op).is_empty() {
+        return Err(op_error(
+            ctx,
+            op,
+            "expects one region, no operands and no results",
+        ));
+    }
+    if let Some(b) = ctx.entry_block(ctx.regions(op)[0]) {
+        let args = ctx.block_args(b);
+        if args.len() != ins.len() {
+            return Err(op_error(
+                ctx,
+                op,
+                format!(
+                    "entry block must have {} arguments to match function signature",
+                    ins.len()
+                ),
+            ));
+        }
+        for (i, (a, t)) in args.iter().zip(ins).enumerate() {
+            if ctx.value_type(*a) != *t {
+                return Err(op_error(
+                    ctx,
+                    op,
+                    format!(
+                        "type of entry block argument #{i}('{}') must match the type of the corresponding argument in function signature('{}')",
+                        ctx.type_to_string(ctx.value_type(*a)),
+                        ctx.type_to_string(*t)
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn parse_return(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
+    let loc = p.loc();
+    let ops = p.parse_operand_list()?;
+    p.parse_optional_attr_dict(st)?;
+    let mut tys = Vec::new();
+    if !ops.is_empty() {
+        tys = {
+            p.expect_punct(":")?;
+            p.parse_type_list()?
+        };
+    }
+    st.operands = p.resolve_operands(&ops, &tys, loc)?;
+    Ok(())
+}
+
+fn print_return(p: &mut OpPrinter<'_>, op: OpId) {
+    let ops = p.ctx.operands(op).to_vec();
+    if !ops.is_empty() {
+        p.write(" ");
+        p.print_operands(&ops);
+    }
+    p.print_optional_attr_dict(op, &[]);
+    if !ops.is_empty() {
+        p.write(" : ");
+        let tys: Vec<_> = ops.iter().map(|v| p.ctx.value_type(*v)).collect();
+        p.print_types(&tys);
+    }
+}
+
+fn verify_return(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    let Some(f) = ctx.parent_op(op).filter(|f| ctx.op_name(*f) == "func.func") else {
+        return Err(op_error(ctx, op, "expects parent op 'func.func'"));
+    };
+    let Some((_, outs)) = func_type(ctx, f).and_then(|t| ctx.function_parts(t)) else {
+        return Ok(());
+    };
+    let ops = ctx.operands(op);
+    if ops.len() != outs.len() {
+        return Err(op_error(
+            ctx,
+            op,
+            format!(
+                "has {} operands, but enclosing function (@{}) returns {}",
+                ops.len(),
+                symbol_name(ctx, f).unwrap_or("?"),
+                outs.len()
+            ),
+        )
+        .with_note(ctx.op_loc(f), "function defined here"));
+    }
+    for (i, (v, t)) in ops.iter().zip(outs).enumerate() {
+        if ctx.value_type(*v) != *t {
+            return Err(op_error(
+                ctx,
+                op,
+                format!(
+                    "type of return operand {i} ('{}') doesn't match function result type ('{}') in function @{}",
+                    ctx.type_to_string(ctx.value_type(*v)),
+                    ctx.type_to_string(*t),
+                    symbol_name(ctx, f).unwrap_or("?")
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn interpret_return(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
+    let vals = ctx
+        .operands(op)
+        .iter()
+        .map(|v| m.get(ctx, *v).cloned())
+        .collect::<InterpResult<Vec<_>>>()?;
+    m.yield_values(vals);
+    Ok(())
+}
+
+fn parse_call(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
+    let callee = match p.peek().clone() {
+        crate::asm::lexer::Tok::AtId(n) => n,
+        t => return Err(p.error(format!("expected callee (@name), found {}", t.describe()))),
+    };
+    p.parse_attribute()?;
+    let loc = p.loc();
+    p.expect_punct("(")?;
+    let ops = p.parse_operand_list()?;
+    p.expect_punct(")")?;
+    p.parse_optional_attr_dict(st)?;
+    p.expect_punct(":")?;
+    let tloc = p.loc();
+    let fty = p.parse_type()?;
+    let Some((ins, outs)) = p
+        .ctx
+        .function_parts(fty)
+        .map(|(a, b)| (a.to_vec(), b.to_vec()))
+    else {
+        return Err(p.error_at(tloc, "expected function type"));
+    };
+    st.operands = p.resolve_operands(&ops, &ins, loc)?;
+    st.result_types = outs;
+    let c = p.ctx.symbol_ref_attr(&callee);
+    st.attrs.push(("callee".into(), c));
+    Ok(())
+}
+
+fn print_call(p: &mut OpPrinter<'_>, op: OpId) {
+    let ctx = p.ctx;
+    let callee = ctx
+        .attr(op, "callee")
+        .and_then(|a| ctx.attr_symbol(a))
+        .unwrap_or("?")
+        .to_string();
+    p.write(" ");
+    let s = ctx.symbol_ref_attr_string(&callee);
+    p.write(&s);
+    p.write("(");
+    let ops = ctx.operands(op).to_vec();
+    p.print_operands(&ops);
+    p.write(")");
+    p.print_optional_attr_dict(op, &["callee"]);
+    p.write(" : ");
+    let ins: Vec<_> = ops.iter().map(|v| ctx.value_type(*v)).collect();
+    let outs: Vec<_> = ctx.results(op).iter().map(|v| ctx.value_type(*v)).collect();
+    // Print through a function type so the syntax matches the generic form.
+    let s = crate::asm::printer::function_type_text(ctx, &ins, &outs);
+    p.write(&s);
+}
+
+fn module_of(ctx: &Context, op: OpId) -> Option<OpId> {
+    let mut cur = ctx.parent_op(op);
+    while let Some(c) = cur {
+        if ctx.op_name(c) == "builtin.module" {
+            return Some(c);
+        }
+        cur = ctx.parent_op(c);
+    }
+    None
+}
+
+fn verify_call(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    let Some(callee) = ctx.attr(op, "callee").and_then(|a| ctx.attr_symbol(a)) else {
+        return Err(op_error(
+            ctx,
+            op,
+            "requires a symbol reference attribute 'callee'",
+        ));
+    };
+    let Some(m) = module_of(ctx, op) else {
+        return Ok(());
+    };
+    let Some(f) = lookup_function(ctx, m, callee) else {
+        return Err(op_error(
+            ctx,
+            op,
+            format!("'{callee}' does not reference a valid function"),
+        ));
+    };
+    let Some((ins, outs)) = func_type(ctx, f).and_then(|t| ctx.function_parts(t)) else {
+        return Ok(());
+    };
+    let ops: Vec<_> = ctx
+        .operands(op)
+        .iter()
+        .map(|v| ctx.value_type(*v))
+        .collect();
+    let res: Vec<_> = ctx.results(op).iter().map(|v| ctx.value_type(*v)).collect();
+    if ops != ins || res != outs {
+        return Err(op_error(
+            ctx,
+            op,
+            format!("type does not match the signature of @{callee}"),
+        )
+        .with_note(ctx.op_loc(f), "callee defined here"));
+    }
+    Ok(())
+}
+
+fn interpret_call(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
+    let callee = ctx
+        .attr(op, "callee")
+        .and_then(|a| ctx.attr_symbol(a))
+        .unwrap_or("");
+    let f = module_of(ctx, op)
+        .and_then(|mo| lookup_function(ctx, mo, callee))
+        .ok_or_else(|| {
+            op_error(
+                ctx,
+                op,
+                format!("'{callee}' does not reference a valid function"),
+            )
+        })?;
+    let args = ctx
+        .operands(op)
+        .iter()
+        .map(|v| m.get(ctx, *v).cloned())
+        .collect::<InterpResult<Vec<_>>>()?;
+    let outs = m.call(ctx, f, args)?;
+    for (r, v) in ctx.results(op).iter().zip(outs) {
+        m.set(*r, v);
+    }
+    Ok(())
+}
+
+impl Context {
+    /// `@name`, quoted when it is not a bare identifier.
+    pub fn symbol_ref_attr_string(&self, name: &str) -> String {
+        if crate::asm::printer::is_bare_id(name) {
+            format!("@{name}")
+        } else {
+            format!("@{}", crate::asm::printer::quote_string(name))
+        }
+    }
+}

@@ -1,0 +1,556 @@
+//! Passes and the pass manager.
+//!
+//! - [`Pass`]: a named transformation of one op (its anchor), with options.
+//! - [`PassRegistry`]: every pass by name, with its description and options, built from
+//!   text options `name{key=value ...}`.
+//! - [`pipeline`]: the textual pipeline syntax
+//!   `builtin.module(func.func(canonicalize{max-iterations=8},cse),dce)`.
+//! - [`PassManager`]: runs a pipeline with instrumentation: verification after each pass
+//!   (on by default; a failure names the pass), IR printing before/after passes, and a
+//!   timing report.
+
+pub mod pipeline;
+
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use crate::asm::printer::{print_op, PrintOptions};
+use crate::builtin::op_error;
+use crate::context::{Context, OpId};
+use crate::diag::Diagnostic;
+
+pub use pipeline::{parse_pipeline, PipelineElement, PipelineText};
+
+/// A pass failed; its diagnostic has the details.
+pub type PassResult = Result<(), Diagnostic>;
+
+/// A transformation of the IR under one op.
+pub trait Pass {
+    /// The pipeline name (`canonicalize`).
+    fn name(&self) -> &'static str;
+    /// The op kind the pass must run on, if restricted (`func.func`).
+    fn anchor(&self) -> Option<&'static str> {
+        None
+    }
+    /// Runs on `op` (and only on what is nested in it).
+    fn run(&mut self, ctx: &mut Context, op: OpId) -> PassResult;
+    /// The options as text, for `--dump-pass-pipeline` (`max-iterations=10`).
+    fn options_text(&self) -> String {
+        String::new()
+    }
+}
+
+/// One option of a pass: key, help and the default as text.
+#[derive(Clone, Debug)]
+pub struct PassOptionInfo {
+    /// kebab-case key.
+    pub key: &'static str,
+    /// One-line help.
+    pub help: &'static str,
+    /// The default value as text.
+    pub default: &'static str,
+}
+
+/// Parsed `key=value` options of a pass.
+#[derive(Clone, Debug, Default)]
+pub struct PassOptions {
+    entries: Vec<(String, String)>,
+}
+
+impl PassOptions {
+    /// Parses `key=value key2=value2 flag` (the text inside `{}`).
+    pub fn parse(text: &str) -> Result<PassOptions, String> {
+        let mut entries = Vec::new();
+        for part in split_options(text) {
+            let part = part.trim();
+            if part.is_empty() {
+                continue;
+            }
+            match part.split_once('=') {
+                Some((k, v)) => entries.push((k.trim().to_string(), v.trim().to_string())),
+                None => entries.push((part.to_string(), "true".to_string())),
+            }
+        }
+        Ok(PassOptions { entries })
+    }
+
+    /// The raw value of `key`.
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.entries
+            .iter()
+            .rev()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Fails on a key not in `known`.
+    pub fn check_known(&self, pass: &str, known: &[PassOptionInfo]) -> Result<(), String> {
+        for (k, _) in &self.entries {
+            if !known.iter().any(|o| o.key == k) {
+                let list: Vec<&str> = known.iter().map(|o| o.key).collect();
+                return Err(if list.is_empty() {
+                    format!("pass '{pass}' has no option '{k}'")
+                } else {
+                    format!(
+                        "pass '{pass}' has no option '{k}' (options: {})",
+                        list.join(", ")
+                    )
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// An unsigned integer option.
+    pub fn usize(&self, key: &str, default: usize) -> Result<usize, String> {
+        match self.get(key) {
+            None => Ok(default),
+            Some(v) => v
+                .parse()
+                .map_err(|_| format!("option '{key}' expects an unsigned integer, got '{v}'")),
+        }
+    }
+
+    /// A float option.
+    pub fn f64(&self, key: &str, default: f64) -> Result<f64, String> {
+        match self.get(key) {
+            None => Ok(default),
+            Some(v) => v
+                .parse()
+                .map_err(|_| format!("option '{key}' expects a number, got '{v}'")),
+        }
+    }
+
+    /// A boolean option (`key`, `key=true`, `key=false`, `key=1`, `key=0`).
+    pub fn bool(&self, key: &str, default: bool) -> Result<bool, String> {
+        match self.get(key) {
+            None => Ok(default),
+            Some("true" | "1") => Ok(true),
+            Some("false" | "0") => Ok(false),
+            Some(v) => Err(format!("option '{key}' expects true or false, got '{v}'")),
+        }
+    }
+
+    /// A string option.
+    pub fn string(&self, key: &str, default: &str) -> String {
+        self.get(key).unwrap_or(default).to_string()
+    }
+}
+
+/// Splits option text on spaces outside brackets and quotes.
+fn split_options(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut depth = 0i32;
+    let mut quoted = false;
+    for c in text.chars() {
+        match c {
+            '"' => {
+                quoted = !quoted;
+                cur.push(c)
+            }
+            '{' | '[' | '(' if !quoted => {
+                depth += 1;
+                cur.push(c)
+            }
+            '}' | ']' | ')' if !quoted => {
+                depth -= 1;
+                cur.push(c)
+            }
+            ' ' | '\t' if depth == 0 && !quoted => {
+                if !cur.is_empty() {
+                    out.push(std::mem::take(&mut cur));
+                }
+            }
+            _ => cur.push(c),
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// Creates a pass from its options.
+pub type PassCtor = fn(&PassOptions) -> Result<Box<dyn Pass>, String>;
+
+/// A registered pass.
+#[derive(Clone)]
+pub struct PassInfo {
+    /// Pipeline name.
+    pub name: &'static str,
+    /// One-line description.
+    pub description: &'static str,
+    /// Its options.
+    pub options: &'static [PassOptionInfo],
+    /// Constructor.
+    pub create: PassCtor,
+}
+
+/// A named pipeline (`--pipeline=fuse`): a description and its pipeline text.
+#[derive(Clone)]
+pub struct NamedPipeline {
+    /// Name.
+    pub name: &'static str,
+    /// One-line description.
+    pub description: &'static str,
+    /// The pipeline text it expands to.
+    pub text: &'static str,
+}
+
+/// Every pass and named pipeline known to a tool.
+#[derive(Default, Clone)]
+pub struct PassRegistry {
+    passes: BTreeMap<&'static str, PassInfo>,
+    pipelines: BTreeMap<&'static str, NamedPipeline>,
+}
+
+impl PassRegistry {
+    /// Registers a pass.
+    pub fn register(&mut self, info: PassInfo) {
+        self.passes.insert(info.name, info);
+    }
+    /// Registers a named pipeline.
+    pub fn register_pipeline(&mut self, p: NamedPipeline) {
+        self.pipelines.insert(p.name, p);
+    }
+    /// The pass named `name`.
+    pub fn get(&self, name: &str) -> Option<&PassInfo> {
+        self.passes.get(name)
+    }
+    /// The named pipeline `name`.
+    pub fn pipeline(&self, name: &str) -> Option<&NamedPipeline> {
+        self.pipelines.get(name)
+    }
+    /// All passes, sorted by name.
+    pub fn passes(&self) -> impl Iterator<Item = &PassInfo> {
+        self.passes.values()
+    }
+    /// All named pipelines, sorted by name.
+    pub fn pipelines(&self) -> impl Iterator<Item = &NamedPipeline> {
+        self.pipelines.values()
+    }
+    /// Builds a pass from its name and option text.
+    pub fn create(&self, name: &str, options: &str) -> Result<Box<dyn Pass>, String> {
+        let info = self
+            .passes
+            .get(name)
+            .ok_or_else(|| format!("'{name}' does not refer to a registered pass"))?;
+        let opts = PassOptions::parse(options)?;
+        opts.check_known(name, info.options)?;
+        (info.create)(&opts).map_err(|e| format!("pass '{name}': {e}"))
+    }
+    /// The `--list-passes` text.
+    pub fn list_text(&self) -> String {
+        let mut s = String::from("Available passes:\n");
+        for p in self.passes.values() {
+            s.push_str(&format!("  --{:<28} {}\n", p.name, p.description));
+            for o in p.options {
+                s.push_str(&format!(
+                    "      {:<26} {} (default: {})\n",
+                    o.key, o.help, o.default
+                ));
+            }
+        }
+        if !self.pipelines.is_empty() {
+            s.push_str("Named pipelines (--pipeline=NAME):\n");
+            for p in self.pipelines.values() {
+                s.push_str(&format!(
+                    "  {:<30} {}\n      = {}\n",
+                    p.name, p.description, p.text
+                ));
+            }
+        }
+        s
+    }
+}
+
+/// Instrumentation settings of a [`PassManager`].
+#[derive(Clone, Debug, Default)]
+pub struct Instrumentation {
+    /// Verify after every pass (on by default in tools).
+    pub verify_each: bool,
+    /// Print the IR before every pass.
+    pub print_before_all: bool,
+    /// Print the IR after every pass.
+    pub print_after_all: bool,
+    /// Print the IR before these passes.
+    pub print_before: Vec<String>,
+    /// Print the IR after these passes.
+    pub print_after: Vec<String>,
+    /// Print the IR after a pass only if it changed.
+    pub print_after_change: bool,
+    /// Print the IR after a pass that failed.
+    pub print_after_failure: bool,
+    /// Print ops in generic form in dumps.
+    pub print_generic: bool,
+    /// Collect per-pass times.
+    pub timing: bool,
+}
+
+/// A tree of passes: passes to run on one op, or nested managers for ops inside it.
+pub enum PmNode {
+    /// A pass to run on the current op.
+    Pass(Box<dyn Pass>),
+    /// Run the inner nodes on every op named `anchor` directly inside the current op.
+    Nested {
+        /// The op name.
+        anchor: String,
+        /// What to run on each.
+        nodes: Vec<PmNode>,
+    },
+}
+
+/// Runs a pipeline of passes with instrumentation.
+pub struct PassManager {
+    /// The op name of the root (`builtin.module`).
+    pub anchor: String,
+    /// The passes.
+    pub nodes: Vec<PmNode>,
+    /// Instrumentation.
+    pub instr: Instrumentation,
+    /// IR dumps written so far (the driver sends them to stderr).
+    pub dumps: String,
+    /// Time per pass name, in run order.
+    pub times: Vec<(String, Duration)>,
+}
+
+impl PassManager {
+    /// An empty manager anchored on `builtin.module`.
+    pub fn new(instr: Instrumentation) -> Self {
+        PassManager {
+            anchor: "builtin.module".into(),
+            nodes: Vec::new(),
+            instr,
+            dumps: String::new(),
+            times: Vec::new(),
+        }
+    }
+
+    /// Builds the manager from parsed pipeline text.
+    pub fn add_pipeline(&mut self, reg: &PassRegistry, text: &PipelineText) -> Result<(), String> {
+        let (anchor, elems) = match text {
+            PipelineText::Anchored { anchor, elements } => (Some(anchor.clone()), elements),
+            PipelineText::Bare(elements) => (None, elements),
+        };
+        if let Some(a) = anchor {
+            if a != self.anchor {
+                return Err(format!(
+                    "pipeline anchored on '{a}' cannot run on '{}'",
+                    self.anchor
+                ));
+            }
+        }
+        let nodes = build_nodes(reg, elems)?;
+        self.nodes.extend(nodes);
+        Ok(())
+    }
+
+    /// The pipeline as text (`--dump-pass-pipeline`).
+    pub fn pipeline_text(&self) -> String {
+        format!("{}({})", self.anchor, nodes_text(&self.nodes))
+    }
+
+    /// Runs every pass on `root`.
+    pub fn run(&mut self, ctx: &mut Context, root: OpId) -> PassResult {
+        if ctx.op_name(root) != self.anchor {
+            return Err(op_error(
+                ctx,
+                root,
+                format!("cannot run a pipeline anchored on '{}'", self.anchor),
+            ));
+        }
+        let mut nodes = std::mem::take(&mut self.nodes);
+        let r = self.run_nodes(ctx, root, &mut nodes);
+        self.nodes = nodes;
+        r
+    }
+
+    fn run_nodes(&mut self, ctx: &mut Context, op: OpId, nodes: &mut [PmNode]) -> PassResult {
+        for node in nodes.iter_mut() {
+            match node {
+                PmNode::Pass(p) => self.run_pass(ctx, op, p.as_mut())?,
+                PmNode::Nested { anchor, nodes } => {
+                    let mut targets = Vec::new();
+                    for &r in ctx.regions(op) {
+                        for b in ctx.region_blocks(r) {
+                            for o in ctx.block_ops(b) {
+                                if ctx.op_name(o) == anchor {
+                                    targets.push(o);
+                                }
+                            }
+                        }
+                    }
+                    for t in targets {
+                        self.run_nodes(ctx, t, nodes)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn dump(&mut self, ctx: &Context, op: OpId, header: String) {
+        let opts = PrintOptions {
+            generic: self.instr.print_generic,
+            debug_info: false,
+        };
+        self.dumps.push_str(&header);
+        self.dumps.push('\n');
+        self.dumps.push_str(&print_op(ctx, op, &opts));
+        self.dumps.push('\n');
+    }
+
+    fn run_pass(&mut self, ctx: &mut Context, op: OpId, pass: &mut dyn Pass) -> PassResult {
+        let name = pass.name();
+        if let Some(a) = pass.anchor() {
+            if ctx.op_name(op) != a {
+                return Err(op_error(
+                    ctx,
+                    op,
+                    format!("pass '{name}' must run on '{a}'; nest it, as in builtin.module({a}({name}))"),
+                ));
+            }
+        }
+        let header = |when: &str| format!("// -----// IR Dump {when} {name} //----- //");
+        if self.instr.print_before_all || self.instr.print_before.iter().any(|p| p == name) {
+            self.dump(ctx, op, header("Before"));
+        }
+        let before_text = if self.instr.print_after_change {
+            Some(print_op(
+                ctx,
+                op,
+                &PrintOptions {
+                    generic: true,
+                    debug_info: false,
+                },
+            ))
+        } else {
+            None
+        };
+        let start = Instant::now();
+        let _span = tracing::debug_span!("pass", name).entered();
+        let result = pass.run(ctx, op);
+        let elapsed = start.elapsed();
+        if self.instr.timing {
+            match self.times.iter_mut().find(|(n, _)| n == name) {
+                Some(slot) => slot.1 += elapsed,
+                None => self.times.push((name.to_string(), elapsed)),
+            }
+        }
+        if let Err(e) = result {
+            if self.instr.print_after_failure {
+                self.dump(ctx, op, header("After Failed"));
+            }
+            return Err(e);
+        }
+        let mut verify_error = None;
+        if self.instr.verify_each {
+            if let Err(d) = crate::verify::verify(ctx, op) {
+                verify_error = Some(d.with_note(
+                    ctx.op_loc(op),
+                    format!("the IR failed to verify after pass '{name}'"),
+                ));
+            }
+        }
+        let after = self.instr.print_after_all || self.instr.print_after.iter().any(|p| p == name);
+        if let Some(before) = before_text {
+            let now = print_op(
+                ctx,
+                op,
+                &PrintOptions {
+                    generic: true,
+                    debug_info: false,
+                },
+            );
+            if now != before {
+                self.dump(ctx, op, header("After"));
+            }
+        } else if after {
+            self.dump(ctx, op, header("After"));
+        }
+        match verify_error {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    /// The `--timing` report.
+    pub fn timing_report(&self, extra: &[(String, Duration)]) -> String {
+        let all: Vec<&(String, Duration)> = extra.iter().chain(self.times.iter()).collect();
+        let total: Duration = all.iter().map(|(_, d)| *d).sum();
+        let mut s = String::new();
+        s.push_str(
+            "===-------------------------------------------------------------------------===\n",
+        );
+        s.push_str("                         ... Execution time report ...\n");
+        s.push_str(
+            "===-------------------------------------------------------------------------===\n",
+        );
+        s.push_str(&format!(
+            "  Total Execution Time: {:.4} seconds\n\n",
+            total.as_secs_f64()
+        ));
+        s.push_str("  ----Wall Time----  ----Name----\n");
+        for (n, d) in &all {
+            let pct = if total.as_secs_f64() > 0.0 {
+                100.0 * d.as_secs_f64() / total.as_secs_f64()
+            } else {
+                0.0
+            };
+            s.push_str(&format!(
+                "    {:.4} ({:5.1}%)  {}\n",
+                d.as_secs_f64(),
+                pct,
+                n
+            ));
+        }
+        s.push_str(&format!("    {:.4} (100.0%)  Total\n", total.as_secs_f64()));
+        s
+    }
+}
+
+fn build_nodes(reg: &PassRegistry, elems: &[PipelineElement]) -> Result<Vec<PmNode>, String> {
+    let mut nodes = Vec::new();
+    for e in elems {
+        match e {
+            PipelineElement::Pass { name, options } => {
+                nodes.push(PmNode::Pass(reg.create(name, options)?))
+            }
+            PipelineElement::Nested { anchor, elements } => {
+                if anchor.starts_with("builtin.module")
+                    || anchor == "func.func"
+                    || anchor.contains('.')
+                {
+                    nodes.push(PmNode::Nested {
+                        anchor: anchor.clone(),
+                        nodes: build_nodes(reg, elements)?,
+                    });
+                } else {
+                    return Err(format!(
+                        "'{anchor}' is not an op name to nest a pipeline on"
+                    ));
+                }
+            }
+        }
+    }
+    Ok(nodes)
+}
+
+fn nodes_text(nodes: &[PmNode]) -> String {
+    let parts: Vec<String> = nodes
+        .iter()
+        .map(|n| match n {
+            PmNode::Pass(p) => {
+                let o = p.options_text();
+                if o.is_empty() {
+                    p.name().to_string()
+                } else {
+                    format!("{}{{{}}}", p.name(), o)
+                }
+            }
+            PmNode::Nested { anchor, nodes } => format!("{anchor}({})", nodes_text(nodes)),
+        })
+        .collect();
+    parts.join(",")
+}

@@ -1,0 +1,4 @@
+//! placeholder
+pub mod interp {
+    pub mod array;
+}
