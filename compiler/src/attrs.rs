@@ -78,10 +78,7 @@ impl Context {
             Some(k) => k.round(value),
             None => value,
         };
-        self.intern_attr(AttrData::Float {
-            bits: v.to_bits(),
-            ty,
-        })
+        self.intern_attr(AttrData::Float { bits: v.to_bits(), ty })
     }
     /// A string attribute.
     pub fn str_attr(&mut self, s: &str) -> Attr {
@@ -122,24 +119,13 @@ impl Context {
     pub fn splat_attr(&mut self, ty: Type, value: f64) -> Attr {
         let elem = self.element_type(ty);
         let v = self.round_to_type(elem, value);
-        self.intern_attr(AttrData::Dense {
-            ty,
-            values: vec![v.to_bits()],
-            splat: true,
-        })
+        self.intern_attr(AttrData::Dense { ty, values: vec![v.to_bits()], splat: true })
     }
     /// A dense attribute with every element given (rounded to the element type).
     pub fn dense_attr(&mut self, ty: Type, values: &[f64]) -> Attr {
         let elem = self.element_type(ty);
-        let values = values
-            .iter()
-            .map(|&v| self.round_to_type(elem, v).to_bits())
-            .collect();
-        self.intern_attr(AttrData::Dense {
-            ty,
-            values,
-            splat: false,
-        })
+        let values = values.iter().map(|&v| self.round_to_type(elem, v).to_bits()).collect();
+        self.intern_attr(AttrData::Dense { ty, values, splat: false })
     }
 
     /// Rounds `v` as storing it into a value of scalar type `t` would.
@@ -197,10 +183,7 @@ impl Context {
     }
     /// An array attribute of integers as a vector.
     pub fn attr_int_array(&self, a: Attr) -> Option<Vec<i64>> {
-        self.attr_array(a)?
-            .iter()
-            .map(|&x| self.attr_int(x))
-            .collect()
+        self.attr_array(a)?.iter().map(|&x| self.attr_int(x)).collect()
     }
     /// The bool of a bool attribute.
     pub fn attr_bool(&self, a: Attr) -> Option<bool> {
@@ -219,32 +202,22 @@ impl Context {
     /// The type an attribute carries, if it is typed (integer, float, dense).
     pub fn attr_value_type(&self, a: Attr) -> Option<Type> {
         match self.attr_data(a) {
-            AttrData::Integer { ty, .. }
-            | AttrData::Float { ty, .. }
-            | AttrData::Dense { ty, .. } => Some(*ty),
+            AttrData::Integer { ty, .. } | AttrData::Float { ty, .. } | AttrData::Dense { ty, .. } => Some(*ty),
             _ => None,
         }
     }
     /// The elements of a dense attribute expanded to `n` values (splats are repeated).
     pub fn dense_values(&self, a: Attr, n: usize) -> Option<Vec<f64>> {
         match self.attr_data(a) {
-            AttrData::Dense {
-                values,
-                splat: true,
-                ..
-            } => Some(vec![f64::from_bits(values[0]); n]),
-            AttrData::Dense { values, .. } => {
-                Some(values.iter().map(|b| f64::from_bits(*b)).collect())
-            }
+            AttrData::Dense { values, splat: true, .. } => Some(vec![f64::from_bits(values[0]); n]),
+            AttrData::Dense { values, .. } => Some(values.iter().map(|b| f64::from_bits(*b)).collect()),
             _ => None,
         }
     }
     /// The splat value of a dense attribute, if it is a splat (or has one distinct value).
     pub fn dense_splat_value(&self, a: Attr) -> Option<f64> {
         match self.attr_data(a) {
-            AttrData::Dense { values, .. }
-                if !values.is_empty() && values.iter().all(|v| *v == values[0]) =>
-            {
+            AttrData::Dense { values, .. } if !values.is_empty() && values.iter().all(|v| *v == values[0]) => {
                 Some(f64::from_bits(values[0]))
             }
             _ => None,

@@ -22,12 +22,7 @@ impl<'a> Builder<'a> {
         let r = ctx.create_region();
         let block = ctx.create_block(r, &[]);
         let module = ctx.create_op(OperationState::new("builtin.module", Loc::Unknown).region(r));
-        Builder {
-            ctx,
-            module,
-            block,
-            loc: Loc::Unknown,
-        }
+        Builder { ctx, module, block, loc: Loc::Unknown }
     }
 
     /// The module being built.
@@ -60,9 +55,7 @@ impl<'a> Builder<'a> {
         results: &[Type],
         attrs: &[(&str, crate::attrs::Attr)],
     ) -> OpId {
-        let mut st = OperationState::new(name, self.loc)
-            .operands(operands)
-            .results(results);
+        let mut st = OperationState::new(name, self.loc).operands(operands).results(results);
         for (k, v) in attrs {
             st = st.attr(k, *v);
         }
@@ -76,10 +69,7 @@ impl<'a> Builder<'a> {
         let r = self.ctx.create_region();
         let body = self.ctx.create_block(r, inputs);
         let (n, t) = (self.ctx.str_attr(name), self.ctx.type_attr(fty));
-        let st = OperationState::new("func.func", self.loc)
-            .attr("sym_name", n)
-            .attr("function_type", t)
-            .region(r);
+        let st = OperationState::new("func.func", self.loc).attr("sym_name", n).attr("function_type", t).region(r);
         let f = self.insert(st);
         self.block = body;
         let args = self.ctx.block_args(body).to_vec();
@@ -89,10 +79,7 @@ impl<'a> Builder<'a> {
     /// Appends `func.return values` to the body of `func` and moves the insertion point
     /// back to the module.
     pub fn ret(&mut self, func: OpId, values: &[Value]) {
-        let body = self
-            .ctx
-            .entry_block(self.ctx.regions(func)[0])
-            .expect("function body");
+        let body = self.ctx.entry_block(self.ctx.regions(func)[0]).expect("function body");
         self.block = body;
         self.insert(OperationState::new("func.return", self.loc).operands(values));
         let mr = self.ctx.regions(self.module)[0];

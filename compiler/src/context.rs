@@ -130,10 +130,7 @@ pub(crate) struct Interner<T: std::hash::Hash + Eq + Clone> {
 
 impl<T: std::hash::Hash + Eq + Clone> Default for Interner<T> {
     fn default() -> Self {
-        Interner {
-            items: Vec::new(),
-            map: HashMap::new(),
-        }
+        Interner { items: Vec::new(), map: HashMap::new() }
     }
 }
 
@@ -252,15 +249,7 @@ impl Context {
 
     /// Creates a detached operation (not in any block).
     pub fn create_op(&mut self, state: OperationState) -> OpId {
-        let OperationState {
-            name,
-            loc,
-            operands,
-            result_types,
-            attrs,
-            regions,
-            result_names,
-        } = state;
+        let OperationState { name, loc, operands, result_types, attrs, regions, result_names } = state;
         let name = self.sym(&name);
         let mut sorted: Vec<(Sym, Attr)> = Vec::with_capacity(attrs.len());
         for (k, v) in attrs {
@@ -358,11 +347,7 @@ impl Context {
     /// The attribute named `name`, if present.
     pub fn attr(&self, op: OpId, name: &str) -> Option<Attr> {
         let s = self.lookup_sym(name)?;
-        self.ops[op]
-            .attrs
-            .iter()
-            .find(|(k, _)| *k == s)
-            .map(|(_, v)| *v)
+        self.ops[op].attrs.iter().find(|(k, _)| *k == s).map(|(_, v)| *v)
     }
 
     /// Sets (or replaces) an attribute.
@@ -575,21 +560,10 @@ impl Context {
     }
 
     /// Appends an argument to a block.
-    pub fn add_block_arg(
-        &mut self,
-        block: BlockId,
-        ty: Type,
-        name: Option<Sym>,
-        loc: Loc,
-    ) -> Value {
+    pub fn add_block_arg(&mut self, block: BlockId, ty: Type, name: Option<Sym>, loc: Loc) -> Value {
         let index = self.blocks[block].args.len();
-        let v = self.values.insert(ValueData {
-            ty,
-            def: ValueDef::BlockArg { block, index },
-            uses: Vec::new(),
-            name,
-            loc,
-        });
+        let v =
+            self.values.insert(ValueData { ty, def: ValueDef::BlockArg { block, index }, uses: Vec::new(), name, loc });
         self.blocks[block].args.push(v);
         v
     }
@@ -616,10 +590,7 @@ impl Context {
 
     /// The ops of a block in order.
     pub fn block_ops(&self, block: BlockId) -> BlockOps<'_> {
-        BlockOps {
-            ctx: self,
-            next: self.blocks[block].first,
-        }
+        BlockOps { ctx: self, next: self.blocks[block].first }
     }
 
     /// The last op of a block.
@@ -629,10 +600,7 @@ impl Context {
 
     /// The blocks of a region in order.
     pub fn region_blocks(&self, region: RegionId) -> RegionBlocks<'_> {
-        RegionBlocks {
-            ctx: self,
-            next: self.regions[region].first,
-        }
+        RegionBlocks { ctx: self, next: self.regions[region].first }
     }
 
     /// The first block of a region.
@@ -682,13 +650,7 @@ impl Context {
     }
 
     pub(crate) fn new_placeholder(&mut self, ty: Type, loc: Loc) -> Value {
-        self.values.insert(ValueData {
-            ty,
-            def: ValueDef::Placeholder,
-            uses: Vec::new(),
-            name: None,
-            loc,
-        })
+        self.values.insert(ValueData { ty, def: ValueDef::Placeholder, uses: Vec::new(), name: None, loc })
     }
 
     pub(crate) fn remove_value(&mut self, v: Value) {
@@ -735,11 +697,7 @@ impl Context {
     /// clone are added to `map`.
     pub fn clone_op(&mut self, op: OpId, map: &mut HashMap<Value, Value>) -> OpId {
         let d = self.ops[op].clone();
-        let operands = d
-            .operands
-            .iter()
-            .map(|v| *map.get(v).unwrap_or(v))
-            .collect();
+        let operands = d.operands.iter().map(|v| *map.get(v).unwrap_or(v)).collect();
         let result_types = d.results.iter().map(|r| self.values[*r].ty).collect();
         let result_names = d.results.iter().map(|r| self.values[*r].name).collect();
         let mut regions = Vec::new();
@@ -751,8 +709,7 @@ impl Context {
                 let nb = self.create_block(nr, &[]);
                 self.blocks[nb].label = self.blocks[b].label;
                 for a in args {
-                    let (ty, name, loc) =
-                        (self.values[a].ty, self.values[a].name, self.values[a].loc);
+                    let (ty, name, loc) = (self.values[a].ty, self.values[a].name, self.values[a].loc);
                     let na = self.add_block_arg(nb, ty, name, loc);
                     map.insert(a, na);
                 }
@@ -765,20 +722,9 @@ impl Context {
             regions.push(nr);
         }
         let name = self.str(d.name).to_string();
-        let attrs = d
-            .attrs
-            .iter()
-            .map(|(k, v)| (self.str(*k).to_string(), *v))
-            .collect();
-        let new = self.create_op(OperationState {
-            name,
-            loc: d.loc,
-            operands,
-            result_types,
-            attrs,
-            regions,
-            result_names,
-        });
+        let attrs = d.attrs.iter().map(|(k, v)| (self.str(*k).to_string(), *v)).collect();
+        let new =
+            self.create_op(OperationState { name, loc: d.loc, operands, result_types, attrs, regions, result_names });
         for (a, b) in d.results.iter().zip(self.ops[new].results.clone()) {
             map.insert(*a, b);
         }

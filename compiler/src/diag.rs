@@ -66,37 +66,19 @@ pub struct Diagnostic {
 impl Diagnostic {
     /// An error at `loc`.
     pub fn error(loc: Loc, message: impl Into<String>) -> Self {
-        Diagnostic {
-            severity: Severity::Error,
-            loc,
-            message: message.into(),
-            notes: Vec::new(),
-        }
+        Diagnostic { severity: Severity::Error, loc, message: message.into(), notes: Vec::new() }
     }
     /// A warning at `loc`.
     pub fn warning(loc: Loc, message: impl Into<String>) -> Self {
-        Diagnostic {
-            severity: Severity::Warning,
-            loc,
-            message: message.into(),
-            notes: Vec::new(),
-        }
+        Diagnostic { severity: Severity::Warning, loc, message: message.into(), notes: Vec::new() }
     }
     /// A remark at `loc`.
     pub fn remark(loc: Loc, message: impl Into<String>) -> Self {
-        Diagnostic {
-            severity: Severity::Remark,
-            loc,
-            message: message.into(),
-            notes: Vec::new(),
-        }
+        Diagnostic { severity: Severity::Remark, loc, message: message.into(), notes: Vec::new() }
     }
     /// Adds a note.
     pub fn with_note(mut self, loc: Loc, message: impl Into<String>) -> Self {
-        self.notes.push(Note {
-            loc,
-            message: message.into(),
-        });
+        self.notes.push(Note { loc, message: message.into() });
         self
     }
 }
@@ -129,11 +111,7 @@ impl Context {
             }
         }
         self.diag.files.retain(|f| f.name != s);
-        self.diag.files.push(SourceFile {
-            name: s,
-            text: text.to_string(),
-            line_starts,
-        });
+        self.diag.files.push(SourceFile { name: s, text: text.to_string(), line_starts });
         s
     }
 
@@ -173,16 +151,11 @@ impl Context {
                 let l = line as usize;
                 if l >= 1 && l <= f.line_starts.len() {
                     let start = f.line_starts[l - 1];
-                    let end = f.text[start..]
-                        .find('\n')
-                        .map(|e| start + e)
-                        .unwrap_or(f.text.len());
+                    let end = f.text[start..].find('\n').map(|e| start + e).unwrap_or(f.text.len());
                     let text = f.text[start..end].trim_end_matches('\r');
                     // Keep the output printable whatever the input held.
-                    let shown: String = text
-                        .chars()
-                        .map(|c| if c.is_control() && c != '\t' { '?' } else { c })
-                        .collect();
+                    let shown: String =
+                        text.chars().map(|c| if c.is_control() && c != '\t' { '?' } else { c }).collect();
                     let _ = writeln!(out, "{shown}");
                     let mut caret = String::new();
                     for (i, c) in shown.chars().enumerate() {

@@ -24,12 +24,7 @@ pub enum FloatKind {
 
 impl FloatKind {
     /// Every kind, narrowest first.
-    pub const ALL: [FloatKind; 4] = [
-        FloatKind::F16,
-        FloatKind::BF16,
-        FloatKind::F32,
-        FloatKind::F64,
-    ];
+    pub const ALL: [FloatKind; 4] = [FloatKind::F16, FloatKind::BF16, FloatKind::F32, FloatKind::F64];
 
     /// The MLIR spelling of the type: `"f16"`, `"bf16"`, `"f32"` or `"f64"`.
     pub fn name(self) -> &'static str {
@@ -154,13 +149,7 @@ fn norm2(values: impl Iterator<Item = f64> + Clone) -> f64 {
     if sum.is_finite() && sum > 1e-290 {
         return sum.sqrt();
     }
-    let scale = values.clone().fold(0.0f64, |m, v| {
-        if v.abs() > m || v.is_nan() {
-            v.abs()
-        } else {
-            m
-        }
-    });
+    let scale = values.clone().fold(0.0f64, |m, v| if v.abs() > m || v.is_nan() { v.abs() } else { m });
     if scale == 0.0 || !scale.is_finite() {
         return if scale.is_nan() { f64::NAN } else { scale };
     }
@@ -262,10 +251,7 @@ mod tests {
         // ~1e6 patterns spread over all 2^32 with a prime stride, plus the
         // neighbourhoods of the interesting boundaries.
         let step: u64 = 4099;
-        let mut patterns: Vec<u32> = (0..(1u64 << 32))
-            .step_by(step as usize)
-            .map(|b| b as u32)
-            .collect();
+        let mut patterns: Vec<u32> = (0..(1u64 << 32)).step_by(step as usize).map(|b| b as u32).collect();
         for center in [
             0u32,
             0x0000_0001,
@@ -293,14 +279,8 @@ mod tests {
             let x = f64::from(f);
             let want_bf = half::bf16::from_f32(f).to_f64();
             let want_h = half::f16::from_f32(f).to_f64();
-            assert!(
-                same(FloatKind::BF16.round(x), want_bf),
-                "bf16 {b:#010x}: {x:e}"
-            );
-            assert!(
-                same(FloatKind::F16.round(x), want_h),
-                "f16 {b:#010x}: {x:e}"
-            );
+            assert!(same(FloatKind::BF16.round(x), want_bf), "bf16 {b:#010x}: {x:e}");
+            assert!(same(FloatKind::F16.round(x), want_h), "f16 {b:#010x}: {x:e}");
             assert!(same(FloatKind::F32.round(x), x), "f32 {b:#010x}");
             assert!(same(FloatKind::F64.round(x), x), "f64 {b:#010x}");
         }
@@ -317,9 +297,7 @@ mod tests {
                 // Arbitrary bit patterns.
                 0 => f64::from_bits(r),
                 // Exponents around the 16-bit ranges.
-                1 => f64::from_bits(
-                    (r & 0x800f_ffff_ffff_ffff) | (((r >> 52) % 300 + 1023 - 160) << 52),
-                ),
+                1 => f64::from_bits((r & 0x800f_ffff_ffff_ffff) | (((r >> 52) % 300 + 1023 - 160) << 52)),
                 // Values at or next to midpoints of 16-bit neighbours.
                 _ => {
                     let t = if i % 4 == 2 { &tf16 } else { &tbf16 };
@@ -334,16 +312,8 @@ mod tests {
                     }
                 }
             };
-            assert!(
-                same(FloatKind::F16.round(x), oracle16(&tf16, x)),
-                "f16 {x:e} ({:#x})",
-                x.to_bits()
-            );
-            assert!(
-                same(FloatKind::BF16.round(x), oracle16(&tbf16, x)),
-                "bf16 {x:e} ({:#x})",
-                x.to_bits()
-            );
+            assert!(same(FloatKind::F16.round(x), oracle16(&tf16, x)), "f16 {x:e} ({:#x})", x.to_bits());
+            assert!(same(FloatKind::BF16.round(x), oracle16(&tbf16, x)), "bf16 {x:e} ({:#x})", x.to_bits());
             // The generic path agrees with the hardware f64->f32 conversion.
             let g = round_binary(x, 24, -126, f64::from(f32::MAX));
             assert!(same(g, FloatKind::F32.round(x)), "f32 {x:e}");
@@ -383,10 +353,7 @@ mod tests {
         assert_eq!(h.round(2051.0), 2052.0);
         assert_eq!(h.round(0.1), f64::from(half::f16::from_f64(0.1)));
         assert_eq!(FloatKind::F32.round(1.0 + 2f64.powi(-24)), 1.0);
-        assert_eq!(
-            FloatKind::F32.round(1.0 + 3.0 * 2f64.powi(-24)),
-            1.0 + 2f64.powi(-22)
-        );
+        assert_eq!(FloatKind::F32.round(1.0 + 3.0 * 2f64.powi(-24)), 1.0 + 2f64.powi(-22));
     }
 
     #[test]
@@ -484,10 +451,7 @@ mod tests {
         }
         assert!(relative_error(&[1.0], &[1.0, 2.0]).is_nan());
         // Infinities fail too.
-        assert_eq!(
-            relative_error(&[f64::INFINITY, 1.0], &[1.0, 1.0]),
-            f64::INFINITY
-        );
+        assert_eq!(relative_error(&[f64::INFINITY, 1.0], &[1.0, 1.0]), f64::INFINITY);
         assert!(!(relative_error(&[f64::INFINITY], &[f64::INFINITY]) <= 1.0));
         // No spurious overflow or underflow in the norms.
         let e = relative_error(&[1e200, 1e200 * (1.0 + 1e-6)], &[1e200, 1e200]);

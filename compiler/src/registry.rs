@@ -156,8 +156,7 @@ impl OpInfo {
 }
 
 /// Creates the constant op of a dialect for a folded value: `(ctx, value, type, loc)`.
-pub type MaterializeFn =
-    fn(&mut Context, Attr, crate::types::Type, crate::location::Loc) -> Option<OpId>;
+pub type MaterializeFn = fn(&mut Context, Attr, crate::types::Type, crate::location::Loc) -> Option<OpId>;
 
 /// Dialect-level hooks.
 #[derive(Clone)]

@@ -41,11 +41,7 @@ pub struct Rewriter<'a> {
 impl<'a> Rewriter<'a> {
     /// A rewriter over `ctx`.
     pub fn new(ctx: &'a mut Context) -> Self {
-        Rewriter {
-            ctx,
-            touched: Vec::new(),
-            erased: HashSet::new(),
-        }
+        Rewriter { ctx, touched: Vec::new(), erased: HashSet::new() }
     }
 
     /// Creates an op from `state` right before `anchor`.
@@ -59,11 +55,7 @@ impl<'a> Rewriter<'a> {
     /// Replaces every result of `op` by `new_values` and erases `op`.
     pub fn replace_op(&mut self, op: OpId, new_values: &[Value]) {
         let results = self.ctx.results(op).to_vec();
-        assert_eq!(
-            results.len(),
-            new_values.len(),
-            "replace_op: result count mismatch"
-        );
+        assert_eq!(results.len(), new_values.len(), "replace_op: result count mismatch");
         for (r, n) in results.iter().zip(new_values) {
             self.replace_all_uses_with(*r, *n);
         }
@@ -82,12 +74,7 @@ impl<'a> Rewriter<'a> {
 
     /// Erases an op whose results are unused.
     pub fn erase_op(&mut self, op: OpId) {
-        let defs: Vec<OpId> = self
-            .ctx
-            .operands(op)
-            .iter()
-            .filter_map(|v| self.ctx.defining_op(*v))
-            .collect();
+        let defs: Vec<OpId> = self.ctx.operands(op).iter().filter_map(|v| self.ctx.defining_op(*v)).collect();
         for o in self.ctx.walk_collect(op) {
             self.erased.insert(o);
         }
@@ -112,10 +99,7 @@ pub struct GreedyConfig {
 
 impl Default for GreedyConfig {
     fn default() -> Self {
-        GreedyConfig {
-            max_iterations: 10,
-            fold: true,
-        }
+        GreedyConfig { max_iterations: 10, fold: true }
     }
 }
 
@@ -145,9 +129,7 @@ pub fn constant_value(ctx: &Context, v: Value) -> Option<Attr> {
 
 /// Whether `op` may be erased when its results are unused.
 pub fn is_trivially_dead(ctx: &Context, op: OpId) -> bool {
-    let pure = ctx
-        .op_info(op)
-        .is_some_and(|i| i.has(Traits::PURE) && !i.has(Traits::TERMINATOR));
+    let pure = ctx.op_info(op).is_some_and(|i| i.has(Traits::PURE) && !i.has(Traits::TERMINATOR));
     pure && ctx.regions(op).is_empty() && ctx.results(op).iter().all(|r| ctx.uses(*r).is_empty())
 }
 
@@ -160,27 +142,12 @@ fn try_fold(rw: &mut Rewriter<'_>, op: OpId) -> bool {
         return false;
     }
     let Some(fold) = info.fold else { return false };
-    let consts: Vec<Option<Attr>> = rw
-        .ctx
-        .operands(op)
-        .iter()
-        .map(|v| constant_value(rw.ctx, *v))
-        .collect();
+    let consts: Vec<Option<Attr>> = rw.ctx.operands(op).iter().map(|v| constant_value(rw.ctx, *v)).collect();
     let Some(results) = fold(rw.ctx, op, &consts) else {
         return false;
     };
-    let dialect = rw
-        .ctx
-        .op_name(op)
-        .split('.')
-        .next()
-        .unwrap_or("")
-        .to_string();
-    let materialize = rw
-        .ctx
-        .registry()
-        .dialect(&dialect)
-        .and_then(|d| d.materialize_constant);
+    let dialect = rw.ctx.op_name(op).split('.').next().unwrap_or("").to_string();
+    let materialize = rw.ctx.registry().dialect(&dialect).and_then(|d| d.materialize_constant);
     let mut new_values = Vec::new();
     let mut created = Vec::new();
     for (i, r) in results.iter().enumerate() {
@@ -261,11 +228,7 @@ pub fn apply_patterns_greedily(
                 stats.rewrites += 1;
                 let touched: Vec<OpId> = std::mem::take(&mut rw.touched);
                 for t in touched {
-                    if rw.ctx.op_exists(t)
-                        && !rw.erased.contains(&t)
-                        && t != root
-                        && queued.insert(t)
-                    {
+                    if rw.ctx.op_exists(t) && !rw.erased.contains(&t) && t != root && queued.insert(t) {
                         worklist.push(t);
                         // Users of its results too.
                         for r in rw.ctx.results(t).to_vec() {

@@ -111,17 +111,11 @@ impl Context {
     }
     /// A ranked tensor type.
     pub fn tensor_type(&mut self, shape: &[Dim], elem: Type) -> Type {
-        self.intern_type(TypeData::Tensor {
-            shape: shape.to_vec(),
-            elem,
-        })
+        self.intern_type(TypeData::Tensor { shape: shape.to_vec(), elem })
     }
     /// A function type.
     pub fn function_type(&mut self, inputs: &[Type], results: &[Type]) -> Type {
-        self.intern_type(TypeData::Function {
-            inputs: inputs.to_vec(),
-            results: results.to_vec(),
-        })
+        self.intern_type(TypeData::Function { inputs: inputs.to_vec(), results: results.to_vec() })
     }
 
     /// The float kind of a float type.
@@ -154,11 +148,7 @@ impl Context {
     pub fn shape_of(&self, t: Type) -> Option<&[Dim]> {
         match self.type_data(t) {
             TypeData::Tensor { shape, .. } => Some(shape),
-            TypeData::Dialect {
-                shape,
-                elem: Some(_),
-                ..
-            } => Some(shape),
+            TypeData::Dialect { shape, elem: Some(_), .. } => Some(shape),
             _ => None,
         }
     }
@@ -181,17 +171,9 @@ impl Context {
     pub fn with_element_type(&mut self, t: Type, elem: Type) -> Type {
         match self.type_data(t).clone() {
             TypeData::Tensor { shape, .. } => self.tensor_type(&shape, elem),
-            TypeData::Dialect {
-                name,
-                shape,
-                elem: Some(_),
-                params,
-            } => self.intern_type(TypeData::Dialect {
-                name,
-                shape,
-                elem: Some(elem),
-                params,
-            }),
+            TypeData::Dialect { name, shape, elem: Some(_), params } => {
+                self.intern_type(TypeData::Dialect { name, shape, elem: Some(elem), params })
+            }
             _ => elem,
         }
     }

@@ -34,29 +34,16 @@ pub fn verify(ctx: &Context, root: OpId) -> Result<(), Diagnostic> {
                 f(ctx, op)?;
             }
         } else if !ctx.registry().allow_unregistered {
-            return Err(op_error(
-                ctx,
-                op,
-                "is not registered (use --allow-unregistered-dialect to accept it)",
-            ));
+            return Err(op_error(ctx, op, "is not registered (use --allow-unregistered-dialect to accept it)"));
         }
     }
     Ok(())
 }
 
-fn verify_structure(
-    ctx: &Context,
-    op: OpId,
-    root: OpId,
-    pos: &HashMap<OpId, usize>,
-) -> Result<(), Diagnostic> {
+fn verify_structure(ctx: &Context, op: OpId, root: OpId, pos: &HashMap<OpId, usize>) -> Result<(), Diagnostic> {
     for (i, &v) in ctx.operands(op).iter().enumerate() {
         if !ctx.value_exists(v) || ctx.is_placeholder(v) {
-            return Err(op_error(
-                ctx,
-                op,
-                format!("operand #{i} refers to an undefined value"),
-            ));
+            return Err(op_error(ctx, op, format!("operand #{i} refers to an undefined value")));
         }
         check_dominance(ctx, op, i, v, root, pos)?;
     }
@@ -86,22 +73,10 @@ fn check_dominance(
     let (def_block, def_op) = match ctx.value(v).def {
         ValueDef::OpResult { op: d, .. } => match ctx.op_parent_block(d) {
             Some(b) => (b, Some(d)),
-            None => {
-                return Err(op_error(
-                    ctx,
-                    op,
-                    format!("operand #{i} is defined by a detached op"),
-                ))
-            }
+            None => return Err(op_error(ctx, op, format!("operand #{i} is defined by a detached op"))),
         },
         ValueDef::BlockArg { block, .. } => (block, None),
-        ValueDef::Placeholder => {
-            return Err(op_error(
-                ctx,
-                op,
-                format!("operand #{i} refers to an undefined value"),
-            ))
-        }
+        ValueDef::Placeholder => return Err(op_error(ctx, op, format!("operand #{i} refers to an undefined value"))),
     };
     // Find the ancestor of `op` that lives in def_block (or in the same region).
     for (k, (anc, blk)) in chain.iter().enumerate() {
@@ -109,9 +84,7 @@ fn check_dominance(
         if k > 0 {
             let crossed = chain[k].0;
             if crossed != root || k < chain.len() {
-                let iso = ctx
-                    .op_info(crossed)
-                    .is_some_and(|inf| inf.has(Traits::ISOLATED_FROM_ABOVE));
+                let iso = ctx.op_info(crossed).is_some_and(|inf| inf.has(Traits::ISOLATED_FROM_ABOVE));
                 if iso && Some(def_block) != *blk {
                     // The value is defined outside this isolated op.
                     if !inside(ctx, def_block, crossed) {
@@ -120,10 +93,7 @@ fn check_dominance(
                             op,
                             format!("using value defined outside the region (operand #{i})"),
                         )
-                        .with_note(
-                            ctx.op_loc(crossed),
-                            "required by region isolation constraints",
-                        ));
+                        .with_note(ctx.op_loc(crossed), "required by region isolation constraints"));
                     }
                 }
             }
@@ -131,17 +101,10 @@ fn check_dominance(
         let Some(b) = blk else { continue };
         if *b == def_block {
             if let Some(d) = def_op {
-                let (pd, pa) = (
-                    pos.get(&d).copied().unwrap_or(0),
-                    pos.get(anc).copied().unwrap_or(0),
-                );
+                let (pd, pa) = (pos.get(&d).copied().unwrap_or(0), pos.get(anc).copied().unwrap_or(0));
                 if d == *anc || pd >= pa {
-                    return Err(op_error(
-                        ctx,
-                        op,
-                        format!("operand #{i} does not dominate this use"),
-                    )
-                    .with_note(ctx.op_loc(d), "operand defined here"));
+                    return Err(op_error(ctx, op, format!("operand #{i} does not dominate this use"))
+                        .with_note(ctx.op_loc(d), "operand defined here"));
                 }
             }
             return Ok(());
@@ -152,18 +115,10 @@ fn check_dominance(
             if r == Some(def_block) {
                 return Ok(());
             }
-            return Err(op_error(
-                ctx,
-                op,
-                format!("operand #{i} does not dominate this use"),
-            ));
+            return Err(op_error(ctx, op, format!("operand #{i} does not dominate this use")));
         }
     }
-    Err(op_error(
-        ctx,
-        op,
-        format!("operand #{i} does not dominate this use"),
-    ))
+    Err(op_error(ctx, op, format!("operand #{i} does not dominate this use")))
 }
 
 /// Whether `block` is nested inside `op`.
@@ -185,11 +140,7 @@ fn verify_traits(ctx: &Context, op: OpId, t: Traits) -> Result<(), Diagnostic> {
     if t.contains(Traits::TERMINATOR) {
         if let Some(b) = ctx.op_parent_block(op) {
             if ctx.block_last_op(b) != Some(op) {
-                return Err(op_error(
-                    ctx,
-                    op,
-                    "must be the last operation in the parent block",
-                ));
+                return Err(op_error(ctx, op, "must be the last operation in the parent block"));
             }
         }
     }
@@ -201,28 +152,18 @@ fn verify_traits(ctx: &Context, op: OpId, t: Traits) -> Result<(), Diagnostic> {
         if !t.contains(Traits::NO_TERMINATOR) {
             for b in &blocks {
                 let last = ctx.block_last_op(*b);
-                let term = last
-                    .and_then(|l| ctx.op_info(l))
-                    .is_some_and(|i| i.has(Traits::TERMINATOR));
+                let term = last.and_then(|l| ctx.op_info(l)).is_some_and(|i| i.has(Traits::TERMINATOR));
                 let unknown_last = last.is_some_and(|l| ctx.op_info(l).is_none());
                 if !term && !unknown_last {
                     let loc = last.map(|l| ctx.op_loc(l)).unwrap_or(ctx.op_loc(op));
-                    return Err(
-                        Diagnostic::error(loc, "block with no terminator").with_note(
-                            ctx.op_loc(op),
-                            format!("in a region of '{}'", ctx.op_name(op)),
-                        ),
-                    );
+                    return Err(Diagnostic::error(loc, "block with no terminator")
+                        .with_note(ctx.op_loc(op), format!("in a region of '{}'", ctx.op_name(op))));
                 }
             }
         }
     }
     if t.contains(Traits::SAME_OPERANDS_AND_RESULT_TYPE) {
-        let mut tys = ctx
-            .operands(op)
-            .iter()
-            .chain(ctx.results(op))
-            .map(|v| ctx.value_type(*v));
+        let mut tys = ctx.operands(op).iter().chain(ctx.results(op)).map(|v| ctx.value_type(*v));
         if let Some(first) = tys.next() {
             if let Some(other) = tys.find(|x| *x != first) {
                 return Err(op_error(
@@ -238,27 +179,17 @@ fn verify_traits(ctx: &Context, op: OpId, t: Traits) -> Result<(), Diagnostic> {
         }
     }
     if t.contains(Traits::SAME_OPERANDS_AND_RESULT_SHAPE) {
-        let shapes: Vec<_> = ctx
-            .operands(op)
-            .iter()
-            .chain(ctx.results(op))
-            .map(|v| ctx.shape_of(ctx.value_type(*v)))
-            .collect();
+        let shapes: Vec<_> =
+            ctx.operands(op).iter().chain(ctx.results(op)).map(|v| ctx.shape_of(ctx.value_type(*v))).collect();
         if let Some(first) = shapes.first() {
             for s in &shapes[1..] {
                 let same = match (first, s) {
-                    (Some(a), Some(b)) => {
-                        a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| x.compatible(*y))
-                    }
+                    (Some(a), Some(b)) => a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| x.compatible(*y)),
                     (None, None) => true,
                     _ => false,
                 };
                 if !same {
-                    return Err(op_error(
-                        ctx,
-                        op,
-                        "requires the same shape for all operands and results",
-                    ));
+                    return Err(op_error(ctx, op, "requires the same shape for all operands and results"));
                 }
             }
         }

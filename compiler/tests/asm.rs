@@ -5,40 +5,17 @@ use morf_ir::{parse_source, print_op, verify, Context, PrintOptions};
 fn roundtrip(src: &str, allow: bool) -> String {
     let mut ctx = Context::new();
     ctx.registry_mut().allow_unregistered = allow;
-    let m =
-        parse_source(&mut ctx, "t.mlir", src, 0).unwrap_or_else(|e| panic!("{}", ctx.render(&e)));
+    let m = parse_source(&mut ctx, "t.mlir", src, 0).unwrap_or_else(|e| panic!("{}", ctx.render(&e)));
     verify(&ctx, m).unwrap_or_else(|e| panic!("{}", ctx.render(&e)));
     let a = print_op(&ctx, m, &PrintOptions::default());
-    let g = print_op(
-        &ctx,
-        m,
-        &PrintOptions {
-            generic: true,
-            debug_info: false,
-        },
-    );
+    let g = print_op(&ctx, m, &PrintOptions { generic: true, debug_info: false });
     for text in [&a, &g] {
         let mut c2 = Context::new();
         c2.registry_mut().allow_unregistered = allow;
-        let m2 = parse_source(&mut c2, "t2.mlir", text, 0)
-            .unwrap_or_else(|e| panic!("{}\n{}", c2.render(&e), text));
+        let m2 = parse_source(&mut c2, "t2.mlir", text, 0).unwrap_or_else(|e| panic!("{}\n{}", c2.render(&e), text));
         verify(&c2, m2).unwrap();
-        assert_eq!(
-            print_op(&c2, m2, &PrintOptions::default()),
-            a,
-            "custom form is not a fixed point"
-        );
-        assert_eq!(
-            print_op(
-                &c2,
-                m2,
-                &PrintOptions {
-                    generic: true,
-                    debug_info: false
-                }
-            ),
-            g
-        );
+        assert_eq!(print_op(&c2, m2, &PrintOptions::default()), a, "custom form is not a fixed point");
+        assert_eq!(print_op(&c2, m2, &PrintOptions { generic: true, debug_info: false }), g);
     }
     a
 }
@@ -56,27 +33,16 @@ func.func @f(%x: tensor<?x384xf32>, %w: tensor<384xbf16>) -> (tensor<?x384xf32>,
 }
 "#;
     let out = roundtrip(src, true);
-    assert!(
-        out.contains("func.func @f(%x: tensor<?x384xf32>, %w: tensor<384xbf16>)"),
-        "{out}"
-    );
+    assert!(out.contains("func.func @f(%x: tensor<?x384xf32>, %w: tensor<384xbf16>)"), "{out}");
 }
 
 #[test]
 fn errors_have_locations() {
     let cases = [
-        (
-            "func.func @f() {\n  %0 = \"foo.bar\"(%y) : (f32) -> f32\n  func.return\n}",
-            "2:18",
-            "undeclared",
-        ),
+        ("func.func @f() {\n  %0 = \"foo.bar\"(%y) : (f32) -> f32\n  func.return\n}", "2:18", "undeclared"),
         ("func.func @f() {\n  func.return\n", "3:1", "expected"),
         ("%0 = tensor<3x>", "1:", "error"),
-        (
-            "func.func @f(%a: tensor<99999999999999999999xf32>) {\n func.return\n}",
-            "1:25",
-            "too large",
-        ),
+        ("func.func @f(%a: tensor<99999999999999999999xf32>) {\n func.return\n}", "1:25", "too large"),
     ];
     for (src, at, what) in cases {
         let mut ctx = Context::new();

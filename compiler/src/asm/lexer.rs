@@ -102,18 +102,9 @@ pub fn skip_trivia(src: &[u8], mut pos: usize) -> usize {
 pub fn lex(src: &str, pos: usize) -> Result<Token, LexError> {
     let b = src.as_bytes();
     let start = skip_trivia(b, pos);
-    let err = |p: usize, m: &str| {
-        Err(LexError {
-            pos: p,
-            message: m.to_string(),
-        })
-    };
+    let err = |p: usize, m: &str| Err(LexError { pos: p, message: m.to_string() });
     if start >= b.len() {
-        return Ok(Token {
-            tok: Tok::Eof,
-            start,
-            end: start,
-        });
+        return Ok(Token { tok: Tok::Eof, start, end: start });
     }
     let c = b[start];
     let mut p = start + 1;
@@ -196,12 +187,7 @@ pub fn lex(src: &str, pos: usize) -> Result<Token, LexError> {
         }
         c if c.is_ascii_digit() => {
             p = start;
-            if c == b'0'
-                && p + 1 < b.len()
-                && b[p + 1] == b'x'
-                && p + 2 < b.len()
-                && b[p + 2].is_ascii_hexdigit()
-            {
+            if c == b'0' && p + 1 < b.len() && b[p + 1] == b'x' && p + 2 < b.len() && b[p + 2].is_ascii_hexdigit() {
                 p += 2;
                 while p < b.len() && b[p].is_ascii_hexdigit() {
                     p += 1;
@@ -246,10 +232,7 @@ pub fn lex(src: &str, pos: usize) -> Result<Token, LexError> {
         }
         _ => {
             let ch = src[start..].chars().next().unwrap_or('?');
-            return Err(LexError {
-                pos: start,
-                message: format!("unexpected character '{}'", ch.escape_debug()),
-            });
+            return Err(LexError { pos: start, message: format!("unexpected character '{}'", ch.escape_debug()) });
         }
     };
     Ok(Token { tok, start, end: p })
@@ -263,10 +246,7 @@ fn lex_string(src: &str, start: usize) -> Result<(String, usize), LexError> {
     let mut out: Vec<u8> = Vec::new();
     loop {
         if p >= b.len() || b[p] == b'\n' {
-            return Err(LexError {
-                pos: start,
-                message: "expected '\"' in string literal".into(),
-            });
+            return Err(LexError { pos: start, message: "expected '\"' in string literal".into() });
         }
         match b[p] {
             b'"' => {
@@ -280,20 +260,12 @@ fn lex_string(src: &str, start: usize) -> Result<(String, usize), LexError> {
                     Some(b'\\') => out.push(b'\\'),
                     Some(b'n') => out.push(b'\n'),
                     Some(b't') => out.push(b'\t'),
-                    Some(h)
-                        if h.is_ascii_hexdigit()
-                            && b.get(p + 2).is_some_and(|x| x.is_ascii_hexdigit()) =>
-                    {
+                    Some(h) if h.is_ascii_hexdigit() && b.get(p + 2).is_some_and(|x| x.is_ascii_hexdigit()) => {
                         let v = u8::from_str_radix(&src[p + 1..p + 3], 16).unwrap_or(0);
                         out.push(v);
                         p += 1;
                     }
-                    _ => {
-                        return Err(LexError {
-                            pos: p,
-                            message: "unknown escape in string literal".into(),
-                        })
-                    }
+                    _ => return Err(LexError { pos: p, message: "unknown escape in string literal".into() }),
                 }
                 p += 2;
             }

@@ -69,12 +69,7 @@ pub struct Parser<'a> {
 /// top-level ops are wrapped in an implicit module.
 ///
 /// `line_offset` is added to every line number (for `--split-input-file` chunks).
-pub fn parse_source(
-    ctx: &mut Context,
-    file_name: &str,
-    src: &str,
-    line_offset: u32,
-) -> PResult<OpId> {
+pub fn parse_source(ctx: &mut Context, file_name: &str, src: &str, line_offset: u32) -> PResult<OpId> {
     let file = ctx.sym(file_name);
     let mut line_starts = vec![0];
     for (i, b) in src.bytes().enumerate() {
@@ -88,11 +83,7 @@ pub fn parse_source(
         file,
         line_offset,
         line_starts,
-        tok: Token {
-            tok: Tok::Eof,
-            start: 0,
-            end: 0,
-        },
+        tok: Token { tok: Tok::Eof, start: 0, end: 0 },
         scopes: Vec::new(),
         depth: 0,
     };
@@ -109,15 +100,8 @@ impl<'a> Parser<'a> {
             Ok(i) => i,
             Err(i) => i - 1,
         };
-        let col = self.src[self.line_starts[line]..pos.min(self.src.len())]
-            .chars()
-            .count()
-            + 1;
-        Loc::File {
-            file: self.file,
-            line: line as u32 + 1 + self.line_offset,
-            col: col as u32,
-        }
+        let col = self.src[self.line_starts[line]..pos.min(self.src.len())].chars().count() + 1;
+        Loc::File { file: self.file, line: line as u32 + 1 + self.line_offset, col: col as u32 }
     }
 
     /// The location of the current token.
@@ -194,10 +178,7 @@ impl<'a> Parser<'a> {
         if self.parse_optional_keyword(kw)? {
             Ok(())
         } else {
-            Err(self.error(format!(
-                "expected '{kw}', found {}",
-                self.tok.tok.describe()
-            )))
+            Err(self.error(format!("expected '{kw}', found {}", self.tok.tok.describe())))
         }
     }
 
@@ -216,9 +197,7 @@ impl<'a> Parser<'a> {
     fn enter(&mut self) -> PResult<()> {
         self.depth += 1;
         if self.depth > MAX_NESTING {
-            return Err(self.error(format!(
-                "nesting is too deep (more than {MAX_NESTING} levels)"
-            )));
+            return Err(self.error(format!("nesting is too deep (more than {MAX_NESTING} levels)")));
         }
         Ok(())
     }
@@ -233,10 +212,7 @@ impl<'a> Parser<'a> {
         let loc = self.loc();
         let region = self.ctx.create_region();
         let block = self.ctx.create_block(region, &[]);
-        self.scopes.push(Scope {
-            isolated: true,
-            ..Default::default()
-        });
+        self.scopes.push(Scope { isolated: true, ..Default::default() });
         while !matches!(self.tok.tok, Tok::Eof) {
             let op = self.parse_operation()?;
             self.ctx.append_op(block, op);
@@ -246,15 +222,11 @@ impl<'a> Parser<'a> {
         if ops.len() == 1 && self.ctx.op_name(ops[0]) == "builtin.module" {
             let m = ops[0];
             self.ctx.detach_op(m);
-            let wrapper = self
-                .ctx
-                .create_op(OperationState::new("builtin.module", loc).region(region));
+            let wrapper = self.ctx.create_op(OperationState::new("builtin.module", loc).region(region));
             self.ctx.erase_op(wrapper);
             return Ok(m);
         }
-        Ok(self
-            .ctx
-            .create_op(OperationState::new("builtin.module", loc).region(region)))
+        Ok(self.ctx.create_op(OperationState::new("builtin.module", loc).region(region)))
     }
 
     fn finish_isolated_scope(&mut self) -> PResult<()> {
@@ -294,11 +266,7 @@ impl<'a> Parser<'a> {
                 let loc = self.loc();
                 let (name, num) = match &self.tok.tok {
                     Tok::ValueId(n, num) => (n.clone(), *num),
-                    t => {
-                        return Err(
-                            self.error(format!("expected SSA value name, found {}", t.describe()))
-                        )
-                    }
+                    t => return Err(self.error(format!("expected SSA value name, found {}", t.describe()))),
                 };
                 if num.is_some() {
                     return Err(self.error("result names cannot carry a result number ('#')"));
@@ -362,12 +330,7 @@ impl<'a> Parser<'a> {
     }
 
     fn erase_unbound(&mut self, op: OpId) {
-        if self
-            .ctx
-            .results(op)
-            .iter()
-            .all(|r| self.ctx.uses(*r).is_empty())
-        {
+        if self.ctx.results(op).iter().all(|r| self.ctx.uses(*r).is_empty()) {
             self.ctx.erase_op(op);
         }
     }
@@ -410,9 +373,7 @@ impl<'a> Parser<'a> {
     fn parse_u32(&mut self, what: &str) -> PResult<u32> {
         match &self.tok.tok {
             Tok::Int(s) => {
-                let v = s
-                    .parse::<u32>()
-                    .map_err(|_| self.error(format!("invalid {what}")))?;
+                let v = s.parse::<u32>().map_err(|_| self.error(format!("invalid {what}")))?;
                 self.bump()?;
                 Ok(v)
             }
@@ -466,11 +427,7 @@ impl<'a> Parser<'a> {
             self.expect_punct(">")?;
             state.attrs.extend(props);
         }
-        let isolated = self
-            .ctx
-            .registry()
-            .op(&name)
-            .is_some_and(|i| i.has(Traits::ISOLATED_FROM_ABOVE));
+        let isolated = self.ctx.registry().op(&name).is_some_and(|i| i.has(Traits::ISOLATED_FROM_ABOVE));
         if self.at_punct("(") {
             self.bump()?;
             loop {
@@ -489,11 +446,7 @@ impl<'a> Parser<'a> {
         self.expect_punct(":")?;
         let ty_loc = self.loc();
         let fty = self.parse_type()?;
-        let Some((ins, outs)) = self
-            .ctx
-            .function_parts(fty)
-            .map(|(a, b)| (a.to_vec(), b.to_vec()))
-        else {
+        let Some((ins, outs)) = self.ctx.function_parts(fty).map(|(a, b)| (a.to_vec(), b.to_vec())) else {
             return Err(self.error_at(ty_loc, "expected function type for a generic operation"));
         };
         if ins.len() != operands.len() {
@@ -525,17 +478,9 @@ impl<'a> Parser<'a> {
         } else {
             return Err(self.error_at(loc, format!("custom op '{name}' is unknown")));
         };
-        let info = self
-            .ctx
-            .registry()
-            .op(&resolved)
-            .cloned()
-            .expect("checked above");
+        let info = self.ctx.registry().op(&resolved).cloned().expect("checked above");
         let Some(parse) = info.parse else {
-            return Err(self.error_at(
-                loc,
-                format!("'{resolved}' has no custom form; write it in generic form"),
-            ));
+            return Err(self.error_at(loc, format!("'{resolved}' has no custom form; write it in generic form")));
         };
         let mut state = OperationState::new(&resolved, loc);
         parse(self, &mut state)?;
@@ -609,27 +554,17 @@ impl<'a> Parser<'a> {
             match vals.get(idx) {
                 Some(v) => *v,
                 None => {
-                    return Err(self.error_at(
-                        o.loc,
-                        format!("result number {idx} out of range for '%{}'", o.name),
-                    ));
+                    return Err(self.error_at(o.loc, format!("result number {idx} out of range for '%{}'", o.name)));
                 }
             }
         } else {
             let si = self.isolated_scope_index();
-            let existing = self.scopes[si]
-                .forward
-                .get(&key)
-                .and_then(|v| v.first().map(|x| x.0));
+            let existing = self.scopes[si].forward.get(&key).and_then(|v| v.first().map(|x| x.0));
             match existing {
                 Some(ph) => ph,
                 None => {
                     let ph = self.ctx.new_placeholder(ty, o.loc);
-                    self.scopes[si]
-                        .forward
-                        .entry(key.clone())
-                        .or_default()
-                        .push((ph, o.loc));
+                    self.scopes[si].forward.entry(key.clone()).or_default().push((ph, o.loc));
                     ph
                 }
             }
@@ -650,22 +585,11 @@ impl<'a> Parser<'a> {
     }
 
     /// Resolves a list of operands against a list of types.
-    pub fn resolve_operands(
-        &mut self,
-        os: &[UnresolvedOperand],
-        tys: &[Type],
-        loc: Loc,
-    ) -> PResult<Vec<Value>> {
+    pub fn resolve_operands(&mut self, os: &[UnresolvedOperand], tys: &[Type], loc: Loc) -> PResult<Vec<Value>> {
         if os.len() != tys.len() {
-            return Err(self.error_at(
-                loc,
-                format!("{} operands present, but expected {}", os.len(), tys.len()),
-            ));
+            return Err(self.error_at(loc, format!("{} operands present, but expected {}", os.len(), tys.len())));
         }
-        os.iter()
-            .zip(tys)
-            .map(|(o, t)| self.resolve_operand(o, *t))
-            .collect()
+        os.iter().zip(tys).map(|(o, t)| self.resolve_operand(o, *t)).collect()
     }
 
     /// Binds `name` to `vals` in the current scope (resolving forward references).
@@ -674,24 +598,16 @@ impl<'a> Parser<'a> {
         let cur = self.scopes.len() - 1;
         if let Some((_, prev)) = self.scopes[cur].values.get(name) {
             let prev = *prev;
-            return Err(
-                Diagnostic::error(loc, format!("redefinition of SSA value '%{name}'"))
-                    .with_note(prev, "previously defined here"),
-            );
+            return Err(Diagnostic::error(loc, format!("redefinition of SSA value '%{name}'"))
+                .with_note(prev, "previously defined here"));
         }
         if let Some((_, prev)) = self.lookup(name) {
-            return Err(
-                Diagnostic::error(loc, format!("redefinition of SSA value '%{name}'"))
-                    .with_note(prev, "previously defined here"),
-            );
+            return Err(Diagnostic::error(loc, format!("redefinition of SSA value '%{name}'"))
+                .with_note(prev, "previously defined here"));
         }
         let si = self.isolated_scope_index();
         for (i, v) in vals.iter().enumerate() {
-            let keys = if i == 0 {
-                vec![name.to_string(), format!("{name}#0")]
-            } else {
-                vec![format!("{name}#{i}")]
-            };
+            let keys = if i == 0 { vec![name.to_string(), format!("{name}#0")] } else { vec![format!("{name}#{i}")] };
             for key in keys {
                 if let Some(uses) = self.scopes[si].forward.remove(&key) {
                     for (ph, uloc) in uses {
@@ -718,27 +634,26 @@ impl<'a> Parser<'a> {
         let bad: Option<Loc> = self.scopes[si]
             .forward
             .iter()
-            .find(|(k, _)| {
-                k.starts_with(&prefix) && k[prefix.len()..].chars().all(|c| c.is_ascii_digit())
-            })
+            .find(|(k, _)| k.starts_with(&prefix) && k[prefix.len()..].chars().all(|c| c.is_ascii_digit()))
             .and_then(|(_, u)| u.first().map(|x| x.1));
         if let Some(l) = bad {
-            return Err(Diagnostic::error(
-                l,
-                format!("result number out of range for '%{name}'"),
-            ));
+            return Err(Diagnostic::error(l, format!("result number out of range for '%{name}'")));
         }
-        self.scopes[cur]
-            .values
-            .insert(name.to_string(), (vals, loc));
+        self.scopes[cur].values.insert(name.to_string(), (vals, loc));
         Ok(())
     }
 
     // ----- regions and blocks -----
 
     /// Parses an argument declaration list `(%a: t, %b: t)` as in a function signature;
-    /// returns (name, type, loc) triples. With `allow_attrs`, `{...}` after each is kept.
+    /// returns (name, type, loc) triples.
     pub fn parse_argument_list(&mut self) -> PResult<Vec<(String, Type, Loc)>> {
+        Ok(self.parse_argument_list_with_attrs()?.into_iter().map(|(n, t, l, _)| (n, t, l)).collect())
+    }
+
+    /// Like [`Self::parse_argument_list`], also returning each argument's attribute
+    /// dictionary (`%x: t {morf.dims = ["M", "N"]}`), if written.
+    pub fn parse_argument_list_with_attrs(&mut self) -> PResult<Vec<(String, Type, Loc, Option<Attr>)>> {
         self.expect_punct("(")?;
         let mut args = Vec::new();
         if !self.at_punct(")") {
@@ -746,23 +661,21 @@ impl<'a> Parser<'a> {
                 let loc = self.loc();
                 let name = match self.tok.tok.clone() {
                     Tok::ValueId(n, None) => n,
-                    t => {
-                        return Err(
-                            self.error(format!("expected SSA identifier, found {}", t.describe()))
-                        )
-                    }
+                    t => return Err(self.error(format!("expected SSA identifier, found {}", t.describe()))),
                 };
                 self.bump()?;
                 self.expect_punct(":")?;
                 let t = self.parse_type()?;
+                let mut attrs = None;
                 if self.at_punct("{") {
-                    // Argument attributes are accepted and dropped.
-                    self.parse_attribute_dict_entries()?;
+                    let entries = self.parse_attribute_dict_entries()?;
+                    let e = entries.into_iter().map(|(k, v)| (self.ctx.sym(&k), v)).collect();
+                    attrs = Some(self.ctx.dict_attr(e));
                 }
                 if self.at_keyword("loc") {
                     self.parse_location()?;
                 }
-                args.push((name, t, loc));
+                args.push((name, t, loc, attrs));
                 if !self.parse_optional_punct(",")? {
                     break;
                 }
@@ -774,33 +687,20 @@ impl<'a> Parser<'a> {
 
     /// Parses a region `{ ... }`. `entry_args` become the entry block's arguments (a
     /// function's signature); `isolated` hides the values of enclosing regions.
-    pub fn parse_region(
-        &mut self,
-        entry_args: &[(String, Type, Loc)],
-        isolated: bool,
-    ) -> PResult<RegionId> {
+    pub fn parse_region(&mut self, entry_args: &[(String, Type, Loc)], isolated: bool) -> PResult<RegionId> {
         self.enter()?;
         let r = self.parse_region_inner(entry_args, isolated);
         self.leave();
         r
     }
 
-    fn parse_region_inner(
-        &mut self,
-        entry_args: &[(String, Type, Loc)],
-        isolated: bool,
-    ) -> PResult<RegionId> {
+    fn parse_region_inner(&mut self, entry_args: &[(String, Type, Loc)], isolated: bool) -> PResult<RegionId> {
         self.expect_punct("{")?;
         let region = self.ctx.create_region();
-        self.scopes.push(Scope {
-            isolated,
-            ..Default::default()
-        });
+        self.scopes.push(Scope { isolated, ..Default::default() });
         let mut block_labels: HashMap<String, Loc> = HashMap::new();
         // Entry block without a label.
-        if !matches!(self.tok.tok, Tok::CaretId(_))
-            && (!self.at_punct("}") || !entry_args.is_empty())
-        {
+        if !matches!(self.tok.tok, Tok::CaretId(_)) && (!self.at_punct("}") || !entry_args.is_empty()) {
             let b = self.ctx.create_block(region, &[]);
             for (name, t, loc) in entry_args {
                 self.add_named_arg(b, name, *t, *loc)?;
@@ -813,10 +713,8 @@ impl<'a> Parser<'a> {
             let loc = self.loc();
             self.bump()?;
             if let Some(prev) = block_labels.get(&label) {
-                return Err(
-                    Diagnostic::error(loc, format!("redefinition of block '^{label}'"))
-                        .with_note(*prev, "previously defined here"),
-                );
+                return Err(Diagnostic::error(loc, format!("redefinition of block '^{label}'"))
+                    .with_note(*prev, "previously defined here"));
             }
             block_labels.insert(label.clone(), loc);
             let b = self.ctx.create_block(region, &[]);
@@ -842,11 +740,7 @@ impl<'a> Parser<'a> {
     }
 
     fn add_named_arg(&mut self, b: BlockId, name: &str, t: Type, loc: Loc) -> PResult<()> {
-        let sym = if name.chars().all(|c| c.is_ascii_digit()) {
-            None
-        } else {
-            Some(self.ctx.sym(name))
-        };
+        let sym = if name.chars().all(|c| c.is_ascii_digit()) { None } else { Some(self.ctx.sym(name)) };
         let v = self.ctx.add_block_arg(b, t, sym, loc);
         self.define(name, vec![v], loc)
     }
@@ -881,24 +775,14 @@ impl<'a> Parser<'a> {
                 let name = match self.tok.tok.clone() {
                     Tok::Ident(s) => s,
                     Tok::Str(s) => s,
-                    t => {
-                        return Err(
-                            self.error(format!("expected attribute name, found {}", t.describe()))
-                        )
-                    }
+                    t => return Err(self.error(format!("expected attribute name, found {}", t.describe()))),
                 };
                 self.bump()?;
                 if out.iter().any(|(n, _)| *n == name) {
-                    return Err(self.error_at(
-                        loc,
-                        format!("duplicate key '{name}' in dictionary attribute"),
-                    ));
+                    return Err(self.error_at(loc, format!("duplicate key '{name}' in dictionary attribute")));
                 }
-                let value = if self.parse_optional_punct("=")? {
-                    self.parse_attribute()?
-                } else {
-                    self.ctx.unit_attr()
-                };
+                let value =
+                    if self.parse_optional_punct("=")? { self.parse_attribute()? } else { self.ctx.unit_attr() };
                 out.push((name, value));
                 if !self.parse_optional_punct(",")? {
                     break;
@@ -919,10 +803,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Parses `attributes {...}` if present (the form used after a region-holding op).
-    pub fn parse_optional_attr_dict_with_keyword(
-        &mut self,
-        state: &mut OperationState,
-    ) -> PResult<()> {
+    pub fn parse_optional_attr_dict_with_keyword(&mut self, state: &mut OperationState) -> PResult<()> {
         if self.parse_optional_keyword("attributes")? {
             let a = self.parse_attribute_dict_entries()?;
             state.attrs.extend(a);
@@ -992,10 +873,7 @@ impl<'a> Parser<'a> {
             }
             Tok::Punct("{") => {
                 let entries = self.parse_attribute_dict_entries()?;
-                let e = entries
-                    .into_iter()
-                    .map(|(k, v)| (self.ctx.sym(&k), v))
-                    .collect();
+                let e = entries.into_iter().map(|(k, v)| (self.ctx.sym(&k), v)).collect();
                 Ok(self.ctx.dict_attr(e))
             }
             Tok::HashId(s) => Err(self.error_at(loc, format!("undefined attribute alias '#{s}'"))),
@@ -1033,18 +911,13 @@ impl<'a> Parser<'a> {
     fn parse_int_literal(&mut self, neg: bool) -> PResult<i64> {
         let loc = self.loc();
         let Tok::Int(s) = self.tok.tok.clone() else {
-            return Err(self.error(format!(
-                "expected integer literal, found {}",
-                self.tok.tok.describe()
-            )));
+            return Err(self.error(format!("expected integer literal, found {}", self.tok.tok.describe())));
         };
         self.bump()?;
         let mag: i128 = if let Some(h) = s.strip_prefix("0x") {
-            i128::from_str_radix(h, 16)
-                .map_err(|_| self.error_at(loc, "integer literal is too large"))?
+            i128::from_str_radix(h, 16).map_err(|_| self.error_at(loc, "integer literal is too large"))?
         } else {
-            s.parse::<i128>()
-                .map_err(|_| self.error_at(loc, "integer literal is too large"))?
+            s.parse::<i128>().map_err(|_| self.error_at(loc, "integer literal is too large"))?
         };
         let v = if neg { -mag } else { mag };
         i64::try_from(v).map_err(|_| self.error_at(loc, "integer literal is too large"))
@@ -1057,11 +930,7 @@ impl<'a> Parser<'a> {
             Tok::Int(s) => {
                 let hex = s.starts_with("0x");
                 let v = self.parse_int_literal(neg)?;
-                let ty = if self.parse_optional_punct(":")? {
-                    self.parse_type()?
-                } else {
-                    self.ctx.i64_type()
-                };
+                let ty = if self.parse_optional_punct(":")? { self.parse_type()? } else { self.ctx.i64_type() };
                 if let Some(k) = self.ctx.float_kind(ty) {
                     if !hex {
                         let f = v as f64;
@@ -1074,21 +943,13 @@ impl<'a> Parser<'a> {
             }
             Tok::Float(s) => {
                 self.bump()?;
-                let mut f: f64 = s
-                    .parse()
-                    .map_err(|_| self.error_at(loc, "invalid float literal"))?;
+                let mut f: f64 = s.parse().map_err(|_| self.error_at(loc, "invalid float literal"))?;
                 if neg {
                     f = -f;
                 }
-                let ty = if self.parse_optional_punct(":")? {
-                    self.parse_type()?
-                } else {
-                    self.ctx.f64_type()
-                };
+                let ty = if self.parse_optional_punct(":")? { self.parse_type()? } else { self.ctx.f64_type() };
                 if !self.ctx.is_float(ty) {
-                    return Err(
-                        self.error_at(loc, "floating point value not valid for specified type")
-                    );
+                    return Err(self.error_at(loc, "floating point value not valid for specified type"));
                 }
                 Ok(self.ctx.float_attr(f, ty))
             }
@@ -1100,14 +961,13 @@ impl<'a> Parser<'a> {
         let v = match k {
             FloatKind::F64 => f64::from_bits(bits),
             FloatKind::F32 => {
-                let b = u32::try_from(bits).map_err(|_| {
-                    self.error_at(loc, "hexadecimal float literal is too large for 'f32'")
-                })?;
+                let b = u32::try_from(bits)
+                    .map_err(|_| self.error_at(loc, "hexadecimal float literal is too large for 'f32'"))?;
                 f32::from_bits(b) as f64
             }
             FloatKind::F16 | FloatKind::BF16 => {
-                let b = u16::try_from(bits)
-                    .map_err(|_| self.error_at(loc, "hexadecimal float literal is too large"))?;
+                let b =
+                    u16::try_from(bits).map_err(|_| self.error_at(loc, "hexadecimal float literal is too large"))?;
                 if k == FloatKind::BF16 {
                     f32::from_bits((b as u32) << 16) as f64
                 } else {
@@ -1115,10 +975,7 @@ impl<'a> Parser<'a> {
                 }
             }
         };
-        Ok(self.ctx.intern_attr(AttrData::Float {
-            bits: v.to_bits(),
-            ty,
-        }))
+        Ok(self.ctx.intern_attr(AttrData::Float { bits: v.to_bits(), ty }))
     }
 
     fn check_int_fits(&self, v: i64, ty: Type, loc: Loc) -> PResult<()> {
@@ -1126,16 +983,9 @@ impl<'a> Parser<'a> {
             TypeData::Integer(w) => {
                 let w = *w;
                 if w < 64 {
-                    let (min, max) = if w == 1 {
-                        (0i64, 1i64)
-                    } else {
-                        (-(1i64 << (w - 1)), (1i64 << w) - 1)
-                    };
+                    let (min, max) = if w == 1 { (0i64, 1i64) } else { (-(1i64 << (w - 1)), (1i64 << w) - 1) };
                     if v < min || v > max {
-                        return Err(self.error_at(
-                            loc,
-                            format!("integer constant out of range for type 'i{w}'"),
-                        ));
+                        return Err(self.error_at(loc, format!("integer constant out of range for type 'i{w}'")));
                     }
                 }
                 Ok(())
@@ -1169,17 +1019,13 @@ impl<'a> Parser<'a> {
         for d in &shape {
             match d {
                 Dim::Static(s) => n = n.saturating_mul(*s),
-                Dim::Dynamic => {
-                    return Err(self.error_at(tloc, "elements literal type must have static shape"))
-                }
+                Dim::Dynamic => return Err(self.error_at(tloc, "elements literal type must have static shape")),
             }
         }
         let is_float = self.ctx.is_float(elem);
         for (_, l, was_float) in &values {
             if *was_float && !is_float {
-                return Err(
-                    self.error_at(*l, "expected integer elements, but parsed floating-point")
-                );
+                return Err(self.error_at(*l, "expected integer elements, but parsed floating-point"));
             }
         }
         let splat = !is_list && values.len() == 1;
@@ -1189,28 +1035,14 @@ impl<'a> Parser<'a> {
                     start,
                     format!(
                         "inferred shape of elements literal ([{}]) does not match type ([{}])",
-                        shape_seen
-                            .iter()
-                            .map(|x| x.to_string())
-                            .collect::<Vec<_>>()
-                            .join(", "),
-                        shape
-                            .iter()
-                            .map(|d| self.ctx.dim_to_string(*d))
-                            .collect::<Vec<_>>()
-                            .join(", ")
+                        shape_seen.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", "),
+                        shape.iter().map(|d| self.ctx.dim_to_string(*d)).collect::<Vec<_>>().join(", ")
                     ),
                 ));
             }
-            let expected: Vec<usize> = shape
-                .iter()
-                .map(|d| d.as_static().unwrap_or(0) as usize)
-                .collect();
+            let expected: Vec<usize> = shape.iter().map(|d| d.as_static().unwrap_or(0) as usize).collect();
             if !expected.is_empty() && expected != shape_seen {
-                return Err(self.error_at(
-                    start,
-                    "elements literal nesting does not match the tensor shape",
-                ));
+                return Err(self.error_at(start, "elements literal nesting does not match the tensor shape"));
             }
         } else if values.is_empty() {
             return Err(self.error_at(start, "expected an elements literal"));
@@ -1284,17 +1116,13 @@ impl<'a> Parser<'a> {
                     Tok::Int(_) => {
                         let v = self.parse_int_literal(neg)?;
                         if v.unsigned_abs() > (1u64 << 53) {
-                            return Err(
-                                self.error_at(loc, "integer element is too large (at most 2^53)")
-                            );
+                            return Err(self.error_at(loc, "integer element is too large (at most 2^53)"));
                         }
                         Ok((v as f64, loc, false))
                     }
                     Tok::Float(s) => {
                         self.bump()?;
-                        let f: f64 = s
-                            .parse()
-                            .map_err(|_| self.error_at(loc, "invalid float literal"))?;
+                        let f: f64 = s.parse().map_err(|_| self.error_at(loc, "invalid float literal"))?;
                         Ok((if neg { -f } else { f }, loc, true))
                     }
                     Tok::Ident(s) if s == "inf" || s == "nan" => {
@@ -1302,9 +1130,7 @@ impl<'a> Parser<'a> {
                         let f = if s == "inf" { f64::INFINITY } else { f64::NAN };
                         Ok((if neg { -f } else { f }, loc, true))
                     }
-                    t => {
-                        Err(self.error(format!("expected element literal, found {}", t.describe())))
-                    }
+                    t => Err(self.error(format!("expected element literal, found {}", t.describe()))),
                 }
             }
         }
@@ -1367,9 +1193,7 @@ impl<'a> Parser<'a> {
                             if matches!(w, 1 | 8 | 16 | 32 | 64) {
                                 return Ok(self.ctx.int_type(w));
                             }
-                            return Err(
-                                self.error_at(loc, format!("unsupported integer width {w}"))
-                            );
+                            return Err(self.error_at(loc, format!("unsupported integer width {w}")));
                         }
                         Err(self.error_at(loc, format!("unknown type '{s}'")))
                     }
@@ -1416,9 +1240,8 @@ impl<'a> Parser<'a> {
                 while p < b.len() && b[p].is_ascii_digit() {
                     p += 1;
                 }
-                let v: u64 = self.src[s..p]
-                    .parse()
-                    .map_err(|_| Diagnostic::error(self.loc_at(s), "dimension is too large"))?;
+                let v: u64 =
+                    self.src[s..p].parse().map_err(|_| Diagnostic::error(self.loc_at(s), "dimension is too large"))?;
                 if v > MAX_DIM {
                     return Err(Diagnostic::error(
                         self.loc_at(s),
@@ -1433,16 +1256,10 @@ impl<'a> Parser<'a> {
                 p += 1;
                 dims.push(dim);
                 if dims.len() > MAX_RANK {
-                    return Err(Diagnostic::error(
-                        self.loc_at(s),
-                        format!("rank is too large (at most {MAX_RANK})"),
-                    ));
+                    return Err(Diagnostic::error(self.loc_at(s), format!("rank is too large (at most {MAX_RANK})")));
                 }
             } else {
-                return Err(Diagnostic::error(
-                    self.loc_at(p),
-                    "expected 'x' in dimension list",
-                ));
+                return Err(Diagnostic::error(self.loc_at(p), "expected 'x' in dimension list"));
             }
         }
         let mut total: u64 = 1;
@@ -1471,10 +1288,7 @@ impl<'a> Parser<'a> {
         let dims = self.scan_dims()?;
         let elem = self.parse_type()?;
         if !self.ctx.is_float(elem) && !self.ctx.is_int_or_index(elem) {
-            return Err(self.error_at(
-                loc,
-                "invalid tensor element type: expected an integer, index or float type",
-            ));
+            return Err(self.error_at(loc, "invalid tensor element type: expected an integer, index or float type"));
         }
         if self.at_punct(",") {
             return Err(self.error("tensor encodings are not supported"));
@@ -1510,12 +1324,7 @@ impl<'a> Parser<'a> {
             }
             self.expect_punct(">")?;
         }
-        let data = TypeData::Dialect {
-            name,
-            shape,
-            elem,
-            params,
-        };
+        let data = TypeData::Dialect { name, shape, elem, params };
         if let Some(v) = known {
             v(self.ctx, &data).map_err(|m| self.error_at(loc, m))?;
         }
@@ -1538,15 +1347,8 @@ pub fn parse_type_str(ctx: &mut Context, text: &str) -> PResult<Type> {
         file,
         line_offset: 0,
         line_starts: vec![0],
-        tok: Token {
-            tok: Tok::Eof,
-            start: 0,
-            end: 0,
-        },
-        scopes: vec![Scope {
-            isolated: true,
-            ..Default::default()
-        }],
+        tok: Token { tok: Tok::Eof, start: 0, end: 0 },
+        scopes: vec![Scope { isolated: true, ..Default::default() }],
         depth: 0,
     };
     p.tok = p.lex_at(0)?;
@@ -1566,15 +1368,8 @@ pub fn parse_attr_str(ctx: &mut Context, text: &str) -> PResult<Attr> {
         file,
         line_offset: 0,
         line_starts: vec![0],
-        tok: Token {
-            tok: Tok::Eof,
-            start: 0,
-            end: 0,
-        },
-        scopes: vec![Scope {
-            isolated: true,
-            ..Default::default()
-        }],
+        tok: Token { tok: Tok::Eof, start: 0, end: 0 },
+        scopes: vec![Scope { isolated: true, ..Default::default() }],
         depth: 0,
     };
     p.tok = p.lex_at(0)?;

@@ -54,14 +54,7 @@ pub fn print_op(ctx: &Context, op: OpId, opts: &PrintOptions) -> String {
 
 impl<'a> OpPrinter<'a> {
     fn new(ctx: &'a Context, opts: PrintOptions) -> Self {
-        OpPrinter {
-            ctx,
-            out: String::new(),
-            indent: 0,
-            opts,
-            names: HashMap::new(),
-            scopes: Vec::new(),
-        }
+        OpPrinter { ctx, out: String::new(), indent: 0, opts, names: HashMap::new(), scopes: Vec::new() }
     }
 
     /// Appends raw text.
@@ -202,6 +195,12 @@ impl<'a> OpPrinter<'a> {
 
     /// Prints a declaration list `(%a: t, %b: t)` for the block's arguments and names them.
     pub fn print_block_arg_list(&mut self, b: BlockId) {
+        self.print_block_arg_list_with_attrs(b, &[]);
+    }
+
+    /// Like [`Self::print_block_arg_list`], with a dictionary attribute per argument
+    /// printed after its type when not empty.
+    pub fn print_block_arg_list_with_attrs(&mut self, b: BlockId, attrs: &[Attr]) {
         let args = self.ctx.block_args(b).to_vec();
         self.out.push('(');
         for (i, a) in args.iter().enumerate() {
@@ -211,6 +210,12 @@ impl<'a> OpPrinter<'a> {
             let n = self.name_of(*a);
             let _ = write!(self.out, "%{n}: ");
             self.print_type(self.ctx.value_type(*a));
+            if let Some(d) = attrs.get(i) {
+                if !matches!(self.ctx.attr_data(*d), AttrData::Dict(e) if e.is_empty()) {
+                    self.out.push(' ');
+                    self.print_attr(*d);
+                }
+            }
         }
         self.out.push(')');
     }
@@ -280,20 +285,14 @@ impl<'a> OpPrinter<'a> {
             self.out.push_str(" = ");
         }
         let info = self.ctx.op_info(op).cloned();
-        let isolated = info
-            .as_ref()
-            .is_some_and(|i| i.has(Traits::ISOLATED_FROM_ABOVE));
+        let isolated = info.as_ref().is_some_and(|i| i.has(Traits::ISOLATED_FROM_ABOVE));
         if isolated {
             self.push_isolated_scope();
         }
         match info.as_ref().and_then(|i| i.print) {
             Some(print) if !self.opts.generic => {
                 let name = self.ctx.op_name(op).to_string();
-                let short = if name == "builtin.module" {
-                    "module".to_string()
-                } else {
-                    name
-                };
+                let short = if name == "builtin.module" { "module".to_string() } else { name };
                 self.out.push_str(&short);
                 print(self, op);
             }
@@ -304,11 +303,7 @@ impl<'a> OpPrinter<'a> {
         }
         if self.opts.debug_info {
             if let Loc::File { file, line, col } = self.ctx.op_loc(op) {
-                let _ = write!(
-                    self.out,
-                    " loc({}:{line}:{col})",
-                    quote_string(self.ctx.str(file))
-                );
+                let _ = write!(self.out, " loc({}:{line}:{col})", quote_string(self.ctx.str(file)));
             }
         }
     }
@@ -333,12 +328,7 @@ impl<'a> OpPrinter<'a> {
         self.print_optional_attr_dict(op, &[]);
         self.out.push_str(" : ");
         let ins: Vec<Type> = operands.iter().map(|v| self.ctx.value_type(*v)).collect();
-        let outs: Vec<Type> = self
-            .ctx
-            .results(op)
-            .iter()
-            .map(|v| self.ctx.value_type(*v))
-            .collect();
+        let outs: Vec<Type> = self.ctx.results(op).iter().map(|v| self.ctx.value_type(*v)).collect();
         let s = function_type_text(self.ctx, &ins, &outs);
         self.out.push_str(&s);
     }
@@ -401,8 +391,7 @@ pub fn format_float(v: f64, k: FloatKind) -> String {
 pub fn function_type_text(ctx: &Context, ins: &[Type], outs: &[Type]) -> String {
     let i: Vec<String> = ins.iter().map(|t| ctx.type_to_string(*t)).collect();
     let o: Vec<String> = outs.iter().map(|t| ctx.type_to_string(*t)).collect();
-    let single_plain =
-        outs.len() == 1 && !matches!(ctx.type_data(outs[0]), TypeData::Function { .. });
+    let single_plain = outs.len() == 1 && !matches!(ctx.type_data(outs[0]), TypeData::Function { .. });
     if single_plain {
         format!("({}) -> {}", i.join(", "), o[0])
     } else {
@@ -435,26 +424,13 @@ impl Context {
             TypeData::Index => "index".into(),
             TypeData::Float(k) => k.name().into(),
             TypeData::Tensor { shape, elem } => {
-                format!(
-                    "tensor<{}{}>",
-                    shape_prefix(self, shape),
-                    self.type_to_string(*elem)
-                )
+                format!("tensor<{}{}>", shape_prefix(self, shape), self.type_to_string(*elem))
             }
             TypeData::Function { inputs, results } => function_type_text(self, inputs, results),
-            TypeData::Dialect {
-                name,
-                shape,
-                elem,
-                params,
-            } => {
+            TypeData::Dialect { name, shape, elem, params } => {
                 let mut body = Vec::new();
                 if let Some(e) = elem {
-                    body.push(format!(
-                        "{}{}",
-                        shape_prefix(self, shape),
-                        self.type_to_string(*e)
-                    ));
+                    body.push(format!("{}{}", shape_prefix(self, shape), self.type_to_string(*e)));
                 }
                 for p in params {
                     body.push(self.attr_to_string(*p));
@@ -469,11 +445,7 @@ impl Context {
     }
 
     fn dict_entry_to_string(&self, k: &str, v: Attr) -> String {
-        let key = if is_bare_id(k) {
-            k.to_string()
-        } else {
-            quote_string(k)
-        };
+        let key = if is_bare_id(k) { k.to_string() } else { quote_string(k) };
         if matches!(self.attr_data(v), AttrData::Unit) {
             key
         } else {
@@ -508,10 +480,7 @@ impl Context {
                 format!("[{}]", v.join(", "))
             }
             AttrData::Dict(entries) => {
-                let v: Vec<String> = entries
-                    .iter()
-                    .map(|(k, x)| self.dict_entry_to_string(self.str(*k), *x))
-                    .collect();
+                let v: Vec<String> = entries.iter().map(|(k, x)| self.dict_entry_to_string(self.str(*k), *x)).collect();
                 format!("{{{}}}", v.join(", "))
             }
             AttrData::Type(t) => self.type_to_string(*t),
@@ -536,12 +505,8 @@ impl Context {
                 let body = if *splat {
                     fmt_elem(values[0])
                 } else {
-                    let shape: Vec<usize> = self
-                        .shape_of(*ty)
-                        .unwrap_or(&[])
-                        .iter()
-                        .map(|d| d.as_static().unwrap_or(0) as usize)
-                        .collect();
+                    let shape: Vec<usize> =
+                        self.shape_of(*ty).unwrap_or(&[]).iter().map(|d| d.as_static().unwrap_or(0) as usize).collect();
                     let mut s = String::new();
                     nested_list(&mut s, &shape, values, &fmt_elem);
                     s

@@ -11,11 +11,7 @@ use crate::registry::{DialectInfo, OpInfo, Traits};
 /// Registers `builtin` and `func`.
 pub fn register(ctx: &mut Context) {
     let r = ctx.registry_mut();
-    r.register_dialect(DialectInfo {
-        name: "builtin",
-        summary: "the top-level module",
-        materialize_constant: None,
-    });
+    r.register_dialect(DialectInfo { name: "builtin", summary: "the top-level module", materialize_constant: None });
     r.register_dialect(DialectInfo {
         name: "func",
         summary: "functions, calls and returns",
@@ -23,23 +19,15 @@ pub fn register(ctx: &mut Context) {
     });
     r.register_op(
         OpInfo::new("builtin.module", "a top-level container of functions")
-            .traits(
-                Traits::ISOLATED_FROM_ABOVE
-                    | Traits::NO_TERMINATOR
-                    | Traits::SYMBOL_TABLE
-                    | Traits::SINGLE_BLOCK,
-            )
+            .traits(Traits::ISOLATED_FROM_ABOVE | Traits::NO_TERMINATOR | Traits::SYMBOL_TABLE | Traits::SINGLE_BLOCK)
             .verify(verify_module)
             .format(parse_module, print_module),
     );
     r.register_op(
-        OpInfo::new(
-            "func.func",
-            "a function with a name, a signature and a body",
-        )
-        .traits(Traits::ISOLATED_FROM_ABOVE | Traits::SYMBOL)
-        .verify(verify_func)
-        .format(parse_func, print_func),
+        OpInfo::new("func.func", "a function with a name, a signature and a body")
+            .traits(Traits::ISOLATED_FROM_ABOVE | Traits::SYMBOL)
+            .verify(verify_func)
+            .format(parse_func, print_func),
     );
     r.register_op(
         OpInfo::new("func.return", "returns values from a function")
@@ -58,10 +46,7 @@ pub fn register(ctx: &mut Context) {
 
 /// `'name' op message` at the op's location.
 pub fn op_error(ctx: &Context, op: OpId, msg: impl AsRef<str>) -> Diagnostic {
-    Diagnostic::error(
-        ctx.op_loc(op),
-        format!("'{}' op {}", ctx.op_name(op), msg.as_ref()),
-    )
+    Diagnostic::error(ctx.op_loc(op), format!("'{}' op {}", ctx.op_name(op), msg.as_ref()))
 }
 
 fn parse_module(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
@@ -114,8 +99,7 @@ pub fn symbol_name(ctx: &Context, op: OpId) -> Option<&str> {
 pub fn lookup_function(ctx: &Context, module: OpId, name: &str) -> Option<OpId> {
     let r = *ctx.regions(module).first()?;
     let b = ctx.entry_block(r)?;
-    ctx.block_ops(b)
-        .find(|o| ctx.op_name(*o) == "func.func" && symbol_name(ctx, *o) == Some(name))
+    ctx.block_ops(b).find(|o| ctx.op_name(*o) == "func.func" && symbol_name(ctx, *o) == Some(name))
 }
 
 fn parse_func(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
@@ -126,15 +110,17 @@ fn parse_func(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
     }
     let name = match p.peek().clone() {
         crate::asm::lexer::Tok::AtId(n) => n,
-        t => {
-            return Err(p.error(format!(
-                "expected function name (@name), found {}",
-                t.describe()
-            )))
-        }
+        t => return Err(p.error(format!("expected function name (@name), found {}", t.describe()))),
     };
     p.parse_attribute()?;
-    let args = p.parse_argument_list()?;
+    let args_with_attrs = p.parse_argument_list_with_attrs()?;
+    if args_with_attrs.iter().any(|a| a.3.is_some()) {
+        let empty = p.ctx.dict_attr(Vec::new());
+        let v = args_with_attrs.iter().map(|a| a.3.unwrap_or(empty)).collect();
+        let arr = p.ctx.array_attr(v);
+        st.attrs.push(("arg_attrs".into(), arr));
+    }
+    let args: Vec<_> = args_with_attrs.into_iter().map(|(n, t, l, _)| (n, t, l)).collect();
     let mut results = Vec::new();
     if p.parse_optional_punct("->")? {
         if p.parse_optional_punct("(")? {
@@ -155,10 +141,7 @@ fn parse_func(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
     if p.at_punct("{") {
         let r = p.parse_region(&args, true)?;
         if p.ctx.region_blocks(r).next().is_none() {
-            return Err(p.error_at(
-                st.loc,
-                "'func.func' op body must not be empty; omit the braces for a declaration",
-            ));
+            return Err(p.error_at(st.loc, "'func.func' op body must not be empty; omit the braces for a declaration"));
         }
         st.regions.push(r);
     } else {
@@ -179,14 +162,13 @@ fn print_func(p: &mut OpPrinter<'_>, op: OpId) {
     let s = ctx.symbol_ref_attr_string(&name);
     p.write(&s);
     let fty = func_type(ctx, op).unwrap_or_else(|| panic!("verified func without function_type"));
-    let (ins, outs) = ctx
-        .function_parts(fty)
-        .map(|(a, b)| (a.to_vec(), b.to_vec()))
-        .unwrap_or_default();
+    let (ins, outs) = ctx.function_parts(fty).map(|(a, b)| (a.to_vec(), b.to_vec())).unwrap_or_default();
     let r = ctx.regions(op)[0];
     let entry = ctx.entry_block(r);
+    let arg_attrs: Vec<crate::attrs::Attr> =
+        ctx.attr(op, "arg_attrs").and_then(|a| ctx.attr_array(a)).map(|a| a.to_vec()).unwrap_or_default();
     match entry {
-        Some(b) => p.print_block_arg_list(b),
+        Some(b) => p.print_block_arg_list_with_attrs(b, &arg_attrs),
         None => {
             p.write("(");
             p.print_types(&ins);
@@ -195,12 +177,7 @@ fn print_func(p: &mut OpPrinter<'_>, op: OpId) {
     }
     if !outs.is_empty() {
         p.write(" -> ");
-        if outs.len() == 1
-            && !matches!(
-                ctx.type_data(outs[0]),
-                crate::types::TypeData::Function { .. }
-            )
-        {
+        if outs.len() == 1 && !matches!(ctx.type_data(outs[0]), crate::types::TypeData::Function { .. }) {
             p.print_type(outs[0]);
         } else {
             p.write("(");
@@ -208,7 +185,7 @@ fn print_func(p: &mut OpPrinter<'_>, op: OpId) {
             p.write(")");
         }
     }
-    p.print_optional_attr_dict_with_keyword(op, &["sym_name", "function_type", "sym_visibility"]);
+    p.print_optional_attr_dict_with_keyword(op, &["sym_name", "function_type", "sym_visibility", "arg_attrs"]);
     if entry.is_some() {
         p.write(" ");
         p.print_region(r, false);
@@ -220,26 +197,23 @@ fn verify_func(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
         return Err(op_error(ctx, op, "requires a string attribute 'sym_name'"));
     };
     let _ = name;
+    if let Some(a) = ctx.attr(op, "arg_attrs") {
+        let ok = ctx.attr_array(a).is_some_and(|items| {
+            items.iter().all(|d| matches!(ctx.attr_data(*d), crate::attrs::AttrData::Dict(_)))
+                && Some(items.len()) == func_type(ctx, op).and_then(|t| ctx.function_parts(t)).map(|f| f.0.len())
+        });
+        if !ok {
+            return Err(op_error(ctx, op, "expects 'arg_attrs' to be an array of one dictionary per argument"));
+        }
+    }
     let Some(fty) = func_type(ctx, op) else {
-        return Err(op_error(
-            ctx,
-            op,
-            "requires a type attribute 'function_type'",
-        ));
+        return Err(op_error(ctx, op, "requires a type attribute 'function_type'"));
     };
     let Some((ins, _)) = ctx.function_parts(fty) else {
-        return Err(op_error(
-            ctx,
-            op,
-            "requires 'function_type' to be a function type",
-        ));
+        return Err(op_error(ctx, op, "requires 'function_type' to be a function type"));
     };
     if ctx.regions(op).len() != 1 || !ctx.operands(op).is_empty() || !ctx.results(op).is_empty() {
-        return Err(op_error(
-            ctx,
-            op,
-            "expects one region, no operands and no results",
-        ));
+        return Err(op_error(ctx, op, "expects one region, no operands and no results"));
     }
     if let Some(b) = ctx.entry_block(ctx.regions(op)[0]) {
         let args = ctx.block_args(b);
@@ -247,10 +221,7 @@ fn verify_func(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
             return Err(op_error(
                 ctx,
                 op,
-                format!(
-                    "entry block must have {} arguments to match function signature",
-                    ins.len()
-                ),
+                format!("entry block must have {} arguments to match function signature", ins.len()),
             ));
         }
         for (i, (a, t)) in args.iter().zip(ins).enumerate() {
@@ -338,11 +309,7 @@ fn verify_return(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
 }
 
 fn interpret_return(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
-    let vals = ctx
-        .operands(op)
-        .iter()
-        .map(|v| m.get(ctx, *v).cloned())
-        .collect::<InterpResult<Vec<_>>>()?;
+    let vals = ctx.operands(op).iter().map(|v| m.get(ctx, *v).cloned()).collect::<InterpResult<Vec<_>>>()?;
     m.yield_values(vals);
     Ok(())
 }
@@ -361,11 +328,7 @@ fn parse_call(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
     p.expect_punct(":")?;
     let tloc = p.loc();
     let fty = p.parse_type()?;
-    let Some((ins, outs)) = p
-        .ctx
-        .function_parts(fty)
-        .map(|(a, b)| (a.to_vec(), b.to_vec()))
-    else {
+    let Some((ins, outs)) = p.ctx.function_parts(fty).map(|(a, b)| (a.to_vec(), b.to_vec())) else {
         return Err(p.error_at(tloc, "expected function type"));
     };
     st.operands = p.resolve_operands(&ops, &ins, loc)?;
@@ -377,11 +340,7 @@ fn parse_call(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
 
 fn print_call(p: &mut OpPrinter<'_>, op: OpId) {
     let ctx = p.ctx;
-    let callee = ctx
-        .attr(op, "callee")
-        .and_then(|a| ctx.attr_symbol(a))
-        .unwrap_or("?")
-        .to_string();
+    let callee = ctx.attr(op, "callee").and_then(|a| ctx.attr_symbol(a)).unwrap_or("?").to_string();
     p.write(" ");
     let s = ctx.symbol_ref_attr_string(&callee);
     p.write(&s);
@@ -411,61 +370,32 @@ fn module_of(ctx: &Context, op: OpId) -> Option<OpId> {
 
 fn verify_call(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let Some(callee) = ctx.attr(op, "callee").and_then(|a| ctx.attr_symbol(a)) else {
-        return Err(op_error(
-            ctx,
-            op,
-            "requires a symbol reference attribute 'callee'",
-        ));
+        return Err(op_error(ctx, op, "requires a symbol reference attribute 'callee'"));
     };
     let Some(m) = module_of(ctx, op) else {
         return Ok(());
     };
     let Some(f) = lookup_function(ctx, m, callee) else {
-        return Err(op_error(
-            ctx,
-            op,
-            format!("'{callee}' does not reference a valid function"),
-        ));
+        return Err(op_error(ctx, op, format!("'{callee}' does not reference a valid function")));
     };
     let Some((ins, outs)) = func_type(ctx, f).and_then(|t| ctx.function_parts(t)) else {
         return Ok(());
     };
-    let ops: Vec<_> = ctx
-        .operands(op)
-        .iter()
-        .map(|v| ctx.value_type(*v))
-        .collect();
+    let ops: Vec<_> = ctx.operands(op).iter().map(|v| ctx.value_type(*v)).collect();
     let res: Vec<_> = ctx.results(op).iter().map(|v| ctx.value_type(*v)).collect();
     if ops != ins || res != outs {
-        return Err(op_error(
-            ctx,
-            op,
-            format!("type does not match the signature of @{callee}"),
-        )
-        .with_note(ctx.op_loc(f), "callee defined here"));
+        return Err(op_error(ctx, op, format!("type does not match the signature of @{callee}"))
+            .with_note(ctx.op_loc(f), "callee defined here"));
     }
     Ok(())
 }
 
 fn interpret_call(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
-    let callee = ctx
-        .attr(op, "callee")
-        .and_then(|a| ctx.attr_symbol(a))
-        .unwrap_or("");
+    let callee = ctx.attr(op, "callee").and_then(|a| ctx.attr_symbol(a)).unwrap_or("");
     let f = module_of(ctx, op)
         .and_then(|mo| lookup_function(ctx, mo, callee))
-        .ok_or_else(|| {
-            op_error(
-                ctx,
-                op,
-                format!("'{callee}' does not reference a valid function"),
-            )
-        })?;
-    let args = ctx
-        .operands(op)
-        .iter()
-        .map(|v| m.get(ctx, *v).cloned())
-        .collect::<InterpResult<Vec<_>>>()?;
+        .ok_or_else(|| op_error(ctx, op, format!("'{callee}' does not reference a valid function")))?;
+    let args = ctx.operands(op).iter().map(|v| m.get(ctx, *v).cloned()).collect::<InterpResult<Vec<_>>>()?;
     let outs = m.call(ctx, f, args)?;
     for (r, v) in ctx.results(op).iter().zip(outs) {
         m.set(*r, v);

@@ -41,13 +41,8 @@ pub enum ReduceKind {
 
 impl ReduceKind {
     /// Every kind.
-    pub const ALL: [ReduceKind; 5] = [
-        ReduceKind::Sum,
-        ReduceKind::Mean,
-        ReduceKind::Max,
-        ReduceKind::Min,
-        ReduceKind::Prod,
-    ];
+    pub const ALL: [ReduceKind; 5] =
+        [ReduceKind::Sum, ReduceKind::Mean, ReduceKind::Max, ReduceKind::Min, ReduceKind::Prod];
 
     /// The lower-case name: `"sum"`, `"mean"`, `"max"`, `"min"` or `"prod"`.
     pub fn name(self) -> &'static str {
@@ -91,12 +86,7 @@ fn row_major_strides(shape: &[usize]) -> Vec<usize> {
 /// Calls `f(src_offset, dst_offset)` for every multi-index over `sizes`, in
 /// row-major order, with offsets built incrementally from the strides.
 /// Every size must be non-zero; with no dims, `f(0, 0)` is called once.
-fn for_each_offset(
-    sizes: &[usize],
-    src_strides: &[usize],
-    dst_strides: &[usize],
-    mut f: impl FnMut(usize, usize),
-) {
+fn for_each_offset(sizes: &[usize], src_strides: &[usize], dst_strides: &[usize], mut f: impl FnMut(usize, usize)) {
     debug_assert!(sizes.iter().all(|&n| n > 0));
     let rank = sizes.len();
     let mut idx = vec![0usize; rank];
@@ -161,65 +151,47 @@ fn gather(src: &[f64], out_shape: &[usize], strides: &[usize]) -> Vec<f64> {
 
     // A transposing gather: the innermost output dim walks the source with a
     // stride while some other dim walks it contiguously. Copy tile by tile.
-    let unit = if inner_s > 1 {
-        src_strides[..rank - 1].iter().rposition(|&s| s == 1)
-    } else {
-        None
-    };
+    let unit = if inner_s > 1 { src_strides[..rank - 1].iter().rposition(|&s| s == 1) } else { None };
     if let Some(j) = unit {
         let nj = sizes[j];
         let dj = dst_strides[j];
         let outer = |v: &[usize]| -> Vec<usize> {
-            v.iter()
-                .enumerate()
-                .filter(|&(d, _)| d != j && d != rank - 1)
-                .map(|(_, &x)| x)
-                .collect()
+            v.iter().enumerate().filter(|&(d, _)| d != j && d != rank - 1).map(|(_, &x)| x).collect()
         };
-        for_each_offset(
-            &outer(&sizes),
-            &outer(&src_strides),
-            &outer(&dst_strides),
-            |s0, d0| {
-                for jb in (0..nj).step_by(TILE_J) {
-                    for lb in (0..inner_n).step_by(TILE_L) {
-                        let l_end = (lb + TILE_L).min(inner_n);
-                        for jj in jb..(jb + TILE_J).min(nj) {
-                            let o = d0 + jj * dj;
-                            let row = &mut out[o + lb..o + l_end];
-                            let mut s = s0 + jj + lb * inner_s;
-                            for v in row {
-                                *v = src[s];
-                                s += inner_s;
-                            }
+        for_each_offset(&outer(&sizes), &outer(&src_strides), &outer(&dst_strides), |s0, d0| {
+            for jb in (0..nj).step_by(TILE_J) {
+                for lb in (0..inner_n).step_by(TILE_L) {
+                    let l_end = (lb + TILE_L).min(inner_n);
+                    for jj in jb..(jb + TILE_J).min(nj) {
+                        let o = d0 + jj * dj;
+                        let row = &mut out[o + lb..o + l_end];
+                        let mut s = s0 + jj + lb * inner_s;
+                        for v in row {
+                            *v = src[s];
+                            s += inner_s;
                         }
                     }
                 }
-            },
-        );
+            }
+        });
         return out;
     }
 
     let outer = rank - 1;
-    for_each_offset(
-        &sizes[..outer],
-        &src_strides[..outer],
-        &dst_strides[..outer],
-        |s, d| {
-            let row = &mut out[d..d + inner_n];
-            match inner_s {
-                0 => row.fill(src[s]),
-                1 => row.copy_from_slice(&src[s..s + inner_n]),
-                _ => {
-                    let mut k = s;
-                    for v in row {
-                        *v = src[k];
-                        k += inner_s;
-                    }
+    for_each_offset(&sizes[..outer], &src_strides[..outer], &dst_strides[..outer], |s, d| {
+        let row = &mut out[d..d + inner_n];
+        match inner_s {
+            0 => row.fill(src[s]),
+            1 => row.copy_from_slice(&src[s..s + inner_n]),
+            _ => {
+                let mut k = s;
+                for v in row {
+                    *v = src[k];
+                    k += inner_s;
                 }
             }
-        },
-    );
+        }
+    });
     out
 }
 
@@ -249,29 +221,19 @@ impl Array {
     /// Panics if `data.len()` is not the product of `shape`.
     pub fn new(shape: Vec<usize>, data: Vec<f64>) -> Self {
         let n: usize = shape.iter().product();
-        assert_eq!(
-            data.len(),
-            n,
-            "array data length does not match shape {shape:?}"
-        );
+        assert_eq!(data.len(), n, "array data length does not match shape {shape:?}");
         Array { shape, data }
     }
 
     /// An array of the given shape with every element `v`.
     pub fn splat(shape: Vec<usize>, v: f64) -> Self {
         let n = shape.iter().product();
-        Array {
-            shape,
-            data: vec![v; n],
-        }
+        Array { shape, data: vec![v; n] }
     }
 
     /// A 0-d array holding `v`.
     pub fn scalar(v: f64) -> Self {
-        Array {
-            shape: Vec::new(),
-            data: vec![v],
-        }
+        Array { shape: Vec::new(), data: vec![v] }
     }
 
     /// The number of dimensions.
@@ -286,42 +248,22 @@ impl Array {
 
     /// Applies `f` to every element.
     pub fn map(&self, f: impl Fn(f64) -> f64) -> Array {
-        Array {
-            shape: self.shape.clone(),
-            data: self.data.iter().map(|&x| f(x)).collect(),
-        }
+        Array { shape: self.shape.clone(), data: self.data.iter().map(|&x| f(x)).collect() }
     }
 
     /// Combines corresponding elements of two arrays of the same shape.
     pub fn zip(&self, other: &Array, f: impl Fn(f64, f64) -> f64) -> Array {
         debug_assert_eq!(self.shape, other.shape, "zip of differently shaped arrays");
-        let data = self
-            .data
-            .iter()
-            .zip(&other.data)
-            .map(|(&a, &b)| f(a, b))
-            .collect();
-        Array {
-            shape: self.shape.clone(),
-            data,
-        }
+        let data = self.data.iter().zip(&other.data).map(|(&a, &b)| f(a, b)).collect();
+        Array { shape: self.shape.clone(), data }
     }
 
     /// Combines corresponding elements of three arrays of the same shape.
     pub fn zip3(a: &Array, b: &Array, c: &Array, f: impl Fn(f64, f64, f64) -> f64) -> Array {
         debug_assert_eq!(a.shape, b.shape, "zip3 of differently shaped arrays");
         debug_assert_eq!(a.shape, c.shape, "zip3 of differently shaped arrays");
-        let data = a
-            .data
-            .iter()
-            .zip(&b.data)
-            .zip(&c.data)
-            .map(|((&x, &y), &z)| f(x, y, z))
-            .collect();
-        Array {
-            shape: a.shape.clone(),
-            data,
-        }
+        let data = a.data.iter().zip(&b.data).zip(&c.data).map(|((&x, &y), &z)| f(x, y, z)).collect();
+        Array { shape: a.shape.clone(), data }
     }
 
     /// Broadcasts to `result_shape`: operand dim `i` becomes result dim
@@ -331,36 +273,20 @@ impl Array {
     ///
     /// Panics if the mapping is malformed (the verifier rules it out).
     pub fn broadcast_in_dim(&self, result_shape: &[usize], dims: &[usize]) -> Array {
-        assert_eq!(
-            dims.len(),
-            self.rank(),
-            "broadcast_in_dim: one result dim per operand dim"
-        );
-        assert!(
-            dims.windows(2).all(|w| w[0] < w[1]),
-            "broadcast_in_dim: dims must be strictly increasing"
-        );
+        assert_eq!(dims.len(), self.rank(), "broadcast_in_dim: one result dim per operand dim");
+        assert!(dims.windows(2).all(|w| w[0] < w[1]), "broadcast_in_dim: dims must be strictly increasing");
         let in_strides = row_major_strides(&self.shape);
         let mut strides = vec![0; result_shape.len()];
         for (i, &d) in dims.iter().enumerate() {
-            assert!(
-                d < result_shape.len(),
-                "broadcast_in_dim: dim {d} out of range"
-            );
+            assert!(d < result_shape.len(), "broadcast_in_dim: dim {d} out of range");
             let (n, m) = (self.shape[i], result_shape[d]);
             if n == m {
                 strides[d] = in_strides[i];
             } else {
-                assert_eq!(
-                    n, 1,
-                    "broadcast_in_dim: operand dim {i} (size {n}) cannot broadcast to {m}"
-                );
+                assert_eq!(n, 1, "broadcast_in_dim: operand dim {i} (size {n}) cannot broadcast to {m}");
             }
         }
-        Array {
-            shape: result_shape.to_vec(),
-            data: gather(&self.data, result_shape, &strides),
-        }
+        Array { shape: result_shape.to_vec(), data: gather(&self.data, result_shape, &strides) }
     }
 
     /// Permutes the dims: result dim `i` is operand dim `perm[i]`.
@@ -371,10 +297,7 @@ impl Array {
         let mut seen = vec![false; rank];
         assert_eq!(perm.len(), rank, "transpose: permutation length");
         for &p in perm {
-            assert!(
-                p < rank && !seen[p],
-                "transpose: {perm:?} is not a permutation"
-            );
+            assert!(p < rank && !seen[p], "transpose: {perm:?} is not a permutation");
             seen[p] = true;
         }
         let in_strides = row_major_strides(&self.shape);
@@ -399,9 +322,7 @@ impl Array {
     /// Panics if a dim is out of range.
     pub fn reduce(&self, dims: &[usize], kind: ReduceKind, keepdim: bool) -> Array {
         match kind {
-            ReduceKind::Sum | ReduceKind::Mean => {
-                self.reduce_with(dims, kind, keepdim, |a, x| a + x)
-            }
+            ReduceKind::Sum | ReduceKind::Mean => self.reduce_with(dims, kind, keepdim, |a, x| a + x),
             ReduceKind::Prod => self.reduce_with(dims, kind, keepdim, |a, x| a * x),
             ReduceKind::Max => self.reduce_with(dims, kind, keepdim, nan_max),
             ReduceKind::Min => self.reduce_with(dims, kind, keepdim, nan_min),
@@ -454,10 +375,7 @@ impl Array {
                 None => out[0] = f(out[0], self.data[0]),
                 Some((inner_n, inner_reduced)) => {
                     let sizes: Vec<usize> = groups.iter().map(|g| g.0).collect();
-                    let src_strides: Vec<usize> = row_major_strides(&sizes)
-                        .iter()
-                        .map(|s| s * inner_n)
-                        .collect();
+                    let src_strides: Vec<usize> = row_major_strides(&sizes).iter().map(|s| s * inner_n).collect();
                     // Output strides: row-major over the kept groups (the
                     // inner group included when kept), 0 for reduced groups.
                     let mut dst_strides = vec![0; sizes.len()];
@@ -488,10 +406,7 @@ impl Array {
                 *v /= c;
             }
         }
-        Array {
-            shape: out_shape,
-            data: out,
-        }
+        Array { shape: out_shape, data: out }
     }
 
     /// Rounds every element to what a store to `kind` would hold
@@ -549,11 +464,8 @@ mod tests {
         let data = (0..n)
             .map(|flat| {
                 let idx = unravel(shape, flat);
-                let src: Vec<usize> = dims
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &d)| if a.shape[i] == 1 { 0 } else { idx[d] })
-                    .collect();
+                let src: Vec<usize> =
+                    dims.iter().enumerate().map(|(i, &d)| if a.shape[i] == 1 { 0 } else { idx[d] }).collect();
                 a.data[ravel(&a.shape, &src)]
             })
             .collect();
@@ -578,13 +490,8 @@ mod tests {
 
     fn naive_reduce(a: &Array, dims: &[usize], kind: ReduceKind, keepdim: bool) -> Array {
         let red = |d: usize| dims.contains(&d);
-        let full_shape: Vec<usize> = (0..a.rank())
-            .map(|d| if red(d) { 1 } else { a.shape[d] })
-            .collect();
-        let count: usize = (0..a.rank())
-            .filter(|&d| red(d))
-            .map(|d| a.shape[d])
-            .product();
+        let full_shape: Vec<usize> = (0..a.rank()).map(|d| if red(d) { 1 } else { a.shape[d] }).collect();
+        let count: usize = (0..a.rank()).filter(|&d| red(d)).map(|d| a.shape[d]).product();
         let mut out = vec![kind.init(); full_shape.iter().product()];
         for (flat, &x) in a.data.iter().enumerate() {
             let mut idx = unravel(&a.shape, flat);
@@ -616,14 +523,7 @@ mod tests {
         if kind == ReduceKind::Mean {
             out.iter_mut().for_each(|v| *v /= count as f64);
         }
-        let shape = if keepdim {
-            full_shape
-        } else {
-            (0..a.rank())
-                .filter(|&d| !red(d))
-                .map(|d| a.shape[d])
-                .collect()
-        };
+        let shape = if keepdim { full_shape } else { (0..a.rank()).filter(|&d| !red(d)).map(|d| a.shape[d]).collect() };
         Array::new(shape, out)
     }
 
@@ -631,10 +531,7 @@ mod tests {
     fn assert_same(got: &Array, want: &Array, what: &str) {
         assert_eq!(got.shape, want.shape, "{what}: shape");
         for (i, (g, w)) in got.data.iter().zip(&want.data).enumerate() {
-            assert!(
-                g.to_bits() == w.to_bits() || (g.is_nan() && w.is_nan()),
-                "{what}: element {i}: {g} vs {w}"
-            );
+            assert!(g.to_bits() == w.to_bits() || (g.is_nan() && w.is_nan()), "{what}: element {i}: {g} vs {w}");
         }
     }
 
@@ -642,10 +539,7 @@ mod tests {
     fn shapes(rank: usize, sizes: &[usize]) -> Vec<Vec<usize>> {
         let mut out = vec![vec![]];
         for _ in 0..rank {
-            out = out
-                .into_iter()
-                .flat_map(|s| sizes.iter().map(move |&n| [s.clone(), vec![n]].concat()))
-                .collect();
+            out = out.into_iter().flat_map(|s| sizes.iter().map(move |&n| [s.clone(), vec![n]].concat())).collect();
         }
         out
     }
@@ -666,9 +560,7 @@ mod tests {
     }
 
     fn subsets(n: usize) -> Vec<Vec<usize>> {
-        (0..1usize << n)
-            .map(|m| (0..n).filter(|&d| m >> d & 1 == 1).collect())
-            .collect()
+        (0..1usize << n).map(|m| (0..n).filter(|&d| m >> d & 1 == 1).collect()).collect()
     }
 
     #[test]
@@ -718,12 +610,7 @@ mod tests {
         assert_eq!(r.shape, vec![4, 6]);
         assert_eq!(r.data, a.data);
         assert_eq!(Array::scalar(1.0).reshape(vec![1, 1]).shape, vec![1, 1]);
-        assert_eq!(
-            Array::splat(vec![0, 3], 0.0)
-                .reshape(vec![3, 0, 7])
-                .num_elements(),
-            0
-        );
+        assert_eq!(Array::splat(vec![0, 3], 0.0).reshape(vec![3, 0, 7]).num_elements(), 0);
     }
 
     #[test]
@@ -740,28 +627,15 @@ mod tests {
                 let a = arange(&shape, seed);
                 seed += 1;
                 for perm in permutations(rank) {
-                    assert_same(
-                        &a.transpose(&perm),
-                        &naive_transpose(&a, &perm),
-                        &format!("{shape:?} {perm:?}"),
-                    );
+                    assert_same(&a.transpose(&perm), &naive_transpose(&a, &perm), &format!("{shape:?} {perm:?}"));
                 }
             }
         }
         // Large enough for the tiled path, with ragged tiles.
-        for shape in [
-            vec![70, 33],
-            vec![5, 37, 41],
-            vec![33, 2, 65],
-            vec![3, 40, 1, 35],
-        ] {
+        for shape in [vec![70, 33], vec![5, 37, 41], vec![33, 2, 65], vec![3, 40, 1, 35]] {
             let a = arange(&shape, 99);
             for perm in permutations(shape.len()) {
-                assert_same(
-                    &a.transpose(&perm),
-                    &naive_transpose(&a, &perm),
-                    &format!("{shape:?} {perm:?}"),
-                );
+                assert_same(&a.transpose(&perm), &naive_transpose(&a, &perm), &format!("{shape:?} {perm:?}"));
             }
         }
     }
@@ -808,11 +682,7 @@ mod tests {
         let b = Array::scalar(4.0).broadcast_in_dim(&[2, 3], &[]);
         assert_eq!(b, Array::splat(vec![2, 3], 4.0));
         let k = arange(&[3, 1], 3);
-        assert_same(
-            &k.broadcast_in_dim(&[3, 4], &[0, 1]),
-            &naive_broadcast(&k, &[3, 4], &[0, 1]),
-            "keepdim col",
-        );
+        assert_same(&k.broadcast_in_dim(&[3, 4], &[0, 1]), &naive_broadcast(&k, &[3, 4], &[0, 1]), "keepdim col");
     }
 
     #[test]
@@ -844,11 +714,7 @@ mod tests {
         let a = arange(&[4, 5, 6, 7], 5);
         for dims in subsets(4) {
             for kind in ReduceKind::ALL {
-                assert_same(
-                    &a.reduce(&dims, kind, true),
-                    &naive_reduce(&a, &dims, kind, true),
-                    &format!("{dims:?}"),
-                );
+                assert_same(&a.reduce(&dims, kind, true), &naive_reduce(&a, &dims, kind, true), &format!("{dims:?}"));
             }
         }
     }
@@ -858,13 +724,7 @@ mod tests {
         let a = Array::new(vec![2, 3, 2], (1..=12).map(f64::from).collect());
         // Non-contiguous dim set {0, 2}.
         let s = a.reduce(&[2, 0], ReduceKind::Sum, false);
-        assert_eq!(
-            s,
-            Array::new(
-                vec![3],
-                vec![1. + 2. + 7. + 8., 3. + 4. + 9. + 10., 5. + 6. + 11. + 12.]
-            )
-        );
+        assert_eq!(s, Array::new(vec![3], vec![1. + 2. + 7. + 8., 3. + 4. + 9. + 10., 5. + 6. + 11. + 12.]));
         let m = a.reduce(&[0, 2], ReduceKind::Max, true);
         assert_eq!(m, Array::new(vec![1, 3, 1], vec![8., 10., 12.]));
         let mean = a.reduce(&[0, 1, 2], ReduceKind::Mean, false);
@@ -872,27 +732,14 @@ mod tests {
         // Reducing nothing copies (mean divides by 1).
         assert_eq!(a.reduce(&[], ReduceKind::Mean, false), a);
         // 0-d input.
-        assert_eq!(
-            Array::scalar(3.0).reduce(&[], ReduceKind::Prod, true),
-            Array::scalar(3.0)
-        );
+        assert_eq!(Array::scalar(3.0).reduce(&[], ReduceKind::Prod, true), Array::scalar(3.0));
         // Empty reductions.
         let e = Array::splat(vec![2, 0], 0.0);
         assert_eq!(e.reduce(&[1], ReduceKind::Sum, false).data, vec![0.0, 0.0]);
         assert_eq!(e.reduce(&[1], ReduceKind::Prod, false).data, vec![1.0, 1.0]);
-        assert_eq!(
-            e.reduce(&[1], ReduceKind::Max, false).data,
-            vec![f64::NEG_INFINITY; 2]
-        );
-        assert_eq!(
-            e.reduce(&[1], ReduceKind::Min, true).data,
-            vec![f64::INFINITY; 2]
-        );
-        assert!(e
-            .reduce(&[1], ReduceKind::Mean, false)
-            .data
-            .iter()
-            .all(|v| v.is_nan()));
+        assert_eq!(e.reduce(&[1], ReduceKind::Max, false).data, vec![f64::NEG_INFINITY; 2]);
+        assert_eq!(e.reduce(&[1], ReduceKind::Min, true).data, vec![f64::INFINITY; 2]);
+        assert!(e.reduce(&[1], ReduceKind::Mean, false).data.iter().all(|v| v.is_nan()));
         assert_eq!(e.reduce(&[0], ReduceKind::Sum, false).shape, vec![0]);
         // NaN propagates through max and min wherever it sits.
         for pos in 0..4 {
@@ -900,17 +747,10 @@ mod tests {
             d[pos] = f64::NAN;
             let a = Array::new(vec![4], d);
             for kind in [ReduceKind::Max, ReduceKind::Min, ReduceKind::Sum] {
-                assert!(
-                    a.reduce(&[0], kind, false).data[0].is_nan(),
-                    "{kind:?} {pos}"
-                );
+                assert!(a.reduce(&[0], kind, false).data[0].is_nan(), "{kind:?} {pos}");
             }
             let a2 = a.reshape(vec![4, 1]).broadcast_in_dim(&[4, 3], &[0, 1]);
-            assert!(a2
-                .reduce(&[0], ReduceKind::Max, false)
-                .data
-                .iter()
-                .all(|v| v.is_nan()));
+            assert!(a2.reduce(&[0], ReduceKind::Max, false).data.iter().all(|v| v.is_nan()));
         }
     }
 

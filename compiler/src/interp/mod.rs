@@ -92,23 +92,14 @@ impl Default for Machine {
 impl Machine {
     /// A fresh machine.
     pub fn new() -> Self {
-        Machine {
-            env: HashMap::new(),
-            yielded: None,
-            call_depth: 0,
-            steps: 0,
-            max_steps: u64::MAX,
-        }
+        Machine { env: HashMap::new(), yielded: None, call_depth: 0, steps: 0, max_steps: u64::MAX }
     }
 
     /// The value bound to `v`.
     pub fn get(&self, ctx: &Context, v: Value) -> InterpResult<&RtValue> {
-        self.env.get(&v).ok_or_else(|| {
-            Diagnostic::error(
-                ctx.value(v).loc,
-                "interpreter: value used before it was computed",
-            )
-        })
+        self.env
+            .get(&v)
+            .ok_or_else(|| Diagnostic::error(ctx.value(v).loc, "interpreter: value used before it was computed"))
     }
 
     /// Binds `v`.
@@ -124,12 +115,7 @@ impl Machine {
 
     /// Runs the ops of `block` with `args` bound to its arguments; returns what its
     /// terminator yielded (empty if none).
-    pub fn run_block(
-        &mut self,
-        ctx: &Context,
-        block: BlockId,
-        args: Vec<RtValue>,
-    ) -> InterpResult<Vec<RtValue>> {
+    pub fn run_block(&mut self, ctx: &Context, block: BlockId, args: Vec<RtValue>) -> InterpResult<Vec<RtValue>> {
         for (a, v) in ctx.block_args(block).iter().zip(args) {
             self.env.insert(*a, v);
         }
@@ -143,12 +129,7 @@ impl Machine {
     }
 
     /// Runs the entry block of `region`.
-    pub fn run_region(
-        &mut self,
-        ctx: &Context,
-        region: RegionId,
-        args: Vec<RtValue>,
-    ) -> InterpResult<Vec<RtValue>> {
+    pub fn run_region(&mut self, ctx: &Context, region: RegionId, args: Vec<RtValue>) -> InterpResult<Vec<RtValue>> {
         match ctx.entry_block(region) {
             Some(b) => self.run_block(ctx, b, args),
             None => Ok(Vec::new()),
@@ -169,26 +150,13 @@ impl Machine {
     }
 
     /// Calls function `func` with `args`; returns its results.
-    pub fn call(
-        &mut self,
-        ctx: &Context,
-        func: OpId,
-        args: Vec<RtValue>,
-    ) -> InterpResult<Vec<RtValue>> {
+    pub fn call(&mut self, ctx: &Context, func: OpId, args: Vec<RtValue>) -> InterpResult<Vec<RtValue>> {
         if self.call_depth > 64 {
-            return Err(op_error(
-                ctx,
-                func,
-                "interpreter: call depth limit (64) exceeded",
-            ));
+            return Err(op_error(ctx, func, "interpreter: call depth limit (64) exceeded"));
         }
         let r = ctx.regions(func)[0];
         if ctx.entry_block(r).is_none() {
-            return Err(op_error(
-                ctx,
-                func,
-                "cannot run a function declaration (it has no body)",
-            ));
+            return Err(op_error(ctx, func, "cannot run a function declaration (it has no body)"));
         }
         self.call_depth += 1;
         let out = self.run_region(ctx, r, args);
@@ -213,9 +181,7 @@ impl Machine {
 
     /// The integer bound to `v`, or an error naming `op`.
     pub fn int(&self, ctx: &Context, op: OpId, v: Value) -> InterpResult<i64> {
-        self.get(ctx, v)?
-            .as_int()
-            .ok_or_else(|| op_error(ctx, op, "interpreter: expected an integer operand"))
+        self.get(ctx, v)?.as_int().ok_or_else(|| op_error(ctx, op, "interpreter: expected an integer operand"))
     }
 }
 
@@ -233,11 +199,7 @@ pub fn check_shape(ctx: &Context, op: OpId, ty: Type, shape: &[usize]) -> Interp
         Err(op_error(
             ctx,
             op,
-            format!(
-                "run-time shape [{}] does not match type '{}'",
-                join(shape),
-                ctx.type_to_string(ty)
-            ),
+            format!("run-time shape [{}] does not match type '{}'", join(shape), ctx.type_to_string(ty)),
         ))
     }
 }
@@ -249,25 +211,13 @@ pub fn checked_elements(ctx: &Context, op: OpId, shape: &[usize]) -> InterpResul
         n = n
             .checked_mul(s)
             .filter(|&n| n <= MAX_ELEMENTS)
-            .ok_or_else(|| {
-                op_error(
-                    ctx,
-                    op,
-                    format!(
-                        "interpreter: tensor of shape [{}] is too large",
-                        join(shape)
-                    ),
-                )
-            })?;
+            .ok_or_else(|| op_error(ctx, op, format!("interpreter: tensor of shape [{}] is too large", join(shape))))?;
     }
     Ok(n)
 }
 
 fn join(v: &[usize]) -> String {
-    v.iter()
-        .map(|x| x.to_string())
-        .collect::<Vec<_>>()
-        .join(", ")
+    v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ")
 }
 
 /// Runs function `func` on `args` and returns its results.

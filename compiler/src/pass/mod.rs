@@ -76,11 +76,7 @@ impl PassOptions {
 
     /// The raw value of `key`.
     pub fn get(&self, key: &str) -> Option<&str> {
-        self.entries
-            .iter()
-            .rev()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.as_str())
+        self.entries.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
     }
 
     /// Fails on a key not in `known`.
@@ -91,10 +87,7 @@ impl PassOptions {
                 return Err(if list.is_empty() {
                     format!("pass '{pass}' has no option '{k}'")
                 } else {
-                    format!(
-                        "pass '{pass}' has no option '{k}' (options: {})",
-                        list.join(", ")
-                    )
+                    format!("pass '{pass}' has no option '{k}' (options: {})", list.join(", "))
                 });
             }
         }
@@ -105,9 +98,7 @@ impl PassOptions {
     pub fn usize(&self, key: &str, default: usize) -> Result<usize, String> {
         match self.get(key) {
             None => Ok(default),
-            Some(v) => v
-                .parse()
-                .map_err(|_| format!("option '{key}' expects an unsigned integer, got '{v}'")),
+            Some(v) => v.parse().map_err(|_| format!("option '{key}' expects an unsigned integer, got '{v}'")),
         }
     }
 
@@ -115,9 +106,7 @@ impl PassOptions {
     pub fn f64(&self, key: &str, default: f64) -> Result<f64, String> {
         match self.get(key) {
             None => Ok(default),
-            Some(v) => v
-                .parse()
-                .map_err(|_| format!("option '{key}' expects a number, got '{v}'")),
+            Some(v) => v.parse().map_err(|_| format!("option '{key}' expects a number, got '{v}'")),
         }
     }
 
@@ -232,10 +221,7 @@ impl PassRegistry {
     }
     /// Builds a pass from its name and option text.
     pub fn create(&self, name: &str, options: &str) -> Result<Box<dyn Pass>, String> {
-        let info = self
-            .passes
-            .get(name)
-            .ok_or_else(|| format!("'{name}' does not refer to a registered pass"))?;
+        let info = self.passes.get(name).ok_or_else(|| format!("'{name}' does not refer to a registered pass"))?;
         let opts = PassOptions::parse(options)?;
         opts.check_known(name, info.options)?;
         (info.create)(&opts).map_err(|e| format!("pass '{name}': {e}"))
@@ -246,19 +232,13 @@ impl PassRegistry {
         for p in self.passes.values() {
             s.push_str(&format!("  --{:<28} {}\n", p.name, p.description));
             for o in p.options {
-                s.push_str(&format!(
-                    "      {:<26} {} (default: {})\n",
-                    o.key, o.help, o.default
-                ));
+                s.push_str(&format!("      {:<26} {} (default: {})\n", o.key, o.help, o.default));
             }
         }
         if !self.pipelines.is_empty() {
             s.push_str("Named pipelines (--pipeline=NAME):\n");
             for p in self.pipelines.values() {
-                s.push_str(&format!(
-                    "  {:<30} {}\n      = {}\n",
-                    p.name, p.description, p.text
-                ));
+                s.push_str(&format!("  {:<30} {}\n      = {}\n", p.name, p.description, p.text));
             }
         }
         s
@@ -335,10 +315,7 @@ impl PassManager {
         };
         if let Some(a) = anchor {
             if a != self.anchor {
-                return Err(format!(
-                    "pipeline anchored on '{a}' cannot run on '{}'",
-                    self.anchor
-                ));
+                return Err(format!("pipeline anchored on '{a}' cannot run on '{}'", self.anchor));
             }
         }
         let nodes = build_nodes(reg, elems)?;
@@ -354,11 +331,7 @@ impl PassManager {
     /// Runs every pass on `root`.
     pub fn run(&mut self, ctx: &mut Context, root: OpId) -> PassResult {
         if ctx.op_name(root) != self.anchor {
-            return Err(op_error(
-                ctx,
-                root,
-                format!("cannot run a pipeline anchored on '{}'", self.anchor),
-            ));
+            return Err(op_error(ctx, root, format!("cannot run a pipeline anchored on '{}'", self.anchor)));
         }
         let mut nodes = std::mem::take(&mut self.nodes);
         let r = self.run_nodes(ctx, root, &mut nodes);
@@ -391,10 +364,7 @@ impl PassManager {
     }
 
     fn dump(&mut self, ctx: &Context, op: OpId, header: String) {
-        let opts = PrintOptions {
-            generic: self.instr.print_generic,
-            debug_info: false,
-        };
+        let opts = PrintOptions { generic: self.instr.print_generic, debug_info: false };
         self.dumps.push_str(&header);
         self.dumps.push('\n');
         self.dumps.push_str(&print_op(ctx, op, &opts));
@@ -417,14 +387,7 @@ impl PassManager {
             self.dump(ctx, op, header("Before"));
         }
         let before_text = if self.instr.print_after_change {
-            Some(print_op(
-                ctx,
-                op,
-                &PrintOptions {
-                    generic: true,
-                    debug_info: false,
-                },
-            ))
+            Some(print_op(ctx, op, &PrintOptions { generic: true, debug_info: false }))
         } else {
             None
         };
@@ -447,22 +410,13 @@ impl PassManager {
         let mut verify_error = None;
         if self.instr.verify_each {
             if let Err(d) = crate::verify::verify(ctx, op) {
-                verify_error = Some(d.with_note(
-                    ctx.op_loc(op),
-                    format!("the IR failed to verify after pass '{name}'"),
-                ));
+                verify_error =
+                    Some(d.with_note(ctx.op_loc(op), format!("the IR failed to verify after pass '{name}'")));
             }
         }
         let after = self.instr.print_after_all || self.instr.print_after.iter().any(|p| p == name);
         if let Some(before) = before_text {
-            let now = print_op(
-                ctx,
-                op,
-                &PrintOptions {
-                    generic: true,
-                    debug_info: false,
-                },
-            );
+            let now = print_op(ctx, op, &PrintOptions { generic: true, debug_info: false });
             if now != before {
                 self.dump(ctx, op, header("After"));
             }
@@ -480,30 +434,14 @@ impl PassManager {
         let all: Vec<&(String, Duration)> = extra.iter().chain(self.times.iter()).collect();
         let total: Duration = all.iter().map(|(_, d)| *d).sum();
         let mut s = String::new();
-        s.push_str(
-            "===-------------------------------------------------------------------------===\n",
-        );
+        s.push_str("===-------------------------------------------------------------------------===\n");
         s.push_str("                         ... Execution time report ...\n");
-        s.push_str(
-            "===-------------------------------------------------------------------------===\n",
-        );
-        s.push_str(&format!(
-            "  Total Execution Time: {:.4} seconds\n\n",
-            total.as_secs_f64()
-        ));
+        s.push_str("===-------------------------------------------------------------------------===\n");
+        s.push_str(&format!("  Total Execution Time: {:.4} seconds\n\n", total.as_secs_f64()));
         s.push_str("  ----Wall Time----  ----Name----\n");
         for (n, d) in &all {
-            let pct = if total.as_secs_f64() > 0.0 {
-                100.0 * d.as_secs_f64() / total.as_secs_f64()
-            } else {
-                0.0
-            };
-            s.push_str(&format!(
-                "    {:.4} ({:5.1}%)  {}\n",
-                d.as_secs_f64(),
-                pct,
-                n
-            ));
+            let pct = if total.as_secs_f64() > 0.0 { 100.0 * d.as_secs_f64() / total.as_secs_f64() } else { 0.0 };
+            s.push_str(&format!("    {:.4} ({:5.1}%)  {}\n", d.as_secs_f64(), pct, n));
         }
         s.push_str(&format!("    {:.4} (100.0%)  Total\n", total.as_secs_f64()));
         s
@@ -514,22 +452,12 @@ fn build_nodes(reg: &PassRegistry, elems: &[PipelineElement]) -> Result<Vec<PmNo
     let mut nodes = Vec::new();
     for e in elems {
         match e {
-            PipelineElement::Pass { name, options } => {
-                nodes.push(PmNode::Pass(reg.create(name, options)?))
-            }
+            PipelineElement::Pass { name, options } => nodes.push(PmNode::Pass(reg.create(name, options)?)),
             PipelineElement::Nested { anchor, elements } => {
-                if anchor.starts_with("builtin.module")
-                    || anchor == "func.func"
-                    || anchor.contains('.')
-                {
-                    nodes.push(PmNode::Nested {
-                        anchor: anchor.clone(),
-                        nodes: build_nodes(reg, elements)?,
-                    });
+                if anchor.starts_with("builtin.module") || anchor == "func.func" || anchor.contains('.') {
+                    nodes.push(PmNode::Nested { anchor: anchor.clone(), nodes: build_nodes(reg, elements)? });
                 } else {
-                    return Err(format!(
-                        "'{anchor}' is not an op name to nest a pipeline on"
-                    ));
+                    return Err(format!("'{anchor}' is not an op name to nest a pipeline on"));
                 }
             }
         }

@@ -45,18 +45,11 @@ pub fn parse_pipeline(text: &str) -> Result<PipelineText, String> {
     let elems = parse_list(&chars, &mut pos, 0)?;
     skip_ws(&chars, &mut pos);
     if pos != chars.len() {
-        return Err(format!(
-            "unexpected '{}' at column {} of the pipeline",
-            chars[pos],
-            pos + 1
-        ));
+        return Err(format!("unexpected '{}' at column {} of the pipeline", chars[pos], pos + 1));
     }
     if let [PipelineElement::Nested { anchor, elements }] = elems.as_slice() {
         if anchor == "builtin.module" {
-            return Ok(PipelineText::Anchored {
-                anchor: anchor.clone(),
-                elements: elements.clone(),
-            });
+            return Ok(PipelineText::Anchored { anchor: anchor.clone(), elements: elements.clone() });
         }
     }
     Ok(PipelineText::Bare(elems))
@@ -76,16 +69,11 @@ fn parse_list(c: &[char], pos: &mut usize, depth: usize) -> Result<Vec<PipelineE
     loop {
         skip_ws(c, pos);
         let start = *pos;
-        while *pos < c.len()
-            && (c[*pos].is_ascii_alphanumeric() || matches!(c[*pos], '-' | '_' | '.'))
-        {
+        while *pos < c.len() && (c[*pos].is_ascii_alphanumeric() || matches!(c[*pos], '-' | '_' | '.')) {
             *pos += 1;
         }
         if *pos == start {
-            return Err(format!(
-                "expected a pass name at column {} of the pipeline",
-                start + 1
-            ));
+            return Err(format!("expected a pass name at column {} of the pipeline", start + 1));
         }
         let name: String = c[start..*pos].iter().collect();
         skip_ws(c, pos);
@@ -94,16 +82,10 @@ fn parse_list(c: &[char], pos: &mut usize, depth: usize) -> Result<Vec<PipelineE
             let inner = parse_list(c, pos, depth + 1)?;
             skip_ws(c, pos);
             if *pos >= c.len() || c[*pos] != ')' {
-                return Err(format!(
-                    "expected ')' at column {} of the pipeline",
-                    *pos + 1
-                ));
+                return Err(format!("expected ')' at column {} of the pipeline", *pos + 1));
             }
             *pos += 1;
-            out.push(PipelineElement::Nested {
-                anchor: name,
-                elements: inner,
-            });
+            out.push(PipelineElement::Nested { anchor: name, elements: inner });
         } else if *pos < c.len() && c[*pos] == '{' {
             let ostart = *pos + 1;
             let mut d = 0;
@@ -127,10 +109,7 @@ fn parse_list(c: &[char], pos: &mut usize, depth: usize) -> Result<Vec<PipelineE
             *pos += 1;
             out.push(PipelineElement::Pass { name, options });
         } else {
-            out.push(PipelineElement::Pass {
-                name,
-                options: String::new(),
-            });
+            out.push(PipelineElement::Pass { name, options: String::new() });
         }
         skip_ws(c, pos);
         if *pos < c.len() && c[*pos] == ',' {
@@ -147,11 +126,8 @@ mod tests {
 
     #[test]
     fn nested_pipeline() {
-        let p = parse_pipeline("builtin.module(func.func(canonicalize{max-iterations=8},cse),dce)")
-            .unwrap();
-        let PipelineText::Anchored { elements, .. } = p else {
-            panic!("expected anchored")
-        };
+        let p = parse_pipeline("builtin.module(func.func(canonicalize{max-iterations=8},cse),dce)").unwrap();
+        let PipelineText::Anchored { elements, .. } = p else { panic!("expected anchored") };
         assert_eq!(elements.len(), 2);
         assert!(
             matches!(&elements[0], PipelineElement::Nested { anchor, elements } if anchor == "func.func" && elements.len() == 2)
@@ -160,9 +136,7 @@ mod tests {
 
     #[test]
     fn errors_have_columns() {
-        assert!(parse_pipeline("builtin.module(cse")
-            .unwrap_err()
-            .contains("column"));
+        assert!(parse_pipeline("builtin.module(cse").unwrap_err().contains("column"));
         assert!(parse_pipeline("cse,,dce").is_err());
         assert!(parse_pipeline("cse{a=1").is_err());
     }

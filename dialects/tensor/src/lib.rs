@@ -1,4 +1,1 @@
-//! placeholder
-pub mod interp {
-    pub mod array;
-}
+//! The `mtensor` dialect (being written).

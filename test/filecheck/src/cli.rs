@@ -42,9 +42,7 @@ fn parse_bool(name: &str, v: Option<&str>) -> Result<bool, String> {
     match v {
         None | Some("true" | "TRUE" | "True" | "1") => Ok(true),
         Some("false" | "FALSE" | "False" | "0") => Ok(false),
-        Some(o) => Err(format!(
-            "for the --{name} option: '{o}' is invalid value for boolean argument! Try 0 or 1"
-        )),
+        Some(o) => Err(format!("for the --{name} option: '{o}' is invalid value for boolean argument! Try 0 or 1")),
     }
 }
 
@@ -119,9 +117,7 @@ pub fn main_with_args(args: Vec<String>) -> i32 {
                 Some(v) => v,
                 None => match it.next() {
                     Some(v) => v,
-                    None => {
-                        return usage_error(&format!("for the --{name} option: requires a value!"))
-                    }
+                    None => return usage_error(&format!("for the --{name} option: requires a value!")),
                 },
             };
             match name {
@@ -197,9 +193,7 @@ pub fn main_with_args(args: Vec<String>) -> i32 {
                 eprintln!("Missing variable name in command-line definition '-D{d}'");
                 bad = true;
             }
-            Some(i) => opts
-                .defines
-                .push((d[..i].to_string(), d[i + 1..].to_string())),
+            Some(i) => opts.defines.push((d[..i].to_string(), d[i + 1..].to_string())),
         }
     }
     if bad {
@@ -208,34 +202,14 @@ pub fn main_with_args(args: Vec<String>) -> i32 {
     let check_text = match read_path(&check_path) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!(
-                "Could not open check file '{check_path}': {}",
-                io_message(&e)
-            );
+            eprintln!("Could not open check file '{check_path}': {}", io_message(&e));
             return 2;
         }
     };
-    let input_name = if input_file == "-" {
-        "<stdin>".to_string()
-    } else {
-        input_file.clone()
-    };
-    let check_name = if check_path == "-" {
-        "<stdin>"
-    } else {
-        &check_path
-    };
+    let input_name = if input_file == "-" { "<stdin>".to_string() } else { input_file.clone() };
+    let check_name = if check_path == "-" { "<stdin>" } else { &check_path };
     // Validate the check file before reading the input, as LLVM does.
-    let pre = check_bytes(
-        check_name,
-        &check_text,
-        &input_name,
-        b"\n",
-        &Options {
-            allow_empty: true,
-            ..opts.clone()
-        },
-    );
+    let pre = check_bytes(check_name, &check_text, &input_name, b"\n", &Options { allow_empty: true, ..opts.clone() });
     if let Err(f) = &pre {
         if f.exit_code == 2 {
             eprint!("{}", f.message);
@@ -245,10 +219,7 @@ pub fn main_with_args(args: Vec<String>) -> i32 {
     let input = match read_path(&input_file) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!(
-                "Could not open input file '{input_name}': {}",
-                io_message(&e)
-            );
+            eprintln!("Could not open input file '{input_name}': {}", io_message(&e));
             return 2;
         }
     };

@@ -45,10 +45,7 @@ pub struct Diags {
 impl Diags {
     /// Adds a buffer and returns its id.
     pub fn add(&mut self, name: &str, text: Vec<u8>) -> SourceId {
-        self.sources.push(Source {
-            name: name.to_string(),
-            text,
-        });
+        self.sources.push(Source { name: name.to_string(), text });
         self.sources.len() - 1
     }
 
@@ -64,14 +61,8 @@ impl Diags {
         let src = &self.sources[loc.src];
         let text = &src.text;
         let off = loc.off.min(text.len());
-        let start = text[..off]
-            .iter()
-            .rposition(|&b| b == b'\n' || b == b'\r')
-            .map_or(0, |p| p + 1);
-        let end = text[off..]
-            .iter()
-            .position(|&b| b == b'\n' || b == b'\r')
-            .map_or(text.len(), |p| off + p);
+        let start = text[..off].iter().rposition(|&b| b == b'\n' || b == b'\r').map_or(0, |p| p + 1);
+        let end = text[off..].iter().position(|&b| b == b'\n' || b == b'\r').map_or(text.len(), |p| off + p);
         let line = text[..off].iter().filter(|&&b| b == b'\n').count() + 1;
         let col = off - start + 1;
         let kind = match kind {
@@ -81,10 +72,7 @@ impl Diags {
         let _ = writeln!(self.out, "{}:{}:{}: {}: {}", src.name, line, col, kind, msg);
         let line_text = String::from_utf8_lossy(&text[start..end]);
         let _ = writeln!(self.out, "{}", line_text);
-        let caret: String = text[start..off]
-            .iter()
-            .map(|&b| if b == b'\t' { '\t' } else { ' ' })
-            .collect();
+        let caret: String = text[start..off].iter().map(|&b| if b == b'\t' { '\t' } else { ' ' }).collect();
         let _ = writeln!(self.out, "{}^", caret);
     }
 

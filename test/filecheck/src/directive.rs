@@ -63,11 +63,7 @@ fn check_type_inner(rest: &[u8], is_comment: bool) -> (Ty, usize, bool) {
         return (Ty::None, 0, false);
     }
     if is_comment {
-        return if rest[0] == b':' {
-            (Ty::Comment, 1, false)
-        } else {
-            (Ty::None, 0, false)
-        };
+        return if rest[0] == b':' { (Ty::Comment, 1, false) } else { (Ty::None, 0, false) };
     }
     let modifiers = |i: usize, kind: CheckKind, count: usize, mis: bool| -> (Ty, usize, bool) {
         let r = &rest[i..];
@@ -115,9 +111,7 @@ fn check_type_inner(rest: &[u8], is_comment: bool) -> (Ty, usize, bool) {
     if let Some(c) = r.strip_prefix(b"COUNT-") {
         let n = c.iter().take_while(|b| b.is_ascii_digit()).count();
         let at = 1 + 6 + n;
-        let value: Option<u64> = std::str::from_utf8(&c[..n])
-            .ok()
-            .and_then(|s| s.parse().ok());
+        let value: Option<u64> = std::str::from_utf8(&c[..n]).ok().and_then(|s| s.parse().ok());
         match value {
             Some(v) if v > 0 && v <= i32::MAX as u64 => {
                 if !matches!(c.get(n), Some(b':') | Some(b'{')) {
@@ -128,16 +122,8 @@ fn check_type_inner(rest: &[u8], is_comment: bool) -> (Ty, usize, bool) {
             _ => return (Ty::BadCount, at, mis),
         }
     }
-    for bad in [
-        "DAG-NOT:",
-        "NOT-DAG:",
-        "NEXT-NOT:",
-        "NOT-NEXT:",
-        "SAME-NOT:",
-        "NOT-SAME:",
-        "EMPTY-NOT:",
-        "NOT-EMPTY:",
-    ] {
+    for bad in ["DAG-NOT:", "NOT-DAG:", "NEXT-NOT:", "NOT-NEXT:", "SAME-NOT:", "NOT-SAME:", "EMPTY-NOT:", "NOT-EMPTY:"]
+    {
         if r.starts_with(bad.as_bytes()) {
             return (Ty::BadNot, 1, mis);
         }
@@ -161,10 +147,7 @@ fn find_from(hay: &[u8], needle: &[u8], from: usize) -> Option<usize> {
     if from > hay.len() {
         return None;
     }
-    hay[from..]
-        .windows(needle.len())
-        .position(|w| w == needle)
-        .map(|p| p + from)
+    hay[from..].windows(needle.len()).position(|w| w == needle).map(|p| p + from)
 }
 
 /// Parses the check file in source `src`. On error, reports to `diags` and
@@ -179,21 +162,8 @@ pub fn read_check_file(
     for p in &opts.implicit_check_not {
         let head = "-implicit-check-not='";
         let id = diags.add("command line", format!("{head}{p}'").into_bytes());
-        let loc = Loc {
-            src: id,
-            off: head.len(),
-        };
-        let pat = Pattern::parse(
-            p.as_bytes(),
-            loc,
-            CheckKind::Not,
-            1,
-            false,
-            "IMPLICIT-CHECK",
-            None,
-            opts.pat,
-            ctx,
-        );
+        let loc = Loc { src: id, off: head.len() };
+        let pat = Pattern::parse(p.as_bytes(), loc, CheckKind::Not, 1, false, "IMPLICIT-CHECK", None, opts.pat, ctx);
         match pat {
             Ok(pat) => implicit.push((pat, "IMPLICIT-CHECK".to_string())),
             Err((l, m)) => {
@@ -247,27 +217,13 @@ pub fn read_check_file(
                 return None;
             }
             Ty::BadNot => {
-                let l = Loc {
-                    src,
-                    off: directive_end,
-                };
-                diags.emit(
-                    l,
-                    Kind::Error,
-                    &format!("unsupported -NOT combo on prefix '{prefix}'"),
-                );
+                let l = Loc { src, off: directive_end };
+                diags.emit(l, Kind::Error, &format!("unsupported -NOT combo on prefix '{prefix}'"));
                 return None;
             }
             Ty::BadCount => {
-                let l = Loc {
-                    src,
-                    off: directive_end,
-                };
-                diags.emit(
-                    l,
-                    Kind::Error,
-                    &format!("invalid count in -COUNT specification on prefix '{prefix}'"),
-                );
+                let l = Loc { src, off: directive_end };
+                diags.emit(l, Kind::Error, &format!("invalid count in -COUNT specification on prefix '{prefix}'"));
                 return None;
             }
             Ty::Comment => (CheckKind::Plain, 1, false),
@@ -282,27 +238,14 @@ pub fn read_check_file(
                 p += 1;
             }
         }
-        let eol = buf[p..]
-            .iter()
-            .position(|&b| b == b'\n' || b == b'\r')
-            .map_or(buf.len(), |e| p + e);
+        let eol = buf[p..].iter().position(|&b| b == b'\n' || b == b'\r').map_or(buf.len(), |e| p + e);
         pos = eol;
         if matches!(ty, Ty::Comment) {
             continue;
         }
         let line = buf[..at].iter().filter(|&&b| b == b'\n').count() + 1;
         let pat_loc = Loc { src, off: p };
-        let pat = match Pattern::parse(
-            &buf[p..eol],
-            pat_loc,
-            kind,
-            count,
-            literal,
-            prefix,
-            Some(line),
-            opts.pat,
-            ctx,
-        ) {
+        let pat = match Pattern::parse(&buf[p..eol], pat_loc, kind, count, literal, prefix, Some(line), opts.pat, ctx) {
             Ok(pat) => pat,
             Err((l, m)) => {
                 diags.emit(l, Kind::Error, &m);
@@ -310,21 +253,12 @@ pub fn read_check_file(
             }
         };
         if kind == CheckKind::Label && pat.has_variable {
-            diags.emit(
-                loc,
-                Kind::Error,
-                &format!("found '{prefix}-LABEL:' with variable definition or use"),
-            );
+            diags.emit(loc, Kind::Error, &format!("found '{prefix}-LABEL:' with variable definition or use"));
             return None;
         }
-        if matches!(kind, CheckKind::Next | CheckKind::Same | CheckKind::Empty) && checks.is_empty()
-        {
+        if matches!(kind, CheckKind::Next | CheckKind::Same | CheckKind::Empty) && checks.is_empty() {
             let ty = &kind.suffix()[1..];
-            diags.emit(
-                loc,
-                Kind::Error,
-                &format!("found '{prefix}-{ty}' without previous '{prefix}: line"),
-            );
+            diags.emit(loc, Kind::Error, &format!("found '{prefix}-{ty}' without previous '{prefix}: line"));
             return None;
         }
         if matches!(kind, CheckKind::Dag | CheckKind::Not) {
@@ -342,22 +276,12 @@ pub fn read_check_file(
     if (none_found || some_unused) && (implicit.is_empty() || !opts.default_prefix) {
         let list: Vec<String> = not_found.iter().map(|p| format!("'{p}:'")).collect();
         let es = if not_found.len() > 1 { "es" } else { "" };
-        diags.plain(&format!(
-            "error: no check strings found with prefix{es} {}",
-            list.join(", ")
-        ));
+        diags.plain(&format!("error: no check strings found with prefix{es} {}", list.join(", ")));
         return None;
     }
     if !dag_not.is_empty() {
         let first = opts.check_prefixes[0].clone();
-        checks.push(CheckString {
-            pat: Pattern::eof(Loc {
-                src,
-                off: buf.len(),
-            }),
-            prefix: first,
-            dag_not,
-        });
+        checks.push(CheckString { pat: Pattern::eof(Loc { src, off: buf.len() }), prefix: first, dag_not });
     }
     Some(checks)
 }

@@ -27,10 +27,8 @@ pub fn escape_bytes(bytes: &[u8]) -> String {
     s
 }
 
-const CLASSES: &[&str] = &[
-    "alnum", "alpha", "blank", "cntrl", "digit", "graph", "lower", "print", "punct", "space",
-    "upper", "xdigit",
-];
+const CLASSES: &[&str] =
+    &["alnum", "alpha", "blank", "cntrl", "digit", "graph", "lower", "print", "punct", "space", "upper", "xdigit"];
 
 /// Maximum bound in `{m,n}` (`RE_DUP_MAX`).
 const DUP_MAX: u32 = 255;
@@ -119,9 +117,7 @@ impl Tr<'_> {
         let Some(c) = self.peek() else {
             return Ok(());
         };
-        let is_bound = |t: &Self| {
-            t.peek() == Some(b'{') && t.s.get(t.i + 1).is_some_and(|d| d.is_ascii_digit())
-        };
+        let is_bound = |t: &Self| t.peek() == Some(b'{') && t.s.get(t.i + 1).is_some_and(|d| d.is_ascii_digit());
         if !(c == b'*' || c == b'+' || c == b'?' || is_bound(self)) {
             return Ok(());
         }
@@ -136,11 +132,7 @@ impl Tr<'_> {
                 let mut hi = Some(lo);
                 if self.peek() == Some(b',') {
                     self.i += 1;
-                    hi = if self.peek().is_some_and(|d| d.is_ascii_digit()) {
-                        Some(self.number()?)
-                    } else {
-                        None
-                    };
+                    hi = if self.peek().is_some_and(|d| d.is_ascii_digit()) { Some(self.number()?) } else { None };
                 }
                 if let Some(h) = hi {
                     if lo > h {
@@ -267,11 +259,7 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
 /// Translates an LLVM/POSIX ERE into `regex` crate syntax, or returns the
 /// error message LLVM would print after `invalid regex: `.
 pub fn translate(ere: &[u8]) -> Result<String, String> {
-    let mut t = Tr {
-        s: ere,
-        i: 0,
-        out: String::new(),
-    };
+    let mut t = Tr { s: ere, i: 0, out: String::new() };
     t.ere(None)?;
     if t.i != ere.len() {
         return Err("parentheses not balanced".into());

@@ -55,10 +55,7 @@ pub struct Options {
 impl Options {
     /// Options with the given check prefix and everything else default.
     pub fn with_prefix(prefix: &str) -> Options {
-        Options {
-            check_prefixes: vec![prefix.to_string()],
-            ..Options::default()
-        }
+        Options { check_prefixes: vec![prefix.to_string()], ..Options::default() }
     }
 }
 
@@ -106,28 +103,17 @@ pub fn canonicalize(buf: &[u8], strict: bool) -> Vec<u8> {
 }
 
 fn fail(code: i32, message: String) -> Result<(), Failure> {
-    Err(Failure {
-        exit_code: code,
-        message,
-    })
+    Err(Failure { exit_code: code, message })
 }
 
 fn validate_prefixes(opts: &Options) -> Result<(), String> {
     let mut seen = std::collections::HashSet::new();
-    for (kind, list) in [
-        ("check", &opts.check_prefixes),
-        ("comment", &opts.comment_prefixes),
-    ] {
+    for (kind, list) in [("check", &opts.check_prefixes), ("comment", &opts.comment_prefixes)] {
         for p in list {
             if p.is_empty() {
-                return Err(format!(
-                    "error: supplied {kind} prefix must not be the empty string\n"
-                ));
+                return Err(format!("error: supplied {kind} prefix must not be the empty string\n"));
             }
-            if !p
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
-            {
+            if !p.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-') {
                 return Err(format!(
                     "error: supplied {kind} prefix must start with a letter and contain only alphanumeric characters, hyphens, and underscores: '{p}'\n"
                 ));
@@ -148,18 +134,13 @@ fn define_vars(opts: &Options, ctx: &mut Context) -> Result<(), String> {
         if let Some(num) = name.strip_prefix('#') {
             let text = format!("{num}:{value}");
             let string_defined = ctx.string_defined.clone();
-            let block = numeric::parse_block(&text, false, None, &mut ctx.nums, &|n| {
-                string_defined.contains(n)
-            })
-            .map_err(|(_, m)| format!("command line: error: {m} in '{shown}'\n"))?;
+            let block = numeric::parse_block(&text, false, None, &mut ctx.nums, &|n| string_defined.contains(n))
+                .map_err(|(_, m)| format!("command line: error: {m} in '{shown}'\n"))?;
             let (Some(def), Some(expr)) = (block.def, block.expr) else {
-                return Err(format!(
-                    "command line: error: invalid numeric variable definition '{shown}'\n"
-                ));
+                return Err(format!("command line: error: invalid numeric variable definition '{shown}'\n"));
             };
-            let v = expr
-                .eval(&ctx.nums)
-                .map_err(|e| format!("command line: error: {} in '{shown}'\n", e.join(", ")))?;
+            let v =
+                expr.eval(&ctx.nums).map_err(|e| format!("command line: error: {} in '{shown}'\n", e.join(", ")))?;
             if let Some(var) = ctx.nums.get_mut(&def) {
                 var.value = Some(v);
             }
@@ -167,18 +148,12 @@ fn define_vars(opts: &Options, ctx: &mut Context) -> Result<(), String> {
             match parse_variable(name) {
                 Ok((n, false, "")) => {
                     if ctx.nums.contains_key(n) {
-                        return Err(format!(
-                            "command line: error: numeric variable with name '{n}' already exists\n"
-                        ));
+                        return Err(format!("command line: error: numeric variable with name '{n}' already exists\n"));
                     }
                     ctx.string_defined.insert(n.to_string());
                     ctx.strings.insert(n.to_string(), value.as_bytes().to_vec());
                 }
-                _ => {
-                    return Err(format!(
-                        "command line: error: invalid name in string variable definition '{name}'\n"
-                    ))
-                }
+                _ => return Err(format!("command line: error: invalid name in string variable definition '{name}'\n")),
             }
         }
     }
@@ -194,13 +169,7 @@ pub fn check(
     input: &str,
     opts: &Options,
 ) -> Result<(), Failure> {
-    check_bytes(
-        check_file_name,
-        check_text.as_bytes(),
-        input_name,
-        input.as_bytes(),
-        opts,
-    )
+    check_bytes(check_file_name, check_text.as_bytes(), input_name, input.as_bytes(), opts)
 }
 
 /// Like [`check`], on raw bytes.
@@ -227,10 +196,7 @@ pub fn check_bytes(
         return fail(2, m);
     }
     let mut diags = Diags::default();
-    let check_src = diags.add(
-        check_file_name,
-        canonicalize(check_text, opts.strict_whitespace),
-    );
+    let check_src = diags.add(check_file_name, canonicalize(check_text, opts.strict_whitespace));
     let read = ReadOpts {
         check_prefixes: opts.check_prefixes.clone(),
         default_prefix,
@@ -268,8 +234,7 @@ pub fn check_bytes(
 /// Returns the `Input was:` dump FileCheck prints on failure (simplified:
 /// numbered lines, without annotations).
 pub fn dump_input(input_name: &str, check_name: &str, input: &[u8]) -> String {
-    let mut s =
-        format!("\nInput file: {input_name}\nCheck file: {check_name}\n\nInput was:\n<<<<<<\n");
+    let mut s = format!("\nInput file: {input_name}\nCheck file: {check_name}\n\nInput was:\n<<<<<<\n");
     let text = String::from_utf8_lossy(input);
     let mut lines: Vec<&str> = text.split('\n').collect();
     if lines.last() == Some(&"") {

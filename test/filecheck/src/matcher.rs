@@ -34,10 +34,7 @@ impl Matcher<'_> {
     }
 
     fn at(&self, off: usize) -> Loc {
-        Loc {
-            src: self.input_src,
-            off,
-        }
+        Loc { src: self.input_src, off }
     }
 
     /// Runs all checks; returns true on success.
@@ -56,8 +53,7 @@ impl Matcher<'_> {
                     j += 1;
                     continue;
                 }
-                let Some((pos, len)) = self.check_string(&checks[j], buf_start, input_len, true)
-                else {
+                let Some((pos, len)) = self.check_string(&checks[j], buf_start, input_len, true) else {
                     return false;
                 };
                 region_start = buf_start;
@@ -87,21 +83,11 @@ impl Matcher<'_> {
         !failed
     }
 
-    fn report_not_found(
-        &mut self,
-        prefix: &str,
-        pat: &Pattern,
-        from: usize,
-        errs: Option<Vec<String>>,
-    ) {
+    fn report_not_found(&mut self, prefix: &str, pat: &Pattern, from: usize, errs: Option<Vec<String>>) {
         let notes = pat.substitution_notes(self.ctx);
         match errs {
             Some(errs) => {
-                let msg = format!(
-                    "{}: unable to match pattern: {}",
-                    desc(prefix, pat),
-                    errs.join(", ")
-                );
+                let msg = format!("{}: unable to match pattern: {}", desc(prefix, pat), errs.join(", "));
                 self.diags.emit(pat.loc, Kind::Error, &msg);
             }
             None => {
@@ -110,10 +96,8 @@ impl Matcher<'_> {
             }
         }
         let input = self.input();
-        let skip = input[from..]
-            .iter()
-            .position(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
-            .unwrap_or(input.len() - from);
+        let skip =
+            input[from..].iter().position(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r')).unwrap_or(input.len() - from);
         let l = self.at(from + skip);
         self.diags.emit(l, Kind::Note, "scanning from here");
         for n in notes {
@@ -121,13 +105,7 @@ impl Matcher<'_> {
         }
     }
 
-    fn find(
-        &mut self,
-        prefix: &str,
-        pat: &Pattern,
-        from: usize,
-        end: usize,
-    ) -> Option<(usize, usize)> {
+    fn find(&mut self, prefix: &str, pat: &Pattern, from: usize, end: usize) -> Option<(usize, usize)> {
         let res = {
             let input = &self.diags.sources[self.input_src].text;
             pat.find_in(&input[from..end], self.ctx)
@@ -145,13 +123,7 @@ impl Matcher<'_> {
         }
     }
 
-    fn check_string(
-        &mut self,
-        cs: &CheckString,
-        start: usize,
-        end: usize,
-        label_scan: bool,
-    ) -> Option<(usize, usize)> {
+    fn check_string(&mut self, cs: &CheckString, start: usize, end: usize, label_scan: bool) -> Option<(usize, usize)> {
         let mut last_pos = start;
         let mut nots: Vec<&(Pattern, String)> = Vec::new();
         if !label_scan {
@@ -191,10 +163,7 @@ impl Matcher<'_> {
             while i < r.len() {
                 if r[i] == b'\n' || r[i] == b'\r' {
                     n += 1;
-                    if i + 1 < r.len()
-                        && (r[i + 1] == b'\n' || r[i + 1] == b'\r')
-                        && r[i] != r[i + 1]
-                    {
+                    if i + 1 < r.len() && (r[i + 1] == b'\n' || r[i + 1] == b'\r') && r[i] != r[i + 1] {
                         i += 1;
                     }
                     if n == 1 {
@@ -220,21 +189,12 @@ impl Matcher<'_> {
         };
         self.diags.emit(cs.pat.loc, Kind::Error, &msg);
         let (a, b) = (self.at(to), self.at(from));
-        let what = if kind == CheckKind::Same {
-            "'same'"
-        } else {
-            "'next'"
-        };
-        self.diags
-            .emit(a, Kind::Note, &format!("{what} match was here"));
+        let what = if kind == CheckKind::Same { "'same'" } else { "'next'" };
+        self.diags.emit(a, Kind::Note, &format!("{what} match was here"));
         self.diags.emit(b, Kind::Note, "previous match ended here");
         if let (Some(nl), true) = (first_nl, count > 1 || kind == CheckKind::Same) {
             let l = self.at(nl);
-            self.diags.emit(
-                l,
-                Kind::Note,
-                "non-matching line after previous match is here",
-            );
+            self.diags.emit(l, Kind::Note, "non-matching line after previous match is here");
         }
         false
     }
@@ -259,11 +219,7 @@ impl Matcher<'_> {
                     ok = false;
                 }
                 Err(e) => {
-                    let msg = format!(
-                        "{}: unable to match pattern: {}",
-                        desc(prefix, pat),
-                        e.0.join(", ")
-                    );
+                    let msg = format!("{}: unable to match pattern: {}", desc(prefix, pat), e.0.join(", "));
                     self.diags.emit(pat.loc, Kind::Error, &msg);
                     ok = false;
                 }
@@ -320,10 +276,7 @@ impl Matcher<'_> {
                 match_pos = ranges[mi].1;
                 mi += 1;
             }
-            let group_end = cs
-                .dag_not
-                .get(idx + 1)
-                .is_none_or(|(p, _)| p.kind == CheckKind::Not);
+            let group_end = cs.dag_not.get(idx + 1).is_none_or(|(p, _)| p.kind == CheckKind::Not);
             if group_end {
                 if !nots.is_empty() {
                     let first = ranges[0].0;

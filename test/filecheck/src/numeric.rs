@@ -29,11 +29,7 @@ pub struct Format {
 
 impl Default for Format {
     fn default() -> Self {
-        Format {
-            kind: FmtKind::Unsigned,
-            precision: 0,
-            alt: false,
-        }
+        Format { kind: FmtKind::Unsigned, precision: 0, alt: false }
     }
 }
 
@@ -72,10 +68,7 @@ impl Format {
     /// Formats `v`, or fails if the format cannot represent it.
     pub fn render(&self, v: i128) -> Result<String, String> {
         if v < 0 && self.kind != FmtKind::Signed {
-            return Err(format!(
-                "unable to represent numeric value '{v}' in format {}",
-                self.spec()
-            ));
+            return Err(format!("unable to represent numeric value '{v}' in format {}", self.spec()));
         }
         let abs = v.unsigned_abs();
         let digits = match self.kind {
@@ -98,10 +91,7 @@ impl Format {
         };
         let (radix, body) = match self.kind {
             FmtKind::Unsigned | FmtKind::Signed => (10, body),
-            _ => (
-                16,
-                body.strip_prefix("0x").filter(|_| self.alt).unwrap_or(body),
-            ),
+            _ => (16, body.strip_prefix("0x").filter(|_| self.alt).unwrap_or(body)),
         };
         let v = u64::from_str_radix(body, radix).map_err(|_| err())?;
         let v = i128::from(v);
@@ -142,10 +132,7 @@ impl Expr {
     pub fn eval(&self, vars: &NumVars) -> Result<i128, Vec<String>> {
         match self {
             Expr::Lit(v) => Ok(*v),
-            Expr::Var(n) => vars
-                .get(n)
-                .and_then(|v| v.value)
-                .ok_or_else(|| vec![format!("undefined variable: {n}")]),
+            Expr::Var(n) => vars.get(n).and_then(|v| v.value).ok_or_else(|| vec![format!("undefined variable: {n}")]),
             Expr::Bin(op, a, b) => {
                 let name = if *op == '+' { "add" } else { "sub" };
                 apply(name, a, b, vars)
@@ -197,8 +184,7 @@ fn apply(name: &str, a: &Expr, b: &Expr, vars: &NumVars) -> Result<i128, Vec<Str
         "max" => Some(x.max(y)),
         _ => Some(x.min(y)),
     };
-    r.filter(|v| (i128::from(i64::MIN)..=i128::from(u64::MAX)).contains(v))
-        .ok_or_else(|| vec!["overflow error".into()])
+    r.filter(|v| (i128::from(i64::MIN)..=i128::from(u64::MAX)).contains(v)).ok_or_else(|| vec!["overflow error".into()])
 }
 
 /// Result of parsing a numeric substitution block.
@@ -265,12 +251,7 @@ impl P<'_> {
         self.s = self.s.trim_start_matches(SPACE);
     }
 
-    fn operand(
-        &mut self,
-        ao: Allowed,
-        maybe_constraint: bool,
-        vars: &mut NumVars,
-    ) -> Result<Expr, PErr> {
+    fn operand(&mut self, ao: Allowed, maybe_constraint: bool, vars: &mut NumVars) -> Result<Expr, PErr> {
         if self.s.starts_with('(') {
             if ao != Allowed::Any {
                 return self.err("parenthesized expression not permitted here");
@@ -319,10 +300,7 @@ impl P<'_> {
             } else {
                 (10, body)
             };
-        let n = digits_start
-            .bytes()
-            .take_while(|c| (*c as char).is_digit(radix))
-            .count();
+        let n = digits_start.bytes().take_while(|c| (*c as char).is_digit(radix)).count();
         if n > 0 {
             if let Ok(v) = u64::from_str_radix(&digits_start[..n], radix) {
                 self.s = &digits_start[n..];
@@ -331,21 +309,12 @@ impl P<'_> {
             }
         }
         self.s = save;
-        let what = if maybe_constraint {
-            "invalid matching constraint or operand format"
-        } else {
-            "invalid operand format"
-        };
+        let what =
+            if maybe_constraint { "invalid matching constraint or operand format" } else { "invalid operand format" };
         self.err(what)
     }
 
-    fn var_use(
-        &mut self,
-        name: &str,
-        pseudo: bool,
-        at: usize,
-        vars: &mut NumVars,
-    ) -> Result<Expr, PErr> {
+    fn var_use(&mut self, name: &str, pseudo: bool, at: usize, vars: &mut NumVars) -> Result<Expr, PErr> {
         if pseudo {
             if name != "@LINE" {
                 return Err((at, format!("invalid pseudo numeric variable '{name}'")));
@@ -355,16 +324,9 @@ impl P<'_> {
                 None => Err((at, "@LINE is not available here".into())),
             };
         }
-        let v = vars.entry(name.to_string()).or_insert(NumVar {
-            value: None,
-            format: None,
-            def_line: None,
-        });
+        let v = vars.entry(name.to_string()).or_insert(NumVar { value: None, format: None, def_line: None });
         if v.def_line.is_some() && v.def_line == self.line {
-            return Err((
-                at,
-                format!("numeric variable '{name}' defined earlier in the same CHECK directive"),
-            ));
+            return Err((at, format!("numeric variable '{name}' defined earlier in the same CHECK directive")));
         }
         Ok(Expr::Var(name.to_string()))
     }
@@ -399,13 +361,7 @@ impl P<'_> {
             return Err((at, format!("call to undefined function '{name}'")));
         }
         if args.len() != 2 {
-            return Err((
-                at,
-                format!(
-                    "function '{name}' takes 2 arguments but {} given",
-                    args.len()
-                ),
-            ));
+            return Err((at, format!("function '{name}' takes 2 arguments but {} given", args.len())));
         }
         let b = args.pop().expect("two");
         let a = args.pop().expect("two");
@@ -426,11 +382,7 @@ impl P<'_> {
         if self.s.is_empty() {
             return self.err("missing operand in expression");
         }
-        let ao = if self.legacy {
-            Allowed::LegacyLiteral
-        } else {
-            Allowed::Any
-        };
+        let ao = if self.legacy { Allowed::LegacyLiteral } else { Allowed::Any };
         let right = self.operand(ao, false, vars)?;
         self.ltrim();
         Ok(Expr::Bin(op, Box::new(left), Box::new(right)))
@@ -447,23 +399,13 @@ pub fn parse_block(
     vars: &mut NumVars,
     is_string_var: &dyn Fn(&str) -> bool,
 ) -> Result<Block, PErr> {
-    let mut p = P {
-        full: text,
-        s: text,
-        line,
-        legacy,
-    };
+    let mut p = P { full: text, s: text, line, legacy };
     let mut explicit = None;
     if let Some(comma) = text.find(',') {
         if comma < text.find('(').unwrap_or(usize::MAX) {
             let fmt = text[..comma].trim_matches(SPACE);
             let fmt_off = text.len() - text.trim_start_matches(SPACE).len();
-            let bad = || {
-                Err((
-                    fmt_off,
-                    "invalid matching format specification in expression".to_string(),
-                ))
-            };
+            let bad = || Err((fmt_off, "invalid matching format specification in expression".to_string()));
             let Some(mut f) = fmt.strip_prefix('%') else {
                 return bad();
             };
@@ -474,9 +416,8 @@ pub fn parse_block(
             let mut precision = 0;
             if let Some(r) = f.strip_prefix('.') {
                 let n = r.bytes().take_while(u8::is_ascii_digit).count();
-                precision = r[..n]
-                    .parse()
-                    .map_err(|_| (fmt_off, "invalid precision in format specifier".to_string()))?;
+                precision =
+                    r[..n].parse().map_err(|_| (fmt_off, "invalid precision in format specifier".to_string()))?;
                 f = &r[n..];
             }
             if let Some(c) = f.chars().next() {
@@ -489,22 +430,12 @@ pub fn parse_block(
                         return Err((fmt_off, "invalid format specifier in expression".into()));
                     }
                 };
-                explicit = Some(Format {
-                    kind,
-                    precision,
-                    alt,
-                });
+                explicit = Some(Format { kind, precision, alt });
                 f = &f[c.len_utf8()..];
             }
-            let is_hex = matches!(
-                explicit.map(|f| f.kind),
-                Some(FmtKind::HexLower | FmtKind::HexUpper)
-            );
+            let is_hex = matches!(explicit.map(|f| f.kind), Some(FmtKind::HexLower | FmtKind::HexUpper));
             if alt && !is_hex {
-                return Err((
-                    fmt_off,
-                    "alternate form only supported for hex values".into(),
-                ));
+                return Err((fmt_off, "alternate form only supported for hex values".into()));
             }
             if !f.trim_start_matches(SPACE).is_empty() {
                 return bad();
@@ -533,19 +464,12 @@ pub fn parse_block(
         }
     } else {
         p.s = p.s.trim_end_matches(SPACE);
-        let ao = if legacy {
-            Allowed::LineVar
-        } else {
-            Allowed::Any
-        };
+        let ao = if legacy { Allowed::LineVar } else { Allowed::Any };
         let mut e = p.operand(ao, !constraint, vars)?;
         while !p.s.is_empty() {
             e = p.binop(e, vars)?;
             if legacy && !p.s.is_empty() {
-                return p.err(format!(
-                    "unexpected characters at end of expression '{}'",
-                    p.s
-                ));
+                return p.err(format!("unexpected characters at end of expression '{}'", p.s));
             }
         }
         expr = Some(e);
@@ -562,30 +486,18 @@ pub fn parse_block(
         let at = start + lead;
         let (name, pseudo, rest) = parse_variable(d).map_err(|m| (at, m))?;
         if pseudo {
-            return Err((
-                at,
-                "definition of pseudo numeric variable unsupported".into(),
-            ));
+            return Err((at, "definition of pseudo numeric variable unsupported".into()));
         }
         if is_string_var(name) {
-            return Err((
-                at,
-                format!("string variable with name '{name}' already exists"),
-            ));
+            return Err((at, format!("string variable with name '{name}' already exists")));
         }
         if !rest.trim_start_matches(SPACE).is_empty() {
-            return Err((
-                at + name.len(),
-                "unexpected characters after numeric variable name".into(),
-            ));
+            return Err((at + name.len(), "unexpected characters after numeric variable name".into()));
         }
         match vars.get_mut(name) {
             Some(v) if v.format.is_some() => {
                 if v.format != Some(format) {
-                    return Err((
-                        at,
-                        "format different from previous variable definition".into(),
-                    ));
+                    return Err((at, "format different from previous variable definition".into()));
                 }
             }
             Some(v) => {
@@ -593,14 +505,7 @@ pub fn parse_block(
                 v.def_line = line;
             }
             None => {
-                vars.insert(
-                    name.to_string(),
-                    NumVar {
-                        value: None,
-                        format: Some(format),
-                        def_line: line,
-                    },
-                );
+                vars.insert(name.to_string(), NumVar { value: None, format: Some(format), def_line: line });
             }
         }
         def = Some(name.to_string());

@@ -97,11 +97,7 @@ struct Def {
 enum Body {
     Eof,
     Empty,
-    Re {
-        pieces: Vec<Piece>,
-        defs: Vec<Def>,
-        cached: Option<Regex>,
-    },
+    Re { pieces: Vec<Piece>, defs: Vec<Def>, cached: Option<Regex> },
 }
 
 /// A parsed pattern.
@@ -143,23 +139,13 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
 }
 
 fn compile(flags: &str, body: &str) -> Result<Regex, String> {
-    regex::bytes::RegexBuilder::new(&format!("{flags}{body}"))
-        .size_limit(1 << 26)
-        .build()
-        .map_err(|e| e.to_string())
+    regex::bytes::RegexBuilder::new(&format!("{flags}{body}")).size_limit(1 << 26).build().map_err(|e| e.to_string())
 }
 
 impl Pattern {
     /// The end-of-file pseudo pattern.
     pub fn eof(loc: Loc) -> Pattern {
-        Pattern {
-            kind: CheckKind::Eof,
-            count: 1,
-            loc,
-            body: Body::Eof,
-            flags: String::new(),
-            has_variable: false,
-        }
+        Pattern { kind: CheckKind::Eof, count: 1, loc, body: Body::Eof, flags: String::new(), has_variable: false }
     }
 
     /// Parses `text` (the rest of the directive line, leading whitespace
@@ -176,10 +162,7 @@ impl Pattern {
         opts: PatOpts,
         ctx: &mut Context,
     ) -> Result<Pattern, ParseError> {
-        let at = |i: usize| Loc {
-            src: loc.src,
-            off: loc.off + i,
-        };
+        let at = |i: usize| Loc { src: loc.src, off: loc.off + i };
         let full_lines = opts.match_full_lines && kind != CheckKind::Not;
         let mut text = text;
         if !(opts.strict_whitespace && opts.match_full_lines) {
@@ -195,34 +178,17 @@ impl Pattern {
         if opts.ignore_case {
             flags = "(?mi-u)".into();
         }
-        let mut pat = Pattern {
-            kind,
-            count,
-            loc,
-            body: Body::Empty,
-            flags,
-            has_variable: false,
-        };
+        let mut pat = Pattern { kind, count, loc, body: Body::Empty, flags, has_variable: false };
         if text.is_empty() && kind != CheckKind::Empty {
-            return Err((
-                loc,
-                format!("found empty check string with prefix '{prefix}:'"),
-            ));
+            return Err((loc, format!("found empty check string with prefix '{prefix}:'")));
         }
         if !text.is_empty() && kind == CheckKind::Empty {
-            return Err((
-                loc,
-                format!("found non-empty check string for empty check with prefix '{prefix}:'"),
-            ));
+            return Err((loc, format!("found non-empty check string for empty check with prefix '{prefix}:'")));
         }
         if kind == CheckKind::Empty {
             return Ok(pat);
         }
-        let simple = |pieces: Vec<Piece>| Body::Re {
-            pieces,
-            defs: vec![],
-            cached: None,
-        };
+        let simple = |pieces: Vec<Piece>| Body::Re { pieces, defs: vec![], cached: None };
         if literal || (!full_lines && find(text, b"{{").is_none() && find(text, b"[[").is_none()) {
             pat.body = simple(vec![Piece::Re(escape_bytes(text))]);
             pat.finish().map_err(|e| (loc, e))?;
@@ -232,9 +198,7 @@ impl Pattern {
         let mut defs: Vec<Def> = Vec::new();
         let mut num_defs_here: Vec<String> = Vec::new();
         if full_lines {
-            pieces.push(Piece::Re(
-                if opts.strict_whitespace { "^" } else { "^ *" }.into(),
-            ));
+            pieces.push(Piece::Re(if opts.strict_whitespace { "^" } else { "^ *" }.into()));
         }
         let mut i = 0;
         while i < text.len() {
@@ -243,8 +207,7 @@ impl Pattern {
                 let Some(end) = find(rest, b"}}") else {
                     return Err((at(i), "found start of regex string with no end '}}'".into()));
                 };
-                let re = translate(&rest[2..end])
-                    .map_err(|e| (at(i + 2), format!("invalid regex: {e}")))?;
+                let re = translate(&rest[2..end]).map_err(|e| (at(i + 2), format!("invalid regex: {e}")))?;
                 compile("(?m-u)", &re).map_err(|e| (at(i + 2), format!("invalid regex: {e}")))?;
                 pieces.push(Piece::Re(format!("(?:{re})")));
                 i += end + 2;
@@ -271,49 +234,33 @@ impl Pattern {
                         return Err((at(block_at + sp), "unexpected whitespace".into()));
                     }
                     let s = String::from_utf8_lossy(block).into_owned();
-                    let (name, pseudo, after) =
-                        parse_variable(&s).map_err(|m| (at(block_at), m))?;
+                    let (name, pseudo, after) = parse_variable(&s).map_err(|m| (at(block_at), m))?;
                     if colon.is_some() {
                         let Some(re_text) = after.strip_prefix(':').filter(|_| !pseudo) else {
-                            return Err((
-                                at(block_at),
-                                "invalid name in string variable definition".into(),
-                            ));
+                            return Err((at(block_at), "invalid name in string variable definition".into()));
                         };
                         if ctx.nums.get(name).is_some_and(|v| v.format.is_some()) {
-                            return Err((
-                                at(block_at),
-                                format!("numeric variable with name '{name}' already exists"),
-                            ));
+                            return Err((at(block_at), format!("numeric variable with name '{name}' already exists")));
                         }
                         let re_bytes = &block[block.len() - re_text.len()..];
                         let re = if re_bytes.is_empty() {
                             String::new()
                         } else {
                             let re_at = block_at + block.len() - re_text.len();
-                            let re = translate(re_bytes)
-                                .map_err(|e| (at(re_at), format!("invalid regex: {e}")))?;
-                            compile("(?m-u)", &re)
-                                .map_err(|e| (at(re_at), format!("invalid regex: {e}")))?;
+                            let re = translate(re_bytes).map_err(|e| (at(re_at), format!("invalid regex: {e}")))?;
+                            compile("(?m-u)", &re).map_err(|e| (at(re_at), format!("invalid regex: {e}")))?;
                             re
                         };
                         let group = format!("d{}", defs.len());
                         pieces.push(Piece::Re(format!("(?P<{group}>{re})")));
                         defs.retain(|d| d.name != name);
-                        defs.push(Def {
-                            name: name.to_string(),
-                            group,
-                            numeric: None,
-                        });
+                        defs.push(Def { name: name.to_string(), group, numeric: None });
                         ctx.string_defined.insert(name.to_string());
                         continue;
                     }
                     if !pseudo {
                         if !after.is_empty() {
-                            return Err((
-                                at(block_at),
-                                "invalid name in string variable use".into(),
-                            ));
+                            return Err((at(block_at), "invalid name in string variable use".into()));
                         }
                         if defs.iter().any(|d| d.name == name && d.numeric.is_none()) {
                             return Err((
@@ -333,10 +280,8 @@ impl Pattern {
                 }
                 let s = String::from_utf8_lossy(block).into_owned();
                 let string_defined = ctx.string_defined.clone();
-                let b = parse_block(&s, false, line, &mut ctx.nums, &|n| {
-                    string_defined.contains(n)
-                })
-                .map_err(|(o, m)| (at(block_at + o), m))?;
+                let b = parse_block(&s, false, line, &mut ctx.nums, &|n| string_defined.contains(n))
+                    .map_err(|(o, m)| (at(block_at + o), m))?;
                 if let Some(name) = &b.def {
                     let group = format!("d{}", defs.len());
                     let inner = match b.expr {
@@ -352,11 +297,7 @@ impl Pattern {
                         pieces.push(Piece::Re(inner));
                     }
                     defs.retain(|d| &d.name != name);
-                    defs.push(Def {
-                        name: name.clone(),
-                        group,
-                        numeric: Some(b.format),
-                    });
+                    defs.push(Def { name: name.clone(), group, numeric: Some(b.format) });
                     num_defs_here.push(name.clone());
                 } else if let Some(e) = b.expr {
                     pieces.push(Piece::Num(e, b.format));
@@ -374,17 +315,10 @@ impl Pattern {
             i += next;
         }
         if full_lines {
-            pieces.push(Piece::Re(
-                if opts.strict_whitespace { "$" } else { " *$" }.into(),
-            ));
+            pieces.push(Piece::Re(if opts.strict_whitespace { "$" } else { " *$" }.into()));
         }
-        pat.body = Body::Re {
-            pieces,
-            defs,
-            cached: None,
-        };
-        pat.finish()
-            .map_err(|e| (loc, format!("invalid regex: {e}")))?;
+        pat.body = Body::Re { pieces, defs, cached: None };
+        pat.finish().map_err(|e| (loc, format!("invalid regex: {e}")))?;
         Ok(pat)
     }
 
@@ -415,10 +349,7 @@ impl Pattern {
                 match p {
                     Piece::Str(n) => {
                         if let Some(v) = ctx.strings.get(n) {
-                            out.push(format!(
-                                "with \"{n}\" equal to \"{}\"",
-                                String::from_utf8_lossy(v)
-                            ));
+                            out.push(format!("with \"{n}\" equal to \"{}\"", String::from_utf8_lossy(v)));
                         }
                     }
                     Piece::Num(e, f) => {
@@ -438,24 +369,12 @@ impl Pattern {
     /// Searches `buf`; on success records variable definitions in `ctx`.
     pub fn find_in(&self, buf: &[u8], ctx: &mut Context) -> Result<Option<Found>, MatchError> {
         let (pieces, defs, cached) = match &self.body {
-            Body::Eof => {
-                return Ok(Some(Found {
-                    pos: buf.len(),
-                    len: 0,
-                }))
-            }
+            Body::Eof => return Ok(Some(Found { pos: buf.len(), len: 0 })),
             Body::Empty => {
                 let re = Regex::new(r"(?m-u)\n$").expect("valid");
-                return Ok(re.find(buf).map(|m| Found {
-                    pos: m.start() + 1,
-                    len: 0,
-                }));
+                return Ok(re.find(buf).map(|m| Found { pos: m.start() + 1, len: 0 }));
             }
-            Body::Re {
-                pieces,
-                defs,
-                cached,
-            } => (pieces, defs, cached),
+            Body::Re { pieces, defs, cached } => (pieces, defs, cached),
         };
         let owned;
         let re = match cached {
@@ -497,19 +416,14 @@ impl Pattern {
                     ctx.strings.insert(d.name.clone(), text.to_vec());
                 }
                 Some(f) => {
-                    let v = f
-                        .parse_value(&String::from_utf8_lossy(text))
-                        .map_err(|e| MatchError(vec![e]))?;
+                    let v = f.parse_value(&String::from_utf8_lossy(text)).map_err(|e| MatchError(vec![e]))?;
                     if let Some(var) = ctx.nums.get_mut(&d.name) {
                         var.value = Some(v);
                     }
                 }
             }
         }
-        Ok(Some(Found {
-            pos: m.start(),
-            len: m.len(),
-        }))
+        Ok(Some(Found { pos: m.start(), len: m.len() }))
     }
 }
 

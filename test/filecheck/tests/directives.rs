@@ -82,33 +82,13 @@ fn same_verdict_as_llvm() {
 #[test]
 fn library_api_and_message() {
     let opts = morf_filecheck::Options::default();
-    assert!(
-        morf_filecheck::check("t.mlir", "// CHECK: foo\n", "<stdin>", "x foo\n", &opts).is_ok()
-    );
-    let err = morf_filecheck::check(
-        "t.mlir",
-        "// CHECK: a\n// CHECK-NEXT: b\n",
-        "<stdin>",
-        "a\nx\nb\n",
-        &opts,
-    )
-    .unwrap_err();
+    assert!(morf_filecheck::check("t.mlir", "// CHECK: foo\n", "<stdin>", "x foo\n", &opts).is_ok());
+    let err =
+        morf_filecheck::check("t.mlir", "// CHECK: a\n// CHECK-NEXT: b\n", "<stdin>", "a\nx\nb\n", &opts).unwrap_err();
     assert_eq!(err.exit_code, 1);
     let msg = err.to_string();
-    assert!(
-        msg.contains("t.mlir:2:16: error: CHECK-NEXT: is not on the line after the previous match"),
-        "{msg}"
-    );
-    let err =
-        morf_filecheck::check("t.mlir", "// CHECK: zzz\n", "<stdin>", "abc\n", &opts).unwrap_err();
-    assert!(
-        err.to_string()
-            .contains("t.mlir:1:11: error: CHECK: expected string not found in input"),
-        "{err}"
-    );
-    assert!(
-        err.to_string()
-            .contains("<stdin>:1:1: note: scanning from here"),
-        "{err}"
-    );
+    assert!(msg.contains("t.mlir:2:16: error: CHECK-NEXT: is not on the line after the previous match"), "{msg}");
+    let err = morf_filecheck::check("t.mlir", "// CHECK: zzz\n", "<stdin>", "abc\n", &opts).unwrap_err();
+    assert!(err.to_string().contains("t.mlir:1:11: error: CHECK: expected string not found in input"), "{err}");
+    assert!(err.to_string().contains("<stdin>:1:1: note: scanning from here"), "{err}");
 }

@@ -35,18 +35,13 @@ impl Outcome {
             Outcome::Exited(c) if *c > 128 && *c < 128 + 65 => format!(
                 "exit code {c} (a command was killed by signal {}{})",
                 c - 128,
-                if *c == 134 {
-                    ", SIGABRT: a tool crashed, e.g. panicked"
-                } else {
-                    ""
-                }
+                if *c == 134 { ", SIGABRT: a tool crashed, e.g. panicked" } else { "" }
             ),
             Outcome::Exited(c) => format!("exit code {c}"),
             Outcome::Signaled(s) => format!("killed by signal {s}"),
-            Outcome::TimedOut(d) => format!(
-                "timed out after {} s (set MORF_LIT_TIMEOUT to change the limit)",
-                d.as_secs()
-            ),
+            Outcome::TimedOut(d) => {
+                format!("timed out after {} s (set MORF_LIT_TIMEOUT to change the limit)", d.as_secs())
+            }
         }
     }
 }
@@ -79,12 +74,7 @@ fn kill_group(pgid: u32) {
 
 /// Runs `bash -o pipefail -c <command>` in `dir` with `PATH` set to `path`,
 /// no stdin, and the given timeout.
-pub fn run_shell(
-    command: &str,
-    dir: &Path,
-    path: &OsString,
-    timeout: Duration,
-) -> std::io::Result<Output> {
+pub fn run_shell(command: &str, dir: &Path, path: &OsString, timeout: Duration) -> std::io::Result<Output> {
     let mut child = Command::new("bash")
         .arg("-o")
         .arg("pipefail")
@@ -123,11 +113,7 @@ pub fn run_shell(
     };
     let stdout = String::from_utf8_lossy(&out.join().unwrap_or_default()).into_owned();
     let stderr = String::from_utf8_lossy(&err.join().unwrap_or_default()).into_owned();
-    Ok(Output {
-        outcome,
-        stdout,
-        stderr,
-    })
+    Ok(Output { outcome, stdout, stderr })
 }
 
 #[cfg(test)]
@@ -140,13 +126,7 @@ mod tests {
 
     #[test]
     fn captures_output_and_status() {
-        let o = run_shell(
-            "echo out; echo err >&2; exit 3",
-            Path::new("/"),
-            &path(),
-            Duration::from_secs(30),
-        )
-        .unwrap();
+        let o = run_shell("echo out; echo err >&2; exit 3", Path::new("/"), &path(), Duration::from_secs(30)).unwrap();
         assert_eq!(o.outcome, Outcome::Exited(3));
         assert_eq!(o.stdout, "out\n");
         assert_eq!(o.stderr, "err\n");
@@ -154,26 +134,14 @@ mod tests {
 
     #[test]
     fn pipefail_is_on() {
-        let o = run_shell(
-            "false | cat",
-            Path::new("/"),
-            &path(),
-            Duration::from_secs(30),
-        )
-        .unwrap();
+        let o = run_shell("false | cat", Path::new("/"), &path(), Duration::from_secs(30)).unwrap();
         assert_eq!(o.outcome, Outcome::Exited(1));
     }
 
     #[test]
     fn timeout_kills_the_pipeline() {
         let t = Instant::now();
-        let o = run_shell(
-            "sleep 30 | cat",
-            Path::new("/"),
-            &path(),
-            Duration::from_millis(300),
-        )
-        .unwrap();
+        let o = run_shell("sleep 30 | cat", Path::new("/"), &path(), Duration::from_millis(300)).unwrap();
         assert!(matches!(o.outcome, Outcome::TimedOut(_)), "{o:?}");
         assert!(t.elapsed() < Duration::from_secs(10));
     }

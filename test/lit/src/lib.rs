@@ -126,11 +126,7 @@ pub fn discover(root: &Path) -> std::io::Result<Vec<PathBuf>> {
 
 /// Makes `bin_dir` (anew) with links named [`TOOL_NAMES`] to `tools_exe`,
 /// except `FileCheck`, which links to `filecheck` when given.
-pub fn make_bin_dir(
-    bin_dir: &Path,
-    tools_exe: &Path,
-    filecheck: Option<&Path>,
-) -> std::io::Result<()> {
+pub fn make_bin_dir(bin_dir: &Path, tools_exe: &Path, filecheck: Option<&Path>) -> std::io::Result<()> {
     if bin_dir.exists() {
         std::fs::remove_dir_all(bin_dir)?;
     }
@@ -173,13 +169,7 @@ impl TestCase {
         let directives = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))
             .and_then(|text| parse::parse_directives(&text).map_err(|e| e.to_string()));
-        let mut case = TestCase {
-            name,
-            path: path.to_path_buf(),
-            directives,
-            skip: None,
-            xfail: false,
-        };
+        let mut case = TestCase { name, path: path.to_path_buf(), directives, skip: None, xfail: false };
         let has = |f: &str| config.features.has(f);
         let d = match &case.directives {
             Ok(d) => d.clone(),
@@ -233,14 +223,10 @@ impl TestCase {
     /// `Err` holds a report naming the file, the failing line (after
     /// substitution), how it ended and its output.
     pub fn run(&self, config: &Config) -> Result<(), String> {
-        let d = self
-            .directives
-            .as_ref()
-            .map_err(|e| format!("{}: {e}", self.path.display()))?;
+        let d = self.directives.as_ref().map_err(|e| format!("{}: {e}", self.path.display()))?;
         let temp = self.temp_path(config);
         let temp_dir = temp.parent().expect("a temp path has a parent");
-        std::fs::create_dir_all(temp_dir)
-            .map_err(|e| format!("cannot create {}: {e}", temp_dir.display()))?;
+        std::fs::create_dir_all(temp_dir).map_err(|e| format!("cannot create {}: {e}", temp_dir.display()))?;
         if temp.is_dir() {
             let _ = std::fs::remove_dir_all(&temp);
         } else {
@@ -281,10 +267,8 @@ impl TestCase {
                 }
             }
             if !config.features.llvm_filecheck {
-                let _ = writeln!(
-                    msg,
-                    "(to compare with LLVM's FileCheck: MORF_FILECHECK=/usr/lib/llvm-22/bin/FileCheck)"
-                );
+                let _ =
+                    writeln!(msg, "(to compare with LLVM's FileCheck: MORF_FILECHECK=/usr/lib/llvm-22/bin/FileCheck)");
             }
             return Err(msg);
         }
@@ -312,10 +296,5 @@ fn clip(text: &str) -> String {
     while !text.is_char_boundary(tail) {
         tail += 1;
     }
-    format!(
-        "{}\n[... {} bytes cut ...]\n{}",
-        &text[..head],
-        tail - head,
-        &text[tail..]
-    )
+    format!("{}\n[... {} bytes cut ...]\n{}", &text[..head], tail - head, &text[tail..])
 }

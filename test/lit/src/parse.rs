@@ -54,22 +54,13 @@ const KEYWORDS: [&str; 4] = ["RUN:", "REQUIRES:", "UNSUPPORTED:", "XFAIL:"];
 /// comment leader (whitespace and punctuation such as `//`, `#`, `;`), so that
 /// e.g. `// CHECK: RUN:` is not a RUN line. Returns the keyword and the rest.
 fn find_directive(line: &str) -> Option<(&'static str, &str)> {
-    let start = line
-        .char_indices()
-        .find(|&(_, c)| c.is_alphanumeric() || c == '_')
-        .map(|(i, _)| i)?;
+    let start = line.char_indices().find(|&(_, c)| c.is_alphanumeric() || c == '_').map(|(i, _)| i)?;
     let rest = &line[start..];
-    KEYWORDS
-        .iter()
-        .find(|k| rest.starts_with(**k))
-        .map(|k| (*k, &rest[k.len()..]))
+    KEYWORDS.iter().find(|k| rest.starts_with(**k)).map(|k| (*k, &rest[k.len()..]))
 }
 
 fn split_list(s: &str) -> impl Iterator<Item = String> + '_ {
-    s.split(',')
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(str::to_string)
+    s.split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_string)
 }
 
 /// Parses the directives of a test file's text.
@@ -86,9 +77,7 @@ pub fn parse_directives(text: &str) -> Result<Directives, ParseError> {
             if let Some((start, _)) = pending {
                 return Err(ParseError {
                     line: lineno,
-                    message: format!(
-                        "the RUN line at line {start} ends in '\\' but this line is not a RUN line"
-                    ),
+                    message: format!("the RUN line at line {start} ends in '\\' but this line is not a RUN line"),
                 });
             }
             continue;
@@ -97,9 +86,7 @@ pub fn parse_directives(text: &str) -> Result<Directives, ParseError> {
             if let Some((start, _)) = pending {
                 return Err(ParseError {
                     line: lineno,
-                    message: format!(
-                        "the RUN line at line {start} ends in '\\' but this line is not a RUN line"
-                    ),
+                    message: format!("the RUN line at line {start} ends in '\\' but this line is not a RUN line"),
                 });
             }
         }
@@ -118,15 +105,9 @@ pub fn parse_directives(text: &str) -> Result<Directives, ParseError> {
                 if continues {
                     pending = Some((start, cmd));
                 } else if cmd.is_empty() {
-                    return Err(ParseError {
-                        line: start,
-                        message: "empty RUN line".into(),
-                    });
+                    return Err(ParseError { line: start, message: "empty RUN line".into() });
                 } else {
-                    d.run.push(RunLine {
-                        line: start,
-                        command: cmd,
-                    });
+                    d.run.push(RunLine { line: start, command: cmd });
                 }
             }
             "REQUIRES:" => d.requires.extend(split_list(rest)),
@@ -168,11 +149,7 @@ pub struct Substitutions {
 impl Substitutions {
     /// The substitutions for test file `source` with temporary path `temp`.
     pub fn new(source: &Path, temp: &Path) -> Self {
-        let dir = |p: &Path| {
-            p.parent()
-                .map(|d| d.display().to_string())
-                .unwrap_or_default()
-        };
+        let dir = |p: &Path| p.parent().map(|d| d.display().to_string()).unwrap_or_default();
         Substitutions {
             source: source.display().to_string(),
             source_dir: dir(source),
@@ -216,9 +193,7 @@ impl Substitutions {
 /// always true and other names are asked of `has`.
 pub fn eval_feature_expr(expr: &str, has: &dyn Fn(&str) -> bool) -> Result<bool, String> {
     if expr.contains('(') || expr.contains(')') {
-        return Err(format!(
-            "parentheses are not supported in feature expression '{expr}'"
-        ));
+        return Err(format!("parentheses are not supported in feature expression '{expr}'"));
     }
     let mut any = false;
     for alt in expr.split("||") {
@@ -229,11 +204,7 @@ pub fn eval_feature_expr(expr: &str, has: &dyn Fn(&str) -> bool) -> Result<bool,
                 Some(n) => (true, n.trim()),
                 None => (false, atom),
             };
-            if name.is_empty()
-                || !name
-                    .chars()
-                    .all(|c| c.is_alphanumeric() || "-_.+*".contains(c))
-            {
+            if name.is_empty() || !name.chars().all(|c| c.is_alphanumeric() || "-_.+*".contains(c)) {
                 return Err(format!("bad feature name '{name}' in '{expr}'"));
             }
             let v = name == "*" || has(name);
@@ -256,14 +227,8 @@ mod tests {
         assert_eq!(
             d.run,
             vec![
-                RunLine {
-                    line: 1,
-                    command: "morf-opt %s | FileCheck %s".into()
-                },
-                RunLine {
-                    line: 4,
-                    command: "echo two".into()
-                },
+                RunLine { line: 1, command: "morf-opt %s | FileCheck %s".into() },
+                RunLine { line: 4, command: "echo two".into() },
             ]
         );
     }

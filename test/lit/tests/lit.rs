@@ -22,22 +22,12 @@ fn main() {
     let target_tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
     let tmp_root = target_tmp.parent().unwrap_or(&target_tmp).join("lit-tmp");
     let bin_dir = tmp_root.join(format!(".bin-{}", std::process::id()));
-    let filecheck = std::env::var_os("MORF_FILECHECK")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from);
+    let filecheck = std::env::var_os("MORF_FILECHECK").filter(|v| !v.is_empty()).map(PathBuf::from);
     if let Some(fc) = &filecheck {
-        assert!(
-            fc.is_file(),
-            "MORF_FILECHECK={} is not a file",
-            fc.display()
-        );
+        assert!(fc.is_file(), "MORF_FILECHECK={} is not a file", fc.display());
     }
-    morf_lit::make_bin_dir(
-        &bin_dir,
-        Path::new(env!("CARGO_BIN_EXE_morf-lit-tools")),
-        filecheck.as_deref(),
-    )
-    .unwrap_or_else(|e| panic!("cannot make {}: {e}", bin_dir.display()));
+    morf_lit::make_bin_dir(&bin_dir, Path::new(env!("CARGO_BIN_EXE_morf-lit-tools")), filecheck.as_deref())
+        .unwrap_or_else(|e| panic!("cannot make {}: {e}", bin_dir.display()));
 
     let config = Arc::new(Config {
         test_root: test_root.clone(),
@@ -46,17 +36,12 @@ fn main() {
         timeout: morf_lit::timeout_from_env(),
         features: Features::from_env(),
     });
-    let files = morf_lit::discover(&test_root)
-        .unwrap_or_else(|e| panic!("cannot list {}: {e}", test_root.display()));
+    let files = morf_lit::discover(&test_root).unwrap_or_else(|e| panic!("cannot list {}: {e}", test_root.display()));
     let trials = files
         .into_iter()
         .map(|path| {
             let config = Arc::clone(&config);
-            let name = path
-                .strip_prefix(&config.test_root)
-                .unwrap_or(&path)
-                .to_string_lossy()
-                .into_owned();
+            let name = path.strip_prefix(&config.test_root).unwrap_or(&path).to_string_lossy().into_owned();
             Trial::ignorable_test(name, move || {
                 let case = TestCase::load(&config, &path);
                 if let Some(reason) = &case.skip {

@@ -248,10 +248,7 @@ const MAX_EXACT_INT: i128 = 1 << 53;
 
 /// Reads an `.npy` file into an [`NpyArray`] in C order, widening values to `f64`.
 pub fn read_npy(path: &Path) -> Result<NpyArray, NpyError> {
-    let bytes = std::fs::read(path).map_err(|source| NpyError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let bytes = std::fs::read(path).map_err(|source| NpyError::Io { path: path.to_path_buf(), source })?;
     decode(&bytes, path)
 }
 
@@ -259,26 +256,13 @@ pub fn read_npy(path: &Path) -> Result<NpyArray, NpyError> {
 ///
 /// Floats are converted by rounding (`as f32` for float32, round-to-nearest-even for
 /// float16); integer and bool dtypes require values that they hold exactly (bool: 0 or 1).
-pub fn write_npy(
-    path: &Path,
-    shape: &[usize],
-    dtype: NpyDtype,
-    data: &[f64],
-) -> Result<(), NpyError> {
+pub fn write_npy(path: &Path, shape: &[usize], dtype: NpyDtype, data: &[f64]) -> Result<(), NpyError> {
     let bytes = encode(path, shape, dtype, data)?;
-    std::fs::write(path, bytes).map_err(|source| NpyError::Io {
-        path: path.to_path_buf(),
-        source,
-    })
+    std::fs::write(path, bytes).map_err(|source| NpyError::Io { path: path.to_path_buf(), source })
 }
 
 /// Serializes an array to the bytes of an `.npy` file (version 1.0, or 2.0 for huge headers).
-fn encode(
-    path: &Path,
-    shape: &[usize],
-    dtype: NpyDtype,
-    data: &[f64],
-) -> Result<Vec<u8>, NpyError> {
+fn encode(path: &Path, shape: &[usize], dtype: NpyDtype, data: &[f64]) -> Result<Vec<u8>, NpyError> {
     let expected = shape.iter().try_fold(1usize, |n, &d| n.checked_mul(d));
     if expected != Some(data.len()) {
         return Err(NpyError::ShapeMismatch {
@@ -295,17 +279,10 @@ fn encode(
             format!("({})", dims.join(", "))
         }
     };
-    let mut header = format!(
-        "{{'descr': '{}', 'fortran_order': False, 'shape': {shape_text}, }}",
-        dtype.descr()
-    );
+    let mut header = format!("{{'descr': '{}', 'fortran_order': False, 'shape': {shape_text}, }}", dtype.descr());
     // Magic (6) + version (2) + length (2 or 4) + text + '\n', padded to a multiple of 64.
     let padded = |prefix: usize| (prefix + header.len() + 1).div_ceil(64) * 64;
-    let prefix = if padded(10) - 10 <= u16::MAX as usize {
-        10
-    } else {
-        12
-    };
+    let prefix = if padded(10) - 10 <= u16::MAX as usize { 10 } else { 12 };
     let total = padded(prefix);
     header.push_str(&" ".repeat(total - prefix - header.len() - 1));
     header.push('\n');
@@ -326,12 +303,7 @@ fn encode(
     out.extend_from_slice(header.as_bytes());
 
     for (index, &value) in data.iter().enumerate() {
-        let bad = || NpyError::Unrepresentable {
-            path: path.to_path_buf(),
-            index,
-            dtype,
-            value,
-        };
+        let bad = || NpyError::Unrepresentable { path: path.to_path_buf(), index, dtype, value };
         match dtype {
             NpyDtype::F64 => out.extend_from_slice(&value.to_le_bytes()),
             NpyDtype::F32 => out.extend_from_slice(&(value as f32).to_le_bytes()),
@@ -374,14 +346,8 @@ fn encode(
 
 /// Parses the bytes of an `.npy` file.
 fn decode(bytes: &[u8], path: &Path) -> Result<NpyArray, NpyError> {
-    let not_npy = |reason: String| NpyError::NotNpy {
-        path: path.to_path_buf(),
-        reason,
-    };
-    let bad_header = |reason: String| NpyError::BadHeader {
-        path: path.to_path_buf(),
-        reason,
-    };
+    let not_npy = |reason: String| NpyError::NotNpy { path: path.to_path_buf(), reason };
+    let bad_header = |reason: String| NpyError::BadHeader { path: path.to_path_buf(), reason };
 
     if bytes.len() < 6 || &bytes[..6] != b"\x93NUMPY" {
         return Err(not_npy("missing the \\x93NUMPY magic string".into()));
@@ -392,32 +358,18 @@ fn decode(bytes: &[u8], path: &Path) -> Result<NpyArray, NpyError> {
     let (major, minor) = (bytes[6], bytes[7]);
     let (header_start, header_len) = match (major, minor) {
         (1, 0) => {
-            let b = bytes
-                .get(8..10)
-                .ok_or_else(|| not_npy("file ends inside the header length".into()))?;
+            let b = bytes.get(8..10).ok_or_else(|| not_npy("file ends inside the header length".into()))?;
             (10usize, u16::from_le_bytes([b[0], b[1]]) as usize)
         }
         (2, 0) | (3, 0) => {
-            let b = bytes
-                .get(8..12)
-                .ok_or_else(|| not_npy("file ends inside the header length".into()))?;
+            let b = bytes.get(8..12).ok_or_else(|| not_npy("file ends inside the header length".into()))?;
             (12, u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize)
         }
-        _ => {
-            return Err(not_npy(format!(
-                "unsupported format version {major}.{minor}"
-            )))
-        }
+        _ => return Err(not_npy(format!("unsupported format version {major}.{minor}"))),
     };
-    let header_end = header_start
-        .checked_add(header_len)
-        .filter(|&end| end <= bytes.len())
-        .ok_or_else(|| {
-            not_npy(format!(
-                "header length {header_len} runs past the end of the file ({} bytes)",
-                bytes.len()
-            ))
-        })?;
+    let header_end = header_start.checked_add(header_len).filter(|&end| end <= bytes.len()).ok_or_else(|| {
+        not_npy(format!("header length {header_len} runs past the end of the file ({} bytes)", bytes.len()))
+    })?;
     let text = std::str::from_utf8(&bytes[header_start..header_end])
         .map_err(|_| bad_header("header is not valid text".into()))?;
 
@@ -442,18 +394,10 @@ fn decode(bytes: &[u8], path: &Path) -> Result<NpyArray, NpyError> {
             .iter()
             .map(|item| match item {
                 PyValue::Int(v) if *v >= 0 && *v <= usize::MAX as i128 => Ok(*v as usize),
-                _ => Err(bad_header(format!(
-                    "shape entry {} is not a non-negative integer",
-                    item.describe()
-                ))),
+                _ => Err(bad_header(format!("shape entry {} is not a non-negative integer", item.describe()))),
             })
             .collect::<Result<Vec<usize>, _>>()?,
-        other => {
-            return Err(bad_header(format!(
-                "'shape' is {}, not a tuple",
-                other.describe()
-            )))
-        }
+        other => return Err(bad_header(format!("'shape' is {}, not a tuple", other.describe()))),
     };
     let (dtype, big_endian) = match get("descr")? {
         PyValue::Str(s) => parse_descr(s).map_err(|reason| NpyError::UnsupportedDtype {
@@ -474,26 +418,14 @@ fn decode(bytes: &[u8], path: &Path) -> Result<NpyArray, NpyError> {
         .iter()
         .try_fold(1usize, |n, &d| n.checked_mul(d))
         .ok_or_else(|| bad_header(format!("shape {shape:?} has too many elements")))?;
-    let expected = count
-        .checked_mul(dtype.size())
-        .ok_or_else(|| bad_header(format!("shape {shape:?} has too many elements")))?;
+    let expected =
+        count.checked_mul(dtype.size()).ok_or_else(|| bad_header(format!("shape {shape:?} has too many elements")))?;
     let body = &bytes[header_end..];
     if body.len() < expected {
-        return Err(NpyError::Truncated {
-            path: path.to_path_buf(),
-            shape,
-            dtype,
-            expected,
-            actual: body.len(),
-        });
+        return Err(NpyError::Truncated { path: path.to_path_buf(), shape, dtype, expected, actual: body.len() });
     }
     if body.len() > expected {
-        return Err(NpyError::TrailingData {
-            path: path.to_path_buf(),
-            shape,
-            dtype,
-            extra: body.len() - expected,
-        });
+        return Err(NpyError::TrailingData { path: path.to_path_buf(), shape, dtype, extra: body.len() - expected });
     }
 
     let mut data = Vec::with_capacity(count);
@@ -509,12 +441,7 @@ fn decode(bytes: &[u8], path: &Path) -> Result<NpyArray, NpyError> {
         let bits = u64::from_le_bytes(raw);
         let int = |value: i128| {
             if value.abs() > MAX_EXACT_INT {
-                Err(NpyError::InexactInteger {
-                    path: path.to_path_buf(),
-                    index,
-                    dtype,
-                    value,
-                })
+                Err(NpyError::InexactInteger { path: path.to_path_buf(), index, dtype, value })
             } else {
                 Ok(value as f64)
             }
@@ -623,11 +550,7 @@ fn f16_bits_to_f64(bits: u16) -> f64 {
 
 /// Rounds an `f64` to the nearest IEEE binary16 value (ties to even) and returns its bits.
 fn f64_to_f16_bits(value: f64) -> u16 {
-    let sign = if value.is_sign_negative() {
-        0x8000u16
-    } else {
-        0
-    };
+    let sign = if value.is_sign_negative() { 0x8000u16 } else { 0 };
     let a = value.abs();
     if a.is_nan() {
         return 0x7e00;
@@ -693,10 +616,7 @@ impl<'a> PyParser<'a> {
         let value = self.value(0)?;
         self.skip_ws();
         if self.pos != self.text.len() {
-            return Err(format!(
-                "unexpected text after the dict at offset {}",
-                self.pos
-            ));
+            return Err(format!("unexpected text after the dict at offset {}", self.pos));
         }
         Ok(value)
     }
@@ -795,16 +715,12 @@ impl<'a> PyParser<'a> {
             Some(c) if c.is_ascii_digit() || c == '-' || c == '+' => {
                 let rest = self.rest();
                 let sign_len = usize::from(c == '-' || c == '+');
-                let digits = rest[sign_len..]
-                    .find(|ch: char| !ch.is_ascii_digit())
-                    .unwrap_or(rest.len() - sign_len);
+                let digits = rest[sign_len..].find(|ch: char| !ch.is_ascii_digit()).unwrap_or(rest.len() - sign_len);
                 if digits == 0 {
                     return Err(format!("expected a number at offset {}", self.pos));
                 }
                 let text = &rest[..sign_len + digits];
-                let value: i128 = text
-                    .parse()
-                    .map_err(|_| format!("integer {text} is too large"))?;
+                let value: i128 = text.parse().map_err(|_| format!("integer {text} is too large"))?;
                 self.pos += sign_len + digits;
                 // Python 2 wrote long integers with an `L` suffix.
                 if matches!(self.peek(), Some('L' | 'l')) {
@@ -813,11 +729,9 @@ impl<'a> PyParser<'a> {
                 Ok(PyValue::Int(value))
             }
             Some(_) => {
-                for (word, value) in [
-                    ("True", PyValue::Bool(true)),
-                    ("False", PyValue::Bool(false)),
-                    ("None", PyValue::None),
-                ] {
+                for (word, value) in
+                    [("True", PyValue::Bool(true)), ("False", PyValue::Bool(false)), ("None", PyValue::None)]
+                {
                     if self.rest().starts_with(word) {
                         self.pos += word.len();
                         return Ok(value);
@@ -861,12 +775,8 @@ mod tests {
         (0..n)
             .map(|i| match dtype {
                 NpyDtype::Bool => (i % 2) as f64,
-                NpyDtype::U8 | NpyDtype::U16 | NpyDtype::U32 | NpyDtype::U64 => {
-                    (i * 7 % 101) as f64
-                }
-                NpyDtype::I8 | NpyDtype::I16 | NpyDtype::I32 | NpyDtype::I64 => {
-                    (i as f64) * 3.0 - 50.0
-                }
+                NpyDtype::U8 | NpyDtype::U16 | NpyDtype::U32 | NpyDtype::U64 => (i * 7 % 101) as f64,
+                NpyDtype::I8 | NpyDtype::I16 | NpyDtype::I32 | NpyDtype::I64 => (i as f64) * 3.0 - 50.0,
                 NpyDtype::F16 => (i as f64) * 0.25 - 3.5,
                 NpyDtype::F32 => (i as f64) * 0.1f32 as f64 - 1.0e-3f32 as f64,
                 NpyDtype::F64 => (i as f64) * 0.1 - 1e-300,
@@ -913,10 +823,7 @@ mod tests {
             (NpyDtype::U32, &[4294967295.0]),
             (NpyDtype::U64, &[9007199254740992.0]),
             (NpyDtype::F32, &[f64::INFINITY, -0.0, 3.4028234663852886e38]),
-            (
-                NpyDtype::F64,
-                &[f64::MAX, f64::MIN_POSITIVE, 5e-324, f64::NEG_INFINITY],
-            ),
+            (NpyDtype::F64, &[f64::MAX, f64::MIN_POSITIVE, 5e-324, f64::NEG_INFINITY]),
         ];
         let p = Path::new("x.npy");
         for (dtype, values) in cases {
@@ -982,33 +889,13 @@ mod tests {
     #[test]
     fn big_endian_fortran_and_versions() {
         let p = Path::new("h.npy");
-        let body: Vec<u8> = [1.5f32, -2.0]
-            .iter()
-            .flat_map(|v| v.to_be_bytes())
-            .collect();
-        let a = decode(
-            &file_with(
-                "{'descr': '>f4', 'fortran_order': False, 'shape': (2,)}\n",
-                &body,
-            ),
-            p,
-        )
-        .unwrap();
+        let body: Vec<u8> = [1.5f32, -2.0].iter().flat_map(|v| v.to_be_bytes()).collect();
+        let a = decode(&file_with("{'descr': '>f4', 'fortran_order': False, 'shape': (2,)}\n", &body), p).unwrap();
         assert_eq!(a.data, [1.5, -2.0]);
 
         // Fortran order: the 2x3 matrix [[0,1,2],[3,4,5]] stored column by column.
-        let body: Vec<u8> = [0i16, 3, 1, 4, 2, 5]
-            .iter()
-            .flat_map(|v| v.to_le_bytes())
-            .collect();
-        let a = decode(
-            &file_with(
-                "{'descr': '<i2', 'fortran_order': True, 'shape': (2, 3), }",
-                &body,
-            ),
-            p,
-        )
-        .unwrap();
+        let body: Vec<u8> = [0i16, 3, 1, 4, 2, 5].iter().flat_map(|v| v.to_le_bytes()).collect();
+        let a = decode(&file_with("{'descr': '<i2', 'fortran_order': True, 'shape': (2, 3), }", &body), p).unwrap();
         assert_eq!(a.shape, [2, 3]);
         assert_eq!(a.data, [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]);
 
@@ -1019,18 +906,14 @@ mod tests {
         bytes.extend_from_slice(header.as_bytes());
         bytes.extend_from_slice(&[7, 0, 0, 1]);
         let a = decode(&bytes, p).unwrap();
-        assert_eq!(
-            (a.shape.as_slice(), a.data.as_slice()),
-            (&[1, 2][..], &[7.0, 256.0][..])
-        );
+        assert_eq!((a.shape.as_slice(), a.data.as_slice()), (&[1, 2][..], &[7.0, 256.0][..]));
     }
 
     #[test]
     fn clear_errors_for_bad_files() {
         let p = Path::new("bad.npy");
         let msg = |bytes: Vec<u8>| decode(&bytes, p).unwrap_err().to_string();
-        let hdr =
-            |descr: &str| format!("{{'descr': {descr}, 'fortran_order': False, 'shape': (1,)}}");
+        let hdr = |descr: &str| format!("{{'descr': {descr}, 'fortran_order': False, 'shape': (1,)}}");
         for (descr, want) in [
             ("'<c8'", "complex"),
             ("'|O'", "object"),
@@ -1042,23 +925,11 @@ mod tests {
             assert!(m.contains("unsupported dtype") && m.contains(want), "{m}");
             assert!(m.contains("bad.npy"), "{m}");
         }
-        let m = msg(file_with(
-            "{'descr': '<f4', 'fortran_order': False, 'shape': (4,)}",
-            &[0; 15],
-        ));
-        assert!(
-            m.contains("truncated") && m.contains("16") && m.contains("15"),
-            "{m}"
-        );
-        let m = msg(file_with(
-            "{'descr': '<f4', 'fortran_order': False, 'shape': (1,)}",
-            &[0; 5],
-        ));
+        let m = msg(file_with("{'descr': '<f4', 'fortran_order': False, 'shape': (4,)}", &[0; 15]));
+        assert!(m.contains("truncated") && m.contains("16") && m.contains("15"), "{m}");
+        let m = msg(file_with("{'descr': '<f4', 'fortran_order': False, 'shape': (1,)}", &[0; 5]));
         assert!(m.contains("1 unexpected bytes"), "{m}");
-        let m = msg(file_with(
-            "{'descr': '<i8', 'fortran_order': False, 'shape': (1,)}",
-            &i64::MAX.to_le_bytes(),
-        ));
+        let m = msg(file_with("{'descr': '<i8', 'fortran_order': False, 'shape': (1,)}", &i64::MAX.to_le_bytes()));
         assert!(m.contains("not exactly representable"), "{m}");
         let m = msg(b"PK\x03\x04 this is a zip".to_vec());
         assert!(m.contains("not an .npy file"), "{m}");
@@ -1081,10 +952,7 @@ mod tests {
         let p = Path::new("fuzz.npy");
         let good = encode(p, &[2, 3], NpyDtype::F64, &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]).unwrap();
         for len in 0..good.len() {
-            assert!(
-                decode(&good[..len], p).is_err(),
-                "prefix of length {len} accepted"
-            );
+            assert!(decode(&good[..len], p).is_err(), "prefix of length {len} accepted");
         }
         // A small xorshift generator: deterministic pseudo-random corruption.
         let mut state = 0x9e3779b97f4a7c15u64;
@@ -1136,11 +1004,7 @@ mod tests {
 
     /// Whether `python3 -c 'import numpy'` works here.
     fn have_numpy() -> bool {
-        Command::new("python3")
-            .args(["-c", "import numpy"])
-            .output()
-            .map(|o| o.status.success())
-            .unwrap_or(false)
+        Command::new("python3").args(["-c", "import numpy"]).output().map(|o| o.status.success()).unwrap_or(false)
     }
 
     #[test]
@@ -1171,10 +1035,7 @@ np.lib.format.write_array(open(f'{d}/v2.npy', 'wb'), a, version=(2, 0))
 np.lib.format.write_array(open(f'{d}/v3.npy', 'wb'), a, version=(3, 0))
 np.save(f'{d}/v1.npy', a)
 "#;
-        let status = Command::new("python3")
-            .args(["-c", script, dir.to_str().unwrap()])
-            .status()
-            .unwrap();
+        let status = Command::new("python3").args(["-c", script, dir.to_str().unwrap()]).status().unwrap();
         assert!(status.success(), "numpy script failed");
 
         let base: Vec<f64> = (0..24).map(|i| i as f64 - 7.5).collect();
@@ -1203,27 +1064,15 @@ np.save(f'{d}/v1.npy', a)
         for v in ["v2", "v3"] {
             assert_eq!(read_npy(&dir.join(format!("{v}.npy"))).unwrap(), v1);
         }
-        for (name, want) in [
-            ("complex", "complex"),
-            ("object", "object"),
-            ("bigint", "not exactly representable"),
-        ] {
-            let m = read_npy(&dir.join(format!("{name}.npy")))
-                .unwrap_err()
-                .to_string();
+        for (name, want) in [("complex", "complex"), ("object", "object"), ("bigint", "not exactly representable")] {
+            let m = read_npy(&dir.join(format!("{name}.npy"))).unwrap_err().to_string();
             assert!(m.contains(want) && m.contains(name), "{m}");
         }
 
         // And numpy reads what we write.
         for dtype in NpyDtype::ALL {
             let data = sample(dtype, 6);
-            write_npy(
-                &dir.join(format!("ours_{}.npy", dtype.name())),
-                &[2, 3],
-                dtype,
-                &data,
-            )
-            .unwrap();
+            write_npy(&dir.join(format!("ours_{}.npy", dtype.name())), &[2, 3], dtype, &data).unwrap();
         }
         write_npy(&dir.join("ours_scalar.npy"), &[], NpyDtype::F64, &[0.1]).unwrap();
         let check = r#"
@@ -1237,10 +1086,7 @@ s = np.load(f'{d}/ours_scalar.npy')
 assert s.shape == () and s == 0.1
 assert list(np.load(f'{d}/ours_int8.npy').ravel()) == [-50, -47, -44, -41, -38, -35]
 "#;
-        let status = Command::new("python3")
-            .args(["-c", check, dir.to_str().unwrap()])
-            .status()
-            .unwrap();
+        let status = Command::new("python3").args(["-c", check, dir.to_str().unwrap()]).status().unwrap();
         assert!(status.success(), "numpy could not read our files");
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -21,17 +21,11 @@ fn dispatch(mut args: Vec<OsString>) -> i32 {
     match name.as_str() {
         "morf-opt" => morf_opt::main_with_args(args),
         "morf-run" => morf_run::main_with_args(args),
-        "FileCheck" => morf_filecheck::main_with_args(
-            args.into_iter()
-                .map(|a| a.to_string_lossy().into_owned())
-                .collect(),
-        ),
+        "FileCheck" => {
+            morf_filecheck::main_with_args(args.into_iter().map(|a| a.to_string_lossy().into_owned()).collect())
+        }
         "not" => morf_lit::not::main_with_args(args),
-        _ if args.len() >= 2
-            && morf_lit::TOOL_NAMES
-                .iter()
-                .any(|t| args[1].to_str() == Some(t)) =>
-        {
+        _ if args.len() >= 2 && morf_lit::TOOL_NAMES.iter().any(|t| args[1].to_str() == Some(t)) => {
             args.remove(0);
             dispatch(args)
         }
