@@ -36,6 +36,7 @@ pub mod numerics;
 pub mod pass;
 pub mod registry;
 pub mod rewrite;
+pub mod tools;
 pub mod types;
 pub mod verify;
 

@@ -155,6 +155,13 @@ fn verify_traits(ctx: &Context, op: OpId, t: Traits) -> Result<(), Diagnostic> {
                 let term = last.and_then(|l| ctx.op_info(l)).is_some_and(|i| i.has(Traits::TERMINATOR));
                 let unknown_last = last.is_some_and(|l| ctx.op_info(l).is_none());
                 if !term && !unknown_last {
+                    // A terminator followed by other ops is reported at the terminator.
+                    let misplaced = ctx
+                        .block_ops(*b)
+                        .find(|o| Some(*o) != last && ctx.op_info(*o).is_some_and(|i| i.has(Traits::TERMINATOR)));
+                    if let Some(t) = misplaced {
+                        return Err(op_error(ctx, t, "must be the last operation in the parent block"));
+                    }
                     let loc = last.map(|l| ctx.op_loc(l)).unwrap_or(ctx.op_loc(op));
                     return Err(Diagnostic::error(loc, "block with no terminator")
                         .with_note(ctx.op_loc(op), format!("in a region of '{}'", ctx.op_name(op))));

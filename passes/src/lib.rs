@@ -1,1 +1,30 @@
-//! placeholder
+//! `morf-passes`: the passes of morf.
+//!
+//! Every pass lives in its own file with a `//!` header (what it does, the IR it expects,
+//! its options and a before/after example) and is registered once, in [`register_all`],
+//! sorted by name. Tools call `register_all` on their [`PassRegistry`] and then build
+//! pipelines from text (`builtin.module(func.func(canonicalize,cse))`) or from shorthand
+//! flags (`--canonicalize`).
+#![warn(missing_docs)]
+
+pub mod transforms;
+
+use morf_ir::pass::PassRegistry;
+
+/// Registers every pass of this crate, sorted by name.
+pub fn register_all(reg: &mut PassRegistry) {
+    reg.register(transforms::canonicalize::info());
+    reg.register(transforms::cse::info());
+    reg.register(transforms::dce::info());
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn registers_every_pass_sorted() {
+        let mut reg = morf_ir::pass::PassRegistry::default();
+        super::register_all(&mut reg);
+        let names: Vec<&str> = reg.passes().map(|p| p.name).collect();
+        assert_eq!(names, ["canonicalize", "cse", "dce"]);
+    }
+}

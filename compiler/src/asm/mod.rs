@@ -4,5 +4,5 @@ pub mod lexer;
 pub mod parser;
 pub mod printer;
 
-pub use parser::{parse_attr_str, parse_source, parse_type_str, OpParser, PResult, UnresolvedOperand};
+pub use parser::{decode_source, parse_attr_str, parse_source, parse_type_str, OpParser, PResult, UnresolvedOperand};
 pub use printer::{print_op, OpPrinter, PrintOptions};

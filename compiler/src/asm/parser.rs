@@ -182,6 +182,21 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Parses an integer literal, optionally negative (`0`, `-3`, `0x10`), with no type suffix.
+    pub fn parse_integer(&mut self) -> PResult<i64> {
+        let neg = self.parse_optional_punct("-")?;
+        let Tok::Int(text) = self.tok.tok.clone() else {
+            return Err(self.error(format!("expected integer literal, found {}", self.tok.tok.describe())));
+        };
+        let v = match text.strip_prefix("0x") {
+            Some(h) => i64::from_str_radix(h, 16).ok(),
+            None => text.parse::<i64>().ok(),
+        }
+        .ok_or_else(|| self.error(format!("integer literal '{text}' is out of range")))?;
+        self.bump()?;
+        Ok(if neg { -v } else { v })
+    }
+
     /// Parses a bare identifier and returns it.
     pub fn parse_keyword(&mut self, what: &str) -> PResult<String> {
         match &self.tok.tok {
@@ -654,17 +669,32 @@ impl<'a> Parser<'a> {
     /// Like [`Self::parse_argument_list`], also returning each argument's attribute
     /// dictionary (`%x: t {morf.dims = ["M", "N"]}`), if written.
     pub fn parse_argument_list_with_attrs(&mut self) -> PResult<Vec<(String, Type, Loc, Option<Attr>)>> {
+        self.parse_argument_list_impl(false)
+    }
+
+    /// The argument list of a function: named arguments as in
+    /// [`Self::parse_argument_list_with_attrs`], or, for a declaration, bare types
+    /// (`(i32, f32)`), which come back with empty names.
+    pub fn parse_function_argument_list(&mut self) -> PResult<Vec<(String, Type, Loc, Option<Attr>)>> {
+        self.parse_argument_list_impl(true)
+    }
+
+    fn parse_argument_list_impl(&mut self, allow_bare: bool) -> PResult<Vec<(String, Type, Loc, Option<Attr>)>> {
         self.expect_punct("(")?;
         let mut args = Vec::new();
+        let bare = allow_bare && self.at_type_start();
         if !self.at_punct(")") {
             loop {
                 let loc = self.loc();
                 let name = match self.tok.tok.clone() {
-                    Tok::ValueId(n, None) => n,
+                    Tok::ValueId(n, None) if !bare => n,
+                    _ if bare && self.at_type_start() => String::new(),
                     t => return Err(self.error(format!("expected SSA identifier, found {}", t.describe()))),
                 };
-                self.bump()?;
-                self.expect_punct(":")?;
+                if !bare {
+                    self.bump()?;
+                    self.expect_punct(":")?;
+                }
                 let t = self.parse_type()?;
                 let mut attrs = None;
                 if self.at_punct("{") {
@@ -958,7 +988,12 @@ impl<'a> Parser<'a> {
     }
 
     fn float_from_bits(&mut self, bits: u64, k: FloatKind, ty: Type, loc: Loc) -> PResult<Attr> {
-        let v = match k {
+        let v = self.bits_to_f64(bits, k, loc)?;
+        Ok(self.ctx.intern_attr(AttrData::Float { bits: v.to_bits(), ty }))
+    }
+
+    fn bits_to_f64(&self, bits: u64, k: FloatKind, loc: Loc) -> PResult<f64> {
+        Ok(match k {
             FloatKind::F64 => f64::from_bits(bits),
             FloatKind::F32 => {
                 let b = u32::try_from(bits)
@@ -974,8 +1009,7 @@ impl<'a> Parser<'a> {
                     crate::numerics::f16_bits_to_f64(b)
                 }
             }
-        };
-        Ok(self.ctx.intern_attr(AttrData::Float { bits: v.to_bits(), ty }))
+        })
     }
 
     fn check_int_fits(&self, v: i64, ty: Type, loc: Loc) -> PResult<()> {
@@ -999,7 +1033,7 @@ impl<'a> Parser<'a> {
         let start = self.loc();
         self.expect_keyword("dense")?;
         self.expect_punct("<")?;
-        let mut values: Vec<(f64, Loc, bool)> = Vec::new();
+        let mut values: Vec<(f64, Loc, bool, Option<u64>)> = Vec::new();
         let mut shape_seen: Vec<usize> = Vec::new();
         let is_list = self.at_punct("[");
         if is_list {
@@ -1023,7 +1057,7 @@ impl<'a> Parser<'a> {
             }
         }
         let is_float = self.ctx.is_float(elem);
-        for (_, l, was_float) in &values {
+        for (_, l, was_float, _) in &values {
             if *was_float && !is_float {
                 return Err(self.error_at(*l, "expected integer elements, but parsed floating-point"));
             }
@@ -1051,7 +1085,10 @@ impl<'a> Parser<'a> {
             TypeData::Integer(w) => Some(*w),
             _ => None,
         } {
-            for (v, l, _) in &values {
+            for (v, l, _, hex) in &values {
+                if hex.is_some_and(|b| b > (1u64 << 53)) {
+                    return Err(self.error_at(*l, "integer element is too large (at most 2^53)"));
+                }
                 let iv = *v as i64;
                 if w == 1 && iv != 0 && iv != 1 {
                     return Err(self.error_at(*l, "integer constant out of range for type 'i1'"));
@@ -1059,7 +1096,13 @@ impl<'a> Parser<'a> {
                 self.check_int_fits(iv, elem, *l)?;
             }
         }
-        let raw: Vec<f64> = values.iter().map(|v| v.0).collect();
+        let mut raw: Vec<f64> = Vec::with_capacity(values.len());
+        for (v, l, _, hex) in &values {
+            match (hex, self.ctx.float_kind(elem)) {
+                (Some(bits), Some(k)) => raw.push(self.bits_to_f64(*bits, k, *l)?),
+                _ => raw.push(*v),
+            }
+        }
         if splat {
             Ok(self.ctx.splat_attr(ty, raw[0]))
         } else {
@@ -1070,19 +1113,25 @@ impl<'a> Parser<'a> {
     fn parse_dense_list(
         &mut self,
         depth: usize,
-        out: &mut Vec<(f64, Loc, bool)>,
+        out: &mut Vec<(f64, Loc, bool, Option<u64>)>,
         shape: &mut Vec<usize>,
     ) -> PResult<()> {
         self.enter()?;
         self.expect_punct("[")?;
         let mut count = 0usize;
+        let (mut lists, mut scalars) = (false, false);
         if !self.at_punct("]") {
             loop {
                 if self.at_punct("[") {
+                    lists = true;
                     self.parse_dense_list(depth + 1, out, shape)?;
                 } else {
+                    scalars = true;
                     let v = self.parse_dense_scalar()?;
                     out.push(v);
+                }
+                if lists && scalars {
+                    return Err(self.error("elements literal mixes nested lists and scalars"));
                 }
                 count += 1;
                 if out.len() > (1 << 26) {
@@ -1094,8 +1143,13 @@ impl<'a> Parser<'a> {
             }
         }
         self.expect_punct("]")?;
+        // Inner lists finish first, so a level's length is unknown (usize::MAX) until its
+        // first list closes; every later list at that level must agree with it.
         if shape.len() <= depth {
-            shape.resize(depth + 1, count);
+            shape.resize(depth + 1, usize::MAX);
+        }
+        if shape[depth] == usize::MAX {
+            shape[depth] = count;
         } else if shape[depth] != count {
             return Err(self.error("elements literal has rows of different lengths"));
         }
@@ -1103,32 +1157,42 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn parse_dense_scalar(&mut self) -> PResult<(f64, Loc, bool)> {
+    /// An element: its value, where it is, whether it was written as a float, and its bits if
+    /// it was written in hex (a float's bit pattern, as the printer writes NaN and inf).
+    fn parse_dense_scalar(&mut self) -> PResult<(f64, Loc, bool, Option<u64>)> {
         let loc = self.loc();
         match self.tok.tok.clone() {
             Tok::Ident(s) if s == "true" || s == "false" => {
                 self.bump()?;
-                Ok((if s == "true" { 1.0 } else { 0.0 }, loc, false))
+                Ok((if s == "true" { 1.0 } else { 0.0 }, loc, false, None))
             }
             _ => {
                 let neg = self.parse_optional_punct("-")?;
                 match self.tok.tok.clone() {
-                    Tok::Int(_) => {
+                    Tok::Int(s) => {
+                        if let Some(h) = s.strip_prefix("0x").filter(|_| !neg) {
+                            // Hex is a float's bit pattern or an integer; the type decides later.
+                            let bits = u64::from_str_radix(h, 16)
+                                .map_err(|_| self.error_at(loc, "integer literal is too large"))?;
+                            self.bump()?;
+                            return Ok((bits as f64, loc, false, Some(bits)));
+                        }
+                        let hex = None;
                         let v = self.parse_int_literal(neg)?;
                         if v.unsigned_abs() > (1u64 << 53) {
                             return Err(self.error_at(loc, "integer element is too large (at most 2^53)"));
                         }
-                        Ok((v as f64, loc, false))
+                        Ok((v as f64, loc, false, hex))
                     }
                     Tok::Float(s) => {
                         self.bump()?;
                         let f: f64 = s.parse().map_err(|_| self.error_at(loc, "invalid float literal"))?;
-                        Ok((if neg { -f } else { f }, loc, true))
+                        Ok((if neg { -f } else { f }, loc, true, None))
                     }
                     Tok::Ident(s) if s == "inf" || s == "nan" => {
                         self.bump()?;
                         let f = if s == "inf" { f64::INFINITY } else { f64::NAN };
-                        Ok((if neg { -f } else { f }, loc, true))
+                        Ok((if neg { -f } else { f }, loc, true, None))
                     }
                     t => Err(self.error(format!("expected element literal, found {}", t.describe()))),
                 }
@@ -1336,6 +1400,27 @@ impl<'a> Parser<'a> {
 pub fn is_builtin_type_keyword(s: &str) -> bool {
     matches!(s, "index" | "f16" | "bf16" | "f32" | "f64" | "tensor")
         || (s.len() > 1 && s.starts_with('i') && s[1..].chars().all(|c| c.is_ascii_digit()))
+}
+
+/// Decodes the bytes of a source file named `file_name`. Input that is not UTF-8 is an
+/// error at the line and column of the first bad byte (columns count the characters before
+/// it), so a driver reports binary garbage like any other broken input.
+pub fn decode_source(ctx: &mut Context, file_name: &str, bytes: &[u8]) -> PResult<String> {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => Ok(s.to_string()),
+        Err(e) => {
+            let good = &bytes[..e.valid_up_to()];
+            let line_start = good.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+            let line = good.iter().filter(|&&b| b == b'\n').count() as u32 + 1;
+            // The prefix is valid UTF-8, so this cannot fail.
+            let col = std::str::from_utf8(&good[line_start..]).map_or(0, |s| s.chars().count()) as u32 + 1;
+            let file = ctx.sym(file_name);
+            Err(Diagnostic::error(
+                Loc::File { file, line, col },
+                format!("invalid UTF-8 in source (byte 0x{:02x})", bytes[e.valid_up_to()]),
+            ))
+        }
+    }
 }
 
 /// Parses a standalone type from text (for command-line options and tests).

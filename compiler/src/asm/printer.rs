@@ -468,7 +468,8 @@ impl Context {
             AttrData::Float { bits, ty } => {
                 let k = self.float_kind(*ty).unwrap_or(FloatKind::F64);
                 let v = format_float(f64::from_bits(*bits), k);
-                if k == FloatKind::F64 {
+                // NaN and inf print as hex bits, which read back as an integer without the type.
+                if k == FloatKind::F64 && !v.starts_with("0x") {
                     v
                 } else {
                     format!("{v} : {}", self.type_to_string(*ty))

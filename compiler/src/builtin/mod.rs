@@ -113,7 +113,8 @@ fn parse_func(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
         t => return Err(p.error(format!("expected function name (@name), found {}", t.describe()))),
     };
     p.parse_attribute()?;
-    let args_with_attrs = p.parse_argument_list_with_attrs()?;
+    let args_with_attrs = p.parse_function_argument_list()?;
+    let unnamed = args_with_attrs.iter().any(|a| a.0.is_empty());
     if args_with_attrs.iter().any(|a| a.3.is_some()) {
         let empty = p.ctx.dict_attr(Vec::new());
         let v = args_with_attrs.iter().map(|a| a.3.unwrap_or(empty)).collect();
@@ -139,6 +140,9 @@ fn parse_func(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
     st.attrs.push(("function_type".into(), t));
     p.parse_optional_attr_dict_with_keyword(st)?;
     if p.at_punct("{") {
+        if unnamed {
+            return Err(p.error("a function with a body needs named arguments ('%name: type')"));
+        }
         let r = p.parse_region(&args, true)?;
         if p.ctx.region_blocks(r).next().is_none() {
             return Err(p.error_at(st.loc, "'func.func' op body must not be empty; omit the braces for a declaration"));

@@ -75,6 +75,8 @@ impl RtValue {
 /// The interpreter state.
 pub struct Machine {
     env: HashMap<Value, RtValue>,
+    /// Per block: after op i, the values of this block whose last use it was (cached).
+    dead_after: HashMap<BlockId, Rc<Vec<Vec<Value>>>>,
     yielded: Option<Vec<RtValue>>,
     call_depth: usize,
     /// Ops executed so far (a fuel counter that stops runaway programs).
@@ -92,7 +94,7 @@ impl Default for Machine {
 impl Machine {
     /// A fresh machine.
     pub fn new() -> Self {
-        Machine { env: HashMap::new(), yielded: None, call_depth: 0, steps: 0, max_steps: u64::MAX }
+        Machine { env: HashMap::new(), dead_after: HashMap::new(), yielded: None, call_depth: 0, steps: 0, max_steps: u64::MAX }
     }
 
     /// The value bound to `v`.
@@ -119,8 +121,20 @@ impl Machine {
         for (a, v) in ctx.block_args(block).iter().zip(args) {
             self.env.insert(*a, v);
         }
-        for op in ctx.block_ops(block) {
+        let dead = match self.dead_after.get(&block) {
+            Some(d) => d.clone(),
+            None => {
+                let d = Rc::new(last_uses(ctx, block));
+                self.dead_after.insert(block, d.clone());
+                d
+            }
+        };
+        for (i, op) in ctx.block_ops(block).enumerate() {
             self.run_op(ctx, op)?;
+            // Free what no later op needs, so big programs keep only live tensors.
+            for v in &dead[i] {
+                self.env.remove(v);
+            }
             if let Some(v) = self.yielded.take() {
                 return Ok(v);
             }
@@ -183,6 +197,43 @@ impl Machine {
     pub fn int(&self, ctx: &Context, op: OpId, v: Value) -> InterpResult<i64> {
         self.get(ctx, v)?.as_int().ok_or_else(|| op_error(ctx, op, "interpreter: expected an integer operand"))
     }
+}
+
+/// For each op of `block` (by position), the values defined in the block (arguments and
+/// results) whose last use is that op or something nested in it. Unused results die at
+/// their defining op.
+fn last_uses(ctx: &Context, block: BlockId) -> Vec<Vec<Value>> {
+    let ops: Vec<OpId> = ctx.block_ops(block).collect();
+    let index: HashMap<OpId, usize> = ops.iter().enumerate().map(|(i, o)| (*o, i)).collect();
+    let mut last: HashMap<Value, usize> = HashMap::new();
+    let mut defined: Vec<(Value, usize)> = ctx.block_args(block).iter().map(|a| (*a, 0)).collect();
+    for (i, &op) in ops.iter().enumerate() {
+        for &r in ctx.results(op) {
+            defined.push((r, i));
+        }
+    }
+    for (v, def_at) in &defined {
+        let mut at = *def_at;
+        for u in ctx.uses(*v) {
+            // Attribute the use to the ancestor of the user that lives in this block.
+            let mut cur = Some(u.op);
+            while let Some(c) = cur {
+                if let Some(&i) = index.get(&c) {
+                    at = at.max(i);
+                    break;
+                }
+                cur = ctx.parent_op(c);
+            }
+        }
+        last.insert(*v, at);
+    }
+    let mut out = vec![Vec::new(); ops.len()];
+    for (v, i) in last {
+        if i < out.len() {
+            out[i].push(v);
+        }
+    }
+    out
 }
 
 /// Checks that run-time shape `shape` fits the static dims of type `ty`.

@@ -393,7 +393,21 @@ impl PassManager {
         };
         let start = Instant::now();
         let _span = tracing::debug_span!("pass", name).entered();
-        let result = pass.run(ctx, op);
+        // A panic is a bug in the pass, never the user's fault; report it as an internal
+        // error instead of crashing (last resort: the IR may be half rewritten).
+        let loc = ctx.op_loc(op);
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| pass.run(ctx, op)))
+            .unwrap_or_else(|payload| {
+                let msg = payload
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| payload.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "panic".to_string());
+                Err(Diagnostic::error(loc, format!("internal compiler error in pass '{name}': {msg}")))
+            });
+        if result.as_ref().is_err_and(|d| d.message.starts_with("internal compiler error")) {
+            return result;
+        }
         let elapsed = start.elapsed();
         if self.instr.timing {
             match self.times.iter_mut().find(|(n, _)| n == name) {

@@ -8,7 +8,9 @@
 
 /// Escapes one byte so that it matches itself in a `(?-u)` byte regex.
 pub fn escape_byte(out: &mut String, b: u8) {
-    if b.is_ascii_alphanumeric() || b == b'_' || b == b' ' {
+    // `<` and `>` are not metacharacters, and escaped they are word boundaries in the
+    // `regex` crate (since 1.10), so they stay bare.
+    if b.is_ascii_alphanumeric() || matches!(b, b'_' | b' ' | b'<' | b'>') {
         out.push(b as char);
     } else if b.is_ascii_graphic() {
         out.push('\\');

@@ -1,0 +1,391 @@
+//! The `morf-opt` driver: read IR, verify it, run passes, verify, print.
+//!
+//! ```text
+//! morf-opt [FILE|-] [-o FILE] [--pass-pipeline=TEXT | --<pass>[=OPTIONS] ... | --pipeline=NAME]
+//!          [--split-input-file] [--verify-diagnostics] [--print-op-generic] [--mlir-print-debuginfo]
+//!          [--allow-unregistered-dialect] [--print-ir-{before,after}-all] [--print-ir-{before,after}=PASS]
+//!          [--print-ir-after-change] [--print-ir-after-failure] [--verify-each[=BOOL]] [--no-verify-each]
+//!          [--timing] [--dump-pass-pipeline] [--list-passes] [--list-ops] [-v|-vv]
+//! ```
+//!
+//! Shorthand pass flags come from the [`PassRegistry`]: every registered pass `P` gives a
+//! flag `--P` and `--P=OPTIONS`, where OPTIONS is the text that would go inside `P{...}`
+//! (`--canonicalize='max-iterations=4 test-convergence'`). They run in command-line order on
+//! the module. Such flags are taken out of the command line before the rest goes to clap.
+//!
+//! Exit codes: 0 on success, 1 on any error (including bad flags). Diagnostics go to stderr
+//! with `file:line:col`, the source line and a caret; IR dumps and the timing report go to
+//! stderr as well; the output IR goes to stdout or to `-o FILE`.
+
+use std::ffi::OsString;
+use std::io::{Read, Write};
+use std::time::{Duration, Instant};
+
+use clap::Parser as _;
+
+use crate::asm::{parse_source, print_op, PrintOptions};
+use crate::context::{Context, OpId};
+use crate::diag::{Diagnostic, Severity};
+use crate::pass::{parse_pipeline, Instrumentation, PassManager, PassRegistry, PipelineElement, PipelineText};
+use crate::tools::split_input::{split_input, Chunk, SPLIT_MARKER};
+use crate::tools::verify_diagnostics::{check_diagnostics, parse_expectations};
+
+const TOOL: &str = "morf-opt";
+
+/// The flags of `morf-opt`, except the shorthand pass flags.
+#[derive(clap::Parser, Debug)]
+#[command(
+    name = "morf-opt",
+    about = "Reads morf IR, runs passes on it and prints the result",
+    after_help = "Every registered pass is also a flag: --<pass>[=OPTIONS] (see --list-passes)."
+)]
+struct Cli {
+    /// Input file; `-` or nothing reads stdin.
+    input: Option<String>,
+    /// Output file (default: stdout).
+    #[arg(short = 'o', value_name = "FILE")]
+    output: Option<String>,
+    /// Print ops in generic form.
+    #[arg(long = "print-op-generic", visible_aliases = ["print-generic", "mlir-print-op-generic"])]
+    print_generic: bool,
+    /// Print locations (`loc(...)`) after ops.
+    #[arg(long = "mlir-print-debuginfo", visible_alias = "print-debuginfo")]
+    debug_info: bool,
+    /// Accept ops of unregistered dialects (in generic form).
+    #[arg(long)]
+    allow_unregistered_dialect: bool,
+    /// Process each `// -----` chunk of the input on its own.
+    #[arg(long)]
+    split_input_file: bool,
+    /// Check diagnostics against `expected-*` annotations in the input.
+    #[arg(long)]
+    verify_diagnostics: bool,
+    /// A textual pass pipeline, such as `builtin.module(func.func(canonicalize,cse))`.
+    #[arg(long, value_name = "PIPELINE")]
+    pass_pipeline: Option<String>,
+    /// Run a named pipeline (see --list-passes).
+    #[arg(long, value_name = "NAME")]
+    pipeline: Option<String>,
+    /// Print the IR before every pass (to stderr).
+    #[arg(long, visible_alias = "mlir-print-ir-before-all")]
+    print_ir_before_all: bool,
+    /// Print the IR after every pass (to stderr).
+    #[arg(long, visible_alias = "mlir-print-ir-after-all")]
+    print_ir_after_all: bool,
+    /// Print the IR before the named passes (comma-separated; repeatable).
+    #[arg(long, value_name = "PASS", visible_alias = "mlir-print-ir-before")]
+    print_ir_before: Vec<String>,
+    /// Print the IR after the named passes (comma-separated; repeatable).
+    #[arg(long, value_name = "PASS", visible_alias = "mlir-print-ir-after")]
+    print_ir_after: Vec<String>,
+    /// Print the IR after a pass only when the pass changed it.
+    #[arg(long, visible_alias = "mlir-print-ir-after-change")]
+    print_ir_after_change: bool,
+    /// Print the IR after a pass that failed.
+    #[arg(long, visible_alias = "mlir-print-ir-after-failure")]
+    print_ir_after_failure: bool,
+    /// Verify the IR after every pass (default: true).
+    #[arg(long, value_name = "BOOL", num_args = 0..=1, require_equals = true, default_missing_value = "true")]
+    verify_each: Option<bool>,
+    /// Do not verify the IR after every pass.
+    #[arg(long)]
+    no_verify_each: bool,
+    /// Report the time spent parsing, in each pass and printing (to stderr).
+    #[arg(long, visible_alias = "mlir-timing")]
+    timing: bool,
+    /// Print the pass pipeline to stderr before running it.
+    #[arg(long, visible_alias = "mlir-dump-pass-pipeline")]
+    dump_pass_pipeline: bool,
+    /// List the registered passes and named pipelines, then exit.
+    #[arg(long)]
+    list_passes: bool,
+    /// List the registered ops with their summaries, then exit.
+    #[arg(long)]
+    list_ops: bool,
+    /// More logging to stderr (-v: debug, -vv: trace); RUST_LOG overrides.
+    #[arg(short = 'v', action = clap::ArgAction::Count)]
+    verbose: u8,
+}
+
+/// An error that ends the run before any input is processed.
+struct Fatal(String);
+
+/// Runs `morf-opt` with `args` (argv[0] first). `setup` registers dialects into each fresh
+/// context; `passes` lists the passes. Returns the exit code.
+pub fn opt_main(args: Vec<OsString>, setup: &dyn Fn(&mut Context), passes: &PassRegistry) -> i32 {
+    match run(args, setup, passes) {
+        Ok(code) => code,
+        Err(Fatal(msg)) => {
+            eprintln!("{TOOL}: error: {msg}");
+            1
+        }
+    }
+}
+
+/// `io::Error` text without the `(os error N)` suffix, as in
+/// `could not open input file 'x': No such file or directory`.
+fn io_message(e: &std::io::Error) -> String {
+    let s = e.to_string();
+    match s.find(" (os error") {
+        Some(i) => s[..i].to_string(),
+        None => s,
+    }
+}
+
+/// Splits argv into shorthand pass flags (`--cse`, `--canonicalize=max-iterations=4`), in
+/// order, and the rest (for clap).
+fn take_pass_flags(args: Vec<String>, passes: &PassRegistry) -> (Vec<String>, Vec<PipelineElement>) {
+    let mut rest = Vec::new();
+    let mut flags = Vec::new();
+    let mut after_dashdash = false;
+    for (i, a) in args.into_iter().enumerate() {
+        if i > 0 && !after_dashdash {
+            if a == "--" {
+                after_dashdash = true;
+            } else if let Some(body) = a.strip_prefix("--") {
+                let (name, options) = body.split_once('=').unwrap_or((body, ""));
+                if passes.get(name).is_some() {
+                    flags.push(PipelineElement::Pass { name: name.to_string(), options: options.to_string() });
+                    continue;
+                }
+            }
+        }
+        rest.push(a);
+    }
+    (rest, flags)
+}
+
+fn init_logging(verbose: u8) {
+    use tracing_subscriber::EnvFilter;
+    let filter = match std::env::var("RUST_LOG") {
+        Ok(s) if !s.is_empty() => EnvFilter::new(s),
+        _ => EnvFilter::new(match verbose {
+            0 => "warn",
+            1 => "debug",
+            _ => "trace",
+        }),
+    };
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .without_time()
+        .with_target(false)
+        .try_init();
+}
+
+fn split_names(v: &[String], passes: &PassRegistry, flag: &str) -> Result<Vec<String>, Fatal> {
+    let mut out = Vec::new();
+    for s in v {
+        for n in s.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            if passes.get(n).is_none() {
+                return Err(Fatal(format!("--{flag}: '{n}' does not refer to a registered pass")));
+            }
+            out.push(n.to_string());
+        }
+    }
+    Ok(out)
+}
+
+fn build_pass_manager(cli: &Cli, shorthand: Vec<PipelineElement>, passes: &PassRegistry) -> Result<PassManager, Fatal> {
+    let verify_each = !cli.no_verify_each && cli.verify_each.unwrap_or(true);
+    let instr = Instrumentation {
+        verify_each,
+        print_before_all: cli.print_ir_before_all,
+        print_after_all: cli.print_ir_after_all,
+        print_before: split_names(&cli.print_ir_before, passes, "print-ir-before")?,
+        print_after: split_names(&cli.print_ir_after, passes, "print-ir-after")?,
+        print_after_change: cli.print_ir_after_change,
+        print_after_failure: cli.print_ir_after_failure,
+        print_generic: cli.print_generic,
+        timing: cli.timing,
+    };
+    let mut pm = PassManager::new(instr);
+    if cli.pass_pipeline.is_some() && !shorthand.is_empty() {
+        return Err(Fatal("--pass-pipeline cannot be combined with pass flags such as --cse".into()));
+    }
+    if let Some(name) = &cli.pipeline {
+        let Some(p) = passes.pipeline(name) else {
+            let names: Vec<&str> = passes.pipelines().map(|p| p.name).collect();
+            return Err(Fatal(if names.is_empty() {
+                format!("unknown pipeline '{name}' (no named pipelines are registered)")
+            } else {
+                format!("unknown pipeline '{name}' (available: {})", names.join(", "))
+            }));
+        };
+        let text = parse_pipeline(p.text).map_err(|e| Fatal(format!("pipeline '{name}': {e}")))?;
+        pm.add_pipeline(passes, &text).map_err(|e| Fatal(format!("pipeline '{name}': {e}")))?;
+    }
+    if let Some(t) = &cli.pass_pipeline {
+        let text = parse_pipeline(t).map_err(|e| Fatal(format!("invalid pass pipeline '{t}': {e}")))?;
+        pm.add_pipeline(passes, &text).map_err(|e| Fatal(format!("invalid pass pipeline '{t}': {e}")))?;
+    }
+    if !shorthand.is_empty() {
+        pm.add_pipeline(passes, &PipelineText::Bare(shorthand)).map_err(Fatal)?;
+    }
+    Ok(pm)
+}
+
+fn run(args: Vec<OsString>, setup: &dyn Fn(&mut Context), passes: &PassRegistry) -> Result<i32, Fatal> {
+    let mut sargs = Vec::with_capacity(args.len());
+    for a in args {
+        match a.into_string() {
+            Ok(s) => sargs.push(s),
+            Err(a) => return Err(Fatal(format!("argument {a:?} is not valid UTF-8"))),
+        }
+    }
+    if sargs.is_empty() {
+        sargs.push(TOOL.to_string());
+    }
+    let (rest, shorthand) = take_pass_flags(sargs, passes);
+    let cli = match Cli::try_parse_from(rest) {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return Ok(match e.kind() {
+                clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => 0,
+                _ => 1,
+            });
+        }
+    };
+    init_logging(cli.verbose);
+
+    if cli.list_passes {
+        print!("{}", passes.list_text());
+        return Ok(0);
+    }
+    if cli.list_ops {
+        let mut ctx = Context::new();
+        setup(&mut ctx);
+        let mut s = String::from("Registered ops:\n");
+        for op in ctx.registry().ops() {
+            s.push_str(&format!("  {:<30} {}\n", op.name, op.summary));
+        }
+        print!("{s}");
+        return Ok(0);
+    }
+
+    let mut pm = build_pass_manager(&cli, shorthand, passes)?;
+    if cli.dump_pass_pipeline {
+        eprintln!("{}", pm.pipeline_text());
+    }
+
+    // Input.
+    let (file_name, bytes) = match cli.input.as_deref() {
+        None | Some("-") => {
+            let mut b = Vec::new();
+            std::io::stdin()
+                .read_to_end(&mut b)
+                .map_err(|e| Fatal(format!("could not read standard input: {}", io_message(&e))))?;
+            ("<stdin>".to_string(), b)
+        }
+        Some(path) => match std::fs::read(path) {
+            Ok(b) => (path.to_string(), b),
+            Err(e) => return Err(Fatal(format!("could not open input file '{path}': {}", io_message(&e)))),
+        },
+    };
+    let text = String::from_utf8(bytes).map_err(|_| Fatal(format!("input file '{file_name}' is not valid UTF-8")))?;
+
+    let chunks: Vec<Chunk<'_>> =
+        if cli.split_input_file { split_input(&text) } else { vec![Chunk { text: &text, line_offset: 0 }] };
+    let print_opts = PrintOptions { generic: cli.print_generic, debug_info: cli.debug_info };
+    let mut outputs = Vec::with_capacity(chunks.len());
+    let mut failed = false;
+    let mut parse_time = Duration::ZERO;
+    let mut output_time = Duration::ZERO;
+    for chunk in &chunks {
+        let mut ctx = Context::new();
+        setup(&mut ctx);
+        ctx.registry_mut().allow_unregistered = cli.allow_unregistered_dialect;
+        ctx.add_source(&file_name, &text);
+
+        let t0 = Instant::now();
+        let parsed = parse_source(&mut ctx, &file_name, chunk.text, chunk.line_offset);
+        parse_time += t0.elapsed();
+        let result: Result<OpId, Diagnostic> = parsed
+            .and_then(|m| crate::verify::verify(&ctx, m).map(|_| m))
+            .and_then(|m| if pm.nodes.is_empty() { Ok(m) } else { pm.run(&mut ctx, m).map(|_| m) });
+        if !pm.dumps.is_empty() {
+            eprint!("{}", std::mem::take(&mut pm.dumps));
+        }
+        let mut diags = ctx.take_emitted();
+        let module = match result {
+            Ok(m) => Some(m),
+            Err(d) => {
+                diags.push(d);
+                None
+            }
+        };
+
+        if cli.verify_diagnostics {
+            let mut expected = parse_expectations(&mut ctx, &file_name, chunk.text, chunk.line_offset);
+            let problems = check_diagnostics(&ctx, &file_name, &mut expected, &diags);
+            for p in &problems {
+                eprint!("{}", ctx.render(p));
+            }
+            failed |= !problems.is_empty();
+        } else {
+            for d in &diags {
+                eprint!("{}", ctx.render(d));
+            }
+            let chunk_failed = module.is_none() || diags.iter().any(|d| d.severity == Severity::Error);
+            failed |= chunk_failed;
+            if chunk_failed {
+                outputs.push(String::new());
+                continue;
+            }
+        }
+        let t1 = Instant::now();
+        outputs.push(module.map(|m| print_op(&ctx, m, &print_opts)).unwrap_or_default());
+        output_time += t1.elapsed();
+    }
+
+    let t1 = Instant::now();
+    let out = outputs.join(&format!("{SPLIT_MARKER}\n"));
+    let written = match &cli.output {
+        Some(path) if path != "-" => std::fs::write(path, out.as_bytes())
+            .map_err(|e| Fatal(format!("could not open output file '{path}': {}", io_message(&e)))),
+        _ => {
+            let mut so = std::io::stdout().lock();
+            // A closed pipe (`morf-opt x | head`) is not worth a panic.
+            let _ = so.write_all(out.as_bytes()).and_then(|_| so.flush());
+            Ok(())
+        }
+    };
+    output_time += t1.elapsed();
+    written?;
+
+    if cli.timing {
+        let mut all = vec![("Parser".to_string(), parse_time)];
+        all.extend(std::mem::take(&mut pm.times));
+        all.push(("Output".to_string(), output_time));
+        eprint!("{}", pm.timing_report(&all));
+    }
+    Ok(if failed { 1 } else { 0 })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pass_flags_are_taken_in_order() {
+        let mut reg = PassRegistry::default();
+        reg.register(crate::pass::PassInfo {
+            name: "cse",
+            description: "",
+            options: &[],
+            create: |_| Err("unused".into()),
+        });
+        let args: Vec<String> =
+            ["morf-opt", "--cse=a=1 b", "x.mlir", "--cses", "--", "--cse"].iter().map(|s| s.to_string()).collect();
+        let (rest, flags) = take_pass_flags(args, &reg);
+        assert_eq!(rest, ["morf-opt", "x.mlir", "--cses", "--", "--cse"]);
+        assert_eq!(flags, [PipelineElement::Pass { name: "cse".into(), options: "a=1 b".into() }]);
+    }
+
+    #[test]
+    fn io_messages_drop_the_os_error() {
+        let e = std::fs::read("/definitely/not/here").unwrap_err();
+        assert_eq!(io_message(&e), "No such file or directory");
+    }
+}

@@ -1,0 +1,249 @@
+//! The ops of the `mtensor` dialect, one file per group, plus the helpers they share:
+//! operand and attribute checks for verifiers, pieces of the custom assembly formats, and
+//! run-time shape and rounding helpers for the interpreter.
+
+pub mod constant;
+pub mod elementwise;
+pub mod reduce;
+pub mod shape;
+
+use morf_ir::asm::parser::{OpParser, PResult, UnresolvedOperand};
+use morf_ir::asm::printer::OpPrinter;
+use morf_ir::builtin::op_error;
+use morf_ir::interp::{array::Array, check_shape, checked_elements, InterpResult, Machine, RtValue};
+use morf_ir::{Attr, Context, Diagnostic, Dim, OpId, Type, TypeData, Value};
+
+/// Result of a verifier.
+pub(crate) type VResult = Result<(), Diagnostic>;
+
+/// Checks the operand and result counts of `op`.
+pub(crate) fn expect_counts(ctx: &Context, op: OpId, operands: usize, results: usize) -> VResult {
+    let (n, r) = (ctx.operands(op).len(), ctx.results(op).len());
+    if n != operands {
+        return Err(op_error(ctx, op, format!("expects {operands} operand{}, but got {n}", plural(operands))));
+    }
+    if r != results {
+        return Err(op_error(ctx, op, format!("expects {results} result{}, but got {r}", plural(results))));
+    }
+    Ok(())
+}
+
+/// Checks that `op` has at least `min` operands and exactly `results` results.
+pub(crate) fn expect_min_counts(ctx: &Context, op: OpId, min: usize, results: usize) -> VResult {
+    let (n, r) = (ctx.operands(op).len(), ctx.results(op).len());
+    if n < min {
+        return Err(op_error(ctx, op, format!("expects at least {min} operand{}, but got {n}", plural(min))));
+    }
+    if r != results {
+        return Err(op_error(ctx, op, format!("expects {results} result{}, but got {r}", plural(results))));
+    }
+    Ok(())
+}
+
+pub(crate) fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// Shape and element type of `v`, which must be a ranked tensor (`what` names it in the error).
+pub(crate) fn tensor_of(ctx: &Context, op: OpId, v: Value, what: &str) -> Result<(Vec<Dim>, Type), Diagnostic> {
+    let t = ctx.value_type(v);
+    match ctx.tensor_parts(t) {
+        Some((s, e)) => Ok((s.to_vec(), e)),
+        None => Err(op_error(ctx, op, format!("{what} must be a ranked tensor, got '{}'", ctx.type_to_string(t)))),
+    }
+}
+
+/// Like [`tensor_of`], and the elements must be floats.
+pub(crate) fn float_tensor_of(ctx: &Context, op: OpId, v: Value, what: &str) -> Result<(Vec<Dim>, Type), Diagnostic> {
+    let (s, e) = tensor_of(ctx, op, v, what)?;
+    if !ctx.is_float(e) {
+        return Err(op_error(
+            ctx,
+            op,
+            format!("{what} must be a tensor of float elements, got '{}'", ctx.type_to_string(ctx.value_type(v))),
+        ));
+    }
+    Ok((s, e))
+}
+
+/// Checks that `v` has type `index`.
+pub(crate) fn expect_index(ctx: &Context, op: OpId, v: Value, what: &str) -> VResult {
+    let t = ctx.value_type(v);
+    if matches!(ctx.type_data(t), TypeData::Index) {
+        Ok(())
+    } else {
+        Err(op_error(ctx, op, format!("{what} must be of type 'index', got '{}'", ctx.type_to_string(t))))
+    }
+}
+
+/// The integer array attribute `name` of `op`.
+pub(crate) fn int_array(ctx: &Context, op: OpId, name: &str) -> Result<Vec<i64>, Diagnostic> {
+    ctx.attr(op, name)
+        .and_then(|a| ctx.attr_int_array(a))
+        .ok_or_else(|| op_error(ctx, op, format!("requires an array of integers attribute '{name}'")))
+}
+
+/// The string attribute `name` of `op`.
+pub(crate) fn str_attr<'c>(ctx: &'c Context, op: OpId, name: &str) -> Result<&'c str, Diagnostic> {
+    ctx.attr(op, name)
+        .and_then(|a| ctx.attr_str(a))
+        .ok_or_else(|| op_error(ctx, op, format!("requires a string attribute '{name}'")))
+}
+
+/// Number of dynamic dims.
+pub(crate) fn dynamic_count(shape: &[Dim]) -> usize {
+    shape.iter().filter(|d| matches!(d, Dim::Dynamic)).count()
+}
+
+/// Checks that `op`'s operands from `first` on are one `index` size per dynamic dim of `result`.
+pub(crate) fn check_sizes(ctx: &Context, op: OpId, first: usize, result: &[Dim]) -> VResult {
+    let sizes = &ctx.operands(op)[first..];
+    let want = dynamic_count(result);
+    if sizes.len() != want {
+        return Err(op_error(
+            ctx,
+            op,
+            format!(
+                "expects {want} size operand{}, one per dynamic result dim, but got {}",
+                plural(want),
+                sizes.len()
+            ),
+        ));
+    }
+    for (i, s) in sizes.iter().enumerate() {
+        expect_index(ctx, op, *s, &format!("size operand #{i}"))?;
+    }
+    Ok(())
+}
+
+/// `[1, 0]`.
+pub(crate) fn ints_text(v: &[i64]) -> String {
+    format!("[{}]", v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", "))
+}
+
+/// Shape text for messages: `[?, 4]`.
+pub(crate) fn dims_text(ctx: &Context, v: &[Dim]) -> String {
+    format!("[{}]", v.iter().map(|d| ctx.dim_to_string(*d)).collect::<Vec<_>>().join(", "))
+}
+
+// ----- custom format pieces -----
+
+/// Parses an array-of-integers attribute such as `[1, 0]`.
+pub(crate) fn parse_int_array(p: &mut OpParser<'_>) -> PResult<Attr> {
+    let loc = p.loc();
+    let a = p.parse_attribute()?;
+    if p.ctx.attr_int_array(a).is_none() {
+        return Err(p.error_at(loc, "expected an array of integers such as '[0, 1]'"));
+    }
+    Ok(a)
+}
+
+/// Parses an optional `sizes(%a, %b)` clause.
+pub(crate) fn parse_optional_sizes(p: &mut OpParser<'_>) -> PResult<Vec<UnresolvedOperand>> {
+    if !p.parse_optional_keyword("sizes")? {
+        return Ok(Vec::new());
+    }
+    p.expect_punct("(")?;
+    let v = p.parse_operand_list()?;
+    p.expect_punct(")")?;
+    Ok(v)
+}
+
+/// Resolves size operands as `index` values.
+pub(crate) fn resolve_indices(p: &mut OpParser<'_>, os: &[UnresolvedOperand]) -> PResult<Vec<Value>> {
+    let idx = p.ctx.index_type();
+    os.iter().map(|o| p.resolve_operand(o, idx)).collect()
+}
+
+/// Parses `: T0 -> T1`.
+pub(crate) fn parse_arrow_types(p: &mut OpParser<'_>) -> PResult<(Type, Type)> {
+    let a = p.parse_colon_type()?;
+    p.expect_punct("->")?;
+    let b = p.parse_type()?;
+    Ok((a, b))
+}
+
+/// Prints ` sizes(%a, %b)` for the operands from `first` on (nothing if none).
+pub(crate) fn print_sizes(p: &mut OpPrinter<'_>, op: OpId, first: usize) {
+    let sizes = p.ctx.operands(op).get(first..).unwrap_or(&[]).to_vec();
+    if !sizes.is_empty() {
+        p.write(" sizes(");
+        p.print_operands(&sizes);
+        p.write(")");
+    }
+}
+
+/// Prints ` : T0 -> T1` for operand 0 and result 0.
+pub(crate) fn print_arrow_types(p: &mut OpPrinter<'_>, op: OpId) {
+    let a = p.ctx.value_type(p.ctx.operand(op, 0));
+    let b = p.ctx.value_type(p.ctx.result(op, 0));
+    p.write(" : ");
+    p.print_type(a);
+    p.write(" -> ");
+    p.print_type(b);
+}
+
+// ----- interpreter helpers -----
+
+/// The run-time shape of result type `ty`: static dims from the type, dynamic ones from the
+/// `index` operands of `op` from `first` on, in order.
+pub(crate) fn runtime_shape(m: &Machine, ctx: &Context, op: OpId, ty: Type, first: usize) -> InterpResult<Vec<usize>> {
+    let dims = ctx.shape_of(ty).unwrap_or(&[]).to_vec();
+    let mut sizes = ctx.operands(op)[first..].iter();
+    let mut out = Vec::with_capacity(dims.len());
+    for (i, d) in dims.iter().enumerate() {
+        match d {
+            Dim::Static(n) => out.push(*n as usize),
+            Dim::Dynamic => {
+                let v = sizes.next().ok_or_else(|| op_error(ctx, op, "interpreter: missing size operand"))?;
+                let n = m.int(ctx, op, *v)?;
+                if n < 0 {
+                    return Err(op_error(ctx, op, format!("size {n} for result dim {i} is negative")));
+                }
+                out.push(n as usize);
+            }
+        }
+    }
+    checked_elements(ctx, op, &out)?;
+    Ok(out)
+}
+
+/// Rounds `a` to what storing it into elements of type `elem` gives.
+pub(crate) fn round_array(ctx: &Context, elem: Type, a: &mut Array) {
+    match ctx.type_data(elem) {
+        TypeData::Float(k) => a.round_to(*k),
+        TypeData::Integer(1) => a.data.iter_mut().for_each(|v| *v = if *v != 0.0 { 1.0 } else { 0.0 }),
+        TypeData::Integer(_) | TypeData::Index => a.data.iter_mut().for_each(|v| *v = v.trunc()),
+        _ => {}
+    }
+}
+
+/// Rounds `a` to the element type of result `i` of `op`, checks its shape against the
+/// result type and binds it.
+pub(crate) fn store(m: &mut Machine, ctx: &Context, op: OpId, i: usize, mut a: Array) -> InterpResult<()> {
+    let r = ctx.result(op, i);
+    let ty = ctx.value_type(r);
+    check_shape(ctx, op, ty, &a.shape)?;
+    let elem = ctx.element_type(ty);
+    round_array(ctx, elem, &mut a);
+    m.set(r, RtValue::Tensor { elem, array: std::rc::Rc::new(a) });
+    Ok(())
+}
+
+/// Like [`store`], for an array already rounded to the result's element type.
+pub(crate) fn store_exact(m: &mut Machine, ctx: &Context, op: OpId, i: usize, a: std::rc::Rc<Array>) -> InterpResult<()> {
+    let r = ctx.result(op, i);
+    let ty = ctx.value_type(r);
+    check_shape(ctx, op, ty, &a.shape)?;
+    m.set(r, RtValue::Tensor { elem: ctx.element_type(ty), array: a });
+    Ok(())
+}
+
+/// `[2, 3]`.
+pub(crate) fn shape_text(s: &[usize]) -> String {
+    format!("[{}]", s.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", "))
+}

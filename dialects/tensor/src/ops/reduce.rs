@@ -1,0 +1,134 @@
+//! `mtensor.reduce`: sum, mean, max, min or product over some dims.
+
+use morf_ir::asm::parser::{OpParser, PResult};
+use morf_ir::asm::printer::OpPrinter;
+use morf_ir::builtin::op_error;
+use morf_ir::interp::{InterpResult, Machine, ReduceKind};
+use morf_ir::{Context, Dim, OpId, OpInfo, OperationState, Traits};
+
+use super::{expect_counts, float_tensor_of, int_array, ints_text, parse_arrow_types, parse_int_array, store, VResult};
+use crate::fold;
+
+/// A reduction over `dims`:
+/// `%r = mtensor.reduce sum %a dims [1] : tensor<?x?xf32> -> tensor<?xf32>`, or with the
+/// reduced dims kept as size 1:
+/// `%r = mtensor.reduce mean %a dims [1] keepdim : tensor<?x?xf32> -> tensor<?x1xf32>`.
+///
+/// Attributes: `kind` (`sum`, `mean`, `max`, `min`, `prod`; printed bare), `dims`
+/// (non-empty, strictly increasing, in range) and the unit `keepdim`.
+pub fn reduce() -> OpInfo {
+    OpInfo::new("mtensor.reduce", "reduces a float tensor over some dims")
+        .traits(Traits::PURE)
+        .verify(verify_reduce)
+        .format(parse_reduce, print_reduce)
+        .fold(fold::fold_reduce)
+        .interpret(interpret_reduce)
+}
+
+/// The kind of a reduce op.
+pub(crate) fn kind_of(ctx: &Context, op: OpId) -> Result<ReduceKind, morf_ir::Diagnostic> {
+    let k = super::str_attr(ctx, op, "kind")?;
+    ReduceKind::from_name(k).ok_or_else(|| {
+        op_error(ctx, op, format!("unknown reduction kind '{k}'; expected one of sum, mean, max, min, prod"))
+    })
+}
+
+/// The result shape of reducing `shape` over `dims`.
+pub(crate) fn reduced_shape(shape: &[Dim], dims: &[i64], keepdim: bool) -> Vec<Dim> {
+    let mut out = Vec::new();
+    for (i, d) in shape.iter().enumerate() {
+        if dims.contains(&(i as i64)) {
+            if keepdim {
+                out.push(Dim::Static(1));
+            }
+        } else {
+            out.push(*d);
+        }
+    }
+    out
+}
+
+fn verify_reduce(ctx: &Context, op: OpId) -> VResult {
+    expect_counts(ctx, op, 1, 1)?;
+    kind_of(ctx, op)?;
+    let dims = int_array(ctx, op, "dims")?;
+    let (shape, elem) = float_tensor_of(ctx, op, ctx.operand(op, 0), "operand")?;
+    let rank = shape.len();
+    if dims.is_empty() {
+        return Err(op_error(ctx, op, "expects at least one reduction dim"));
+    }
+    for &d in &dims {
+        if d < 0 || d as usize >= rank {
+            return Err(op_error(ctx, op, format!("reduction dim {d} is out of range for rank {rank}")));
+        }
+    }
+    if !dims.windows(2).all(|w| w[0] < w[1]) {
+        return Err(op_error(ctx, op, format!("reduction dims {} must be strictly increasing", ints_text(&dims))));
+    }
+    let keepdim = ctx.attr(op, "keepdim").is_some();
+    let rt = ctx.value_type(ctx.result(op, 0));
+    let expected = reduced_shape(&shape, &dims, keepdim);
+    let ok = ctx.tensor_parts(rt).is_some_and(|(s, e)| s == expected.as_slice() && e == elem);
+    if !ok {
+        return Err(op_error(
+            ctx,
+            op,
+            format!(
+                "result type '{}' does not match the reduced type, which has shape {} and element type '{}'",
+                ctx.type_to_string(rt),
+                super::dims_text(ctx, &expected),
+                ctx.type_to_string(elem)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn parse_reduce(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
+    let kloc = p.loc();
+    let kind = p.parse_keyword("reduction kind")?;
+    if ReduceKind::from_name(&kind).is_none() {
+        return Err(p.error_at(kloc, format!("unknown reduction kind '{kind}'; expected one of sum, mean, max, min, prod")));
+    }
+    let k = p.ctx.str_attr(&kind);
+    st.attrs.push(("kind".into(), k));
+    let o = p.parse_operand()?;
+    p.expect_keyword("dims")?;
+    let dims = parse_int_array(p)?;
+    st.attrs.push(("dims".into(), dims));
+    if p.parse_optional_keyword("keepdim")? {
+        let u = p.ctx.unit_attr();
+        st.attrs.push(("keepdim".into(), u));
+    }
+    p.parse_optional_attr_dict(st)?;
+    let (a, b) = parse_arrow_types(p)?;
+    st.operands = vec![p.resolve_operand(&o, a)?];
+    st.result_types = vec![b];
+    Ok(())
+}
+
+fn print_reduce(p: &mut OpPrinter<'_>, op: OpId) {
+    let ctx = p.ctx;
+    let kind = ctx.attr(op, "kind").and_then(|a| ctx.attr_str(a)).unwrap_or("?").to_string();
+    let dims = ctx.attr(op, "dims").and_then(|a| ctx.attr_int_array(a)).unwrap_or_default();
+    p.write(" ");
+    p.write(&kind);
+    p.write(" ");
+    p.print_operand(ctx.operand(op, 0));
+    p.write(" dims ");
+    p.write(&ints_text(&dims));
+    if ctx.attr(op, "keepdim").is_some() {
+        p.write(" keepdim");
+    }
+    p.print_optional_attr_dict(op, &["kind", "dims", "keepdim"]);
+    super::print_arrow_types(p, op);
+}
+
+fn interpret_reduce(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
+    let a = m.tensor(ctx, op, ctx.operand(op, 0))?;
+    let kind = kind_of(ctx, op)?;
+    let dims: Vec<usize> = int_array(ctx, op, "dims")?.into_iter().map(|d| d as usize).collect();
+    let keepdim = ctx.attr(op, "keepdim").is_some();
+    let r = a.reduce(&dims, kind, keepdim);
+    store(m, ctx, op, 0, r)
+}

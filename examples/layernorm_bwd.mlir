@@ -1,0 +1,60 @@
+// LayerNorm backward (bf16 in and out, f32 inside).
+//
+// For x[M, N], the weight w[N], the upstream gradient dy[M, N] and the row statistics
+// mean[M], rstd[M] saved by the forward pass:
+//
+//   xhat = (x - mean[:, None]) * rstd[:, None]
+//   c1   = mean_over_N(xhat*dy*w);  c2 = mean_over_N(dy*w)              (row reductions)
+//   dx   = (dy*w - (xhat*c1 + c2)) * rstd[:, None]
+//   dw   = sum_over_M(dy * xhat);   db = sum_over_M(dy)                 (column reductions)
+//
+// Row and column reductions over the same x and dy: a mixed-order reduction. Inputs are
+// converted to f32, everything is computed in f32, and dx, dw, db are rounded to bf16.
+// `morf.dims` names the dynamic dimensions for `morf-run --random`; rstd is
+// `morf.random = "positive"`.
+//
+// Run it:
+//   morf-run examples/layernorm_bwd.mlir --random M=256,N=384 --output-dir out
+//   morf-run examples/layernorm_bwd.mlir --input x=x.npy --input w=w.npy --input dy=dy.npy \
+//       --input mean=mean.npy --input rstd=rstd.npy --output-dir out
+// (x, w, dy as float32 .npy holding bf16 values; mean, rstd float32.) It writes
+// out/result0.npy (dx), out/result1.npy (dw) and out/result2.npy (db).
+
+func.func @layernorm_bwd(%x: tensor<?x?xbf16> {morf.dims = ["M", "N"]},
+                         %w: tensor<?xbf16> {morf.dims = ["N"]},
+                         %dy: tensor<?x?xbf16> {morf.dims = ["M", "N"]},
+                         %mean: tensor<?xf32> {morf.dims = ["M"]},
+                         %rstd: tensor<?xf32> {morf.dims = ["M"], morf.random = "positive"})
+    -> (tensor<?x?xbf16>, tensor<?xbf16>, tensor<?xbf16>) {
+  %m = mtensor.dim %x, 0 : tensor<?x?xbf16>
+  %n = mtensor.dim %x, 1 : tensor<?x?xbf16>
+  %xf = mtensor.convert %x : tensor<?x?xbf16> to tensor<?x?xf32>
+  %wf = mtensor.convert %w : tensor<?xbf16> to tensor<?xf32>
+  %dyf = mtensor.convert %dy : tensor<?x?xbf16> to tensor<?x?xf32>
+  %wb = mtensor.broadcast %wf dims [1] sizes(%m, %n) : tensor<?xf32> -> tensor<?x?xf32>
+  %meanb = mtensor.broadcast %mean dims [0] sizes(%m, %n) : tensor<?xf32> -> tensor<?x?xf32>
+  %rb = mtensor.broadcast %rstd dims [0] sizes(%m, %n) : tensor<?xf32> -> tensor<?x?xf32>
+  // xhat = (x - mean) * rstd
+  %xc = mtensor.sub %xf, %meanb : tensor<?x?xf32>
+  %xhat = mtensor.mul %xc, %rb : tensor<?x?xf32>
+  // c1 = mean_over_N(xhat*dy*w), c2 = mean_over_N(dy*w)
+  %dyw = mtensor.mul %dyf, %wb : tensor<?x?xf32>
+  %t = mtensor.mul %xhat, %dyw : tensor<?x?xf32>
+  %c1 = mtensor.reduce mean %t dims [1] : tensor<?x?xf32> -> tensor<?xf32>
+  %c2 = mtensor.reduce mean %dyw dims [1] : tensor<?x?xf32> -> tensor<?xf32>
+  %c1b = mtensor.broadcast %c1 dims [0] sizes(%m, %n) : tensor<?xf32> -> tensor<?x?xf32>
+  %c2b = mtensor.broadcast %c2 dims [0] sizes(%m, %n) : tensor<?xf32> -> tensor<?x?xf32>
+  // dx = (dy*w - (xhat*c1 + c2)) * rstd
+  %a = mtensor.mul %xhat, %c1b : tensor<?x?xf32>
+  %a2 = mtensor.add %a, %c2b : tensor<?x?xf32>
+  %d = mtensor.sub %dyw, %a2 : tensor<?x?xf32>
+  %dxf = mtensor.mul %d, %rb : tensor<?x?xf32>
+  // dw = sum_over_M(dy * xhat), db = sum_over_M(dy)
+  %g = mtensor.mul %dyf, %xhat : tensor<?x?xf32>
+  %dwf = mtensor.reduce sum %g dims [0] : tensor<?x?xf32> -> tensor<?xf32>
+  %dbf = mtensor.reduce sum %dyf dims [0] : tensor<?x?xf32> -> tensor<?xf32>
+  %dx = mtensor.convert %dxf : tensor<?x?xf32> to tensor<?x?xbf16>
+  %dw = mtensor.convert %dwf : tensor<?xf32> to tensor<?xbf16>
+  %db = mtensor.convert %dbf : tensor<?xf32> to tensor<?xbf16>
+  return %dx, %dw, %db : tensor<?x?xbf16>, tensor<?xbf16>, tensor<?xbf16>
+}
