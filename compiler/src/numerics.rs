@@ -166,6 +166,24 @@ pub fn tolerance(kind: FloatKind) -> f64 {
     }
 }
 
+/// The value of an IEEE binary16 bit pattern.
+pub fn f16_bits_to_f64(b: u16) -> f64 {
+    let sign = if b & 0x8000 != 0 { -1.0 } else { 1.0 };
+    let exp = ((b >> 10) & 0x1f) as i32;
+    let man = (b & 0x3ff) as f64;
+    match exp {
+        0 => sign * man * 2f64.powi(-24),
+        31 => {
+            if man == 0.0 {
+                sign * f64::INFINITY
+            } else {
+                f64::NAN
+            }
+        }
+        e => sign * (1.0 + man / 1024.0) * 2f64.powi(e - 15),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -466,23 +484,5 @@ mod tests {
         assert_eq!(tolerance(FloatKind::F32), 1e-5);
         assert_eq!(tolerance(FloatKind::F16), 1e-2);
         assert_eq!(tolerance(FloatKind::BF16), 1e-2);
-    }
-}
-
-/// The value of an IEEE binary16 bit pattern.
-pub fn f16_bits_to_f64(b: u16) -> f64 {
-    let sign = if b & 0x8000 != 0 { -1.0 } else { 1.0 };
-    let exp = ((b >> 10) & 0x1f) as i32;
-    let man = (b & 0x3ff) as f64;
-    match exp {
-        0 => sign * man * 2f64.powi(-24),
-        31 => {
-            if man == 0.0 {
-                sign * f64::INFINITY
-            } else {
-                f64::NAN
-            }
-        }
-        e => sign * (1.0 + man / 1024.0) * 2f64.powi(e - 15),
     }
 }

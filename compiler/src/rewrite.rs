@@ -197,8 +197,15 @@ pub fn apply_patterns_greedily(
         worklist.retain(|o| *o != root);
         worklist.reverse();
         let mut queued: HashSet<OpId> = worklist.iter().copied().collect();
+        // Patterns that undo each other (A→B→A) would keep re-queueing their ops forever
+        // within one sweep; a budget per sweep ends it, and the run reports no convergence.
+        let mut budget = 64 + 16 * worklist.len();
         let mut rw = Rewriter::new(ctx);
         while let Some(op) = worklist.pop() {
+            if budget == 0 {
+                changed = true;
+                break;
+            }
             queued.remove(&op);
             if rw.erased.contains(&op) || !rw.ctx.op_exists(op) {
                 continue;
@@ -225,6 +232,7 @@ pub fn apply_patterns_greedily(
             }
             if did {
                 changed = true;
+                budget = budget.saturating_sub(1);
                 stats.rewrites += 1;
                 let touched: Vec<OpId> = std::mem::take(&mut rw.touched);
                 for t in touched {

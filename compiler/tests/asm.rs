@@ -67,3 +67,10 @@ fn deep_nesting_is_an_error_not_a_crash() {
     let r = ctx.render(&e);
     assert!(r.contains("too deep"), "{r}");
 }
+
+#[test]
+fn f64_negative_infinity_round_trips() {
+    let src = "\"a.b\"() {x = 0xFFF0000000000000 : f64, y = 0xFF800000 : f32} : () -> ()";
+    let out = roundtrip(src, true);
+    assert!(out.contains("0xFFF0000000000000 : f64"), "{out}");
+}

@@ -7,6 +7,8 @@
 //! flags (`--canonicalize`).
 #![warn(missing_docs)]
 
+pub mod conversion;
+pub mod fusion;
 pub mod transforms;
 
 use morf_ir::pass::PassRegistry;
@@ -16,6 +18,11 @@ pub fn register_all(reg: &mut PassRegistry) {
     reg.register(transforms::canonicalize::info());
     reg.register(transforms::cse::info());
     reg.register(transforms::dce::info());
+    reg.register(conversion::tensor_to_loop::info());
+    reg.register(transforms::loop_fuse::info());
+    reg.register(transforms::loop_interchange::info());
+    reg.register(transforms::loop_partial_accumulate::info());
+    reg.register(transforms::loop_split::info());
 }
 
 #[cfg(test)]
@@ -25,6 +32,18 @@ mod tests {
         let mut reg = morf_ir::pass::PassRegistry::default();
         super::register_all(&mut reg);
         let names: Vec<&str> = reg.passes().map(|p| p.name).collect();
-        assert_eq!(names, ["canonicalize", "cse", "dce"]);
+        assert_eq!(
+            names,
+            [
+                "canonicalize",
+                "cse",
+                "dce",
+                "loop-fuse",
+                "loop-interchange",
+                "loop-partial-accumulate",
+                "loop-split",
+                "lower-tensor-to-loop"
+            ]
+        );
     }
 }

@@ -42,14 +42,17 @@ fn run(ctx: &Context, module: OpId, p: &Program, seed: u64) -> Result<Vec<(Vec<u
 fn same(a: &[(Vec<usize>, Vec<f64>)], b: &[(Vec<usize>, Vec<f64>)]) -> bool {
     a.len() == b.len()
         && a.iter().zip(b).all(|(x, y)| {
-            x.0 == y.0 && x.1.len() == y.1.len() && x.1.iter().zip(&y.1).all(|(p, q)| p.to_bits() == q.to_bits() || (p.is_nan() && q.is_nan()))
+            x.0 == y.0
+                && x.1.len() == y.1.len()
+                && x.1.iter().zip(&y.1).all(|(p, q)| p.to_bits() == q.to_bits() || (p.is_nan() && q.is_nan()))
         })
 }
 
 /// Runs the program before and after the pipeline; Err describes a mismatch.
 fn check(text: &str, p: &Program, seed: u64, passes: &[&str]) -> Result<(), String> {
     let mut ctx = context();
-    let m = parse_source(&mut ctx, "gen.mlir", text, 0).map_err(|d| format!("generated program does not parse: {}", ctx.render(&d)))?;
+    let m = parse_source(&mut ctx, "gen.mlir", text, 0)
+        .map_err(|d| format!("generated program does not parse: {}", ctx.render(&d)))?;
     verify(&ctx, m).map_err(|d| format!("generated program does not verify: {}", ctx.render(&d)))?;
     let before = run(&ctx, m, p, seed)?;
     let mut reg = PassRegistry::default();

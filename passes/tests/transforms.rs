@@ -88,7 +88,7 @@ fn cse_merges_equivalent_pure_ops_by_dominance() {
     verify(&ctx, m).unwrap();
     // %b (same as %a), %e (commuted %d), %n (same as %a, nested), %i2 (same as %i1).
     assert_eq!(erased, 4, "{}", print_op(&ctx, m, &PrintOptions::default()));
-    assert_eq!(count(&ctx, m, "test.effect"), 5, "ops with side effects stay");
+    assert_eq!(count(&ctx, m, "test.effect"), 6, "ops with side effects stay");
     // %m is nested in a region and does not dominate %late: both stay.
     assert_eq!(count(&ctx, m, "test.pure"), 5);
     assert_eq!(count(&ctx, m, "test.commut"), 1);
@@ -150,8 +150,7 @@ func.func @f(%x: i32) -> i32 {
 }
 "#;
     let m = parse(&mut ctx, text);
-    let mut p =
-        Canonicalize::new(CanonicalizeOptions { test_convergence: true, ..CanonicalizeOptions::default() });
+    let mut p = Canonicalize::new(CanonicalizeOptions { test_convergence: true, ..CanonicalizeOptions::default() });
     p.run(&mut ctx, m).unwrap_or_else(|d| panic!("{}", ctx.render(&d)));
     let out = print_op(&ctx, m, &PrintOptions::default());
     assert!(!out.contains("test."), "{out}");
@@ -171,7 +170,8 @@ fn canonicalize_without_fold_keeps_foldable_ops() {
 #[test]
 fn canonicalize_reports_non_convergence() {
     let mut ctx = test_ctx();
-    let text = "func.func @f(%x: i32) -> i32 {\n  %a = \"test.flip\"(%x) {a = 0} : (i32) -> i32\n  return %a : i32\n}\n";
+    let text =
+        "func.func @f(%x: i32) -> i32 {\n  %a = \"test.flip\"(%x) {a = 0} : (i32) -> i32\n  return %a : i32\n}\n";
     let m = parse(&mut ctx, text);
     // Without test-convergence it stops quietly after max-iterations.
     let mut quiet = Canonicalize::new(CanonicalizeOptions { max_iterations: 3, ..CanonicalizeOptions::default() });
@@ -197,4 +197,25 @@ fn options_parse_from_text() {
     assert!(reg.create("canonicalize", "max-iterations=x").is_err());
     assert!(reg.create("canonicalize", "max-iterations=0").is_err());
     assert!(reg.create("cse", "bogus=1").is_err());
+}
+
+struct Panicker;
+impl Pass for Panicker {
+    fn name(&self) -> &'static str {
+        "panicker"
+    }
+    fn run(&mut self, _: &mut Context, _: OpId) -> morf_ir::pass::PassResult {
+        panic!("boom")
+    }
+}
+
+#[test]
+fn a_panicking_pass_is_an_internal_error_not_a_crash() {
+    use morf_ir::pass::{Instrumentation, PassManager, PmNode};
+    let mut ctx = test_ctx();
+    let m = parse(&mut ctx, "func.func @f() {\n  return\n}\n");
+    let mut pm = PassManager::new(Instrumentation { verify_each: true, ..Default::default() });
+    pm.nodes.push(PmNode::Pass(Box::new(Panicker)));
+    let err = pm.run(&mut ctx, m).unwrap_err();
+    assert_eq!(err.message, "internal compiler error in pass 'panicker': boom");
 }

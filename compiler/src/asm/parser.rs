@@ -24,6 +24,9 @@ use crate::types::{Dim, Type, TypeData, MAX_DIM, MAX_RANK};
 /// Result of a parse step.
 pub type PResult<T> = Result<T, Diagnostic>;
 
+/// One declared argument: name (without `%`), type, location and attribute dictionary.
+pub type ArgDecl = (String, Type, Loc, Option<Attr>);
+
 /// How deeply regions, types and attributes may nest.
 pub const MAX_NESTING: usize = 128;
 
@@ -668,18 +671,18 @@ impl<'a> Parser<'a> {
 
     /// Like [`Self::parse_argument_list`], also returning each argument's attribute
     /// dictionary (`%x: t {morf.dims = ["M", "N"]}`), if written.
-    pub fn parse_argument_list_with_attrs(&mut self) -> PResult<Vec<(String, Type, Loc, Option<Attr>)>> {
+    pub fn parse_argument_list_with_attrs(&mut self) -> PResult<Vec<ArgDecl>> {
         self.parse_argument_list_impl(false)
     }
 
     /// The argument list of a function: named arguments as in
     /// [`Self::parse_argument_list_with_attrs`], or, for a declaration, bare types
     /// (`(i32, f32)`), which come back with empty names.
-    pub fn parse_function_argument_list(&mut self) -> PResult<Vec<(String, Type, Loc, Option<Attr>)>> {
+    pub fn parse_function_argument_list(&mut self) -> PResult<Vec<ArgDecl>> {
         self.parse_argument_list_impl(true)
     }
 
-    fn parse_argument_list_impl(&mut self, allow_bare: bool) -> PResult<Vec<(String, Type, Loc, Option<Attr>)>> {
+    fn parse_argument_list_impl(&mut self, allow_bare: bool) -> PResult<Vec<ArgDecl>> {
         self.expect_punct("(")?;
         let mut args = Vec::new();
         let bare = allow_bare && self.at_type_start();
@@ -957,6 +960,22 @@ impl<'a> Parser<'a> {
         let loc = self.loc();
         let neg = self.parse_optional_punct("-")?;
         match self.tok.tok.clone() {
+            Tok::Int(s) if !neg && s.starts_with("0x") && s.len() >= 18 => {
+                // A 64-bit pattern such as 0xFFF0000000000000 (f64 -inf) does not fit an i64:
+                // read it as raw bits, which only a float type may take.
+                self.bump()?;
+                let bits =
+                    u64::from_str_radix(&s[2..], 16).map_err(|_| self.error_at(loc, "integer literal is too large"))?;
+                let ty = if self.parse_optional_punct(":")? { self.parse_type()? } else { self.ctx.i64_type() };
+                match self.ctx.float_kind(ty) {
+                    Some(k) => self.float_from_bits(bits, k, ty, loc),
+                    None => {
+                        let v = i64::try_from(bits).map_err(|_| self.error_at(loc, "integer literal is too large"))?;
+                        self.check_int_fits(v, ty, loc)?;
+                        Ok(self.ctx.int_attr(v, ty))
+                    }
+                }
+            }
             Tok::Int(s) => {
                 let hex = s.starts_with("0x");
                 let v = self.parse_int_literal(neg)?;
@@ -1046,9 +1065,11 @@ impl<'a> Parser<'a> {
         self.expect_punct(":")?;
         let tloc = self.loc();
         let ty = self.parse_type()?;
-        let Some((shape, elem)) = self.ctx.tensor_parts(ty).map(|(s, e)| (s.to_vec(), e)) else {
+        // Any shaped type: a tensor, or a shaped dialect type such as `!mloop.buffer<2xf32>`.
+        let Some(shape) = self.ctx.shape_of(ty).map(|s| s.to_vec()) else {
             return Err(self.error_at(tloc, "elements literal must be a tensor type"));
         };
+        let elem = self.ctx.element_type(ty);
         let mut n: u64 = 1;
         for d in &shape {
             match d {

@@ -67,7 +67,7 @@ fn parse_module(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
 fn print_module(p: &mut OpPrinter<'_>, op: OpId) {
     if let Some(n) = p.ctx.attr(op, "sym_name").and_then(|a| p.ctx.attr_str(a)) {
         p.write(" @");
-        p.write(&n.to_string());
+        p.write(n);
     }
     p.print_optional_attr_dict_with_keyword(op, &["sym_name"]);
     p.write(" ");
@@ -159,7 +159,7 @@ fn print_func(p: &mut OpPrinter<'_>, op: OpId) {
     let ctx = p.ctx;
     if let Some(v) = ctx.attr(op, "sym_visibility").and_then(|a| ctx.attr_str(a)) {
         p.write(" ");
-        p.write(&v.to_string());
+        p.write(v);
     }
     let name = symbol_name(ctx, op).unwrap_or("").to_string();
     p.write(" ");

@@ -94,7 +94,14 @@ impl Default for Machine {
 impl Machine {
     /// A fresh machine.
     pub fn new() -> Self {
-        Machine { env: HashMap::new(), dead_after: HashMap::new(), yielded: None, call_depth: 0, steps: 0, max_steps: u64::MAX }
+        Machine {
+            env: HashMap::new(),
+            dead_after: HashMap::new(),
+            yielded: None,
+            call_depth: 0,
+            steps: 0,
+            max_steps: u64::MAX,
+        }
     }
 
     /// The value bound to `v`.

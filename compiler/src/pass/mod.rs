@@ -396,8 +396,8 @@ impl PassManager {
         // A panic is a bug in the pass, never the user's fault; report it as an internal
         // error instead of crashing (last resort: the IR may be half rewritten).
         let loc = ctx.op_loc(op);
-        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| pass.run(ctx, op)))
-            .unwrap_or_else(|payload| {
+        let result =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| pass.run(ctx, op))).unwrap_or_else(|payload| {
                 let msg = payload
                     .downcast_ref::<&str>()
                     .map(|s| s.to_string())

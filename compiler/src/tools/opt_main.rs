@@ -132,6 +132,21 @@ fn io_message(e: &std::io::Error) -> String {
     }
 }
 
+/// The rendered error for input that is not UTF-8, at the first bad byte.
+fn invalid_utf8_diagnostic(file_name: &str, bytes: &[u8], valid_up_to: usize) -> String {
+    let prefix = std::str::from_utf8(&bytes[..valid_up_to]).unwrap_or("");
+    let line = prefix.matches('\n').count() as u32 + 1;
+    let col = prefix.rsplit('\n').next().unwrap_or("").chars().count() as u32 + 1;
+    let mut ctx = Context::new();
+    ctx.add_source(file_name, &String::from_utf8_lossy(bytes));
+    let file = ctx.sym(file_name);
+    let byte = bytes.get(valid_up_to).copied().unwrap_or(0);
+    ctx.render(&Diagnostic::error(
+        crate::location::Loc::File { file, line, col },
+        format!("invalid UTF-8 in source (byte 0x{byte:02x})"),
+    ))
+}
+
 /// Splits argv into shorthand pass flags (`--cse`, `--canonicalize=max-iterations=4`), in
 /// order, and the rest (for clap).
 fn take_pass_flags(args: Vec<String>, passes: &PassRegistry) -> (Vec<String>, Vec<PipelineElement>) {
@@ -168,6 +183,7 @@ fn init_logging(verbose: u8) {
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .without_time()
         .with_target(false)
         .try_init();
@@ -283,7 +299,13 @@ fn run(args: Vec<OsString>, setup: &dyn Fn(&mut Context), passes: &PassRegistry)
             Err(e) => return Err(Fatal(format!("could not open input file '{path}': {}", io_message(&e)))),
         },
     };
-    let text = String::from_utf8(bytes).map_err(|_| Fatal(format!("input file '{file_name}' is not valid UTF-8")))?;
+    let text = match String::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(e) => {
+            eprint!("{}", invalid_utf8_diagnostic(&file_name, e.as_bytes(), e.utf8_error().valid_up_to()));
+            return Ok(1);
+        }
+    };
 
     let chunks: Vec<Chunk<'_>> =
         if cli.split_input_file { split_input(&text) } else { vec![Chunk { text: &text, line_offset: 0 }] };
@@ -381,6 +403,14 @@ mod tests {
         let (rest, flags) = take_pass_flags(args, &reg);
         assert_eq!(rest, ["morf-opt", "x.mlir", "--cses", "--", "--cse"]);
         assert_eq!(flags, [PipelineElement::Pass { name: "cse".into(), options: "a=1 b".into() }]);
+    }
+
+    #[test]
+    fn invalid_utf8_points_at_the_byte() {
+        let bytes = b"ok\n  x = \"\xc3\xa9\xff\"\n";
+        let valid = bytes.iter().position(|&b| b == 0xff).unwrap();
+        let text = invalid_utf8_diagnostic("f.mlir", bytes, valid);
+        assert!(text.starts_with("f.mlir:2:9: error: invalid UTF-8 in source (byte 0xff)\n"), "{text}");
     }
 
     #[test]

@@ -167,7 +167,12 @@ fn try_match(expected: &mut [Expected], severity: Severity, line: ExpectedLine, 
 
 /// Matches `diags` against `expected` and returns the problems: one error per unexpected
 /// diagnostic and per annotation left unmatched. Empty means the check passed.
-pub fn check_diagnostics(ctx: &Context, file: &str, expected: &mut [Expected], diags: &[Diagnostic]) -> Vec<Diagnostic> {
+pub fn check_diagnostics(
+    ctx: &Context,
+    file: &str,
+    expected: &mut [Expected],
+    diags: &[Diagnostic],
+) -> Vec<Diagnostic> {
     let mut problems = Vec::new();
     for d in diags {
         let line = line_of(ctx, file, d.loc);
@@ -204,7 +209,8 @@ mod tests {
                     // expected-remark@below {{four}}\n// expected-error@below {{five}}\nc\n// expected-error@-6 {{six}}\n\
                     // expected-error@unknown {{seven}}\n// expected-error nothing\n";
         let e = parse_expectations(&mut ctx, "t.mlir", text, 10);
-        let got: Vec<(Severity, ExpectedLine, &str)> = e.iter().map(|x| (x.severity, x.line, x.message.as_str())).collect();
+        let got: Vec<(Severity, ExpectedLine, &str)> =
+            e.iter().map(|x| (x.severity, x.line, x.message.as_str())).collect();
         use ExpectedLine::*;
         assert_eq!(
             got,
@@ -227,7 +233,8 @@ mod tests {
         let text = "x\n// expected-error@-1 {{types must match}}\n// expected-note@-2 {{defined here}}\n";
         let mut e = parse_expectations(&mut ctx, "t.mlir", text, 0);
         let l1 = at(&mut ctx, 1);
-        let d = Diagnostic::error(l1, "'mtensor.add' op operand types must match").with_note(l1, "operand defined here");
+        let d =
+            Diagnostic::error(l1, "'mtensor.add' op operand types must match").with_note(l1, "operand defined here");
         assert!(check_diagnostics(&ctx, "t.mlir", &mut e, &[d]).is_empty());
     }
 
@@ -243,7 +250,11 @@ mod tests {
         let msgs: Vec<&str> = p.iter().map(|d| d.message.as_str()).collect();
         assert_eq!(
             msgs,
-            ["unexpected warning: something else", "unexpected error: bad op", "expected error \"something else\" was not produced"]
+            [
+                "unexpected warning: something else",
+                "unexpected error: bad op",
+                "expected error \"something else\" was not produced"
+            ]
         );
         // An unannotated note is fine.
         let mut none = Vec::new();

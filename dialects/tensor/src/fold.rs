@@ -59,7 +59,8 @@ fn constant(a: Attr) -> Option<Vec<FoldResult>> {
 fn const_arrays(ctx: &Context, consts: &[Option<Attr>]) -> Option<(Vec<Array>, bool)> {
     let attrs: Vec<Attr> = consts.iter().copied().collect::<Option<_>>()?;
     if attrs.iter().all(|a| is_splat(ctx, *a)) {
-        let v = attrs.iter().map(|a| Some(Array::new(vec![1], vec![ctx.dense_splat_value(*a)?]))).collect::<Option<_>>()?;
+        let v =
+            attrs.iter().map(|a| Some(Array::new(vec![1], vec![ctx.dense_splat_value(*a)?]))).collect::<Option<_>>()?;
         return Some((v, true));
     }
     let arrays: Vec<Array> = attrs.iter().map(|a| attr_array(ctx, *a)).collect::<Option<_>>()?;
@@ -383,10 +384,14 @@ pub(crate) fn fold_reshape_like(ctx: &mut Context, op: OpId, consts: &[Option<At
     }
     let a = consts[0]?;
     let n: u64 = ctx.shape_of(rt)?.iter().map(|d| d.as_static().unwrap_or(0)).product();
-    let from: u64 = ctx.shape_of(ctx.attr_value_type(a)?)?.iter().map(|d| match d {
-        Dim::Static(s) => *s,
-        Dim::Dynamic => 0,
-    }).product();
+    let from: u64 = ctx
+        .shape_of(ctx.attr_value_type(a)?)?
+        .iter()
+        .map(|d| match d {
+            Dim::Static(s) => *s,
+            Dim::Dynamic => 0,
+        })
+        .product();
     if n != from {
         return None;
     }

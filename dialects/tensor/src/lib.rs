@@ -6,11 +6,11 @@
 //!
 //! Ops, by group (see `docs/dialects/tensor.md` for the full reference):
 //!
-//! - [`ops::constant`]: `mtensor.constant`;
-//! - [`ops::elementwise`]: `add`, `sub`, `mul`, `div`, `max`, `min`, `pow`, `neg`, `exp`,
+//! - `mtensor.constant`, in [`ops::constant`];
+//! - in [`ops::elementwise`]: `add`, `sub`, `mul`, `div`, `max`, `min`, `pow`, `neg`, `exp`,
 //!   `log`, `sqrt`, `rsqrt`, `tanh`, `abs`, `cmp`, `select`, `convert`;
-//! - [`ops::reduce`]: `mtensor.reduce`;
-//! - [`ops::shape`]: `dim`, `broadcast`, `transpose`, `reshape`, `collapse_shape`,
+//! - `mtensor.reduce`, in [`ops::reduce`];
+//! - in [`ops::shape`]: `dim`, `broadcast`, `transpose`, `reshape`, `collapse_shape`,
 //!   `expand_shape`.
 //!
 //! Every op has a verifier, a custom assembly format (and round-trips in generic form) and

@@ -87,7 +87,11 @@ pub struct GenConfig {
 
 impl Default for GenConfig {
     fn default() -> Self {
-        GenConfig { max_rank: 3, max_ops: 12, dtypes: vec![FloatKind::F32, FloatKind::F64, FloatKind::BF16, FloatKind::F16] }
+        GenConfig {
+            max_rank: 3,
+            max_ops: 12,
+            dtypes: vec![FloatKind::F32, FloatKind::F64, FloatKind::BF16, FloatKind::F16],
+        }
     }
 }
 
@@ -130,7 +134,8 @@ impl Gen<'_> {
     }
 
     fn sizes_clause(&self, axes: &[usize]) -> String {
-        let dyns: Vec<String> = axes.iter().filter(|a| self.dynamic[**a]).map(|a| format!("%{}", self.dim_names[*a])).collect();
+        let dyns: Vec<String> =
+            axes.iter().filter(|a| self.dynamic[**a]).map(|a| format!("%{}", self.dim_names[*a])).collect();
         if dyns.is_empty() {
             String::new()
         } else {
@@ -173,7 +178,8 @@ impl Gen<'_> {
         }
         if cur_elem != elem {
             let n = self.fresh();
-            let line = format!("%{n} = mtensor.convert %{name} : {} to {}", self.ty(axes, cur_elem), self.ty(axes, elem));
+            let line =
+                format!("%{n} = mtensor.convert %{name} : {} to {}", self.ty(axes, cur_elem), self.ty(axes, elem));
             cur_elem = elem;
             self.push(n.clone(), axes.to_vec(), cur_elem, line);
             name = n;
@@ -231,8 +237,12 @@ impl Gen<'_> {
                 let keep: Vec<usize> = v.axes.iter().copied().filter(|a| !red.contains(a)).collect();
                 let pos: Vec<String> =
                     red.iter().map(|a| v.axes.iter().position(|b| b == a).unwrap_or(0).to_string()).collect();
-                let line =
-                    format!("%{n} = mtensor.reduce {kind} %{} dims [{}] : {t} -> {}", v.name, pos.join(", "), self.ty(&keep, v.elem));
+                let line = format!(
+                    "%{n} = mtensor.reduce {kind} %{} dims [{}] : {t} -> {}",
+                    v.name,
+                    pos.join(", "),
+                    self.ty(&keep, v.elem)
+                );
                 self.push(n.clone(), keep, v.elem, line);
             }
             6 => {
@@ -255,7 +265,12 @@ impl Gen<'_> {
                 let c = self.fresh();
                 let ct = self.ty(&v.axes, FloatKind::F32).replace("f32>", "i1>");
                 self.body.push_str(&format!("  %{c} = mtensor.cmp {pred}, %{}, %{other} : {t}\n", v.name));
-                self.push(n.clone(), v.axes.clone(), v.elem, format!("%{n} = mtensor.select %{c}, %{}, %{other} : {ct}, {t}", v.name));
+                self.push(
+                    n.clone(),
+                    v.axes.clone(),
+                    v.elem,
+                    format!("%{n} = mtensor.select %{c}, %{}, %{other} : {ct}, {t}", v.name),
+                );
             }
         }
     }
@@ -268,8 +283,11 @@ impl Gen<'_> {
             return c;
         }
         let n = self.fresh();
-        let line =
-            format!("%{n} = mtensor.broadcast %{c} dims []{} : {zt} -> {}", self.sizes_clause(axes), self.ty(axes, elem));
+        let line = format!(
+            "%{n} = mtensor.broadcast %{c} dims []{} : {zt} -> {}",
+            self.sizes_clause(axes),
+            self.ty(axes, elem)
+        );
         self.push(n.clone(), axes.to_vec(), elem, line);
         n
     }
@@ -294,7 +312,8 @@ pub fn generate(seed: u64, cfg: &GenConfig) -> Program {
     let mut args = Vec::new();
     let nargs = 1 + g.rng.below(3);
     for i in 0..nargs {
-        let axes: Vec<usize> = if i == 0 { (0..rank).collect() } else { (0..rank).filter(|_| g.rng.chance(0.6)).collect() };
+        let axes: Vec<usize> =
+            if i == 0 { (0..rank).collect() } else { (0..rank).filter(|_| g.rng.chance(0.6)).collect() };
         let elem = *g.rng.pick(&cfg.dtypes);
         let name = format!("a{i}");
         args.push((name.clone(), axes.clone(), elem));

@@ -73,7 +73,8 @@ fn run(src: &str, args: impl FnOnce(&mut Context) -> Vec<RtValue>) -> Result<Vec
 
 #[test]
 fn ops_mlir_round_trips() {
-    let src = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../test/Dialect/Tensor/ops.mlir")).unwrap();
+    let src =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../test/Dialect/Tensor/ops.mlir")).unwrap();
     let out = round_trip(&src);
     println!("{out}");
 }
@@ -219,10 +220,7 @@ fn interpret_broadcast_reshape_expand() {
     assert_eq!(out[2].shape, vec![2, 2, 2]);
     // A broadcast whose operand does not fit its run-time sizes is a diagnostic.
     let err = run(src, |c| {
-        vec![
-            tensor(&[2, 4], &[0.0; 8], c, FloatKind::F32),
-            tensor(&[3], &[1.0, 2.0, 3.0], c, FloatKind::F32),
-        ]
+        vec![tensor(&[2, 4], &[0.0; 8], c, FloatKind::F32), tensor(&[3], &[1.0, 2.0, 3.0], c, FloatKind::F32)]
     })
     .unwrap_err();
     assert!(err.contains("'mtensor.broadcast' op operand dim 0 has run-time size 3, which cannot broadcast to result dim 1 of size 4"), "{err}");
@@ -275,10 +273,7 @@ fn bf16_rounding() {
 }";
     let e = 2f64.powi(-8);
     let out = run(src, |c| {
-        vec![
-            tensor(&[3], &[1.0, 1.0, 1.0], c, FloatKind::F32),
-            tensor(&[3], &[e, 3.0 * e, 1e-3], c, FloatKind::F32),
-        ]
+        vec![tensor(&[3], &[1.0, 1.0, 1.0], c, FloatKind::F32), tensor(&[3], &[e, 3.0 * e, 1e-3], c, FloatKind::F32)]
     })
     .unwrap();
     let r = |v: f64| FloatKind::BF16.round(v);
@@ -339,8 +334,15 @@ fn canonicalize_constants() {
     println!("{out}");
     assert!(out.contains("return %x,"), "{out}");
     assert!(out.contains("dense<1.200000e+01> : tensor<2xf32>") || out.contains("dense<12"), "{out}");
-    assert!(!out.contains("mtensor.div") && !out.contains("mtensor.select") && !out.contains("mtensor.broadcast"), "{out}");
-    assert!(out.contains("dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 1.000000e+00]> : tensor<4xbf16>") || out.contains("tensor<4xbf16>"), "{out}");
+    assert!(
+        !out.contains("mtensor.div") && !out.contains("mtensor.select") && !out.contains("mtensor.broadcast"),
+        "{out}"
+    );
+    assert!(
+        out.contains("dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 1.000000e+00]> : tensor<4xbf16>")
+            || out.contains("tensor<4xbf16>"),
+        "{out}"
+    );
 }
 
 /// RMSNorm backward on 4096x4096 bf16 through the interpreter. Run with
@@ -405,7 +407,8 @@ fn rmsnorm_backward_4096_timing() {
 /// on the annotated line (a stand-in for `morf-opt --verify-diagnostics`).
 #[test]
 fn invalid_mlir_chunks() {
-    let src = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../test/Dialect/Tensor/invalid.mlir")).unwrap();
+    let src = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../test/Dialect/Tensor/invalid.mlir"))
+        .unwrap();
     let mut line_offset = 0u32;
     for chunk in src.split("// -----\n") {
         let lines: Vec<&str> = chunk.lines().collect();
@@ -433,7 +436,9 @@ fn invalid_mlir_chunks() {
 /// Prints `test/Dialect/Tensor/canonicalize.mlir` after canonicalization, chunk by chunk.
 #[test]
 fn canonicalize_mlir_chunks() {
-    let src = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../test/Dialect/Tensor/canonicalize.mlir")).unwrap();
+    let src =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../test/Dialect/Tensor/canonicalize.mlir"))
+            .unwrap();
     for chunk in src.split("// -----\n") {
         println!("{}", canonicalize(chunk));
     }

@@ -4,3 +4,8 @@
 pub mod canonicalize;
 pub mod cse;
 pub mod dce;
+pub mod loop_fuse;
+pub mod loop_interchange;
+pub mod loop_partial_accumulate;
+pub mod loop_split;
+mod loop_utils;

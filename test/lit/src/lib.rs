@@ -166,9 +166,11 @@ impl TestCase {
             .map(|c| c.as_os_str().to_string_lossy().into_owned())
             .collect::<Vec<_>>()
             .join("/");
-        let directives = std::fs::read_to_string(path)
+        // Read bytes: a test may hold invalid UTF-8 on purpose (binary-garbage inputs); its
+        // directives are ASCII, so a lossy decode finds them all the same.
+        let directives = std::fs::read(path)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))
-            .and_then(|text| parse::parse_directives(&text).map_err(|e| e.to_string()));
+            .and_then(|bytes| parse::parse_directives(&String::from_utf8_lossy(&bytes)).map_err(|e| e.to_string()));
         let mut case = TestCase { name, path: path.to_path_buf(), directives, skip: None, xfail: false };
         let has = |f: &str| config.features.has(f);
         let d = match &case.directives {

@@ -7,7 +7,7 @@ use morf_ir::Context;
 /// Registers every dialect `morf-opt` knows into `ctx`.
 pub fn register_dialects(ctx: &mut Context) {
     morf_tensor::register(ctx);
-    let _ = ctx;
+    morf_loop::register(ctx);
 }
 
 /// Every pass and named pipeline `morf-opt` knows.

@@ -9,11 +9,15 @@
 //!
 //! `.npy` conventions: `bf16` tensors travel as float32 files (values must be
 //! bf16-representable; others are rounded with a warning), `f16`, `f32` and `f64`
-//! tensors as files of that dtype. Results are written the same way.
+//! tensors as files of that dtype. Results are written the same way. Loop-level files run
+//! with the same conventions: an argument of `!mloop.buffer` type is bound exactly like a
+//! tensor argument (by name, `morf.dims`, `--random`), and a returned buffer is written
+//! like a tensor.
 #![warn(missing_docs)]
 
 pub mod npy;
 
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::fmt::Write as _;
@@ -164,6 +168,7 @@ pub fn parse_input_spec(spec: &str) -> Result<(String, PathBuf), RunError> {
 pub fn new_context(allow_unregistered_dialect: bool) -> Context {
     let mut ctx = Context::new();
     morf_tensor::register(&mut ctx);
+    morf_loop::register(&mut ctx);
     ctx.registry_mut().allow_unregistered = allow_unregistered_dialect;
     ctx
 }
@@ -230,6 +235,21 @@ struct ArgSpec {
     elem: FloatKind,
     dim_names: Vec<Option<String>>,
     dist: Distribution,
+    /// Whether the argument is a `!mloop.buffer` (bound as a mutable buffer).
+    buffer: bool,
+}
+
+impl ArgSpec {
+    /// The run-time value holding `data` of `shape` for this argument.
+    fn value(&self, ctx: &Context, shape: Vec<usize>, data: Vec<f64>) -> RtValue {
+        let elem = ctx.element_type(self.ty);
+        let array = Array::new(shape, data);
+        if self.buffer {
+            RtValue::Buffer { elem, data: Rc::new(RefCell::new(array)) }
+        } else {
+            RtValue::Tensor { elem, array: Rc::new(array) }
+        }
+    }
 }
 
 fn dict_get(ctx: &Context, dict: morf_ir::Attr, key: &str) -> Option<morf_ir::Attr> {
@@ -252,14 +272,17 @@ fn arg_specs(ctx: &Context, func: OpId) -> Result<Vec<ArgSpec>, RunError> {
         let name = ctx.value(v).name.map(|s| ctx.str(s).to_string()).unwrap_or_else(|| format!("arg{i}"));
         let ty = ctx.value_type(v);
         let ty_text = ctx.type_to_string(ty);
-        let (dims, elem) = match ctx.type_data(ty) {
+        let unsupported =
+            || arg_err(&name, format!("type {ty_text} is not supported (only tensors or buffers of floats)"));
+        let (dims, elem, buffer) = match ctx.type_data(ty) {
             TypeData::Tensor { shape, elem } => match ctx.float_kind(*elem) {
-                Some(k) => (shape.clone(), k),
-                None => {
-                    return Err(arg_err(&name, format!("type {ty_text} is not supported (only tensors of floats)")))
-                }
+                Some(k) => (shape.clone(), k, false),
+                None => return Err(unsupported()),
             },
-            _ => return Err(arg_err(&name, format!("type {ty_text} is not supported (only tensors of floats)"))),
+            _ => match morf_loop::buffer_parts(ctx, ty).and_then(|(s, e)| Some((s.to_vec(), ctx.float_kind(e)?))) {
+                Some((shape, k)) => (shape, k, true),
+                None => return Err(unsupported()),
+            },
         };
         let attrs = arg_attrs.get(i).copied();
         let mut dim_names = vec![None; dims.len()];
@@ -296,7 +319,7 @@ fn arg_specs(ctx: &Context, func: OpId) -> Result<Vec<ArgSpec>, RunError> {
                 }
             },
         };
-        specs.push(ArgSpec { name, ty, ty_text, dims, elem, dim_names, dist });
+        specs.push(ArgSpec { name, ty, ty_text, dims, elem, dim_names, dist, buffer });
     }
     Ok(specs)
 }
@@ -456,7 +479,7 @@ pub fn bind_arguments(ctx: &Context, func: OpId, opts: &RunOptions) -> Result<(V
                 bindings.bind(&s.name, name, shape[d], format!("dimension {d} of %{} from {from}", s.name))?;
             }
         }
-        values[i] = Some(RtValue::Tensor { elem: ctx.element_type(s.ty), array: Rc::new(Array::new(shape, data)) });
+        values[i] = Some(s.value(ctx, shape, data));
     }
 
     // Then generated inputs, sized by --random (or by names the files bound).
@@ -515,7 +538,7 @@ pub fn bind_arguments(ctx: &Context, func: OpId, opts: &RunOptions) -> Result<(V
                 return Err(arg_err(&s.name, format!("shape [{}] is too large for the interpreter", join(&shape))));
             };
             let data = generate(n, s.dist, opts.seed, i, s.elem);
-            values[i] = Some(RtValue::Tensor { elem: ctx.element_type(s.ty), array: Rc::new(Array::new(shape, data)) });
+            values[i] = Some(s.value(ctx, shape, data));
         }
     }
 
@@ -547,9 +570,18 @@ pub fn write_results(
     let mut out = Vec::with_capacity(results.len());
     for (i, v) in results.iter().enumerate() {
         let path = dir.join(format!("result{i}.npy"));
+        let guard;
         let (elem, shape, data): (Type, Vec<usize>, &[f64]) = match v {
             RtValue::Tensor { elem, array } => (*elem, array.shape.clone(), &array.data),
-            _ => return Err(RunError::Other(format!("result {i} is not a tensor; morf-run writes only tensors"))),
+            RtValue::Buffer { elem, data } => {
+                guard = data.borrow();
+                (*elem, guard.shape.clone(), &guard.data)
+            }
+            _ => {
+                return Err(RunError::Other(format!(
+                    "result {i} is not a tensor or a buffer; morf-run writes only tensors and buffers"
+                )))
+            }
         };
         let ty = result_types.get(i).map(|t| ctx.type_to_string(*t)).unwrap_or_else(|| "?".into());
         let dtype = match ctx.type_data(elem) {

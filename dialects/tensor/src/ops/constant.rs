@@ -71,7 +71,8 @@ fn print_constant(p: &mut OpPrinter<'_>, op: OpId) {
 /// The array a dense attribute holds.
 pub(crate) fn attr_array(ctx: &Context, a: Attr) -> Option<Array> {
     let ty = ctx.attr_value_type(a)?;
-    let shape: Vec<usize> = ctx.shape_of(ty)?.iter().map(|d| d.as_static().map(|n| n as usize)).collect::<Option<_>>()?;
+    let shape: Vec<usize> =
+        ctx.shape_of(ty)?.iter().map(|d| d.as_static().map(|n| n as usize)).collect::<Option<_>>()?;
     let n = shape.iter().product();
     let data = ctx.dense_values(a, n)?;
     (data.len() == n).then(|| Array::new(shape, data))
@@ -80,7 +81,8 @@ pub(crate) fn attr_array(ctx: &Context, a: Attr) -> Option<Array> {
 fn interpret_constant(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
     let a = ctx.attr(op, "value").ok_or_else(|| op_error(ctx, op, "requires attribute 'value'"))?;
     if let Some(ty) = ctx.attr_value_type(a) {
-        let shape: Vec<usize> = ctx.shape_of(ty).unwrap_or(&[]).iter().map(|d| d.as_static().unwrap_or(0) as usize).collect();
+        let shape: Vec<usize> =
+            ctx.shape_of(ty).unwrap_or(&[]).iter().map(|d| d.as_static().unwrap_or(0) as usize).collect();
         morf_ir::interp::checked_elements(ctx, op, &shape)?;
     }
     let arr = attr_array(ctx, a).ok_or_else(|| op_error(ctx, op, "interpreter: malformed 'value'"))?;

@@ -149,8 +149,7 @@ fn interpret_binary(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()
     let a = m.tensor(ctx, op, ctx.operand(op, 0))?;
     let b = m.tensor(ctx, op, ctx.operand(op, 1))?;
     same_runtime_shape(ctx, op, &[&a, &b])?;
-    let r = apply_binary(ctx.op_name(op), &a, &b)
-        .ok_or_else(|| op_error(ctx, op, "interpreter: unknown binary op"))?;
+    let r = apply_binary(ctx.op_name(op), &a, &b).ok_or_else(|| op_error(ctx, op, "interpreter: unknown binary op"))?;
     store(m, ctx, op, 0, r)
 }
 
@@ -199,11 +198,7 @@ fn verify_cmp(ctx: &Context, op: OpId) -> VResult {
     expect_counts(ctx, op, 2, 1)?;
     let pred = super::str_attr(ctx, op, "predicate")?;
     if !PREDICATES.contains(&pred) {
-        return Err(op_error(
-            ctx,
-            op,
-            format!("unknown predicate '{pred}'; expected one of eq, ne, lt, le, gt, ge"),
-        ));
+        return Err(op_error(ctx, op, format!("unknown predicate '{pred}'; expected one of eq, ne, lt, le, gt, ge")));
     }
     let (shape, elem) = tensor_of(ctx, op, ctx.operand(op, 0), "operand")?;
     let (ta, tb) = (ctx.value_type(ctx.operand(op, 0)), ctx.value_type(ctx.operand(op, 1)));
@@ -211,7 +206,11 @@ fn verify_cmp(ctx: &Context, op: OpId) -> VResult {
         return Err(op_error(
             ctx,
             op,
-            format!("requires both operands to have one type ('{}' vs '{}')", ctx.type_to_string(ta), ctx.type_to_string(tb)),
+            format!(
+                "requires both operands to have one type ('{}' vs '{}')",
+                ctx.type_to_string(ta),
+                ctx.type_to_string(tb)
+            ),
         ));
     }
     if !ctx.is_float(elem) && !ctx.is_int_or_index(elem) {
@@ -289,7 +288,10 @@ fn verify_select(ctx: &Context, op: OpId) -> VResult {
         return Err(op_error(
             ctx,
             op,
-            format!("condition must be a tensor of i1 elements, got '{}'", ctx.type_to_string(ctx.value_type(ctx.operand(op, 0)))),
+            format!(
+                "condition must be a tensor of i1 elements, got '{}'",
+                ctx.type_to_string(ctx.value_type(ctx.operand(op, 0)))
+            ),
         ));
     }
     let (vs, _) = tensor_of(ctx, op, ctx.operand(op, 1), "true value")?;
@@ -311,7 +313,11 @@ fn verify_select(ctx: &Context, op: OpId) -> VResult {
         return Err(op_error(
             ctx,
             op,
-            format!("condition shape {} does not match value shape {}", super::dims_text(ctx, &cs), super::dims_text(ctx, &vs)),
+            format!(
+                "condition shape {} does not match value shape {}",
+                super::dims_text(ctx, &cs),
+                super::dims_text(ctx, &vs)
+            ),
         ));
     }
     Ok(())
@@ -374,7 +380,11 @@ fn verify_convert(ctx: &Context, op: OpId) -> VResult {
         return Err(op_error(
             ctx,
             op,
-            format!("operand shape {} does not match result shape {}", super::dims_text(ctx, &s), super::dims_text(ctx, &rs)),
+            format!(
+                "operand shape {} does not match result shape {}",
+                super::dims_text(ctx, &s),
+                super::dims_text(ctx, &rs)
+            ),
         ));
     }
     Ok(())

@@ -107,11 +107,7 @@ pub(crate) fn check_sizes(ctx: &Context, op: OpId, first: usize, result: &[Dim])
         return Err(op_error(
             ctx,
             op,
-            format!(
-                "expects {want} size operand{}, one per dynamic result dim, but got {}",
-                plural(want),
-                sizes.len()
-            ),
+            format!("expects {want} size operand{}, one per dynamic result dim, but got {}", plural(want), sizes.len()),
         ));
     }
     for (i, s) in sizes.iter().enumerate() {
@@ -235,7 +231,13 @@ pub(crate) fn store(m: &mut Machine, ctx: &Context, op: OpId, i: usize, mut a: A
 }
 
 /// Like [`store`], for an array already rounded to the result's element type.
-pub(crate) fn store_exact(m: &mut Machine, ctx: &Context, op: OpId, i: usize, a: std::rc::Rc<Array>) -> InterpResult<()> {
+pub(crate) fn store_exact(
+    m: &mut Machine,
+    ctx: &Context,
+    op: OpId,
+    i: usize,
+    a: std::rc::Rc<Array>,
+) -> InterpResult<()> {
     let r = ctx.result(op, i);
     let ty = ctx.value_type(r);
     check_shape(ctx, op, ty, &a.shape)?;

@@ -88,7 +88,9 @@ fn parse_reduce(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
     let kloc = p.loc();
     let kind = p.parse_keyword("reduction kind")?;
     if ReduceKind::from_name(&kind).is_none() {
-        return Err(p.error_at(kloc, format!("unknown reduction kind '{kind}'; expected one of sum, mean, max, min, prod")));
+        return Err(
+            p.error_at(kloc, format!("unknown reduction kind '{kind}'; expected one of sum, mean, max, min, prod"))
+        );
     }
     let k = p.ctx.str_attr(&kind);
     st.attrs.push(("kind".into(), k));

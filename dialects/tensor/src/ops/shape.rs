@@ -231,14 +231,22 @@ fn verify_transpose(ctx: &Context, op: OpId) -> VResult {
             fresh
         });
     if !ok {
-        return Err(op_error(ctx, op, format!("'perm' {} is not a permutation of the {} operand dims", ints_text(&perm), ins.len())));
+        return Err(op_error(
+            ctx,
+            op,
+            format!("'perm' {} is not a permutation of the {} operand dims", ints_text(&perm), ins.len()),
+        ));
     }
     let expected: Vec<Dim> = perm.iter().map(|&p| ins[p as usize]).collect();
     if expected != outs {
         return Err(op_error(
             ctx,
             op,
-            format!("result shape {} does not match the permuted operand shape {}", dims_text(ctx, &outs), dims_text(ctx, &expected)),
+            format!(
+                "result shape {} does not match the permuted operand shape {}",
+                dims_text(ctx, &outs),
+                dims_text(ctx, &expected)
+            ),
         ));
     }
     Ok(())
@@ -352,8 +360,13 @@ fn interpret_reshape(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<(
 fn reassociation(ctx: &Context, op: OpId, big: &[Dim]) -> Result<Vec<Vec<i64>>, Diagnostic> {
     let bad = || op_error(ctx, op, "requires an array of arrays of integers attribute 'reassociation'");
     let a = ctx.attr(op, "reassociation").ok_or_else(bad)?;
-    let groups: Vec<Vec<i64>> =
-        ctx.attr_array(a).ok_or_else(bad)?.iter().map(|g| ctx.attr_int_array(*g)).collect::<Option<_>>().ok_or_else(bad)?;
+    let groups: Vec<Vec<i64>> = ctx
+        .attr_array(a)
+        .ok_or_else(bad)?
+        .iter()
+        .map(|g| ctx.attr_int_array(*g))
+        .collect::<Option<_>>()
+        .ok_or_else(bad)?;
     if groups.is_empty() {
         if big.iter().all(|d| *d == Dim::Static(1)) {
             return Ok(groups);
@@ -438,7 +451,11 @@ fn verify_collapse(ctx: &Context, op: OpId) -> VResult {
         return Err(op_error(
             ctx,
             op,
-            format!("result shape {} does not match the collapsed operand shape {}", dims_text(ctx, &outs), dims_text(ctx, &expected)),
+            format!(
+                "result shape {} does not match the collapsed operand shape {}",
+                dims_text(ctx, &outs),
+                dims_text(ctx, &expected)
+            ),
         ));
     }
     Ok(())
@@ -513,7 +530,10 @@ fn verify_expand(ctx: &Context, op: OpId) -> VResult {
                 return Err(op_error(
                     ctx,
                     op,
-                    format!("result dims {} of group {i} hold {p} elements, but operand dim {i} has size {n}", ints_text(g)),
+                    format!(
+                        "result dims {} of group {i} hold {p} elements, but operand dim {i} has size {n}",
+                        ints_text(g)
+                    ),
                 ));
             }
         }
@@ -570,7 +590,11 @@ fn interpret_expand(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()
         }
     }
     if shape.iter().product::<usize>() != a.num_elements() {
-        return Err(op_error(ctx, op, format!("cannot expand shape {} into {}", shape_text(&a.shape), shape_text(&shape))));
+        return Err(op_error(
+            ctx,
+            op,
+            format!("cannot expand shape {} into {}", shape_text(&a.shape), shape_text(&shape)),
+        ));
     }
     store_exact(m, ctx, op, 0, Rc::new(a.reshape(shape)))
 }

@@ -1,0 +1,667 @@
+//! Loops: `for` (sequential, with loop-carried values), `parallel` (independent
+//! iterations over a k-dim box), `reduce` (a k-dim box combined into one value) and their
+//! terminator `yield`.
+//!
+//! Each loop has one region of one block whose arguments are the induction variables
+//! (`index`), then, for `for`, the loop-carried values. Bounds are half-open, steps must be
+//! positive at run time, and the interpreter runs `parallel` and `reduce` in lexicographic
+//! order of `(i, j, ...)`, so a reordering is visible only through float rounding.
+
+use morf_ir::asm::parser::{OpParser, PResult, UnresolvedOperand};
+use morf_ir::asm::printer::OpPrinter;
+use morf_ir::builtin::op_error;
+use morf_ir::interp::{InterpResult, Machine, RtValue};
+use morf_ir::{BlockId, Context, Loc, OpId, OpInfo, OperationState, RegionId, Traits, Type, Value};
+
+use super::{
+    check_kind, combine, expect_index, expect_min_operands, expect_results, is_index, kind_of, parse_paren_operands,
+    plural, resolve_indices, Kind, VResult,
+};
+
+// ----- shared pieces -----
+
+/// The single region of a loop and its entry block, or an error.
+fn body(ctx: &Context, op: OpId) -> Result<(RegionId, BlockId), morf_ir::Diagnostic> {
+    let regions = ctx.regions(op);
+    if regions.len() != 1 {
+        return Err(op_error(ctx, op, format!("expects one region, but got {}", regions.len())));
+    }
+    let r = regions[0];
+    match ctx.entry_block(r) {
+        Some(b) => Ok((r, b)),
+        None => Err(op_error(ctx, op, "expects a body block")),
+    }
+}
+
+/// Checks that the first `k` block arguments of `b` are `index` induction variables.
+fn check_ivs(ctx: &Context, op: OpId, b: BlockId, k: usize) -> VResult {
+    for (i, &a) in ctx.block_args(b).iter().take(k).enumerate() {
+        let t = ctx.value_type(a);
+        if !is_index(ctx, t) {
+            return Err(op_error(
+                ctx,
+                op,
+                format!("induction variable #{i} must be of type 'index', got '{}'", ctx.type_to_string(t)),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Checks a box loop (`parallel`, `reduce`): `3k` index bound operands, then `extra` more,
+/// with `k` the number of block arguments. Returns `k`.
+fn check_box(ctx: &Context, op: OpId, extra: usize) -> Result<usize, morf_ir::Diagnostic> {
+    let (_, b) = body(ctx, op)?;
+    let k = ctx.block_args(b).len();
+    let n = ctx.operands(op).len();
+    if n != 3 * k + extra {
+        let got = n.saturating_sub(extra);
+        return Err(op_error(
+            ctx,
+            op,
+            format!(
+                "expects equal numbers of lower bounds, upper bounds and steps, one per induction variable ({k} each, {} \
+                 operand{} in all), but got {got} bound operand{}",
+                3 * k,
+                plural(3 * k),
+                plural(got)
+            ),
+        ));
+    }
+    for (i, &v) in ctx.operands(op)[..3 * k].iter().enumerate() {
+        let what = ["lower bound", "upper bound", "step"][i / k.max(1)];
+        expect_index(ctx, op, v, &format!("{what} #{}", i % k.max(1)))?;
+    }
+    check_ivs(ctx, op, b, k)?;
+    Ok(k)
+}
+
+/// Parses `(%a, %b)` as a list of induction-variable names.
+fn parse_iv_list(p: &mut OpParser<'_>) -> PResult<Vec<UnresolvedOperand>> {
+    parse_paren_operands(p)
+}
+
+/// Parses `(%i, %j) = (%lb0, %lb1) to (%ub0, %ub1) step (%s0, %s1)` and returns the
+/// induction variables and the bound operands (lower bounds, upper bounds, steps).
+fn parse_box(p: &mut OpParser<'_>) -> PResult<(Vec<UnresolvedOperand>, Vec<Value>)> {
+    let loc = p.loc();
+    let ivs = parse_iv_list(p)?;
+    p.expect_punct("=")?;
+    let lbs = parse_paren_operands(p)?;
+    p.expect_keyword("to")?;
+    let ubs = parse_paren_operands(p)?;
+    p.expect_keyword("step")?;
+    let steps = parse_paren_operands(p)?;
+    let k = ivs.len();
+    if lbs.len() != k || ubs.len() != k || steps.len() != k {
+        return Err(p.error_at(
+            loc,
+            format!(
+                "expected equal numbers of induction variables, lower bounds, upper bounds and steps, got {k}, {}, {} and {}",
+                lbs.len(),
+                ubs.len(),
+                steps.len()
+            ),
+        ));
+    }
+    if let Some(bad) = ivs.iter().find(|v| v.number.is_some()) {
+        return Err(p.error_at(bad.loc, "expected an induction variable name without '#'"));
+    }
+    let mut bounds = resolve_indices(p, &lbs)?;
+    bounds.extend(resolve_indices(p, &ubs)?);
+    bounds.extend(resolve_indices(p, &steps)?);
+    Ok((ivs, bounds))
+}
+
+/// Entry-block arguments `(name, index, loc)` for induction variables.
+fn iv_args(p: &mut OpParser<'_>, ivs: &[UnresolvedOperand]) -> Vec<(String, Type, Loc)> {
+    let idx = p.ctx.index_type();
+    ivs.iter().map(|v| (v.name.clone(), idx, v.loc)).collect()
+}
+
+/// Prints ` (%i, %j) = (%a, %b) to (%c, %d) step (%e, %f)` for a box loop with `k` ivs.
+fn print_box(p: &mut OpPrinter<'_>, op: OpId, k: usize) {
+    let ops = p.ctx.operands(op).to_vec();
+    let b = p.ctx.regions(op).first().and_then(|r| p.ctx.entry_block(*r));
+    let ivs = b.map(|b| p.ctx.block_args(b).to_vec()).unwrap_or_default();
+    if let Some(b) = b {
+        p.bind_block_args(b);
+    }
+    let ivs = &ivs[..k.min(ivs.len())];
+    let group = |p: &mut OpPrinter<'_>, vs: &[Value]| {
+        p.write("(");
+        p.print_operands(vs);
+        p.write(")");
+    };
+    p.write(" ");
+    group(p, ivs);
+    p.write(" = ");
+    let k = k.min(ops.len() / 3);
+    group(p, &ops[..k]);
+    p.write(" to ");
+    group(p, &ops[k..2 * k]);
+    p.write(" step ");
+    group(p, &ops[2 * k..3 * k]);
+}
+
+/// The `index` values of `vs`.
+fn ints(m: &Machine, ctx: &Context, op: OpId, vs: &[Value]) -> InterpResult<Vec<i64>> {
+    vs.iter().map(|v| m.int(ctx, op, *v)).collect()
+}
+
+/// Checks that every step is positive.
+fn check_steps(ctx: &Context, op: OpId, steps: &[i64]) -> InterpResult<()> {
+    match steps.iter().find(|s| **s <= 0) {
+        Some(s) => Err(op_error(ctx, op, format!("step {s} must be positive"))),
+        None => Ok(()),
+    }
+}
+
+/// Runs the body of a box loop over every point of `[lbs, ubs)` with `steps`, in
+/// lexicographic order, passing each yielded value list to `each`.
+fn run_box(
+    m: &mut Machine,
+    ctx: &Context,
+    op: OpId,
+    k: usize,
+    mut each: impl FnMut(Vec<RtValue>) -> InterpResult<()>,
+) -> InterpResult<()> {
+    let (r, _) = body(ctx, op)?;
+    let ops = ctx.operands(op);
+    let lbs = ints(m, ctx, op, &ops[..k])?;
+    let ubs = ints(m, ctx, op, &ops[k..2 * k])?;
+    let steps = ints(m, ctx, op, &ops[2 * k..3 * k])?;
+    check_steps(ctx, op, &steps)?;
+    if lbs.iter().zip(&ubs).any(|(l, u)| l >= u) {
+        return Ok(());
+    }
+    let mut iv = lbs.clone();
+    loop {
+        let args = iv.iter().map(|&i| RtValue::Int(i)).collect();
+        each(m.run_region(ctx, r, args)?)?;
+        // Advance the odometer, innermost dim fastest.
+        let mut d = k;
+        loop {
+            if d == 0 {
+                return Ok(());
+            }
+            d -= 1;
+            iv[d] = iv[d].saturating_add(steps[d]);
+            if iv[d] < ubs[d] {
+                break;
+            }
+            iv[d] = lbs[d];
+        }
+    }
+}
+
+// ----- for -----
+
+/// A sequential loop with loop-carried values:
+///
+/// ```mlir
+/// %r = mloop.for %i = %lb to %ub step %s iter_args(%acc = %init) -> (f32) {
+///   ...
+///   mloop.yield %next : f32
+/// }
+/// ```
+///
+/// Operands `lb, ub, step, inits...`; the body's arguments are `(%i: index, iter args...)`;
+/// the results are the last yielded values (the inits if the loop runs zero times).
+pub fn for_() -> OpInfo {
+    OpInfo::new("mloop.for", "a sequential loop with loop-carried values")
+        .traits(Traits::SINGLE_BLOCK)
+        .verify(verify_for)
+        .format(parse_for, print_for)
+        .interpret(interpret_for)
+}
+
+fn verify_for(ctx: &Context, op: OpId) -> VResult {
+    expect_min_operands(ctx, op, 3)?;
+    let ops = ctx.operands(op);
+    for (i, what) in ["lower bound", "upper bound", "step"].iter().enumerate() {
+        expect_index(ctx, op, ops[i], what)?;
+    }
+    let inits = &ops[3..];
+    expect_results(ctx, op, inits.len())?;
+    for (i, (&v, &r)) in inits.iter().zip(ctx.results(op)).enumerate() {
+        let (ti, tr) = (ctx.value_type(v), ctx.value_type(r));
+        if ti != tr {
+            return Err(op_error(
+                ctx,
+                op,
+                format!(
+                    "type of init #{i} ('{}') does not match result #{i} ('{}')",
+                    ctx.type_to_string(ti),
+                    ctx.type_to_string(tr)
+                ),
+            ));
+        }
+    }
+    let (_, b) = body(ctx, op)?;
+    let args = ctx.block_args(b);
+    if args.len() != 1 + inits.len() {
+        return Err(op_error(
+            ctx,
+            op,
+            format!(
+                "expects {} body argument{} (the induction variable and one per init), but got {}",
+                1 + inits.len(),
+                plural(1 + inits.len()),
+                args.len()
+            ),
+        ));
+    }
+    check_ivs(ctx, op, b, 1)?;
+    for (i, (&a, &v)) in args[1..].iter().zip(inits).enumerate() {
+        let (ta, tv) = (ctx.value_type(a), ctx.value_type(v));
+        if ta != tv {
+            return Err(op_error(
+                ctx,
+                op,
+                format!(
+                    "type of iter arg #{i} ('{}') does not match init #{i} ('{}')",
+                    ctx.type_to_string(ta),
+                    ctx.type_to_string(tv)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn parse_for(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
+    let iv = p.parse_operand()?;
+    if iv.number.is_some() {
+        return Err(p.error_at(iv.loc, "expected an induction variable name without '#'"));
+    }
+    p.expect_punct("=")?;
+    let lb = p.parse_operand()?;
+    p.expect_keyword("to")?;
+    let ub = p.parse_operand()?;
+    p.expect_keyword("step")?;
+    let step = p.parse_operand()?;
+    let mut names = Vec::new();
+    let mut inits = Vec::new();
+    let mut tys = Vec::new();
+    if p.parse_optional_keyword("iter_args")? {
+        let loc = p.loc();
+        p.expect_punct("(")?;
+        if !p.at_punct(")") {
+            loop {
+                let n = p.parse_operand()?;
+                if n.number.is_some() {
+                    return Err(p.error_at(n.loc, "expected an iter arg name without '#'"));
+                }
+                p.expect_punct("=")?;
+                inits.push(p.parse_operand()?);
+                names.push(n);
+                if !p.parse_optional_punct(",")? {
+                    break;
+                }
+            }
+        }
+        p.expect_punct(")")?;
+        p.expect_punct("->")?;
+        p.expect_punct("(")?;
+        if !p.at_punct(")") {
+            tys = p.parse_type_list()?;
+        }
+        p.expect_punct(")")?;
+        if tys.len() != inits.len() {
+            return Err(p.error_at(loc, format!("{} iter args present, but {} result types", inits.len(), tys.len())));
+        }
+    }
+    let mut operands = resolve_indices(p, &[lb, ub, step])?;
+    for (o, t) in inits.iter().zip(&tys) {
+        operands.push(p.resolve_operand(o, *t)?);
+    }
+    let mut args = iv_args(p, std::slice::from_ref(&iv));
+    args.extend(names.iter().zip(&tys).map(|(n, t)| (n.name.clone(), *t, n.loc)));
+    let r = p.parse_region(&args, false)?;
+    p.parse_optional_attr_dict_with_keyword(st)?;
+    st.operands = operands;
+    st.result_types = tys;
+    st.regions.push(r);
+    Ok(())
+}
+
+fn print_for(p: &mut OpPrinter<'_>, op: OpId) {
+    let ops = p.ctx.operands(op).to_vec();
+    let Some(&r) = p.ctx.regions(op).first() else {
+        return;
+    };
+    let args = match p.ctx.entry_block(r) {
+        Some(b) => {
+            p.bind_block_args(b);
+            p.ctx.block_args(b).to_vec()
+        }
+        None => Vec::new(),
+    };
+    p.write(" ");
+    if let Some(&iv) = args.first() {
+        p.print_operand(iv);
+    }
+    p.write(" = ");
+    if ops.len() >= 3 {
+        p.print_operand(ops[0]);
+        p.write(" to ");
+        p.print_operand(ops[1]);
+        p.write(" step ");
+        p.print_operand(ops[2]);
+    }
+    let inits = ops.get(3..).unwrap_or(&[]);
+    if !inits.is_empty() {
+        p.write(" iter_args(");
+        for (i, v) in inits.iter().enumerate() {
+            if i > 0 {
+                p.write(", ");
+            }
+            if let Some(&a) = args.get(i + 1) {
+                p.print_operand(a);
+            }
+            p.write(" = ");
+            p.print_operand(*v);
+        }
+        p.write(") -> (");
+        let tys: Vec<Type> = p.ctx.results(op).iter().map(|v| p.ctx.value_type(*v)).collect();
+        p.print_types(&tys);
+        p.write(")");
+    }
+    p.write(" ");
+    p.print_region(r, false);
+    p.print_optional_attr_dict_with_keyword(op, &[]);
+}
+
+fn interpret_for(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
+    let (r, _) = body(ctx, op)?;
+    let ops = ctx.operands(op);
+    let (lb, ub, step) = (m.int(ctx, op, ops[0])?, m.int(ctx, op, ops[1])?, m.int(ctx, op, ops[2])?);
+    check_steps(ctx, op, &[step])?;
+    let n = ops.len() - 3;
+    let mut iters: Vec<RtValue> = ops[3..].iter().map(|v| m.get(ctx, *v).cloned()).collect::<Result<_, _>>()?;
+    let mut i = lb;
+    while i < ub {
+        let mut args = Vec::with_capacity(1 + n);
+        args.push(RtValue::Int(i));
+        args.append(&mut iters);
+        iters = m.run_region(ctx, r, args)?;
+        if iters.len() != n {
+            return Err(op_error(
+                ctx,
+                op,
+                format!("interpreter: the body yielded {} values, expected {n}", iters.len()),
+            ));
+        }
+        i = i.saturating_add(step);
+    }
+    for (res, v) in ctx.results(op).iter().zip(iters) {
+        m.set(*res, v);
+    }
+    Ok(())
+}
+
+// ----- parallel -----
+
+/// Independent iterations over a k-dim box:
+///
+/// ```mlir
+/// mloop.parallel (%i, %j) = (%c0, %c0) to (%m, %n) step (%c1, %c1) {
+///   ...
+///   mloop.yield
+/// }
+/// ```
+///
+/// Operands: `k` lower bounds, `k` upper bounds, `k` steps; the body's arguments are the
+/// `k` indices. No results. Iterations are independent apart from `accumulate` updates,
+/// which commute; the interpreter runs them in lexicographic order.
+pub fn parallel() -> OpInfo {
+    OpInfo::new("mloop.parallel", "independent iterations over a k-dim box")
+        .traits(Traits::SINGLE_BLOCK)
+        .verify(verify_parallel)
+        .format(parse_parallel, print_parallel)
+        .interpret(interpret_parallel)
+}
+
+fn verify_parallel(ctx: &Context, op: OpId) -> VResult {
+    expect_results(ctx, op, 0)?;
+    check_box(ctx, op, 0).map(|_| ())
+}
+
+fn parse_parallel(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
+    let (ivs, bounds) = parse_box(p)?;
+    let args = iv_args(p, &ivs);
+    let r = p.parse_region(&args, false)?;
+    p.parse_optional_attr_dict_with_keyword(st)?;
+    st.operands = bounds;
+    st.regions.push(r);
+    Ok(())
+}
+
+fn print_parallel(p: &mut OpPrinter<'_>, op: OpId) {
+    let k = p.ctx.operands(op).len() / 3;
+    print_box(p, op, k);
+    if let Some(&r) = p.ctx.regions(op).first() {
+        p.write(" ");
+        p.print_region(r, false);
+    }
+    p.print_optional_attr_dict_with_keyword(op, &[]);
+}
+
+fn interpret_parallel(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
+    let k = ctx.operands(op).len() / 3;
+    run_box(m, ctx, op, k, |_| Ok(()))
+}
+
+// ----- reduce -----
+
+/// A reduction over a k-dim box:
+///
+/// ```mlir
+/// %r = mloop.reduce sum (%j) = (%c0) to (%n) step (%c1) init(%zero) : f32 {
+///   ...
+///   mloop.yield %e : f32
+/// }
+/// ```
+///
+/// Attribute `kind`: `sum`, `max`, `min` or `prod`. Operands: `k` lower bounds, `k` upper
+/// bounds, `k` steps, then `init`. The body yields one value of init's type; the result
+/// starts from `init` and is combined with each yielded value in lexicographic order,
+/// rounded to the type at each step (with an f32 init, the fp32 accumulation of a kernel).
+pub fn reduce() -> OpInfo {
+    OpInfo::new("mloop.reduce", "combines the values a k-dim box of iterations yields")
+        .traits(Traits::SINGLE_BLOCK)
+        .verify(verify_reduce)
+        .format(parse_reduce, print_reduce)
+        .interpret(interpret_reduce)
+}
+
+fn verify_reduce(ctx: &Context, op: OpId) -> VResult {
+    check_kind(ctx, op)?;
+    expect_results(ctx, op, 1)?;
+    expect_min_operands(ctx, op, 1)?;
+    check_box(ctx, op, 1)?;
+    let init = *ctx.operands(op).last().expect("checked above");
+    let (ti, tr) = (ctx.value_type(init), ctx.value_type(ctx.result(op, 0)));
+    if ti != tr {
+        return Err(op_error(
+            ctx,
+            op,
+            format!(
+                "type of init ('{}') does not match the result ('{}')",
+                ctx.type_to_string(ti),
+                ctx.type_to_string(tr)
+            ),
+        ));
+    }
+    if !ctx.is_float(ti) && !is_index(ctx, ti) {
+        return Err(op_error(
+            ctx,
+            op,
+            format!("init must have a float type or 'index', got '{}'", ctx.type_to_string(ti)),
+        ));
+    }
+    Ok(())
+}
+
+fn parse_reduce(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
+    super::parse_keyword_attr(p, st, "kind", "combiner (sum, max, min or prod)")?;
+    let (ivs, mut bounds) = parse_box(p)?;
+    p.expect_keyword("init")?;
+    p.expect_punct("(")?;
+    let init = p.parse_operand()?;
+    p.expect_punct(")")?;
+    let ty = p.parse_colon_type()?;
+    bounds.push(p.resolve_operand(&init, ty)?);
+    let args = iv_args(p, &ivs);
+    let r = p.parse_region(&args, false)?;
+    p.parse_optional_attr_dict_with_keyword(st)?;
+    st.operands = bounds;
+    st.result_types = vec![ty];
+    st.regions.push(r);
+    Ok(())
+}
+
+fn print_reduce(p: &mut OpPrinter<'_>, op: OpId) {
+    let kind = p.ctx.attr(op, "kind").and_then(|a| p.ctx.attr_str(a)).unwrap_or("?").to_string();
+    p.write(" ");
+    p.write(&kind);
+    let n = p.ctx.operands(op).len();
+    print_box(p, op, n.saturating_sub(1) / 3);
+    if let Some(&init) = p.ctx.operands(op).last() {
+        p.write(" init(");
+        p.print_operand(init);
+        p.write(") : ");
+        p.print_type(p.ctx.value_type(init));
+    }
+    if let Some(&r) = p.ctx.regions(op).first() {
+        p.write(" ");
+        p.print_region(r, false);
+    }
+    p.print_optional_attr_dict_with_keyword(op, &["kind"]);
+}
+
+fn interpret_reduce(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
+    let kind = kind_of(ctx, op)?;
+    let ops = ctx.operands(op);
+    let k = (ops.len() - 1) / 3;
+    let init = ops[ops.len() - 1];
+    let res = ctx.result(op, 0);
+    let ty = ctx.value_type(res);
+    let one = |ys: &[RtValue]| -> InterpResult<RtValue> {
+        match ys {
+            [y] => Ok(y.clone()),
+            _ => Err(op_error(ctx, op, format!("interpreter: the body yielded {} values, expected 1", ys.len()))),
+        }
+    };
+    let out = match m.get(ctx, init)?.clone() {
+        RtValue::Int(start) => {
+            let mut acc = start;
+            run_box(m, ctx, op, k, |ys| {
+                let y = one(&ys)?.as_int().ok_or_else(|| op_error(ctx, op, "interpreter: expected an index value"))?;
+                acc =
+                    combine_int(kind, acc, y).ok_or_else(|| op_error(ctx, op, "integer overflow in the reduction"))?;
+                Ok(())
+            })?;
+            RtValue::Int(acc)
+        }
+        RtValue::Float(start) => {
+            let k_ = ctx.float_kind(ty).ok_or_else(|| op_error(ctx, op, "interpreter: expected a float result"))?;
+            let mut acc = start;
+            run_box(m, ctx, op, k, |ys| {
+                let y = one(&ys)?.as_float().ok_or_else(|| op_error(ctx, op, "interpreter: expected a float value"))?;
+                acc = k_.round(combine(kind, acc, y));
+                Ok(())
+            })?;
+            RtValue::Float(acc)
+        }
+        _ => return Err(op_error(ctx, op, "interpreter: expected a scalar init")),
+    };
+    m.set(res, out);
+    Ok(())
+}
+
+/// Combines two integers exactly; `None` on overflow.
+fn combine_int(kind: Kind, a: i64, b: i64) -> Option<i64> {
+    match kind {
+        Kind::Sum => a.checked_add(b),
+        Kind::Prod => a.checked_mul(b),
+        Kind::Max => Some(a.max(b)),
+        Kind::Min => Some(a.min(b)),
+    }
+}
+
+// ----- yield -----
+
+/// Ends a loop body: `mloop.yield` or `mloop.yield %a, %b : f32, f32`.
+///
+/// In a `for` it yields the next loop-carried values (the loop's result types); in a
+/// `parallel` nothing; in a `reduce` one value of the init's type.
+pub fn yield_() -> OpInfo {
+    OpInfo::new("mloop.yield", "ends a loop body, yielding values to the loop")
+        .traits(Traits::TERMINATOR | Traits::PURE)
+        .verify(verify_yield)
+        .format(parse_yield, print_yield)
+        .interpret(interpret_yield)
+}
+
+fn verify_yield(ctx: &Context, op: OpId) -> VResult {
+    expect_results(ctx, op, 0)?;
+    let Some(parent) = ctx.parent_op(op) else {
+        return Err(op_error(ctx, op, "expects parent op 'mloop.for', 'mloop.parallel' or 'mloop.reduce'"));
+    };
+    let want: Vec<Type> = match ctx.op_name(parent) {
+        "mloop.for" => ctx.results(parent).iter().map(|v| ctx.value_type(*v)).collect(),
+        "mloop.parallel" => Vec::new(),
+        "mloop.reduce" => ctx.operands(parent).last().map(|v| vec![ctx.value_type(*v)]).unwrap_or_default(),
+        _ => return Err(op_error(ctx, op, "expects parent op 'mloop.for', 'mloop.parallel' or 'mloop.reduce'")),
+    };
+    let got: Vec<Type> = ctx.operands(op).iter().map(|v| ctx.value_type(*v)).collect();
+    if got != want {
+        let list = |ts: &[Type]| ts.iter().map(|t| ctx.type_to_string(*t)).collect::<Vec<_>>().join(", ");
+        let what = if ctx.op_name(parent) == "mloop.reduce" { "init type" } else { "result types" };
+        return Err(op_error(
+            ctx,
+            op,
+            format!(
+                "yields ({}), but the parent '{}' expects its {what} ({})",
+                list(&got),
+                ctx.op_name(parent),
+                list(&want)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn parse_yield(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
+    let loc = p.loc();
+    let ops = p.parse_operand_list()?;
+    p.parse_optional_attr_dict(st)?;
+    if !ops.is_empty() {
+        p.expect_punct(":")?;
+        let tys = p.parse_type_list()?;
+        st.operands = p.resolve_operands(&ops, &tys, loc)?;
+    }
+    Ok(())
+}
+
+fn print_yield(p: &mut OpPrinter<'_>, op: OpId) {
+    let ops = p.ctx.operands(op).to_vec();
+    if !ops.is_empty() {
+        p.write(" ");
+        p.print_operands(&ops);
+    }
+    p.print_optional_attr_dict(op, &[]);
+    if !ops.is_empty() {
+        p.write(" : ");
+        let tys: Vec<Type> = ops.iter().map(|v| p.ctx.value_type(*v)).collect();
+        p.print_types(&tys);
+    }
+}
+
+fn interpret_yield(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
+    let vals = ctx.operands(op).iter().map(|v| m.get(ctx, *v).cloned()).collect::<Result<Vec<_>, _>>()?;
+    m.yield_values(vals);
+    Ok(())
+}

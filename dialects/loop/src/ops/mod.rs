@@ -1,0 +1,255 @@
+//! The ops of the `mloop` dialect, one file per group, plus the helpers they share:
+//! operand checks for verifiers, pieces of the custom assembly formats, and run-time
+//! accessors for the interpreter.
+
+pub mod buffer;
+pub mod loops;
+pub mod scalar;
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use morf_ir::asm::parser::{OpParser, PResult, UnresolvedOperand};
+use morf_ir::builtin::op_error;
+use morf_ir::interp::{array::Array, InterpResult, Machine, RtValue};
+use morf_ir::{Context, Diagnostic, Dim, OpId, Type, TypeData, Value};
+
+use crate::types::buffer_parts;
+
+/// Result of a verifier.
+pub(crate) type VResult = Result<(), Diagnostic>;
+
+/// The combiners of `mloop.accumulate` and `mloop.reduce`.
+pub const KINDS: [&str; 4] = ["sum", "max", "min", "prod"];
+
+/// Checks the operand and result counts of `op`.
+pub(crate) fn expect_counts(ctx: &Context, op: OpId, operands: usize, results: usize) -> VResult {
+    let n = ctx.operands(op).len();
+    if n != operands {
+        return Err(op_error(ctx, op, format!("expects {operands} operand{}, but got {n}", plural(operands))));
+    }
+    expect_results(ctx, op, results)
+}
+
+/// Checks the result count of `op`.
+pub(crate) fn expect_results(ctx: &Context, op: OpId, results: usize) -> VResult {
+    let r = ctx.results(op).len();
+    if r != results {
+        return Err(op_error(ctx, op, format!("expects {results} result{}, but got {r}", plural(results))));
+    }
+    Ok(())
+}
+
+/// Checks that `op` has at least `min` operands.
+pub(crate) fn expect_min_operands(ctx: &Context, op: OpId, min: usize) -> VResult {
+    let n = ctx.operands(op).len();
+    if n < min {
+        return Err(op_error(ctx, op, format!("expects at least {min} operand{}, but got {n}", plural(min))));
+    }
+    Ok(())
+}
+
+pub(crate) fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// Whether `t` is `index`.
+pub(crate) fn is_index(ctx: &Context, t: Type) -> bool {
+    matches!(ctx.type_data(t), TypeData::Index)
+}
+
+/// Whether `t` is `i1`.
+pub(crate) fn is_i1(ctx: &Context, t: Type) -> bool {
+    matches!(ctx.type_data(t), TypeData::Integer(1))
+}
+
+/// Checks that `v` has type `index`.
+pub(crate) fn expect_index(ctx: &Context, op: OpId, v: Value, what: &str) -> VResult {
+    let t = ctx.value_type(v);
+    if is_index(ctx, t) {
+        Ok(())
+    } else {
+        Err(op_error(ctx, op, format!("{what} must be of type 'index', got '{}'", ctx.type_to_string(t))))
+    }
+}
+
+/// Dims and element type of `v`, which must be a buffer (`what` names it in the error).
+pub(crate) fn buffer_of(ctx: &Context, op: OpId, v: Value, what: &str) -> Result<(Vec<Dim>, Type), Diagnostic> {
+    let t = ctx.value_type(v);
+    match buffer_parts(ctx, t) {
+        Some((s, e)) => Ok((s.to_vec(), e)),
+        None => Err(op_error(ctx, op, format!("{what} must be a '!mloop.buffer', got '{}'", ctx.type_to_string(t)))),
+    }
+}
+
+/// The string attribute `name` of `op`.
+pub(crate) fn str_attr<'c>(ctx: &'c Context, op: OpId, name: &str) -> Result<&'c str, Diagnostic> {
+    ctx.attr(op, name)
+        .and_then(|a| ctx.attr_str(a))
+        .ok_or_else(|| op_error(ctx, op, format!("requires a string attribute '{name}'")))
+}
+
+/// Checks the combiner attribute `kind` of `op`.
+pub(crate) fn check_kind(ctx: &Context, op: OpId) -> VResult {
+    let k = str_attr(ctx, op, "kind")?;
+    if KINDS.contains(&k) {
+        Ok(())
+    } else {
+        Err(op_error(ctx, op, format!("unknown combiner '{k}'; expected one of sum, max, min, prod")))
+    }
+}
+
+/// The integer held by `v` when an `mloop.constant` defines it.
+pub(crate) fn constant_int(ctx: &Context, v: Value) -> Option<i64> {
+    let d = ctx.defining_op(v)?;
+    if ctx.op_name(d) != "mloop.constant" {
+        return None;
+    }
+    ctx.attr(d, "value").and_then(|a| ctx.attr_int(a))
+}
+
+// ----- custom format pieces -----
+
+/// Parses a keyword attribute (`lt`, `sum`) into `st` under `name`.
+pub(crate) fn parse_keyword_attr(
+    p: &mut OpParser<'_>,
+    st: &mut morf_ir::OperationState,
+    name: &str,
+    what: &str,
+) -> PResult<()> {
+    let k = p.parse_keyword(what)?;
+    let a = p.ctx.str_attr(&k);
+    st.attrs.push((name.into(), a));
+    Ok(())
+}
+
+/// Parses `(%a, %b)` (possibly empty).
+pub(crate) fn parse_paren_operands(p: &mut OpParser<'_>) -> PResult<Vec<UnresolvedOperand>> {
+    p.expect_punct("(")?;
+    let v = p.parse_operand_list()?;
+    p.expect_punct(")")?;
+    Ok(v)
+}
+
+/// Resolves operands as `index` values.
+pub(crate) fn resolve_indices(p: &mut OpParser<'_>, os: &[UnresolvedOperand]) -> PResult<Vec<Value>> {
+    let idx = p.ctx.index_type();
+    os.iter().map(|o| p.resolve_operand(o, idx)).collect()
+}
+
+// ----- interpreter helpers -----
+
+/// The scalar bound to `v` as an f64 (an integer or index converts exactly up to 2^53).
+#[inline]
+pub(crate) fn scalar(m: &Machine, ctx: &Context, op: OpId, v: Value) -> InterpResult<f64> {
+    match m.get(ctx, v)? {
+        RtValue::Float(f) => Ok(*f),
+        RtValue::Int(i) => Ok(*i as f64),
+        _ => Err(op_error(ctx, op, "interpreter: expected a scalar operand")),
+    }
+}
+
+/// The buffer bound to `v`.
+#[inline]
+pub(crate) fn buffer(m: &Machine, ctx: &Context, op: OpId, v: Value) -> InterpResult<Rc<RefCell<Array>>> {
+    match m.get(ctx, v)? {
+        RtValue::Buffer { data, .. } => Ok(data.clone()),
+        _ => Err(op_error(ctx, op, "interpreter: expected a buffer operand")),
+    }
+}
+
+/// The run-time value of scalar type `t` holding `v` (already rounded to `t`).
+#[inline]
+pub(crate) fn scalar_value(ctx: &Context, t: Type, v: f64) -> RtValue {
+    match ctx.type_data(t) {
+        TypeData::Float(_) => RtValue::Float(v),
+        _ => RtValue::Int(v as i64),
+    }
+}
+
+/// The row-major offset of the element at the `index` operands `idx` of `op` in `shape`,
+/// or a diagnostic naming the op and the index when out of bounds.
+pub(crate) fn offset(m: &Machine, ctx: &Context, op: OpId, idx: &[Value], shape: &[usize]) -> InterpResult<usize> {
+    if idx.len() != shape.len() {
+        return Err(op_error(
+            ctx,
+            op,
+            format!("interpreter: {} indices for a buffer of rank {}", idx.len(), shape.len()),
+        ));
+    }
+    let mut off = 0usize;
+    for (d, (&v, &n)) in idx.iter().zip(shape).enumerate() {
+        let i = m.int(ctx, op, v)?;
+        if i < 0 || i as u64 >= n as u64 {
+            let all: Result<Vec<i64>, _> = idx.iter().map(|v| m.int(ctx, op, *v)).collect();
+            let all = all?.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ");
+            let dims = shape.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ");
+            return Err(op_error(
+                ctx,
+                op,
+                format!("index {i} is out of bounds for dim {d} of size {n} (indices [{all}], shape [{dims}])"),
+            ));
+        }
+        off = off * n + i as usize;
+    }
+    Ok(off)
+}
+
+/// Combines `acc` with `v` by combiner `kind` (max and min propagate NaN).
+#[inline]
+pub(crate) fn combine(kind: Kind, acc: f64, v: f64) -> f64 {
+    match kind {
+        Kind::Sum => acc + v,
+        Kind::Prod => acc * v,
+        Kind::Max => {
+            if acc.is_nan() || v.is_nan() {
+                f64::NAN
+            } else {
+                acc.max(v)
+            }
+        }
+        Kind::Min => {
+            if acc.is_nan() || v.is_nan() {
+                f64::NAN
+            } else {
+                acc.min(v)
+            }
+        }
+    }
+}
+
+/// A combiner of `accumulate` and `reduce`.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Kind {
+    /// `sum`.
+    Sum,
+    /// `max` (NaN-propagating).
+    Max,
+    /// `min` (NaN-propagating).
+    Min,
+    /// `prod`.
+    Prod,
+}
+
+impl Kind {
+    /// Parses `sum`, `max`, `min` or `prod`.
+    pub fn from_name(s: &str) -> Option<Kind> {
+        Some(match s {
+            "sum" => Kind::Sum,
+            "max" => Kind::Max,
+            "min" => Kind::Min,
+            "prod" => Kind::Prod,
+            _ => return None,
+        })
+    }
+}
+
+/// The combiner attribute `kind` of `op`.
+pub(crate) fn kind_of(ctx: &Context, op: OpId) -> InterpResult<Kind> {
+    let k = str_attr(ctx, op, "kind")?;
+    Kind::from_name(k).ok_or_else(|| op_error(ctx, op, format!("unknown combiner '{k}'")))
+}

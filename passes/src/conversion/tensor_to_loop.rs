@@ -1,0 +1,1117 @@
+//! `lower-tensor-to-loop`: lowers functions of the `mtensor` dialect to explicit loop nests
+//! of the `mloop` dialect over buffers, fusing every pointwise producer into its consumers.
+//!
+//! Every tensor value is treated as an *expression at an index*: to read element `idx` of a
+//! value, the pass emits scalar code at the current point of a loop body. Arguments are
+//! loaded (`mloop.load`); elementwise ops become the scalar op of the same name on the
+//! operands' scalars (`mtensor.add` -> `mloop.add`, ... `cmp`, `select`, `convert`), so each
+//! result is rounded to the element type exactly as the tensor interpreter rounds it;
+//! splat constants become `mloop.constant`, other constants an `mloop.constant_buffer` at
+//! the function entry plus a load; `broadcast`, `transpose`, `reshape`, `collapse_shape` and
+//! `expand_shape` only rewrite the index (a dynamic operand dim of a broadcast reads
+//! `min(i, size - 1)`, right whether its run-time size is 1 or the full size).
+//!
+//! Only two kinds of values get a buffer and a loop nest of their own (*roots*): results of
+//! `mtensor.reduce`, and values the function returns (unless they are arguments or already
+//! have a buffer). Everything else is recomputed inline in each nest that reads it: this
+//! is pointwise fusion, so a chain of elementwise ops becomes one nest. Within a nest,
+//! scalar code is emitted once per (value, index) and hoisted to the outermost loop body
+//! where its operands are available (index arithmetic and constants go to the function
+//! entry, loads of a row to the row loop), so shared subexpressions are computed once.
+//!
+//! - an elementwise root is `mloop.parallel` over its shape storing into an `mloop.alloc`;
+//! - a reduce root is `mloop.parallel` over its kept dims (none for a full reduction)
+//!   around an `mloop.reduce` over the reduced dims, which accumulates in f32 (f64 for f64
+//!   inputs; see the option) starting from the identity (0 for sum and mean, 1 for prod,
+//!   -inf for max, +inf for min); `mean` divides the sum by the element count; the result
+//!   is converted to the element type and stored (index 0 in `keepdim` dims).
+//!
+//! Sizes are computed once at the function entry (`mloop.dim` of argument buffers,
+//! `mloop.constant` for static dims, the `sizes` operands of broadcasts and reshapes), and
+//! dynamic dims stay dynamic. Nests follow the program order of their roots; a buffer that
+//! is not returned is freed (`mloop.dealloc`) after the last nest that reads it. The
+//! signature changes in place: every tensor becomes an `!mloop.buffer` of the same shape
+//! and element type (argument names and `arg_attrs` stay), and `func.return` returns
+//! buffers.
+//!
+//! **IR expected:** `func.func`s whose body is one block of `mtensor` ops (and ops that do
+//! not touch tensors). Calls with tensor operands or results are rejected with an error.
+//! **IR produced:** `mloop` ops only; the pass ends with a legality check (`failed to
+//! legalize operation 'mtensor.add'`). It runs on the op it is given (a module or a
+//! function) and every function nested in it.
+//!
+//! **Options:** `accumulator-type` (`f32` or `f64`, default `f32`): the type that reductions
+//! of f16, bf16 and f32 accumulate in (f64 inputs always accumulate in f64).
+//!
+//! **Example:**
+//!
+//! ```text
+//! // before
+//! func.func @f(%x: tensor<?x8xf32>, %w: tensor<8xf32>) -> tensor<?xf32> {
+//!   %m = mtensor.dim %x, 0 : tensor<?x8xf32>
+//!   %wb = mtensor.broadcast %w dims [1] sizes(%m) : tensor<8xf32> -> tensor<?x8xf32>
+//!   %p = mtensor.mul %x, %wb : tensor<?x8xf32>
+//!   %s = mtensor.reduce sum %p dims [1] : tensor<?x8xf32> -> tensor<?xf32>
+//!   return %s : tensor<?xf32>
+//! }
+//! // after
+//! func.func @f(%x: !mloop.buffer<?x8xf32>, %w: !mloop.buffer<8xf32>) -> !mloop.buffer<?xf32> {
+//!   %c0 = mloop.constant 0 : index
+//!   %m = mloop.dim %x, 0 : !mloop.buffer<?x8xf32>
+//!   %c8 = mloop.constant 8 : index
+//!   %c1 = mloop.constant 1 : index
+//!   %zero = mloop.constant 0.0 : f32
+//!   %s = mloop.alloc(%m) : !mloop.buffer<?xf32>
+//!   mloop.parallel (%i) = (%c0) to (%m) step (%c1) {
+//!     %acc = mloop.reduce sum (%j) = (%c0) to (%c8) step (%c1) init(%zero) : f32 {
+//!       %a = mloop.load %x[%i, %j] : !mloop.buffer<?x8xf32>
+//!       %b = mloop.load %w[%j] : !mloop.buffer<8xf32>
+//!       %p = mloop.mul %a, %b : f32
+//!       mloop.yield %p : f32
+//!     }
+//!     mloop.store %acc, %s[%i] : !mloop.buffer<?xf32>
+//!     mloop.yield
+//!   }
+//!   return %s : !mloop.buffer<?xf32>
+//! }
+//! ```
+
+use std::collections::{HashMap, HashSet};
+
+use morf_ir::builtin::{func_type, op_error};
+use morf_ir::pass::{Pass, PassInfo, PassOptionInfo, PassOptions, PassResult};
+use morf_ir::{Attr, BlockId, Context, Diagnostic, Dim, FloatKind, Loc, OpId, OperationState, Type, TypeData, Value};
+
+/// The options of [`LowerTensorToLoop`].
+#[derive(Clone, Debug)]
+pub struct TensorToLoopOptions {
+    /// The type reductions of f16, bf16 and f32 accumulate in (`accumulator-type`).
+    pub accumulator_type: FloatKind,
+}
+
+impl Default for TensorToLoopOptions {
+    fn default() -> Self {
+        TensorToLoopOptions { accumulator_type: FloatKind::F32 }
+    }
+}
+
+impl TensorToLoopOptions {
+    /// Reads the options from `key=value` text options.
+    pub fn from_pass_options(o: &PassOptions) -> Result<Self, String> {
+        let accumulator_type = match o.string("accumulator-type", "f32").as_str() {
+            "f32" => FloatKind::F32,
+            "f64" => FloatKind::F64,
+            other => return Err(format!("option 'accumulator-type' expects f32 or f64, got '{other}'")),
+        };
+        Ok(TensorToLoopOptions { accumulator_type })
+    }
+}
+
+/// The option table of `lower-tensor-to-loop`.
+pub const OPTIONS: &[PassOptionInfo] = &[PassOptionInfo {
+    key: "accumulator-type",
+    help: "the type reductions of f16, bf16 and f32 accumulate in (f32 or f64)",
+    default: "f32",
+}];
+
+/// The registry entry of `lower-tensor-to-loop`.
+pub fn info() -> PassInfo {
+    PassInfo {
+        name: "lower-tensor-to-loop",
+        description: "lower mtensor functions to fused mloop nests over buffers",
+        options: OPTIONS,
+        create: |o| Ok(Box::new(LowerTensorToLoop { options: TensorToLoopOptions::from_pass_options(o)? })),
+    }
+}
+
+/// The `lower-tensor-to-loop` pass.
+#[derive(Debug, Default)]
+pub struct LowerTensorToLoop {
+    /// Its options.
+    pub options: TensorToLoopOptions,
+}
+
+impl Pass for LowerTensorToLoop {
+    fn name(&self) -> &'static str {
+        "lower-tensor-to-loop"
+    }
+
+    fn options_text(&self) -> String {
+        format!("accumulator-type={}", self.options.accumulator_type.name())
+    }
+
+    fn run(&mut self, ctx: &mut Context, root: OpId) -> PassResult {
+        let ops = ctx.walk_collect(root);
+        for &op in &ops {
+            let name = ctx.op_name(op);
+            if name.starts_with("mtensor.") && !is_supported(name) {
+                return Err(legality_error(ctx, op));
+            }
+            if !name.starts_with("mtensor.") && name != "func.return" && touches_tensors(ctx, op) {
+                return Err(op_error(
+                    ctx,
+                    op,
+                    "has tensor operands or results, which lower-tensor-to-loop cannot lower (only mtensor ops \
+                     and func.return are supported)",
+                ));
+            }
+        }
+        let funcs: Vec<OpId> = ops.into_iter().filter(|o| ctx.op_name(*o) == "func.func").collect();
+        for f in funcs {
+            lower_function(ctx, f, &self.options)?;
+        }
+        // Legality: no mtensor op may be left.
+        for op in ctx.walk_collect(root) {
+            if ctx.op_name(op).starts_with("mtensor.") {
+                return Err(legality_error(ctx, op));
+            }
+        }
+        Ok(())
+    }
+}
+
+fn legality_error(ctx: &Context, op: OpId) -> Diagnostic {
+    Diagnostic::error(ctx.op_loc(op), format!("failed to legalize operation '{}'", ctx.op_name(op)))
+}
+
+const BINARY: &[&str] = &["add", "sub", "mul", "div", "max", "min", "pow"];
+const UNARY: &[&str] = &["neg", "exp", "log", "sqrt", "rsqrt", "tanh", "abs"];
+const OTHER: &[&str] = &[
+    "constant",
+    "cmp",
+    "select",
+    "convert",
+    "reduce",
+    "dim",
+    "broadcast",
+    "transpose",
+    "reshape",
+    "collapse_shape",
+    "expand_shape",
+];
+
+fn is_supported(name: &str) -> bool {
+    name.strip_prefix("mtensor.").is_some_and(|n| BINARY.contains(&n) || UNARY.contains(&n) || OTHER.contains(&n))
+}
+
+fn touches_tensors(ctx: &Context, op: OpId) -> bool {
+    ctx.operands(op).iter().chain(ctx.results(op)).any(|v| ctx.is_tensor(ctx.value_type(*v)))
+}
+
+/// The buffer type with the shape and element type of a tensor type (other types unchanged).
+fn buffer_type(ctx: &mut Context, t: Type) -> Type {
+    match ctx.tensor_parts(t) {
+        Some((shape, elem)) => {
+            let shape = shape.to_vec();
+            ctx.intern_type(TypeData::Dialect { name: "mloop.buffer".into(), shape, elem: Some(elem), params: vec![] })
+        }
+        None => t,
+    }
+}
+
+/// Lowers one function in place.
+fn lower_function(ctx: &mut Context, func: OpId, opts: &TensorToLoopOptions) -> PassResult {
+    let Some(fty) = func_type(ctx, func) else { return Ok(()) };
+    let Some((ins, outs)) = ctx.function_parts(fty).map(|(a, b)| (a.to_vec(), b.to_vec())) else { return Ok(()) };
+    let new_ins: Vec<Type> = ins.iter().map(|t| buffer_type(ctx, *t)).collect();
+    let new_outs: Vec<Type> = outs.iter().map(|t| buffer_type(ctx, *t)).collect();
+    let region = ctx.regions(func).first().copied();
+    let entry = region.and_then(|r| ctx.entry_block(r));
+    if let (Some(r), Some(entry)) = (region, entry) {
+        if ctx.region_blocks(r).count() != 1 {
+            return Err(op_error(ctx, func, "has more than one block, which lower-tensor-to-loop does not support"));
+        }
+        let has_tensor_ops = ctx.block_ops(entry).any(|o| ctx.op_name(o).starts_with("mtensor."));
+        if has_tensor_ops || ins != new_ins || outs != new_outs {
+            Lowering::new(ctx, func, entry, opts)?.run()?;
+        }
+    }
+    let nt = ctx.function_type(&new_ins, &new_outs);
+    let a = ctx.type_attr(nt);
+    ctx.set_attr(func, "function_type", a);
+    Ok(())
+}
+
+/// Scalar ops are memoized by name, operands, attributes and result type.
+type OpKey = (&'static str, Vec<Value>, Vec<(&'static str, Attr)>, Option<Type>);
+
+/// An insertion point of the nest being built: the function entry (level 0), the body of
+/// the nest's outer loop (level 1; the function body itself for rank-0 nests), an inner
+/// loop body (level 2).
+struct Scope {
+    block: BlockId,
+    /// Insert before this op (or at the end of the block).
+    before: Option<OpId>,
+    ops: HashMap<OpKey, Value>,
+    exprs: HashMap<(Value, Vec<Value>), Value>,
+}
+
+impl Scope {
+    fn new(block: BlockId, before: Option<OpId>) -> Self {
+        Scope { block, before, ops: HashMap::new(), exprs: HashMap::new() }
+    }
+}
+
+struct Lowering<'a> {
+    ctx: &'a mut Context,
+    opts: &'a TensorToLoopOptions,
+    entry: BlockId,
+    ret: OpId,
+    scopes: Vec<Scope>,
+    /// The level at which each value created here (or a loop index) is defined.
+    level: HashMap<Value, usize>,
+    /// Values of index constants created here.
+    index_consts: HashMap<Value, i64>,
+    /// The buffer of each tensor value that has one (arguments and roots).
+    buffers: HashMap<Value, Value>,
+    /// The sizes of each tensor value, as index values at the function entry.
+    dims: HashMap<Value, Vec<Value>>,
+    /// Constant buffers of non-splat constants.
+    const_buffers: HashMap<Value, Value>,
+    /// Sizes known to be equal at run time (elementwise operands have one shape): a
+    /// union-find forest over index values.
+    same_size: HashMap<Value, Value>,
+    /// Ops created at the function entry, in order (unused ones are erased at the end).
+    entry_ops: Vec<OpId>,
+    /// The nest that reads each buffer last (by nest number).
+    last_read: HashMap<Value, usize>,
+    /// The current nest number.
+    nest: usize,
+    /// The loc of the op being lowered.
+    loc: Loc,
+}
+
+impl<'a> Lowering<'a> {
+    fn new(
+        ctx: &'a mut Context,
+        func: OpId,
+        entry: BlockId,
+        opts: &'a TensorToLoopOptions,
+    ) -> Result<Self, Diagnostic> {
+        let Some(ret) = ctx.block_last_op(entry).filter(|o| ctx.op_name(*o) == "func.return") else {
+            return Err(op_error(ctx, func, "body does not end with 'func.return'"));
+        };
+        let first = ctx.block_ops(entry).next();
+        let scopes = vec![Scope::new(entry, first)];
+        let mut buffers = HashMap::new();
+        for a in ctx.block_args(entry).to_vec() {
+            let t = ctx.value_type(a);
+            if ctx.is_tensor(t) {
+                let bt = buffer_type(ctx, t);
+                ctx.set_value_type(a, bt);
+                buffers.insert(a, a);
+            }
+        }
+        Ok(Lowering {
+            ctx,
+            opts,
+            entry,
+            ret,
+            scopes,
+            level: HashMap::new(),
+            index_consts: HashMap::new(),
+            buffers,
+            dims: HashMap::new(),
+            const_buffers: HashMap::new(),
+            last_read: HashMap::new(),
+            same_size: HashMap::new(),
+            entry_ops: Vec::new(),
+            nest: 0,
+            loc: Loc::Unknown,
+        })
+    }
+
+    fn run(mut self) -> PassResult {
+        let body: Vec<OpId> = self.ctx.block_ops(self.entry).collect();
+        let returned: Vec<Value> = self.ctx.operands(self.ret).to_vec();
+        // The values the results need; reduce results among them are roots.
+        let mut needed: HashSet<Value> = HashSet::new();
+        let mut stack: Vec<Value> = returned.clone();
+        while let Some(v) = stack.pop() {
+            if !needed.insert(v) {
+                continue;
+            }
+            if let Some(d) = self.ctx.defining_op(v) {
+                // Sizes come from the shapes, not from the values.
+                if self.ctx.op_name(d).starts_with("mtensor.") && self.ctx.op_name(d) != "mtensor.dim" {
+                    stack.extend(self.ctx.operands(d).iter().copied());
+                }
+            }
+        }
+        // Sizes of every needed value, so that all equal sizes are known before any nest.
+        for &op in &body {
+            if self.ctx.op_name(op).starts_with("mtensor.") {
+                for v in self.ctx.results(op).to_vec() {
+                    if needed.contains(&v) && self.ctx.is_tensor(self.ctx.value_type(v)) {
+                        self.dims(v)?;
+                    }
+                }
+            }
+        }
+        // Roots: needed reduce results and returned values, in program order. A reduce whose
+        // only use is a chain of single-operand elementwise ops (`convert`, `neg`, ...)
+        // ending in a returned value stores that value directly (epilogue fusion).
+        let mut roots: Vec<(Value, Vec<OpId>, Value)> = Vec::new();
+        let mut fused_targets: HashSet<Value> = HashSet::new();
+        for &op in &body {
+            let name = self.ctx.op_name(op);
+            if !name.starts_with("mtensor.") || name == "mtensor.dim" {
+                continue;
+            }
+            let v = self.ctx.result(op, 0);
+            if !needed.contains(&v) || fused_targets.contains(&v) {
+                continue;
+            }
+            if name == "mtensor.reduce" {
+                let (chain, target) = self.epilogue_chain(v, &returned);
+                if !chain.is_empty() {
+                    fused_targets.insert(target);
+                }
+                roots.push((v, chain, target));
+            } else if returned.contains(&v) {
+                roots.push((v, Vec::new(), v));
+            }
+        }
+        // One nest per root.
+        let mut nest_end: Vec<OpId> = Vec::new();
+        let mut intermediate: Vec<Value> = Vec::new();
+        let mut own_nest: HashMap<Value, usize> = HashMap::new();
+        for (k, (v, chain, target)) in roots.iter().enumerate() {
+            self.nest = k;
+            let op = self.ctx.defining_op(*v).expect("roots are op results");
+            self.loc = self.ctx.op_loc(op);
+            let (buf, end) = if self.ctx.op_name(op) == "mtensor.reduce" {
+                self.reduce_nest(op, chain, *target)?
+            } else {
+                self.elementwise_nest(*v)?
+            };
+            self.buffers.insert(*target, buf);
+            own_nest.insert(buf, k);
+            if !returned.contains(target) {
+                intermediate.push(buf);
+            }
+            nest_end.push(end);
+        }
+        // Free intermediate buffers after the nest that reads them last.
+        for buf in intermediate {
+            if let Some(&k) = self.last_read.get(&buf).or(own_nest.get(&buf)) {
+                let st = OperationState::new("mloop.dealloc", self.loc).operands(&[buf]);
+                let d = self.ctx.create_op(st);
+                self.ctx.insert_op_after(nest_end[k], d);
+            }
+        }
+        // Return buffers (and entry-level sizes for returned indices).
+        for (i, v) in returned.iter().enumerate() {
+            if let Some(&b) = self.buffers.get(v) {
+                self.ctx.set_operand(self.ret, i, b);
+            } else if self.ctx.defining_op(*v).is_some_and(|d| self.ctx.op_name(d) == "mtensor.dim") {
+                let iv = self.index_value(*v)?;
+                self.ctx.set_operand(self.ret, i, iv);
+            }
+        }
+        // Other users of `mtensor.dim` results read the entry-level size instead.
+        for &op in &body {
+            if self.ctx.op_name(op) == "mtensor.dim" {
+                let r = self.ctx.result(op, 0);
+                if self.ctx.uses(r).iter().any(|u| !self.ctx.op_name(u.op).starts_with("mtensor.")) {
+                    let iv = self.index_value(r)?;
+                    self.ctx.replace_all_uses_with(r, iv);
+                }
+            }
+        }
+        // Entry-level ops (all pure: sizes, constants) that no nest used.
+        for &op in self.entry_ops.iter().rev() {
+            if self.ctx.results(op).iter().all(|r| self.ctx.uses(*r).is_empty()) {
+                self.ctx.erase_op(op);
+            }
+        }
+        // Erase the tensor ops, users first.
+        for &op in body.iter().rev() {
+            if self.ctx.op_name(op).starts_with("mtensor.") {
+                if let Some(u) = self.ctx.results(op).iter().flat_map(|r| self.ctx.uses(*r)).next() {
+                    let user = u.op;
+                    return Err(op_error(self.ctx, user, "uses a tensor value that lower-tensor-to-loop cannot lower"));
+                }
+                self.ctx.erase_op(op);
+            }
+        }
+        Ok(())
+    }
+
+    /// The chain of single-use, single-operand elementwise ops from reduce result `r` to a
+    /// returned value, and that value (an empty chain and `r` when there is none).
+    fn epilogue_chain(&self, r: Value, returned: &[Value]) -> (Vec<OpId>, Value) {
+        let mut chain = Vec::new();
+        let mut cur = r;
+        while !returned.contains(&cur) {
+            let uses = self.ctx.uses(cur);
+            if uses.len() != 1 {
+                return (Vec::new(), r);
+            }
+            let u = uses[0].op;
+            let short = self.ctx.op_name(u).strip_prefix("mtensor.").unwrap_or("");
+            if !(UNARY.contains(&short) || short == "convert") {
+                return (Vec::new(), r);
+            }
+            chain.push(u);
+            cur = self.ctx.result(u, 0);
+        }
+        (chain, cur)
+    }
+
+    // ----- emission -----
+
+    fn index_type(&mut self) -> Type {
+        self.ctx.index_type()
+    }
+
+    fn elem(&self, v: Value) -> Type {
+        self.ctx.element_type(self.ctx.value_type(v))
+    }
+
+    fn shape(&self, v: Value) -> Vec<Dim> {
+        self.ctx.shape_of(self.ctx.value_type(v)).unwrap_or(&[]).to_vec()
+    }
+
+    /// Inserts `op` at the insertion point of scope `level`.
+    fn place(&mut self, level: usize, op: OpId) {
+        match self.scopes[level].before {
+            Some(b) => self.ctx.insert_op_before(b, op),
+            None => {
+                let blk = self.scopes[level].block;
+                self.ctx.append_op(blk, op)
+            }
+        }
+    }
+
+    /// Creates a side-effecting or region op at scope `level` (never memoized).
+    fn emit_at(&mut self, level: usize, st: OperationState) -> OpId {
+        let op = self.ctx.create_op(st);
+        self.place(level, op);
+        if level == 0 {
+            self.entry_ops.push(op);
+        }
+        for r in self.ctx.results(op).to_vec() {
+            self.level.insert(r, level);
+        }
+        op
+    }
+
+    /// Creates a pure single-result op in the outermost scope where its operands are
+    /// defined (at least `min_level`), once per scope.
+    fn emit(
+        &mut self,
+        name: &'static str,
+        operands: &[Value],
+        attrs: &[(&'static str, Attr)],
+        ty: Type,
+        min_level: usize,
+    ) -> Value {
+        let key: OpKey = (name, operands.to_vec(), attrs.to_vec(), Some(ty));
+        let lvl = operands.iter().map(|v| self.level.get(v).copied().unwrap_or(0)).fold(min_level, usize::max);
+        let lvl = lvl.min(self.scopes.len() - 1);
+        for s in self.scopes[..=lvl].iter().rev() {
+            if let Some(&v) = s.ops.get(&key) {
+                return v;
+            }
+        }
+        let mut st = OperationState::new(name, self.loc).operands(operands).results(&[ty]);
+        for (k, a) in attrs {
+            st = st.attr(k, *a);
+        }
+        let op = self.emit_at(lvl, st);
+        let v = self.ctx.result(op, 0);
+        self.scopes[lvl].ops.insert(key, v);
+        v
+    }
+
+    fn index_const(&mut self, n: i64) -> Value {
+        let it = self.index_type();
+        let a = self.ctx.int_attr(n, it);
+        let v = self.emit("mloop.constant", &[], &[("value", a)], it, 0);
+        self.index_consts.insert(v, n);
+        v
+    }
+
+    fn float_const(&mut self, x: f64, ty: Type) -> Value {
+        let a = if self.ctx.float_kind(ty).is_some() {
+            self.ctx.float_attr(x, ty)
+        } else if matches!(self.ctx.type_data(ty), TypeData::Integer(1)) {
+            self.ctx.bool_attr(x != 0.0)
+        } else {
+            self.ctx.int_attr(x as i64, ty)
+        };
+        self.emit("mloop.constant", &[], &[("value", a)], ty, 0)
+    }
+
+    /// Index arithmetic (`add sub mul div rem min`), folded when it is trivial.
+    fn index_op(&mut self, name: &'static str, a: Value, b: Value) -> Value {
+        let (ca, cb) = (self.index_consts.get(&a).copied(), self.index_consts.get(&b).copied());
+        if let (Some(x), Some(y)) = (ca, cb) {
+            let folded = match name {
+                "mloop.add" => Some(x + y),
+                "mloop.sub" => Some(x - y),
+                "mloop.mul" => Some(x * y),
+                "mloop.div" if y > 0 => Some(x.div_euclid(y)),
+                "mloop.rem" if y > 0 => Some(x.rem_euclid(y)),
+                "mloop.min" => Some(x.min(y)),
+                _ => None,
+            };
+            if let Some(n) = folded {
+                return self.index_const(n);
+            }
+        }
+        match (name, ca, cb) {
+            ("mloop.add", Some(0), _) | ("mloop.mul", Some(1), _) => return b,
+            ("mloop.add" | "mloop.sub", _, Some(0)) | ("mloop.mul" | "mloop.div", _, Some(1)) => return a,
+            ("mloop.mul", Some(0), _) | ("mloop.mul", _, Some(0)) | ("mloop.rem", _, Some(1)) => {
+                return self.index_const(0)
+            }
+            _ => {}
+        }
+        if name == "mloop.min" && a == b {
+            return a;
+        }
+        let it = self.index_type();
+        self.emit(name, &[a, b], &[], it, 0)
+    }
+
+    fn alloc(&mut self, v: Value) -> Result<Value, Diagnostic> {
+        let t = self.ctx.value_type(v);
+        let bt = buffer_type(self.ctx, t);
+        let dims = self.dims(v)?;
+        let dynamic: Vec<Value> =
+            self.shape(v).iter().zip(&dims).filter(|(d, _)| **d == Dim::Dynamic).map(|(_, s)| *s).collect();
+        let st = OperationState::new("mloop.alloc", self.loc).operands(&dynamic).results(&[bt]);
+        let op = self.ctx.create_op(st);
+        self.ctx.insert_op_before(self.ret, op);
+        Ok(self.ctx.result(op, 0))
+    }
+
+    /// Creates `mloop.parallel` over `ubs` before the return; returns it and its body
+    /// (ending with `mloop.yield`) and indices.
+    fn parallel(&mut self, ubs: &[Value]) -> (OpId, BlockId, Vec<Value>) {
+        let (c0, c1) = (self.index_const(0), self.index_const(1));
+        let mut operands = vec![c0; ubs.len()];
+        operands.extend_from_slice(ubs);
+        operands.extend(std::iter::repeat_n(c1, ubs.len()));
+        let it = self.index_type();
+        let r = self.ctx.create_region();
+        let body = self.ctx.create_block(r, &vec![it; ubs.len()]);
+        let y = self.ctx.create_op(OperationState::new("mloop.yield", self.loc));
+        self.ctx.append_op(body, y);
+        let st = OperationState::new("mloop.parallel", self.loc).operands(&operands).region(r);
+        let op = self.ctx.create_op(st);
+        self.ctx.insert_op_before(self.ret, op);
+        let ivs = self.ctx.block_args(body).to_vec();
+        (op, body, ivs)
+    }
+
+    /// Opens the scope of a nest's outer level: the body of `par`, or the function body.
+    fn open_outer(&mut self, body: Option<(BlockId, OpId)>) {
+        let scope = match body {
+            Some((b, _)) => Scope::new(b, self.ctx.block_last_op(b)),
+            None => Scope::new(self.entry, Some(self.ret)),
+        };
+        self.scopes.truncate(1);
+        self.scopes.push(scope);
+    }
+
+    fn store(&mut self, level: usize, val: Value, buf: Value, idx: &[Value]) -> OpId {
+        let mut operands = vec![val, buf];
+        operands.extend_from_slice(idx);
+        self.emit_at(level, OperationState::new("mloop.store", self.loc).operands(&operands))
+    }
+
+    /// The nest of a root that is not a reduction: returns its buffer and its last op in
+    /// the function body.
+    fn elementwise_nest(&mut self, v: Value) -> Result<(Value, OpId), Diagnostic> {
+        let buf = self.alloc(v)?;
+        let dims = self.dims(v)?;
+        let (body, ivs) = if dims.is_empty() {
+            (None, Vec::new())
+        } else {
+            let (op, body, ivs) = self.parallel(&dims);
+            (Some((body, op)), ivs)
+        };
+        self.open_outer(body);
+        for &iv in &ivs {
+            self.level.insert(iv, 1);
+        }
+        let val = self.gen(v, &ivs)?;
+        let st = self.store(1, val, buf, &ivs);
+        self.scopes.truncate(1);
+        Ok((buf, body.map(|(_, op)| op).unwrap_or(st)))
+    }
+
+    /// The nest of an `mtensor.reduce`, storing `target`: its result, or the end of an
+    /// epilogue `chain` of single-operand elementwise ops applied to it.
+    fn reduce_nest(&mut self, op: OpId, chain: &[OpId], target: Value) -> Result<(Value, OpId), Diagnostic> {
+        let input = self.ctx.operand(op, 0);
+        let result = self.ctx.result(op, 0);
+        let kind = self.ctx.attr(op, "kind").and_then(|a| self.ctx.attr_str(a)).unwrap_or("sum").to_string();
+        let rdims: Vec<usize> = self
+            .ctx
+            .attr(op, "dims")
+            .and_then(|a| self.ctx.attr_int_array(a))
+            .unwrap_or_default()
+            .into_iter()
+            .map(|d| d as usize)
+            .collect();
+        let keepdim = self.ctx.attr(op, "keepdim").is_some();
+        let in_elem = self.elem(input);
+        let out_elem = self.elem(result);
+        let acc_ty = match self.ctx.float_kind(in_elem) {
+            Some(FloatKind::F64) => self.ctx.f64_type(),
+            _ => self.ctx.float_type(self.opts.accumulator_type),
+        };
+        let xd = self.dims(input)?;
+        let rank = xd.len();
+        let kept: Vec<usize> = (0..rank).filter(|d| !rdims.contains(d)).collect();
+        let identity = match kind.as_str() {
+            "prod" => 1.0,
+            "max" => f64::NEG_INFINITY,
+            "min" => f64::INFINITY,
+            _ => 0.0,
+        };
+        let init = self.float_const(identity, acc_ty);
+        let count = if kind == "mean" {
+            let mut n = self.index_const(1);
+            for &d in &rdims {
+                n = self.index_op("mloop.mul", n, xd[d]);
+            }
+            Some(self.emit("mloop.convert", &[n], &[], acc_ty, 0))
+        } else {
+            None
+        };
+        let buf = self.alloc(target)?;
+        let kept_ubs: Vec<Value> = kept.iter().map(|&d| xd[d]).collect();
+        let (outer, kept_ivs) = if kept.is_empty() {
+            (None, Vec::new())
+        } else {
+            let (pop, body, ivs) = self.parallel(&kept_ubs);
+            (Some((body, pop)), ivs)
+        };
+        self.open_outer(outer);
+        for &iv in &kept_ivs {
+            self.level.insert(iv, 1);
+        }
+        // The reduction over the reduced dims.
+        let (c0, c1) = (self.index_const(0), self.index_const(1));
+        let mut operands = vec![c0; rdims.len()];
+        operands.extend(rdims.iter().map(|&d| xd[d]));
+        operands.extend(std::iter::repeat_n(c1, rdims.len()));
+        operands.push(init);
+        let it = self.index_type();
+        let r = self.ctx.create_region();
+        let rbody = self.ctx.create_block(r, &vec![it; rdims.len()]);
+        let red_ivs = self.ctx.block_args(rbody).to_vec();
+        let kname = if kind == "mean" { "sum" } else { kind.as_str() };
+        let ka = self.ctx.str_attr(kname);
+        let st = OperationState::new("mloop.reduce", self.loc)
+            .operands(&operands)
+            .attr("kind", ka)
+            .results(&[acc_ty])
+            .region(r);
+        let red = self.emit_at(1, st);
+        let saved = self.scopes[1].before;
+        self.scopes[1].before = Some(red);
+        self.scopes.push(Scope::new(rbody, None));
+        for &iv in &red_ivs {
+            self.level.insert(iv, 2);
+        }
+        let mut full = Vec::with_capacity(rank);
+        let (mut ki, mut ri) = (kept_ivs.iter(), red_ivs.iter());
+        for d in 0..rank {
+            let next = if rdims.contains(&d) { ri.next() } else { ki.next() };
+            full.push(*next.expect("one index per dim"));
+        }
+        let mut val = self.gen(input, &full)?;
+        if in_elem != acc_ty {
+            val = self.emit("mloop.convert", &[val], &[], acc_ty, 0);
+        }
+        let y = self.ctx.create_op(OperationState::new("mloop.yield", self.loc).operands(&[val]));
+        self.ctx.append_op(rbody, y);
+        self.scopes.pop();
+        self.scopes[1].before = saved;
+        // Epilogue: mean, conversion, store.
+        let mut res = self.ctx.result(red, 0);
+        if let Some(n) = count {
+            res = self.emit("mloop.div", &[res, n], &[], acc_ty, 1);
+        }
+        if out_elem != acc_ty {
+            res = self.emit("mloop.convert", &[res], &[], out_elem, 1);
+        }
+        for &u in chain {
+            let (from, to) = (self.elem(self.ctx.operand(u, 0)), self.elem(self.ctx.result(u, 0)));
+            let short = self.ctx.op_name(u).strip_prefix("mtensor.").unwrap_or("").to_string();
+            self.loc = self.ctx.op_loc(u);
+            if short != "convert" {
+                res = self.emit(loop_name(&short), &[res], &[], to, 1);
+            } else if from != to {
+                res = self.emit("mloop.convert", &[res], &[], to, 1);
+            }
+        }
+        self.loc = self.ctx.op_loc(op);
+        let mut idx = Vec::new();
+        let mut ki = kept_ivs.iter();
+        for d in 0..rank {
+            if !rdims.contains(&d) {
+                idx.push(*ki.next().expect("one index per kept dim"));
+            } else if keepdim {
+                idx.push(c0);
+            }
+        }
+        let st = self.store(1, res, buf, &idx);
+        self.scopes.truncate(1);
+        Ok((buf, outer.map(|(_, op)| op).unwrap_or(st)))
+    }
+
+    // ----- sizes -----
+
+    /// The index value an `index` operand of a tensor op stands for, at the function entry.
+    fn index_value(&mut self, v: Value) -> Result<Value, Diagnostic> {
+        match self.ctx.defining_op(v) {
+            None => Ok(v),
+            Some(d) if self.ctx.op_name(d) == "mtensor.dim" => {
+                let i = self.ctx.attr(d, "index").and_then(|a| self.ctx.attr_int(a)).unwrap_or(0) as usize;
+                let src = self.ctx.operand(d, 0);
+                let dims = self.dims(src)?;
+                dims.get(i).copied().ok_or_else(|| op_error(self.ctx, d, "dim index is out of range"))
+            }
+            Some(d) => Err(op_error(
+                self.ctx,
+                d,
+                "defines a size that lower-tensor-to-loop cannot compute at the function entry (sizes must come from \
+                 'mtensor.dim' or function arguments)",
+            )),
+        }
+    }
+
+    /// The sizes of tensor value `v`, as index values at the function entry.
+    fn dims(&mut self, v: Value) -> Result<Vec<Value>, Diagnostic> {
+        if let Some(d) = self.dims.get(&v) {
+            return Ok(d.clone());
+        }
+        let shape = self.shape(v);
+        let def = self.ctx.defining_op(v);
+        let name = def.map(|d| self.ctx.op_name(d).to_string()).unwrap_or_default();
+        // Where the dynamic dims come from.
+        let derived: Option<Vec<Value>> = match def {
+            _ if shape.iter().all(|d| *d != Dim::Dynamic) => None,
+            None => None,
+            Some(op) => {
+                let operands = self.ctx.operands(op).to_vec();
+                let short = name.strip_prefix("mtensor.").unwrap_or("");
+                if BINARY.contains(&short) || UNARY.contains(&short) || matches!(short, "cmp" | "convert" | "select") {
+                    // Every operand has the result's shape.
+                    let first = self.dims(operands[0])?;
+                    for &o in &operands[1..] {
+                        let d = self.dims(o)?;
+                        for (a, b) in first.iter().zip(d) {
+                            self.union(*a, b);
+                        }
+                    }
+                    Some(first)
+                } else if short == "transpose" {
+                    let perm = self.int_array(op, "perm");
+                    let d = self.dims(operands[0])?;
+                    Some(perm.iter().map(|&p| d[p as usize]).collect())
+                } else if short == "reduce" {
+                    let rd = self.int_array(op, "dims");
+                    let keep = self.ctx.attr(op, "keepdim").is_some();
+                    let d = self.dims(operands[0])?;
+                    let one = self.index_const(1);
+                    let mut out = Vec::new();
+                    for (i, s) in d.into_iter().enumerate() {
+                        if !rd.contains(&(i as i64)) {
+                            out.push(s);
+                        } else if keep {
+                            out.push(one);
+                        }
+                    }
+                    Some(out)
+                } else if short == "collapse_shape" {
+                    let groups = self.groups(op);
+                    let d = self.dims(operands[0])?;
+                    let mut out = Vec::new();
+                    for g in groups {
+                        let mut p = self.index_const(1);
+                        for i in g {
+                            p = self.index_op("mloop.mul", p, d[i]);
+                        }
+                        out.push(p);
+                    }
+                    Some(out)
+                } else if matches!(short, "broadcast" | "reshape" | "expand_shape") {
+                    // One size operand per dynamic result dim.
+                    let mut sizes = operands[1..].iter();
+                    let mut out = Vec::new();
+                    for d in &shape {
+                        match d {
+                            Dim::Static(n) => out.push(self.index_const(*n as i64)),
+                            Dim::Dynamic => {
+                                let s =
+                                    *sizes.next().ok_or_else(|| op_error(self.ctx, op, "has too few size operands"))?;
+                                out.push(self.index_value(s)?);
+                            }
+                        }
+                    }
+                    Some(out)
+                } else {
+                    return Err(legality_error(self.ctx, op));
+                }
+            }
+        };
+        let mut out = Vec::with_capacity(shape.len());
+        for (i, d) in shape.iter().enumerate() {
+            let s = match (d, &derived) {
+                (Dim::Static(n), _) => self.index_const(*n as i64),
+                (Dim::Dynamic, Some(dd)) => dd[i],
+                (Dim::Dynamic, None) => {
+                    let Some(&buf) = self.buffers.get(&v) else {
+                        return Err(Diagnostic::error(
+                            self.ctx.value(v).loc,
+                            "lower-tensor-to-loop cannot size this value",
+                        ));
+                    };
+                    let it = self.index_type();
+                    let a = self.ctx.i64_attr(i as i64);
+                    self.emit("mloop.dim", &[buf], &[("index", a)], it, 0)
+                }
+            };
+            out.push(s);
+        }
+        self.dims.insert(v, out.clone());
+        Ok(out)
+    }
+
+    fn find(&self, mut v: Value) -> Value {
+        while let Some(&p) = self.same_size.get(&v) {
+            v = p;
+        }
+        v
+    }
+
+    fn union(&mut self, a: Value, b: Value) {
+        let (ra, rb) = (self.find(a), self.find(b));
+        if ra != rb {
+            self.same_size.insert(rb, ra);
+        }
+    }
+
+    fn int_array(&self, op: OpId, name: &str) -> Vec<i64> {
+        self.ctx.attr(op, name).and_then(|a| self.ctx.attr_int_array(a)).unwrap_or_default()
+    }
+
+    fn groups(&self, op: OpId) -> Vec<Vec<usize>> {
+        let Some(a) = self.ctx.attr(op, "reassociation") else { return Vec::new() };
+        self.ctx
+            .attr_array(a)
+            .unwrap_or(&[])
+            .iter()
+            .map(|g| self.ctx.attr_int_array(*g).unwrap_or_default().into_iter().map(|x| x as usize).collect())
+            .collect()
+    }
+
+    /// `idx` over `dims` as one row-major position.
+    fn linearize(&mut self, idx: &[Value], dims: &[Value]) -> Value {
+        let mut acc = match idx.first() {
+            Some(&i) => i,
+            None => return self.index_const(0),
+        };
+        for k in 1..idx.len() {
+            let m = self.index_op("mloop.mul", acc, dims[k]);
+            acc = self.index_op("mloop.add", m, idx[k]);
+        }
+        acc
+    }
+
+    /// A row-major position as one index per dim of `dims`.
+    fn delinearize(&mut self, mut flat: Value, dims: &[Value]) -> Vec<Value> {
+        let mut out = vec![flat; dims.len()];
+        for k in (1..dims.len()).rev() {
+            out[k] = self.index_op("mloop.rem", flat, dims[k]);
+            flat = self.index_op("mloop.div", flat, dims[k]);
+        }
+        if !dims.is_empty() {
+            out[0] = flat;
+        }
+        out
+    }
+
+    // ----- values at an index -----
+
+    fn load(&mut self, buf: Value, idx: &[Value], elem: Type) -> Value {
+        self.last_read.insert(buf, self.nest);
+        let mut operands = vec![buf];
+        operands.extend_from_slice(idx);
+        self.emit("mloop.load", &operands, &[], elem, 1)
+    }
+
+    /// Emits the scalar element `idx` of tensor value `v`.
+    fn gen(&mut self, v: Value, idx: &[Value]) -> Result<Value, Diagnostic> {
+        let key = (v, idx.to_vec());
+        for s in self.scopes.iter().rev() {
+            if let Some(&r) = s.exprs.get(&key) {
+                return Ok(r);
+            }
+        }
+        let r = self.gen_uncached(v, idx)?;
+        self.scopes.last_mut().expect("a nest scope").exprs.insert(key, r);
+        Ok(r)
+    }
+
+    fn gen_uncached(&mut self, v: Value, idx: &[Value]) -> Result<Value, Diagnostic> {
+        let elem = self.elem(v);
+        if let Some(&buf) = self.buffers.get(&v) {
+            return Ok(self.load(buf, idx, elem));
+        }
+        let Some(op) = self.ctx.defining_op(v) else {
+            return Err(Diagnostic::error(self.ctx.value(v).loc, "lower-tensor-to-loop cannot lower this value"));
+        };
+        let saved_loc = self.loc;
+        self.loc = self.ctx.op_loc(op);
+        let r = self.gen_op(op, v, idx, elem);
+        self.loc = saved_loc;
+        r
+    }
+
+    fn gen_op(&mut self, op: OpId, v: Value, idx: &[Value], elem: Type) -> Result<Value, Diagnostic> {
+        let name = self.ctx.op_name(op).to_string();
+        let short = name.strip_prefix("mtensor.").unwrap_or("").to_string();
+        let operands = self.ctx.operands(op).to_vec();
+        if let Some(&n) = BINARY.iter().chain(UNARY).find(|n| **n == short) {
+            let mut xs = Vec::with_capacity(operands.len());
+            for &o in &operands {
+                xs.push(self.gen(o, idx)?);
+            }
+            let lname = loop_name(n);
+            return Ok(self.emit(lname, &xs, &[], elem, 0));
+        }
+        match short.as_str() {
+            "cmp" => {
+                let a = self.gen(operands[0], idx)?;
+                let b = self.gen(operands[1], idx)?;
+                let p = self.ctx.attr(op, "predicate").ok_or_else(|| op_error(self.ctx, op, "has no 'predicate'"))?;
+                Ok(self.emit("mloop.cmp", &[a, b], &[("predicate", p)], elem, 0))
+            }
+            "select" => {
+                let c = self.gen(operands[0], idx)?;
+                let a = self.gen(operands[1], idx)?;
+                let b = self.gen(operands[2], idx)?;
+                Ok(self.emit("mloop.select", &[c, a, b], &[], elem, 0))
+            }
+            "convert" => {
+                let a = self.gen(operands[0], idx)?;
+                if self.elem(operands[0]) == elem {
+                    return Ok(a);
+                }
+                Ok(self.emit("mloop.convert", &[a], &[], elem, 0))
+            }
+            "constant" => {
+                let a = self.ctx.attr(op, "value").ok_or_else(|| op_error(self.ctx, op, "has no 'value'"))?;
+                if let Some(x) = self.ctx.dense_splat_value(a) {
+                    return Ok(self.float_const(x, elem));
+                }
+                let buf = match self.const_buffers.get(&v) {
+                    Some(&b) => b,
+                    None => {
+                        let t = self.ctx.value_type(v);
+                        let bt = buffer_type(self.ctx, t);
+                        let st = OperationState::new("mloop.constant_buffer", self.loc).attr("value", a).results(&[bt]);
+                        let c = self.emit_at(0, st);
+                        let b = self.ctx.result(c, 0);
+                        self.const_buffers.insert(v, b);
+                        b
+                    }
+                };
+                Ok(self.load(buf, idx, elem))
+            }
+            "broadcast" => {
+                let input = operands[0];
+                let map = self.int_array(op, "dims");
+                let in_shape = self.shape(input);
+                let in_dims = self.dims(input)?;
+                let out_dims = self.dims(v)?;
+                let mut oidx = Vec::with_capacity(map.len());
+                for (i, &d) in map.iter().enumerate() {
+                    let d = d as usize;
+                    let x = match in_shape[i] {
+                        Dim::Static(1) => self.index_const(0),
+                        Dim::Static(_) => idx[d],
+                        Dim::Dynamic if self.find(in_dims[i]) == self.find(out_dims[d]) => idx[d],
+                        Dim::Dynamic => {
+                            let one = self.index_const(1);
+                            let last = self.index_op("mloop.sub", in_dims[i], one);
+                            self.index_op("mloop.min", idx[d], last)
+                        }
+                    };
+                    oidx.push(x);
+                }
+                self.gen(input, &oidx)
+            }
+            "transpose" => {
+                let perm = self.int_array(op, "perm");
+                let mut oidx = idx.to_vec();
+                for (i, &p) in perm.iter().enumerate() {
+                    oidx[p as usize] = idx[i];
+                }
+                self.gen(operands[0], &oidx)
+            }
+            "reshape" => {
+                let out_dims = self.dims(v)?;
+                let in_dims = self.dims(operands[0])?;
+                let flat = self.linearize(idx, &out_dims);
+                let oidx = self.delinearize(flat, &in_dims);
+                self.gen(operands[0], &oidx)
+            }
+            "collapse_shape" => {
+                let in_dims = self.dims(operands[0])?;
+                let groups = self.groups(op);
+                let mut oidx = Vec::with_capacity(in_dims.len());
+                if groups.is_empty() {
+                    let z = self.index_const(0);
+                    oidx = vec![z; in_dims.len()];
+                }
+                for (g, dims) in groups.iter().enumerate() {
+                    let gd: Vec<Value> = dims.iter().map(|&d| in_dims[d]).collect();
+                    oidx.extend(self.delinearize(idx[g], &gd));
+                }
+                self.gen(operands[0], &oidx)
+            }
+            "expand_shape" => {
+                let out_dims = self.dims(v)?;
+                let groups = self.groups(op);
+                let mut oidx = Vec::with_capacity(groups.len());
+                for dims in &groups {
+                    let gi: Vec<Value> = dims.iter().map(|&d| idx[d]).collect();
+                    let gd: Vec<Value> = dims.iter().map(|&d| out_dims[d]).collect();
+                    oidx.push(self.linearize(&gi, &gd));
+                }
+                self.gen(operands[0], &oidx)
+            }
+            _ => Err(legality_error(self.ctx, op)),
+        }
+    }
+}
+
+/// The `mloop` scalar op of an elementwise `mtensor` op (`add` -> `mloop.add`).
+fn loop_name(short: &str) -> &'static str {
+    match short {
+        "add" => "mloop.add",
+        "sub" => "mloop.sub",
+        "mul" => "mloop.mul",
+        "div" => "mloop.div",
+        "max" => "mloop.max",
+        "min" => "mloop.min",
+        "pow" => "mloop.pow",
+        "neg" => "mloop.neg",
+        "exp" => "mloop.exp",
+        "log" => "mloop.log",
+        "sqrt" => "mloop.sqrt",
+        "rsqrt" => "mloop.rsqrt",
+        "tanh" => "mloop.tanh",
+        _ => "mloop.abs",
+    }
+}

@@ -1,0 +1,593 @@
+//! The search engine of `fuse-mixed-reductions`: which reductions over different axes
+//! ("mixed-order reductions") should share a kernel, and how.
+//!
+//! The input is a summary of a function's loop nests ([`NestInfo`], program order); the output
+//! is a [`Plan`]: kernels in execution order, each holding whole nests, *partials* (a column
+//! reduction turned into a pointwise nest that folds `S` rows into an f32 workspace) and
+//! *finals* (the small reduction of that workspace). The engine is independent of the IR: the
+//! pass extracts the summaries from loop IR and materializes the chosen plan.
+//!
+//! Algorithm (details in `docs/fusion.md`):
+//! 1. Split the nests into groups connected by shared buffers; each group is searched alone,
+//!    which keeps every e-graph small (a function with 64 independent norms makes 64 tiny
+//!    e-graphs, not one huge one).
+//! 2. Seed an e-graph with the unfused plan `(seq (nest 0) (seq (nest 1) ... end))` and run the
+//!    [`rules`] (rewrites over plans) under the limits of [`SearchConfig`].
+//! 3. Extract the top plans with a DAG cost (a kernel shared by two alternatives is counted
+//!    once per plan) from the [`cost`] model, then choose: the cheapest, unless a plan without
+//!    partial accumulation is within `min_gain` of it (partials change the summation order and
+//!    add a workspace; they must pay for themselves).
+//! 4. Explain: the [`report`] lists the groups, the plans with their bytes and launches, the
+//!    choice, why each pair of reductions was not fused, and for dynamic sizes which plan wins
+//!    on which range.
+//!
+//! Assumption: a buffer that no nest of the function reads is an output; a buffer written by
+//! one nest and read by others is a temporary, which need not reach memory when its writer and
+//! all its readers share a kernel.
+
+pub mod analysis;
+pub mod cost;
+pub mod device;
+pub mod lang;
+pub mod report;
+pub mod rules;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::time::{Duration, Instant};
+
+use egg::{Runner, SimpleScheduler};
+
+pub use cost::{CostBreakdown, KernelCost};
+pub use device::Device;
+
+use analysis::{Ctx, PlanAnalysis};
+
+/// A symbolic loop extent (`M`, `N`, ...): an index into [`Extents::sizes`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Axis(pub usize);
+
+/// The combining operation of a reduction.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Combiner {
+    /// `+`
+    Sum,
+    /// `*`
+    Prod,
+    /// `max`
+    Max,
+    /// `min`
+    Min,
+    /// Anything else (argmax, a custom combiner): never split into partials.
+    Other(String),
+}
+
+impl Combiner {
+    /// Whether partial results can be combined in any grouping (associative and commutative).
+    pub fn splittable(&self) -> bool {
+        !matches!(self, Combiner::Other(_))
+    }
+}
+
+impl fmt::Display for Combiner {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Combiner::Sum => f.write_str("sum"),
+            Combiner::Prod => f.write_str("prod"),
+            Combiner::Max => f.write_str("max"),
+            Combiner::Min => f.write_str("min"),
+            Combiner::Other(s) => f.write_str(s),
+        }
+    }
+}
+
+/// One buffer access of a nest.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Access {
+    /// Buffer id: the same id is the same memory.
+    pub buffer: usize,
+    /// The loop axes that index it, in order: `x[i,j]` is `[M, N]`, `w[j]` is `[N]`.
+    pub axes: Vec<Axis>,
+    /// Bytes per element.
+    pub elem_bytes: u32,
+}
+
+/// What a nest computes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NestKind {
+    /// Elementwise over `domain`.
+    Pointwise {
+        /// The iteration space, outermost first.
+        domain: Vec<Axis>,
+    },
+    /// A reduction: for each point of `kept`, combine over `reduced`.
+    Reduction {
+        /// The axes of the result.
+        kept: Vec<Axis>,
+        /// The axes combined away.
+        reduced: Vec<Axis>,
+        /// The combiner.
+        combiner: Combiner,
+        /// Scalar ops after the combine (mean division, downcast).
+        epilogue_ops: usize,
+    },
+}
+
+/// A loop nest, as the lowering summarizes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NestInfo {
+    /// Its id; plans refer to nests by it.
+    pub id: usize,
+    /// A human-readable summary for reports, e.g. `nest0: reduce sum over [N] of x,dy,w,rstd`.
+    pub name: String,
+    /// What it computes.
+    pub kind: NestKind,
+    /// Buffers it reads.
+    pub reads: Vec<Access>,
+    /// Buffers it writes.
+    pub writes: Vec<Access>,
+}
+
+/// Sizes of the symbolic extents.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Extents {
+    /// Per axis id: the known size, or `None` when dynamic.
+    pub sizes: Vec<Option<u64>>,
+    /// Per axis id: the size assumed for a dynamic axis.
+    pub hints: Vec<u64>,
+}
+
+impl Extents {
+    /// All sizes static.
+    pub fn fixed(sizes: &[u64]) -> Extents {
+        Extents { sizes: sizes.iter().map(|&s| Some(s)).collect(), hints: sizes.to_vec() }
+    }
+
+    /// The size of `axis`: the static size, else the hint, else 1024.
+    pub fn size(&self, axis: Axis) -> u64 {
+        match self.sizes.get(axis.0).copied().flatten() {
+            Some(s) => s,
+            None => self.hints.get(axis.0).copied().unwrap_or(1024),
+        }
+    }
+
+    /// The product of the sizes of `axes`.
+    pub fn numel(&self, axes: &[Axis]) -> u64 {
+        axes.iter().map(|&a| self.size(a)).product()
+    }
+
+    /// The dynamic axes.
+    pub fn dynamic_axes(&self) -> Vec<Axis> {
+        (0..self.sizes.len()).filter(|&i| self.sizes[i].is_none()).map(Axis).collect()
+    }
+}
+
+/// How a fused row kernel holds its row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum RowStyle {
+    /// The whole row lives in registers; loaded data is never re-read.
+    Persistent,
+    /// The row is processed in chunks; the second pass re-reads it (from shared memory, L2 or DRAM).
+    Looped,
+}
+
+/// One kernel of a plan.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kernel {
+    /// A nest on its own.
+    Nest(usize),
+    /// Column reduction `nest` as a pointwise nest in row order: each program folds `split`
+    /// rows into one f32 row of a `[ceil(rows/split), cols]` workspace.
+    Partial {
+        /// The column reduction.
+        nest: usize,
+        /// Rows per program.
+        split: u64,
+    },
+    /// The reduction of `Partial { nest, split }`'s workspace, with the nest's epilogue.
+    Final {
+        /// The column reduction.
+        nest: usize,
+        /// Rows per program of the partial.
+        split: u64,
+    },
+    /// Several kernels' work in one kernel, in order.
+    Fused {
+        /// The fused work (never itself a `Fused`).
+        members: Vec<Kernel>,
+        /// `Some` when a row reduction and its row-wise consumers share one program per row.
+        style: Option<RowStyle>,
+    },
+}
+
+impl Kernel {
+    /// The unfused parts of this kernel: itself, or its members.
+    pub fn parts(&self) -> &[Kernel] {
+        match self {
+            Kernel::Fused { members, .. } => members,
+            k => std::slice::from_ref(k),
+        }
+    }
+
+    /// The nests this kernel touches (wholly or in part), sorted.
+    pub fn nests(&self) -> BTreeSet<usize> {
+        self.parts()
+            .iter()
+            .map(|p| match p {
+                Kernel::Nest(n) | Kernel::Partial { nest: n, .. } | Kernel::Final { nest: n, .. } => *n,
+                Kernel::Fused { .. } => unreachable!("members are never fused kernels"),
+            })
+            .collect()
+    }
+}
+
+impl fmt::Display for Kernel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Kernel::Nest(n) => write!(f, "nest{n}"),
+            Kernel::Partial { nest, split } => write!(f, "partial(nest{nest}, S={split})"),
+            Kernel::Final { nest, split } => write!(f, "final(nest{nest}, S={split})"),
+            Kernel::Fused { members, style } => {
+                match style {
+                    Some(RowStyle::Persistent) => f.write_str("rowfused.persistent[")?,
+                    Some(RowStyle::Looped) => f.write_str("rowfused.looped[")?,
+                    None => f.write_str("fused[")?,
+                }
+                for (i, m) in members.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(" + ")?;
+                    }
+                    write!(f, "{m}")?;
+                }
+                f.write_str("]")
+            }
+        }
+    }
+}
+
+/// Kernels in execution order.
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Plan {
+    /// The kernels, in execution order.
+    pub kernels: Vec<Kernel>,
+}
+
+impl Plan {
+    /// Kernels holding a partial accumulation.
+    pub fn partials(&self) -> usize {
+        self.kernels.iter().flat_map(|k| k.parts()).filter(|p| matches!(p, Kernel::Partial { .. })).count()
+    }
+
+    /// Kernels in looped row style.
+    pub fn looped(&self) -> usize {
+        self.kernels.iter().filter(|k| matches!(k, Kernel::Fused { style: Some(RowStyle::Looped), .. })).count()
+    }
+
+    /// The plan with split sizes erased and kernels sorted: plans with equal shapes differ
+    /// only in `S` or in the order of independent kernels.
+    pub fn shape(&self) -> String {
+        let mut ks: Vec<String> = self
+            .kernels
+            .iter()
+            .map(|k| {
+                let mut s = k.to_string();
+                while let Some(i) = s.find("S=") {
+                    let end = s[i + 2..].find(|c: char| !c.is_ascii_digit()).map_or(s.len(), |e| i + 2 + e);
+                    s.replace_range(i..end, "S");
+                }
+                s
+            })
+            .collect();
+        ks.sort();
+        ks.join(" ; ")
+    }
+}
+
+impl fmt::Display for Plan {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, k) in self.kernels.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" ; ")?;
+            }
+            write!(f, "{k}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Limits and knobs of the search (builder style: `SearchConfig::default().with_node_limit(5000)`).
+#[derive(Clone, Debug)]
+pub struct SearchConfig {
+    /// Rewrite iterations per group.
+    pub iter_limit: usize,
+    /// E-nodes per group.
+    pub node_limit: usize,
+    /// A safety net only; no result may depend on it.
+    pub time_limit: Duration,
+    /// Split sizes (rows per partial program) always tried.
+    pub splits: Vec<u64>,
+    /// Also try splits derived from the extents and the SM count (one and two waves, and
+    /// Inductor's `clamp(last_pow2(M / (SMs*8)), 16, 128)`).
+    pub derived_splits: bool,
+    /// A partial with more programs than this is infeasible (the final reduction would be as
+    /// large as the data it saves).
+    pub max_splits: u64,
+    /// Plans kept per e-class during extraction.
+    pub top_k: usize,
+    /// Plans listed in the result and the report.
+    pub max_candidates: usize,
+    /// A plan with partials must beat the best plan without them by this fraction ...
+    pub min_gain_rel: f64,
+    /// ... and by this many seconds; otherwise the plan without partials is chosen.
+    pub min_gain_s: f64,
+    /// Graphviz output stops after this many e-nodes.
+    pub max_dot_nodes: usize,
+    /// Sweep dynamic sizes to report crossovers.
+    pub sweep_dynamic: bool,
+}
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        SearchConfig {
+            iter_limit: 32,
+            node_limit: 20_000,
+            time_limit: Duration::from_secs(5),
+            splits: vec![16, 32, 64, 128, 256],
+            derived_splits: true,
+            max_splits: 16_384,
+            top_k: 64,
+            max_candidates: 12,
+            min_gain_rel: 0.02,
+            min_gain_s: 0.1e-6,
+            max_dot_nodes: 400,
+            sweep_dynamic: true,
+        }
+    }
+}
+
+macro_rules! setter {
+    ($(#[$doc:meta] $name:ident: $field:ident: $ty:ty),* $(,)?) => {
+        impl SearchConfig {
+            $(#[$doc] pub fn $name(mut self, v: $ty) -> Self { self.$field = v; self })*
+        }
+    };
+}
+
+setter! {
+    /// Sets [`SearchConfig::iter_limit`].
+    with_iter_limit: iter_limit: usize,
+    /// Sets [`SearchConfig::node_limit`].
+    with_node_limit: node_limit: usize,
+    /// Sets [`SearchConfig::time_limit`].
+    with_time_limit: time_limit: Duration,
+    /// Sets [`SearchConfig::splits`].
+    with_splits: splits: Vec<u64>,
+    /// Sets [`SearchConfig::derived_splits`].
+    with_derived_splits: derived_splits: bool,
+    /// Sets [`SearchConfig::max_splits`].
+    with_max_splits: max_splits: u64,
+    /// Sets [`SearchConfig::top_k`].
+    with_top_k: top_k: usize,
+    /// Sets [`SearchConfig::max_candidates`].
+    with_max_candidates: max_candidates: usize,
+    /// Sets [`SearchConfig::min_gain_rel`].
+    with_min_gain_rel: min_gain_rel: f64,
+    /// Sets [`SearchConfig::min_gain_s`].
+    with_min_gain_s: min_gain_s: f64,
+    /// Sets [`SearchConfig::max_dot_nodes`].
+    with_max_dot_nodes: max_dot_nodes: usize,
+    /// Sets [`SearchConfig::sweep_dynamic`].
+    with_sweep_dynamic: sweep_dynamic: bool,
+}
+
+/// The search result of one group of nests connected by shared buffers.
+#[derive(Clone, Debug)]
+pub struct GroupResult {
+    /// Nest ids of the group, program order.
+    pub nests: Vec<usize>,
+    /// The chosen plan of the group.
+    pub chosen: Plan,
+    /// Distinct plan shapes, cheapest first, with their costs (the unfused plan always included).
+    pub candidates: Vec<(Plan, CostBreakdown)>,
+    /// Every extracted plan (all split sizes), for sweeps.
+    pub all_plans: Vec<Plan>,
+    /// Why the runner stopped.
+    pub stop_reason: String,
+    /// E-nodes.
+    pub egraph_nodes: usize,
+    /// E-classes.
+    pub egraph_classes: usize,
+    /// Rewrite iterations.
+    pub iterations: usize,
+}
+
+/// What [`search`] returns.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    /// The plan of the whole function: the groups' chosen plans, ordered by first nest.
+    pub chosen: Plan,
+    /// With one group, its candidates; with several, the chosen and the unfused function plans.
+    pub candidates: Vec<(Plan, CostBreakdown)>,
+    /// The runners' stop reasons (one line when all groups agree).
+    pub stop_reason: String,
+    /// E-nodes, summed over groups.
+    pub egraph_nodes: usize,
+    /// E-classes, summed over groups.
+    pub egraph_classes: usize,
+    /// Rewrite iterations, the most over groups.
+    pub iterations: usize,
+    /// The `--fusion-report` text.
+    pub report: String,
+    /// Graphviz of the e-graphs, at most `max_dot_nodes` e-nodes.
+    pub dot: String,
+    /// Per-group detail.
+    pub groups: Vec<GroupResult>,
+}
+
+/// Splits `nests` into groups connected by shared buffers (program order inside a group,
+/// groups ordered by their first nest).
+pub fn groups(nests: &[NestInfo]) -> Vec<Vec<usize>> {
+    let mut parent: Vec<usize> = (0..nests.len()).collect();
+    fn root(p: &mut [usize], mut i: usize) -> usize {
+        while p[i] != i {
+            p[i] = p[p[i]];
+            i = p[i];
+        }
+        i
+    }
+    let mut owner: BTreeMap<usize, usize> = BTreeMap::new();
+    for (i, n) in nests.iter().enumerate() {
+        for a in n.reads.iter().chain(&n.writes) {
+            match owner.get(&a.buffer) {
+                Some(&j) => {
+                    let (ri, rj) = (root(&mut parent, i), root(&mut parent, j));
+                    parent[ri.max(rj)] = ri.min(rj);
+                }
+                None => {
+                    owner.insert(a.buffer, i);
+                }
+            }
+        }
+    }
+    let mut by_root: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for i in 0..nests.len() {
+        let r = root(&mut parent, i);
+        by_root.entry(r).or_default().push(i);
+    }
+    by_root.into_values().collect()
+}
+
+/// Searches the fusion space of `nests` and returns the chosen plan with its explanation.
+pub fn search(nests: &[NestInfo], extents: &Extents, device: &Device, cfg: &SearchConfig) -> SearchResult {
+    let start = Instant::now();
+    let mut results = Vec::new();
+    let mut dot = String::from("digraph fusion {\n  compound=true;\n");
+    let mut dot_budget = cfg.max_dot_nodes;
+    for (gi, group) in groups(nests).into_iter().enumerate() {
+        let members: Vec<NestInfo> = group.iter().map(|&i| nests[i].clone()).collect();
+        let (res, egraph) = search_group(members, nests, extents, device, cfg);
+        tracing::info!(
+            group = gi,
+            nests = ?res.nests,
+            stop_reason = %res.stop_reason,
+            nodes = res.egraph_nodes,
+            classes = res.egraph_classes,
+            iterations = res.iterations,
+            chosen = %res.chosen,
+            "fuse-mixed-reductions search"
+        );
+        report::dot_group(&mut dot, gi, &egraph, &mut dot_budget);
+        results.push(res);
+    }
+    dot.push_str("}\n");
+    let elapsed = start.elapsed();
+
+    let mut chosen = Plan::default();
+    let mut unfused = Plan::default();
+    for g in &results {
+        chosen.kernels.extend(g.chosen.kernels.iter().cloned());
+        unfused.kernels.extend(g.nests.iter().map(|&i| Kernel::Nest(nests[i].id)));
+    }
+    let ctx = Ctx::new(nests.to_vec(), nests, extents.clone(), device.clone(), cfg.clone());
+    let candidates = if results.len() == 1 {
+        results[0].candidates.clone()
+    } else {
+        let mut c = vec![(chosen.clone(), cost::plan_cost(&chosen, &ctx))];
+        if unfused != chosen {
+            c.push((unfused.clone(), cost::plan_cost(&unfused, &ctx)));
+        }
+        c
+    };
+    let reasons: BTreeSet<&str> = results.iter().map(|g| g.stop_reason.as_str()).collect();
+    let stop_reason = reasons.into_iter().collect::<Vec<_>>().join("; ");
+    let egraph_nodes = results.iter().map(|g| g.egraph_nodes).sum();
+    let egraph_classes = results.iter().map(|g| g.egraph_classes).sum();
+    let iterations = results.iter().map(|g| g.iterations).max().unwrap_or(0);
+    let report = report::render(nests, extents, device, cfg, &results, elapsed);
+    SearchResult {
+        chosen,
+        candidates,
+        stop_reason,
+        egraph_nodes,
+        egraph_classes,
+        iterations,
+        report,
+        dot,
+        groups: results,
+    }
+}
+
+/// Runs the e-graph search on one group (`members`, program order; `all` is the function).
+fn search_group(
+    members: Vec<NestInfo>,
+    all: &[NestInfo],
+    extents: &Extents,
+    device: &Device,
+    cfg: &SearchConfig,
+) -> (GroupResult, egg::EGraph<lang::PlanLang, PlanAnalysis>) {
+    let ids: Vec<usize> = members.iter().map(|n| n.id).collect();
+    let ctx = Ctx::new(members, all, extents.clone(), device.clone(), cfg.clone());
+    let expr = lang::unfused_term(&ids);
+    let runner = Runner::<lang::PlanLang, PlanAnalysis, ()>::new(PlanAnalysis::new(ctx))
+        .with_scheduler(SimpleScheduler)
+        .with_iter_limit(cfg.iter_limit)
+        .with_node_limit(cfg.node_limit)
+        .with_time_limit(cfg.time_limit)
+        .with_expr(&expr)
+        .run(&rules::rules());
+    let stop_reason = match &runner.stop_reason {
+        Some(egg::StopReason::Saturated) => "saturated".to_string(),
+        Some(egg::StopReason::IterationLimit(n)) => format!("iteration limit ({n})"),
+        Some(egg::StopReason::NodeLimit(n)) => format!("node limit ({n})"),
+        Some(egg::StopReason::TimeLimit(t)) => format!("time limit ({t:.1} s)"),
+        Some(egg::StopReason::Other(s)) => s.clone(),
+        None => "not run".to_string(),
+    };
+    let root = runner.egraph.find(runner.roots[0]);
+    let egraph = runner.egraph;
+    let ctx = &egraph.analysis.ctx;
+    let extracted = cost::DagExtractor::new(&egraph, cfg.top_k).plans(root);
+    let unfused = Plan { kernels: ids.iter().map(|&i| Kernel::Nest(i)).collect() };
+
+    let mut all_plans: Vec<(Plan, CostBreakdown)> =
+        extracted.into_iter().map(|p| (p.clone(), cost::plan_cost(&p, ctx))).collect();
+    if !all_plans.iter().any(|(p, _)| *p == unfused) {
+        all_plans.push((unfused.clone(), cost::plan_cost(&unfused, ctx)));
+    }
+    all_plans.sort_by(cost::plan_order);
+    let chosen = choose(&all_plans, cfg);
+    // The best plan of each shape, then the chosen and the unfused plan if not yet listed.
+    let mut seen = BTreeSet::new();
+    let mut candidates: Vec<(Plan, CostBreakdown)> =
+        all_plans.iter().filter(|(p, _)| seen.insert(p.shape())).take(cfg.max_candidates).cloned().collect();
+    for must in [&chosen, &unfused] {
+        if !candidates.iter().any(|(p, _)| p == must) {
+            let c = all_plans.iter().find(|(p, _)| p == must).expect("chosen and unfused are costed").clone();
+            candidates.push(c);
+        }
+    }
+    candidates.sort_by(cost::plan_order);
+    let res = GroupResult {
+        nests: ids,
+        chosen,
+        candidates,
+        all_plans: all_plans.into_iter().map(|(p, _)| p).collect(),
+        stop_reason,
+        egraph_nodes: egraph.total_number_of_nodes(),
+        egraph_classes: egraph.number_of_classes(),
+        iterations: runner.iterations.len(),
+    };
+    (res, egraph)
+}
+
+/// The cheapest plan, unless a plan without partials is within the configured gain of it.
+pub(crate) fn choose(sorted: &[(Plan, CostBreakdown)], cfg: &SearchConfig) -> Plan {
+    let best = &sorted[0];
+    let bound = best.1.total_s * (1.0 + cfg.min_gain_rel) + cfg.min_gain_s;
+    let fewest = sorted.iter().filter(|(_, c)| c.total_s <= bound).map(|(p, _)| p.partials()).min().unwrap_or(0);
+    sorted
+        .iter()
+        .find(|(p, c)| c.total_s <= bound && p.partials() == fewest)
+        .map(|(p, _)| p.clone())
+        .unwrap_or_else(|| best.0.clone())
+}

@@ -1,0 +1,234 @@
+//! The rewrites of the fusion search, as data: one entry per rule, grouped by theme.
+//!
+//! Every rule rewrites a *plan* (`seq`) class into an equal plan, so the unfused plan stays in
+//! the root class and always remains a candidate. Rules are directional (they fuse, convert or
+//! hoist; none undoes another), which keeps the e-graph small. Conditions are named predicates
+//! over the analysis data of the matched kernel classes.
+
+use egg::{rewrite as rw, Applier, EGraph, Id, PatternAst, Rewrite, Subst, Symbol, Var};
+
+use super::analysis::{kernel_of, Buf, Data, KernelData, PlanAnalysis, Shape};
+use super::lang::PlanLang;
+
+type EG = EGraph<PlanLang, PlanAnalysis>;
+
+/// The fusion rules.
+pub fn rules() -> Vec<Rewrite<PlanLang, PlanAnalysis>> {
+    vec![
+        // --- Conversion ---
+        // A column reduction R[j] = (+)_i X[i, j] equals a pointwise nest over [i, j] (row order)
+        // that folds each block of S rows into W[i/S, j], followed by R[j] = (+)_s W[s, j].
+        // Holds for any S because the combiner is associative and commutative (sum, prod, max,
+        // min); only reductions over the outer axes of an input shared with another nest qualify,
+        // since the partial pays off only by fusing with that nest. One alternative per split.
+        rw!("column-reduction-to-partial"; "(seq (nest ?j) ?rest)" =>
+            { SplitIntoPartials { j: var("?j"), rest: var("?rest") } }
+            if is_outer_reduction("?j")),
+        // --- Reordering ---
+        // a; partial = partial; a when neither reads or writes what the other writes. Only
+        // partials move, and only earlier, so that they meet the row nests they fuse with.
+        rw!("hoist-partial"; "(seq ?a (seq ?p ?rest))" => "(seq ?p (seq ?a ?rest))"
+            if can_hoist_partial("?a", "?p")),
+        // --- Fusion ---
+        // a; b = fuse(a, b) for pointwise kernels over one domain that share an input or where b
+        // reads a's output at the same index: each point of b then needs only the same point of
+        // a, so one program can do both and read the shared input once.
+        rw!("fuse-pointwise"; "(seq ?a (seq ?b ?rest))" => "(seq (fuse ?a ?b) ?rest)"
+            if pointwise_fusable("?a", "?b")),
+        // a; b = fuse(a, b) for independent reductions of the same order (same kept and reduced
+        // axes) that share an input: one multi-output reduction reads it once.
+        rw!("fuse-sibling-reductions"; "(seq ?a (seq ?b ?rest))" => "(seq (fuse ?a ?b) ?rest)"
+            if reductions_fusable("?a", "?b")),
+        // r; p = rowfused(r, p) when r reduces the inner axes of [rows, cols] data and p is
+        // pointwise over [rows, cols], reading r's result per row or sharing r's inputs: once a
+        // program owns a row it can finish r on it and then run p on the same row. Persistent
+        // keeps the row in registers; looped streams it twice. The cost model decides which.
+        rw!("fuse-row-reduction-persistent"; "(seq ?r (seq ?p ?rest))" =>
+            "(seq (rowfused persistent ?r ?p) ?rest)" if row_fusable("?r", "?p")),
+        rw!("fuse-row-reduction-looped"; "(seq ?r (seq ?p ?rest))" =>
+            "(seq (rowfused looped ?r ?p) ?rest)" if row_fusable("?r", "?p")),
+        // --- Epilogues ---
+        // final; e = fuse(final, e) when e is pointwise over the final's result axes and reads the
+        // result at the same index (mean division, downcast): the final already holds each value.
+        rw!("epilogue-into-final"; "(seq (final ?s ?j) (seq ?e ?rest))" => "(seq (fuse (final ?s ?j) ?e) ?rest)"
+            if is_epilogue("(final ?s ?j)", "?e")),
+        // The same for an unsplit reduction and its epilogue.
+        rw!("epilogue-into-reduction"; "(seq (nest ?j) (seq ?e ?rest))" => "(seq (fuse (nest ?j) ?e) ?rest)"
+            if is_epilogue("(nest ?j)", "?e")),
+        // final_a; final_b = fuse(final_a, final_b) for independent finals over the same axes
+        // (dw and db): one launch instead of two.
+        rw!("fuse-sibling-finals"; "(seq ?a (seq ?b ?rest))" => "(seq (fuse ?a ?b) ?rest)"
+            if finals_fusable("?a", "?b")),
+    ]
+}
+
+fn var(s: &str) -> Var {
+    s.parse().expect("a pattern variable")
+}
+
+/// Adds `(seq (partial S j) (seq (final S j) rest))` for every split candidate `S` of nest `j`.
+#[derive(Debug)]
+struct SplitIntoPartials {
+    j: Var,
+    rest: Var,
+}
+
+impl Applier<PlanLang, PlanAnalysis> for SplitIntoPartials {
+    fn apply_one(
+        &self,
+        eg: &mut EG,
+        eclass: Id,
+        subst: &Subst,
+        _: Option<&PatternAst<PlanLang>>,
+        _: Symbol,
+    ) -> Vec<Id> {
+        let (j, rest) = (subst[self.j], subst[self.rest]);
+        let Data::Num(nest) = eg[j].data else { return vec![] };
+        let mut changed = vec![];
+        for split in eg.analysis.ctx.split_candidates(nest as usize) {
+            let s = eg.add(PlanLang::Num(split));
+            let p = eg.add(PlanLang::Partial([s, j]));
+            let f = eg.add(PlanLang::Final([s, j]));
+            let tail = eg.add(PlanLang::Seq([f, rest]));
+            let plan = eg.add(PlanLang::Seq([p, tail]));
+            if eg.union(eclass, plan) {
+                changed.push(plan);
+            }
+        }
+        changed
+    }
+}
+
+/// A condition over the kernels bound to some pattern variables.
+type Cond = Box<dyn Fn(&mut EG, Id, &Subst) -> bool + Send + Sync>;
+
+/// Binds a kernel argument: a variable `?a`, or `(final ?s ?j)` / `(nest ?j)` (looked up).
+fn kernel_arg(eg: &EG, subst: &Subst, arg: &str) -> Option<KernelData> {
+    if let Some(inner) = arg.strip_prefix('(').and_then(|s| s.strip_suffix(')')) {
+        let words: Vec<&str> = inner.split_whitespace().collect();
+        let id = |w: &str| subst.get(var(w)).copied();
+        let node = match words.as_slice() {
+            ["final", s, j] => PlanLang::Final([id(s)?, id(j)?]),
+            ["nest", j] => PlanLang::Nest(id(j)?),
+            _ => return None,
+        };
+        let class = eg.lookup(node)?;
+        return kernel_of(eg, class).cloned();
+    }
+    kernel_of(eg, subst[var(arg)]).cloned()
+}
+
+fn pair(a: &str, b: &str, f: fn(&KernelData, &KernelData) -> bool) -> Cond {
+    let (a, b) = (a.to_string(), b.to_string());
+    Box::new(move |eg, _, subst| match (kernel_arg(eg, subst, &a), kernel_arg(eg, subst, &b)) {
+        (Some(ka), Some(kb)) => f(&ka, &kb),
+        _ => false,
+    })
+}
+
+/// Nest `?j` is a reduction over the outer axes of a shared input with a splittable combiner.
+pub fn is_outer_reduction(j: &str) -> Cond {
+    let j = var(j);
+    Box::new(move |eg, _, subst| match eg[subst[j]].data {
+        Data::Num(n) => eg.analysis.ctx.is_outer_reduction(n as usize),
+        _ => false,
+    })
+}
+
+/// `?p` is a partial (alone) and `?a` is not, and they are independent.
+pub fn can_hoist_partial(a: &str, p: &str) -> Cond {
+    pair(a, p, |a, p| {
+        matches!(p.kernel, super::Kernel::Partial { .. })
+            && !matches!(a.kernel, super::Kernel::Partial { .. })
+            && independent(a, p)
+    })
+}
+
+/// Both pointwise over one domain with compatible splits, sharing an input or with `b` reading
+/// `a`'s output at the same index, and no other dependence.
+pub fn pointwise_fusable(a: &str, b: &str) -> Cond {
+    pair(a, b, |a, b| {
+        let (Shape::Pointwise { domain: da, split: sa }, Shape::Pointwise { domain: db, split: sb }) =
+            (&a.shape, &b.shape)
+        else {
+            return false;
+        };
+        da == db
+            && (sa.is_none() || sb.is_none() || sa == sb)
+            && (shares_input(a, b) || !flow(a, b).is_empty())
+            && flow(a, b).iter().all(|(wa, rb)| wa == rb && *wa == da)
+            && flow(b, a).is_empty()
+            && no_output_conflict(a, b)
+    })
+}
+
+/// Independent reductions of the same order sharing an input.
+pub fn reductions_fusable(a: &str, b: &str) -> Cond {
+    pair(a, b, |a, b| {
+        matches!((&a.shape, &b.shape), (Shape::Reduction { kept: k1, reduced: r1 }, Shape::Reduction { kept: k2, reduced: r2 })
+            if k1 == k2 && r1 == r2)
+            && shares_input(a, b)
+            && independent(a, b)
+    })
+}
+
+/// `r` reduces the inner axes of `[kept, reduced]` data and `p` is pointwise over
+/// `[kept, reduced]`, reading `r`'s result per row or sharing its inputs.
+pub fn row_fusable(r: &str, p: &str) -> Cond {
+    pair(r, p, |r, p| {
+        let Shape::Reduction { kept, reduced } = &r.shape else { return false };
+        let Shape::Pointwise { domain, .. } = &p.shape else { return false };
+        let row: Vec<_> = kept.iter().chain(reduced).copied().collect();
+        let reads_row = r.reads.values().any(|axes| *axes == row);
+        let f = flow(r, p);
+        *domain == row
+            && reads_row
+            && (shares_input(r, p) || !f.is_empty())
+            && f.iter().all(|(wr, rp)| wr == rp && *wr == kept)
+            && flow(p, r).is_empty()
+            && no_output_conflict(r, p)
+    })
+}
+
+/// `e` is a pointwise nest over `a`'s result axes that reads `a`'s result at the same index.
+pub fn is_epilogue(a: &str, e: &str) -> Cond {
+    pair(a, e, |a, e| {
+        let out = match &a.shape {
+            Shape::Final { domain } => domain,
+            Shape::Reduction { kept, .. } => kept,
+            _ => return false,
+        };
+        let Shape::Pointwise { domain, split: None } = &e.shape else { return false };
+        let f = flow(a, e);
+        domain == out
+            && !f.is_empty()
+            && f.iter().all(|(wa, re)| wa == re && *wa == out)
+            && flow(e, a).is_empty()
+            && no_output_conflict(a, e)
+    })
+}
+
+/// Two independent finals over the same axes.
+pub fn finals_fusable(a: &str, b: &str) -> Cond {
+    pair(a, b, |a, b| {
+        matches!((&a.shape, &b.shape), (Shape::Final { domain: d1 }, Shape::Final { domain: d2 }) if d1 == d2)
+            && independent(a, b)
+    })
+}
+
+/// The accesses where `b` reads what `a` writes: (a's write axes, b's read axes).
+fn flow<'k>(a: &'k KernelData, b: &'k KernelData) -> Vec<(&'k Vec<super::Axis>, &'k Vec<super::Axis>)> {
+    a.writes.iter().filter_map(|(buf, wa)| b.reads.get(buf).map(|rb| (wa, rb))).collect()
+}
+
+fn shares_input(a: &KernelData, b: &KernelData) -> bool {
+    a.reads.keys().any(|buf| matches!(buf, Buf::Mem(_)) && b.reads.contains_key(buf) && !a.writes.contains_key(buf))
+}
+
+fn no_output_conflict(a: &KernelData, b: &KernelData) -> bool {
+    a.writes.keys().all(|buf| !b.writes.contains_key(buf))
+}
+
+fn independent(a: &KernelData, b: &KernelData) -> bool {
+    flow(a, b).is_empty() && flow(b, a).is_empty() && no_output_conflict(a, b)
+}

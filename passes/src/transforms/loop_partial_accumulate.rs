@@ -1,0 +1,300 @@
+//! `loop-partial-accumulate`: turns a reduction nest into pointwise partial accumulations
+//! into a workspace plus a small deterministic final reduction (step 1 of the known
+//! mixed-order reduction algorithm of the project brief).
+//!
+//! The target is the `nest`-th top-level `mloop.parallel`/`mloop.for` directly in each
+//! `func.func` body (0-based). It must be a reduction nest, as `lower-tensor-to-loop`
+//! produces for a `mtensor.reduce`:
+//!
+//! ```text
+//! mloop.parallel (kept ivs) = ... {
+//!   prologue (ops without writes)
+//!   %r = mloop.reduce KIND (red ivs) = (...) to (...) step (...) init(%init) : T { body; mloop.yield %e : T }
+//!   epilogue(%r), ending in stores
+//!   mloop.yield
+//! }
+//! ```
+//!
+//! with `KIND` one of `sum max min prod` (a mean is a sum whose division stays in the
+//! epilogue), reduction bounds that do not depend on the kept ivs, and `%init` defined
+//! outside the nest (or a constant in the prologue). With `nsplit = ceildiv(extent of the
+//! first reduced dim, split-size)` the pass emits, in place of the nest:
+//!
+//! 1. `%W = mloop.alloc(...) : !mloop.buffer<nsplit x kept extents x T>`, and
+//!    `mloop.fill %id, %W` with `%id` the identity of `KIND` (`%init` itself when it is
+//!    that constant);
+//! 2. a pointwise nest `mloop.parallel (red ivs..., kept ivs...)` (reduced dims outer, so
+//!    its order matches a row reduction over the same tensor) holding the prologue, the
+//!    reduction body, `%s = mloop.div %pos0, %S` (the split of the first reduced iv) and
+//!    `mloop.accumulate KIND %e, %W[%s, kept positions...]`;
+//! 3. the original nest, whose reduce becomes `mloop.reduce KIND (%s) = (0) to (nsplit)
+//!    step (1) init(%init)` over `mloop.load %W[%s, kept positions]`; the epilogue stays;
+//! 4. `mloop.dealloc %W`.
+//!
+//! The result equals the original up to float rounding (fp32 partials, as on a GPU).
+//!
+//! **Options:** `nest=K` (default 0), `split-size=S` (default 16, at least 1). A nest of
+//! another shape is an error at the nest that says what is wrong.
+//!
+//! **Example** (`--loop-partial-accumulate='nest=0 split-size=16'`, a column sum):
+//!
+//! ```text
+//! // before
+//! mloop.parallel (%j) = (%c0) to (%n) step (%c1) {
+//!   %r = mloop.reduce sum (%i) = (%c0) to (%m) step (%c1) init(%zero) : f32 {
+//!     %v = mloop.load %x[%i, %j] : !mloop.buffer<?x?xf32>
+//!     mloop.yield %v : f32
+//!   }
+//!   mloop.store %r, %y[%j] : !mloop.buffer<?xf32>
+//!   mloop.yield
+//! }
+//! // after
+//! %ns = ...                                   // ceildiv(%m, 16)
+//! %W = mloop.alloc(%ns, %n) : !mloop.buffer<?x?xf32>
+//! mloop.fill %zero, %W : !mloop.buffer<?x?xf32>
+//! mloop.parallel (%i, %j) = (%c0, %c0) to (%m, %n) step (%c1, %c1) {
+//!   %v = mloop.load %x[%i, %j] : !mloop.buffer<?x?xf32>
+//!   %s = mloop.div %i, %c16 : index
+//!   mloop.accumulate sum %v, %W[%s, %j] : !mloop.buffer<?x?xf32>
+//!   mloop.yield
+//! }
+//! mloop.parallel (%j) = (%c0) to (%n) step (%c1) {
+//!   %r = mloop.reduce sum (%s) = (%c0) to (%ns) step (%c1) init(%zero) : f32 {
+//!     %w = mloop.load %W[%s, %j] : !mloop.buffer<?x?xf32>
+//!     mloop.yield %w : f32
+//!   }
+//!   mloop.store %r, %y[%j] : !mloop.buffer<?xf32>
+//!   mloop.yield
+//! }
+//! mloop.dealloc %W : !mloop.buffer<?x?xf32>
+//! ```
+
+use std::collections::HashMap;
+
+use morf_ir::builtin::op_error;
+use morf_ir::pass::{Pass, PassInfo, PassOptionInfo, PassOptions, PassResult};
+use morf_ir::{Context, Diagnostic, Dim, OpId, OperationState, Value};
+
+use super::loop_utils::{
+    buffer_type, clone_body, const_float, const_int, defined_outside, identity_of, kind_name, loop_parts,
+    nested_effects, select_nest, target_functions, Effect, Ib,
+};
+
+/// The registry entry of `loop-partial-accumulate`.
+pub fn info() -> PassInfo {
+    PassInfo {
+        name: "loop-partial-accumulate",
+        description: "turn a reduction nest into pointwise partial accumulations and a final split reduction",
+        options: &[
+            PassOptionInfo { key: "nest", help: "index of the top-level loop nest in each function", default: "0" },
+            PassOptionInfo {
+                key: "split-size",
+                help: "iterations of the first reduced dimension per partial (at least 1)",
+                default: "16",
+            },
+        ],
+        create: |o| Ok(Box::new(LoopPartialAccumulate::from_options(o)?)),
+    }
+}
+
+/// The loop-partial-accumulate pass.
+#[derive(Debug, Clone)]
+pub struct LoopPartialAccumulate {
+    /// Which top-level nest of each function.
+    pub nest: usize,
+    /// Iterations of the first reduced dimension per partial.
+    pub split_size: usize,
+}
+
+impl Default for LoopPartialAccumulate {
+    fn default() -> Self {
+        LoopPartialAccumulate { nest: 0, split_size: 16 }
+    }
+}
+
+impl LoopPartialAccumulate {
+    /// Reads the options.
+    pub fn from_options(o: &PassOptions) -> Result<Self, String> {
+        let split_size = o.usize("split-size", 16)?;
+        if split_size == 0 {
+            return Err("option 'split-size' must be at least 1".into());
+        }
+        Ok(LoopPartialAccumulate { nest: o.usize("nest", 0)?, split_size })
+    }
+}
+
+impl Pass for LoopPartialAccumulate {
+    fn name(&self) -> &'static str {
+        "loop-partial-accumulate"
+    }
+
+    fn options_text(&self) -> String {
+        format!("nest={} split-size={}", self.nest, self.split_size)
+    }
+
+    fn run(&mut self, ctx: &mut Context, root: OpId) -> PassResult {
+        for f in target_functions(ctx, root, "loop-partial-accumulate")? {
+            let nest = select_nest(ctx, f, self.nest, "nest")?;
+            partial_accumulate(ctx, nest, self.split_size)?;
+        }
+        Ok(())
+    }
+}
+
+/// Converts the reduction nest `nest` into partial accumulations with `split` iterations of
+/// the first reduced dimension per partial. Returns the pointwise nest.
+pub fn partial_accumulate(ctx: &mut Context, nest: OpId, split: usize) -> Result<OpId, Diagnostic> {
+    let err =
+        |ctx: &Context, m: &str| op_error(ctx, nest, format!("cannot be converted to partial accumulations: {m}"));
+    if ctx.op_name(nest) != "mloop.parallel" {
+        return Err(err(ctx, "only 'mloop.parallel' reduction nests can be converted"));
+    }
+    let p = loop_parts(ctx, nest, false).map_err(|m| err(ctx, &m))?;
+    let body_ops: Vec<OpId> = ctx.block_ops(p.body).collect();
+    let reduces: Vec<usize> =
+        body_ops.iter().enumerate().filter(|(_, o)| ctx.op_name(**o) == "mloop.reduce").map(|(i, _)| i).collect();
+    let [ri] = reduces[..] else {
+        return Err(err(
+            ctx,
+            &format!("expected exactly one 'mloop.reduce' directly in the body, found {}", reduces.len()),
+        ));
+    };
+    let red = body_ops[ri];
+    let prologue = &body_ops[..ri];
+    for &o in prologue {
+        if !ctx.regions(o).is_empty() || nested_effects(ctx, o).iter().any(|e| !matches!(e, Effect::Read { .. })) {
+            return Err(err(
+                ctx,
+                &format!("the '{}' op before the reduction writes memory or has regions", ctx.op_name(o)),
+            ));
+        }
+    }
+    let rp = loop_parts(ctx, red, true).map_err(|m| err(ctx, &format!("its 'mloop.reduce' is malformed: {m}")))?;
+    let kind = kind_name(ctx, red).unwrap_or_default();
+    let Some(identity) = identity_of(&kind) else {
+        return Err(err(ctx, &format!("reduction kind '{kind}' is not one of sum, max, min, prod")));
+    };
+    let kind_attr = ctx.attr(red, "kind").expect("kind checked");
+    for v in rp.lbs.iter().chain(&rp.ubs).chain(&rp.steps) {
+        if !defined_outside(ctx, *v, nest) {
+            return Err(err(ctx, "the bounds of the reduction depend on the nest"));
+        }
+    }
+    for v in p.steps.iter().chain(&rp.steps) {
+        if const_int(ctx, *v).is_some_and(|s| s <= 0) {
+            return Err(err(ctx, "a step is not positive"));
+        }
+    }
+    let mut init = rp.init.expect("reduce has an init");
+    let ty = ctx.value_type(init);
+    if !ctx.is_float(ty) {
+        return Err(err(ctx, "the accumulator is not a float"));
+    }
+    let ib = Ib { before: nest };
+    if !defined_outside(ctx, init, nest) {
+        match ctx.defining_op(init) {
+            Some(d) if ctx.operands(d).is_empty() && ctx.regions(d).is_empty() && prologue.contains(&d) => {
+                let c = ctx.clone_op(d, &mut HashMap::new());
+                ctx.insert_op_before(nest, c);
+                init = ctx.result(c, 0);
+            }
+            _ => return Err(err(ctx, "the init of the reduction is computed inside the nest")),
+        }
+    }
+
+    // The workspace W[nsplit, kept extents...], filled with the identity.
+    let ext0 = ib.extent(ctx, rp.lbs[0], rp.ubs[0], rp.steps[0]);
+    let s = ib.index(ctx, split as i64);
+    let nsplit = ib.ceildiv(ctx, ext0, s);
+    let mut sizes = vec![nsplit];
+    for d in 0..p.ivs.len() {
+        sizes.push(ib.extent(ctx, p.lbs[d], p.ubs[d], p.steps[d]));
+    }
+    let dims: Vec<Dim> =
+        sizes.iter().map(|v| const_int(ctx, *v).map_or(Dim::Dynamic, |c| Dim::Static(c.max(0) as u64))).collect();
+    let dynamic: Vec<Value> = sizes.iter().copied().filter(|v| const_int(ctx, *v).is_none()).collect();
+    let wty = buffer_type(ctx, &dims, ty);
+    let alloc = ib.op(ctx, "mloop.alloc", &dynamic, &[wty], &[]);
+    let w = ctx.result(alloc, 0);
+    ctx.set_value_name(w, Some("workspace"));
+    let fill_value = if const_float(ctx, init) == Some(identity) { init } else { ib.float(ctx, identity, ty) };
+    ib.op(ctx, "mloop.fill", &[fill_value, w], &[], &[]);
+
+    // The pointwise nest: (red ivs..., kept ivs...).
+    let loc = ctx.op_loc(nest);
+    let region = ctx.create_region();
+    let block = ctx.create_block(region, &[]);
+    let mut map: HashMap<Value, Value> = HashMap::new();
+    let mut new_red = Vec::new();
+    let mut new_kept = Vec::new();
+    for (old, list) in [(&rp.ivs, &mut new_red), (&p.ivs, &mut new_kept)] {
+        for &iv in old.iter() {
+            let d = ctx.value(iv).clone();
+            let a = ctx.add_block_arg(block, d.ty, d.name, d.loc);
+            map.insert(iv, a);
+            list.push(a);
+        }
+    }
+    let yield_op = ctx.create_op(OperationState::new("mloop.yield", loc));
+    ctx.append_op(block, yield_op);
+    let inner = Ib { before: yield_op };
+    for &o in prologue {
+        let c = ctx.clone_op(o, &mut map);
+        ctx.insert_op_before(yield_op, c);
+    }
+    let e = clone_body(ctx, rp.body, &inner, &mut map);
+    let [e] = e[..] else { return Err(err(ctx, "the reduction body does not yield one value")) };
+    let pos0 = inner.position(ctx, new_red[0], rp.lbs[0], rp.steps[0]);
+    let sidx = inner.div(ctx, pos0, s);
+    let mut acc_operands = vec![e, w, sidx];
+    for (d, &iv) in new_kept.iter().enumerate() {
+        acc_operands.push(inner.position(ctx, iv, p.lbs[d], p.steps[d]));
+    }
+    inner.op(ctx, "mloop.accumulate", &acc_operands, &[], &[("kind", kind_attr)]);
+    let mut operands: Vec<Value> = Vec::new();
+    for (a, b) in [(&rp.lbs, &p.lbs), (&rp.ubs, &p.ubs), (&rp.steps, &p.steps)] {
+        operands.extend(a.iter().chain(b.iter()).copied());
+    }
+    let pointwise = ctx.create_op(OperationState::new("mloop.parallel", loc).operands(&operands).region(region));
+    ctx.insert_op_before(nest, pointwise);
+
+    // The final reduction over the splits, in place of the old reduce.
+    let c0 = ib.index(ctx, 0);
+    let c1 = ib.index(ctx, 1);
+    let before_red = Ib { before: red };
+    let mut load_operands = vec![w];
+    let sregion = ctx.create_region();
+    let sblock = ctx.create_block(sregion, &[]);
+    let it = ctx.index_type();
+    let sname = ctx.sym("split");
+    let siv = ctx.add_block_arg(sblock, it, Some(sname), loc);
+    load_operands.push(siv);
+    for d in 0..p.ivs.len() {
+        load_operands.push(before_red.position(ctx, p.ivs[d], p.lbs[d], p.steps[d]));
+    }
+    let load = ctx.create_op(OperationState::new("mloop.load", loc).operands(&load_operands).results(&[ty]));
+    ctx.append_op(sblock, load);
+    let lv = ctx.result(load, 0);
+    let y = ctx.create_op(OperationState::new("mloop.yield", loc).operands(&[lv]));
+    ctx.append_op(sblock, y);
+    let mut st = OperationState::new("mloop.reduce", ctx.op_loc(red)).operands(&[c0, nsplit, c1, init]).results(&[ty]);
+    for &(k, a) in ctx.attrs(red) {
+        st.attrs.push((ctx.str(k).to_string(), a));
+    }
+    st.result_names = vec![ctx.value(ctx.result(red, 0)).name];
+    let new_red_op = ctx.create_op(st.region(sregion));
+    ctx.insert_op_before(red, new_red_op);
+    let (old_r, new_r) = (ctx.result(red, 0), ctx.result(new_red_op, 0));
+    ctx.replace_all_uses_with(old_r, new_r);
+    ctx.erase_op(red);
+    // Prologue ops only the old reduction used are dead now.
+    for &o in prologue.iter().rev() {
+        if ctx.op_exists(o) && morf_ir::rewrite::is_trivially_dead(ctx, o) {
+            ctx.erase_op(o);
+        }
+    }
+
+    let dealloc = ctx.create_op(OperationState::new("mloop.dealloc", loc).operands(&[w]));
+    ctx.insert_op_after(nest, dealloc);
+    Ok(pointwise)
+}

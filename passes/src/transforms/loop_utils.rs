@@ -1,0 +1,387 @@
+//! Helpers shared by the `mloop` loop transforms (`loop-interchange`, `loop-split`,
+//! `loop-fuse`, `loop-partial-accumulate`): finding the target nest of a function, reading
+//! the parts of `mloop.parallel` / `mloop.reduce` / `mloop.for`, building index arithmetic
+//! with constant folding, and the memory effects of `mloop` ops.
+//!
+//! The passes build ops by name (`OperationState`), with the operand order and attributes of
+//! docs/dialects/loop.md, so they do not depend on the dialect crate.
+
+use std::collections::HashMap;
+
+use morf_ir::builtin::op_error;
+use morf_ir::pass::PassOptions;
+use morf_ir::{Attr, BlockId, Context, Diagnostic, Dim, OpId, OperationState, Type, TypeData, Value, ValueDef};
+
+/// The functions a loop transform runs on: `root` itself when it is a `func.func`, the
+/// functions directly in it when it is a `builtin.module`.
+pub(crate) fn target_functions(ctx: &Context, root: OpId, pass: &str) -> Result<Vec<OpId>, Diagnostic> {
+    match ctx.op_name(root) {
+        "func.func" => Ok(vec![root]),
+        "builtin.module" => {
+            let mut out = Vec::new();
+            for &r in ctx.regions(root) {
+                for b in ctx.region_blocks(r) {
+                    out.extend(ctx.block_ops(b).filter(|&o| ctx.op_name(o) == "func.func"));
+                }
+            }
+            Ok(out)
+        }
+        _ => Err(op_error(ctx, root, format!("pass '{pass}' runs on 'func.func' or 'builtin.module'"))),
+    }
+}
+
+/// The entry block of a function body, if it has one.
+pub(crate) fn body_block(ctx: &Context, func: OpId) -> Option<BlockId> {
+    let r = *ctx.regions(func).first()?;
+    ctx.entry_block(r)
+}
+
+/// Whether `op` is a loop nest root (`mloop.parallel` or `mloop.for`).
+pub(crate) fn is_nest(ctx: &Context, op: OpId) -> bool {
+    matches!(ctx.op_name(op), "mloop.parallel" | "mloop.for")
+}
+
+/// The top-level loop nests of a function, in order.
+pub(crate) fn top_level_nests(ctx: &Context, func: OpId) -> Vec<OpId> {
+    match body_block(ctx, func) {
+        Some(b) => ctx.block_ops(b).filter(|&o| is_nest(ctx, o)).collect(),
+        None => Vec::new(),
+    }
+}
+
+/// The `k`-th top-level nest of `func`, or a diagnostic at the function.
+pub(crate) fn select_nest(ctx: &Context, func: OpId, k: usize, option: &str) -> Result<OpId, Diagnostic> {
+    let nests = top_level_nests(ctx, func);
+    nests.get(k).copied().ok_or_else(|| {
+        op_error(
+            ctx,
+            func,
+            format!(
+                "has no loop nest {option}={k}: it has {} top-level 'mloop.parallel'/'mloop.for' nest{}",
+                nests.len(),
+                if nests.len() == 1 { "" } else { "s" }
+            ),
+        )
+    })
+}
+
+/// An unsigned integer option that must be given.
+pub(crate) fn required_usize(o: &PassOptions, key: &str) -> Result<usize, String> {
+    match o.get(key) {
+        None => Err(format!("option '{key}' is required")),
+        Some(_) => o.usize(key, 0),
+    }
+}
+
+/// A comma-separated list of unsigned integers (`1,0`).
+pub(crate) fn usize_list(o: &PassOptions, key: &str) -> Result<Vec<usize>, String> {
+    let Some(v) = o.get(key) else { return Ok(Vec::new()) };
+    let v = v.trim().trim_start_matches('[').trim_end_matches(']');
+    if v.trim().is_empty() {
+        return Ok(Vec::new());
+    }
+    v.split(',')
+        .map(|p| {
+            p.trim()
+                .parse::<usize>()
+                .map_err(|_| format!("option '{key}' expects a comma-separated list of unsigned integers, got '{v}'"))
+        })
+        .collect()
+}
+
+/// The parts of an `mloop.parallel` or `mloop.reduce`: bounds, steps, body and ivs.
+#[derive(Clone, Debug)]
+pub(crate) struct LoopParts {
+    /// Lower bounds.
+    pub lbs: Vec<Value>,
+    /// Upper bounds.
+    pub ubs: Vec<Value>,
+    /// Steps.
+    pub steps: Vec<Value>,
+    /// `init` of a reduce.
+    pub init: Option<Value>,
+    /// The body block.
+    pub body: BlockId,
+    /// The induction variables (the body's arguments).
+    pub ivs: Vec<Value>,
+}
+
+/// The parts of an `mloop.parallel` (`reduce == false`) or `mloop.reduce` (`true`), or an
+/// explanation of why the op does not have that shape.
+pub(crate) fn loop_parts(ctx: &Context, op: OpId, reduce: bool) -> Result<LoopParts, String> {
+    let ops = ctx.operands(op);
+    let n = if reduce { ops.len().checked_sub(1).ok_or("it has no operands")? } else { ops.len() };
+    if n % 3 != 0 || n == 0 {
+        return Err(format!("it has {} bound operands, not 3 per dimension", n));
+    }
+    let k = n / 3;
+    let region = *ctx.regions(op).first().ok_or("it has no region")?;
+    let body = ctx.entry_block(region).ok_or("its region has no block")?;
+    let ivs = ctx.block_args(body).to_vec();
+    if ivs.len() != k {
+        return Err(format!("its body has {} arguments for {k} dimensions", ivs.len()));
+    }
+    match ctx.block_last_op(body) {
+        Some(t) if ctx.op_name(t) == "mloop.yield" => {}
+        _ => return Err("its body does not end with 'mloop.yield'".into()),
+    }
+    Ok(LoopParts {
+        lbs: ops[..k].to_vec(),
+        ubs: ops[k..2 * k].to_vec(),
+        steps: ops[2 * k..3 * k].to_vec(),
+        init: if reduce { Some(ops[3 * k]) } else { None },
+        body,
+        ivs,
+    })
+}
+
+/// The terminator (`mloop.yield`) of a block.
+pub(crate) fn terminator(ctx: &Context, b: BlockId) -> OpId {
+    ctx.block_last_op(b).expect("checked: the body ends with mloop.yield")
+}
+
+/// The integer value of an index constant (`mloop.constant 4 : index`, or `arith.constant`).
+pub(crate) fn const_int(ctx: &Context, v: Value) -> Option<i64> {
+    let op = ctx.defining_op(v)?;
+    if !matches!(ctx.op_name(op), "mloop.constant" | "arith.constant") {
+        return None;
+    }
+    ctx.attr(op, "value").and_then(|a| ctx.attr_int(a))
+}
+
+/// The float value of a float constant.
+pub(crate) fn const_float(ctx: &Context, v: Value) -> Option<f64> {
+    let op = ctx.defining_op(v)?;
+    if !matches!(ctx.op_name(op), "mloop.constant" | "arith.constant") {
+        return None;
+    }
+    ctx.attr(op, "value").and_then(|a| ctx.attr_float(a))
+}
+
+/// Whether two index values are the same value or equal constants.
+pub(crate) fn same_index(ctx: &Context, a: Value, b: Value) -> bool {
+    a == b || matches!((const_int(ctx, a), const_int(ctx, b)), (Some(x), Some(y)) if x == y)
+}
+
+/// Whether `v` is defined outside `op` (not by an op nested in it, not a block argument of
+/// one of its regions).
+pub(crate) fn defined_outside(ctx: &Context, v: Value, op: OpId) -> bool {
+    match ctx.value(v).def {
+        ValueDef::OpResult { op: d, .. } => !ctx.is_ancestor(op, d),
+        ValueDef::BlockArg { block, .. } => {
+            let owner = ctx.block_parent(block).and_then(|r| ctx.region_parent(r));
+            !owner.is_some_and(|o| ctx.is_ancestor(op, o))
+        }
+        ValueDef::Placeholder => false,
+    }
+}
+
+/// The name of a reduction kind attribute (`sum`), if it is a string.
+pub(crate) fn kind_name(ctx: &Context, op: OpId) -> Option<String> {
+    ctx.attr(op, "kind").and_then(|a| ctx.attr_str(a)).map(str::to_string)
+}
+
+/// `!mloop.buffer<dims x elem>`.
+pub(crate) fn buffer_type(ctx: &mut Context, dims: &[Dim], elem: Type) -> Type {
+    ctx.intern_type(TypeData::Dialect {
+        name: "mloop.buffer".into(),
+        shape: dims.to_vec(),
+        elem: Some(elem),
+        params: vec![],
+    })
+}
+
+/// Builds ops before a fixed op (or at the end of a block), folding index arithmetic on
+/// constants.
+pub(crate) struct Ib {
+    /// Insert before this op.
+    pub before: OpId,
+}
+
+impl Ib {
+    /// Creates `name` with operands, result types and attributes before the anchor.
+    pub fn op(
+        &self,
+        ctx: &mut Context,
+        name: &str,
+        operands: &[Value],
+        results: &[Type],
+        attrs: &[(&str, Attr)],
+    ) -> OpId {
+        let loc = ctx.op_loc(self.before);
+        let mut st = OperationState::new(name, loc).operands(operands).results(results);
+        for (k, a) in attrs {
+            st = st.attr(k, *a);
+        }
+        let op = ctx.create_op(st);
+        ctx.insert_op_before(self.before, op);
+        op
+    }
+
+    /// `mloop.constant v : index`.
+    pub fn index(&self, ctx: &mut Context, v: i64) -> Value {
+        let it = ctx.index_type();
+        let a = ctx.int_attr(v, it);
+        let op = self.op(ctx, "mloop.constant", &[], &[it], &[("value", a)]);
+        ctx.result(op, 0)
+    }
+
+    /// `mloop.constant v : ty` for a float type.
+    pub fn float(&self, ctx: &mut Context, v: f64, ty: Type) -> Value {
+        let a = ctx.float_attr(v, ty);
+        let op = self.op(ctx, "mloop.constant", &[], &[ty], &[("value", a)]);
+        ctx.result(op, 0)
+    }
+
+    fn bin(&self, ctx: &mut Context, name: &str, a: Value, b: Value, f: fn(i64, i64) -> Option<i64>) -> Value {
+        if let (Some(x), Some(y)) = (const_int(ctx, a), const_int(ctx, b)) {
+            if let Some(r) = f(x, y) {
+                return self.index(ctx, r);
+            }
+        }
+        let it = ctx.index_type();
+        let op = self.op(ctx, name, &[a, b], &[it], &[]);
+        ctx.result(op, 0)
+    }
+
+    /// `a + b` on index.
+    pub fn add(&self, ctx: &mut Context, a: Value, b: Value) -> Value {
+        if const_int(ctx, b) == Some(0) {
+            return a;
+        }
+        if const_int(ctx, a) == Some(0) {
+            return b;
+        }
+        self.bin(ctx, "mloop.add", a, b, i64::checked_add)
+    }
+
+    /// `a - b` on index.
+    pub fn sub(&self, ctx: &mut Context, a: Value, b: Value) -> Value {
+        if const_int(ctx, b) == Some(0) {
+            return a;
+        }
+        self.bin(ctx, "mloop.sub", a, b, i64::checked_sub)
+    }
+
+    /// `a * b` on index.
+    pub fn mul(&self, ctx: &mut Context, a: Value, b: Value) -> Value {
+        if const_int(ctx, b) == Some(1) {
+            return a;
+        }
+        if const_int(ctx, a) == Some(1) {
+            return b;
+        }
+        self.bin(ctx, "mloop.mul", a, b, i64::checked_mul)
+    }
+
+    /// `floor(a / b)` on index.
+    pub fn div(&self, ctx: &mut Context, a: Value, b: Value) -> Value {
+        if const_int(ctx, b) == Some(1) {
+            return a;
+        }
+        self.bin(ctx, "mloop.div", a, b, |x, y| if y == 0 { None } else { Some(x.div_euclid(y)) })
+    }
+
+    /// `min(a, b)` on index.
+    pub fn min(&self, ctx: &mut Context, a: Value, b: Value) -> Value {
+        if a == b {
+            return a;
+        }
+        self.bin(ctx, "mloop.min", a, b, |x, y| Some(x.min(y)))
+    }
+
+    /// The trip count `ceildiv(ub - lb, step)` of a dimension (for `ub >= lb`, `step > 0`).
+    pub fn extent(&self, ctx: &mut Context, lb: Value, ub: Value, step: Value) -> Value {
+        let d = self.sub(ctx, ub, lb);
+        self.ceildiv(ctx, d, step)
+    }
+
+    /// `ceildiv(a, b)` for `b > 0`.
+    pub fn ceildiv(&self, ctx: &mut Context, a: Value, b: Value) -> Value {
+        if const_int(ctx, b) == Some(1) {
+            return a;
+        }
+        let one = self.index(ctx, 1);
+        let bm1 = self.sub(ctx, b, one);
+        let s = self.add(ctx, a, bm1);
+        self.div(ctx, s, b)
+    }
+
+    /// The position `(iv - lb) / step` of an iv in its dimension.
+    pub fn position(&self, ctx: &mut Context, iv: Value, lb: Value, step: Value) -> Value {
+        let d = self.sub(ctx, iv, lb);
+        self.div(ctx, d, step)
+    }
+}
+
+/// How an op touches buffers.
+#[derive(Clone, Debug)]
+pub(crate) enum Effect {
+    /// Reads `buffer` at `indices`.
+    Read { buffer: Value, indices: Vec<Value> },
+    /// Writes (or read-modify-writes) `buffer` at `indices` (`None`: every element, or
+    /// unknown elements).
+    Write { buffer: Value, indices: Option<Vec<Value>> },
+    /// Unknown effects (a call, an unknown op with buffer operands).
+    Unknown,
+}
+
+/// The memory effects of one op (not of the ops nested in it).
+pub(crate) fn op_effects(ctx: &Context, op: OpId) -> Vec<Effect> {
+    let ops = ctx.operands(op);
+    match ctx.op_name(op) {
+        "mloop.load" if !ops.is_empty() => vec![Effect::Read { buffer: ops[0], indices: ops[1..].to_vec() }],
+        "mloop.store" | "mloop.accumulate" if ops.len() >= 2 => {
+            vec![Effect::Write { buffer: ops[1], indices: Some(ops[2..].to_vec()) }]
+        }
+        "mloop.fill" if ops.len() == 2 => vec![Effect::Write { buffer: ops[1], indices: None }],
+        "mloop.dealloc" if ops.len() == 1 => vec![Effect::Write { buffer: ops[0], indices: None }],
+        "func.call" => vec![Effect::Unknown],
+        n if n.starts_with("mloop.") => Vec::new(),
+        _ => {
+            // An op of another dialect touching a buffer: unknown.
+            if ops.iter().any(|v| is_buffer(ctx, *v)) {
+                vec![Effect::Unknown]
+            } else {
+                Vec::new()
+            }
+        }
+    }
+}
+
+/// The memory effects of `op` and every op nested in it.
+pub(crate) fn nested_effects(ctx: &Context, op: OpId) -> Vec<Effect> {
+    let mut out = Vec::new();
+    for o in ctx.walk_collect(op) {
+        out.extend(op_effects(ctx, o));
+    }
+    out
+}
+
+/// Whether `v` has an `mloop.buffer` type.
+pub(crate) fn is_buffer(ctx: &Context, v: Value) -> bool {
+    matches!(ctx.type_data(ctx.value_type(v)), TypeData::Dialect { name, .. } if name == "mloop.buffer")
+}
+
+/// Whether a float attribute or constant is the identity of a reduction kind.
+pub(crate) fn identity_of(kind: &str) -> Option<f64> {
+    match kind {
+        "sum" => Some(0.0),
+        "prod" => Some(1.0),
+        "max" => Some(f64::NEG_INFINITY),
+        "min" => Some(f64::INFINITY),
+        _ => None,
+    }
+}
+
+/// Clones the ops of `from` (all but its terminator) before `ib.before`, mapping values
+/// through `map`. Returns the mapped operands of the terminator.
+pub(crate) fn clone_body(ctx: &mut Context, from: BlockId, ib: &Ib, map: &mut HashMap<Value, Value>) -> Vec<Value> {
+    let ops: Vec<OpId> = ctx.block_ops(from).collect();
+    let (term, rest) = ops.split_last().expect("non-empty body");
+    for &o in rest {
+        let c = ctx.clone_op(o, map);
+        ctx.insert_op_before(ib.before, c);
+    }
+    ctx.operands(*term).iter().map(|v| *map.get(v).unwrap_or(v)).collect()
+}

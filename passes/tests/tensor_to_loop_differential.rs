@@ -1,0 +1,341 @@
+//! Differential testing of `lower-tensor-to-loop`: every example in `examples/` and
+//! random `mtensor` programs (`morf_tensor::progen`) run in the tensor interpreter, are
+//! lowered, verified, and run again in the loop interpreter (arguments become buffers).
+//!
+//! Two contracts are checked:
+//! - with `accumulator-type=f64` the lowering must be *exact*: a reduction then adds the
+//!   same f64 values in the same (row-major) order as the tensor interpreter, and every
+//!   elementwise op rounds to the same type, so the results are bit-identical (NaN = NaN);
+//! - with the default f32 accumulators, each result must be within the numerics contract:
+//!   relative L2 error ([`morf_ir::numerics::relative_error`]) at most the tolerance of its
+//!   dtype (1e-5 for f32/f64, 1e-2 for bf16/f16), equal shapes, and NaN never passes
+//!   (infinities must match exactly). Programs whose reference has NaNs are exact-checked
+//!   only.
+//!
+//! A mismatch prints the seed and a shrunk program.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use morf_ir::interp::{run_function, Array, RtValue};
+use morf_ir::numerics::{relative_error, tolerance};
+use morf_ir::pass::PassRegistry;
+use morf_ir::{builtin::func_type, parse_source, verify, AttrData, Context, FloatKind, OpId};
+use morf_tensor::progen::{generate, random_inputs, shrink, GenConfig, Rng};
+
+/// Random programs checked per run (each in both modes).
+const PROGRAMS: u64 = 600;
+
+type Results = Vec<(Vec<usize>, Vec<f64>, Option<FloatKind>)>;
+type Inputs = Vec<(Vec<usize>, Vec<f64>)>;
+
+fn context() -> Context {
+    let mut ctx = Context::new();
+    morf_tensor::register(&mut ctx);
+    morf_loop::register(&mut ctx);
+    ctx
+}
+
+fn first_function(ctx: &Context, module: OpId) -> Option<OpId> {
+    let r = *ctx.regions(module).first()?;
+    let b = ctx.entry_block(r)?;
+    ctx.block_ops(b).find(|o| ctx.op_name(*o) == "func.func")
+}
+
+/// Runs `f` on `inputs`, as tensors or as buffers (per its signature).
+fn run(ctx: &Context, f: OpId, inputs: &Inputs) -> Result<Results, String> {
+    let fty = func_type(ctx, f).ok_or("no function type")?;
+    let ins = ctx.function_parts(fty).ok_or("bad function type")?.0.to_vec();
+    let mut args = Vec::new();
+    for (t, (shape, data)) in ins.iter().zip(inputs) {
+        let elem = ctx.element_type(*t);
+        let array = Array::new(shape.clone(), data.clone());
+        args.push(if ctx.is_tensor(*t) {
+            RtValue::Tensor { elem, array: Rc::new(array) }
+        } else {
+            RtValue::Buffer { elem, data: Rc::new(RefCell::new(array)) }
+        });
+    }
+    let outs = run_function(ctx, f, args).map_err(|d| ctx.render(&d))?;
+    Ok(outs
+        .into_iter()
+        .map(|o| match o {
+            RtValue::Tensor { elem, array } => (array.shape.clone(), array.data.clone(), ctx.float_kind(elem)),
+            RtValue::Buffer { elem, data } => {
+                let a = data.borrow();
+                (a.shape.clone(), a.data.clone(), ctx.float_kind(elem))
+            }
+            other => (vec![], vec![other.as_float().or(other.as_int().map(|i| i as f64)).unwrap_or(f64::NAN)], None),
+        })
+        .collect())
+}
+
+/// Bit-identical results (NaN matches NaN).
+fn exact(a: &Results, b: &Results) -> Result<(), String> {
+    if a.len() != b.len() {
+        return Err(format!("{} results vs {}", a.len(), b.len()));
+    }
+    for (i, (x, y)) in a.iter().zip(b).enumerate() {
+        if x.0 != y.0 {
+            return Err(format!("result {i}: shape {:?} vs {:?}", x.0, y.0));
+        }
+        if let Some(k) =
+            x.1.iter().zip(&y.1).position(|(p, q)| !(p.to_bits() == q.to_bits() || (p.is_nan() && q.is_nan())))
+        {
+            return Err(format!(
+                "result {i}: element {k} is {} in the tensor interpreter, {} after lowering",
+                x.1[k], y.1[k]
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Results within the numerics contract.
+fn close(reference: &Results, out: &Results) -> Result<(), String> {
+    if reference.len() != out.len() {
+        return Err(format!("{} results vs {}", reference.len(), out.len()));
+    }
+    for (i, (r, o)) in reference.iter().zip(out).enumerate() {
+        if r.0 != o.0 || r.1.len() != o.1.len() {
+            return Err(format!("result {i}: shape {:?} vs {:?}", r.0, o.1));
+        }
+        // Infinities must match exactly; the rest is compared by relative L2 error.
+        let (mut rf, mut of) = (Vec::new(), Vec::new());
+        for (p, q) in r.1.iter().zip(&o.1) {
+            if p.is_infinite() || q.is_infinite() {
+                if p != q {
+                    return Err(format!("result {i}: {p} vs {q}"));
+                }
+            } else {
+                rf.push(*p);
+                of.push(*q);
+            }
+        }
+        let tol = r.2.map(tolerance).unwrap_or(0.0);
+        let err = relative_error(&of, &rf);
+        if err.is_nan() || err > tol {
+            return Err(format!("result {i}: relative error {err:e} exceeds {tol:e}"));
+        }
+    }
+    Ok(())
+}
+
+fn has_nan(r: &Results) -> bool {
+    r.iter().any(|x| x.1.iter().any(|v| v.is_nan()))
+}
+
+/// Parses, runs, lowers, verifies and runs again, and compares: exactly with f64
+/// accumulators (`exact_mode`), else within tolerance. `Ok(false)`: not checked (the
+/// reference fails, or has NaNs in tolerance mode); an error starting with `invalid:`
+/// means the program itself is not valid (the shrinker skips those).
+fn check(text: &str, inputs: &dyn Fn(&Context, OpId) -> Inputs, exact_mode: bool) -> Result<bool, String> {
+    let options = if exact_mode { "accumulator-type=f64" } else { "" };
+    let mut ctx = context();
+    let m = parse_source(&mut ctx, "gen.mlir", text, 0)
+        .map_err(|d| format!("invalid: does not parse: {}", ctx.render(&d)))?;
+    verify(&ctx, m).map_err(|d| format!("invalid: does not verify: {}", ctx.render(&d)))?;
+    let f = first_function(&ctx, m).ok_or("no function")?;
+    let ins = inputs(&ctx, f);
+    let before = match run(&ctx, f, &ins) {
+        Ok(r) => r,
+        // A program the reference rejects (say, a run-time shape error) is not checked.
+        Err(_) => return Ok(false),
+    };
+    let mut reg = PassRegistry::default();
+    morf_passes::register_all(&mut reg);
+    let mut pass = reg.create("lower-tensor-to-loop", options)?;
+    pass.run(&mut ctx, m).map_err(|d| format!("lowering failed: {}", ctx.render(&d)))?;
+    verify(&ctx, m).map_err(|d| format!("lowered IR does not verify: {}", ctx.render(&d)))?;
+    let after = run(&ctx, f, &ins).map_err(|e| format!("lowered program fails: {e}"))?;
+    if exact_mode {
+        exact(&before, &after).map(|_| true)
+    } else if has_nan(&before) {
+        Ok(false)
+    } else {
+        close(&before, &after).map(|_| true)
+    }
+}
+
+/// Inputs for a function from its signature: `morf.dims` names sized from `rng`,
+/// normal values (positive for `morf.random = "positive"`), rounded to each dtype.
+fn signature_inputs(ctx: &Context, f: OpId, seed: u64) -> Inputs {
+    let mut rng = Rng::new(seed);
+    let sizes: Vec<usize> = vec![1, 2, 3, 5, 7, 16];
+    let mut named: Vec<(String, usize)> = Vec::new();
+    let fty = func_type(ctx, f).expect("function type");
+    let ins = ctx.function_parts(fty).expect("function").0.to_vec();
+    let arg_attrs: Vec<Option<morf_ir::Attr>> = match ctx.attr(f, "arg_attrs").and_then(|a| ctx.attr_array(a)) {
+        Some(v) => v.iter().map(|a| Some(*a)).collect(),
+        None => vec![None; ins.len()],
+    };
+    let lookup = |d: Option<morf_ir::Attr>, key: &str| -> Option<morf_ir::Attr> {
+        match ctx.attr_data(d?) {
+            AttrData::Dict(es) => es.iter().find(|(k, _)| ctx.str(*k) == key).map(|(_, v)| *v),
+            _ => None,
+        }
+    };
+    let mut out = Vec::new();
+    for (i, t) in ins.iter().enumerate() {
+        let shape = ctx.shape_of(*t).unwrap_or(&[]).to_vec();
+        let names: Vec<String> = lookup(arg_attrs[i], "morf.dims")
+            .and_then(|a| {
+                ctx.attr_array(a).map(|v| v.iter().map(|x| ctx.attr_str(*x).unwrap_or("").to_string()).collect())
+            })
+            .unwrap_or_default();
+        let positive = lookup(arg_attrs[i], "morf.random").and_then(|a| ctx.attr_str(a)) == Some("positive");
+        let mut dims = Vec::new();
+        for (k, d) in shape.iter().enumerate() {
+            dims.push(match d {
+                morf_ir::Dim::Static(n) => *n as usize,
+                morf_ir::Dim::Dynamic => {
+                    let name = names.get(k).cloned().unwrap_or_else(|| format!("arg{i}.{k}"));
+                    match named.iter().find(|(n, _)| *n == name) {
+                        Some((_, s)) => *s,
+                        None => {
+                            let s = *rng.pick(&sizes);
+                            named.push((name, s));
+                            s
+                        }
+                    }
+                }
+            });
+        }
+        let kind = ctx.float_kind(ctx.element_type(*t)).unwrap_or(FloatKind::F64);
+        let n: usize = dims.iter().product();
+        let data = (0..n)
+            .map(|_| {
+                let x = rng.normal();
+                kind.round(if positive { 0.1 + x.abs() } else { x })
+            })
+            .collect();
+        out.push((dims, data));
+    }
+    out
+}
+
+#[test]
+fn examples_lower_and_agree() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples");
+    let mut names: Vec<_> = std::fs::read_dir(dir).expect("examples dir").flatten().map(|e| e.path()).collect();
+    names.sort();
+    let mut checked = 0;
+    for path in names.iter().filter(|p| p.extension().is_some_and(|e| e == "mlir")) {
+        let text = std::fs::read_to_string(path).expect("read example");
+        for seed in 0..4u64 {
+            let inputs = |ctx: &Context, f: OpId| signature_inputs(ctx, f, seed);
+            for exact_mode in [true, false] {
+                match check(&text, &inputs, exact_mode) {
+                    Ok(true) => checked += 1,
+                    Ok(false) => {}
+                    Err(e) => panic!("{} (seed {seed}, exact {exact_mode}): {e}", path.display()),
+                }
+            }
+        }
+    }
+    assert!(checked >= 40, "only {checked} example runs were checked");
+}
+
+#[test]
+fn random_programs_lower_and_agree() {
+    let cfg = GenConfig::default();
+    let mut failures = Vec::new();
+    let (mut exact_checked, mut close_checked) = (0, 0);
+    for seed in 0..PROGRAMS {
+        let p = generate(seed, &cfg);
+        let inputs =
+            |_: &Context, _: OpId| -> Inputs { random_inputs(&p, seed).into_iter().map(|(s, d, _)| (s, d)).collect() };
+        for exact_mode in [true, false] {
+            match check(&p.text, &inputs, exact_mode) {
+                Ok(true) if exact_mode => exact_checked += 1,
+                Ok(true) => close_checked += 1,
+                Ok(false) => {}
+                Err(e) => {
+                    let small =
+                        shrink(&p.text, &|t| check(t, &inputs, exact_mode).is_err_and(|e| !e.starts_with("invalid:")));
+                    let mode =
+                        if exact_mode { "exact, f64 accumulators" } else { "within tolerance, f32 accumulators" };
+                    failures.push(format!("seed {seed} ({mode}): {e}\nprogram:\n{}\nshrunk:\n{small}", p.text));
+                }
+            }
+        }
+    }
+    eprintln!(
+        "lower-tensor-to-loop: {PROGRAMS} random programs; {exact_checked} checked exactly (f64 accumulators), \
+         {close_checked} within tolerance (f32 accumulators)"
+    );
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n\n"));
+    assert!(exact_checked as u64 >= PROGRAMS * 9 / 10, "only {exact_checked} programs were checked");
+}
+
+/// Ops the random generator does not make: shape ops, dense constants, every reduce kind
+/// with `keepdim`, and a dynamic dim that broadcasts from run-time size 1.
+const HANDWRITTEN: &[&str] = &[
+    "func.func @shapes(%a: tensor<2x3xf32>) -> (tensor<3x2xf32>, tensor<6xf32>, tensor<3x2xf32>, tensor<6x1xf32>) {
+       %t = mtensor.transpose %a perm [1, 0] : tensor<2x3xf32> -> tensor<3x2xf32>
+       %c = mtensor.collapse_shape %a [[0, 1]] : tensor<2x3xf32> -> tensor<6xf32>
+       %r = mtensor.reshape %a : tensor<2x3xf32> -> tensor<3x2xf32>
+       %e = mtensor.expand_shape %c [[0, 1]] : tensor<6xf32> -> tensor<6x1xf32>
+       return %t, %c, %r, %e : tensor<3x2xf32>, tensor<6xf32>, tensor<3x2xf32>, tensor<6x1xf32>
+     }",
+    "func.func @dyn_shapes(%b: tensor<?x6xbf16> {morf.dims = [\"M\", \"Six\"]}, %x: tensor<?x?x?xf64> {morf.dims = [\"A\", \"B\", \"C\"]})
+         -> (tensor<?x2x3xbf16>, tensor<?x?xf64>, tensor<?x?x?xf64>, tensor<?x3x2xbf16>) {
+       %m = mtensor.dim %b, 0 : tensor<?x6xbf16>
+       %e = mtensor.expand_shape %b [[0], [1, 2]] sizes(%m) : tensor<?x6xbf16> -> tensor<?x2x3xbf16>
+       %c = mtensor.collapse_shape %x [[0, 1], [2]] : tensor<?x?x?xf64> -> tensor<?x?xf64>
+       %t = mtensor.transpose %x perm [2, 0, 1] : tensor<?x?x?xf64> -> tensor<?x?x?xf64>
+       %f = mtensor.reshape %e sizes(%m) : tensor<?x2x3xbf16> -> tensor<?x3x2xbf16>
+       return %e, %c, %t, %f : tensor<?x2x3xbf16>, tensor<?x?xf64>, tensor<?x?x?xf64>, tensor<?x3x2xbf16>
+     }",
+    "func.func @consts(%a: tensor<3xf32>) -> (tensor<3xf32>, tensor<2x2xf16>) {
+       %k = mtensor.constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
+       %h = mtensor.constant dense<0.5> : tensor<3xf32>
+       %q = mtensor.constant dense<[[1.0, -2.0], [0.25, 8.0]]> : tensor<2x2xf16>
+       %0 = mtensor.mul %a, %k : tensor<3xf32>
+       %1 = mtensor.add %0, %h : tensor<3xf32>
+       return %1, %q : tensor<3xf32>, tensor<2x2xf16>
+     }",
+    "func.func @reductions(%a: tensor<?x?x?xf16> {morf.dims = [\"A\", \"B\", \"C\"]})
+         -> (tensor<?x1x?xf16>, tensor<f16>, tensor<?xf16>, tensor<1x1x?xf16>, tensor<?x?xf16>) {
+       %0 = mtensor.reduce max %a dims [1] keepdim : tensor<?x?x?xf16> -> tensor<?x1x?xf16>
+       %1 = mtensor.reduce prod %a dims [0, 1, 2] : tensor<?x?x?xf16> -> tensor<f16>
+       %2 = mtensor.reduce min %a dims [0, 2] : tensor<?x?x?xf16> -> tensor<?xf16>
+       %3 = mtensor.reduce mean %a dims [0, 1] keepdim : tensor<?x?x?xf16> -> tensor<1x1x?xf16>
+       %4 = mtensor.reduce sum %a dims [0] : tensor<?x?x?xf16> -> tensor<?x?xf16>
+       return %0, %1, %2, %3, %4 : tensor<?x1x?xf16>, tensor<f16>, tensor<?xf16>, tensor<1x1x?xf16>, tensor<?x?xf16>
+     }",
+    "func.func @bcast(%a: tensor<?xf32> {morf.dims = [\"M\"]}, %b: tensor<?x?xf32> {morf.dims = [\"P\", \"N\"]},
+                      %c: tensor<1x?xf32> {morf.dims = [\"One\", \"N\"]}) -> tensor<?x?xf32> {
+       %m = mtensor.dim %a, 0 : tensor<?xf32>
+       %n = mtensor.dim %b, 1 : tensor<?x?xf32>
+       %0 = mtensor.broadcast %a dims [0] sizes(%m, %n) : tensor<?xf32> -> tensor<?x?xf32>
+       %1 = mtensor.broadcast %b dims [0, 1] sizes(%m, %n) : tensor<?x?xf32> -> tensor<?x?xf32>
+       %2 = mtensor.broadcast %c dims [0, 1] sizes(%m, %n) : tensor<1x?xf32> -> tensor<?x?xf32>
+       %3 = mtensor.add %0, %1 : tensor<?x?xf32>
+       %4 = mtensor.sub %3, %2 : tensor<?x?xf32>
+       %5 = mtensor.reduce sum %4 dims [0] : tensor<?x?xf32> -> tensor<?xf32>
+       %6 = mtensor.broadcast %5 dims [1] sizes(%m, %n) : tensor<?xf32> -> tensor<?x?xf32>
+       %7 = mtensor.mul %6, %4 : tensor<?x?xf32>
+       return %7 : tensor<?x?xf32>
+     }",
+];
+
+#[test]
+fn handwritten_programs_agree() {
+    for (i, text) in HANDWRITTEN.iter().enumerate() {
+        // Seeds whose sizes the reference rejects (a reshape of the wrong element count, a
+        // broadcast from a size that is neither 1 nor the target) are not checked.
+        let mut checked = 0;
+        for seed in 0..40u64 {
+            let inputs = |ctx: &Context, f: OpId| signature_inputs(ctx, f, seed);
+            for exact_mode in [true, false] {
+                match check(text, &inputs, exact_mode) {
+                    Ok(true) => checked += 1,
+                    Ok(false) => {}
+                    Err(e) => panic!("program {i} (seed {seed}, exact {exact_mode}): {e}\n{text}"),
+                }
+            }
+        }
+        assert!(checked >= 4, "program {i}: only {checked} runs were checked");
+    }
+}
