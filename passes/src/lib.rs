@@ -9,6 +9,7 @@
 
 pub mod conversion;
 pub mod fusion;
+pub mod target;
 pub mod transforms;
 
 use morf_ir::pass::PassRegistry;
@@ -18,11 +19,19 @@ pub fn register_all(reg: &mut PassRegistry) {
     reg.register(transforms::canonicalize::info());
     reg.register(transforms::cse::info());
     reg.register(transforms::dce::info());
+    reg.register(fusion::pass::info());
     reg.register(conversion::tensor_to_loop::info());
     reg.register(transforms::loop_fuse::info());
     reg.register(transforms::loop_interchange::info());
     reg.register(transforms::loop_partial_accumulate::info());
     reg.register(transforms::loop_split::info());
+    reg.register(conversion::loop_to_gpu::info());
+    reg.register_pipeline(morf_ir::pass::NamedPipeline {
+        name: "fuse",
+        description: "lower tensors to loops and fuse mixed-order reductions",
+        text: "builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions,canonicalize,cse)",
+    });
+    conversion::loop_to_gpu::register_pipelines(reg);
 }
 
 #[cfg(test)]
@@ -38,10 +47,12 @@ mod tests {
                 "canonicalize",
                 "cse",
                 "dce",
+                "fuse-mixed-reductions",
                 "loop-fuse",
                 "loop-interchange",
                 "loop-partial-accumulate",
                 "loop-split",
+                "lower-loop-to-gpu",
                 "lower-tensor-to-loop"
             ]
         );

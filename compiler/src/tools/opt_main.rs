@@ -6,7 +6,11 @@
 //!          [--allow-unregistered-dialect] [--print-ir-{before,after}-all] [--print-ir-{before,after}=PASS]
 //!          [--print-ir-after-change] [--print-ir-after-failure] [--verify-each[=BOOL]] [--no-verify-each]
 //!          [--timing] [--dump-pass-pipeline] [--list-passes] [--list-ops] [-v|-vv]
+//!          [--emit=mlir|ptx] [--ptx-version=V] [--ptx-target=SM]
 //! ```
+//!
+//! `--emit=ptx` prints PTX instead of the IR, through the emitter that the tool supplies in
+//! [`OptConfig`] (the core cannot depend on `morf-passes`, where code generation lives).
 //!
 //! Shorthand pass flags come from the [`PassRegistry`]: every registered pass `P` gives a
 //! flag `--P` and `--P=OPTIONS`, where OPTIONS is the text that would go inside `P{...}`
@@ -102,6 +106,15 @@ struct Cli {
     /// List the registered ops with their summaries, then exit.
     #[arg(long)]
     list_ops: bool,
+    /// What to print: the IR (`mlir`, the default) or PTX (`ptx`).
+    #[arg(long, value_name = "FORMAT", default_value = "mlir", value_parser = ["mlir", "ptx"])]
+    emit: String,
+    /// The PTX ISA version for --emit=ptx (default: the emitter's, 8.0).
+    #[arg(long, value_name = "VERSION")]
+    ptx_version: Option<String>,
+    /// The PTX target for --emit=ptx (default: the emitter's, sm_90).
+    #[arg(long, value_name = "SM")]
+    ptx_target: Option<String>,
     /// More logging to stderr (-v: debug, -vv: trace); RUST_LOG overrides.
     #[arg(short = 'v', action = clap::ArgAction::Count)]
     verbose: u8,
@@ -110,10 +123,39 @@ struct Cli {
 /// An error that ends the run before any input is processed.
 struct Fatal(String);
 
+/// The `--ptx-*` flags, handed to the PTX emitter; `None` means the emitter's default.
+#[derive(Clone, Debug, Default)]
+pub struct PtxFlags {
+    /// `--ptx-version`.
+    pub version: Option<String>,
+    /// `--ptx-target`.
+    pub target: Option<String>,
+}
+
+/// Turns a verified module into PTX text (`--emit=ptx`).
+pub type PtxEmitter = fn(&Context, OpId, &PtxFlags) -> Result<String, Diagnostic>;
+
+/// What a tool adds to the driver beyond dialects and passes.
+#[derive(Clone, Debug, Default)]
+pub struct OptConfig {
+    /// The emitter behind `--emit=ptx`; without one that flag is an error.
+    pub ptx_emitter: Option<PtxEmitter>,
+}
+
 /// Runs `morf-opt` with `args` (argv[0] first). `setup` registers dialects into each fresh
 /// context; `passes` lists the passes. Returns the exit code.
 pub fn opt_main(args: Vec<OsString>, setup: &dyn Fn(&mut Context), passes: &PassRegistry) -> i32 {
-    match run(args, setup, passes) {
+    opt_main_with(args, setup, passes, &OptConfig::default())
+}
+
+/// [`opt_main`] with the extras of `config` (such as the `--emit=ptx` emitter).
+pub fn opt_main_with(
+    args: Vec<OsString>,
+    setup: &dyn Fn(&mut Context),
+    passes: &PassRegistry,
+    config: &OptConfig,
+) -> i32 {
+    match run(args, setup, passes, config) {
         Ok(code) => code,
         Err(Fatal(msg)) => {
             eprintln!("{TOOL}: error: {msg}");
@@ -241,7 +283,12 @@ fn build_pass_manager(cli: &Cli, shorthand: Vec<PipelineElement>, passes: &PassR
     Ok(pm)
 }
 
-fn run(args: Vec<OsString>, setup: &dyn Fn(&mut Context), passes: &PassRegistry) -> Result<i32, Fatal> {
+fn run(
+    args: Vec<OsString>,
+    setup: &dyn Fn(&mut Context),
+    passes: &PassRegistry,
+    config: &OptConfig,
+) -> Result<i32, Fatal> {
     let mut sargs = Vec::with_capacity(args.len());
     for a in args {
         match a.into_string() {
@@ -279,6 +326,12 @@ fn run(args: Vec<OsString>, setup: &dyn Fn(&mut Context), passes: &PassRegistry)
         print!("{s}");
         return Ok(0);
     }
+
+    let ptx = match (cli.emit.as_str(), config.ptx_emitter) {
+        ("ptx", None) => return Err(Fatal("--emit=ptx is not available in this tool".into())),
+        ("ptx", Some(e)) => Some((e, PtxFlags { version: cli.ptx_version.clone(), target: cli.ptx_target.clone() })),
+        _ => None,
+    };
 
     let mut pm = build_pass_manager(&cli, shorthand, passes)?;
     if cli.dump_pass_pipeline {
@@ -323,11 +376,18 @@ fn run(args: Vec<OsString>, setup: &dyn Fn(&mut Context), passes: &PassRegistry)
         let t0 = Instant::now();
         let parsed = parse_source(&mut ctx, &file_name, chunk.text, chunk.line_offset);
         parse_time += t0.elapsed();
-        let result: Result<OpId, Diagnostic> = parsed
+        let mut result: Result<OpId, Diagnostic> = parsed
             .and_then(|m| crate::verify::verify(&ctx, m).map(|_| m))
             .and_then(|m| if pm.nodes.is_empty() { Ok(m) } else { pm.run(&mut ctx, m).map(|_| m) });
         if !pm.dumps.is_empty() {
             eprint!("{}", std::mem::take(&mut pm.dumps));
+        }
+        let mut emitted = None;
+        if let (Ok(m), Some((emit, flags))) = (&result, &ptx) {
+            match emit(&ctx, *m, flags) {
+                Ok(text) => emitted = Some(text),
+                Err(d) => result = Err(d),
+            }
         }
         let mut diags = ctx.take_emitted();
         let module = match result {
@@ -357,7 +417,10 @@ fn run(args: Vec<OsString>, setup: &dyn Fn(&mut Context), passes: &PassRegistry)
             }
         }
         let t1 = Instant::now();
-        outputs.push(module.map(|m| print_op(&ctx, m, &print_opts)).unwrap_or_default());
+        outputs.push(match emitted {
+            Some(text) => text,
+            None => module.map(|m| print_op(&ctx, m, &print_opts)).unwrap_or_default(),
+        });
         output_time += t1.elapsed();
     }
 

@@ -162,9 +162,13 @@ impl Ctx {
             return false;
         }
         let outer: Vec<Axis> = reduced.iter().chain(kept).copied().collect();
-        n.reads
-            .iter()
-            .any(|a| a.axes == outer && self.readers.get(&a.buffer).is_some_and(|r| r.iter().any(|&o| o != id)))
+        n.reads.iter().any(|a| {
+            // Shared with another reader, or produced by another nest (a pointwise producer
+            // in row order: the partial can then consume it in the producer's kernel).
+            let other =
+                |m: &BTreeMap<usize, BTreeSet<usize>>| m.get(&a.buffer).is_some_and(|r| r.iter().any(|&o| o != id));
+            a.axes == outer && (other(&self.readers) || other(&self.writers))
+        })
     }
 
     /// Whether reduction `id` reduces the inner axes of its data (`[kept..., reduced...]`).

@@ -29,6 +29,7 @@ pub mod analysis;
 pub mod cost;
 pub mod device;
 pub mod lang;
+pub mod pass;
 pub mod report;
 pub mod rules;
 

@@ -8,4 +8,4 @@ pub mod loop_fuse;
 pub mod loop_interchange;
 pub mod loop_partial_accumulate;
 pub mod loop_split;
-mod loop_utils;
+pub(crate) mod loop_utils;

@@ -15,6 +15,8 @@
 //! like a tensor.
 #![warn(missing_docs)]
 
+pub mod gpu_exec;
+pub mod gpu_run;
 pub mod npy;
 
 use std::cell::RefCell;
@@ -169,6 +171,7 @@ pub fn new_context(allow_unregistered_dialect: bool) -> Context {
     let mut ctx = Context::new();
     morf_tensor::register(&mut ctx);
     morf_loop::register(&mut ctx);
+    morf_gpu::register(&mut ctx);
     ctx.registry_mut().allow_unregistered = allow_unregistered_dialect;
     ctx
 }
@@ -657,9 +660,19 @@ struct Cli {
     /// Folder for result<i>.npy (created if missing).
     #[arg(long, value_name = "DIR", default_value = ".")]
     output_dir: PathBuf,
-    /// Where to run: only `interp` (the reference interpreter) exists so far.
-    #[arg(long, value_name = "interp|sim|gpu", default_value = "interp")]
-    device: String,
+    /// Where to run: `interp` (the reference interpreter) or `sim` (the same, with each
+    /// `mgpu.launch` run on the CPU GPU simulator), or `gpu` (the CUDA device).
+    /// Default: `gpu` when the CUDA driver library is present and the module has kernels
+    /// (`mgpu.func`), else `interp`. `gpu` lowers a module without kernels with the `gpu`
+    /// pipeline first; without a GPU it fails with "no GPU".
+    #[arg(long, value_name = "interp|sim|gpu")]
+    device: Option<String>,
+    /// With `--device gpu`: also run the original function on the fp64 reference
+    /// interpreter and compare every output (relative L2 error within 1e-5 for f32, 1e-2
+    /// for bf16/f16; NaN never passes). Prints one `check resultN: ...` line per output;
+    /// exits 1 if any fails.
+    #[arg(long)]
+    check: bool,
     /// Accept operations of unregistered dialects (generic form).
     #[arg(long)]
     allow_unregistered_dialect: bool,
@@ -669,14 +682,11 @@ struct Cli {
 }
 
 fn cli_options(cli: &Cli) -> Result<RunOptions, RunError> {
-    match cli.device.as_str() {
-        "interp" => {}
-        "gpu" | "sim" => {
-            return Err(RunError::Other(format!(
-                "--device {} is not available yet; only --device interp runs for now",
-                cli.device
-            )))
-        }
+    match cli.device.as_deref().unwrap_or("interp") {
+        // `sim` interprets the host function like `interp`; each `mgpu.launch` runs its kernel
+        // on the CPU simulator (morf_gpu::sim), which is the launch's interpreter semantics.
+        "interp" | "sim" => {}
+        "gpu" => {}
         other => return Err(RunError::Other(format!("unknown --device '{other}' (expected interp, sim or gpu)"))),
     }
     let inputs = cli.inputs.iter().map(|s| parse_input_spec(s)).collect::<Result<Vec<_>, _>>()?;
@@ -724,16 +734,24 @@ pub fn main_with_args(args: Vec<OsString>) -> i32 {
         .with_target(false)
         .try_init();
     match run_cli(&cli) {
-        Ok(report) => {
+        Ok((report, checks)) => {
             let mut text = String::new();
             for r in &report.results {
                 let _ = writeln!(text, "{r}");
+            }
+            for c in &checks {
+                let _ = writeln!(text, "{c}");
             }
             if cli.verbose {
                 let _ = writeln!(text, "@{} ran in {:.3} s", report.function, report.run_time.as_secs_f64());
             }
             print!("{text}");
-            0
+            if checks.iter().all(|c| c.ok()) {
+                0
+            } else {
+                eprintln!("morf-run: error: output check failed");
+                1
+            }
         }
         Err(RunError::Diagnostic(text)) => {
             eprint!("{text}");
@@ -746,7 +764,7 @@ pub fn main_with_args(args: Vec<OsString>) -> i32 {
     }
 }
 
-fn run_cli(cli: &Cli) -> Result<RunReport, RunError> {
+fn run_cli(cli: &Cli) -> Result<(RunReport, Vec<gpu_run::OutputCheck>), RunError> {
     let opts = cli_options(cli)?;
     let (name, text) = if cli.file == "-" {
         let mut s = String::new();
@@ -759,7 +777,21 @@ fn run_cli(cli: &Cli) -> Result<RunReport, RunError> {
             .map_err(|e| RunError::Other(format!("cannot read {}: {e}", cli.file)))?;
         (cli.file.clone(), text)
     };
-    let report = run_source(&name, &text, &opts)?;
+    let on_gpu = match cli.device.as_deref() {
+        Some("gpu") => true,
+        Some(_) => false,
+        None => morf_runtime::cuda_available() && gpu_run::text_has_kernels(&name, &text),
+    };
+    let (report, checks) = if on_gpu {
+        let r = gpu_run::run_source_gpu(&name, &text, &opts, cli.check)?;
+        tracing::info!("ran on {}", r.device);
+        (r.run, r.checks)
+    } else {
+        if cli.check {
+            eprintln!("morf-run: note: --check compares a GPU run with the interpreter; this run is on the interpreter, so there is nothing to check");
+        }
+        (run_source(&name, &text, &opts)?, Vec::new())
+    };
     for w in &report.warnings {
         if w.contains(": warning: ") || w.contains(": remark: ") {
             eprintln!("{w}");
@@ -767,7 +799,7 @@ fn run_cli(cli: &Cli) -> Result<RunReport, RunError> {
             eprintln!("morf-run: warning: {w}");
         }
     }
-    Ok(report)
+    Ok((report, checks))
 }
 
 #[cfg(test)]

@@ -1,0 +1,74 @@
+//! `morf-gpu`: the `mgpu` dialect, morf's GPU level, and its CPU simulator.
+//!
+//! Kernels (`mgpu.func`), launches (`mgpu.launch`), thread ids, global and shared memory,
+//! barriers, shuffles and warp reductions: the level that PTX is emitted from. The namespace
+//! is `mgpu` because upstream `mlir-opt` owns `gpu`. Kernel bodies also hold `mloop` scalar
+//! ops and `mloop.for`; this crate does not depend on `morf-loop` but runs them through their
+//! registered `interpret` hooks (see `docs/dialects/gpu.md` for the full reference).
+//!
+//! Ops, by group:
+//!
+//! - [`ops::kernel`]: `func`, `return`, `launch`;
+//! - [`ops::ids`]: `thread_id`, `block_id`, `block_dim`, `grid_dim`, `lane_id`, `warp_id`;
+//! - [`ops::memory`]: `load`, `store`, `load_vec`, `store_vec`, `shared_alloc`,
+//!   `dynamic_shared`, `barrier`;
+//! - [`ops::warp`]: `shuffle`, `warp_reduce`;
+//! - [`ops::control`]: `if`, `yield`.
+//!
+//! [`sim`] runs `mgpu.launch` on the CPU: block by block, all threads of a block in lockstep
+//! with an activity mask.
+//!
+//! ```
+//! let mut ctx = morf_ir::Context::new();
+//! morf_gpu::register(&mut ctx);
+//! let src = "mgpu.func @k(%p: !mgpu.ptr<f32>) kernel {
+//!   %t = mgpu.thread_id : index
+//!   %v = mgpu.load %p[%t] : !mgpu.ptr<f32>
+//!   mgpu.store %v, %p[%t] : !mgpu.ptr<f32>
+//!   mgpu.return
+//! }";
+//! let m = morf_ir::parse_source(&mut ctx, "k.mlir", src, 0).unwrap();
+//! morf_ir::verify(&ctx, m).unwrap();
+//! ```
+#![warn(missing_docs)]
+
+pub mod ops;
+pub mod sim;
+pub mod types;
+
+use morf_ir::{Context, DialectInfo};
+
+use ops::{control, ids, kernel, memory as mem, warp};
+
+pub use types::{is_ptr, ptr_parts, ptr_type, PTR, SHARED};
+
+/// Registers the `mgpu` dialect, its `!mgpu.ptr` type and its ops into `ctx`.
+pub fn register(ctx: &mut Context) {
+    let r = ctx.registry_mut();
+    r.register_dialect(DialectInfo {
+        name: "mgpu",
+        summary: "kernels, threads, shared memory and shuffles",
+        materialize_constant: None,
+    });
+    r.register_type(types::PTR, types::verify_ptr_type);
+    r.register_op(kernel::func());
+    r.register_op(kernel::return_());
+    r.register_op(kernel::launch());
+    r.register_op(ids::id("mgpu.thread_id", "the thread's index in its block"));
+    r.register_op(ids::id("mgpu.block_id", "the block's index in the grid"));
+    r.register_op(ids::id("mgpu.block_dim", "the number of threads per block"));
+    r.register_op(ids::id("mgpu.grid_dim", "the number of blocks in the grid"));
+    r.register_op(ids::id("mgpu.lane_id", "the thread's lane in its warp (thread_id % 32)"));
+    r.register_op(ids::id("mgpu.warp_id", "the thread's warp in its block (thread_id / 32)"));
+    r.register_op(mem::load());
+    r.register_op(mem::store());
+    r.register_op(mem::load_vec());
+    r.register_op(mem::store_vec());
+    r.register_op(mem::shared_alloc());
+    r.register_op(mem::dynamic_shared());
+    r.register_op(mem::barrier());
+    r.register_op(warp::shuffle());
+    r.register_op(warp::warp_reduce());
+    r.register_op(control::if_());
+    r.register_op(control::yield_());
+}

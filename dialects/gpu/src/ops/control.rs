@@ -1,0 +1,158 @@
+//! Control flow inside kernels: `if` (with an optional `else`, possibly yielding values) and
+//! its terminator `yield`. Loops are `mloop.for`.
+//!
+//! ```mlir
+//! %r = mgpu.if %cond -> (f32) {
+//!   mgpu.yield %a : f32
+//! } else {
+//!   mgpu.yield %b : f32
+//! }
+//! ```
+
+use morf_ir::asm::parser::{OpParser, PResult};
+use morf_ir::asm::printer::OpPrinter;
+use morf_ir::builtin::op_error;
+use morf_ir::{Context, OpId, OpInfo, OperationState, Traits, Type, TypeData};
+
+use super::{expect_results, VResult};
+
+/// A conditional: operand `cond` (`i1`), two regions (`then`, and `else`, which may be empty
+/// when there are no results), each of one block ending in `mgpu.yield`. Threads of a block
+/// may take different branches.
+pub fn if_() -> OpInfo {
+    OpInfo::new("mgpu.if", "runs one of two regions, per thread")
+        .traits(Traits::SINGLE_BLOCK)
+        .verify(verify_if)
+        .format(parse_if, print_if)
+        .interpret(super::interpret_in_kernel_only)
+}
+
+fn verify_if(ctx: &Context, op: OpId) -> VResult {
+    let ops = ctx.operands(op);
+    if ops.len() != 1 {
+        return Err(op_error(ctx, op, format!("expects 1 operand (the condition), but got {}", ops.len())));
+    }
+    let t = ctx.value_type(ops[0]);
+    if !matches!(ctx.type_data(t), TypeData::Integer(1)) {
+        return Err(op_error(ctx, op, format!("condition must be of type 'i1', got '{}'", ctx.type_to_string(t))));
+    }
+    let regions = ctx.regions(op);
+    if regions.len() != 2 {
+        return Err(op_error(ctx, op, format!("expects two regions (then, else), but got {}", regions.len())));
+    }
+    if ctx.entry_block(regions[0]).is_none() {
+        return Err(op_error(ctx, op, "expects a 'then' block"));
+    }
+    if !ctx.results(op).is_empty() && ctx.entry_block(regions[1]).is_none() {
+        return Err(op_error(ctx, op, "must have an 'else' region when it has results"));
+    }
+    for &r in regions {
+        if let Some(b) = ctx.entry_block(r) {
+            if !ctx.block_args(b).is_empty() {
+                return Err(op_error(ctx, op, "regions must not have arguments"));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn parse_if(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
+    let c = p.parse_operand()?;
+    let i1 = p.ctx.i1_type();
+    let cv = p.resolve_operand(&c, i1)?;
+    let mut tys = Vec::new();
+    if p.parse_optional_punct("->")? {
+        p.expect_punct("(")?;
+        if !p.at_punct(")") {
+            tys = p.parse_type_list()?;
+        }
+        p.expect_punct(")")?;
+    }
+    let then_r = p.parse_region(&[], false)?;
+    let else_r = if p.parse_optional_keyword("else")? { p.parse_region(&[], false)? } else { p.ctx.create_region() };
+    p.parse_optional_attr_dict_with_keyword(st)?;
+    st.operands = vec![cv];
+    st.result_types = tys;
+    st.regions = vec![then_r, else_r];
+    Ok(())
+}
+
+fn print_if(p: &mut OpPrinter<'_>, op: OpId) {
+    let ctx = p.ctx;
+    p.write(" ");
+    if let Some(&c) = ctx.operands(op).first() {
+        p.print_operand(c);
+    }
+    let tys: Vec<Type> = ctx.results(op).iter().map(|v| ctx.value_type(*v)).collect();
+    if !tys.is_empty() {
+        p.write(" -> (");
+        p.print_types(&tys);
+        p.write(")");
+    }
+    let regions = ctx.regions(op).to_vec();
+    if let Some(&r) = regions.first() {
+        p.write(" ");
+        p.print_region(r, false);
+    }
+    if let Some(&r) = regions.get(1) {
+        if ctx.entry_block(r).is_some() {
+            p.write(" else ");
+            p.print_region(r, false);
+        }
+    }
+    p.print_optional_attr_dict_with_keyword(op, &[]);
+}
+
+/// Ends a region of `mgpu.if`: `mgpu.yield` or `mgpu.yield %a, %b : f32, f32`, with the
+/// parent's result types.
+pub fn yield_() -> OpInfo {
+    OpInfo::new("mgpu.yield", "ends a region of mgpu.if, yielding its values")
+        .traits(Traits::TERMINATOR | Traits::PURE)
+        .verify(verify_yield)
+        .format(parse_yield, print_yield)
+        .interpret(super::interpret_in_kernel_only)
+}
+
+fn verify_yield(ctx: &Context, op: OpId) -> VResult {
+    expect_results(ctx, op, 0)?;
+    let Some(parent) = ctx.parent_op(op).filter(|p| ctx.op_name(*p) == "mgpu.if") else {
+        return Err(op_error(ctx, op, "expects parent op 'mgpu.if'"));
+    };
+    let want: Vec<Type> = ctx.results(parent).iter().map(|v| ctx.value_type(*v)).collect();
+    let got: Vec<Type> = ctx.operands(op).iter().map(|v| ctx.value_type(*v)).collect();
+    if got != want {
+        let list = |ts: &[Type]| ts.iter().map(|t| ctx.type_to_string(*t)).collect::<Vec<_>>().join(", ");
+        return Err(op_error(
+            ctx,
+            op,
+            format!("yields ({}), but the parent 'mgpu.if' has result types ({})", list(&got), list(&want)),
+        ));
+    }
+    Ok(())
+}
+
+fn parse_yield(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
+    let loc = p.loc();
+    let ops = p.parse_operand_list()?;
+    p.parse_optional_attr_dict(st)?;
+    if !ops.is_empty() {
+        p.expect_punct(":")?;
+        let tys = p.parse_type_list()?;
+        st.operands = p.resolve_operands(&ops, &tys, loc)?;
+    }
+    Ok(())
+}
+
+fn print_yield(p: &mut OpPrinter<'_>, op: OpId) {
+    let ops = p.ctx.operands(op).to_vec();
+    if !ops.is_empty() {
+        p.write(" ");
+        p.print_operands(&ops);
+    }
+    p.print_optional_attr_dict(op, &[]);
+    if !ops.is_empty() {
+        p.write(" : ");
+        let tys: Vec<Type> = ops.iter().map(|v| p.ctx.value_type(*v)).collect();
+        p.print_types(&tys);
+    }
+}

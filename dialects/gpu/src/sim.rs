@@ -1,0 +1,541 @@
+//! The CPU simulator: the interpreter semantics of `mgpu.launch`.
+//!
+//! A launch runs block by block (block ids `0..blocks`, in order). Within a block, all
+//! `threads` threads run in lockstep, op by op, each with its own [`Machine`] (its SSA
+//! values) and an activity mask:
+//!
+//! - `mgpu.if` runs its `then` region under the threads whose condition holds and its `else`
+//!   region under the others;
+//! - `mloop.for` runs while any active thread has iterations left; each thread has its own
+//!   bounds and step (so its own trip count), and the body runs under the threads still
+//!   iterating;
+//! - every other op that is not an `mgpu` op (the `mloop` scalar ops) runs per active thread
+//!   through its registered `interpret` hook, so scalar semantics (rounding to the result
+//!   type) are the interpreter's own;
+//! - `mgpu.barrier` reached with part of the block inactive is an error (CUDA requires
+//!   barriers in uniform control flow); in lockstep a barrier reached by all threads needs
+//!   no other work;
+//! - `mgpu.shuffle` reads the value of the same op in the source lane of the warp (lanes are
+//!   `thread_id % 32`). A source lane outside the warp, beyond the block, or inactive gives
+//!   the reading thread its own value: what `shfl.sync` does for out-of-range lanes, and
+//!   what the undefined inactive-lane case does in practice. `idx` takes the lane modulo 32;
+//! - `mgpu.warp_reduce` combines the values of the warp's active lanes in lane order,
+//!   rounding to the type after each step, and gives every active lane the result;
+//! - shared memory is one array per block for each `mgpu.shared_alloc` op, and one per
+//!   element type for `mgpu.dynamic_shared` (the launch's `shared` bytes divided by the
+//!   element size). Float shared memory starts as NaN, so a read before any write shows;
+//! - global memory is the host buffers themselves (a pointer argument points to the first
+//!   element of its buffer, row-major); loads and stores are bounds-checked, vector accesses
+//!   alignment-checked, and a violation is a diagnostic naming the op, the thread and the
+//!   block.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use morf_ir::builtin::{func_type, op_error};
+use morf_ir::interp::{Array, InterpResult, Machine, RtValue};
+use morf_ir::{BlockId, Context, Diagnostic, OpId, Traits, Type, Value};
+
+use crate::ops::kernel::{launch_kernel_name, lookup_kernel, max_threads, module_of};
+use crate::ops::memory::shared_size;
+use crate::types::{elem_bytes, ptr_parts};
+
+/// Threads per warp.
+pub const WARP: usize = 32;
+
+/// The most threads per block.
+pub const MAX_THREADS: i64 = 1024;
+
+/// The most dynamic shared memory per block, in bytes (227 KiB, as on sm_90).
+pub const MAX_SHARED_BYTES: i64 = 227 * 1024;
+
+/// Runs the `mgpu.launch` op `op` with the host values of `host`.
+pub fn run_launch(host: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
+    let name = launch_kernel_name(ctx, op).ok_or_else(|| op_error(ctx, op, "requires a 'kernel' symbol"))?;
+    let f = module_of(ctx, op)
+        .and_then(|m| lookup_kernel(ctx, m, name))
+        .ok_or_else(|| op_error(ctx, op, format!("'{name}' does not reference an 'mgpu.func'")))?;
+    let ops = ctx.operands(op);
+    if ops.len() < 3 {
+        return Err(op_error(ctx, op, "expects blocks, threads and shared operands"));
+    }
+    let blocks = host.int(ctx, op, ops[0])?;
+    let threads = host.int(ctx, op, ops[1])?;
+    let shared = host.int(ctx, op, ops[2])?;
+    if blocks < 0 {
+        return Err(op_error(ctx, op, format!("blocks must be non-negative, got {blocks}")));
+    }
+    let bound = max_threads(ctx, f).unwrap_or(MAX_THREADS).min(MAX_THREADS);
+    if threads < 1 || threads > bound {
+        return Err(op_error(ctx, op, format!("threads must be in 1..={bound} for '@{name}', got {threads}")));
+    }
+    if !(0..=MAX_SHARED_BYTES).contains(&shared) {
+        return Err(op_error(ctx, op, format!("shared must be in 0..={MAX_SHARED_BYTES} bytes, got {shared}")));
+    }
+    let params: Vec<Type> =
+        func_type(ctx, f).and_then(|t| ctx.function_parts(t)).map(|(i, _)| i.to_vec()).unwrap_or_default();
+    let body = ctx
+        .regions(f)
+        .first()
+        .and_then(|r| ctx.entry_block(*r))
+        .ok_or_else(|| op_error(ctx, op, format!("kernel '@{name}' has no body")))?;
+    let formals = ctx.block_args(body);
+    if formals.len() != ops.len() - 3 || params.len() != formals.len() {
+        return Err(op_error(ctx, op, format!("argument count does not match '@{name}'")));
+    }
+    let mut args = Vec::with_capacity(formals.len());
+    for (i, (&a, &p)) in ops[3..].iter().zip(&params).enumerate() {
+        let v = host.get(ctx, a)?.clone();
+        let ok = matches!(
+            (&v, ptr_parts(ctx, p)),
+            (RtValue::Buffer { .. }, Some(_)) | (RtValue::Int(_) | RtValue::Float(_), None)
+        );
+        if !ok {
+            return Err(op_error(ctx, op, format!("argument #{i} does not fit parameter #{i} of '@{name}'")));
+        }
+        args.push(v);
+    }
+    let n = threads as usize;
+    let mut sim = Sim {
+        ctx,
+        launch: op,
+        block: 0,
+        grid: blocks,
+        nthreads: n,
+        shared_bytes: shared,
+        threads: (0..n).map(|_| Machine::new()).collect(),
+        shared: HashMap::new(),
+        dynamic: HashMap::new(),
+    };
+    for m in &mut sim.threads {
+        for (&a, v) in formals.iter().zip(&args) {
+            m.set(a, v.clone());
+        }
+    }
+    let mask = vec![true; n];
+    for b in 0..blocks {
+        sim.block = b;
+        sim.shared.clear();
+        sim.dynamic.clear();
+        sim.run_block(body, &mask)?;
+    }
+    Ok(())
+}
+
+/// The state of one block of a launch.
+struct Sim<'c> {
+    ctx: &'c Context,
+    launch: OpId,
+    block: i64,
+    grid: i64,
+    nthreads: usize,
+    shared_bytes: i64,
+    /// One machine (SSA values) per thread of the block.
+    threads: Vec<Machine>,
+    /// This block's arrays of `mgpu.shared_alloc`, by op.
+    shared: HashMap<OpId, RtValue>,
+    /// This block's dynamic shared memory, by element type.
+    dynamic: HashMap<Type, RtValue>,
+}
+
+/// Which threads are active.
+type Mask = [bool];
+
+fn any(mask: &Mask) -> bool {
+    mask.iter().any(|x| *x)
+}
+
+/// The active threads of `mask`, in order.
+fn actives(mask: &Mask) -> impl Iterator<Item = usize> + '_ {
+    mask.iter().enumerate().filter(|(_, a)| **a).map(|(t, _)| t)
+}
+
+impl<'c> Sim<'c> {
+    /// `(thread t, block b)`.
+    fn at(&self, t: usize) -> String {
+        format!("(thread {t}, block {})", self.block)
+    }
+
+    /// An error at `op` for thread `t`, with a note at the launch.
+    fn err(&self, op: OpId, t: usize, msg: impl AsRef<str>) -> Diagnostic {
+        op_error(self.ctx, op, format!("{} {}", msg.as_ref(), self.at(t))).with_note(
+            self.ctx.op_loc(self.launch),
+            format!("in the kernel launched here ({} blocks of {} threads)", self.grid, self.nthreads),
+        )
+    }
+
+    /// Adds the thread and block to a diagnostic from an op's own hook.
+    fn wrap(&self, d: Diagnostic, t: usize) -> Diagnostic {
+        d.with_note(
+            self.ctx.op_loc(self.launch),
+            format!("in thread {t} of block {} of the kernel launched here", self.block),
+        )
+    }
+
+    fn get(&self, t: usize, v: Value) -> InterpResult<&RtValue> {
+        self.threads[t].get(self.ctx, v).map_err(|d| self.wrap(d, t))
+    }
+
+    fn int(&self, op: OpId, t: usize, v: Value) -> InterpResult<i64> {
+        self.get(t, v)?.as_int().ok_or_else(|| self.err(op, t, "expected an integer operand"))
+    }
+
+    /// Runs the ops of `b` under `mask` up to its terminator, which it returns unexecuted.
+    fn run_block(&mut self, b: BlockId, mask: &Mask) -> InterpResult<Option<OpId>> {
+        let ctx = self.ctx;
+        for op in ctx.block_ops(b) {
+            if ctx.op_info(op).is_some_and(|i| i.has(Traits::TERMINATOR)) {
+                return Ok(Some(op));
+            }
+            self.run_op(op, mask)?;
+        }
+        Ok(None)
+    }
+
+    /// Sets result 0 of `op` for each active thread to `f(t)`.
+    fn set_each(&mut self, op: OpId, mask: &Mask, f: impl Fn(usize) -> RtValue) {
+        let r = self.ctx.result(op, 0);
+        for (t, m) in self.threads.iter_mut().enumerate() {
+            if mask[t] {
+                m.set(r, f(t));
+            }
+        }
+    }
+
+    /// The values of the operands of terminator `term` in thread `t`.
+    fn yielded(&self, term: Option<OpId>, t: usize) -> InterpResult<Vec<RtValue>> {
+        match term {
+            Some(y) => self.ctx.operands(y).iter().map(|v| self.get(t, *v).cloned()).collect(),
+            None => Ok(Vec::new()),
+        }
+    }
+
+    fn run_op(&mut self, op: OpId, mask: &Mask) -> InterpResult<()> {
+        let ctx = self.ctx;
+        match ctx.op_name(op) {
+            "mgpu.thread_id" => self.set_each(op, mask, |t| RtValue::Int(t as i64)),
+            "mgpu.block_id" => {
+                let b = self.block;
+                self.set_each(op, mask, |_| RtValue::Int(b))
+            }
+            "mgpu.block_dim" => {
+                let n = self.nthreads as i64;
+                self.set_each(op, mask, |_| RtValue::Int(n))
+            }
+            "mgpu.grid_dim" => {
+                let g = self.grid;
+                self.set_each(op, mask, |_| RtValue::Int(g))
+            }
+            "mgpu.lane_id" => self.set_each(op, mask, |t| RtValue::Int((t % WARP) as i64)),
+            "mgpu.warp_id" => self.set_each(op, mask, |t| RtValue::Int((t / WARP) as i64)),
+            "mgpu.load" => self.load(op, mask, 1)?,
+            "mgpu.load_vec" => self.load(op, mask, ctx.results(op).len())?,
+            "mgpu.store" => self.store(op, mask, 1)?,
+            "mgpu.store_vec" => self.store(op, mask, ctx.operands(op).len().saturating_sub(2))?,
+            "mgpu.shared_alloc" => {
+                let v = match self.shared.get(&op) {
+                    Some(v) => v.clone(),
+                    None => {
+                        let n = shared_size(ctx, op).unwrap_or(0).max(0) as usize;
+                        let v = self.new_shared(op, n);
+                        self.shared.insert(op, v.clone());
+                        v
+                    }
+                };
+                self.set_each(op, mask, |_| v.clone());
+            }
+            "mgpu.dynamic_shared" => {
+                let ty = ctx.value_type(ctx.result(op, 0));
+                let v = match self.dynamic.get(&ty) {
+                    Some(v) => v.clone(),
+                    None => {
+                        let elem = ptr_parts(ctx, ty).map(|p| p.0).unwrap_or(ty);
+                        let n = self.shared_bytes as usize / elem_bytes(ctx, elem);
+                        let v = self.new_shared(op, n);
+                        self.dynamic.insert(ty, v.clone());
+                        v
+                    }
+                };
+                self.set_each(op, mask, |_| v.clone());
+            }
+            "mgpu.barrier" => {
+                if let Some(t) = mask.iter().position(|a| !*a) {
+                    let active = mask.iter().filter(|a| **a).count();
+                    return Err(self.err(
+                        op,
+                        t,
+                        format!(
+                            "reached by only {active} of {} threads of the block (divergent barrier; thread {t} is \
+                             inactive)",
+                            self.nthreads
+                        ),
+                    ));
+                }
+            }
+            "mgpu.shuffle" => self.shuffle(op, mask)?,
+            "mgpu.warp_reduce" => self.warp_reduce(op, mask)?,
+            "mgpu.if" => self.run_if(op, mask)?,
+            "mloop.for" => self.run_for(op, mask)?,
+            _ => {
+                if !ctx.regions(op).is_empty() {
+                    let t = mask.iter().position(|a| *a).unwrap_or(0);
+                    return Err(self.err(op, t, "is not supported inside a kernel by the simulator"));
+                }
+                for t in actives(mask) {
+                    let r = self.threads[t].run_op(ctx, op);
+                    if let Err(d) = r {
+                        return Err(self.wrap(d, t));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A fresh shared array of `n` elements of the type of `op`'s result.
+    fn new_shared(&self, op: OpId, n: usize) -> RtValue {
+        let ctx = self.ctx;
+        let ty = ctx.value_type(ctx.result(op, 0));
+        let elem = ptr_parts(ctx, ty).map(|p| p.0).unwrap_or(ty);
+        let init = if ctx.is_float(elem) { f64::NAN } else { 0.0 };
+        RtValue::Buffer { elem, data: Rc::new(RefCell::new(Array::new(vec![n], vec![init; n]))) }
+    }
+
+    /// The memory that pointer operand `p` of `op` points to, in thread `t`.
+    fn memory(&self, op: OpId, t: usize, p: Value) -> InterpResult<(Type, Rc<RefCell<Array>>)> {
+        match self.get(t, p)? {
+            RtValue::Buffer { elem, data } => Ok((*elem, data.clone())),
+            _ => Err(self.err(op, t, "expected a pointer operand")),
+        }
+    }
+
+    /// Checks the access of `w` elements at `off` in memory of `len` elements.
+    fn check_access(&self, op: OpId, t: usize, p: Value, off: i64, w: usize, len: usize) -> InterpResult<usize> {
+        let space = ptr_parts(self.ctx, self.ctx.value_type(p)).map(|x| x.1).unwrap_or(0);
+        let what = if space == crate::types::SHARED { "shared" } else { "global" };
+        if w > 1 && off.rem_euclid(w as i64) != 0 {
+            return Err(self.err(
+                op,
+                t,
+                format!("misaligned vector access: element offset {off} is not a multiple of the width {w}"),
+            ));
+        }
+        if off < 0 || (off as u64).saturating_add(w as u64) > len as u64 {
+            let range = if w == 1 { format!("{off}") } else { format!("{off}..{}", off.saturating_add(w as i64)) };
+            return Err(self.err(
+                op,
+                t,
+                format!("out-of-bounds access: element offset {range} of {what} memory of {len} elements"),
+            ));
+        }
+        Ok(off as usize)
+    }
+
+    fn load(&mut self, op: OpId, mask: &Mask, w: usize) -> InterpResult<()> {
+        let ctx = self.ctx;
+        let (p, i) = (ctx.operand(op, 0), ctx.operand(op, 1));
+        let results = ctx.results(op);
+        for t in actives(mask) {
+            let (elem, data) = self.memory(op, t, p)?;
+            let off = self.int(op, t, i)?;
+            let vals: Vec<f64> = {
+                let a = data.borrow();
+                let o = self.check_access(op, t, p, off, w, a.data.len())?;
+                a.data[o..o + w].to_vec()
+            };
+            let float = ctx.is_float(elem);
+            for (&r, x) in results.iter().zip(vals) {
+                let v = if float { RtValue::Float(x) } else { RtValue::Int(x as i64) };
+                self.threads[t].set(r, v);
+            }
+        }
+        Ok(())
+    }
+
+    fn store(&mut self, op: OpId, mask: &Mask, w: usize) -> InterpResult<()> {
+        let ctx = self.ctx;
+        let ops = ctx.operands(op);
+        let (vals, p, i) = (&ops[..w], ops[w], ops[w + 1]);
+        for t in actives(mask) {
+            let (elem, data) = self.memory(op, t, p)?;
+            let off = self.int(op, t, i)?;
+            let kind = ctx.float_kind(elem);
+            let mut xs = Vec::with_capacity(w);
+            for &v in vals {
+                let x = match self.get(t, v)? {
+                    RtValue::Float(f) => kind.map_or(*f, |k| k.round(*f)),
+                    RtValue::Int(n) => *n as f64,
+                    _ => return Err(self.err(op, t, "expected a scalar value to store")),
+                };
+                xs.push(x);
+            }
+            let mut a = data.borrow_mut();
+            let o = self.check_access(op, t, p, off, w, a.data.len())?;
+            a.data[o..o + w].copy_from_slice(&xs);
+        }
+        Ok(())
+    }
+
+    fn shuffle(&mut self, op: OpId, mask: &Mask) -> InterpResult<()> {
+        let ctx = self.ctx;
+        let (v, off) = (ctx.operand(op, 0), ctx.operand(op, 1));
+        let mode = ctx.attr(op, "mode").and_then(|a| ctx.attr_str(a)).unwrap_or("");
+        let n = self.nthreads;
+        let mut vals: Vec<Option<RtValue>> = vec![None; n];
+        for t in actives(mask) {
+            vals[t] = Some(self.get(t, v)?.clone());
+        }
+        let r = ctx.result(op, 0);
+        for t in actives(mask) {
+            let o = self.int(op, t, off)?;
+            let lane = (t % WARP) as i64;
+            let base = t - t % WARP;
+            let src = match mode {
+                "xor" => lane ^ o,
+                "down" => lane.saturating_add(o),
+                "up" => lane.saturating_sub(o),
+                "idx" => o.rem_euclid(WARP as i64),
+                _ => return Err(self.err(op, t, format!("unknown shuffle mode '{mode}'"))),
+            };
+            let from = if (0..WARP as i64).contains(&src) { base + src as usize } else { t };
+            let x = match vals.get(from) {
+                Some(Some(x)) => x.clone(),
+                _ => vals[t].clone().expect("active thread has a value"),
+            };
+            self.threads[t].set(r, x);
+        }
+        Ok(())
+    }
+
+    fn warp_reduce(&mut self, op: OpId, mask: &Mask) -> InterpResult<()> {
+        let ctx = self.ctx;
+        let v = ctx.operand(op, 0);
+        let r = ctx.result(op, 0);
+        let kind = ctx.attr(op, "kind").and_then(|a| ctx.attr_str(a)).unwrap_or("").to_string();
+        let fk = ctx.float_kind(ctx.value_type(r));
+        let n = self.nthreads;
+        for base in (0..n).step_by(WARP) {
+            let lanes: Vec<usize> = (base..(base + WARP).min(n)).filter(|t| mask[*t]).collect();
+            let Some(&first) = lanes.first() else {
+                continue;
+            };
+            let mut acc = self.get(first, v)?.clone();
+            for &t in &lanes[1..] {
+                let x = self.get(t, v)?;
+                acc = match (&acc, x) {
+                    (RtValue::Float(a), RtValue::Float(b)) => {
+                        let c = match kind.as_str() {
+                            "sum" => a + b,
+                            "max" | "min" if a.is_nan() || b.is_nan() => f64::NAN,
+                            "max" => a.max(*b),
+                            "min" => a.min(*b),
+                            _ => return Err(self.err(op, t, format!("unknown combiner '{kind}'"))),
+                        };
+                        RtValue::Float(fk.map_or(c, |k| k.round(c)))
+                    }
+                    (RtValue::Int(a), RtValue::Int(b)) => RtValue::Int(match kind.as_str() {
+                        "sum" => a.checked_add(*b).ok_or_else(|| self.err(op, t, "integer overflow in the sum"))?,
+                        "max" => *a.max(b),
+                        "min" => *a.min(b),
+                        _ => return Err(self.err(op, t, format!("unknown combiner '{kind}'"))),
+                    }),
+                    _ => return Err(self.err(op, t, "expected a scalar value")),
+                };
+            }
+            for &t in &lanes {
+                self.threads[t].set(r, acc.clone());
+            }
+        }
+        Ok(())
+    }
+
+    fn run_if(&mut self, op: OpId, mask: &Mask) -> InterpResult<()> {
+        let ctx = self.ctx;
+        let c = ctx.operand(op, 0);
+        let n = self.nthreads;
+        let mut then_mask = vec![false; n];
+        let mut else_mask = vec![false; n];
+        for t in actives(mask) {
+            if self.int(op, t, c)? != 0 {
+                then_mask[t] = true;
+            } else {
+                else_mask[t] = true;
+            }
+        }
+        let results = ctx.results(op);
+        for (ri, m) in [then_mask, else_mask].iter().enumerate() {
+            if !any(m) {
+                continue;
+            }
+            let Some(b) = ctx.regions(op).get(ri).and_then(|r| ctx.entry_block(*r)) else {
+                continue;
+            };
+            let term = self.run_block(b, m)?;
+            for t in actives(m) {
+                let vals = self.yielded(term, t)?;
+                for (&r, v) in results.iter().zip(vals) {
+                    self.threads[t].set(r, v);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn run_for(&mut self, op: OpId, mask: &Mask) -> InterpResult<()> {
+        let ctx = self.ctx;
+        let ops = ctx.operands(op);
+        let b = ctx
+            .regions(op)
+            .first()
+            .and_then(|r| ctx.entry_block(*r))
+            .ok_or_else(|| op_error(ctx, op, "expects a body block"))?;
+        let args = ctx.block_args(b);
+        let n = self.nthreads;
+        let mut iv = vec![0i64; n];
+        let mut ub = vec![0i64; n];
+        let mut step = vec![1i64; n];
+        let mut iters: Vec<Vec<RtValue>> = vec![Vec::new(); n];
+        for t in actives(mask) {
+            iv[t] = self.int(op, t, ops[0])?;
+            ub[t] = self.int(op, t, ops[1])?;
+            step[t] = self.int(op, t, ops[2])?;
+            if step[t] <= 0 {
+                return Err(self.err(op, t, format!("step must be positive, got {}", step[t])));
+            }
+            iters[t] = ops[3..].iter().map(|v| self.get(t, *v).cloned()).collect::<Result<_, _>>()?;
+        }
+        let mut active = vec![false; n];
+        loop {
+            for t in 0..n {
+                active[t] = mask[t] && iv[t] < ub[t];
+            }
+            if !any(&active) {
+                break;
+            }
+            for t in actives(&active) {
+                let m = &mut self.threads[t];
+                m.set(args[0], RtValue::Int(iv[t]));
+                for (&a, v) in args[1..].iter().zip(&iters[t]) {
+                    m.set(a, v.clone());
+                }
+            }
+            let term = self.run_block(b, &active)?;
+            for t in actives(&active) {
+                let ys = self.yielded(term, t)?;
+                if ys.len() != iters[t].len() {
+                    return Err(self.err(op, t, "the body yielded the wrong number of values"));
+                }
+                iters[t] = ys;
+                iv[t] = iv[t].saturating_add(step[t]);
+            }
+        }
+        let results = ctx.results(op);
+        for t in actives(mask) {
+            for (&r, v) in results.iter().zip(std::mem::take(&mut iters[t])) {
+                self.threads[t].set(r, v);
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,1553 @@
+//! `lower-loop-to-gpu`: maps the top-level loop nests of `mloop` functions onto GPU kernels
+//! of the `mgpu` dialect (docs/dialects/gpu.md; docs/conversion-loop-to-gpu.md).
+//!
+//! Each `func.func` becomes the host function: its `mloop.dim`, scalar, `alloc`, `fill` and
+//! `dealloc` ops stay, and each top-level nest (an `mloop.parallel`, `mloop.for`, or a
+//! rank-0 `mloop.reduce` with the ops that consume its result) is replaced by one
+//! `mgpu.launch` of a new `mgpu.func` kernel `@<func>_k<N>` appended to the module. The
+//! kernel's parameters are the buffers the nest touches (as `!mgpu.ptr<elem>`), the dynamic
+//! sizes of those buffers and the index values the nest uses (`mloop.dim` results, splits);
+//! float scalars computed outside the nest are recomputed inside it.
+//!
+//! The mapping of a nest follows its `morf.kernel` attribute (docs/fusion.md, "Materialized
+//! form") or, without one, its structure (see [`schedule::Mapping`]):
+//!
+//! - pointwise, column reductions, finals, other shapes: one thread per point of the parallel
+//!   domain, grid-stride, inner `reduce`s as sequential `mloop.for`s with an accumulator;
+//! - row reductions (reduced dims innermost): a warp (or a CTA for long rows) per output
+//!   point, lane-strided partials, `mgpu.warp_reduce` (+ shared memory and `mgpu.barrier`
+//!   across warps); stores of the row by its first thread;
+//! - rank-0 reductions: one CTA, block reduction, epilogue by thread 0;
+//! - row-fused kernels: a persistent grid loops over splits `s = block_id; s += grid_dim`;
+//!   the CTA's warps take the rows of the split, each row's reductions are computed by its
+//!   threads and combined, the pointwise part follows, and the partials are accumulated per
+//!   column in shared memory (one row per warp, combined in warp order at the end of the
+//!   split and added to `W[s, :]` once) or straight into the CTA's own `W[s, :]`;
+//! - nests with `accumulate` that none of these proves race-free: one thread.
+//!
+//! Every extent may be dynamic: loops are grid-stride / lane-strided with exact bounds, so
+//! M >= 1, N >= 1 of any value work (tails, grids larger than the work).
+//!
+//! **Options:** `threads`, `threads-per-row`, `vector`, `rows-per-cta`, `grid` (0 = the
+//! heuristic's choice, [`schedule::choose_schedule`]), `device` (`sms=...,smem=...`
+//! overrides of the H200 description), `size-hints=M=4096,N=384` (sizes of named dynamic
+//! dims for the heuristic).
+//!
+//! **Example:**
+//!
+//! ```text
+//! // before
+//! mloop.parallel (%i) = (%c0) to (%m) step (%c1) {
+//!   %v = mloop.load %x[%i] : !mloop.buffer<?xf32>
+//!   mloop.store %v, %y[%i] : !mloop.buffer<?xf32>
+//!   mloop.yield
+//! }
+//! // after (host)
+//! mgpu.launch @f_k0 blocks(%g) threads(%t) shared(%c0) args(%x, %y, %m) : ...
+//! // after (kernel)
+//! mgpu.func @f_k0(%arg0: !mgpu.ptr<f32>, %arg1: !mgpu.ptr<f32>, %arg2: index) kernel {
+//!   %tid = mgpu.thread_id : index ... grid-stride mloop.for over %arg2 ...
+//!     %v = mgpu.load %arg0[%e] {nc} : !mgpu.ptr<f32>
+//!     mgpu.store %v, %arg1[%e] : !mgpu.ptr<f32>
+//!   mgpu.return
+//! }
+//! ```
+
+use std::collections::{HashMap, HashSet};
+
+use morf_ir::builtin::{op_error, symbol_name};
+use morf_ir::pass::{NamedPipeline, Pass, PassInfo, PassOptionInfo, PassOptions, PassRegistry, PassResult};
+use morf_ir::{Attr, BlockId, Context, Diagnostic, Dim, Loc, OpId, OperationState, Type, TypeData, Value};
+
+use super::schedule::{choose_schedule, Mapping, NestShape, Overrides, PartialStore, Schedule};
+use crate::fusion::device::Device;
+use crate::transforms::loop_utils::{const_int, defined_outside, is_buffer, kind_name, loop_parts, Ib, LoopParts};
+
+/// The options of [`LowerLoopToGpu`].
+#[derive(Clone, Debug, Default)]
+pub struct LoopToGpuOptions {
+    /// Schedule overrides (0 = heuristic).
+    pub overrides: Overrides,
+    /// The device the heuristic targets.
+    pub device: Device,
+    /// Sizes of named dynamic dims (`size-hints=M=4096,N=384`).
+    pub size_hints: HashMap<String, u64>,
+}
+
+impl LoopToGpuOptions {
+    /// Reads the options from `key=value` text options.
+    pub fn from_pass_options(o: &PassOptions) -> Result<Self, String> {
+        let u = |k: &str| o.usize(k, 0).map(|v| v as u32);
+        let overrides = Overrides {
+            threads: u("threads")?,
+            threads_per_row: u("threads-per-row")?,
+            vector: u("vector")?,
+            rows_per_cta: u("rows-per-cta")?,
+            grid: o.usize("grid", 0)? as u64,
+        };
+        if overrides.threads > 1024 {
+            return Err(format!("option 'threads' must be at most 1024, got {}", overrides.threads));
+        }
+        let device = Device::parse(&o.string("device", ""))?;
+        let mut size_hints = HashMap::new();
+        for item in o.string("size-hints", "").split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            let (k, v) = item.split_once('=').ok_or_else(|| format!("size hint '{item}' is not 'NAME=SIZE'"))?;
+            let v = v.trim().parse::<u64>().map_err(|_| format!("size hint '{item}' is not 'NAME=SIZE'"))?;
+            size_hints.insert(k.trim().to_string(), v);
+        }
+        Ok(LoopToGpuOptions { overrides, device, size_hints })
+    }
+}
+
+/// The option table of `lower-loop-to-gpu`.
+pub const OPTIONS: &[PassOptionInfo] = &[
+    PassOptionInfo { key: "threads", help: "threads per CTA (0: heuristic)", default: "0" },
+    PassOptionInfo { key: "threads-per-row", help: "threads per row: 32 or the CTA (0: heuristic)", default: "0" },
+    PassOptionInfo { key: "vector", help: "elements per vector access (0: 16 bytes)", default: "0" },
+    PassOptionInfo { key: "rows-per-cta", help: "rows a row-fused CTA holds at once (0: heuristic)", default: "0" },
+    PassOptionInfo { key: "grid", help: "the most CTAs of a launch (0: heuristic)", default: "0" },
+    PassOptionInfo { key: "device", help: "device overrides, e.g. sms=108,smem=167936", default: "" },
+    PassOptionInfo { key: "size-hints", help: "sizes of named dynamic dims, e.g. M=4096,N=384", default: "" },
+];
+
+/// The registry entry of `lower-loop-to-gpu`.
+pub fn info() -> PassInfo {
+    PassInfo {
+        name: "lower-loop-to-gpu",
+        description: "map top-level mloop nests onto mgpu kernels and launches",
+        options: OPTIONS,
+        create: |o| Ok(Box::new(LowerLoopToGpu { options: LoopToGpuOptions::from_pass_options(o)? })),
+    }
+}
+
+const GPU_FUSED: &str = "builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions,canonicalize,cse,\
+     lower-loop-to-gpu)";
+const GPU_UNFUSED: &str = "builtin.module(lower-tensor-to-loop,canonicalize,cse,lower-loop-to-gpu)";
+
+/// Registers the named pipelines `gpu` (tensor to loop, mixed-order fusion, cleanup, GPU) and
+/// `gpu-unfused` (the same without fusion). Call after the passes are registered: `gpu`
+/// includes `fuse-mixed-reductions` only when that pass is registered.
+pub fn register_pipelines(reg: &mut PassRegistry) {
+    let fused = reg.get("fuse-mixed-reductions").is_some();
+    reg.register_pipeline(NamedPipeline {
+        name: "gpu",
+        description: "mtensor to mgpu kernels, with mixed-order reduction fusion",
+        text: if fused { GPU_FUSED } else { GPU_UNFUSED },
+    });
+    reg.register_pipeline(NamedPipeline {
+        name: "gpu-unfused",
+        description: "mtensor to mgpu kernels, one kernel per plain loop nest",
+        text: GPU_UNFUSED,
+    });
+}
+
+/// The `lower-loop-to-gpu` pass.
+#[derive(Debug, Default)]
+pub struct LowerLoopToGpu {
+    /// Its options.
+    pub options: LoopToGpuOptions,
+}
+
+impl Pass for LowerLoopToGpu {
+    fn name(&self) -> &'static str {
+        "lower-loop-to-gpu"
+    }
+
+    fn run(&mut self, ctx: &mut Context, root: OpId) -> PassResult {
+        if ctx.op_name(root) != "builtin.module" {
+            return Err(op_error(ctx, root, "pass 'lower-loop-to-gpu' runs on a 'builtin.module'"));
+        }
+        let Some(mblock) = ctx.regions(root).first().and_then(|r| ctx.entry_block(*r)) else { return Ok(()) };
+        let funcs: Vec<OpId> = ctx.block_ops(mblock).filter(|&o| ctx.op_name(o) == "func.func").collect();
+        for f in funcs {
+            lower_function(ctx, mblock, f, &self.options)?;
+        }
+        // Legality: host functions keep only host ops.
+        for op in ctx.walk_collect(root) {
+            let name = ctx.op_name(op);
+            let in_kernel = ancestor_named(ctx, op, "mgpu.func");
+            let bad = if in_kernel {
+                matches!(name, "mloop.load" | "mloop.store" | "mloop.accumulate" | "mloop.parallel" | "mloop.reduce")
+            } else {
+                matches!(
+                    name,
+                    "mloop.load" | "mloop.store" | "mloop.accumulate" | "mloop.parallel" | "mloop.reduce" | "mloop.for"
+                )
+            };
+            if bad {
+                return Err(Diagnostic::error(ctx.op_loc(op), format!("failed to legalize operation '{name}'")));
+            }
+        }
+        Ok(())
+    }
+}
+
+fn ancestor_named(ctx: &Context, op: OpId, name: &str) -> bool {
+    let mut cur = ctx.parent_op(op);
+    while let Some(p) = cur {
+        if ctx.op_name(p) == name {
+            return true;
+        }
+        cur = ctx.parent_op(p);
+    }
+    false
+}
+
+// ----- the pieces of a function -----
+
+/// One top-level unit of work: a nest op plus (for a rank-0 reduce) its epilogue ops.
+struct Unit {
+    op: OpId,
+    epilogue: Vec<OpId>,
+}
+
+fn lower_function(ctx: &mut Context, mblock: BlockId, func: OpId, opts: &LoopToGpuOptions) -> PassResult {
+    let Some(body) = ctx.regions(func).first().and_then(|r| ctx.entry_block(*r)) else { return Ok(()) };
+    let fname = symbol_name(ctx, func).unwrap_or("f").to_string();
+    let names = dim_names(ctx, func);
+    let ops: Vec<OpId> = ctx.block_ops(body).collect();
+    let mut units = Vec::new();
+    let mut taken = HashSet::new();
+    for (k, &op) in ops.iter().enumerate() {
+        if taken.contains(&op) {
+            continue;
+        }
+        match ctx.op_name(op) {
+            "mloop.parallel" | "mloop.for" => units.push(Unit { op, epilogue: Vec::new() }),
+            "mloop.reduce" => {
+                // The ops after it that consume its result (transitively) run in its kernel.
+                let mut live: HashSet<Value> = ctx.results(op).iter().copied().collect();
+                let mut epilogue = Vec::new();
+                for &o in &ops[k + 1..] {
+                    if ctx.operands(o).iter().any(|v| live.contains(v)) && ctx.regions(o).is_empty() {
+                        if matches!(ctx.op_name(o), "func.return" | "mloop.dealloc") {
+                            return Err(op_error(ctx, o, "uses a scalar computed by a loop nest on the host"));
+                        }
+                        live.extend(ctx.results(o).iter().copied());
+                        epilogue.push(o);
+                        taken.insert(o);
+                    }
+                }
+                units.push(Unit { op, epilogue });
+            }
+            "mloop.load" | "mloop.store" | "mloop.accumulate" => {
+                return Err(Diagnostic::error(
+                    ctx.op_loc(op),
+                    format!("failed to legalize operation '{}' outside a loop nest", ctx.op_name(op)),
+                ));
+            }
+            _ => {}
+        }
+    }
+    for (n, unit) in units.into_iter().enumerate() {
+        let kname = format!("{fname}_k{n}");
+        let mut kb = KernelBuilder::new(ctx, mblock, unit.op, &kname, &names, opts);
+        kb.lower_unit(&unit)?;
+        kb.finish(&unit)?;
+    }
+    Ok(())
+}
+
+/// Names of dynamic dims from `morf.dims` argument attributes: (arg, dim) -> name.
+fn dim_names(ctx: &Context, func: OpId) -> HashMap<(Value, usize), String> {
+    let mut out = HashMap::new();
+    let Some(body) = ctx.regions(func).first().and_then(|r| ctx.entry_block(*r)) else { return out };
+    let args = ctx.block_args(body).to_vec();
+    let Some(arg_attrs) = ctx.attr(func, "arg_attrs").and_then(|a| ctx.attr_array(a)).map(|a| a.to_vec()) else {
+        return out;
+    };
+    for (a, attrs) in args.iter().zip(arg_attrs) {
+        if let morf_ir::AttrData::Dict(entries) = ctx.attr_data(attrs) {
+            for (k, v) in entries {
+                if ctx.str(*k) == "morf.dims" {
+                    for (d, n) in ctx.attr_array(*v).unwrap_or(&[]).iter().enumerate() {
+                        if let Some(s) = ctx.attr_str(*n) {
+                            out.insert((*a, d), s.to_string());
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The pointer type `!mgpu.ptr<elem>` (global) or `!mgpu.ptr<elem, 3>` (shared).
+fn ptr_type(ctx: &mut Context, elem: Type, shared: bool) -> Type {
+    let params = if shared { vec![ctx.i64_attr(3)] } else { vec![] };
+    ctx.intern_type(TypeData::Dialect { name: "mgpu.ptr".into(), shape: vec![], elem: Some(elem), params })
+}
+
+fn buffer_shape(ctx: &Context, v: Value) -> Vec<Dim> {
+    ctx.shape_of(ctx.value_type(v)).unwrap_or(&[]).to_vec()
+}
+
+const SCALAR_OPS: &[&str] = &[
+    "mloop.constant",
+    "mloop.add",
+    "mloop.sub",
+    "mloop.mul",
+    "mloop.div",
+    "mloop.rem",
+    "mloop.max",
+    "mloop.min",
+    "mloop.pow",
+    "mloop.neg",
+    "mloop.exp",
+    "mloop.log",
+    "mloop.sqrt",
+    "mloop.rsqrt",
+    "mloop.tanh",
+    "mloop.abs",
+    "mloop.cmp",
+    "mloop.select",
+    "mloop.convert",
+];
+
+fn combiner(kind: &str) -> Option<&'static str> {
+    match kind {
+        "sum" => Some("mloop.add"),
+        "prod" => Some("mloop.mul"),
+        "max" => Some("mloop.max"),
+        "min" => Some("mloop.min"),
+        _ => None,
+    }
+}
+
+fn identity(kind: &str) -> f64 {
+    match kind {
+        "prod" => 1.0,
+        "max" => f64::NEG_INFINITY,
+        "min" => f64::INFINITY,
+        _ => 0.0,
+    }
+}
+
+type R<T> = Result<T, Diagnostic>;
+
+/// What a row-fused kernel redirects `accumulate`s to.
+struct SharedPartials {
+    /// The shared partial array (`[partials][rows_per_cta][N]` f32).
+    smem: Value,
+    /// Workspace buffer (nest value) -> its partial index.
+    index: HashMap<Value, usize>,
+    /// Rows per CTA.
+    slots: Value,
+    /// This warp's slot.
+    slot: Value,
+    /// Columns.
+    n: Value,
+    /// The inner iv -> its position in the row.
+    col: Option<(Value, Value)>,
+}
+
+/// Builds one kernel and its launch.
+struct KernelBuilder<'a> {
+    ctx: &'a mut Context,
+    loc: Loc,
+    /// The nest being lowered (host anchor: the launch goes before it).
+    nest: OpId,
+    kernel: OpId,
+    entry: BlockId,
+    /// The last op of the kernel prologue (constants, parameters' derived values).
+    prologue_end: Option<OpId>,
+    /// Where new ops are appended.
+    cur: BlockId,
+    /// Nest / host value -> kernel value.
+    map: HashMap<Value, Value>,
+    /// Host values passed, in parameter order.
+    args: Vec<Value>,
+    /// (buffer, dim) -> kernel index value.
+    dims: HashMap<(Value, usize), Value>,
+    consts: HashMap<(u64, Type), Value>,
+    /// Buffers the nest writes (their loads are not `nc`).
+    written: HashSet<Value>,
+    names: &'a HashMap<(Value, usize), String>,
+    opts: &'a LoopToGpuOptions,
+    schedule: Option<Schedule>,
+    /// Host values of the launch: blocks, shared bytes.
+    launch: Option<(Value, Value)>,
+    /// Kernel: stores at row level only by the row's first thread (`t == 0`).
+    row_guard: Option<Value>,
+    shared_partials: Option<SharedPartials>,
+    block_smem: HashMap<Type, Value>,
+    ids: HashMap<&'static str, Value>,
+}
+
+impl<'a> KernelBuilder<'a> {
+    fn new(
+        ctx: &'a mut Context,
+        mblock: BlockId,
+        nest: OpId,
+        name: &str,
+        names: &'a HashMap<(Value, usize), String>,
+        opts: &'a LoopToGpuOptions,
+    ) -> Self {
+        let loc = ctx.op_loc(nest);
+        let region = ctx.create_region();
+        let entry = ctx.create_block(region, &[]);
+        let sym = ctx.str_attr(name);
+        let ft = ctx.function_type(&[], &[]);
+        let fta = ctx.type_attr(ft);
+        let unit = ctx.unit_attr();
+        let st = OperationState::new("mgpu.func", loc)
+            .attr("sym_name", sym)
+            .attr("function_type", fta)
+            .attr("kernel", unit)
+            .region(region);
+        let kernel = ctx.create_op(st);
+        ctx.append_op(mblock, kernel);
+        let mut written = HashSet::new();
+        for o in ctx.walk_collect(nest) {
+            if matches!(ctx.op_name(o), "mloop.store" | "mloop.accumulate") {
+                written.insert(ctx.operand(o, 1));
+            }
+        }
+        KernelBuilder {
+            ctx,
+            loc,
+            nest,
+            kernel,
+            entry,
+            prologue_end: None,
+            cur: entry,
+            map: HashMap::new(),
+            args: Vec::new(),
+            dims: HashMap::new(),
+            consts: HashMap::new(),
+            written,
+            names,
+            opts,
+            schedule: None,
+            launch: None,
+            row_guard: None,
+            shared_partials: None,
+            block_smem: HashMap::new(),
+            ids: HashMap::new(),
+        }
+    }
+
+    // ----- building blocks -----
+
+    fn it(&mut self) -> Type {
+        self.ctx.index_type()
+    }
+
+    /// Appends an op to the current block; returns it.
+    fn push(&mut self, name: &str, operands: &[Value], results: &[Type], attrs: &[(&str, Attr)]) -> OpId {
+        let mut st = OperationState::new(name, self.loc).operands(operands).results(results);
+        for (k, a) in attrs {
+            st = st.attr(k, *a);
+        }
+        let op = self.ctx.create_op(st);
+        self.ctx.append_op(self.cur, op);
+        op
+    }
+
+    fn push1(&mut self, name: &str, operands: &[Value], ty: Type, attrs: &[(&str, Attr)]) -> Value {
+        let op = self.push(name, operands, &[ty], attrs);
+        self.ctx.result(op, 0)
+    }
+
+    /// Inserts an op into the kernel prologue (entry block, before the body).
+    fn prologue(&mut self, st: OperationState) -> OpId {
+        let op = self.ctx.create_op(st);
+        match self.prologue_end {
+            Some(p) => self.ctx.insert_op_after(p, op),
+            None => match self.ctx.block_ops(self.entry).next() {
+                Some(first) => self.ctx.insert_op_before(first, op),
+                None => self.ctx.append_op(self.entry, op),
+            },
+        }
+        self.prologue_end = Some(op);
+        op
+    }
+
+    fn id(&mut self, name: &'static str) -> Value {
+        if let Some(&v) = self.ids.get(name) {
+            return v;
+        }
+        let it = self.it();
+        let op = self.prologue(OperationState::new(name, self.loc).results(&[it]));
+        let v = self.ctx.result(op, 0);
+        self.ids.insert(name, v);
+        v
+    }
+
+    fn iconst(&mut self, n: i64) -> Value {
+        let it = self.it();
+        if let Some(&v) = self.consts.get(&(n as u64, it)) {
+            return v;
+        }
+        let a = self.ctx.int_attr(n, it);
+        let op = self.prologue(OperationState::new("mloop.constant", self.loc).attr("value", a).results(&[it]));
+        let v = self.ctx.result(op, 0);
+        self.consts.insert((n as u64, it), v);
+        v
+    }
+
+    fn fconst(&mut self, x: f64, ty: Type) -> Value {
+        if let Some(&v) = self.consts.get(&(x.to_bits(), ty)) {
+            return v;
+        }
+        let a = self.ctx.float_attr(x, ty);
+        let op = self.prologue(OperationState::new("mloop.constant", self.loc).attr("value", a).results(&[ty]));
+        let v = self.ctx.result(op, 0);
+        self.consts.insert((x.to_bits(), ty), v);
+        v
+    }
+
+    fn ibin(&mut self, name: &str, a: Value, b: Value) -> Value {
+        let (ca, cb) = (const_int(self.ctx, a), const_int(self.ctx, b));
+        if let (Some(x), Some(y)) = (ca, cb) {
+            let r = match name {
+                "mloop.add" => x.checked_add(y),
+                "mloop.sub" => x.checked_sub(y),
+                "mloop.mul" => x.checked_mul(y),
+                "mloop.div" if y > 0 => Some(x.div_euclid(y)),
+                "mloop.rem" if y > 0 => Some(x.rem_euclid(y)),
+                "mloop.min" => Some(x.min(y)),
+                "mloop.max" => Some(x.max(y)),
+                _ => None,
+            };
+            if let Some(r) = r {
+                return self.iconst(r);
+            }
+        }
+        match (name, ca, cb) {
+            ("mloop.add", Some(0), _) | ("mloop.mul", Some(1), _) => return b,
+            ("mloop.add" | "mloop.sub", _, Some(0)) | ("mloop.mul" | "mloop.div", _, Some(1)) => return a,
+            ("mloop.mul", Some(0), _) | ("mloop.mul", _, Some(0)) => return self.iconst(0),
+            _ => {}
+        }
+        let it = self.it();
+        self.push1(name, &[a, b], it, &[])
+    }
+
+    fn icmp(&mut self, pred: &str, a: Value, b: Value) -> Value {
+        let i1 = self.ctx.i1_type();
+        let p = self.ctx.str_attr(pred);
+        self.push1("mloop.cmp", &[a, b], i1, &[("predicate", p)])
+    }
+
+    /// `mloop.for %iv = lb to ub step st iter_args(inits)`; `body` gets (iv, iters) and
+    /// returns the yielded values.
+    fn for_loop(
+        &mut self,
+        lb: Value,
+        ub: Value,
+        step: Value,
+        inits: &[Value],
+        body: &mut dyn FnMut(&mut Self, Value, &[Value]) -> R<Vec<Value>>,
+    ) -> R<Vec<Value>> {
+        let it = self.it();
+        let tys: Vec<Type> = inits.iter().map(|v| self.ctx.value_type(*v)).collect();
+        let region = self.ctx.create_region();
+        let mut argt = vec![it];
+        argt.extend(&tys);
+        let blk = self.ctx.create_block(region, &argt);
+        let bargs = self.ctx.block_args(blk).to_vec();
+        let saved = self.cur;
+        self.cur = blk;
+        let ys = body(self, bargs[0], &bargs[1..])?;
+        self.push("mloop.yield", &ys, &[], &[]);
+        self.cur = saved;
+        let mut operands = vec![lb, ub, step];
+        operands.extend_from_slice(inits);
+        let st = OperationState::new("mloop.for", self.loc).operands(&operands).results(&tys).region(region);
+        let op = self.ctx.create_op(st);
+        self.ctx.append_op(self.cur, op);
+        Ok(self.ctx.results(op).to_vec())
+    }
+
+    /// `mgpu.if %cond { then }` without results (else region empty).
+    fn if_then(&mut self, cond: Value, then: &mut dyn FnMut(&mut Self) -> R<()>) -> R<()> {
+        let region = self.ctx.create_region();
+        let blk = self.ctx.create_block(region, &[]);
+        let saved = self.cur;
+        self.cur = blk;
+        then(self)?;
+        self.push("mgpu.yield", &[], &[], &[]);
+        self.cur = saved;
+        let els = self.ctx.create_region();
+        let st = OperationState::new("mgpu.if", self.loc).operands(&[cond]).region(region).region(els);
+        let op = self.ctx.create_op(st);
+        self.ctx.append_op(self.cur, op);
+        Ok(())
+    }
+
+    fn combine(&mut self, kind: &str, a: Value, b: Value) -> R<Value> {
+        let name = combiner(kind).ok_or_else(|| {
+            Diagnostic::error(self.loc, format!("unknown reduction kind '{kind}' in lower-loop-to-gpu"))
+        })?;
+        let ty = self.ctx.value_type(a);
+        Ok(self.push1(name, &[a, b], ty, &[]))
+    }
+
+    // ----- values from outside the nest -----
+
+    /// The kernel value of `v` (a nest value already emitted, or a value from the host).
+    fn get(&mut self, v: Value) -> R<Value> {
+        if let Some(&k) = self.map.get(&v) {
+            return Ok(k);
+        }
+        if defined_outside(self.ctx, v, self.nest) {
+            return self.external(v);
+        }
+        Err(Diagnostic::error(self.loc, "lower-loop-to-gpu: a value is used before it is defined"))
+    }
+
+    fn param(&mut self, host: Value, ty: Type) -> Value {
+        let p = self.ctx.add_block_arg(self.entry, ty, None, self.loc);
+        self.args.push(host);
+        p
+    }
+
+    fn external(&mut self, v: Value) -> R<Value> {
+        let ty = self.ctx.value_type(v);
+        let k = if is_buffer(self.ctx, v) {
+            let elem = self.ctx.element_type(ty);
+            let pt = ptr_type(self.ctx, elem, false);
+            self.param(v, pt)
+        } else if let Some(n) = const_int(self.ctx, v).filter(|_| matches!(self.ctx.type_data(ty), TypeData::Index)) {
+            self.iconst(n)
+        } else if matches!(self.ctx.type_data(ty), TypeData::Index) {
+            self.param(v, ty)
+        } else {
+            // A scalar computed on the host: recompute it in the prologue.
+            let Some(d) = self.ctx.defining_op(v) else {
+                return Err(Diagnostic::error(self.loc, "lower-loop-to-gpu: a kernel cannot take a float argument"));
+            };
+            let name = self.ctx.op_name(d).to_string();
+            if !SCALAR_OPS.contains(&name.as_str()) || !self.ctx.regions(d).is_empty() {
+                return Err(op_error(self.ctx, d, "computes a scalar on the host that a kernel needs"));
+            }
+            let mut operands = Vec::new();
+            for o in self.ctx.operands(d).to_vec() {
+                operands.push(self.get(o)?);
+            }
+            let mut st = OperationState::new(&name, self.loc).operands(&operands).results(&[ty]);
+            for (key, a) in self.ctx.attrs(d).to_vec() {
+                let key = self.ctx.str(key).to_string();
+                st = st.attr(&key, a);
+            }
+            let op = self.prologue(st);
+            self.ctx.result(op, 0)
+        };
+        self.map.insert(v, k);
+        Ok(k)
+    }
+
+    /// Dim `k` of nest/host buffer `buf`, in the kernel.
+    fn dim(&mut self, buf: Value, k: usize) -> Value {
+        if let Some(&v) = self.dims.get(&(buf, k)) {
+            return v;
+        }
+        let v = match buffer_shape(self.ctx, buf).get(k) {
+            Some(Dim::Static(n)) => self.iconst(*n as i64),
+            _ => {
+                let it = self.it();
+                let ia = self.ctx.int_attr(k as i64, it);
+                let ib = Ib { before: self.nest };
+                let d = ib.op(self.ctx, "mloop.dim", &[buf], &[it], &[("index", ia)]);
+                let h = self.ctx.result(d, 0);
+                self.param(h, it)
+            }
+        };
+        self.dims.insert((buf, k), v);
+        v
+    }
+
+    /// Row-major element offset of `buf[idx]` (idx are kernel values).
+    fn offset(&mut self, buf: Value, idx: &[Value]) -> Value {
+        let mut off = match idx.first() {
+            Some(v) => *v,
+            None => return self.iconst(0),
+        };
+        for (k, &i) in idx.iter().enumerate().skip(1) {
+            let d = self.dim(buf, k);
+            let m = self.ibin("mloop.mul", off, d);
+            off = self.ibin("mloop.add", m, i);
+        }
+        off
+    }
+
+    /// The size (a static value, or a hint) of a host index value, for the heuristic.
+    fn size_of(&self, v: Value) -> Option<u64> {
+        if let Some(n) = const_int(self.ctx, v) {
+            return u64::try_from(n).ok();
+        }
+        let d = self.ctx.defining_op(v)?;
+        if self.ctx.op_name(d) == "mloop.dim" {
+            let buf = self.ctx.operand(d, 0);
+            let k = self.ctx.attr(d, "index").and_then(|a| self.ctx.attr_int(a))? as usize;
+            if let Some(Dim::Static(n)) = buffer_shape(self.ctx, buf).get(k) {
+                return Some(*n);
+            }
+            let name = self.names.get(&(buf, k))?;
+            return self.opts.size_hints.get(name).copied();
+        }
+        None
+    }
+
+    // ----- emitting nest ops -----
+
+    fn emit_block(&mut self, b: BlockId) -> R<Vec<Value>> {
+        let ops: Vec<OpId> = self.ctx.block_ops(b).collect();
+        let mut yielded = Vec::new();
+        for op in ops {
+            if self.ctx.op_name(op) == "mloop.yield" {
+                for v in self.ctx.operands(op).to_vec() {
+                    yielded.push(self.get(v)?);
+                }
+            } else {
+                self.emit_op(op)?;
+            }
+        }
+        Ok(yielded)
+    }
+
+    fn emit_op(&mut self, op: OpId) -> R<()> {
+        let name = self.ctx.op_name(op).to_string();
+        let operands = self.ctx.operands(op).to_vec();
+        match name.as_str() {
+            "mloop.load" => {
+                let idx = self.get_all(&operands[1..])?;
+                let ptr = self.get(operands[0])?;
+                let off = self.offset(operands[0], &idx);
+                let ty = self.ctx.value_type(self.ctx.result(op, 0));
+                let attrs: Vec<(&str, Attr)> =
+                    if self.written.contains(&operands[0]) { vec![] } else { vec![("nc", self.ctx.unit_attr())] };
+                let v = self.push1("mgpu.load", &[ptr, off], ty, &attrs);
+                self.map.insert(self.ctx.result(op, 0), v);
+            }
+            "mloop.store" => {
+                let val = self.get(operands[0])?;
+                let idx = self.get_all(&operands[2..])?;
+                let ptr = self.get(operands[1])?;
+                let off = self.offset(operands[1], &idx);
+                match self.row_guard {
+                    Some(g) => self.if_then(g, &mut |kb| {
+                        kb.push("mgpu.store", &[val, ptr, off], &[], &[]);
+                        Ok(())
+                    })?,
+                    None => {
+                        self.push("mgpu.store", &[val, ptr, off], &[], &[]);
+                    }
+                }
+            }
+            "mloop.accumulate" => {
+                let kind = kind_name(self.ctx, op).unwrap_or_default();
+                let val = self.get(operands[0])?;
+                if let Some(sp) = &self.shared_partials {
+                    if let (Some(&p), Some((iv, pos))) = (sp.index.get(&operands[1]), sp.col) {
+                        if operands.last() == Some(&iv) {
+                            let (smem, slots, slot, n) = (sp.smem, sp.slots, sp.slot, sp.n);
+                            let pc = self.iconst(p as i64);
+                            let a = self.ibin("mloop.mul", pc, slots);
+                            let a = self.ibin("mloop.add", a, slot);
+                            let a = self.ibin("mloop.mul", a, n);
+                            let off = self.ibin("mloop.add", a, pos);
+                            let ty = self.ctx.value_type(val);
+                            let old = self.push1("mgpu.load", &[smem, off], ty, &[]);
+                            let new = self.combine(&kind, old, val)?;
+                            self.push("mgpu.store", &[new, smem, off], &[], &[]);
+                            return Ok(());
+                        }
+                    }
+                }
+                let idx = self.get_all(&operands[2..])?;
+                let ptr = self.get(operands[1])?;
+                let off = self.offset(operands[1], &idx);
+                let ty = self.ctx.value_type(val);
+                let guard = self.row_guard;
+                let mut body = |kb: &mut Self| -> R<()> {
+                    let old = kb.push1("mgpu.load", &[ptr, off], ty, &[]);
+                    let new = kb.combine(&kind, old, val)?;
+                    kb.push("mgpu.store", &[new, ptr, off], &[], &[]);
+                    Ok(())
+                };
+                match guard {
+                    Some(g) => self.if_then(g, &mut body)?,
+                    None => body(self)?,
+                }
+            }
+            "mloop.reduce" => {
+                let parts = loop_parts(self.ctx, op, true).map_err(|e| op_error(self.ctx, op, e))?;
+                let kind = kind_name(self.ctx, op).unwrap_or_default();
+                let init = self.get(parts.init.expect("reduce"))?;
+                let r = self.seq_reduce(&parts, &kind, init)?;
+                self.map.insert(self.ctx.result(op, 0), r);
+            }
+            "mloop.parallel" => {
+                let parts = loop_parts(self.ctx, op, false).map_err(|e| op_error(self.ctx, op, e))?;
+                self.seq_parallel(&parts, 0)?;
+            }
+            "mloop.for" => {
+                let (lb, ub, st) = (self.get(operands[0])?, self.get(operands[1])?, self.get(operands[2])?);
+                let inits = self.get_all(&operands[3..])?;
+                let region = self.ctx.regions(op)[0];
+                let body = self.ctx.entry_block(region).expect("for body");
+                let bargs = self.ctx.block_args(body).to_vec();
+                let rs = self.for_loop(lb, ub, st, &inits, &mut |kb, iv, iters| {
+                    kb.map.insert(bargs[0], iv);
+                    for (a, b) in bargs[1..].iter().zip(iters) {
+                        kb.map.insert(*a, *b);
+                    }
+                    kb.emit_block(body)
+                })?;
+                for (a, b) in self.ctx.results(op).to_vec().into_iter().zip(rs) {
+                    self.map.insert(a, b);
+                }
+            }
+            "mloop.dim" => {
+                let k = self.ctx.attr(op, "index").and_then(|a| self.ctx.attr_int(a)).unwrap_or(0) as usize;
+                let buf = operands[0];
+                if !defined_outside(self.ctx, buf, self.nest) {
+                    return Err(op_error(self.ctx, op, "takes the dim of a buffer made inside a loop nest"));
+                }
+                let d = self.dim(buf, k);
+                self.map.insert(self.ctx.result(op, 0), d);
+            }
+            n if SCALAR_OPS.contains(&n) => {
+                let ops = self.get_all(&operands)?;
+                let ty = self.ctx.value_type(self.ctx.result(op, 0));
+                let attrs: Vec<(String, Attr)> =
+                    self.ctx.attrs(op).iter().map(|(k, a)| (self.ctx.str(*k).to_string(), *a)).collect();
+                let mut st = OperationState::new(n, self.loc).operands(&ops).results(&[ty]);
+                for (k, a) in attrs {
+                    st = st.attr(&k, a);
+                }
+                let new = self.ctx.create_op(st);
+                self.ctx.append_op(self.cur, new);
+                let v = self.ctx.result(new, 0);
+                self.map.insert(self.ctx.result(op, 0), v);
+            }
+            other => {
+                return Err(Diagnostic::error(self.ctx.op_loc(op), format!("failed to legalize operation '{other}'")));
+            }
+        }
+        Ok(())
+    }
+
+    fn get_all(&mut self, vs: &[Value]) -> R<Vec<Value>> {
+        vs.iter().map(|v| self.get(*v)).collect()
+    }
+
+    /// A sequential `reduce` over all its dims (nested `mloop.for`s carrying the accumulator).
+    fn seq_reduce(&mut self, parts: &LoopParts, kind: &str, init: Value) -> R<Value> {
+        self.seq_reduce_dim(parts, 0, kind, init)
+    }
+
+    fn seq_reduce_dim(&mut self, parts: &LoopParts, d: usize, kind: &str, acc: Value) -> R<Value> {
+        if d == parts.ivs.len() {
+            let ys = self.emit_block(parts.body)?;
+            return self.combine(kind, acc, ys[0]);
+        }
+        let (lb, ub, st) = (self.get(parts.lbs[d])?, self.get(parts.ubs[d])?, self.get(parts.steps[d])?);
+        let iv = parts.ivs[d];
+        let rs = self.for_loop(lb, ub, st, &[acc], &mut |kb, i, it| {
+            kb.map.insert(iv, i);
+            Ok(vec![kb.seq_reduce_dim(parts, d + 1, kind, it[0])?])
+        })?;
+        Ok(rs[0])
+    }
+
+    fn seq_parallel(&mut self, parts: &LoopParts, d: usize) -> R<()> {
+        if d == parts.ivs.len() {
+            self.emit_block(parts.body)?;
+            return Ok(());
+        }
+        let (lb, ub, st) = (self.get(parts.lbs[d])?, self.get(parts.ubs[d])?, self.get(parts.steps[d])?);
+        let iv = parts.ivs[d];
+        self.for_loop(lb, ub, st, &[], &mut |kb, i, _| {
+            kb.map.insert(iv, i);
+            kb.seq_parallel(parts, d + 1)?;
+            Ok(vec![])
+        })?;
+        Ok(())
+    }
+
+    /// Kernel extents of a box, and their product.
+    fn extents(&mut self, parts: &LoopParts) -> R<(Vec<Value>, Value)> {
+        let mut ext = Vec::new();
+        let mut total = self.iconst(1);
+        for d in 0..parts.ivs.len() {
+            let (lb, ub, st) = (self.get(parts.lbs[d])?, self.get(parts.ubs[d])?, self.get(parts.steps[d])?);
+            let diff = self.ibin("mloop.sub", ub, lb);
+            let zero = self.iconst(0);
+            let diff = self.ibin("mloop.max", diff, zero);
+            let one = self.iconst(1);
+            let sm1 = self.ibin("mloop.sub", st, one);
+            let num = self.ibin("mloop.add", diff, sm1);
+            let e = self.ibin("mloop.div", num, st);
+            total = self.ibin("mloop.mul", total, e);
+            ext.push(e);
+        }
+        Ok((ext, total))
+    }
+
+    /// Maps a flat position (innermost fastest) to the ivs of `parts`.
+    fn bind_flat(&mut self, parts: &LoopParts, ext: &[Value], flat: Value) -> R<()> {
+        let mut rest = flat;
+        for d in (0..ext.len()).rev() {
+            let pos = if d == 0 { rest } else { self.ibin("mloop.rem", rest, ext[d]) };
+            if d > 0 {
+                rest = self.ibin("mloop.div", rest, ext[d]);
+            }
+            let (lb, st) = (self.get(parts.lbs[d])?, self.get(parts.steps[d])?);
+            let m = self.ibin("mloop.mul", pos, st);
+            let iv = self.ibin("mloop.add", lb, m);
+            self.map.insert(parts.ivs[d], iv);
+        }
+        Ok(())
+    }
+
+    /// Host-side extent product of a box (for grid sizes).
+    fn host_total(&mut self, parts: &LoopParts) -> Value {
+        let ib = Ib { before: self.nest };
+        let mut total = ib.index(self.ctx, 1);
+        for d in 0..parts.ivs.len() {
+            let e = ib.extent(self.ctx, parts.lbs[d], parts.ubs[d], parts.steps[d]);
+            total = ib.mul(self.ctx, total, e);
+        }
+        total
+    }
+
+    /// `max(1, min(ceildiv(work, per_cta), max_grid))` on the host.
+    fn host_grid(&mut self, work: Value, per_cta: u64, max_grid: u64) -> Value {
+        let ib = Ib { before: self.nest };
+        let per = ib.index(self.ctx, per_cta as i64);
+        let g = ib.ceildiv(self.ctx, work, per);
+        let cap = ib.index(self.ctx, max_grid.max(1) as i64);
+        let g = ib.min(self.ctx, g, cap);
+        let one = ib.index(self.ctx, 1);
+        let it = self.ctx.index_type();
+        let op = ib.op(self.ctx, "mloop.max", &[g, one], &[it], &[]);
+        self.ctx.result(op, 0)
+    }
+
+    fn host_index(&mut self, n: i64) -> Value {
+        Ib { before: self.nest }.index(self.ctx, n)
+    }
+
+    // ----- mappings -----
+
+    fn lower_unit(&mut self, unit: &Unit) -> R<()> {
+        let op = unit.op;
+        let mapping = self.classify(op);
+        match mapping {
+            Mapping::ThreadPerPoint => self.thread_per_point(op),
+            Mapping::RowReduction => self.row_reduction(op),
+            Mapping::BlockReduction => self.block_reduction(op, &unit.epilogue),
+            Mapping::RowFused => self.row_fused(op),
+            Mapping::Sequential => self.sequential(op, &unit.epilogue),
+        }
+    }
+
+    fn kernel_kind(&self, op: OpId) -> Option<String> {
+        let a = self.ctx.attr(op, "morf.kernel")?;
+        if let morf_ir::AttrData::Dict(entries) = self.ctx.attr_data(a) {
+            for (k, v) in entries {
+                if self.ctx.str(*k) == "kind" {
+                    return self.ctx.attr_str(*v).map(str::to_string);
+                }
+            }
+        }
+        None
+    }
+
+    fn kernel_split(&self, op: OpId) -> Option<i64> {
+        let a = self.ctx.attr(op, "morf.kernel")?;
+        if let morf_ir::AttrData::Dict(entries) = self.ctx.attr_data(a) {
+            for (k, v) in entries {
+                if self.ctx.str(*k) == "split" {
+                    return self.ctx.attr_int(*v);
+                }
+            }
+        }
+        None
+    }
+
+    fn classify(&self, op: OpId) -> Mapping {
+        let ctx = &*self.ctx;
+        let has_acc = ctx.walk_collect(op).iter().any(|&o| ctx.op_name(o) == "mloop.accumulate");
+        match ctx.op_name(op) {
+            "mloop.reduce" => {
+                let kind = kind_name(ctx, op).unwrap_or_default();
+                let float = loop_parts(ctx, op, true)
+                    .ok()
+                    .and_then(|p| p.init)
+                    .is_some_and(|i| ctx.is_float(ctx.value_type(i)));
+                if !has_acc && float && matches!(kind.as_str(), "sum" | "max" | "min") && self.flat_body(op) {
+                    Mapping::BlockReduction
+                } else {
+                    Mapping::Sequential
+                }
+            }
+            "mloop.parallel" => {
+                if self.kernel_kind(op).as_deref() == Some("row-fused") && self.row_fused_ok(op) {
+                    return Mapping::RowFused;
+                }
+                if has_acc {
+                    return Mapping::Sequential;
+                }
+                if self.is_row_reduction(op) {
+                    Mapping::RowReduction
+                } else {
+                    Mapping::ThreadPerPoint
+                }
+            }
+            _ => Mapping::Sequential,
+        }
+    }
+
+    /// Whether a loop's body holds no region ops.
+    fn flat_body(&self, op: OpId) -> bool {
+        let Some(b) = self.ctx.regions(op).first().and_then(|r| self.ctx.entry_block(*r)) else { return false };
+        self.ctx.block_ops(b).all(|o| self.ctx.regions(o).is_empty())
+    }
+
+    /// A parallel whose body holds reduces (flat, float, sum/max/min) and no other region op,
+    /// whose loads in the reduces index their last dim by a reduce iv, never by a parallel iv.
+    fn is_row_reduction(&self, op: OpId) -> bool {
+        let ctx = &*self.ctx;
+        let Ok(parts) = loop_parts(ctx, op, false) else { return false };
+        let mut reduces = 0;
+        let mut row_loads = 0;
+        for o in ctx.block_ops(parts.body) {
+            if ctx.regions(o).is_empty() {
+                continue;
+            }
+            if ctx.op_name(o) != "mloop.reduce" || !self.flat_body(o) {
+                return false;
+            }
+            let kind = kind_name(ctx, o).unwrap_or_default();
+            let Ok(rp) = loop_parts(ctx, o, true) else { return false };
+            if !matches!(kind.as_str(), "sum" | "max" | "min") || !ctx.is_float(ctx.value_type(rp.init.unwrap())) {
+                return false;
+            }
+            reduces += 1;
+            for l in ctx.block_ops(rp.body) {
+                if ctx.op_name(l) != "mloop.load" || ctx.operands(l).len() < 2 {
+                    continue;
+                }
+                let last = *ctx.operands(l).last().unwrap();
+                if parts.ivs.contains(&last) {
+                    return false;
+                }
+                if rp.ivs.contains(&last) {
+                    row_loads += 1;
+                }
+            }
+        }
+        reduces > 0 && row_loads > 0
+    }
+
+    /// The row-fused shape: 1-D parallel from 0 step 1, direct reduces (flat), at most one
+    /// inner 1-D parallel (flat), `accumulate`s only in it, into `W[i div S, j]`.
+    fn row_fused_ok(&self, op: OpId) -> bool {
+        let ctx = &*self.ctx;
+        let Ok(parts) = loop_parts(ctx, op, false) else { return false };
+        let Some(split) = self.kernel_split(op).filter(|s| *s > 0) else { return false };
+        if parts.ivs.len() != 1 || const_int(ctx, parts.lbs[0]) != Some(0) || const_int(ctx, parts.steps[0]) != Some(1)
+        {
+            return false;
+        }
+        let i = parts.ivs[0];
+        let mut inner = 0;
+        for o in ctx.block_ops(parts.body) {
+            match ctx.op_name(o) {
+                "mloop.accumulate" => return false,
+                "mloop.reduce" => {
+                    let kind = kind_name(ctx, o).unwrap_or_default();
+                    let float = loop_parts(ctx, o, true)
+                        .ok()
+                        .and_then(|p| p.init)
+                        .is_some_and(|v| ctx.is_float(ctx.value_type(v)));
+                    if !self.flat_body(o) || !float || !matches!(kind.as_str(), "sum" | "max" | "min") {
+                        return false;
+                    }
+                }
+                "mloop.parallel" => {
+                    inner += 1;
+                    let Ok(ip) = loop_parts(ctx, o, false) else { return false };
+                    if ip.ivs.len() != 1 || !self.flat_body(o) || !defined_outside(ctx, ip.ubs[0], op) {
+                        return false;
+                    }
+                    for a in ctx.block_ops(ip.body) {
+                        if ctx.op_name(a) != "mloop.accumulate" {
+                            continue;
+                        }
+                        let ops = ctx.operands(a);
+                        if ops.len() != 4 || ops[3] != ip.ivs[0] {
+                            return false;
+                        }
+                        // First index: i div S with the kernel's split.
+                        let Some(d) = ctx.defining_op(ops[2]) else { return false };
+                        if ctx.op_name(d) != "mloop.div"
+                            || ctx.operand(d, 0) != i
+                            || const_int(ctx, ctx.operand(d, 1)) != Some(split)
+                        {
+                            return false;
+                        }
+                    }
+                }
+                _ if !ctx.regions(o).is_empty() => return false,
+                _ => {}
+            }
+        }
+        inner <= 1
+    }
+
+    fn nest_shape(&self, rows: Option<u64>, cols: Option<u64>) -> NestShape {
+        let mut elem_bytes = 1;
+        for o in self.ctx.walk_collect(self.nest) {
+            if matches!(self.ctx.op_name(o), "mloop.load" | "mloop.store") {
+                let buf = self.ctx.operand(o, if self.ctx.op_name(o) == "mloop.load" { 0 } else { 1 });
+                let t = self.ctx.element_type(self.ctx.value_type(buf));
+                let b = match self.ctx.float_kind(t).map(|k| k.name()) {
+                    Some("f64") => 8,
+                    Some("f32") => 4,
+                    Some(_) => 2,
+                    None => 1,
+                };
+                elem_bytes = elem_bytes.max(b);
+            }
+        }
+        NestShape { rows, cols, elem_bytes, partials: 0, shared_ok: false }
+    }
+
+    fn set_schedule(&mut self, mapping: Mapping, shape: &NestShape) -> Schedule {
+        let s = choose_schedule(mapping, shape, &self.opts.device, &self.opts.overrides);
+        let threads = self.ctx.i64_attr(s.threads as i64);
+        self.ctx.set_attr(self.kernel, "max_threads", threads);
+        let text = self.ctx.str_attr(&s.to_string());
+        self.ctx.set_attr(self.kernel, "morf.schedule", text);
+        self.schedule = Some(s.clone());
+        s
+    }
+
+    fn global_thread(&mut self) -> (Value, Value) {
+        let tid = self.id("mgpu.thread_id");
+        let bid = self.id("mgpu.block_id");
+        let bdim = self.id("mgpu.block_dim");
+        let gdim = self.id("mgpu.grid_dim");
+        let g = self.ibin("mloop.mul", bid, bdim);
+        let g = self.ibin("mloop.add", g, tid);
+        let stride = self.ibin("mloop.mul", gdim, bdim);
+        (g, stride)
+    }
+
+    fn thread_per_point(&mut self, op: OpId) -> R<()> {
+        let parts = loop_parts(self.ctx, op, false).map_err(|e| op_error(self.ctx, op, e))?;
+        let rows = parts.ubs.first().and_then(|u| self.size_of(*u));
+        let total_hint: Option<u64> = parts.ubs.iter().map(|u| self.size_of(*u)).product();
+        let shape = self.nest_shape(rows, total_hint);
+        let s = self.set_schedule(Mapping::ThreadPerPoint, &shape);
+        let (ext, total) = self.extents(&parts)?;
+        let (g, stride) = self.global_thread();
+        self.for_loop(g, total, stride, &[], &mut |kb, e, _| {
+            kb.bind_flat(&parts, &ext, e)?;
+            kb.emit_block(parts.body)?;
+            Ok(vec![])
+        })?;
+        let work = self.host_total(&parts);
+        let blocks = self.host_grid(work, s.threads as u64, s.max_grid);
+        let zero = self.host_index(0);
+        self.launch = Some((blocks, zero));
+        Ok(())
+    }
+
+    /// Thread index within its row, and the row's thread count, for `threads_per_row`.
+    fn row_threads(&mut self, s: &Schedule) -> (Value, Value) {
+        if s.threads_per_row == 32 {
+            let lane = self.id("mgpu.lane_id");
+            (lane, self.iconst(32))
+        } else {
+            let tid = self.id("mgpu.thread_id");
+            let bdim = self.id("mgpu.block_dim");
+            (tid, bdim)
+        }
+    }
+
+    /// Emits the body of a row (ops of `body` in order; `reduce`s strided over the row's
+    /// threads and combined; stores guarded to the row's first thread; an inner parallel
+    /// strided over the row's threads).
+    fn emit_row(&mut self, body: BlockId, t: Value, tpr: Value, warp: bool) -> R<()> {
+        let ops: Vec<OpId> = self.ctx.block_ops(body).collect();
+        let zero = self.iconst(0);
+        let first = self.icmp("eq", t, zero);
+        for o in ops {
+            match self.ctx.op_name(o) {
+                "mloop.yield" => {}
+                "mloop.reduce" => {
+                    let parts = loop_parts(self.ctx, o, true).map_err(|e| op_error(self.ctx, o, e))?;
+                    let kind = kind_name(self.ctx, o).unwrap_or_default();
+                    let init = self.get(parts.init.expect("reduce"))?;
+                    let ty = self.ctx.value_type(init);
+                    let id = self.fconst(identity(&kind), ty);
+                    let (ext, total) = self.extents(&parts)?;
+                    let part = self.for_loop(t, total, tpr, &[id], &mut |kb, e, acc| {
+                        kb.bind_flat(&parts, &ext, e)?;
+                        let saved = kb.row_guard.take();
+                        let ys = kb.emit_block(parts.body);
+                        kb.row_guard = saved;
+                        let ys = ys?;
+                        Ok(vec![kb.combine(&kind, acc[0], ys[0])?])
+                    })?[0];
+                    let red = if warp { self.warp_reduce(&kind, part) } else { self.block_reduce(&kind, part)? };
+                    let r = self.combine(&kind, init, red)?;
+                    self.map.insert(self.ctx.result(o, 0), r);
+                }
+                "mloop.parallel" => {
+                    let parts = loop_parts(self.ctx, o, false).map_err(|e| op_error(self.ctx, o, e))?;
+                    let (ext, total) = self.extents(&parts)?;
+                    self.for_loop(t, total, tpr, &[], &mut |kb, e, _| {
+                        kb.bind_flat(&parts, &ext, e)?;
+                        if let Some(sp) = kb.shared_partials.as_mut() {
+                            sp.col = Some((parts.ivs[0], e));
+                        }
+                        let saved = kb.row_guard.take();
+                        let r = kb.emit_block(parts.body);
+                        kb.row_guard = saved;
+                        r?;
+                        Ok(vec![])
+                    })?;
+                }
+                _ => {
+                    self.row_guard = Some(first);
+                    let r = self.emit_op(o);
+                    self.row_guard = None;
+                    r?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn warp_reduce(&mut self, kind: &str, v: Value) -> Value {
+        let ty = self.ctx.value_type(v);
+        let k = self.ctx.str_attr(kind);
+        self.push1("mgpu.warp_reduce", &[v], ty, &[("kind", k)])
+    }
+
+    /// Block reduction: warps reduce, lane 0 of each writes shared memory, every thread
+    /// combines the warps' values in warp order (deterministic), barriers around.
+    fn block_reduce(&mut self, kind: &str, v: Value) -> R<Value> {
+        let ty = self.ctx.value_type(v);
+        let smem = match self.block_smem.get(&ty) {
+            Some(&s) => s,
+            None => {
+                let pt = ptr_type(self.ctx, ty, true);
+                let size = self.ctx.i64_attr(32);
+                let op =
+                    self.prologue(OperationState::new("mgpu.shared_alloc", self.loc).attr("size", size).results(&[pt]));
+                let s = self.ctx.result(op, 0);
+                self.block_smem.insert(ty, s);
+                s
+            }
+        };
+        let w = self.warp_reduce(kind, v);
+        let lane = self.id("mgpu.lane_id");
+        let warp = self.id("mgpu.warp_id");
+        let zero = self.iconst(0);
+        let is0 = self.icmp("eq", lane, zero);
+        self.if_then(is0, &mut |kb| {
+            kb.push("mgpu.store", &[w, smem, warp], &[], &[]);
+            Ok(())
+        })?;
+        self.push("mgpu.barrier", &[], &[], &[]);
+        let bdim = self.id("mgpu.block_dim");
+        let c32 = self.iconst(32);
+        let c31 = self.iconst(31);
+        let nw = self.ibin("mloop.add", bdim, c31);
+        let nw = self.ibin("mloop.div", nw, c32);
+        let one = self.iconst(1);
+        let id = self.fconst(identity(kind), ty);
+        let kind = kind.to_string();
+        let tot = self.for_loop(zero, nw, one, &[id], &mut |kb, k, acc| {
+            let x = kb.push1("mgpu.load", &[smem, k], ty, &[]);
+            Ok(vec![kb.combine(&kind, acc[0], x)?])
+        })?[0];
+        self.push("mgpu.barrier", &[], &[], &[]);
+        Ok(tot)
+    }
+
+    fn row_reduction(&mut self, op: OpId) -> R<()> {
+        let parts = loop_parts(self.ctx, op, false).map_err(|e| op_error(self.ctx, op, e))?;
+        let rows: Option<u64> = parts.ubs.iter().map(|u| self.size_of(*u)).product();
+        let mut cols = None;
+        for o in self.ctx.block_ops(parts.body).collect::<Vec<_>>() {
+            if self.ctx.op_name(o) == "mloop.reduce" {
+                if let Ok(rp) = loop_parts(self.ctx, o, true) {
+                    cols = rp.ubs.iter().map(|u| self.size_of(*u)).product();
+                }
+            }
+        }
+        let shape = self.nest_shape(rows, cols);
+        let s = self.set_schedule(Mapping::RowReduction, &shape);
+        let (ext, total) = self.extents(&parts)?;
+        let (t, tpr) = self.row_threads(&s);
+        let warp = s.threads_per_row == 32;
+        let (start, stride) = if warp {
+            let (g, stride) = self.global_thread();
+            let c32 = self.iconst(32);
+            (self.ibin("mloop.div", g, c32), self.ibin("mloop.div", stride, c32))
+        } else {
+            (self.id("mgpu.block_id"), self.id("mgpu.grid_dim"))
+        };
+        self.for_loop(start, total, stride, &[], &mut |kb, row, _| {
+            kb.bind_flat(&parts, &ext, row)?;
+            kb.emit_row(parts.body, t, tpr, warp)?;
+            Ok(vec![])
+        })?;
+        let work = self.host_total(&parts);
+        let blocks = self.host_grid(work, s.rows_per_cta as u64, s.max_grid);
+        let zero = self.host_index(0);
+        self.launch = Some((blocks, zero));
+        Ok(())
+    }
+
+    fn block_reduction(&mut self, op: OpId, epilogue: &[OpId]) -> R<()> {
+        let parts = loop_parts(self.ctx, op, true).map_err(|e| op_error(self.ctx, op, e))?;
+        let cols: Option<u64> = parts.ubs.iter().map(|u| self.size_of(*u)).product();
+        let shape = self.nest_shape(Some(1), cols);
+        let s = self.set_schedule(Mapping::BlockReduction, &shape);
+        let kind = kind_name(self.ctx, op).unwrap_or_default();
+        let init = self.get(parts.init.expect("reduce"))?;
+        let ty = self.ctx.value_type(init);
+        let id = self.fconst(identity(&kind), ty);
+        let (ext, total) = self.extents(&parts)?;
+        let tid = self.id("mgpu.thread_id");
+        let bdim = self.id("mgpu.block_dim");
+        let part = self.for_loop(tid, total, bdim, &[id], &mut |kb, e, acc| {
+            kb.bind_flat(&parts, &ext, e)?;
+            let ys = kb.emit_block(parts.body)?;
+            Ok(vec![kb.combine(&kind, acc[0], ys[0])?])
+        })?[0];
+        let red = self.block_reduce(&kind, part)?;
+        let r = self.combine(&kind, init, red)?;
+        self.map.insert(self.ctx.result(op, 0), r);
+        let zero = self.iconst(0);
+        let first = self.icmp("eq", tid, zero);
+        let epilogue = epilogue.to_vec();
+        self.if_then(first, &mut |kb| {
+            for &o in &epilogue {
+                kb.emit_op(o)?;
+            }
+            Ok(())
+        })?;
+        let _ = s;
+        let blocks = self.host_index(1);
+        let zero = self.host_index(0);
+        self.launch = Some((blocks, zero));
+        Ok(())
+    }
+
+    fn sequential(&mut self, op: OpId, epilogue: &[OpId]) -> R<()> {
+        let shape = self.nest_shape(None, None);
+        self.set_schedule(Mapping::Sequential, &shape);
+        let tid = self.id("mgpu.thread_id");
+        let bid = self.id("mgpu.block_id");
+        let t = self.ibin("mloop.add", tid, bid);
+        let zero = self.iconst(0);
+        let first = self.icmp("eq", t, zero);
+        let mut all = vec![op];
+        all.extend_from_slice(epilogue);
+        self.if_then(first, &mut |kb| {
+            for &o in &all {
+                kb.emit_op(o)?;
+            }
+            Ok(())
+        })?;
+        let blocks = self.host_index(1);
+        let zero = self.host_index(0);
+        self.launch = Some((blocks, zero));
+        Ok(())
+    }
+
+    fn row_fused(&mut self, op: OpId) -> R<()> {
+        let parts = loop_parts(self.ctx, op, false).map_err(|e| op_error(self.ctx, op, e))?;
+        let split = self.kernel_split(op).expect("checked") as u64;
+        // The inner parallel (the row's pointwise work) and the workspaces.
+        let mut inner = None;
+        let mut cols = None;
+        let mut workspaces: Vec<Value> = Vec::new();
+        let mut all_f32 = true;
+        for o in self.ctx.block_ops(parts.body).collect::<Vec<_>>() {
+            match self.ctx.op_name(o) {
+                "mloop.parallel" => {
+                    let ip = loop_parts(self.ctx, o, false).map_err(|e| op_error(self.ctx, o, e))?;
+                    cols = self.size_of(ip.ubs[0]);
+                    for a in self.ctx.block_ops(ip.body).collect::<Vec<_>>() {
+                        if self.ctx.op_name(a) == "mloop.accumulate" {
+                            let w = self.ctx.operand(a, 1);
+                            let et = self.ctx.element_type(self.ctx.value_type(w));
+                            all_f32 &= self.ctx.float_kind(et).map(|k| k.name()) == Some("f32");
+                            if !workspaces.contains(&w) {
+                                workspaces.push(w);
+                            }
+                        }
+                    }
+                    let simple =
+                        const_int(self.ctx, ip.lbs[0]) == Some(0) && const_int(self.ctx, ip.steps[0]) == Some(1);
+                    all_f32 &= simple;
+                    inner = Some(ip);
+                }
+                "mloop.reduce" if cols.is_none() => {
+                    if let Ok(rp) = loop_parts(self.ctx, o, true) {
+                        cols = rp.ubs.iter().map(|u| self.size_of(*u)).product();
+                    }
+                }
+                _ => {}
+            }
+        }
+        let mut shape = self.nest_shape(self.size_of(parts.ubs[0]), cols);
+        shape.partials = workspaces.len() as u32;
+        shape.shared_ok = all_f32 && inner.is_some();
+        let s = self.set_schedule(Mapping::RowFused, &shape);
+        let bench = self.ctx.unit_attr();
+        self.ctx.set_attr(self.kernel, "morf.bench", bench);
+
+        let m = self.get(parts.ubs[0])?;
+        let sc = self.iconst(split as i64);
+        let one = self.iconst(1);
+        let zero = self.iconst(0);
+        let sm1 = self.iconst(split as i64 - 1);
+        let nsplit = self.ibin("mloop.add", m, sm1);
+        let nsplit = self.ibin("mloop.div", nsplit, sc);
+        let (t, tpr) = self.row_threads(&s);
+        let warp = s.threads_per_row == 32;
+        let slots = self.iconst(s.rows_per_cta as i64);
+        let slot = if warp { self.id("mgpu.warp_id") } else { zero };
+        let tid = self.id("mgpu.thread_id");
+        let bdim = self.id("mgpu.block_dim");
+        let shared = s.partials == PartialStore::Shared;
+        let mut n_kernel = zero;
+        if shared {
+            let ip = inner.as_ref().expect("shared partials need an inner parallel");
+            let f32t = self.ctx.f32_type();
+            let pt = ptr_type(self.ctx, f32t, true);
+            let smem = {
+                let op = self.prologue(OperationState::new("mgpu.dynamic_shared", self.loc).results(&[pt]));
+                self.ctx.result(op, 0)
+            };
+            n_kernel = self.get(ip.ubs[0])?;
+            let index = workspaces.iter().enumerate().map(|(k, w)| (*w, k)).collect();
+            self.shared_partials = Some(SharedPartials { smem, index, slots, slot, n: n_kernel, col: None });
+        }
+        let bid = self.id("mgpu.block_id");
+        let gdim = self.id("mgpu.grid_dim");
+        let kinds: Vec<String> = workspaces
+            .iter()
+            .map(|w| {
+                // The kind of the first accumulate into w.
+                let ctx = &*self.ctx;
+                ctx.walk_collect(op)
+                    .into_iter()
+                    .find(|&a| ctx.op_name(a) == "mloop.accumulate" && ctx.operand(a, 1) == *w)
+                    .and_then(|a| kind_name(ctx, a))
+                    .unwrap_or_default()
+            })
+            .collect();
+        let iv = parts.ivs[0];
+        let body = parts.body;
+        let nw = workspaces.clone();
+        self.for_loop(bid, nsplit, gdim, &[], &mut |kb, sidx, _| {
+            let f32t = kb.ctx.f32_type();
+            if let Some(sp) = kb.shared_partials.as_ref() {
+                // Zero this warp's partial rows.
+                let (smem, slot) = (sp.smem, sp.slot);
+                for (p, kind) in kinds.iter().enumerate() {
+                    let id = kb.fconst(identity(kind), f32t);
+                    let pc = kb.iconst(p as i64);
+                    let base = kb.ibin("mloop.mul", pc, slots);
+                    let base = kb.ibin("mloop.add", base, slot);
+                    let base = kb.ibin("mloop.mul", base, n_kernel);
+                    kb.for_loop(t, n_kernel, tpr, &[], &mut |kb, j, _| {
+                        let off = kb.ibin("mloop.add", base, j);
+                        kb.push("mgpu.store", &[id, smem, off], &[], &[]);
+                        Ok(vec![])
+                    })?;
+                }
+            }
+            let row0 = kb.ibin("mloop.mul", sidx, sc);
+            let rend = kb.ibin("mloop.add", row0, sc);
+            let rend = kb.ibin("mloop.min", rend, m);
+            let start = kb.ibin("mloop.add", row0, slot);
+            kb.for_loop(start, rend, slots, &[], &mut |kb, i, _| {
+                kb.map.insert(iv, i);
+                kb.emit_row(body, t, tpr, warp)?;
+                Ok(vec![])
+            })?;
+            if let Some(sp) = kb.shared_partials.as_ref() {
+                let smem = sp.smem;
+                kb.push("mgpu.barrier", &[], &[], &[]);
+                for (p, w) in nw.iter().enumerate() {
+                    let kind = kinds[p].clone();
+                    let wp = kb.get(*w)?;
+                    kb.for_loop(tid, n_kernel, bdim, &[], &mut |kb, j, _| {
+                        let id = kb.fconst(identity(&kind), f32t);
+                        let pc = kb.iconst(p as i64);
+                        let base = kb.ibin("mloop.mul", pc, slots);
+                        let tot = kb.for_loop(zero, slots, one, &[id], &mut |kb, k, acc| {
+                            let a = kb.ibin("mloop.add", base, k);
+                            let a = kb.ibin("mloop.mul", a, n_kernel);
+                            let off = kb.ibin("mloop.add", a, j);
+                            let x = kb.push1("mgpu.load", &[smem, off], f32t, &[]);
+                            Ok(vec![kb.combine(&kind, acc[0], x)?])
+                        })?[0];
+                        let off = kb.offset(*w, &[sidx, j]);
+                        let old = kb.push1("mgpu.load", &[wp, off], f32t, &[]);
+                        let new = kb.combine(&kind, old, tot)?;
+                        kb.push("mgpu.store", &[new, wp, off], &[], &[]);
+                        Ok(vec![])
+                    })?;
+                }
+                kb.push("mgpu.barrier", &[], &[], &[]);
+            }
+            Ok(vec![])
+        })?;
+        // Host: grid and shared bytes.
+        let ib = Ib { before: self.nest };
+        let mh = parts.ubs[0];
+        let sh = ib.index(self.ctx, split as i64);
+        let nsplit_h = ib.ceildiv(self.ctx, mh, sh);
+        let blocks = self.host_grid(nsplit_h, 1, s.max_grid);
+        let bytes = if shared {
+            let ip = inner.as_ref().expect("inner");
+            let per = ib.index(self.ctx, (workspaces.len() as u64 * s.rows_per_cta as u64 * 4) as i64);
+            ib.mul(self.ctx, per, ip.ubs[0])
+        } else {
+            ib.index(self.ctx, 0)
+        };
+        self.launch = Some((blocks, bytes));
+        Ok(())
+    }
+
+    /// Ends the kernel (`mgpu.return`, function type) and replaces the nest by the launch.
+    fn finish(mut self, unit: &Unit) -> R<()> {
+        self.cur = self.entry;
+        self.push("mgpu.return", &[], &[], &[]);
+        let tys: Vec<Type> = self.ctx.block_args(self.entry).iter().map(|v| self.ctx.value_type(*v)).collect();
+        let ft = self.ctx.function_type(&tys, &[]);
+        let fta = self.ctx.type_attr(ft);
+        self.ctx.set_attr(self.kernel, "function_type", fta);
+        let s = self.schedule.clone().expect("a mapping sets the schedule");
+        let (blocks, shared) = self.launch.expect("a mapping sets the launch");
+        let threads = self.host_index(s.threads as i64);
+        let name = symbol_name(self.ctx, self.kernel).unwrap_or_default().to_string();
+        let sym = self.ctx.symbol_ref_attr(&name);
+        let mut operands = vec![blocks, threads, shared];
+        operands.extend_from_slice(&self.args);
+        let st = OperationState::new("mgpu.launch", self.loc).operands(&operands).attr("kernel", sym);
+        let launch = self.ctx.create_op(st);
+        self.ctx.insert_op_before(self.nest, launch);
+        for &o in unit.epilogue.iter().rev() {
+            self.ctx.erase_op(o);
+        }
+        self.ctx.erase_op(self.nest);
+        Ok(())
+    }
+}

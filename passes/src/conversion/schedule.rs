@@ -1,0 +1,234 @@
+//! Launch schedules of `lower-loop-to-gpu`: how one top-level loop nest is spread over CTAs,
+//! warps and threads, chosen by one heuristic ([`choose_schedule`]) over a [`Device`]
+//! description and overridable through pass options.
+
+use std::fmt;
+
+use crate::fusion::device::Device;
+
+/// How a nest is mapped onto the grid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mapping {
+    /// One thread per point of the parallel domain (flattened, innermost dim fastest, so
+    /// consecutive threads touch consecutive elements), grid-stride loop. Pointwise nests,
+    /// column reductions, finals and every nest of another shape.
+    ThreadPerPoint,
+    /// A row reduction (reduced dims innermost): `threads_per_row` threads (a warp, or the
+    /// whole CTA for long rows) per output point, lane partials combined by
+    /// `mgpu.warp_reduce` (and shared memory across warps).
+    RowReduction,
+    /// A reduction to rank 0: one CTA, block reduction, the epilogue by thread 0.
+    BlockReduction,
+    /// The row-fused kernel: a persistent grid of CTAs looping over splits.
+    RowFused,
+    /// One thread runs the whole nest (nests with `accumulate` the other mappings cannot
+    /// prove race-free, top-level `mloop.for`).
+    Sequential,
+}
+
+/// Where the per-column partials of a row-fused kernel live while a split is processed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PartialStore {
+    /// No partials.
+    None,
+    /// One f32 row per warp in dynamic shared memory, combined in warp order at the end of
+    /// the split (several rows in flight per CTA).
+    Shared,
+    /// Directly in the workspace row `W[s, :]`, owned by the CTA (one row in flight per CTA:
+    /// each column is updated by one thread, in row order).
+    Global,
+}
+
+/// A launch schedule.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Schedule {
+    /// The mapping.
+    pub mapping: Mapping,
+    /// Threads per CTA.
+    pub threads: u32,
+    /// Threads that share one row (32: a warp per row; `threads`: a CTA per row).
+    pub threads_per_row: u32,
+    /// Rows a CTA works on at once (`threads / threads_per_row`).
+    pub rows_per_cta: u32,
+    /// Elements per vector access (16 bytes of the widest element).
+    pub vector: u32,
+    /// Rows in flight per warp (1: loads of the next row are not issued early).
+    pub rows_in_flight_per_warp: u32,
+    /// The most CTAs launched (the persistent grid); the grid is
+    /// `max(1, min(work / per-CTA work, max_grid))`.
+    pub max_grid: u64,
+    /// Where partials live.
+    pub partials: PartialStore,
+}
+
+impl fmt::Display for Schedule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{:?} threads={} threads-per-row={} rows-per-cta={} vector={} grid<={} partials={:?}",
+            self.mapping,
+            self.threads,
+            self.threads_per_row,
+            self.rows_per_cta,
+            self.vector,
+            self.max_grid,
+            self.partials
+        )
+    }
+}
+
+/// What the heuristic knows about a nest.
+#[derive(Clone, Debug, Default)]
+pub struct NestShape {
+    /// Rows (the outer parallel extent), known or hinted.
+    pub rows: Option<u64>,
+    /// Columns (the row length), known or hinted.
+    pub cols: Option<u64>,
+    /// Bytes of the widest element read or written per point.
+    pub elem_bytes: u32,
+    /// Workspaces accumulated (row-fused).
+    pub partials: u32,
+    /// Whether every workspace is f32 and indexed `[i div S, j]` (shared partials possible).
+    pub shared_ok: bool,
+}
+
+/// Overrides from pass options (0 = let the heuristic choose).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Overrides {
+    /// `threads`.
+    pub threads: u32,
+    /// `threads-per-row`.
+    pub threads_per_row: u32,
+    /// `vector`.
+    pub vector: u32,
+    /// `rows-per-cta`.
+    pub rows_per_cta: u32,
+    /// `grid`: the most CTAs.
+    pub grid: u64,
+}
+
+/// Budget of shared memory one CTA of a row-fused kernel may use for partials, so that
+/// at least two CTAs fit on an SM next to the L1 cache.
+const SHARED_BUDGET: u64 = 96 * 1024;
+/// Threads an SM holds at most (sm_90).
+const THREADS_PER_SM: u64 = 2048;
+
+/// The heuristic, in one place.
+///
+/// * **Threads per CTA:** 256 (8 warps): enough warps per SM (8 CTAs = 64 warps = full
+///   occupancy) at at most 32 registers... per thread pressure is set by the row kernel below.
+/// * **Vector width:** 16 bytes per access (`bf16 x 8`, `f32 x 4`): H200 reaches copy
+///   bandwidth only with 16-byte loads; bytes in flight per SM = threads x 16 B x rows in
+///   flight must cover latency x bandwidth / SMs (~ 4.27e12 x 600e-9 / 132 = 19 KiB); 2048
+///   threads x 16 B = 32 KiB.
+/// * **Pointwise / thread-per-point:** grid = min(work / threads, SMs x 2048 / threads) CTAs,
+///   grid-stride: one full wave, no tail wave.
+/// * **Row reduction:** a warp per row while a row is short (N <= 1024: 32 lanes x 8
+///   elements x 4 chunks), else the whole CTA per row (the block reduction costs two
+///   barriers per row, amortized over >= 1024 elements).
+/// * **Row-fused:** a warp per row for N <= 2048 (the row is 64 elements per lane at most:
+///   `N / 32` values per row tensor held, which stays under 255 registers for x, dy, w and
+///   one f32 partial per column group), else a CTA per row. With a warp per row the CTA's
+///   warps hold one f32 partial row each in shared memory (`partials x warps x N x 4` bytes,
+///   at most 96 KiB so two CTAs fit per SM), combined in warp order at the end of a split
+///   (deterministic); when that does not fit (or the workspace is not f32 `[i div S, j]`)
+///   one CTA per row accumulates straight into its own workspace row. The persistent grid
+///   is `min(splits, SMs x CTAs per SM)`; CTAs per SM is bounded by threads
+///   (2048 / threads) and by shared memory (228 KiB / the CTA's partials).
+/// * **Rank-0 reduction:** one CTA of 1024 threads.
+pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: &Overrides) -> Schedule {
+    let pick = |over: u32, default: u32| if over > 0 { over } else { default };
+    let elem = shape.elem_bytes.clamp(1, 16);
+    let vector = pick(o.vector, (16 / elem).max(1));
+    let sms = device.sms.max(1) as u64;
+    let mut s = Schedule {
+        mapping,
+        threads: pick(o.threads, 256),
+        threads_per_row: 1,
+        rows_per_cta: 1,
+        vector,
+        rows_in_flight_per_warp: 1,
+        max_grid: 0,
+        partials: PartialStore::None,
+    };
+    // CTAs of whole warps.
+    s.threads = s.threads.div_ceil(32).clamp(1, 32) * 32;
+    let full_wave = |threads: u32| sms * (THREADS_PER_SM / threads as u64).max(1);
+    match mapping {
+        Mapping::ThreadPerPoint => {
+            s.max_grid = full_wave(s.threads);
+        }
+        Mapping::RowReduction => {
+            let long = shape.cols.is_some_and(|n| n > 1024);
+            s.threads_per_row = pick(o.threads_per_row, if long { s.threads } else { 32 });
+            s.threads_per_row = if s.threads_per_row >= s.threads { s.threads } else { 32 };
+            s.rows_per_cta = s.threads / s.threads_per_row;
+            s.max_grid = full_wave(s.threads);
+        }
+        Mapping::BlockReduction => {
+            s.threads = pick(o.threads, 1024).div_ceil(32).clamp(1, 32) * 32;
+            s.threads_per_row = s.threads;
+            s.max_grid = 1;
+        }
+        Mapping::RowFused => {
+            let cols = shape.cols.unwrap_or(1024);
+            let long = cols > 2048;
+            s.threads_per_row = pick(o.threads_per_row, if long { s.threads } else { 32 });
+            s.threads_per_row = if s.threads_per_row >= s.threads { s.threads } else { 32 };
+            s.rows_per_cta = s.threads / s.threads_per_row;
+            if o.rows_per_cta > 0 && s.threads_per_row == 32 {
+                s.rows_per_cta = o.rows_per_cta.min(s.threads / 32).max(1);
+                s.threads = s.rows_per_cta * 32;
+            }
+            let smem = shape.partials as u64 * s.rows_per_cta as u64 * cols * 4;
+            s.partials = if shape.partials == 0 {
+                PartialStore::None
+            } else if s.rows_per_cta > 1 && shape.shared_ok && smem <= SHARED_BUDGET {
+                PartialStore::Shared
+            } else {
+                // One row in flight: each column is owned by one thread of the CTA.
+                s.threads_per_row = s.threads;
+                s.rows_per_cta = 1;
+                PartialStore::Global
+            };
+            let smem = if s.partials == PartialStore::Shared { smem.max(1) } else { 1 };
+            let per_sm = (THREADS_PER_SM / s.threads as u64).min(device.shared_mem_per_sm / smem).max(1);
+            s.max_grid = sms * per_sm;
+        }
+        Mapping::Sequential => {
+            s.threads = 32;
+            s.max_grid = 1;
+        }
+    }
+    if o.grid > 0 && mapping != Mapping::Sequential {
+        s.max_grid = o.grid;
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn row_fused_schedules_of_the_benchmark_shapes() {
+        let d = Device::h200();
+        let o = Overrides::default();
+        let shape = |n: u64, partials: u32| NestShape {
+            rows: Some(576000),
+            cols: Some(n),
+            elem_bytes: 2,
+            partials,
+            shared_ok: true,
+        };
+        let s = choose_schedule(Mapping::RowFused, &shape(384, 1), &d, &o);
+        assert_eq!((s.threads_per_row, s.rows_per_cta, s.partials), (32, 8, PartialStore::Shared));
+        assert_eq!(s.vector, 8);
+        let s = choose_schedule(Mapping::RowFused, &shape(8192, 1), &d, &o);
+        assert_eq!((s.threads_per_row, s.rows_per_cta, s.partials), (256, 1, PartialStore::Global));
+        let s = choose_schedule(Mapping::RowReduction, &shape(100, 0), &d, &o);
+        assert_eq!(s.threads_per_row, 32);
+        let s = choose_schedule(Mapping::RowFused, &shape(384, 1), &d, &Overrides { grid: 3, ..o });
+        assert_eq!(s.max_grid, 3);
+    }
+}

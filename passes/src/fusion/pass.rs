@@ -1,0 +1,876 @@
+//! `fuse-mixed-reductions`: the IR glue of the fusion search. It summarizes each function's
+//! top-level `mloop` nests, runs [`super::search`], and rewrites the nests into the chosen
+//! plan's kernels (docs/fusion.md, "Materialized form").
+//!
+//! **IR expected:** the output of `lower-tensor-to-loop` (docs/dialects/loop.md): at the top
+//! level of each `func.func`, scalar and size ops, `mloop.alloc`/`constant_buffer`/`fill`,
+//! `mloop.parallel` nests (pointwise nests, and reduction nests: a `parallel` over the kept dims
+//! holding one `mloop.reduce`, an epilogue and a store), `mloop.dealloc`s and `func.return`.
+//! Loop bounds start at 0 with step 1 and are defined at the function entry; buffer indices are
+//! induction variables, constants or `min(iv, x)` clamps. A function of any other shape (a
+//! top-level `mloop.reduce` or `mloop.for`, nested parallels, computed indices) is not searched:
+//! its nests only get `morf.kernel` attributes, and the report says why.
+//!
+//! **Steps:**
+//! 1. *Summarize* each nest as a [`NestInfo`]: kind, axes and the buffers read and written.
+//!    Axes are classes of loop bounds: the same SSA value, equal constants, or `mloop.dim`s of
+//!    arguments whose `morf.dims` name the same size (`dim %x, 0` and `dim %dy, 0` with `"M"`).
+//!    A dynamic axis is sized by `size-hints` (by `morf.dims` name) or `default-hint`.
+//! 2. *Search* with the options below; the stop reason is logged (`tracing::info!`).
+//! 3. *Materialize* the chosen plan: top-level allocs and fills move to the first nest and
+//!    deallocs to the return; loop bounds of one axis become one value; each `partial` is made
+//!    by `loop-partial-accumulate`; kernels are put in plan order; same-domain members are fused
+//!    as `loop-fuse` does; a row-fused kernel moves its pointwise members and partials into an
+//!    inner `mloop.parallel` in the row loop of its row reductions, where loads of a row
+//!    result at the row's index become the stored scalar, and a temporary that nothing reads
+//!    any more loses its store, alloc and dealloc. Every kernel gets `morf.kernel`
+//!    (`{kind = "pointwise" | "reduction" | "row-fused" | "final", style, split}`). When the
+//!    chosen plan is the unfused one, only the attributes are added.
+//!
+//! **Options:** `device=...` (`Device::parse`: `sms=108,bandwidth=2e12`), `max-iterations`
+//! (32), `max-nodes` (20000), `time-limit-ms` (5000; a safety net), `splits=16,32,64` (split
+//! sizes tried), `size-hints=M=576000,N=384`, `default-hint` (4096), `report` (print the search
+//! report to stderr), `dump-egraph=FILE.dot` (write the e-graphs as Graphviz).
+//!
+//! **Example** (RMSNorm backward, `size-hints=M=576000,N=384`): three nests (the row reduction
+//! `c`, the column reduction `dw`, the pointwise `dx`) become
+//!
+//! ```text
+//! %W = mloop.alloc(%ns, %n) : !mloop.buffer<?x?xf32>
+//! mloop.fill %zero, %W : !mloop.buffer<?x?xf32>
+//! mloop.parallel (%i) = (%c0) to (%m) step (%c1) {
+//!   %r = mloop.reduce sum (%k) = (%c0) to (%n) step (%c1) init(%zero) : f32 { ... }
+//!   %c = mloop.div %r, %nf : f32
+//!   mloop.parallel (%j) = (%c0) to (%n) step (%c1) {
+//!     ... dx[i, j] from x, dy, w, rstd and %c ...
+//!     %s = mloop.div %i, %c64 : index
+//!     mloop.accumulate sum %g, %W[%s, %j] : !mloop.buffer<?x?xf32>
+//!     mloop.yield
+//!   }
+//!   mloop.yield
+//! } {morf.kernel = {kind = "row-fused", split = 64 : i64, style = "persistent"}}
+//! mloop.parallel (%j) = (%c0) to (%n) step (%c1) {
+//!   %p = mloop.reduce sum (%s) = (%c0) to (%ns) step (%c1) init(%zero) : f32 { W[%s, %j] }
+//!   ... downcast, store dw[%j] ...
+//! } {morf.kernel = {kind = "final", split = 64 : i64}}
+//! mloop.dealloc %W : !mloop.buffer<?x?xf32>
+//! ```
+
+use std::collections::{BTreeMap, HashMap};
+use std::time::Duration;
+
+use morf_ir::builtin::op_error;
+use morf_ir::pass::{Pass, PassInfo, PassOptionInfo, PassOptions, PassResult};
+use morf_ir::{AttrData, BlockId, Context, Diagnostic, FloatKind, OpId, OperationState, TypeData, Value, ValueDef};
+
+use super::{
+    search, Access, Axis, Combiner, Device, Extents, Kernel, NestInfo, NestKind, Plan, RowStyle, SearchConfig,
+};
+use crate::transforms::loop_fuse::fuse;
+use crate::transforms::loop_partial_accumulate::partial_accumulate;
+use crate::transforms::loop_utils::{body_block, const_int, loop_parts, same_index, target_functions, terminator};
+
+/// The registry entry of `fuse-mixed-reductions`.
+pub fn info() -> PassInfo {
+    PassInfo {
+        name: "fuse-mixed-reductions",
+        description: "fuse reductions over different axes that share inputs (e-graph search, cost model)",
+        options: OPTIONS,
+        create: |o| Ok(Box::new(FuseMixedReductions::from_options(o)?)),
+    }
+}
+
+/// The same pass with `report` forced on (`morf-opt --fusion-report`).
+pub fn info_with_report() -> PassInfo {
+    PassInfo {
+        create: |o| {
+            let mut p = FuseMixedReductions::from_options(o)?;
+            p.report = true;
+            Ok(Box::new(p))
+        },
+        ..info()
+    }
+}
+
+const OPTIONS: &[PassOptionInfo] = &[
+    PassOptionInfo { key: "device", help: "device overrides (sms=108,bandwidth=2e12,...) over the H200", default: "" },
+    PassOptionInfo { key: "max-iterations", help: "e-graph rewrite iterations per group", default: "32" },
+    PassOptionInfo { key: "max-nodes", help: "e-nodes per group", default: "20000" },
+    PassOptionInfo { key: "time-limit-ms", help: "search time limit per group (a safety net)", default: "5000" },
+    PassOptionInfo {
+        key: "splits",
+        help: "split sizes (rows per partial program) to try",
+        default: "16,32,64,128,256",
+    },
+    PassOptionInfo { key: "size-hints", help: "sizes of dynamic dims by morf.dims name: M=576000,N=384", default: "" },
+    PassOptionInfo { key: "default-hint", help: "size assumed for a dynamic dim without a hint", default: "4096" },
+    PassOptionInfo { key: "report", help: "print the search report to stderr", default: "false" },
+    PassOptionInfo { key: "dump-egraph", help: "write the e-graphs as Graphviz to this file", default: "" },
+];
+
+/// The fuse-mixed-reductions pass.
+#[derive(Debug, Clone)]
+pub struct FuseMixedReductions {
+    /// The device of the cost model.
+    pub device: Device,
+    /// The device option text, for `options_text`.
+    pub device_text: String,
+    /// Search limits and knobs.
+    pub cfg: SearchConfig,
+    /// Sizes of dynamic dims by `morf.dims` name.
+    pub size_hints: BTreeMap<String, u64>,
+    /// The size of a dynamic dim without a hint.
+    pub default_hint: u64,
+    /// Print the report to stderr.
+    pub report: bool,
+    /// Write the e-graphs here.
+    pub dump_egraph: Option<String>,
+}
+
+impl Default for FuseMixedReductions {
+    fn default() -> Self {
+        FuseMixedReductions {
+            device: Device::h200(),
+            device_text: String::new(),
+            cfg: SearchConfig::default(),
+            size_hints: BTreeMap::new(),
+            default_hint: 4096,
+            report: false,
+            dump_egraph: None,
+        }
+    }
+}
+
+impl FuseMixedReductions {
+    /// Reads the options.
+    pub fn from_options(o: &PassOptions) -> Result<Self, String> {
+        let mut p = FuseMixedReductions::default();
+        p.device_text = o.string("device", "");
+        p.device = Device::parse(&p.device_text)?;
+        p.cfg.iter_limit = o.usize("max-iterations", 32)?;
+        p.cfg.node_limit = o.usize("max-nodes", 20_000)?;
+        p.cfg.time_limit = Duration::from_millis(o.usize("time-limit-ms", 5000)? as u64);
+        if let Some(s) = o.get("splits") {
+            let splits: Result<Vec<u64>, _> =
+                s.split(',').map(str::trim).filter(|x| !x.is_empty()).map(str::parse::<u64>).collect();
+            let splits = splits.map_err(|_| format!("option 'splits' expects a list of sizes, got '{s}'"))?;
+            if splits.contains(&0) {
+                return Err("option 'splits' sizes must be at least 1".into());
+            }
+            p.cfg.splits = splits;
+        }
+        if let Some(s) = o.get("size-hints") {
+            for item in s.split(',').map(str::trim).filter(|x| !x.is_empty()) {
+                let (k, v) = item
+                    .split_once('=')
+                    .ok_or_else(|| format!("option 'size-hints' expects NAME=SIZE items, got '{item}'"))?;
+                let v: u64 = v.trim().parse().map_err(|_| format!("option 'size-hints': bad size in '{item}'"))?;
+                p.size_hints.insert(k.trim().to_string(), v.max(1));
+            }
+        }
+        p.default_hint = o.usize("default-hint", 4096)?.max(1) as u64;
+        p.report = o.bool("report", false)?;
+        p.dump_egraph = o.get("dump-egraph").filter(|s| !s.is_empty()).map(str::to_string);
+        Ok(p)
+    }
+}
+
+impl Pass for FuseMixedReductions {
+    fn name(&self) -> &'static str {
+        "fuse-mixed-reductions"
+    }
+
+    fn options_text(&self) -> String {
+        let hints: Vec<String> = self.size_hints.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let splits: Vec<String> = self.cfg.splits.iter().map(u64::to_string).collect();
+        format!(
+            "default-hint={} device={} dump-egraph={} max-iterations={} max-nodes={} report={} size-hints={} splits={} time-limit-ms={}",
+            self.default_hint,
+            self.device_text,
+            self.dump_egraph.as_deref().unwrap_or(""),
+            self.cfg.iter_limit,
+            self.cfg.node_limit,
+            self.report,
+            hints.join(","),
+            splits.join(","),
+            self.cfg.time_limit.as_millis()
+        )
+    }
+
+    fn run(&mut self, ctx: &mut Context, root: OpId) -> PassResult {
+        let mut dot = String::new();
+        for f in target_functions(ctx, root, "fuse-mixed-reductions")? {
+            self.run_function(ctx, f, &mut dot)?;
+        }
+        if let Some(path) = &self.dump_egraph {
+            std::fs::write(path, dot)
+                .map_err(|e| op_error(ctx, root, format!("cannot write the e-graph to '{path}': {e}")))?;
+        }
+        Ok(())
+    }
+}
+
+/// The symbolic size of a loop bound, used to group bounds into axes.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum SizeKey {
+    Const(i64),
+    Name(String),
+    Value(Value),
+}
+
+/// A function summarized for the search.
+struct Summary {
+    nests: Vec<OpId>,
+    infos: Vec<NestInfo>,
+    extents: Extents,
+    /// Per axis: the first upper bound seen (all bounds of the axis are replaced by it).
+    axis_rep: Vec<Value>,
+    /// Upper bound value -> axis.
+    axis_of_ub: HashMap<Value, Axis>,
+}
+
+impl FuseMixedReductions {
+    fn run_function(&self, ctx: &mut Context, f: OpId, dot: &mut String) -> PassResult {
+        let fname = morf_ir::builtin::symbol_name(ctx, f).unwrap_or("?").to_string();
+        let summary = match self.summarize(ctx, f) {
+            Ok(s) => s,
+            Err(why) => {
+                tracing::info!(function = %fname, reason = %why, "fuse-mixed-reductions: not searched");
+                if self.report {
+                    eprintln!("fuse-mixed-reductions: @{fname}: not searched: {why}");
+                }
+                for n in all_top_level_loops(ctx, f) {
+                    let kind = if contains_reduce(ctx, n) { "reduction" } else { "pointwise" };
+                    set_kernel_attr(ctx, n, kind, None, None);
+                }
+                return Ok(());
+            }
+        };
+        let res = search(&summary.infos, &summary.extents, &self.device, &self.cfg);
+        tracing::info!(
+            function = %fname,
+            stop_reason = %res.stop_reason,
+            nodes = res.egraph_nodes,
+            classes = res.egraph_classes,
+            chosen = %res.chosen,
+            "fuse-mixed-reductions"
+        );
+        if self.report {
+            eprintln!("fuse-mixed-reductions: @{fname}: chosen plan: {}", res.chosen);
+            eprintln!("{}", res.report);
+        }
+        dot.push_str(&format!("// @{fname}\n{}", res.dot));
+        let unfused = Plan { kernels: (0..summary.nests.len()).map(Kernel::Nest).collect() };
+        if res.chosen == unfused {
+            for (i, &n) in summary.nests.iter().enumerate() {
+                let kind = match summary.infos[i].kind {
+                    NestKind::Pointwise { .. } => "pointwise",
+                    NestKind::Reduction { .. } => "reduction",
+                };
+                set_kernel_attr(ctx, n, kind, None, None);
+            }
+            return Ok(());
+        }
+        materialize(ctx, f, &summary, &res.chosen)
+    }
+
+    /// Summarizes the top-level nests of `f`, or says why the function is not searched.
+    fn summarize(&self, ctx: &Context, f: OpId) -> Result<Summary, String> {
+        let body = body_block(ctx, f).ok_or("the function has no body")?;
+        let mut nests = Vec::new();
+        for op in ctx.block_ops(body) {
+            let name = ctx.op_name(op);
+            match name {
+                "mloop.parallel" => nests.push(op),
+                "func.return" | "mloop.dealloc" | "mloop.alloc" | "mloop.constant_buffer" => {}
+                "mloop.fill" => {
+                    let b = ctx.operands(op)[1];
+                    let fresh = ctx.defining_op(b).is_some_and(|d| ctx.op_name(d) == "mloop.alloc");
+                    let touched = nests.iter().any(|&n| uses_value_inside(ctx, n, b));
+                    if !fresh || touched {
+                        return Err("an 'mloop.fill' of a buffer that a nest uses before it".into());
+                    }
+                }
+                _ => {
+                    let pure = ctx.op_info(op).is_some_and(|i| i.has(morf_ir::Traits::PURE));
+                    if !pure || !ctx.regions(op).is_empty() {
+                        return Err(format!("a top-level '{name}' op (only 'mloop.parallel' nests are fused)"));
+                    }
+                }
+            }
+        }
+        if nests.is_empty() {
+            return Err("no loop nests".into());
+        }
+        let arg_dims = arg_dim_names(ctx, f);
+        let mut keys: Vec<SizeKey> = Vec::new();
+        let mut axis_rep: Vec<Value> = Vec::new();
+        let mut axis_of_ub: HashMap<Value, Axis> = HashMap::new();
+        let mut buffers: Vec<Value> = Vec::new();
+        let mut infos = Vec::new();
+        for (id, &n) in nests.iter().enumerate() {
+            let mut axis = |ctx: &Context, ub: Value| -> Result<Axis, String> {
+                if let Some(&a) = axis_of_ub.get(&ub) {
+                    return Ok(a);
+                }
+                if !defined_at_top(ctx, ub, body) {
+                    return Err("a loop bound is not defined at the function entry".into());
+                }
+                let k = size_key(ctx, ub, &arg_dims);
+                let a = match keys.iter().position(|x| *x == k) {
+                    Some(i) => Axis(i),
+                    None => {
+                        keys.push(k);
+                        axis_rep.push(ub);
+                        Axis(keys.len() - 1)
+                    }
+                };
+                axis_of_ub.insert(ub, a);
+                Ok(a)
+            };
+            let p = loop_parts(ctx, n, false)?;
+            check_unit(ctx, &p.lbs, &p.steps)?;
+            let mut iv_axis: HashMap<Value, Axis> = HashMap::new();
+            let mut domain = Vec::new();
+            for (iv, ub) in p.ivs.iter().zip(&p.ubs) {
+                let a = axis(ctx, *ub)?;
+                iv_axis.insert(*iv, a);
+                domain.push(a);
+            }
+            let direct: Vec<OpId> = ctx.block_ops(p.body).collect();
+            let reduces: Vec<OpId> = direct.iter().copied().filter(|o| ctx.op_name(*o) == "mloop.reduce").collect();
+            let all = ctx.walk_collect(n);
+            for &o in &all[1..] {
+                let nm = ctx.op_name(o);
+                if matches!(nm, "mloop.parallel" | "mloop.for") || (nm == "mloop.reduce" && !reduces.contains(&o)) {
+                    return Err(format!("nest {id} holds a nested '{nm}'"));
+                }
+                if matches!(nm, "mloop.fill" | "mloop.dealloc" | "mloop.alloc" | "func.call") {
+                    return Err(format!("nest {id} holds an '{nm}'"));
+                }
+            }
+            let kind = match reduces[..] {
+                [] => NestKind::Pointwise { domain: domain.clone() },
+                [r] => {
+                    let rp = loop_parts(ctx, r, true)?;
+                    check_unit(ctx, &rp.lbs, &rp.steps)?;
+                    let mut reduced = Vec::new();
+                    for (iv, ub) in rp.ivs.iter().zip(&rp.ubs) {
+                        let a = axis(ctx, *ub)?;
+                        iv_axis.insert(*iv, a);
+                        reduced.push(a);
+                    }
+                    let combiner = match ctx.attr(r, "kind").and_then(|a| ctx.attr_str(a)) {
+                        Some("sum") => Combiner::Sum,
+                        Some("prod") => Combiner::Prod,
+                        Some("max") => Combiner::Max,
+                        Some("min") => Combiner::Min,
+                        other => Combiner::Other(other.unwrap_or("?").to_string()),
+                    };
+                    let after = direct.iter().skip_while(|o| **o != r).skip(1);
+                    let epilogue_ops =
+                        after.filter(|o| !matches!(ctx.op_name(**o), "mloop.store" | "mloop.yield")).count();
+                    NestKind::Reduction { kept: domain.clone(), reduced, combiner, epilogue_ops }
+                }
+                _ => return Err(format!("nest {id} holds {} reductions", reduces.len())),
+            };
+            let mut reads: Vec<Access> = Vec::new();
+            let mut writes: Vec<Access> = Vec::new();
+            for &o in &all[1..] {
+                let ops = ctx.operands(o);
+                let (buf, idx, write) = match ctx.op_name(o) {
+                    "mloop.load" => (ops[0], &ops[1..], false),
+                    "mloop.store" | "mloop.accumulate" => (ops[1], &ops[2..], true),
+                    _ => continue,
+                };
+                let mut axes = Vec::new();
+                for &v in idx {
+                    match index_iv(ctx, v) {
+                        Some(iv) => match iv_axis.get(&iv) {
+                            Some(a) => axes.push(*a),
+                            None => return Err(format!("nest {id} indexes a buffer with a value of another loop")),
+                        },
+                        None if const_int(ctx, v).is_some() => {}
+                        None if !ctx.is_ancestor(n, ctx.defining_op(v).unwrap_or(f)) => {}
+                        None => return Err(format!("nest {id} indexes a buffer with a computed index")),
+                    }
+                }
+                let b = match buffers.iter().position(|x| *x == buf) {
+                    Some(i) => i,
+                    None => {
+                        buffers.push(buf);
+                        buffers.len() - 1
+                    }
+                };
+                let acc = Access { buffer: b, axes, elem_bytes: elem_bytes(ctx, buf) };
+                let list = if write { &mut writes } else { &mut reads };
+                if !list.contains(&acc) {
+                    list.push(acc);
+                }
+            }
+            let bname = |a: &Access| buffer_name(ctx, buffers[a.buffer], a.buffer);
+            let rs: Vec<String> = reads.iter().map(bname).collect();
+            let ws: Vec<String> = writes.iter().map(bname).collect();
+            let what = match &kind {
+                NestKind::Pointwise { .. } => "pointwise".to_string(),
+                NestKind::Reduction { combiner, reduced, .. } => {
+                    let r: Vec<String> = reduced.iter().map(|a| format!("d{}", a.0)).collect();
+                    format!("reduce {combiner} over [{}]", r.join(","))
+                }
+            };
+            infos.push(NestInfo {
+                id,
+                name: format!("{what} of {} -> {}", rs.join(","), ws.join(",")),
+                kind,
+                reads,
+                writes,
+            });
+        }
+        // The engine fuses adjacent kernels only, so each pointwise nest moves right after the
+        // last nest it depends on (a legal program order): a column reduction lowered between
+        // a row reduction and its row-wise consumer no longer separates them.
+        let mut order: Vec<usize> = Vec::new();
+        for i in 0..infos.len() {
+            let pos = if matches!(infos[i].kind, NestKind::Pointwise { .. }) {
+                order.iter().rposition(|&j| depends(&infos[i], &infos[j])).map_or(0, |p| p + 1)
+            } else {
+                order.len()
+            };
+            order.insert(pos, i);
+        }
+        let nests: Vec<OpId> = order.iter().map(|&i| nests[i]).collect();
+        let infos: Vec<NestInfo> = order
+            .iter()
+            .enumerate()
+            .map(|(id, &i)| {
+                let n = &infos[i];
+                NestInfo { id, name: format!("nest{id}: {}", n.name), ..n.clone() }
+            })
+            .collect();
+        let mut sizes = Vec::new();
+        let mut hints = Vec::new();
+        for k in &keys {
+            match k {
+                SizeKey::Const(c) => {
+                    sizes.push(Some((*c).max(0) as u64));
+                    hints.push((*c).max(1) as u64);
+                }
+                SizeKey::Name(n) => {
+                    sizes.push(None);
+                    hints.push(self.size_hints.get(n).copied().unwrap_or(self.default_hint));
+                }
+                SizeKey::Value(_) => {
+                    sizes.push(None);
+                    hints.push(self.default_hint);
+                }
+            }
+        }
+        let extents = Extents { sizes, hints };
+        // The cost model counts bytes in u64: keep every access far from overflowing.
+        for n in &infos {
+            for a in n.reads.iter().chain(&n.writes) {
+                let numel = a.axes.iter().try_fold(1u64, |p, &x| p.checked_mul(extents.size(x)));
+                if numel.is_none_or(|e| e > 1 << 48) {
+                    return Err(format!("{} is too large for the cost model", n.name));
+                }
+            }
+        }
+        Ok(Summary { nests, infos, extents, axis_rep, axis_of_ub })
+    }
+}
+
+/// Whether `b` must run after `a` (it reads what `a` writes, or writes what `a` touches).
+fn depends(b: &NestInfo, a: &NestInfo) -> bool {
+    let touches = |n: &NestInfo, buf: usize| n.reads.iter().chain(&n.writes).any(|x| x.buffer == buf);
+    b.reads.iter().any(|r| a.writes.iter().any(|w| w.buffer == r.buffer))
+        || b.writes.iter().any(|w| touches(a, w.buffer))
+}
+
+/// `lb == 0` and `step == 1` on every dim.
+fn check_unit(ctx: &Context, lbs: &[Value], steps: &[Value]) -> Result<(), String> {
+    if lbs.iter().all(|v| const_int(ctx, *v) == Some(0)) && steps.iter().all(|v| const_int(ctx, *v) == Some(1)) {
+        Ok(())
+    } else {
+        Err("a loop does not start at 0 with step 1".into())
+    }
+}
+
+/// Whether `v` is a function argument or the result of a top-level op of `body`.
+fn defined_at_top(ctx: &Context, v: Value, body: BlockId) -> bool {
+    match ctx.value(v).def {
+        ValueDef::OpResult { op, .. } => ctx.op_parent_block(op) == Some(body),
+        ValueDef::BlockArg { block, .. } => block == body,
+        ValueDef::Placeholder => false,
+    }
+}
+
+/// `morf.dims` names of each argument (per dim, `None` when unnamed).
+fn arg_dim_names(ctx: &Context, f: OpId) -> HashMap<Value, Vec<Option<String>>> {
+    let mut out = HashMap::new();
+    let Some(body) = body_block(ctx, f) else { return out };
+    let attrs: Vec<morf_ir::Attr> =
+        ctx.attr(f, "arg_attrs").and_then(|a| ctx.attr_array(a)).map(|a| a.to_vec()).unwrap_or_default();
+    for (i, &arg) in ctx.block_args(body).iter().enumerate() {
+        let Some(&d) = attrs.get(i) else { continue };
+        let AttrData::Dict(entries) = ctx.attr_data(d) else { continue };
+        let Some((_, dims)) = entries.iter().find(|(k, _)| ctx.str(*k) == "morf.dims") else { continue };
+        let Some(items) = ctx.attr_array(*dims) else { continue };
+        let names =
+            items.iter().map(|x| ctx.attr_str(*x).filter(|s| !s.is_empty() && *s != "?").map(str::to_string)).collect();
+        out.insert(arg, names);
+    }
+    out
+}
+
+/// The size key of an index value: constants, `dim`s of named argument dims, `dim`s of
+/// allocs (their size operand), else the value itself.
+fn size_key(ctx: &Context, v: Value, names: &HashMap<Value, Vec<Option<String>>>) -> SizeKey {
+    if let Some(c) = const_int(ctx, v) {
+        return SizeKey::Const(c);
+    }
+    if let Some(d) = ctx.defining_op(v) {
+        if ctx.op_name(d) == "mloop.dim" {
+            let b = ctx.operands(d)[0];
+            let k = ctx.attr(d, "index").and_then(|a| ctx.attr_int(a)).unwrap_or(-1);
+            if k >= 0 {
+                let k = k as usize;
+                if let TypeData::Dialect { shape, .. } = ctx.type_data(ctx.value_type(b)) {
+                    if let Some(morf_ir::Dim::Static(s)) = shape.get(k) {
+                        return SizeKey::Const(*s as i64);
+                    }
+                    if let Some(Some(n)) = names.get(&b).and_then(|ns| ns.get(k)) {
+                        return SizeKey::Name(n.clone());
+                    }
+                    if let Some(a) = ctx.defining_op(b).filter(|a| ctx.op_name(*a) == "mloop.alloc") {
+                        let dyn_pos = shape[..k].iter().filter(|d| matches!(d, morf_ir::Dim::Dynamic)).count();
+                        if let Some(&s) = ctx.operands(a).get(dyn_pos) {
+                            return size_key(ctx, s, names);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    SizeKey::Value(v)
+}
+
+/// The induction variable an index reads: `iv` itself or a clamp `min(iv, x)`.
+fn index_iv(ctx: &Context, v: Value) -> Option<Value> {
+    match ctx.value(v).def {
+        ValueDef::BlockArg { .. } => Some(v),
+        ValueDef::OpResult { op, .. } if ctx.op_name(op) == "mloop.min" => {
+            let a = ctx.operands(op)[0];
+            matches!(ctx.value(a).def, ValueDef::BlockArg { .. }).then_some(a)
+        }
+        _ => None,
+    }
+}
+
+/// Bytes per element of a buffer.
+fn elem_bytes(ctx: &Context, buf: Value) -> u32 {
+    let elem = match ctx.type_data(ctx.value_type(buf)) {
+        TypeData::Dialect { elem: Some(e), .. } => *e,
+        _ => return 4,
+    };
+    match ctx.type_data(elem) {
+        TypeData::Float(FloatKind::F16 | FloatKind::BF16) => 2,
+        TypeData::Float(FloatKind::F64) => 8,
+        TypeData::Integer(w) => w.div_ceil(8).max(1),
+        _ => 4,
+    }
+}
+
+/// `x` for a named value, else `t<id>`.
+fn buffer_name(ctx: &Context, v: Value, id: usize) -> String {
+    match ctx.value(v).name {
+        Some(n) => ctx.str(n).to_string(),
+        None => format!("t{id}"),
+    }
+}
+
+/// Whether some op nested in `op` uses `v`.
+fn uses_value_inside(ctx: &Context, op: OpId, v: Value) -> bool {
+    ctx.uses(v).iter().any(|u| ctx.is_ancestor(op, u.op))
+}
+
+fn contains_reduce(ctx: &Context, op: OpId) -> bool {
+    ctx.walk_collect(op).iter().any(|o| ctx.op_name(*o) == "mloop.reduce")
+}
+
+/// Top-level `parallel`, `for` and `reduce` ops of `f`.
+fn all_top_level_loops(ctx: &Context, f: OpId) -> Vec<OpId> {
+    match body_block(ctx, f) {
+        Some(b) => ctx
+            .block_ops(b)
+            .filter(|o| matches!(ctx.op_name(*o), "mloop.parallel" | "mloop.for" | "mloop.reduce"))
+            .collect(),
+        None => Vec::new(),
+    }
+}
+
+/// Sets `morf.kernel = {kind, style?, split?}` on `op`.
+fn set_kernel_attr(ctx: &mut Context, op: OpId, kind: &str, style: Option<RowStyle>, split: Option<u64>) {
+    let mut entries = vec![(ctx.sym("kind"), ctx.str_attr(kind))];
+    if let Some(s) = style {
+        let t = match s {
+            RowStyle::Persistent => "persistent",
+            RowStyle::Looped => "looped",
+        };
+        entries.push((ctx.sym("style"), ctx.str_attr(t)));
+    }
+    if let Some(s) = split {
+        entries.push((ctx.sym("split"), ctx.i64_attr(s as i64)));
+    }
+    let d = ctx.dict_attr(entries);
+    ctx.set_attr(op, "morf.kernel", d);
+}
+
+/// Moves every top-level op other than nests, deallocs and the return before the first nest,
+/// and every dealloc before the return (allocs, fills and sizes have no dependence on the
+/// nests; freeing later is always legal).
+fn normalize_top_level(ctx: &mut Context, body: BlockId) {
+    let ops: Vec<OpId> = ctx.block_ops(body).collect();
+    let Some(&first) = ops.iter().find(|o| ctx.op_name(**o) == "mloop.parallel") else { return };
+    let ret = terminator(ctx, body);
+    let mut seen_first = false;
+    for &o in &ops {
+        if o == first {
+            seen_first = true;
+            continue;
+        }
+        match ctx.op_name(o) {
+            "mloop.parallel" | "func.return" => {}
+            "mloop.dealloc" => ctx.move_op_before(o, ret),
+            _ if seen_first => ctx.move_op_before(o, first),
+            _ => {}
+        }
+    }
+}
+
+/// Rewrites `f` into `plan`'s kernels.
+fn materialize(ctx: &mut Context, f: OpId, s: &Summary, plan: &Plan) -> PassResult {
+    let body = body_block(ctx, f).expect("summarized");
+    normalize_top_level(ctx, body);
+    // One value per axis for every loop bound, so that same-domain checks are identity.
+    for &n in &s.nests {
+        for o in ctx.walk_collect(n) {
+            let nb = match ctx.op_name(o) {
+                "mloop.parallel" => ctx.operands(o).len(),
+                "mloop.reduce" => ctx.operands(o).len() - 1,
+                _ => continue,
+            };
+            let k = nb / 3;
+            for i in k..2 * k {
+                let ub = ctx.operands(o)[i];
+                if let Some(a) = s.axis_of_ub.get(&ub) {
+                    let rep = s.axis_rep[a.0];
+                    if rep != ub {
+                        ctx.set_operand(o, i, rep);
+                    }
+                }
+            }
+        }
+    }
+    // Partials: each column reduction becomes a pointwise nest plus its final.
+    let mut partial_op: HashMap<usize, OpId> = HashMap::new();
+    for k in &plan.kernels {
+        for p in k.parts() {
+            if let Kernel::Partial { nest, split } = p {
+                let pw = partial_accumulate(ctx, s.nests[*nest], *split as usize)?;
+                partial_op.insert(*nest, pw);
+            }
+        }
+    }
+    normalize_top_level(ctx, body);
+    let op_of = |k: &Kernel| -> OpId {
+        match k {
+            Kernel::Nest(i) | Kernel::Final { nest: i, .. } => s.nests[*i],
+            Kernel::Partial { nest, .. } => partial_op[nest],
+            Kernel::Fused { .. } => unreachable!("members are never fused kernels"),
+        }
+    };
+    // Kernels in plan order, before the first dealloc (or the return).
+    let anchor = ctx
+        .block_ops(body)
+        .find(|o| matches!(ctx.op_name(*o), "mloop.dealloc" | "func.return"))
+        .expect("a function body ends with a return");
+    for k in &plan.kernels {
+        for p in k.parts() {
+            ctx.move_op_before(op_of(p), anchor);
+        }
+    }
+    for k in &plan.kernels {
+        let split = k.parts().iter().find_map(|p| match p {
+            Kernel::Partial { split, .. } | Kernel::Final { split, .. } => Some(*split),
+            _ => None,
+        });
+        match k {
+            Kernel::Nest(i) => {
+                let kind = match s.infos[*i].kind {
+                    NestKind::Pointwise { .. } => "pointwise",
+                    NestKind::Reduction { .. } => "reduction",
+                };
+                set_kernel_attr(ctx, s.nests[*i], kind, None, None);
+            }
+            Kernel::Partial { nest, split } => set_kernel_attr(ctx, partial_op[nest], "pointwise", None, Some(*split)),
+            Kernel::Final { nest, split } => set_kernel_attr(ctx, s.nests[*nest], "final", None, Some(*split)),
+            Kernel::Fused { members, style: None } => {
+                let ops: Vec<OpId> = members.iter().map(op_of).collect();
+                for &o in &ops[1..] {
+                    fuse(ctx, ops[0], o, 0)?;
+                }
+                forward_stores(ctx, ops[0]);
+                let kind = if members.iter().any(|m| matches!(m, Kernel::Final { .. })) {
+                    "final"
+                } else if members
+                    .iter()
+                    .any(|m| matches!(m, Kernel::Nest(i) if matches!(s.infos[*i].kind, NestKind::Reduction { .. })))
+                {
+                    "reduction"
+                } else {
+                    "pointwise"
+                };
+                set_kernel_attr(ctx, ops[0], kind, None, split);
+            }
+            Kernel::Fused { members, style: Some(style) } => {
+                let is_row =
+                    |m: &Kernel| matches!(m, Kernel::Nest(i) if matches!(s.infos[*i].kind, NestKind::Reduction { .. }));
+                // Row reductions and per-row pointwise work (domain = the row loop's) share the
+                // row loop; the rest (over the row's elements) goes into the inner loop.
+                let per_row = |m: &Kernel| match m {
+                    Kernel::Nest(i) => match &s.infos[*i].kind {
+                        NestKind::Reduction { .. } => true,
+                        NestKind::Pointwise { domain } => members.iter().any(|r| {
+                            matches!(r, Kernel::Nest(j) if matches!(&s.infos[*j].kind, NestKind::Reduction { kept, .. } if kept == domain))
+                        }),
+                    },
+                    _ => false,
+                };
+                let rows: Vec<OpId> = members.iter().filter(|m| per_row(m)).map(op_of).collect();
+                let rest: Vec<OpId> = members.iter().filter(|m| !per_row(m)).map(op_of).collect();
+                let Some(&r) = rows.first() else {
+                    return Err(op_error(ctx, f, format!("row kernel '{k}' has no row reduction")));
+                };
+                for &o in &rows[1..] {
+                    fuse(ctx, r, o, 0)?;
+                }
+                if let Some(&p0) = rest.first() {
+                    for &o in &rest[1..] {
+                        fuse(ctx, p0, o, 0)?;
+                    }
+                    nest_into_row(ctx, r, p0)?;
+                }
+                forward_stores(ctx, r);
+                set_kernel_attr(ctx, r, "row-fused", Some(*style), split);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Moves the pointwise nest `p` (dims `[kept..., inner...]`) into the row loop `r` (dims
+/// `[kept...]`), as an inner `mloop.parallel` over the remaining dims at the end of the row.
+fn nest_into_row(ctx: &mut Context, r: OpId, p: OpId) -> Result<(), Diagnostic> {
+    let err = |ctx: &Context, m: &str| op_error(ctx, p, format!("cannot be moved into the row loop: {m}"));
+    let rp = loop_parts(ctx, r, false).map_err(|m| err(ctx, &m))?;
+    let pp = loop_parts(ctx, p, false).map_err(|m| err(ctx, &m))?;
+    let k = rp.ivs.len();
+    if pp.ivs.len() <= k {
+        return Err(err(ctx, "it has no dims beyond the row's"));
+    }
+    for d in 0..k {
+        if !same_index(ctx, rp.ubs[d], pp.ubs[d]) {
+            return Err(err(ctx, &format!("dimension {d} differs from the row loop's")));
+        }
+    }
+    let loc = ctx.op_loc(p);
+    let region = ctx.create_region();
+    let block = ctx.create_block(region, &[]);
+    for d in 0..k {
+        ctx.replace_all_uses_with(pp.ivs[d], rp.ivs[d]);
+    }
+    for &iv in &pp.ivs[k..] {
+        let d = ctx.value(iv).clone();
+        let a = ctx.add_block_arg(block, d.ty, d.name, d.loc);
+        ctx.replace_all_uses_with(iv, a);
+    }
+    let ops: Vec<OpId> = ctx.block_ops(pp.body).collect();
+    for &o in &ops {
+        ctx.detach_op(o);
+        ctx.append_op(block, o);
+    }
+    let mut operands = Vec::new();
+    for list in [&pp.lbs, &pp.ubs, &pp.steps] {
+        operands.extend_from_slice(&list[k..]);
+    }
+    let inner = ctx.create_op(OperationState::new("mloop.parallel", loc).operands(&operands).region(region));
+    let rt = terminator(ctx, rp.body);
+    ctx.insert_op_before(rt, inner);
+    ctx.erase_op(p);
+    Ok(())
+}
+
+/// In the body of `kernel`, replaces loads of a buffer at the indices of an earlier store in the
+/// same block by the stored value, and erases temporaries nothing reads any more.
+fn forward_stores(ctx: &mut Context, kernel: OpId) {
+    let loops: Vec<OpId> =
+        ctx.walk_collect(kernel).into_iter().filter(|o| ctx.op_name(*o) == "mloop.parallel").collect();
+    for l in loops {
+        forward_in_body(ctx, l);
+    }
+}
+
+/// [`forward_stores`] for the body block of one `mloop.parallel`.
+fn forward_in_body(ctx: &mut Context, kernel: OpId) {
+    let Ok(p) = loop_parts(ctx, kernel, false) else { return };
+    let ops: Vec<OpId> = ctx.block_ops(p.body).collect();
+    let mut temps = Vec::new();
+    for (i, &st) in ops.iter().enumerate() {
+        if !ctx.op_exists(st) || ctx.op_name(st) != "mloop.store" {
+            continue;
+        }
+        let sops = ctx.operands(st).to_vec();
+        let (val, buf, idx) = (sops[0], sops[1], &sops[2..]);
+        let stores_here = ops
+            .iter()
+            .filter(|o| ctx.op_exists(**o) && ctx.op_name(**o) == "mloop.store" && ctx.operands(**o)[1] == buf)
+            .count();
+        if stores_here != 1 {
+            continue;
+        }
+        for &later in &ops[i + 1..] {
+            if !ctx.op_exists(later) {
+                continue;
+            }
+            for o in ctx.walk_collect(later) {
+                if ctx.op_name(o) != "mloop.load" || ctx.operands(o)[0] != buf {
+                    continue;
+                }
+                let lidx = ctx.operands(o)[1..].to_vec();
+                let same = lidx.len() == idx.len()
+                    && lidx.iter().zip(idx).all(|(a, b)| {
+                        same_index(ctx, *a, *b) || (index_iv(ctx, *a) == Some(*b) && index_iv(ctx, *b) == Some(*b))
+                    });
+                if same {
+                    let res = ctx.result(o, 0);
+                    ctx.replace_all_uses_with(res, val);
+                    ctx.erase_op(o);
+                }
+            }
+        }
+        temps.push((st, buf));
+    }
+    for (st, buf) in temps {
+        let Some(alloc) = ctx.defining_op(buf).filter(|a| ctx.op_name(*a) == "mloop.alloc") else { continue };
+        let only_store_and_dealloc = ctx.uses(buf).iter().all(|u| u.op == st || ctx.op_name(u.op) == "mloop.dealloc");
+        if !only_store_and_dealloc {
+            continue;
+        }
+        let deallocs: Vec<OpId> = ctx.uses(buf).iter().map(|u| u.op).filter(|o| *o != st).collect();
+        ctx.erase_op(st);
+        for d in deallocs {
+            ctx.erase_op(d);
+        }
+        ctx.erase_op(alloc);
+    }
+}

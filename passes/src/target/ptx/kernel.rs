@@ -1,0 +1,932 @@
+//! One kernel (`mgpu.func`) to one PTX `.entry`.
+//!
+//! Every SSA value gets its own virtual register, except the results of `mloop.for`, which
+//! are the loop's iteration registers after the exit. Values of 16-bit float types live in
+//! `.b16` registers; arithmetic on them widens to f32, computes, and rounds back with
+//! `cvt.rn`, which is exactly "round to the result type": for `+ - * / sqrt` the f32 result
+//! rounded to bf16 or f16 equals the exactly rounded one, because f32 has at least `2p + 2`
+//! bits for both (p = 8 and 11).
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+use morf_ir::{BlockId, Context, Diagnostic, FloatKind, OpId, Type, TypeData, Value};
+
+use super::{PtxOptions, DYNAMIC_SHARED};
+
+/// The scalar types a kernel computes with.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum Sc {
+    I1,
+    Index,
+    F16,
+    BF16,
+    F32,
+    F64,
+}
+
+impl Sc {
+    fn class(self) -> Rc {
+        match self {
+            Sc::I1 => Rc::Pred,
+            Sc::Index => Rc::B64,
+            Sc::F16 | Sc::BF16 => Rc::B16,
+            Sc::F32 => Rc::F32,
+            Sc::F64 => Rc::F64,
+        }
+    }
+    fn bytes(self) -> u32 {
+        match self {
+            Sc::I1 => 1,
+            Sc::F16 | Sc::BF16 => 2,
+            Sc::F32 => 4,
+            Sc::Index | Sc::F64 => 8,
+        }
+    }
+    fn is_half(self) -> bool {
+        matches!(self, Sc::F16 | Sc::BF16)
+    }
+    /// The PTX type name of a 16-bit float for `cvt` (`bf16`, `f16`).
+    fn half_name(self) -> &'static str {
+        if self == Sc::BF16 {
+            "bf16"
+        } else {
+            "f16"
+        }
+    }
+    /// The type suffix of a load or store of one element.
+    fn mem_suffix(self) -> &'static str {
+        match self {
+            Sc::I1 => "u8",
+            Sc::F16 | Sc::BF16 => "b16",
+            Sc::F32 => "f32",
+            Sc::Index => "u64",
+            Sc::F64 => "f64",
+        }
+    }
+}
+
+/// A register class: one `.reg` declaration with its own prefix.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum Rc {
+    Pred,
+    B16,
+    B32,
+    F32,
+    F64,
+    B64,
+}
+
+const CLASSES: [Rc; 6] = [Rc::Pred, Rc::B16, Rc::B32, Rc::F32, Rc::F64, Rc::B64];
+
+impl Rc {
+    fn prefix(self) -> &'static str {
+        match self {
+            Rc::Pred => "%p",
+            Rc::B16 => "%h",
+            Rc::B32 => "%r",
+            Rc::F32 => "%f",
+            Rc::F64 => "%fd",
+            Rc::B64 => "%rd",
+        }
+    }
+    fn decl(self) -> &'static str {
+        match self {
+            Rc::Pred => ".pred",
+            Rc::B16 => ".b16",
+            Rc::B32 => ".b32",
+            Rc::F32 => ".f32",
+            Rc::F64 => ".f64",
+            Rc::B64 => ".b64",
+        }
+    }
+    fn mov(self) -> &'static str {
+        match self {
+            Rc::Pred => "mov.pred",
+            Rc::B16 => "mov.b16",
+            Rc::B32 => "mov.b32",
+            Rc::F32 => "mov.f32",
+            Rc::F64 => "mov.f64",
+            Rc::B64 => "mov.b64",
+        }
+    }
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// The type of a kernel value.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum VTy {
+    Scalar(Sc),
+    /// A pointer: its element type and whether it points into shared memory.
+    Ptr(Sc, bool),
+}
+
+impl VTy {
+    fn class(self) -> Rc {
+        match self {
+            VTy::Scalar(s) => s.class(),
+            VTy::Ptr(..) => Rc::B64,
+        }
+    }
+}
+
+/// An emitted kernel.
+pub(super) struct Entry {
+    /// The `.entry` text.
+    pub text: String,
+    /// Whether it uses `mgpu.dynamic_shared`.
+    pub uses_dynamic_shared: bool,
+}
+
+/// The PTX name of kernel `op`: its symbol with characters PTX does not allow replaced by `_`.
+pub(super) fn kernel_name(ctx: &Context, op: OpId) -> String {
+    let raw = ctx
+        .attr(op, "sym_name")
+        .and_then(|a| ctx.attr_str(a).or_else(|| ctx.attr_symbol(a)))
+        .unwrap_or("kernel")
+        .to_string();
+    let mut s: String =
+        raw.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '$' { c } else { '_' }).collect();
+    if s.chars().next().is_none_or(|c| c.is_ascii_digit()) {
+        s.insert(0, '_');
+    }
+    s
+}
+
+/// Emits one kernel.
+pub(super) fn emit_kernel(ctx: &Context, op: OpId, opts: &PtxOptions) -> Result<Entry, Diagnostic> {
+    let name = kernel_name(ctx, op);
+    let mut k = Kernel {
+        ctx,
+        opts,
+        body: String::new(),
+        regs: HashMap::new(),
+        counts: [0; 6],
+        labels: 0,
+        shared: Vec::new(),
+        uses_dynamic_shared: false,
+    };
+    let region = ctx.regions(op).first().copied();
+    let Some(block) = region.and_then(|r| ctx.entry_block(r)) else {
+        return Err(k.err(op, "the kernel has no body"));
+    };
+    let mut params = Vec::new();
+    for (i, &arg) in ctx.block_args(block).iter().enumerate() {
+        let pname = format!("{name}_param_{i}");
+        let ty = k.vty(op, ctx.value_type(arg))?;
+        let ptype = match ty {
+            VTy::Scalar(Sc::F32) => "f32",
+            VTy::Scalar(Sc::F64) => "f64",
+            VTy::Scalar(Sc::F16 | Sc::BF16) => "b16",
+            _ => "u64",
+        };
+        params.push(format!("\t.param .{ptype} {pname}"));
+        match ty {
+            VTy::Ptr(_, false) => {
+                let raw = k.tmp(Rc::B64);
+                k.line(format!("ld.param.u64 {raw}, [{pname}];"));
+                let d = k.def(op, arg)?;
+                k.line(format!("cvta.to.global.u64 {d}, {raw};"));
+            }
+            VTy::Scalar(Sc::Index | Sc::F32 | Sc::F64 | Sc::F16 | Sc::BF16) => {
+                let d = k.def(op, arg)?;
+                k.line(format!("ld.param.{ptype} {d}, [{pname}];"));
+            }
+            _ => {
+                let t = k.type_text(ctx.value_type(arg));
+                return Err(k.err(
+                    op,
+                    &format!(
+                        "kernel parameter #{i} has type '{t}'; only global pointers, 'index' and floats are supported"
+                    ),
+                ));
+            }
+        }
+    }
+    k.block(block)?;
+    if !k.body.ends_with("\tret;\n") {
+        k.line("ret;".into());
+    }
+
+    let mut text = String::new();
+    let _ = write!(text, ".visible .entry {name}(");
+    if params.is_empty() {
+        text.push_str(")\n");
+    } else {
+        let _ = write!(text, "\n{}\n)\n", params.join(",\n"));
+    }
+    if let Some(n) = ctx.attr(op, "max_threads").and_then(|a| ctx.attr_int(a)) {
+        let _ = writeln!(text, ".maxntid {n}, 1, 1");
+    }
+    text.push_str("{\n");
+    for c in CLASSES {
+        let n = k.counts[c.index()];
+        if n > 0 {
+            let _ = writeln!(text, "\t.reg {} {}<{n}>;", c.decl(), c.prefix());
+        }
+    }
+    for s in &k.shared {
+        let _ = writeln!(text, "\t{s}");
+    }
+    text.push('\n');
+    text.push_str(&k.body);
+    text.push_str("}\n");
+    Ok(Entry { text, uses_dynamic_shared: k.uses_dynamic_shared })
+}
+
+struct Kernel<'a> {
+    ctx: &'a Context,
+    opts: &'a PtxOptions,
+    body: String,
+    regs: HashMap<Value, String>,
+    counts: [u32; 6],
+    labels: u32,
+    /// Declarations of the static shared arrays.
+    shared: Vec<String>,
+    uses_dynamic_shared: bool,
+}
+
+/// `0fXXXXXXXX`, PTX's exact f32 immediate.
+fn f32_imm(x: f32) -> String {
+    format!("0f{:08X}", x.to_bits())
+}
+
+const LOG2_E: f32 = std::f32::consts::LOG2_E;
+const LN_2: f32 = std::f32::consts::LN_2;
+
+impl<'a> Kernel<'a> {
+    fn err(&self, op: OpId, why: &str) -> Diagnostic {
+        Diagnostic::error(self.ctx.op_loc(op), format!("'{}' op cannot be emitted to PTX: {why}", self.ctx.op_name(op)))
+    }
+
+    fn line(&mut self, s: String) {
+        if s.ends_with(':') {
+            self.body.push_str(&s);
+        } else {
+            self.body.push('\t');
+            self.body.push_str(&s);
+        }
+        self.body.push('\n');
+    }
+
+    fn tmp(&mut self, c: Rc) -> String {
+        let n = self.counts[c.index()];
+        self.counts[c.index()] += 1;
+        format!("{}{n}", c.prefix())
+    }
+
+    fn label(&mut self) -> String {
+        self.labels += 1;
+        format!("$L{}", self.labels)
+    }
+
+    fn type_text(&self, t: Type) -> String {
+        self.ctx.type_to_string(t)
+    }
+
+    fn scalar(&self, t: Type) -> Option<Sc> {
+        match self.ctx.type_data(t) {
+            TypeData::Integer(1) => Some(Sc::I1),
+            TypeData::Index => Some(Sc::Index),
+            TypeData::Float(FloatKind::F16) => Some(Sc::F16),
+            TypeData::Float(FloatKind::BF16) => Some(Sc::BF16),
+            TypeData::Float(FloatKind::F32) => Some(Sc::F32),
+            TypeData::Float(FloatKind::F64) => Some(Sc::F64),
+            _ => None,
+        }
+    }
+
+    fn vty(&self, op: OpId, t: Type) -> Result<VTy, Diagnostic> {
+        if let Some(s) = self.scalar(t) {
+            return Ok(VTy::Scalar(s));
+        }
+        if let TypeData::Dialect { name, elem: Some(e), params, .. } = self.ctx.type_data(t) {
+            if name == "mgpu.ptr" {
+                if let Some(s) = self.scalar(*e).filter(|s| *s != Sc::I1) {
+                    let space = params.first().and_then(|&a| self.ctx.attr_int(a)).unwrap_or(0);
+                    match space {
+                        0 | 1 => return Ok(VTy::Ptr(s, false)),
+                        3 => return Ok(VTy::Ptr(s, true)),
+                        _ => {}
+                    }
+                }
+            }
+        }
+        Err(self.err(op, &format!("unsupported type '{}'", self.type_text(t))))
+    }
+
+    fn sc_of(&self, op: OpId, v: Value) -> Result<Sc, Diagnostic> {
+        match self.vty(op, self.ctx.value_type(v))? {
+            VTy::Scalar(s) => Ok(s),
+            VTy::Ptr(..) => Err(self.err(op, "expected a scalar, got a pointer")),
+        }
+    }
+
+    /// A fresh register for `v`, which `v` then names.
+    fn def(&mut self, op: OpId, v: Value) -> Result<String, Diagnostic> {
+        let c = self.vty(op, self.ctx.value_type(v))?.class();
+        let r = self.tmp(c);
+        self.regs.insert(v, r.clone());
+        Ok(r)
+    }
+
+    fn get(&self, op: OpId, v: Value) -> Result<String, Diagnostic> {
+        self.regs.get(&v).cloned().ok_or_else(|| self.err(op, "uses a value defined outside the kernel"))
+    }
+
+    fn operand(&self, op: OpId, i: usize) -> Result<String, Diagnostic> {
+        let v = self.ctx.operands(op).get(i).copied().ok_or_else(|| self.err(op, &format!("missing operand #{i}")))?;
+        self.get(op, v)
+    }
+
+    fn result(&mut self, op: OpId) -> Result<(String, Sc), Diagnostic> {
+        let Some(&v) = self.ctx.results(op).first() else {
+            return Err(self.err(op, "expected a result"));
+        };
+        let s = self.sc_of(op, v)?;
+        Ok((self.def(op, v)?, s))
+    }
+
+    fn str_attr(&self, op: OpId, names: &[&str]) -> Option<String> {
+        for n in names {
+            if let Some(s) = self.ctx.attr(op, n).and_then(|a| self.ctx.attr_str(a)) {
+                return Some(s.to_string());
+            }
+        }
+        None
+    }
+
+    /// Emits the ops of `b` and returns the operands of its terminating `yield`, if any.
+    fn block(&mut self, b: BlockId) -> Result<Vec<Value>, Diagnostic> {
+        for op in self.ctx.block_ops(b).collect::<Vec<_>>() {
+            match self.ctx.op_name(op) {
+                "mloop.yield" | "mgpu.yield" => return Ok(self.ctx.operands(op).to_vec()),
+                _ => self.op(op)?,
+            }
+        }
+        Ok(Vec::new())
+    }
+
+    fn op(&mut self, op: OpId) -> Result<(), Diagnostic> {
+        let name = self.ctx.op_name(op);
+        let Some((dialect, short)) = name.split_once('.') else {
+            return Err(self.err(op, "not a kernel op"));
+        };
+        match (dialect, short) {
+            ("mloop", "constant") => self.constant(op),
+            ("mloop", "add" | "sub" | "mul" | "div" | "rem" | "max" | "min" | "pow") => {
+                let (d, s) = self.result(op)?;
+                let (a, b) = (self.operand(op, 0)?, self.operand(op, 1)?);
+                self.binary(op, short, s, &d, &a, &b)
+            }
+            ("mloop", "neg" | "exp" | "log" | "sqrt" | "rsqrt" | "tanh" | "abs") => {
+                let (d, s) = self.result(op)?;
+                let a = self.operand(op, 0)?;
+                self.float_op(op, short, s, &d, &[a])
+            }
+            ("mloop", "cmp") => self.cmp(op),
+            ("mloop", "select") => self.select(op),
+            ("mloop", "convert") => self.convert(op),
+            ("mloop", "for") => self.for_loop(op),
+            ("mgpu", "if") => self.if_op(op),
+            ("mgpu", "return") => {
+                self.line("ret;".into());
+                Ok(())
+            }
+            ("mgpu", "thread_id" | "block_id" | "block_dim" | "grid_dim" | "lane_id" | "warp_id") => {
+                self.special(op, short)
+            }
+            ("mgpu", "barrier") => {
+                self.line("bar.sync 0;".into());
+                Ok(())
+            }
+            ("mgpu", "load" | "store" | "load_vec" | "store_vec") => self.memory(op, short),
+            ("mgpu", "shared_alloc") => {
+                let (VTy::Ptr(e, true), Some(&v)) =
+                    (self.vty(op, self.result_type(op)?)?, self.ctx.results(op).first())
+                else {
+                    return Err(self.err(op, "the result must be a shared pointer"));
+                };
+                let size = self.ctx.attr(op, "size").and_then(|a| self.ctx.attr_int(a)).unwrap_or(-1);
+                if size < 0 {
+                    return Err(self.err(op, "requires a non-negative integer attribute 'size'"));
+                }
+                let arr = format!("__smem{}", self.shared.len());
+                let bytes = (size as u64 * u64::from(e.bytes())).max(1);
+                self.shared.push(format!(".shared .align 16 .b8 {arr}[{bytes}];"));
+                let d = self.def(op, v)?;
+                self.line(format!("mov.u64 {d}, {arr};"));
+                Ok(())
+            }
+            ("mgpu", "dynamic_shared") => {
+                let Some(&v) = self.ctx.results(op).first() else {
+                    return Err(self.err(op, "expected a result"));
+                };
+                self.uses_dynamic_shared = true;
+                let d = self.def(op, v)?;
+                self.line(format!("mov.u64 {d}, {DYNAMIC_SHARED};"));
+                Ok(())
+            }
+            ("mgpu", "shuffle") => self.shuffle_op(op),
+            ("mgpu", "warp_reduce") => self.warp_reduce(op),
+            ("mloop", "load" | "store" | "accumulate" | "fill" | "alloc" | "dealloc" | "dim") => Err(self
+                .err(op, "buffer ops belong to host code; kernels access memory through 'mgpu.load' and 'mgpu.store'")),
+            ("mloop", "parallel" | "reduce") => {
+                Err(self.err(op, "lower it to threads first ('mloop.for' is the only loop a kernel may hold)"))
+            }
+            _ => Err(self.err(op, "no PTX lowering for this op")),
+        }
+    }
+
+    fn result_type(&self, op: OpId) -> Result<Type, Diagnostic> {
+        self.ctx.results(op).first().map(|&v| self.ctx.value_type(v)).ok_or_else(|| self.err(op, "expected a result"))
+    }
+
+    fn constant(&mut self, op: OpId) -> Result<(), Diagnostic> {
+        let (d, s) = self.result(op)?;
+        let Some(a) = self.ctx.attr(op, "value") else {
+            return Err(self.err(op, "requires attribute 'value'"));
+        };
+        let line = match s {
+            Sc::I1 => {
+                let b = self.ctx.attr_bool(a).or_else(|| self.ctx.attr_int(a).map(|i| i != 0));
+                let b = b.ok_or_else(|| self.err(op, "expected a boolean 'value'"))?;
+                format!("setp.ne.u32 {d}, {}, 0;", u32::from(b))
+            }
+            Sc::Index => {
+                let i = self.ctx.attr_int(a).ok_or_else(|| self.err(op, "expected an integer 'value'"))?;
+                format!("mov.u64 {d}, {};", i as u64)
+            }
+            _ => {
+                let x = self.ctx.attr_float(a).ok_or_else(|| self.err(op, "expected a float 'value'"))?;
+                match s {
+                    Sc::F32 => format!("mov.f32 {d}, {};", f32_imm(x as f32)),
+                    Sc::F64 => format!("mov.f64 {d}, 0d{:016X};", x.to_bits()),
+                    Sc::BF16 => {
+                        format!("mov.b16 {d}, 0x{:04X};", half::bf16::from_f64(FloatKind::BF16.round(x)).to_bits())
+                    }
+                    _ => format!("mov.b16 {d}, 0x{:04X};", half::f16::from_f64(FloatKind::F16.round(x)).to_bits()),
+                }
+            }
+        };
+        self.line(line);
+        Ok(())
+    }
+
+    /// `d = a <name> b` of scalar type `s` (float or index).
+    fn binary(&mut self, op: OpId, name: &str, s: Sc, d: &str, a: &str, b: &str) -> Result<(), Diagnostic> {
+        if s == Sc::Index {
+            // Index division and remainder are floor operations; kernels only divide
+            // non-negative indices (thread and element positions), where they equal the
+            // unsigned ones.
+            let instr = match name {
+                "add" => "add.s64",
+                "sub" => "sub.s64",
+                "mul" => "mul.lo.s64",
+                "div" => "div.u64",
+                "rem" => "rem.u64",
+                "max" => "max.s64",
+                "min" => "min.s64",
+                _ => return Err(self.err(op, "not defined on 'index'")),
+            };
+            self.line(format!("{instr} {d}, {a}, {b};"));
+            return Ok(());
+        }
+        if s == Sc::I1 {
+            return Err(self.err(op, "not defined on 'i1'"));
+        }
+        self.float_op(op, name, s, d, &[a.to_string(), b.to_string()])
+    }
+
+    /// A float op of type `s`: 16-bit types compute in f32 and round back.
+    fn float_op(&mut self, op: OpId, name: &str, s: Sc, d: &str, args: &[String]) -> Result<(), Diagnostic> {
+        match s {
+            Sc::F32 => self.compute(op, name, false, d, args),
+            Sc::F64 => self.compute(op, name, true, d, args),
+            Sc::F16 | Sc::BF16 => {
+                let wide: Vec<String> = args.iter().map(|a| self.widen(a, s)).collect();
+                let t = self.tmp(Rc::F32);
+                self.compute(op, name, false, &t, &wide)?;
+                self.line(format!("cvt.rn.{}.f32 {d}, {t};", s.half_name()));
+                Ok(())
+            }
+            _ => Err(self.err(op, "expects float operands")),
+        }
+    }
+
+    /// An f32 register holding 16-bit float `a` of type `s` (exact).
+    fn widen(&mut self, a: &str, s: Sc) -> String {
+        let t = self.tmp(Rc::F32);
+        self.line(format!("cvt.f32.{} {t}, {a};", s.half_name()));
+        t
+    }
+
+    fn compute(&mut self, op: OpId, name: &str, f64: bool, d: &str, a: &[String]) -> Result<(), Diagnostic> {
+        let t = if f64 { "f64" } else { "f32" };
+        let arg = |i: usize| a.get(i).cloned().unwrap_or_default();
+        let (x, y) = (arg(0), arg(1));
+        let approx = |k: &mut Self| -> Result<(), Diagnostic> {
+            if f64 {
+                return Err(k.err(op, "not supported on f64 in PTX emission yet"));
+            }
+            if !k.opts.fast_math {
+                return Err(k.err(op, "needs fast-math (its only PTX sequence is approximate)"));
+            }
+            Ok(())
+        };
+        match name {
+            "add" | "sub" | "mul" | "div" => self.line(format!("{name}.rn.{t} {d}, {x}, {y};")),
+            "max" | "min" if !f64 => self.line(format!("{name}.NaN.f32 {d}, {x}, {y};")),
+            "max" | "min" => {
+                // `max.f64` returns the non-NaN operand; our max propagates NaN.
+                let m = self.tmp(Rc::F64);
+                let p = self.tmp(Rc::Pred);
+                let n = self.tmp(Rc::F64);
+                self.line(format!("{name}.f64 {m}, {x}, {y};"));
+                self.line(format!("setp.nan.f64 {p}, {x}, {y};"));
+                self.line(format!("add.rn.f64 {n}, {x}, {y};"));
+                self.line(format!("selp.f64 {d}, {n}, {m}, {p};"));
+            }
+            "neg" | "abs" => self.line(format!("{name}.{t} {d}, {x};")),
+            "sqrt" => self.line(format!("sqrt.rn.{t} {d}, {x};")),
+            "rsqrt" if !f64 && self.opts.fast_math => self.line(format!("rsqrt.approx.f32 {d}, {x};")),
+            "rsqrt" => {
+                let r = self.tmp(if f64 { Rc::F64 } else { Rc::F32 });
+                self.line(format!("sqrt.rn.{t} {r}, {x};"));
+                self.line(format!("rcp.rn.{t} {d}, {r};"));
+            }
+            "exp" => {
+                approx(self)?;
+                let s = self.tmp(Rc::F32);
+                self.line(format!("mul.rn.f32 {s}, {x}, {};", f32_imm(LOG2_E)));
+                self.line(format!("ex2.approx.f32 {d}, {s};"));
+            }
+            "log" => {
+                approx(self)?;
+                let s = self.tmp(Rc::F32);
+                self.line(format!("lg2.approx.f32 {s}, {x};"));
+                self.line(format!("mul.rn.f32 {d}, {s}, {};", f32_imm(LN_2)));
+            }
+            "pow" => {
+                approx(self)?;
+                let (l, m) = (self.tmp(Rc::F32), self.tmp(Rc::F32));
+                self.line(format!("lg2.approx.f32 {l}, {x};"));
+                self.line(format!("mul.rn.f32 {m}, {l}, {y};"));
+                self.line(format!("ex2.approx.f32 {d}, {m};"));
+            }
+            "tanh" => {
+                approx(self)?;
+                self.line(format!("tanh.approx.f32 {d}, {x};"));
+            }
+            _ => return Err(self.err(op, &format!("'{name}' is not defined on floats"))),
+        }
+        Ok(())
+    }
+
+    fn cmp(&mut self, op: OpId) -> Result<(), Diagnostic> {
+        let (d, _) = self.result(op)?;
+        let v = self.ctx.operand(op, 0);
+        let s = self.sc_of(op, v)?;
+        let (mut a, mut b) = (self.operand(op, 0)?, self.operand(op, 1)?);
+        let pred = self.str_attr(op, &["predicate"]).unwrap_or_default();
+        if !matches!(pred.as_str(), "eq" | "ne" | "lt" | "le" | "gt" | "ge") {
+            return Err(self.err(op, &format!("unknown predicate '{pred}'")));
+        }
+        let (cond, ty) = match s {
+            Sc::Index => (pred.as_str(), "s64"),
+            Sc::I1 => return Err(self.err(op, "cannot compare 'i1' values")),
+            _ => {
+                if s.is_half() {
+                    a = self.widen(&a, s);
+                    b = self.widen(&b, s);
+                }
+                // Ordered comparisons are false on NaN; `ne` is the unordered one, true on NaN.
+                (if pred == "ne" { "neu" } else { pred.as_str() }, if s == Sc::F64 { "f64" } else { "f32" })
+            }
+        };
+        self.line(format!("setp.{cond}.{ty} {d}, {a}, {b};"));
+        Ok(())
+    }
+
+    fn select(&mut self, op: OpId) -> Result<(), Diagnostic> {
+        let (d, s) = self.result(op)?;
+        let (p, a, b) = (self.operand(op, 0)?, self.operand(op, 1)?, self.operand(op, 2)?);
+        let ty = match s {
+            Sc::I1 => {
+                // No `selp.pred`: d = (p & a) | (!p & b).
+                let (t, n) = (self.tmp(Rc::Pred), self.tmp(Rc::Pred));
+                self.line(format!("and.pred {t}, {p}, {a};"));
+                self.line(format!("not.pred {n}, {p};"));
+                self.line(format!("and.pred {n}, {n}, {b};"));
+                self.line(format!("or.pred {d}, {t}, {n};"));
+                return Ok(());
+            }
+            Sc::F16 | Sc::BF16 => "b16",
+            Sc::F32 => "f32",
+            Sc::F64 => "f64",
+            Sc::Index => "b64",
+        };
+        self.line(format!("selp.{ty} {d}, {a}, {b}, {p};"));
+        Ok(())
+    }
+
+    fn convert(&mut self, op: OpId) -> Result<(), Diagnostic> {
+        let (d, to) = self.result(op)?;
+        let v = self.ctx.operand(op, 0);
+        let from = self.sc_of(op, v)?;
+        let a = self.operand(op, 0)?;
+        let ptx = |s: Sc| match s {
+            Sc::F16 => "f16",
+            Sc::BF16 => "bf16",
+            Sc::F32 => "f32",
+            Sc::F64 => "f64",
+            Sc::Index => "s64",
+            Sc::I1 => "pred",
+        };
+        match (from, to) {
+            _ if from == to => self.line(format!("{} {d}, {a};", to.class().mov())),
+            (Sc::I1, _) | (_, Sc::I1) | (_, Sc::Index) => {
+                return Err(self.err(op, "only float to float and index to float conversions are supported"))
+            }
+            // Widening is exact: no rounding modifier.
+            (Sc::F16 | Sc::BF16, Sc::F32) | (Sc::F32, Sc::F64) | (Sc::F16, Sc::F64) => {
+                self.line(format!("cvt.{}.{} {d}, {a};", ptx(to), ptx(from)))
+            }
+            // Through f32, where both steps are exact but the last.
+            (Sc::BF16, Sc::F64 | Sc::F16) | (Sc::F16, Sc::BF16) => {
+                let w = self.widen(&a, from);
+                let rn = if to == Sc::F64 { "" } else { ".rn" };
+                self.line(format!("cvt{rn}.{}.f32 {d}, {w};", ptx(to)));
+            }
+            // An index becomes f64 exactly below 2^53, then rounds once to bf16.
+            (Sc::Index, Sc::BF16) => {
+                let w = self.tmp(Rc::F64);
+                self.line(format!("cvt.rn.f64.s64 {w}, {a};"));
+                self.line(format!("cvt.rn.bf16.f64 {d}, {w};"));
+            }
+            _ => self.line(format!("cvt.rn.{}.{} {d}, {a};", ptx(to), ptx(from))),
+        }
+        Ok(())
+    }
+
+    fn special(&mut self, op: OpId, which: &str) -> Result<(), Diagnostic> {
+        let (d, _) = self.result(op)?;
+        let sreg = match which {
+            "thread_id" | "warp_id" => "%tid.x",
+            "block_id" => "%ctaid.x",
+            "block_dim" => "%ntid.x",
+            "grid_dim" => "%nctaid.x",
+            _ => "%laneid",
+        };
+        let r = self.tmp(Rc::B32);
+        self.line(format!("mov.u32 {r}, {sreg};"));
+        let r = if which == "warp_id" {
+            let w = self.tmp(Rc::B32);
+            self.line(format!("shr.u32 {w}, {r}, 5;"));
+            w
+        } else {
+            r
+        };
+        self.line(format!("cvt.u64.u32 {d}, {r};"));
+        Ok(())
+    }
+
+    /// Loads and stores, scalar and vector. Operands: `load (p, i)`, `store (v, p, i)`,
+    /// `load_vec (p, i)` with `w` results, `store_vec (v0..vw-1, p, i)`.
+    fn memory(&mut self, op: OpId, which: &str) -> Result<(), Diagnostic> {
+        let ops = self.ctx.operands(op).to_vec();
+        if ops.len() < 2 {
+            return Err(self.err(op, "expects a pointer and an index"));
+        }
+        let (p, i) = (ops[ops.len() - 2], ops[ops.len() - 1]);
+        let VTy::Ptr(e, shared) = self.vty(op, self.ctx.value_type(p))? else {
+            return Err(self.err(op, "expects a pointer"));
+        };
+        if e == Sc::I1 {
+            return Err(self.err(op, "cannot access 'i1' elements"));
+        }
+        let space = if shared {
+            "shared"
+        } else if which.starts_with("load") && self.ctx.attr(op, "nc").is_some() {
+            "global.nc"
+        } else {
+            "global"
+        };
+        let stores = which.starts_with("store");
+        let (pr, ir) = (self.get(op, p)?, self.get(op, i)?);
+        let off = self.tmp(Rc::B64);
+        self.line(format!("shl.b64 {off}, {ir}, {};", e.bytes().trailing_zeros()));
+        let addr = self.tmp(Rc::B64);
+        self.line(format!("add.s64 {addr}, {pr}, {off};"));
+        let elems: Vec<String> = if stores {
+            ops[..ops.len() - 2].iter().map(|&v| self.get(op, v)).collect::<Result<_, _>>()?
+        } else {
+            let rs = self.ctx.results(op).to_vec();
+            rs.iter().map(|&v| self.def(op, v)).collect::<Result<_, _>>()?
+        };
+        let w = elems.len();
+        if which.ends_with("_vec") {
+            if !matches!(w, 2 | 4 | 8) || w as u32 * e.bytes() > 16 {
+                return Err(self.err(
+                    op,
+                    &format!(
+                        "a vector of {w} x {} bytes is not a 2-, 4- or 8-element access of at most 16 bytes",
+                        e.bytes()
+                    ),
+                ));
+            }
+            if w == 8 {
+                // 8 x 16 bits: four 32-bit words, each a pair of halves (low half first).
+                let words: Vec<String> = (0..4).map(|_| self.tmp(Rc::B32)).collect();
+                if stores {
+                    for (k, wd) in words.iter().enumerate() {
+                        self.line(format!("mov.b32 {wd}, {{{}, {}}};", elems[2 * k], elems[2 * k + 1]));
+                    }
+                    self.line(format!("st.{space}.v4.b32 [{addr}], {{{}}};", words.join(", ")));
+                } else {
+                    self.line(format!("ld.{space}.v4.b32 {{{}}}, [{addr}];", words.join(", ")));
+                    for (k, wd) in words.iter().enumerate() {
+                        self.line(format!("mov.b32 {{{}, {}}}, {wd};", elems[2 * k], elems[2 * k + 1]));
+                    }
+                }
+            } else if stores {
+                self.line(format!("st.{space}.v{w}.{} [{addr}], {{{}}};", e.mem_suffix(), elems.join(", ")));
+            } else {
+                self.line(format!("ld.{space}.v{w}.{} {{{}}}, [{addr}];", e.mem_suffix(), elems.join(", ")));
+            }
+        } else if w != 1 {
+            return Err(self.err(op, "expects one value"));
+        } else if stores {
+            self.line(format!("st.{space}.{} [{addr}], {};", e.mem_suffix(), elems[0]));
+        } else {
+            self.line(format!("ld.{space}.{} {}, [{addr}];", e.mem_suffix(), elems[0]));
+        }
+        Ok(())
+    }
+
+    /// `d = shfl(a)` of scalar type `s`, through 32-bit words: 16-bit values travel in the
+    /// low half of a word, 64-bit values as two shuffles.
+    fn shuffle(&mut self, mode: &str, s: Sc, d: &str, a: &str, lane: &str) {
+        let clamp = if mode == "up" { 0 } else { 31 };
+        let shfl = |k: &mut Self, dst: &str, src: &str| {
+            k.line(format!("shfl.sync.{mode}.b32 {dst}, {src}, {lane}, {clamp}, 0xffffffff;"));
+        };
+        match s {
+            Sc::F32 | Sc::F16 | Sc::BF16 | Sc::I1 => {
+                let (x, y) = (self.tmp(Rc::B32), self.tmp(Rc::B32));
+                match s {
+                    Sc::F32 => self.line(format!("mov.b32 {x}, {a};")),
+                    Sc::I1 => self.line(format!("selp.u32 {x}, 1, 0, {a};")),
+                    _ => self.line(format!("mov.b32 {x}, {{{a}, {a}}};")),
+                }
+                shfl(self, &y, &x);
+                match s {
+                    Sc::F32 => self.line(format!("mov.b32 {d}, {y};")),
+                    Sc::I1 => self.line(format!("setp.ne.u32 {d}, {y}, 0;")),
+                    _ => {
+                        let hi = self.tmp(Rc::B16);
+                        self.line(format!("mov.b32 {{{d}, {hi}}}, {y};"));
+                    }
+                }
+            }
+            Sc::F64 | Sc::Index => {
+                let r: Vec<String> = (0..4).map(|_| self.tmp(Rc::B32)).collect();
+                self.line(format!("mov.b64 {{{}, {}}}, {a};", r[0], r[1]));
+                shfl(self, &r[2], &r[0]);
+                shfl(self, &r[3], &r[1]);
+                self.line(format!("mov.b64 {d}, {{{}, {}}};", r[2], r[3]));
+            }
+        }
+    }
+
+    fn shuffle_op(&mut self, op: OpId) -> Result<(), Diagnostic> {
+        let mode = self.str_attr(op, &["mode", "kind"]).unwrap_or_default();
+        let ptx_mode = match mode.as_str() {
+            "xor" => "bfly",
+            "down" => "down",
+            "up" => "up",
+            "idx" => "idx",
+            _ => return Err(self.err(op, &format!("unknown shuffle mode '{mode}'"))),
+        };
+        let (d, s) = self.result(op)?;
+        let (a, off) = (self.operand(op, 0)?, self.operand(op, 1)?);
+        let lane = self.tmp(Rc::B32);
+        self.line(format!("cvt.u32.u64 {lane}, {off};"));
+        self.shuffle(ptx_mode, s, &d, &a, &lane);
+        Ok(())
+    }
+
+    fn warp_reduce(&mut self, op: OpId) -> Result<(), Diagnostic> {
+        let kind = self.str_attr(op, &["kind", "mode"]).unwrap_or_default();
+        let name = match kind.as_str() {
+            "sum" => "add",
+            "max" => "max",
+            "min" => "min",
+            _ => return Err(self.err(op, &format!("unknown reduction kind '{kind}'"))),
+        };
+        let (d, s) = self.result(op)?;
+        if s == Sc::I1 {
+            return Err(self.err(op, "cannot reduce 'i1' values"));
+        }
+        let mut acc = self.operand(op, 0)?;
+        // A butterfly: after the step with offset k every lane holds the combination of its
+        // group of 2k lanes, so after 16, 8, 4, 2, 1 every lane holds the whole warp's.
+        for (n, k) in [16, 8, 4, 2, 1].into_iter().enumerate() {
+            let other = self.tmp(s.class());
+            self.shuffle("bfly", s, &other, &acc, &k.to_string());
+            let next = if n == 4 { d.clone() } else { self.tmp(s.class()) };
+            self.binary(op, name, s, &next, &acc, &other)?;
+            acc = next;
+        }
+        Ok(())
+    }
+
+    /// `mloop.for`: `iv = lb; while iv < ub { body; iter args = yields; iv += step }`. The
+    /// results are the iteration registers after the exit.
+    fn for_loop(&mut self, op: OpId) -> Result<(), Diagnostic> {
+        let ops = self.ctx.operands(op).to_vec();
+        if ops.len() < 3 {
+            return Err(self.err(op, "expects lower bound, upper bound and step"));
+        }
+        let (lb, ub, step) = (self.get(op, ops[0])?, self.get(op, ops[1])?, self.get(op, ops[2])?);
+        let Some(body) = self.ctx.regions(op).first().and_then(|&r| self.ctx.entry_block(r)) else {
+            return Err(self.err(op, "has no body"));
+        };
+        let args = self.ctx.block_args(body).to_vec();
+        if args.len() != ops.len() - 2 {
+            return Err(self.err(op, "expects one body argument per iteration value"));
+        }
+        let iv = self.def(op, args[0])?;
+        self.line(format!("mov.b64 {iv}, {lb};"));
+        let mut iters = Vec::new();
+        for (&arg, &init) in args[1..].iter().zip(&ops[3..]) {
+            let r = self.def(op, arg)?;
+            let c = self.vty(op, self.ctx.value_type(arg))?.class();
+            let i = self.get(op, init)?;
+            self.line(format!("{} {r}, {i};", c.mov()));
+            iters.push((r, c));
+        }
+        let (head, exit) = (self.label(), self.label());
+        self.line(format!("{head}:"));
+        let p = self.tmp(Rc::Pred);
+        self.line(format!("setp.ge.s64 {p}, {iv}, {ub};"));
+        self.line(format!("@{p} bra {exit};"));
+        let yields = self.block(body)?;
+        if yields.len() != iters.len() {
+            return Err(self.err(op, "the body must yield one value per iteration value"));
+        }
+        // A parallel copy: a yield may read another iteration register, so read them all first.
+        let mut staged = Vec::new();
+        for (y, (r, c)) in yields.iter().zip(&iters) {
+            let y = self.get(op, *y)?;
+            if &y != r {
+                let t = self.tmp(*c);
+                self.line(format!("{} {t}, {y};", c.mov()));
+                staged.push((r.clone(), t, *c));
+            }
+        }
+        for (r, t, c) in staged {
+            self.line(format!("{} {r}, {t};", c.mov()));
+        }
+        self.line(format!("add.s64 {iv}, {iv}, {step};"));
+        self.line(format!("bra {head};"));
+        self.line(format!("{exit}:"));
+        for (&res, (r, _)) in self.ctx.results(op).iter().zip(&iters) {
+            self.regs.insert(res, r.clone());
+        }
+        Ok(())
+    }
+
+    /// `mgpu.if`: a branch around each region; each `mgpu.yield` moves into the result registers.
+    fn if_op(&mut self, op: OpId) -> Result<(), Diagnostic> {
+        let c = self.operand(op, 0)?;
+        let mut res = Vec::new();
+        for &v in self.ctx.results(op) {
+            let cl = self.vty(op, self.ctx.value_type(v))?.class();
+            res.push((self.def(op, v)?, cl));
+        }
+        let regions = self.ctx.regions(op).to_vec();
+        let blocks: Vec<BlockId> = regions.iter().filter_map(|&r| self.ctx.entry_block(r)).collect();
+        let (else_l, end) = (self.label(), self.label());
+        let has_else = blocks.len() > 1;
+        self.line(format!("@!{c} bra {};", if has_else { &else_l } else { &end }));
+        for (n, &b) in blocks.iter().enumerate() {
+            if n == 1 {
+                self.line(format!("bra {end};"));
+                self.line(format!("{else_l}:"));
+            }
+            let ys = self.block(b)?;
+            if ys.len() != res.len() {
+                return Err(self.err(op, "each region must yield one value per result"));
+            }
+            for (y, (r, cl)) in ys.iter().zip(&res) {
+                let y = self.get(op, *y)?;
+                self.line(format!("{} {r}, {y};", cl.mov()));
+            }
+        }
+        self.line(format!("{end}:"));
+        Ok(())
+    }
+}

@@ -1,0 +1,179 @@
+//! The assembler check: every kernel the test suite holds goes through `ptxas`.
+//!
+//! Kernels come from `test/Target/PTX/*.mlir`, `test/Run/gpu-*.mlir` and every other `.mlir`
+//! file under `test/` that holds an `mgpu.func` (chunk by chunk, at `// -----`). Each is
+//! emitted with [`emit_module`] and assembled with `ptxas -arch=sm_90 -v`: any ptxas error
+//! fails the test, and so does a register spill ("bytes spill stores/loads") in a kernel
+//! marked `{morf.bench}`.
+//!
+//! Chunks that expect diagnostics (`expected-error`) are skipped. Emission must succeed for
+//! the files of `Target/PTX` and `Run`; elsewhere (dialect tests) a kernel that cannot be
+//! emitted is reported and skipped.
+//!
+//! `ptxas` is `$MORF_PTXAS`, else the one of the `nvidia-cuda-nvcc` wheel
+//! (`python3 -m pip install nvidia-cuda-nvcc`: `nvidia/cu13/bin/ptxas` or
+//! `nvidia/cuda_nvcc/bin/ptxas`), else `ptxas` on `PATH`. Without one the test prints
+//! "ptxas not found, skipping" and passes.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use morf_ir::{parse_source, Context};
+use morf_passes::target::ptx::{bench_kernels, emit_module, PtxOptions};
+
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("passes/ has a parent").to_path_buf()
+}
+
+fn runs(cmd: &Path) -> bool {
+    Command::new(cmd).arg("--version").output().is_ok_and(|o| o.status.success())
+}
+
+fn find_ptxas() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("MORF_PTXAS").filter(|p| !p.is_empty()) {
+        return Some(PathBuf::from(p));
+    }
+    // `nvidia` is a namespace package (no `__file__`), so ask for its path.
+    let out = Command::new("python3")
+        .args(["-c", "import nvidia; print(list(nvidia.__path__)[0])"])
+        .output()
+        .ok()
+        .filter(|o| o.status.success());
+    if let Some(o) = out {
+        let dir = PathBuf::from(String::from_utf8_lossy(&o.stdout).trim());
+        for sub in ["cu13/bin/ptxas", "cuda_nvcc/bin/ptxas", "cu12/bin/ptxas"] {
+            let p = dir.join(sub);
+            if p.is_file() && runs(&p) {
+                return Some(p);
+            }
+        }
+    }
+    let p = PathBuf::from("ptxas");
+    runs(&p).then_some(p)
+}
+
+/// Every `.mlir` file under `dir`, sorted, outside `Inputs` folders.
+fn mlir_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else { return };
+    let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            if p.file_name().is_some_and(|n| n != "Inputs") {
+                mlir_files(&p, out);
+            }
+        } else if p.extension().is_some_and(|e| e == "mlir") {
+            out.push(p);
+        }
+    }
+}
+
+fn setup(ctx: &mut Context) {
+    morf_tensor::register(ctx);
+    morf_loop::register(ctx);
+    morf_gpu::register(ctx);
+}
+
+/// The spill bytes per function in ptxas `-v` output: (name, stores, loads).
+fn spills(log: &str) -> Vec<(String, u64, u64)> {
+    let mut out = Vec::new();
+    let mut current = None;
+    for line in log.lines() {
+        if let Some(rest) = line.split("Function properties for ").nth(1) {
+            current = Some(rest.trim().to_string());
+        } else if line.contains("bytes spill stores") {
+            let num = |key: &str| -> u64 {
+                line.split(',')
+                    .find(|part| part.contains(key))
+                    .and_then(|part| part.split_whitespace().next())
+                    .and_then(|n| n.parse().ok())
+                    .unwrap_or(0)
+            };
+            if let Some(name) = current.take() {
+                out.push((name, num("spill stores"), num("spill loads")));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn spill_lines_are_parsed() {
+    let log = "ptxas info    : Function properties for k\n    0 bytes stack frame, 8 bytes spill stores, 4 bytes spill loads\n";
+    assert_eq!(spills(log), [("k".to_string(), 8, 4)]);
+}
+
+#[test]
+fn every_kernel_assembles() {
+    let Some(ptxas) = find_ptxas() else {
+        println!("ptxas not found, skipping");
+        return;
+    };
+    let root = repo_root();
+    let mut files = Vec::new();
+    mlir_files(&root.join("test"), &mut files);
+    let tmp = std::env::temp_dir().join(format!("morf-ptxas-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let mut failures = Vec::new();
+    let mut assembled = 0;
+    for file in files {
+        let rel = file.strip_prefix(&root).unwrap().display().to_string();
+        // Some tests are deliberately not UTF-8; they hold no kernels.
+        let Ok(text) = std::fs::read_to_string(&file) else { continue };
+        if !text.contains("mgpu.func") {
+            continue;
+        }
+        let mut line_offset = 0;
+        let must_emit = rel.starts_with("test/Target/PTX/") || rel.starts_with("test/Run/gpu-");
+        for (n, chunk) in text.split("\n// -----").enumerate() {
+            let offset = line_offset;
+            line_offset += chunk.matches('\n').count() as u32 + 1;
+            if !chunk.contains("mgpu.func") || chunk.contains("expected-error") {
+                continue;
+            }
+            let name = format!("{rel} (chunk {n})");
+            let mut ctx = Context::new();
+            setup(&mut ctx);
+            let file_name = file.display().to_string();
+            ctx.add_source(&file_name, &text);
+            let module =
+                parse_source(&mut ctx, &file_name, chunk, offset).and_then(|m| morf_ir::verify(&ctx, m).map(|_| m));
+            let emitted = module.and_then(|m| emit_module(&ctx, m, &PtxOptions::default()).map(|p| (m, p)));
+            let (module, ptx) = match emitted {
+                Ok(x) => x,
+                Err(d) if must_emit => {
+                    failures.push(format!("{name}: {}", ctx.render(&d)));
+                    continue;
+                }
+                Err(d) => {
+                    println!("note: {name}: not emitted: {}", d.message);
+                    continue;
+                }
+            };
+            let ptx_path = tmp.join(format!("k{assembled}.ptx"));
+            std::fs::write(&ptx_path, &ptx).unwrap();
+            let out = Command::new(&ptxas)
+                .args(["-arch=sm_90", "-v", "-o"])
+                .arg(tmp.join("out.cubin"))
+                .arg(&ptx_path)
+                .output()
+                .expect("running ptxas");
+            assembled += 1;
+            let log = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+            if !out.status.success() {
+                failures.push(format!("{name}: ptxas failed:\n{log}\n--- PTX ---\n{ptx}"));
+                continue;
+            }
+            let bench = bench_kernels(&ctx, module);
+            for (k, stores, loads) in spills(&log) {
+                if (stores > 0 || loads > 0) && bench.contains(&k) {
+                    failures.push(format!("{name}: bench kernel '{k}' spills ({stores} bytes stored, {loads} loaded)"));
+                }
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+    println!("ptxas ({}): {assembled} modules assembled", ptxas.display());
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    assert!(assembled > 0, "no kernels found under test/");
+}

@@ -1,0 +1,276 @@
+// RUN: morf-opt %s --split-input-file --verify-diagnostics
+
+// Ids are 'index'.
+mgpu.func @id_type() kernel {
+  // expected-error@+1 {{'mgpu.thread_id' op result must be of type 'index', got 'i64'}}
+  %t = "mgpu.thread_id"() : () -> i64
+  mgpu.return
+}
+
+// -----
+
+// A load's index is 'index'.
+mgpu.func @load_index(%p: !mgpu.ptr<f32>, %i: f32) kernel {
+  // expected-error@+1 {{'mgpu.load' op index must be of type 'index', got 'f32'}}
+  %v = "mgpu.load"(%p, %i) : (!mgpu.ptr<f32>, f32) -> f32
+  mgpu.return
+}
+
+// -----
+
+// A load reads through a pointer.
+mgpu.func @load_ptr(%p: f32, %i: index) kernel {
+  // expected-error@+1 {{'mgpu.load' op pointer must be a '!mgpu.ptr', got 'f32'}}
+  %v = "mgpu.load"(%p, %i) : (f32, index) -> f32
+  mgpu.return
+}
+
+// -----
+
+// A load yields the pointer's element type.
+mgpu.func @load_result(%p: !mgpu.ptr<bf16>, %i: index) kernel {
+  // expected-error@+1 {{'mgpu.load' op result has type 'f32', but the pointer's element type is 'bf16'}}
+  %v = "mgpu.load"(%p, %i) : (!mgpu.ptr<bf16>, index) -> f32
+  mgpu.return
+}
+
+// -----
+
+// A store writes the pointer's element type.
+mgpu.func @store_value(%p: !mgpu.ptr<bf16>, %i: index, %v: f32) kernel {
+  // expected-error@+1 {{'mgpu.store' op stored value has type 'f32', but the pointer's element type is 'bf16'}}
+  "mgpu.store"(%v, %p, %i) : (f32, !mgpu.ptr<bf16>, index) -> ()
+  mgpu.return
+}
+
+// -----
+
+// Vector widths are 2, 4 or 8.
+mgpu.func @load_vec_width(%p: !mgpu.ptr<f32>, %i: index) kernel {
+  // expected-error@+1 {{'mgpu.load_vec' op vector width must be 2, 4 or 8, got 3}}
+  %a, %b, %c = mgpu.load_vec %p[%i] : !mgpu.ptr<f32> -> f32, f32, f32
+  mgpu.return
+}
+
+// -----
+
+// A vector access moves at most 16 bytes.
+mgpu.func @load_vec_bytes(%p: !mgpu.ptr<f32>, %i: index) kernel {
+  // expected-error@+1 {{'mgpu.load_vec' op a vector of 8 x 'f32' is 32 bytes, more than 16}}
+  %a, %b, %c, %d, %e, %f, %g, %h = mgpu.load_vec %p[%i] : !mgpu.ptr<f32> -> f32, f32, f32, f32, f32, f32, f32, f32
+  mgpu.return
+}
+
+// -----
+
+// Every result of a vector load has the element type.
+mgpu.func @load_vec_types(%p: !mgpu.ptr<f32>, %i: index) kernel {
+  // expected-error@+1 {{'mgpu.load_vec' op result #1 has type 'f16', but the pointer's element type is 'f32'}}
+  %a, %b = mgpu.load_vec %p[%i] : !mgpu.ptr<f32> -> f32, f16
+  mgpu.return
+}
+
+// -----
+
+mgpu.func @store_vec_types(%p: !mgpu.ptr<bf16>, %i: index, %a: bf16, %b: f32) kernel {
+  // expected-error@+1 {{'mgpu.store_vec' op stored value #1 has type 'f32', but the pointer's element type is 'bf16'}}
+  "mgpu.store_vec"(%a, %b, %p, %i) : (bf16, f32, !mgpu.ptr<bf16>, index) -> ()
+  mgpu.return
+}
+
+// -----
+
+// Shared memory comes as a pointer in address space 3.
+mgpu.func @shared_space() kernel {
+  // expected-error@+1 {{'mgpu.shared_alloc' op result must be a shared-memory pointer ('!mgpu.ptr<T, 3>'), got '!mgpu.ptr<f32>'}}
+  %s = mgpu.shared_alloc {size = 4 : i64} : !mgpu.ptr<f32>
+  mgpu.return
+}
+
+// -----
+
+mgpu.func @shared_size() kernel {
+  // expected-error@+1 {{'mgpu.shared_alloc' op requires a positive integer attribute 'size' (in elements)}}
+  %s = mgpu.shared_alloc {size = 0 : i64} : !mgpu.ptr<f32, 3>
+  mgpu.return
+}
+
+// -----
+
+// Only address space 3 is a parameter.
+// expected-error@+1 {{'!mgpu.ptr' takes at most one parameter, the address space 3 (shared memory)}}
+mgpu.func @bad_space(%p: !mgpu.ptr<f32, 5>) kernel {
+  mgpu.return
+}
+
+// -----
+
+// The barrier belongs in a kernel.
+func.func @barrier_outside() {
+  // expected-error@+1 {{'mgpu.barrier' op must be nested in an 'mgpu.func'}}
+  mgpu.barrier
+  return
+}
+
+// -----
+
+func.func @shuffle_outside(%v: f32, %o: index) -> f32 {
+  // expected-error@+1 {{'mgpu.shuffle' op must be nested in an 'mgpu.func'}}
+  %r = mgpu.shuffle xor %v, %o : f32
+  return %r : f32
+}
+
+// -----
+
+mgpu.func @shuffle_mode(%v: f32, %o: index) kernel {
+  // expected-error@+1 {{'mgpu.shuffle' op unknown shuffle mode 'left'; expected one of xor, down, up, idx}}
+  %r = mgpu.shuffle left %v, %o : f32
+  mgpu.return
+}
+
+// -----
+
+mgpu.func @shuffle_offset(%v: f32, %o: f32) kernel {
+  // expected-error@+1 {{'mgpu.shuffle' op offset must be of type 'index', got 'f32'}}
+  %r = "mgpu.shuffle"(%v, %o) {mode = "xor"} : (f32, f32) -> f32
+  mgpu.return
+}
+
+// -----
+
+mgpu.func @warp_reduce_kind(%v: f32) kernel {
+  // expected-error@+1 {{'mgpu.warp_reduce' op unknown combiner 'prod'; expected one of sum, max, min}}
+  %r = mgpu.warp_reduce prod %v : f32
+  mgpu.return
+}
+
+// -----
+
+mgpu.func @warp_reduce_type(%v: f32) kernel {
+  // expected-error@+1 {{'mgpu.warp_reduce' op result type 'f16' does not match the value type 'f32'}}
+  %r = "mgpu.warp_reduce"(%v) {kind = "sum"} : (f32) -> f16
+  mgpu.return
+}
+
+// -----
+
+// `mgpu.return` ends an `mgpu.func`.
+func.func @return_outside() {
+  // expected-error@+1 {{'mgpu.return' op expects parent op 'mgpu.func'}}
+  mgpu.return
+}
+
+// -----
+
+// `mgpu.yield` matches the results of its `mgpu.if`.
+mgpu.func @yield_types(%c: i1, %a: f32, %b: f16) kernel {
+  %r = mgpu.if %c -> (f32) {
+    mgpu.yield %a : f32
+  } else {
+    // expected-error@+1 {{'mgpu.yield' op yields (f16), but the parent 'mgpu.if' has result types (f32)}}
+    mgpu.yield %b : f16
+  }
+  mgpu.return
+}
+
+// -----
+
+mgpu.func @if_cond(%c: index) kernel {
+  // expected-error@+1 {{'mgpu.if' op condition must be of type 'i1', got 'index'}}
+  "mgpu.if"(%c) ({
+    mgpu.yield
+  }, {
+  }) : (index) -> ()
+  mgpu.return
+}
+
+// -----
+
+mgpu.func @if_else(%c: i1, %a: f32) kernel {
+  // expected-error@+1 {{'mgpu.if' op must have an 'else' region when it has results}}
+  %r = mgpu.if %c -> (f32) {
+    mgpu.yield %a : f32
+  }
+  mgpu.return
+}
+
+// -----
+
+// Kernels return nothing.
+// expected-error@+1 {{'mgpu.func' op must have no results, but its type has 1}}
+"mgpu.func"() ({
+^bb0(%a: f32):
+  mgpu.return
+}) {function_type = (f32) -> f32, kernel, sym_name = "k"} : () -> ()
+
+// -----
+
+// Kernel names are unique in the module.
+mgpu.func @dup() kernel {
+  mgpu.return
+}
+// expected-error@+1 {{redefinition of symbol named 'dup'}}
+mgpu.func @dup() kernel {
+  mgpu.return
+}
+
+// -----
+
+// A launch names an existing kernel.
+func.func @launch_missing(%c: index) {
+  // expected-error@+1 {{'mgpu.launch' op 'nope' does not reference an 'mgpu.func'}}
+  mgpu.launch @nope blocks(%c) threads(%c) shared(%c) args()
+  return
+}
+
+// -----
+
+mgpu.func @device() {
+  mgpu.return
+}
+func.func @launch_device(%c: index) {
+  // expected-error@+1 {{'mgpu.launch' op '@device' is not a kernel (it lacks the 'kernel' keyword)}}
+  mgpu.launch @device blocks(%c) threads(%c) shared(%c) args()
+  return
+}
+
+// -----
+
+mgpu.func @k(%p: !mgpu.ptr<f32>, %n: index) kernel {
+  mgpu.return
+}
+func.func @launch_count(%c: index, %b: !mloop.buffer<?xf32>) {
+  // expected-error@+1 {{'mgpu.launch' op passes 1 argument, but '@k' takes 2}}
+  mgpu.launch @k blocks(%c) threads(%c) shared(%c) args(%b) : !mloop.buffer<?xf32>
+  return
+}
+
+// -----
+
+mgpu.func @k(%p: !mgpu.ptr<f32>, %n: index) kernel {
+  mgpu.return
+}
+func.func @launch_elem(%c: index, %b: !mloop.buffer<?xbf16>) {
+  // expected-error@+1 {{'mgpu.launch' op argument #0 has type '!mloop.buffer<?xbf16>', but parameter #0 of '@k' ('!mgpu.ptr<f32>') needs a '!mloop.buffer' of element type 'f32'}}
+  mgpu.launch @k blocks(%c) threads(%c) shared(%c) args(%b, %c) : !mloop.buffer<?xbf16>, index
+  return
+}
+
+// -----
+
+mgpu.func @k(%p: !mgpu.ptr<f32>, %n: index) kernel {
+  mgpu.return
+}
+func.func @launch_index(%c: index, %b: !mloop.buffer<?xf32>, %f: f32) {
+  // expected-error@+1 {{'mgpu.launch' op argument #1 has type 'f32', but parameter #1 of '@k' ('index') needs 'index'}}
+  mgpu.launch @k blocks(%c) threads(%c) shared(%c) args(%b, %f) : !mloop.buffer<?xf32>, f32
+  return
+}
+
+// -----
+
+func.func @launch_sizes(%c: index, %f: f32) {
+  // expected-error@+1 {{'mgpu.launch' op threads must be of type 'index', got 'f32'}}
+  "mgpu.launch"(%c, %f, %c) {kernel = @k} : (index, f32, index) -> ()
+  return
+}

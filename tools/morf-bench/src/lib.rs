@@ -1,0 +1,615 @@
+//! morf-bench: times one tensor-level function on the GPU, compiled by the fused pipeline
+//! (and optionally the unfused one), against the bandwidth of a device-to-device copy
+//! kernel measured in the same run. See `tools/morf-bench/README.md` and `docs/perf.md`.
+//!
+//! Method, per shape: bind fresh pseudo-random inputs (normal; `morf.random = "positive"`
+//! arguments such as `rstd` uniform in [0.5, 2)), compile, run each program once and
+//! check every output against the fp64 reference interpreter (a failed check exits 1
+//! before anything is timed), then time the host sequence of one call (all its launches,
+//! fills and workspace reuse) between two CUDA events: `warmup` untimed calls, then the
+//! median of `runs` timed calls. The inputs stay the same between calls.
+//!
+//! floor = minimum bytes / copy bandwidth, where the minimum bytes are every argument read
+//! once plus every result written once (x, dy, rstd[, mean], w in; dx, dw[, db] out for the
+//! norm backward passes), element sizes by dtype; copy bandwidth = (bytes read + bytes
+//! written) / median time of the copy kernel on a 1 GiB buffer.
+#![warn(missing_docs)]
+
+use std::ffi::OsString;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use clap::Parser as _;
+use morf_ir::interp::RtValue;
+use morf_ir::{Context, OpId, TypeData};
+use morf_run::gpu_run::{compare_outputs, compile_for_gpu, runtime_err, GpuProgram, OutputCheck};
+use morf_run::{bind_arguments, load_module, new_context, parse_random_spec, select_function, RunError, RunOptions};
+use morf_runtime::{median, Gpu, RuntimeError};
+
+/// Command line of morf-bench.
+#[derive(clap::Parser, Debug, Clone)]
+#[command(
+    name = "morf-bench",
+    about = "Time a tensor-level function on the GPU (fused, unfused) against a copy-kernel floor",
+    after_help = "Exit status: 0 on success, and also when there is no CUDA driver (the run prints \
+                  'skipped'); 1 on an error or a failed output check; 2 for a bad command line."
+)]
+pub struct Cli {
+    /// Tensor-level IR file (e.g. examples/rmsnorm_bwd.mlir).
+    pub file: PathBuf,
+    /// Sizes of the named dimensions, e.g. M=576000,N=384 (repeat for several shapes).
+    #[arg(long, value_name = "NAME=SIZE,...", required = true)]
+    pub sizes: Vec<String>,
+    /// Function to time (default: the only function of the module).
+    #[arg(long, value_name = "NAME")]
+    pub entry: Option<String>,
+    /// Timed calls per program (the median is reported).
+    #[arg(long, default_value_t = 100)]
+    pub runs: usize,
+    /// Untimed calls before timing.
+    #[arg(long, default_value_t = 10)]
+    pub warmup: usize,
+    /// Write the figures as JSON to this file.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Also compile and time the unfused pipeline.
+    #[arg(long)]
+    pub unfused: bool,
+    /// The named pipeline of the fused program.
+    #[arg(long, value_name = "NAME", default_value = "gpu")]
+    pub fused_pipeline: String,
+    /// The named pipeline of the unfused program.
+    #[arg(long, value_name = "NAME", default_value = "gpu-unfused")]
+    pub unfused_pipeline: String,
+    /// Seed of the generated inputs.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Bytes of the copy-kernel buffer (read and written once per copy).
+    #[arg(long, default_value_t = 1 << 30)]
+    pub copy_bytes: usize,
+    /// GPU to use.
+    #[arg(long, default_value_t = 0)]
+    pub device: usize,
+}
+
+/// Parses a command line (argv[0] first) and checks the values clap cannot.
+pub fn parse_cli(args: Vec<OsString>) -> Result<Cli, clap::Error> {
+    let cli = Cli::try_parse_from(args)?;
+    Ok(cli)
+}
+
+/// Checks option values; returns the parsed shapes.
+pub fn validate(cli: &Cli) -> Result<Vec<Vec<(String, usize)>>, String> {
+    if cli.runs == 0 {
+        return Err("--runs must be at least 1".into());
+    }
+    if cli.copy_bytes < 16 {
+        return Err("--copy-bytes must be at least 16".into());
+    }
+    cli.sizes
+        .iter()
+        .map(|s| {
+            let v = parse_random_spec(s).map_err(|e| e.to_string())?;
+            if v.is_empty() {
+                return Err(format!("--sizes '{s}' names no dimension"));
+            }
+            Ok(v)
+        })
+        .collect()
+}
+
+/// Bytes moved at least once by a call: every input read once, every output written once.
+/// Each entry is `(elements, bytes per element)`.
+pub fn floor_bytes(tensors: &[(usize, usize)]) -> u64 {
+    tensors.iter().map(|&(n, b)| n as u64 * b as u64).sum()
+}
+
+/// The time `bytes` take at `tb_per_s` (10^12 bytes per second), in microseconds.
+pub fn floor_us(bytes: u64, tb_per_s: f64) -> f64 {
+    bytes as f64 / (tb_per_s * 1e12) * 1e6
+}
+
+/// `floor / measured` in percent (how close a time is to the floor).
+pub fn pct_of_floor(floor_us: f64, measured_us: f64) -> f64 {
+    100.0 * floor_us / measured_us
+}
+
+/// The figures of one program on one shape.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Timing {
+    /// Median time of one call, in microseconds.
+    pub median_us: f64,
+    /// Fastest call.
+    pub min_us: f64,
+    /// Kernel launches per call.
+    pub launches: usize,
+    /// The output checks made before timing.
+    pub checks: Vec<OutputCheck>,
+}
+
+/// The figures of one shape.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShapeResult {
+    /// `576000 x 384`.
+    pub shape: String,
+    /// The sizes as given.
+    pub sizes: Vec<(String, usize)>,
+    /// Element type of the first argument (`bf16`, `f32`).
+    pub dtype: String,
+    /// Minimum bytes of a call.
+    pub floor_bytes: u64,
+    /// The floor in microseconds at the copy bandwidth.
+    pub floor_us: f64,
+    /// The fused program.
+    pub fused: Timing,
+    /// The unfused program, when asked.
+    pub unfused: Option<Timing>,
+}
+
+/// The copy kernel's figures.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CopyFigures {
+    /// Bytes copied (read and written once each).
+    pub bytes: usize,
+    /// Median time of one copy.
+    pub median_us: f64,
+    /// (bytes read + bytes written) / median time, TB/s.
+    pub tb_per_s: f64,
+}
+
+/// Everything one morf-bench run measured.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    /// Device name.
+    pub device: String,
+    /// Streaming multiprocessors.
+    pub sm_count: u32,
+    /// The IR file.
+    pub file: String,
+    /// The function timed.
+    pub function: String,
+    /// Timed calls per program.
+    pub runs: usize,
+    /// Untimed calls per program.
+    pub warmup: usize,
+    /// Pipelines: fused, and unfused when timed.
+    pub pipelines: (String, Option<String>),
+    /// The copy reference.
+    pub copy: CopyFigures,
+    /// One entry per shape.
+    pub shapes: Vec<ShapeResult>,
+}
+
+fn fmt_opt(x: Option<f64>, digits: usize) -> String {
+    match x {
+        Some(v) if v.is_finite() => format!("{v:.digits$}"),
+        _ => "-".into(),
+    }
+}
+
+impl Report {
+    /// The table: `shape, dtype, fused us, unfused us, copy TB/s, floor us, fused % of
+    /// floor, unfused % of floor`.
+    pub fn table(&self) -> String {
+        let header = ["shape", "dtype", "fused us", "unfused us", "copy TB/s", "floor us", "fused % of floor", "unfused % of floor"];
+        let mut rows: Vec<Vec<String>> = vec![header.iter().map(|s| s.to_string()).collect()];
+        for s in &self.shapes {
+            rows.push(vec![
+                s.shape.clone(),
+                s.dtype.clone(),
+                fmt_opt(Some(s.fused.median_us), 1),
+                fmt_opt(s.unfused.as_ref().map(|t| t.median_us), 1),
+                format!("{:.2}", self.copy.tb_per_s),
+                format!("{:.1}", s.floor_us),
+                format!("{:.1}%", pct_of_floor(s.floor_us, s.fused.median_us)),
+                s.unfused
+                    .as_ref()
+                    .map(|t| format!("{:.1}%", pct_of_floor(s.floor_us, t.median_us)))
+                    .unwrap_or_else(|| "-".into()),
+            ]);
+        }
+        let widths: Vec<usize> = (0..header.len()).map(|c| rows.iter().map(|r| r[c].len()).max().unwrap_or(0)).collect();
+        let mut out = String::new();
+        for (i, r) in rows.iter().enumerate() {
+            let cells: Vec<String> = r
+                .iter()
+                .enumerate()
+                .map(|(c, v)| if c < 2 { format!("{v:<w$}", w = widths[c]) } else { format!("{v:>w$}", w = widths[c]) })
+                .collect();
+            let _ = writeln!(out, "| {} |", cells.join(" | "));
+            if i == 0 {
+                let dashes: Vec<String> = widths.iter().map(|w| "-".repeat(*w)).collect();
+                let _ = writeln!(out, "| {} |", dashes.join(" | "));
+            }
+        }
+        out
+    }
+
+    /// The same figures as JSON (keys in a fixed order).
+    pub fn to_json(&self) -> String {
+        let mut j = String::new();
+        let _ = writeln!(j, "{{");
+        let _ = writeln!(j, "  \"device\": {},", json_str(&self.device));
+        let _ = writeln!(j, "  \"sm_count\": {},", self.sm_count);
+        let _ = writeln!(j, "  \"file\": {},", json_str(&self.file));
+        let _ = writeln!(j, "  \"function\": {},", json_str(&self.function));
+        let _ = writeln!(
+            j,
+            "  \"method\": {{\"statistic\": \"median\", \"timer\": \"cuda events\", \"runs\": {}, \"warmup\": {}, \"fused_pipeline\": {}, \"unfused_pipeline\": {}}},",
+            self.runs,
+            self.warmup,
+            json_str(&self.pipelines.0),
+            self.pipelines.1.as_deref().map(json_str).unwrap_or_else(|| "null".into())
+        );
+        let _ = writeln!(
+            j,
+            "  \"copy\": {{\"bytes\": {}, \"median_us\": {}, \"tb_per_s\": {}}},",
+            self.copy.bytes,
+            json_num(self.copy.median_us),
+            json_num(self.copy.tb_per_s)
+        );
+        let _ = writeln!(j, "  \"shapes\": [");
+        for (i, s) in self.shapes.iter().enumerate() {
+            let sizes: Vec<String> = s.sizes.iter().map(|(n, v)| format!("{}: {v}", json_str(n))).collect();
+            let _ = writeln!(j, "    {{");
+            let _ = writeln!(j, "      \"shape\": {},", json_str(&s.shape));
+            let _ = writeln!(j, "      \"sizes\": {{{}}},", sizes.join(", "));
+            let _ = writeln!(j, "      \"dtype\": {},", json_str(&s.dtype));
+            let _ = writeln!(j, "      \"floor_bytes\": {},", s.floor_bytes);
+            let _ = writeln!(j, "      \"floor_us\": {},", json_num(s.floor_us));
+            let _ = writeln!(j, "      \"fused\": {},", timing_json(&s.fused, s.floor_us));
+            let _ = writeln!(
+                j,
+                "      \"unfused\": {}",
+                s.unfused.as_ref().map(|t| timing_json(t, s.floor_us)).unwrap_or_else(|| "null".into())
+            );
+            let _ = writeln!(j, "    }}{}", if i + 1 < self.shapes.len() { "," } else { "" });
+        }
+        let _ = writeln!(j, "  ]");
+        let _ = writeln!(j, "}}");
+        j
+    }
+}
+
+fn timing_json(t: &Timing, floor_us: f64) -> String {
+    let checks: Vec<String> = t
+        .checks
+        .iter()
+        .map(|c| {
+            format!(
+                "{{\"output\": {}, \"rel_err\": {}, \"tol\": {}, \"ok\": {}}}",
+                c.index,
+                json_num(c.rel_err),
+                json_num(c.tol),
+                c.ok()
+            )
+        })
+        .collect();
+    format!(
+        "{{\"median_us\": {}, \"min_us\": {}, \"pct_of_floor\": {}, \"launches\": {}, \"checks\": [{}]}}",
+        json_num(t.median_us),
+        json_num(t.min_us),
+        json_num(pct_of_floor(floor_us, t.median_us)),
+        t.launches,
+        checks.join(", ")
+    )
+}
+
+/// A JSON string literal.
+pub fn json_str(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A JSON number (`null` for NaN and infinities, which JSON cannot hold).
+pub fn json_num(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x}")
+    } else {
+        "null".into()
+    }
+}
+
+/// Why a benchmark stopped.
+#[derive(Debug)]
+pub enum BenchError {
+    /// No CUDA driver: nothing was measured (exit 0, "skipped").
+    Skipped(String),
+    /// A failed output check (exit 1, after printing the checks).
+    CheckFailed(String),
+    /// Anything else (exit 1).
+    Run(RunError),
+}
+
+impl From<RunError> for BenchError {
+    fn from(e: RunError) -> Self {
+        BenchError::Run(e)
+    }
+}
+
+fn gpu_err(e: RuntimeError) -> BenchError {
+    match e {
+        RuntimeError::NoCuda(m) => BenchError::Skipped(m),
+        e => BenchError::Run(runtime_err(e)),
+    }
+}
+
+fn elem_bytes_and_name(ctx: &Context, v: &RtValue) -> (usize, usize, String) {
+    let (elem, n) = match v {
+        RtValue::Tensor { elem, array } => (Some(*elem), array.num_elements()),
+        RtValue::Buffer { elem, data } => (Some(*elem), data.borrow().num_elements()),
+        _ => (None, 1),
+    };
+    match elem.map(|e| ctx.type_data(e).clone()) {
+        Some(TypeData::Float(k)) => (n, k.bits() as usize / 8, k.name().to_string()),
+        Some(TypeData::Integer(w)) => (n, (w as usize).div_ceil(8), format!("i{w}")),
+        _ => (n, 8, "scalar".into()),
+    }
+}
+
+/// Times `prog` on `args`: warm-up calls, then the median of `runs` calls, each between
+/// its own pair of events. Buffers the host function allocates come from a pool after the
+/// first call, so timed calls do no `cuMemAlloc`.
+pub fn time_program(gpu: &Gpu, prog: &GpuProgram, args: &[RtValue], warmup: usize, runs: usize) -> Result<(f64, f64, usize), BenchError> {
+    let mut exec = prog.executor(gpu);
+    let dev_args = prog.upload_args(&mut exec, args)?;
+    let exec_err = |e: morf_run::gpu_exec::ExecError| -> BenchError {
+        match e {
+            morf_run::gpu_exec::ExecError::Runtime(e) => gpu_err(e),
+            morf_run::gpu_exec::ExecError::Diagnostic(d) => BenchError::Run(RunError::Diagnostic(prog.ctx.render(&d))),
+        }
+    };
+    for _ in 0..warmup.max(1) {
+        let out = exec.call(&dev_args).map_err(exec_err)?;
+        gpu.synchronize().map_err(gpu_err)?;
+        out.into_iter().for_each(|v| exec.release(v));
+    }
+    let ev = gpu.event_pair().map_err(gpu_err)?;
+    let mut samples = Vec::with_capacity(runs);
+    for _ in 0..runs {
+        ev.record_start().map_err(gpu_err)?;
+        let out = exec.call(&dev_args).map_err(exec_err)?;
+        ev.record_end().map_err(gpu_err)?;
+        samples.push(ev.elapsed_ms().map_err(gpu_err)? as f64 * 1e3);
+        out.into_iter().for_each(|v| exec.release(v));
+    }
+    let min = samples.iter().copied().fold(f64::INFINITY, f64::min);
+    Ok((median(&samples), min, exec.launches))
+}
+
+/// Parses and verifies the file, picks the function; returns the context, module and function.
+fn load(cli: &Cli, name: &str, text: &str) -> Result<(Context, OpId), BenchError> {
+    let mut ctx = new_context(false);
+    let module = load_module(&mut ctx, name, text)?;
+    let _ = ctx.take_emitted();
+    let func = select_function(&ctx, module, cli.entry.as_deref(), name)?;
+    Ok((ctx, func))
+}
+
+/// Runs the benchmark `cli` describes and returns its report.
+pub fn run_bench(cli: &Cli, log: &mut dyn FnMut(&str)) -> Result<Report, BenchError> {
+    let shapes = validate(cli).map_err(|e| BenchError::Run(RunError::Other(e)))?;
+    let name = cli.file.display().to_string();
+    let text = std::fs::read_to_string(&cli.file).map_err(|e| RunError::Other(format!("cannot read {name}: {e}")))?;
+    let (rctx, rfunc) = load(cli, &name, &text)?;
+    let function = morf_ir::builtin::symbol_name(&rctx, rfunc).unwrap_or("?").to_string();
+    let gpu = Gpu::new(cli.device).map_err(gpu_err)?;
+    let device = gpu.device_name().map_err(gpu_err)?;
+    let sm_count = gpu.sm_count().map_err(gpu_err)?;
+    log(&format!("device: {device} ({sm_count} SMs)"));
+
+    let fused = compile_for_gpu(&gpu, &name, &text, cli.entry.as_deref(), false, &cli.fused_pipeline)?;
+    log(&format!("fused ('{}'): {} kernel(s)", cli.fused_pipeline, fused.kernels.len()));
+    let unfused = if cli.unfused {
+        let p = compile_for_gpu(&gpu, &name, &text, cli.entry.as_deref(), false, &cli.unfused_pipeline)?;
+        log(&format!("unfused ('{}'): {} kernel(s)", cli.unfused_pipeline, p.kernels.len()));
+        Some(p)
+    } else {
+        None
+    };
+
+    let cb = gpu.measure_copy_bandwidth(cli.copy_bytes, cli.warmup, cli.runs).map_err(gpu_err)?;
+    let copy = CopyFigures { bytes: cb.bytes, median_us: cb.median_us, tb_per_s: cb.tb_per_s() };
+    log(&format!("copy: {} bytes in {:.1} us = {:.3} TB/s", copy.bytes, copy.median_us, copy.tb_per_s));
+
+    let mut results = Vec::new();
+    for sizes in shapes {
+        let shape = sizes.iter().map(|(_, v)| v.to_string()).collect::<Vec<_>>().join(" x ");
+        let opts = RunOptions { entry: cli.entry.clone(), random: Some(sizes.clone()), seed: cli.seed, ..Default::default() };
+        let (args, _warnings) = bind_arguments(&rctx, rfunc, &opts)?;
+        let t = std::time::Instant::now();
+        let reference = morf_ir::interp::run_function(&rctx, rfunc, args.clone())
+            .map_err(|d| RunError::Diagnostic(rctx.render(&d)))?;
+        log(&format!("{shape}: reference interpreter took {:.1} s", t.elapsed().as_secs_f64()));
+        let mut tensors: Vec<(usize, usize)> = Vec::new();
+        let mut dtype = String::from("?");
+        for (i, a) in args.iter().enumerate() {
+            let (n, b, d) = elem_bytes_and_name(&rctx, a);
+            if i == 0 {
+                dtype = d;
+            }
+            tensors.push((n, b));
+        }
+        for r in &reference {
+            let (n, b, _) = elem_bytes_and_name(&rctx, r);
+            tensors.push((n, b));
+        }
+        let fb = floor_bytes(&tensors);
+        let fl = floor_us(fb, copy.tb_per_s);
+
+        let mut measure = |prog: &GpuProgram, label: &str| -> Result<Timing, BenchError> {
+            let out = prog.run(&gpu, &args)?;
+            let checks = compare_outputs(&prog.ctx, &out, &reference);
+            for c in &checks {
+                log(&format!("{shape} {label}: {c}"));
+            }
+            if !checks.iter().all(OutputCheck::ok) {
+                return Err(BenchError::CheckFailed(format!("{shape}: the {label} program's outputs do not match the reference")));
+            }
+            let (median_us, min_us, launches) = time_program(&gpu, prog, &args, cli.warmup, cli.runs)?;
+            log(&format!("{shape} {label}: median {median_us:.1} us over {} runs ({launches} launches per call)", cli.runs));
+            Ok(Timing { median_us, min_us, launches, checks })
+        };
+        let f = measure(&fused, "fused")?;
+        let u = match &unfused {
+            Some(p) => Some(measure(p, "unfused")?),
+            None => None,
+        };
+        results.push(ShapeResult { shape, sizes, dtype, floor_bytes: fb, floor_us: fl, fused: f, unfused: u });
+    }
+    Ok(Report {
+        device,
+        sm_count,
+        file: name,
+        function,
+        runs: cli.runs,
+        warmup: cli.warmup,
+        pipelines: (cli.fused_pipeline.clone(), cli.unfused.then(|| cli.unfused_pipeline.clone())),
+        copy,
+        shapes: results,
+    })
+}
+
+/// Runs morf-bench with the given command line (argv[0] first); returns the exit code:
+/// 0 on success or when skipped (no CUDA driver), 1 on an error or failed check, 2 for a
+/// malformed command line.
+pub fn main_with_args(args: Vec<OsString>) -> i32 {
+    let cli = match parse_cli(args) {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return code;
+        }
+    };
+    let mut log = |s: &str| eprintln!("morf-bench: {s}");
+    match run_bench(&cli, &mut log) {
+        Ok(report) => {
+            print!("{}", report.table());
+            if let Some(path) = &cli.json {
+                if let Err(e) = std::fs::write(path, report.to_json()) {
+                    eprintln!("morf-bench: error: cannot write {}: {e}", path.display());
+                    return 1;
+                }
+            }
+            0
+        }
+        Err(BenchError::Skipped(m)) => {
+            println!("morf-bench: skipped: {m}");
+            0
+        }
+        Err(BenchError::CheckFailed(m)) => {
+            eprintln!("morf-bench: error: {m}");
+            1
+        }
+        Err(BenchError::Run(RunError::Diagnostic(d))) => {
+            eprint!("{d}");
+            1
+        }
+        Err(BenchError::Run(e)) => {
+            eprintln!("morf-bench: error: {e}");
+            1
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cli(args: &[&str]) -> Result<Cli, clap::Error> {
+        parse_cli(std::iter::once("morf-bench").chain(args.iter().copied()).map(OsString::from).collect())
+    }
+
+    #[test]
+    fn arguments() {
+        let c = cli(&["f.mlir", "--sizes", "M=576000,N=384"]).unwrap();
+        assert_eq!((c.runs, c.warmup, c.unfused), (100, 10, false));
+        assert_eq!((c.fused_pipeline.as_str(), c.unfused_pipeline.as_str()), ("gpu", "gpu-unfused"));
+        assert_eq!(validate(&c).unwrap(), vec![vec![("M".to_string(), 576000), ("N".to_string(), 384)]]);
+        let c = cli(&[
+            "f.mlir", "--sizes", "M=8,N=4", "--sizes", "M=2,N=2", "--runs", "5", "--warmup", "0", "--json", "o.json",
+            "--unfused", "--fused-pipeline", "a", "--unfused-pipeline", "b",
+        ])
+        .unwrap();
+        assert_eq!(validate(&c).unwrap().len(), 2);
+        assert!(c.unfused && c.json.is_some() && c.fused_pipeline == "a" && c.unfused_pipeline == "b");
+        assert!(cli(&["f.mlir"]).is_err(), "--sizes is required");
+        assert!(validate(&cli(&["f.mlir", "--sizes", "M=x"]).unwrap()).is_err());
+        assert!(validate(&cli(&["f.mlir", "--sizes", "M=1", "--runs", "0"]).unwrap()).is_err());
+    }
+
+    #[test]
+    fn floor_formula() {
+        // RMSNorm backward, 576000 x 384 bf16: read x, dy (bf16), rstd (f32), w (bf16);
+        // write dx (bf16), dw (bf16).
+        let (m, n) = (576000usize, 384usize);
+        let b = floor_bytes(&[(m * n, 2), (n, 2), (m * n, 2), (m, 4), (m * n, 2), (n, 2)]);
+        assert_eq!(b, 3 * (m * n * 2) as u64 + m as u64 * 4 + 2 * n as u64 * 2);
+        // At the brief's 4.27 TB/s that is 311 us.
+        assert!((floor_us(b, 4.27) - 311.0).abs() < 1.0, "{}", floor_us(b, 4.27));
+        assert!((pct_of_floor(311.0, 338.0) - 92.01).abs() < 0.01);
+    }
+
+    fn sample() -> Report {
+        let t = |us: f64| Timing {
+            median_us: us,
+            min_us: us - 1.0,
+            launches: 2,
+            checks: vec![OutputCheck { index: 0, rel_err: 1e-3, tol: 1e-2, note: None }],
+        };
+        Report {
+            device: "NVIDIA H200".into(),
+            sm_count: 132,
+            file: "examples/rmsnorm_bwd.mlir".into(),
+            function: "rmsnorm_bwd".into(),
+            runs: 100,
+            warmup: 10,
+            pipelines: ("gpu".into(), Some("gpu-unfused".into())),
+            copy: CopyFigures { bytes: 1 << 30, median_us: 500.0, tb_per_s: 4.29 },
+            shapes: vec![ShapeResult {
+                shape: "576000 x 384".into(),
+                sizes: vec![("M".into(), 576000), ("N".into(), 384)],
+                dtype: "bf16".into(),
+                floor_bytes: 1_329_000_000,
+                floor_us: 311.0,
+                fused: t(330.0),
+                unfused: Some(t(660.0)),
+            }],
+        }
+    }
+
+    #[test]
+    fn table_layout() {
+        let t = sample().table();
+        let lines: Vec<&str> = t.lines().collect();
+        assert_eq!(lines.len(), 3);
+        assert!(lines[0].starts_with("| shape        | dtype | fused us | unfused us | copy TB/s | floor us |"));
+        assert!(lines[2].contains("| 576000 x 384 | bf16  |    330.0 |      660.0 |      4.29 |    311.0 |"), "{t}");
+        assert!(lines[2].contains("94.2%") && lines[2].contains("47.1%"), "{t}");
+    }
+
+    #[test]
+    fn json_output() {
+        let j = sample().to_json();
+        assert!(j.contains("\"device\": \"NVIDIA H200\""));
+        assert!(j.contains("\"copy\": {\"bytes\": 1073741824, \"median_us\": 500, \"tb_per_s\": 4.29}"));
+        assert!(j.contains("\"sizes\": {\"M\": 576000, \"N\": 384}"));
+        assert!(j.contains("\"fused\": {\"median_us\": 330, \"min_us\": 329, \"pct_of_floor\": 94.24242424242425, \"launches\": 2, \"checks\": [{\"output\": 0, \"rel_err\": 0.001, \"tol\": 0.01, \"ok\": true}]}"), "{j}");
+        // Balanced braces and brackets (a cheap well-formedness check without a JSON crate).
+        assert_eq!(j.matches('{').count(), j.matches('}').count());
+        assert_eq!(j.matches('[').count(), j.matches(']').count());
+        assert_eq!(json_num(f64::NAN), "null");
+        assert_eq!(json_str("a\"b\\\n"), "\"a\\\"b\\\\\\n\"");
+    }
+}

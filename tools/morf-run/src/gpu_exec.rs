@@ -1,0 +1,448 @@
+//! The host executor of GPU-level modules: runs a host `func.func` (the `mloop` buffer ops,
+//! scalar `mloop` ops and `mgpu.launch`, see `docs/dialects/gpu.md`) against a real GPU
+//! through `morf-runtime`, after the module's kernels were emitted as PTX and loaded.
+//!
+//! How each host op runs:
+//! - `mloop.dim`: the size from the buffer's run-time shape;
+//! - scalar ops (`mloop.constant`, `mloop.add`, ...): their interpreter hooks, on a
+//!   [`Machine`] that holds only scalars;
+//! - `mloop.alloc`: a device buffer (from a pool of freed ones, so a timed call after a
+//!   warm-up call does no `cuMemAlloc`); `mloop.dealloc` returns it to the pool;
+//! - `mloop.fill`: a 16- or 32-bit `cuMemsetD*Async` on the stream (f64: an upload);
+//! - `mloop.constant_buffer`: its interpreter hook, then an upload;
+//! - `mgpu.launch`: a launch, buffers passed as device pointers, `index` values as 64-bit
+//!   integers, floats as their bit patterns;
+//! - `func.return`: its operands become the results (download them with
+//!   [`GpuExecutor::download`]).
+//!
+//! Element storage on the device: bf16 and f16 as 2-byte values, f32 as 4, f64 as 8, i1 as
+//! 1 byte, row-major. Everything goes to one stream, so a call's launches run in order and
+//! events recorded around [`GpuExecutor::call`] time the whole host sequence.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use morf_ir::interp::{Array, Machine, RtValue};
+use morf_ir::{Context, Dim, FloatKind, OpId, Type, TypeData, Value};
+use morf_runtime::{DeviceBuffer, Gpu, KernelArg, Module};
+
+/// How one element is stored on the device.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DevElem {
+    /// A float of this kind.
+    Float(FloatKind),
+    /// An `i1`, one byte (0 or 1).
+    Bool,
+}
+
+impl DevElem {
+    /// The storage of element type `t`, if the device can hold it.
+    pub fn of(ctx: &Context, t: Type) -> Option<DevElem> {
+        match ctx.type_data(t) {
+            TypeData::Float(k) => Some(DevElem::Float(*k)),
+            TypeData::Integer(1) => Some(DevElem::Bool),
+            _ => None,
+        }
+    }
+
+    /// Bytes per element.
+    pub fn size(self) -> usize {
+        match self {
+            DevElem::Float(k) => k.bits() as usize / 8,
+            DevElem::Bool => 1,
+        }
+    }
+
+    /// The little-endian bytes of `data` in this storage (values must already be
+    /// representable: morf-run rounds inputs to their type when it binds them).
+    pub fn encode(self, data: &[f64]) -> Vec<u8> {
+        let mut out = Vec::with_capacity(data.len() * self.size());
+        for &v in data {
+            match self {
+                DevElem::Float(FloatKind::BF16) => out.extend(half::bf16::from_f64(v).to_bits().to_le_bytes()),
+                DevElem::Float(FloatKind::F16) => out.extend(half::f16::from_f64(v).to_bits().to_le_bytes()),
+                DevElem::Float(FloatKind::F32) => out.extend((v as f32).to_le_bytes()),
+                DevElem::Float(FloatKind::F64) => out.extend(v.to_le_bytes()),
+                DevElem::Bool => out.push((v != 0.0) as u8),
+            }
+        }
+        out
+    }
+
+    /// The values of little-endian `bytes` in this storage.
+    pub fn decode(self, bytes: &[u8]) -> Vec<f64> {
+        match self {
+            DevElem::Float(FloatKind::BF16) => {
+                bytes.chunks_exact(2).map(|c| half::bf16::from_bits(u16::from_le_bytes([c[0], c[1]])).to_f64()).collect()
+            }
+            DevElem::Float(FloatKind::F16) => {
+                bytes.chunks_exact(2).map(|c| half::f16::from_bits(u16::from_le_bytes([c[0], c[1]])).to_f64()).collect()
+            }
+            DevElem::Float(FloatKind::F32) => {
+                bytes.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]) as f64).collect()
+            }
+            DevElem::Float(FloatKind::F64) => {
+                bytes.chunks_exact(8).map(|c| f64::from_le_bytes(c.try_into().expect("8 bytes"))).collect()
+            }
+            DevElem::Bool => bytes.iter().map(|&b| (b != 0) as u8 as f64).collect(),
+        }
+    }
+
+    /// The bit pattern of `v` as a kernel parameter or fill value (low bits of a u64).
+    pub fn bits(self, v: f64) -> u64 {
+        match self {
+            DevElem::Float(FloatKind::BF16) => half::bf16::from_f64(v).to_bits() as u64,
+            DevElem::Float(FloatKind::F16) => half::f16::from_f64(v).to_bits() as u64,
+            DevElem::Float(FloatKind::F32) => (v as f32).to_bits() as u64,
+            DevElem::Float(FloatKind::F64) => v.to_bits(),
+            DevElem::Bool => (v != 0.0) as u64,
+        }
+    }
+}
+
+/// A buffer on the device with its shape and element type.
+#[derive(Debug)]
+pub struct DevArray {
+    /// The memory.
+    pub buf: DeviceBuffer,
+    /// Run-time shape (row-major).
+    pub shape: Vec<usize>,
+    /// The element type (for results).
+    pub elem: Type,
+    /// How elements are stored.
+    pub storage: DevElem,
+}
+
+impl DevArray {
+    /// Element count.
+    pub fn len(&self) -> usize {
+        self.shape.iter().product()
+    }
+    /// Whether it holds no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// A value of a host function run on the GPU.
+#[derive(Clone, Debug)]
+pub enum DevValue {
+    /// A device buffer (shared: a result may be an argument).
+    Buffer(Rc<DevArray>),
+    /// A scalar.
+    Scalar(RtValue),
+}
+
+/// Why a GPU run failed: a runtime error, or a diagnostic at a host op.
+#[derive(Debug)]
+pub enum ExecError {
+    /// A CUDA or runtime failure.
+    Runtime(morf_runtime::RuntimeError),
+    /// An op the host executor cannot run, or an interpreter error of a scalar op.
+    Diagnostic(morf_ir::Diagnostic),
+}
+
+impl From<morf_runtime::RuntimeError> for ExecError {
+    fn from(e: morf_runtime::RuntimeError) -> Self {
+        ExecError::Runtime(e)
+    }
+}
+
+impl From<morf_ir::Diagnostic> for ExecError {
+    fn from(d: morf_ir::Diagnostic) -> Self {
+        ExecError::Diagnostic(d)
+    }
+}
+
+type ExecResult<T> = Result<T, ExecError>;
+
+fn op_err(ctx: &Context, op: OpId, msg: impl Into<String>) -> ExecError {
+    ExecError::Diagnostic(morf_ir::builtin::op_error(ctx, op, msg.into()))
+}
+
+/// Runs one host function of a loaded GPU module, any number of times.
+pub struct GpuExecutor<'a> {
+    gpu: &'a Gpu,
+    module: &'a Module,
+    ctx: &'a Context,
+    func: OpId,
+    /// Freed device buffers by size in bytes, reused by `mloop.alloc`.
+    pool: HashMap<usize, Vec<DeviceBuffer>>,
+    /// Launches of the last call.
+    pub launches: usize,
+}
+
+impl<'a> GpuExecutor<'a> {
+    /// An executor of host function `func`, whose kernels are in `module`.
+    pub fn new(gpu: &'a Gpu, module: &'a Module, ctx: &'a Context, func: OpId) -> Self {
+        GpuExecutor { gpu, module, ctx, func, pool: HashMap::new(), launches: 0 }
+    }
+
+    fn alloc(&mut self, shape: Vec<usize>, elem: Type, storage: DevElem) -> ExecResult<Rc<DevArray>> {
+        let bytes = shape.iter().product::<usize>() * storage.size();
+        let buf = match self.pool.get_mut(&bytes).and_then(Vec::pop) {
+            Some(b) => b,
+            None => self.gpu.alloc_bytes(bytes)?,
+        };
+        Ok(Rc::new(DevArray { buf, shape, elem, storage }))
+    }
+
+    /// Gives the memory of `v` back to the pool if nothing else holds it.
+    pub fn release(&mut self, v: DevValue) {
+        if let DevValue::Buffer(rc) = v {
+            if let Ok(a) = Rc::try_unwrap(rc) {
+                self.pool.entry(a.buf.len()).or_default().push(a.buf);
+            }
+        }
+    }
+
+    /// Uploads an interpreter value (a tensor or buffer argument, or a scalar) as a
+    /// buffer of element type `elem` (a type of this executor's context; the value may
+    /// come from another context).
+    pub fn upload(&mut self, v: &RtValue, elem: Type) -> ExecResult<DevValue> {
+        let (shape, data): (Vec<usize>, Vec<f64>) = match v {
+            RtValue::Tensor { array, .. } => (array.shape.clone(), array.data.clone()),
+            RtValue::Buffer { data, .. } => {
+                let a = data.borrow();
+                (a.shape.clone(), a.data.clone())
+            }
+            other => return Ok(DevValue::Scalar(other.clone())),
+        };
+        let storage = DevElem::of(self.ctx, elem).ok_or_else(|| {
+            ExecError::Runtime(morf_runtime::RuntimeError::Usage(format!(
+                "buffers of {} cannot go to the GPU",
+                self.ctx.type_to_string(elem)
+            )))
+        })?;
+        let a = self.alloc(shape, elem, storage)?;
+        self.gpu.write(&a.buf, &storage.encode(&data))?;
+        Ok(DevValue::Buffer(a))
+    }
+
+    /// Downloads a result as an interpreter value (a buffer).
+    pub fn download(&self, v: &DevValue) -> ExecResult<RtValue> {
+        match v {
+            DevValue::Scalar(s) => Ok(s.clone()),
+            DevValue::Buffer(a) => {
+                let bytes = self.gpu.download(&a.buf)?;
+                let data = a.storage.decode(&bytes[..a.len() * a.storage.size()]);
+                Ok(RtValue::Buffer {
+                    elem: a.elem,
+                    data: Rc::new(std::cell::RefCell::new(Array::new(a.shape.clone(), data))),
+                })
+            }
+        }
+    }
+
+    /// Runs the host function once on `args` (asynchronously: launches are queued; call
+    /// [`Gpu::synchronize`] or download to wait). Returns its results.
+    pub fn call(&mut self, args: &[DevValue]) -> ExecResult<Vec<DevValue>> {
+        let ctx = self.ctx;
+        let func = self.func;
+        let region = ctx.regions(func)[0];
+        let block = ctx.entry_block(region).ok_or_else(|| op_err(ctx, func, "is a declaration; it cannot run"))?;
+        let params = ctx.block_args(block);
+        if params.len() != args.len() {
+            return Err(op_err(ctx, func, format!("expects {} arguments, got {}", params.len(), args.len())));
+        }
+        self.launches = 0;
+        let mut bufs: HashMap<Value, Rc<DevArray>> = HashMap::new();
+        let mut m = Machine::new();
+        for (p, a) in params.iter().zip(args) {
+            match a {
+                DevValue::Buffer(b) => {
+                    bufs.insert(*p, b.clone());
+                }
+                DevValue::Scalar(s) => m.set(*p, s.clone()),
+            }
+        }
+        let buffer = |bufs: &HashMap<Value, Rc<DevArray>>, op: OpId, v: Value| -> ExecResult<Rc<DevArray>> {
+            bufs.get(&v).cloned().ok_or_else(|| op_err(ctx, op, "operand is not a live device buffer"))
+        };
+        for op in ctx.block_ops(block) {
+            let name = ctx.op_name(op);
+            match name {
+                "mloop.dim" => {
+                    let b = buffer(&bufs, op, ctx.operand(op, 0))?;
+                    let i = ctx.attr(op, "index").and_then(|a| ctx.attr_int(a)).unwrap_or(-1);
+                    let n = usize::try_from(i)
+                        .ok()
+                        .and_then(|i| b.shape.get(i).copied())
+                        .ok_or_else(|| op_err(ctx, op, format!("dim {i} out of range")))?;
+                    m.set(ctx.result(op, 0), RtValue::Int(n as i64));
+                }
+                "mloop.alloc" => {
+                    let r = ctx.result(op, 0);
+                    let ty = ctx.value_type(r);
+                    let (dims, elem) = morf_loop::buffer_parts(ctx, ty)
+                        .map(|(d, e)| (d.to_vec(), e))
+                        .ok_or_else(|| op_err(ctx, op, "expected a buffer result"))?;
+                    let mut sizes = ctx.operands(op).iter();
+                    let mut shape = Vec::with_capacity(dims.len());
+                    for d in dims {
+                        shape.push(match d {
+                            Dim::Static(n) => n as usize,
+                            Dim::Dynamic => {
+                                let v = *sizes.next().ok_or_else(|| op_err(ctx, op, "missing a dynamic size"))?;
+                                let n = m.int(ctx, op, v)?;
+                                usize::try_from(n).map_err(|_| op_err(ctx, op, format!("negative size {n}")))?
+                            }
+                        });
+                    }
+                    let storage = DevElem::of(ctx, elem).ok_or_else(|| {
+                        op_err(ctx, op, format!("buffers of {} cannot go to the GPU", ctx.type_to_string(elem)))
+                    })?;
+                    let a = self.alloc(shape, elem, storage)?;
+                    bufs.insert(r, a);
+                }
+                "mloop.dealloc" => {
+                    let v = ctx.operand(op, 0);
+                    let b = bufs.remove(&v).ok_or_else(|| op_err(ctx, op, "operand is not a live device buffer"))?;
+                    self.release(DevValue::Buffer(b));
+                }
+                "mloop.fill" => {
+                    let v = m.get(ctx, ctx.operand(op, 0))?.clone();
+                    let x = match v {
+                        RtValue::Float(f) => f,
+                        RtValue::Int(i) => i as f64,
+                        _ => return Err(op_err(ctx, op, "fill value is not a scalar")),
+                    };
+                    let b = buffer(&bufs, op, ctx.operand(op, 1))?;
+                    let bits = b.storage.bits(x);
+                    match b.storage.size() {
+                        2 => self.gpu.fill_u16(&b.buf, bits as u16, b.len())?,
+                        4 => self.gpu.fill_u32(&b.buf, bits as u32, b.len())?,
+                        _ => self.gpu.write(&b.buf, &b.storage.encode(&vec![x; b.len()]))?,
+                    }
+                }
+                "mloop.constant_buffer" => {
+                    m.run_op(ctx, op)?;
+                    let r = ctx.result(op, 0);
+                    let v = m.get(ctx, r)?.clone();
+                    let elem = morf_loop::buffer_parts(ctx, ctx.value_type(r))
+                        .map(|(_, e)| e)
+                        .ok_or_else(|| op_err(ctx, op, "expected a buffer result"))?;
+                    match self.upload(&v, elem)? {
+                        DevValue::Buffer(b) => {
+                            bufs.insert(r, b);
+                        }
+                        DevValue::Scalar(_) => return Err(op_err(ctx, op, "expected a buffer")),
+                    }
+                }
+                "mgpu.launch" => {
+                    let kernel = ctx
+                        .attr(op, "kernel")
+                        .and_then(|a| ctx.attr_symbol(a))
+                        .ok_or_else(|| op_err(ctx, op, "has no 'kernel' symbol"))?
+                        .to_string();
+                    let ops = ctx.operands(op);
+                    if ops.len() < 3 {
+                        return Err(op_err(ctx, op, "expected blocks, threads and shared operands"));
+                    }
+                    let dim = |v: Value, what: &str| -> ExecResult<u32> {
+                        let n = m.int(ctx, op, v)?;
+                        u32::try_from(n).map_err(|_| op_err(ctx, op, format!("{what} = {n} does not fit a CUDA launch")))
+                    };
+                    let (grid, threads, shared) = (dim(ops[0], "blocks")?, dim(ops[1], "threads")?, dim(ops[2], "shared")?);
+                    let mut holders: Vec<Rc<DevArray>> = Vec::new();
+                    let mut words: Vec<Option<u64>> = Vec::new();
+                    for &a in &ops[3..] {
+                        if let Some(b) = bufs.get(&a) {
+                            holders.push(b.clone());
+                            words.push(None);
+                        } else {
+                            let w = match m.get(ctx, a)? {
+                                RtValue::Int(i) => *i as u64,
+                                RtValue::Float(f) => {
+                                    let st = DevElem::of(ctx, ctx.value_type(a))
+                                        .ok_or_else(|| op_err(ctx, op, "unsupported scalar kernel argument"))?;
+                                    st.bits(*f)
+                                }
+                                _ => return Err(op_err(ctx, op, "unsupported kernel argument")),
+                            };
+                            words.push(Some(w));
+                        }
+                    }
+                    let mut hi = holders.iter();
+                    let args: Vec<KernelArg<'_>> = words
+                        .iter()
+                        .map(|w| match w {
+                            Some(w) => KernelArg::U64(*w),
+                            None => KernelArg::Ptr(&hi.next().expect("one holder per buffer").buf),
+                        })
+                        .collect();
+                    self.gpu.launch(self.module, &kernel, grid, threads, shared, &args).map_err(|e| {
+                        op_err(ctx, op, format!("launch of @{kernel} failed: {e}"))
+                    })?;
+                    self.launches += 1;
+                }
+                "func.return" => {
+                    let mut out = Vec::new();
+                    for &v in ctx.operands(op) {
+                        match bufs.get(&v) {
+                            Some(b) => out.push(DevValue::Buffer(b.clone())),
+                            None => out.push(DevValue::Scalar(m.get(ctx, v)?.clone())),
+                        }
+                    }
+                    return Ok(out);
+                }
+                _ => {
+                    if !ctx.regions(op).is_empty() {
+                        return Err(op_err(
+                            ctx,
+                            op,
+                            "has regions; a GPU-level host function runs only straight-line code on the host",
+                        ));
+                    }
+                    if ctx.operands(op).iter().chain(ctx.results(op)).any(|v| bufs.contains_key(v) || is_buffer(ctx, *v)) {
+                        return Err(op_err(
+                            ctx,
+                            op,
+                            "touches a buffer on the host; only mloop.dim/alloc/fill/dealloc and mgpu.launch may (move the work into a kernel)",
+                        ));
+                    }
+                    m.run_op(ctx, op)?;
+                }
+            }
+        }
+        Ok(Vec::new())
+    }
+}
+
+fn is_buffer(ctx: &Context, v: Value) -> bool {
+    morf_loop::buffer_parts(ctx, ctx.value_type(v)).is_some()
+}
+
+/// The names of the `mgpu.func` kernels of `module`, in order.
+pub fn kernel_names(ctx: &Context, module: OpId) -> Vec<String> {
+    let mut out = Vec::new();
+    ctx.walk(module, &mut |op| {
+        if ctx.op_name(op) == "mgpu.func" {
+            if let Some(n) = morf_ir::builtin::symbol_name(ctx, op) {
+                out.push(n.to_string());
+            }
+        }
+    });
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn storage_round_trips() {
+        let vals = [0.0, 1.5, -2.25, 3.0e-3, 65504.0];
+        for k in [FloatKind::BF16, FloatKind::F16, FloatKind::F32, FloatKind::F64] {
+            let st = DevElem::Float(k);
+            let data: Vec<f64> = vals.iter().map(|v| k.round(*v)).collect();
+            let bytes = st.encode(&data);
+            assert_eq!(bytes.len(), data.len() * st.size());
+            assert_eq!(st.decode(&bytes), data, "{k:?}");
+        }
+        assert_eq!(DevElem::Float(FloatKind::BF16).bits(1.0), 0x3f80);
+        assert_eq!(DevElem::Float(FloatKind::F16).bits(1.0), 0x3c00);
+        assert_eq!(DevElem::Float(FloatKind::F32).bits(1.0), 0x3f80_0000);
+        assert_eq!(DevElem::Bool.decode(&DevElem::Bool.encode(&[1.0, 0.0])), vec![1.0, 0.0]);
+    }
+}

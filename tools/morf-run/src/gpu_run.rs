@@ -1,0 +1,331 @@
+//! `morf-run --device gpu` and `--check`: compile a module for the GPU (the `gpu` pipeline
+//! when it is not at GPU level yet, then PTX emission), load it with `morf-runtime`, run
+//! the host function with [`crate::gpu_exec::GpuExecutor`], and compare every output with
+//! the fp64 reference interpreter run of the original function.
+//!
+//! The reference and the GPU run use two contexts parsed from the same text: lowering
+//! rewrites its module in place, and the reference must run the function as written.
+//! Arguments are bound once, in the reference context, and uploaded by value.
+
+use std::time::{Duration, Instant};
+
+use morf_ir::interp::RtValue;
+use morf_ir::pass::{parse_pipeline, Instrumentation, PassManager, PassRegistry};
+use morf_ir::{Context, FloatKind, OpId};
+use morf_runtime::{Gpu, RuntimeError};
+
+use crate::gpu_exec::{kernel_names, DevElem, DevValue, ExecError, GpuExecutor};
+use crate::{bind_arguments, load_module, new_context, select_function, write_results, RunError, RunOptions, RunReport};
+
+/// The named pipeline that lowers a tensor-level module to the GPU level.
+pub const GPU_PIPELINE: &str = "gpu";
+
+/// Whether `module` holds GPU kernels (`mgpu.func`).
+pub fn has_kernels(ctx: &Context, module: OpId) -> bool {
+    !kernel_names(ctx, module).is_empty()
+}
+
+/// Whether `text` parses to a module with GPU kernels (for picking the default device;
+/// a parse error answers false and is reported by the run itself).
+pub fn text_has_kernels(name: &str, text: &str) -> bool {
+    let mut ctx = new_context(true);
+    ctx.add_source(name, text);
+    match morf_ir::parse_source(&mut ctx, name, text, 0) {
+        Ok(m) => has_kernels(&ctx, m),
+        Err(_) => false,
+    }
+}
+
+/// Every pass and named pipeline morf-run can use to lower a module.
+pub fn pass_registry() -> PassRegistry {
+    let mut reg = PassRegistry::default();
+    morf_passes::register_all(&mut reg);
+    reg
+}
+
+/// Runs the named pipeline `name` of `reg` on `module`, verifying after each pass.
+pub fn run_named_pipeline(ctx: &mut Context, module: OpId, reg: &PassRegistry, name: &str) -> Result<(), RunError> {
+    let p = reg.pipeline(name).ok_or_else(|| {
+        let known: Vec<&str> = reg.pipelines().map(|p| p.name).collect();
+        RunError::Other(format!(
+            "no pipeline named '{name}' is registered (known: {}); the input is not at GPU level (it has no mgpu.func), so it must be lowered first",
+            if known.is_empty() { "none".to_string() } else { known.join(", ") }
+        ))
+    })?;
+    let text = parse_pipeline(p.text).map_err(|e| RunError::Other(format!("pipeline '{name}': {e}")))?;
+    let mut pm = PassManager::new(Instrumentation { verify_each: true, ..Default::default() });
+    pm.add_pipeline(reg, &text).map_err(|e| RunError::Other(format!("pipeline '{name}': {e}")))?;
+    pm.run(ctx, module).map_err(|d| RunError::Diagnostic(ctx.render(&d)))
+}
+
+/// PTX text of every kernel of `module`.
+pub fn emit_ptx(ctx: &Context, module: OpId) -> Result<String, RunError> {
+    morf_passes::target::ptx::emit_module(ctx, module, &morf_passes::target::ptx::PtxOptions::default())
+        .map_err(|d| RunError::Diagnostic(ctx.render(&d)))
+}
+
+/// Turns a runtime error into a run error; a missing driver reads "no GPU: ...".
+pub fn runtime_err(e: RuntimeError) -> RunError {
+    match e {
+        RuntimeError::NoCuda(m) => RunError::Other(format!("no GPU: {m}")),
+        e => RunError::Other(format!("GPU: {e}")),
+    }
+}
+
+fn exec_err(ctx: &Context, e: ExecError) -> RunError {
+    match e {
+        ExecError::Runtime(e) => runtime_err(e),
+        ExecError::Diagnostic(d) => RunError::Diagnostic(ctx.render(&d)),
+    }
+}
+
+/// A module lowered to GPU level and loaded on a device, with its host function.
+pub struct GpuProgram {
+    /// The context holding the lowered module.
+    pub ctx: Context,
+    /// The lowered module.
+    pub module: OpId,
+    /// The host function to call.
+    pub func: OpId,
+    /// The PTX loaded.
+    pub ptx: String,
+    /// The kernels (`.entry` names).
+    pub kernels: Vec<String>,
+    /// The loaded module.
+    pub loaded: morf_runtime::Module,
+    /// Time spent lowering and emitting PTX.
+    pub compile_time: Duration,
+}
+
+/// Parses `text`, lowers it with `pipeline` unless it already has kernels, emits PTX and
+/// loads it on `gpu`. `entry` picks the host function (by the original name).
+pub fn compile_for_gpu(
+    gpu: &Gpu,
+    name: &str,
+    text: &str,
+    entry: Option<&str>,
+    allow_unregistered_dialect: bool,
+    pipeline: &str,
+) -> Result<GpuProgram, RunError> {
+    let t0 = Instant::now();
+    let mut ctx = new_context(allow_unregistered_dialect);
+    let module = load_module(&mut ctx, name, text)?;
+    let _ = ctx.take_emitted();
+    let fname = {
+        let f = select_function(&ctx, module, entry, name)?;
+        morf_ir::builtin::symbol_name(&ctx, f).unwrap_or("?").to_string()
+    };
+    if !has_kernels(&ctx, module) {
+        run_named_pipeline(&mut ctx, module, &pass_registry(), pipeline)?;
+    }
+    let func = morf_ir::builtin::lookup_function(&ctx, module, &fname).ok_or_else(|| {
+        RunError::Other(format!("the '{pipeline}' pipeline left no host function @{fname}"))
+    })?;
+    let kernels = kernel_names(&ctx, module);
+    if kernels.is_empty() {
+        return Err(RunError::Other(format!("@{fname} launches no kernel after the '{pipeline}' pipeline")));
+    }
+    let ptx = emit_ptx(&ctx, module)?;
+    let compile_time = t0.elapsed();
+    let names: Vec<&str> = kernels.iter().map(String::as_str).collect();
+    let loaded = gpu.load_ptx(&ptx, &names).map_err(runtime_err)?;
+    Ok(GpuProgram { ctx, module, func, ptx, kernels, loaded, compile_time })
+}
+
+impl GpuProgram {
+    /// An executor of the host function.
+    pub fn executor<'a>(&'a self, gpu: &'a Gpu) -> GpuExecutor<'a> {
+        GpuExecutor::new(gpu, &self.loaded, &self.ctx, self.func)
+    }
+
+    /// Uploads `args` (bound in another context) as arguments of the host function.
+    pub fn upload_args(&self, exec: &mut GpuExecutor<'_>, args: &[RtValue]) -> Result<Vec<DevValue>, RunError> {
+        let region = self.ctx.regions(self.func)[0];
+        let block = self.ctx.entry_block(region).ok_or_else(|| RunError::Other("host function has no body".into()))?;
+        let params = self.ctx.block_args(block).to_vec();
+        if params.len() != args.len() {
+            return Err(RunError::Other(format!(
+                "the host function takes {} arguments but {} were bound",
+                params.len(),
+                args.len()
+            )));
+        }
+        let mut out = Vec::with_capacity(args.len());
+        for (p, a) in params.iter().zip(args) {
+            let ty = self.ctx.value_type(*p);
+            let elem = morf_loop::buffer_parts(&self.ctx, ty).map(|(_, e)| e).unwrap_or(ty);
+            out.push(exec.upload(a, elem).map_err(|e| exec_err(&self.ctx, e))?);
+        }
+        Ok(out)
+    }
+
+    /// Runs the host function once, waits for it, and downloads its results.
+    pub fn run(&self, gpu: &Gpu, args: &[RtValue]) -> Result<Vec<RtValue>, RunError> {
+        let mut exec = self.executor(gpu);
+        let dev_args = self.upload_args(&mut exec, args)?;
+        let results = exec.call(&dev_args).map_err(|e| exec_err(&self.ctx, e))?;
+        gpu.synchronize().map_err(runtime_err)?;
+        results.iter().map(|r| exec.download(r).map_err(|e| exec_err(&self.ctx, e))).collect()
+    }
+}
+
+/// The comparison of one output with the reference.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OutputCheck {
+    /// Position among the results.
+    pub index: usize,
+    /// Relative L2 error (NaN when a value is NaN or the shapes differ).
+    pub rel_err: f64,
+    /// The tolerance of the output's element type.
+    pub tol: f64,
+    /// Why the comparison could not be made (shape mismatch), if so.
+    pub note: Option<String>,
+}
+
+impl OutputCheck {
+    /// `rel_err <= tol` (NaN never passes).
+    pub fn ok(&self) -> bool {
+        self.rel_err <= self.tol && self.note.is_none()
+    }
+}
+
+impl std::fmt::Display for OutputCheck {
+    /// `check result0: rel_err=1.2e-03 (tol 1e-02) ok`
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "check result{}: rel_err={} (tol {}) {}",
+            self.index,
+            sci(self.rel_err, 1),
+            sci(self.tol, 0),
+            if self.ok() { "ok" } else { "FAILED" }
+        )?;
+        if let Some(n) = &self.note {
+            write!(f, " ({n})")?;
+        }
+        Ok(())
+    }
+}
+
+/// `x` in C's `%.*e` style, with a two-digit exponent: `sci(0.0012, 1)` is `1.2e-03`.
+pub fn sci(x: f64, digits: usize) -> String {
+    if !x.is_finite() {
+        return format!("{x}").to_lowercase();
+    }
+    let s = format!("{x:.digits$e}");
+    match s.split_once('e') {
+        Some((m, e)) => {
+            let e: i32 = e.parse().unwrap_or(0);
+            format!("{m}e{}{:02}", if e < 0 { '-' } else { '+' }, e.abs())
+        }
+        None => s,
+    }
+}
+
+fn shape_and_data(v: &RtValue) -> Option<(Vec<usize>, Vec<f64>)> {
+    match v {
+        RtValue::Tensor { array, .. } => Some((array.shape.clone(), array.data.clone())),
+        RtValue::Buffer { data, .. } => {
+            let a = data.borrow();
+            Some((a.shape.clone(), a.data.clone()))
+        }
+        RtValue::Float(x) => Some((vec![], vec![*x])),
+        RtValue::Int(i) => Some((vec![], vec![*i as f64])),
+    }
+}
+
+/// Compares `out` (in `out_ctx`) with `reference`, output by output: relative L2 error
+/// against the tolerance of each output's element type (f32/f64 1e-5, bf16/f16 1e-2;
+/// integers must match exactly).
+pub fn compare_outputs(out_ctx: &Context, out: &[RtValue], reference: &[RtValue]) -> Vec<OutputCheck> {
+    let mut checks = Vec::new();
+    for i in 0..out.len().max(reference.len()) {
+        let tol = match out.get(i) {
+            Some(RtValue::Tensor { elem, .. }) | Some(RtValue::Buffer { elem, .. }) => {
+                match DevElem::of(out_ctx, *elem) {
+                    Some(DevElem::Float(k)) => morf_ir::numerics::tolerance(k),
+                    _ => 0.0,
+                }
+            }
+            Some(RtValue::Float(_)) => morf_ir::numerics::tolerance(FloatKind::F32),
+            _ => 0.0,
+        };
+        let (o, r) = (out.get(i).and_then(shape_and_data), reference.get(i).and_then(shape_and_data));
+        let check = match (o, r) {
+            (Some((so, o)), Some((sr, r))) if so == sr => {
+                OutputCheck { index: i, rel_err: morf_ir::numerics::relative_error(&o, &r), tol, note: None }
+            }
+            (Some((so, _)), Some((sr, _))) => OutputCheck {
+                index: i,
+                rel_err: f64::NAN,
+                tol,
+                note: Some(format!("shape {so:?} but the reference has {sr:?}")),
+            },
+            _ => OutputCheck { index: i, rel_err: f64::NAN, tol, note: Some("missing output".into()) },
+        };
+        checks.push(check);
+    }
+    checks
+}
+
+/// What a GPU run did.
+pub struct GpuRunReport {
+    /// The usual report (results written, warnings, time of the GPU call).
+    pub run: RunReport,
+    /// The device's name.
+    pub device: String,
+    /// One entry per output when `check` was asked.
+    pub checks: Vec<OutputCheck>,
+}
+
+/// Runs `text` on GPU 0 as `opts` says, writes the results, and with `check` compares
+/// them with the reference interpreter run of the original function.
+pub fn run_source_gpu(name: &str, text: &str, opts: &RunOptions, check: bool) -> Result<GpuRunReport, RunError> {
+    let gpu = Gpu::new(0).map_err(runtime_err)?;
+    let device = gpu.device_name().unwrap_or_else(|_| "?".into());
+    // Reference context: the function as written; arguments are bound here.
+    let mut rctx = new_context(opts.allow_unregistered_dialect);
+    let rmodule = load_module(&mut rctx, name, text)?;
+    let mut warnings: Vec<String> = rctx.take_emitted().iter().map(|d| rctx.render(d).trim_end().to_string()).collect();
+    let rfunc = select_function(&rctx, rmodule, opts.entry.as_deref(), name)?;
+    let (args, arg_warnings) = bind_arguments(&rctx, rfunc, opts)?;
+    warnings.extend(arg_warnings);
+
+    let prog = compile_for_gpu(&gpu, name, text, opts.entry.as_deref(), opts.allow_unregistered_dialect, GPU_PIPELINE)?;
+    tracing::info!("compiled {} kernel(s) in {:?} for {device}", prog.kernels.len(), prog.compile_time);
+    let t = Instant::now();
+    let results = prog.run(&gpu, &args)?;
+    let run_time = t.elapsed();
+    let checks = if check {
+        let reference =
+            morf_ir::interp::run_function(&rctx, rfunc, args).map_err(|d| RunError::Diagnostic(rctx.render(&d)))?;
+        compare_outputs(&prog.ctx, &results, &reference)
+    } else {
+        Vec::new()
+    };
+    let summaries = write_results(&prog.ctx, prog.func, &results, &opts.output_dir, opts.stats)?;
+    let function = morf_ir::builtin::symbol_name(&prog.ctx, prog.func).unwrap_or("?").to_string();
+    Ok(GpuRunReport { run: RunReport { function, warnings, results: summaries, run_time }, device, checks })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn check_lines() {
+        let c = OutputCheck { index: 0, rel_err: 1.2e-3, tol: 1e-2, note: None };
+        assert_eq!(c.to_string(), "check result0: rel_err=1.2e-03 (tol 1e-02) ok");
+        assert_eq!(sci(1.0, 0), "1e+00");
+        assert_eq!(sci(f64::NAN, 1), "nan");
+        let nan = OutputCheck { index: 1, rel_err: f64::NAN, tol: 1e-2, note: None };
+        assert!(!nan.ok());
+        assert!(nan.to_string().ends_with("FAILED"));
+    }
+
+    #[test]
+    fn no_gpu_message() {
+        let e = runtime_err(RuntimeError::NoCuda(morf_runtime::NO_CUDA_MESSAGE.into()));
+        assert_eq!(e.to_string(), "no GPU: CUDA driver library not found; GPU work skipped");
+    }
+}
