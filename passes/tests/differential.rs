@@ -16,7 +16,10 @@ fn context() -> Context {
     ctx
 }
 
-fn run(ctx: &Context, module: OpId, p: &Program, seed: u64) -> Result<Vec<(Vec<usize>, Vec<f64>)>, String> {
+/// Results: (shape, values) per output.
+type Outputs = Vec<(Vec<usize>, Vec<f64>)>;
+
+fn run(ctx: &Context, module: OpId, p: &Program, seed: u64) -> Result<Outputs, String> {
     let f = lookup_function(ctx, module, &p.func).ok_or("no function")?;
     let mut args = Vec::new();
     for (shape, data, kind) in random_inputs(p, seed) {

@@ -128,13 +128,16 @@ fn check(text: &str, inputs: &dyn Fn(&Context, OpId) -> Inputs, options: &str) -
     morf_passes::register_all(&mut reg);
     let mut lower = reg.create("lower-tensor-to-loop", "")?;
     lower.run(&mut ctx, m).map_err(|d| format!("lowering failed: {}", ctx.render(&d)))?;
+    let lowered = print_op(&ctx, m, &PrintOptions::default());
+    let nests_before = lowered.lines().filter(|l| l.starts_with("    mloop.parallel")).count();
     let mut fuse = reg.create("fuse-mixed-reductions", options)?;
     fuse.run(&mut ctx, m).map_err(|d| format!("fusion failed: {}", ctx.render(&d)))?;
     let printed = print_op(&ctx, m, &PrintOptions::default());
+    let nests_after = printed.matches("morf.kernel").count();
     verify(&ctx, m).map_err(|d| format!("fused IR does not verify: {}\n{printed}", ctx.render(&d)))?;
     let after = run(&ctx, f, &ins).map_err(|e| format!("fused program fails: {e}\n{printed}"))?;
     close(&before, &after).map_err(|e| format!("{e}\nfused IR:\n{printed}"))?;
-    let changed = printed.contains("\"final\"") || printed.contains("\"row-fused\"");
+    let changed = printed.contains("\"final\"") || printed.contains("\"row-fused\"") || nests_after < nests_before;
     Ok(Outcome::Checked(changed))
 }
 
@@ -223,12 +226,16 @@ fn examples_fuse_and_agree() {
 
 #[test]
 fn random_programs_fuse_and_agree() {
-    let cfg = GenConfig::default();
+    // Rank-2 programs with more ops make more mixed-order reductions.
+    let dense = GenConfig { max_rank: 2, max_ops: 20, ..GenConfig::default() };
+    let runs =
+        [(GenConfig::default(), OPTION_SETS[0]), (GenConfig::default(), OPTION_SETS[1]), (dense, OPTION_SETS[1])];
     let mut failures = Vec::new();
-    for options in OPTION_SETS {
+    let mut total_fused = 0;
+    for (cfg, options) in &runs {
         let (mut checked, mut fused) = (0u64, 0u64);
         for seed in 0..PROGRAMS {
-            let p = generate(seed, &cfg);
+            let p = generate(seed, cfg);
             let inputs = |_: &Context, _: OpId| -> Inputs {
                 random_inputs(&p, seed).into_iter().map(|(s, d, _)| (s, d)).collect()
             };
@@ -242,16 +249,22 @@ fn random_programs_fuse_and_agree() {
                     let small =
                         shrink(&p.text, &|t| check(t, &inputs, options).is_err_and(|e| !e.starts_with("invalid:")));
                     failures.push(format!(
-                        "seed {seed} (options '{options}'): {e}\nprogram:\n{}\nshrunk:\n{small}",
-                        p.text
+                        "seed {seed} (max_rank {}, options '{options}'): {e}\nprogram:\n{}\nshrunk:\n{small}",
+                        cfg.max_rank, p.text
                     ));
                 }
             }
         }
-        eprintln!("fuse-mixed-reductions '{options}': {PROGRAMS} random programs, {checked} checked, {fused} fused");
+        eprintln!(
+            "fuse-mixed-reductions (max_rank {}, max_ops {}, '{options}'): {PROGRAMS} random programs, \
+             {checked} checked, {fused} rewritten",
+            cfg.max_rank, cfg.max_ops
+        );
         assert!(checked >= PROGRAMS * 8 / 10, "only {checked} programs were checked");
+        total_fused += fused;
     }
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n\n"));
+    assert!(total_fused >= 100, "only {total_fused} programs were rewritten");
 }
 
 /// `count` independent RMSNorm backwards (bf16) in one function.

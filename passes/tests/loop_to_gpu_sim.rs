@@ -108,12 +108,19 @@ enum Outcome {
     Skipped,
     /// Checked; `true` when a row-fused kernel was lowered.
     Checked(bool),
+    /// Checked; a row-fused kernel with the register-resident fast path was lowered.
+    Fast,
 }
 
 /// Parses, runs the tensor reference, lowers through the GPU pipeline (`fuse` options
 /// `fuse_opts`, `lower-loop-to-gpu` options `gpu_opts`), verifies, runs the host function
 /// with every launch on the simulator and compares.
-fn check(text: &str, inputs: &dyn Fn(&Context, OpId) -> Inputs, fuse_opts: &str, gpu_opts: &str) -> Result<Outcome, String> {
+fn check(
+    text: &str,
+    inputs: &dyn Fn(&Context, OpId) -> Inputs,
+    fuse_opts: &str,
+    gpu_opts: &str,
+) -> Result<Outcome, String> {
     let mut ctx = context();
     let m = parse_source(&mut ctx, "gen.mlir", text, 0)
         .map_err(|d| format!("invalid: does not parse: {}", ctx.render(&d)))?;
@@ -142,12 +149,20 @@ fn check(text: &str, inputs: &dyn Fn(&Context, OpId) -> Inputs, fuse_opts: &str,
     verify(&ctx, m).map_err(|d| format!("GPU IR does not verify: {}\n{printed}", ctx.render(&d)))?;
     let after = run(&ctx, f, &ins).map_err(|e| format!("GPU program fails: {e}\n{printed}"))?;
     close(&before, &after).map_err(|e| format!("{e}\nGPU IR:\n{printed}"))?;
+    if printed.contains("fast: N=") {
+        return Ok(Outcome::Fast);
+    }
     Ok(Outcome::Checked(printed.contains("RowFused")))
 }
 
 /// Inputs from a signature: `morf.dims` names sized from `rng` (`sizes`), normal values
 /// (positive for `morf.random = "positive"`), rounded to each dtype.
 fn signature_inputs(ctx: &Context, f: OpId, seed: u64, sizes: &[usize]) -> Inputs {
+    named_inputs(ctx, f, seed, sizes, &[])
+}
+
+/// As [`signature_inputs`], with the dims named in `fixed` given their sizes.
+fn named_inputs(ctx: &Context, f: OpId, seed: u64, sizes: &[usize], fixed: &[(&str, usize)]) -> Inputs {
     let mut rng = Rng::new(seed);
     let mut named: Vec<(String, usize)> = Vec::new();
     let fty = func_type(ctx, f).expect("function type");
@@ -179,6 +194,11 @@ fn signature_inputs(ctx: &Context, f: OpId, seed: u64, sizes: &[usize]) -> Input
                     let name = names.get(k).cloned().unwrap_or_else(|| format!("arg{i}.{k}"));
                     match named.iter().find(|(n, _)| *n == name) {
                         Some((_, s)) => *s,
+                        None if fixed.iter().any(|(n, _)| *n == name) => {
+                            let s = fixed.iter().find(|(n, _)| *n == name).unwrap().1;
+                            named.push((name, s));
+                            s
+                        }
                         None => {
                             let s = *rng.pick(sizes);
                             named.push((name, s));
@@ -218,6 +238,10 @@ fn examples_lower_to_gpu_and_agree() {
                             checked += 1;
                             row_fused += c as usize;
                         }
+                        Ok(Outcome::Fast) => {
+                            checked += 1;
+                            row_fused += 1;
+                        }
                         Ok(Outcome::Skipped) => {}
                         Err(e) => panic!("{} (seed {seed}, fuse '{fuse}', gpu '{gpu}'): {e}", path.display()),
                     }
@@ -242,15 +266,55 @@ fn random_programs_lower_to_gpu_and_agree() {
         let fuse = FUSE_OPTIONS[(seed % 2) as usize];
         let gpu = GPU_OPTIONS[(seed % 3) as usize];
         match check(&p.text, &inputs, fuse, gpu) {
-            Ok(Outcome::Checked(_)) => checked += 1,
+            Ok(Outcome::Checked(_) | Outcome::Fast) => checked += 1,
             Ok(Outcome::Skipped) => {}
             Err(e) => {
-                let small = shrink(&p.text, &|t| check(t, &inputs, fuse, gpu).is_err_and(|e| !e.starts_with("invalid:")));
-                failures.push(format!("seed {seed} (fuse '{fuse}', gpu '{gpu}'): {e}\nprogram:\n{}\nshrunk:\n{small}", p.text));
+                let small =
+                    shrink(&p.text, &|t| check(t, &inputs, fuse, gpu).is_err_and(|e| !e.starts_with("invalid:")));
+                failures.push(format!(
+                    "seed {seed} (fuse '{fuse}', gpu '{gpu}'): {e}\nprogram:\n{}\nshrunk:\n{small}",
+                    p.text
+                ));
             }
         }
     }
     eprintln!("lower-loop-to-gpu: {PROGRAMS} random programs, {checked} checked");
     assert!(checked >= PROGRAMS * 7 / 10, "only {checked} programs were checked");
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n\n"));
+}
+
+/// The register-resident fast path of row-fused kernels (hinted N, guarded at run time):
+/// the norm backward examples at N = 100 (vector 4 for bf16), 384 (a partial last chunk for
+/// bf16), 1 (vector 1), 520 (a CTA per row) and M = 1, 7, 40 (several splits, a tiny grid:
+/// every CTA loops over splits; M not a multiple of the rows in flight), against the
+/// interpreter; and a hint that does not match the run-time N (the slow path runs).
+#[test]
+fn fast_path_agrees() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples");
+    let mut fast = 0;
+    for name in ["rmsnorm_bwd", "layernorm_bwd", "rmsnorm_bwd_f32", "layernorm_bwd_f32"] {
+        let text = std::fs::read_to_string(format!("{dir}/{name}.mlir")).expect("read example");
+        for (m, n, hint, gpu) in [
+            (7, 100, 100, "grid=2"),
+            (40, 384, 384, "grid=2 threads=64"),
+            (1, 384, 384, ""),
+            (7, 1, 1, "grid=3 threads=64"),
+            (40, 520, 520, "grid=2"),
+            (23, 8, 8, "grid=1 rows-per-cta=3"),
+            (7, 67, 100, "grid=2"),
+        ] {
+            let inputs = |ctx: &Context, f: OpId| named_inputs(ctx, f, 5, &[1], &[("M", m), ("N", n)]);
+            let gpu = format!("{gpu} size-hints=N={hint}");
+            let fuse = format!("size-hints=M=1000000,N={hint} device=launch=1e-3");
+            match check(&text, &inputs, &fuse, &gpu) {
+                Ok(Outcome::Fast) => fast += 1,
+                Ok(Outcome::Checked(true)) => {
+                    assert!(hint != n, "{name} M={m} N={n} '{gpu}': a row-fused kernel without the fast path")
+                }
+                Ok(_) => {}
+                Err(e) => panic!("{name} M={m} N={n} '{gpu}': {e}"),
+            }
+        }
+    }
+    assert!(fast >= 24, "only {fast} runs took the fast path");
 }

@@ -177,3 +177,100 @@ fn every_kernel_assembles() {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
     assert!(assembled > 0, "no kernels found under test/");
 }
+
+/// Registers per function in ptxas `-v` output: (name, registers).
+fn registers(log: &str) -> Vec<(String, u64)> {
+    let mut out = Vec::new();
+    let mut current = None;
+    for line in log.lines() {
+        if let Some(rest) = line.split("Compiling entry function '").nth(1) {
+            current = rest.split('\'').next().map(str::to_string);
+        } else if let Some(rest) = line.split("Used ").nth(1) {
+            if let (Some(name), Some(n)) = (current.take(), rest.split_whitespace().next()) {
+                out.push((name, n.parse().unwrap_or(0)));
+            }
+        }
+    }
+    out
+}
+
+/// The brief's ten benchmark rows through `--pipeline=gpu` with size hints for M and N (both
+/// passes): every kernel assembles, the row-fused kernel takes the register-resident fast
+/// path, and no `morf.bench` kernel spills. Prints the schedule and registers per kernel.
+#[test]
+fn benchmark_shapes_do_not_spill() {
+    let Some(ptxas) = find_ptxas() else {
+        println!("ptxas not found, skipping");
+        return;
+    };
+    let root = repo_root();
+    let tmp = std::env::temp_dir().join(format!("morf-ptxas-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let mut failures = Vec::new();
+    let rows =
+        [(576000u64, 384u64, ""), (576000, 384, "_f32"), (65536, 1024, ""), (32768, 4096, ""), (16384, 8192, "")];
+    for example in ["rmsnorm_bwd", "layernorm_bwd"] {
+        for (m, n, suffix) in rows {
+            let file = root.join(format!("examples/{example}{suffix}.mlir"));
+            let text = std::fs::read_to_string(&file).unwrap();
+            let mut ctx = Context::new();
+            setup(&mut ctx);
+            let module = parse_source(&mut ctx, "bench.mlir", &text, 0).expect("parses");
+            let mut reg = morf_ir::pass::PassRegistry::default();
+            morf_passes::register_all(&mut reg);
+            let hints = format!("size-hints=M={m},N={n}");
+            for (pass, opts) in [
+                ("lower-tensor-to-loop", ""),
+                ("canonicalize", ""),
+                ("cse", ""),
+                ("fuse-mixed-reductions", hints.as_str()),
+                ("canonicalize", ""),
+                ("cse", ""),
+                ("lower-loop-to-gpu", hints.as_str()),
+            ] {
+                let mut p = reg.create(pass, opts).unwrap();
+                p.run(&mut ctx, module).unwrap_or_else(|d| panic!("{pass}: {}", ctx.render(&d)));
+            }
+            morf_ir::verify(&ctx, module).unwrap_or_else(|d| panic!("{}", ctx.render(&d)));
+            let name = format!("{example}{suffix} {m}x{n}");
+            let ptx =
+                emit_module(&ctx, module, &PtxOptions::default()).unwrap_or_else(|d| panic!("{}", ctx.render(&d)));
+            let ptx_path = tmp.join("bench.ptx");
+            std::fs::write(&ptx_path, &ptx).unwrap();
+            let out = Command::new(&ptxas)
+                .args(["-arch=sm_90", "-v", "-o"])
+                .arg(tmp.join("bench.cubin"))
+                .arg(&ptx_path)
+                .output()
+                .expect("running ptxas");
+            let log = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+            if !out.status.success() {
+                failures.push(format!("{name}: ptxas failed:\n{log}"));
+                continue;
+            }
+            let bench = bench_kernels(&ctx, module);
+            let mut schedules = Vec::new();
+            ctx.walk(module, &mut |op| {
+                if ctx.op_name(op) == "mgpu.func" {
+                    let s = ctx.attr(op, "morf.schedule").and_then(|a| ctx.attr_str(a)).unwrap_or("").to_string();
+                    let k = morf_ir::builtin::symbol_name(&ctx, op).unwrap_or("").to_string();
+                    schedules.push((k, s));
+                }
+            });
+            if !schedules.iter().any(|(_, s)| s.contains("fast: ")) {
+                failures.push(format!("{name}: no row-fused kernel with the fast path: {schedules:?}"));
+            }
+            for (kname, r) in registers(&log) {
+                let s = schedules.iter().find(|(k, _)| *k == kname).map_or("", |(_, s)| s.as_str());
+                println!("{name}: {kname}: {r} registers; {s}");
+            }
+            for (k, stores, loads) in spills(&log) {
+                if (stores > 0 || loads > 0) && bench.contains(&k) {
+                    failures.push(format!("{name}: bench kernel '{k}' spills ({stores} bytes stored, {loads} loaded)"));
+                }
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}

@@ -92,7 +92,7 @@ impl Gpu {
     /// Copies `src` into `dst` with the copy kernel of `module` (loaded from [`COPY_PTX`]).
     /// Both sizes must be equal multiples of 16 bytes.
     pub fn copy_with_kernel(&self, module: &crate::Module, src: &DeviceBuffer, dst: &DeviceBuffer) -> Result<()> {
-        if src.len() != dst.len() || src.len() % 16 != 0 {
+        if src.len() != dst.len() || src.len() & 15 != 0 {
             return Err(RuntimeError::Usage(format!(
                 "the copy kernel needs two buffers of one size, a multiple of 16 bytes (got {} and {})",
                 src.len(),

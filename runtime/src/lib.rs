@@ -99,7 +99,10 @@ pub fn ptx_version(ptx: &str) -> Option<&str> {
 
 /// The `.target` directive of PTX text, e.g. `Some("sm_90")`.
 pub fn ptx_target(ptx: &str) -> Option<&str> {
-    ptx.lines().map(str::trim).find_map(|l| l.strip_prefix(".target")).map(|t| t.trim().split(',').next().unwrap_or("").trim())
+    ptx.lines()
+        .map(str::trim)
+        .find_map(|l| l.strip_prefix(".target"))
+        .map(|t| t.trim().split(',').next().unwrap_or("").trim())
 }
 
 /// One kernel argument. Kernel parameters are pointers (`.param .u64` holding a global
@@ -196,12 +199,8 @@ impl Gpu {
             sys::CUjit_option::CU_JIT_INFO_LOG_BUFFER,
             sys::CUjit_option::CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
         ];
-        let mut values: [*mut c_void; 4] = [
-            error_log.as_mut_ptr().cast(),
-            LOG as *mut c_void,
-            info_log.as_mut_ptr().cast(),
-            LOG as *mut c_void,
-        ];
+        let mut values: [*mut c_void; 4] =
+            [error_log.as_mut_ptr().cast(), LOG as *mut c_void, info_log.as_mut_ptr().cast(), LOG as *mut c_void];
         let mut raw: sys::CUmodule = std::ptr::null_mut();
         // SAFETY: the option values point at live buffers of the sizes given.
         let r = unsafe {
@@ -216,10 +215,8 @@ impl Gpu {
         if let Err(e) = r.result() {
             let log = c_log(&error_log);
             let mut hint = String::new();
-            if matches!(
-                e.0,
-                sys::CUresult::CUDA_ERROR_INVALID_PTX | sys::CUresult::CUDA_ERROR_UNSUPPORTED_PTX_VERSION
-            ) {
+            if matches!(e.0, sys::CUresult::CUDA_ERROR_INVALID_PTX | sys::CUresult::CUDA_ERROR_UNSUPPORTED_PTX_VERSION)
+            {
                 let (maj, min) = self.driver_version().map(max_ptx_isa).unwrap_or((0, 0));
                 hint = format!(
                     "check the PTX version: the driver supports up to PTX ISA {maj}.{min}; this PTX has .version {} .target {}",
@@ -393,20 +390,22 @@ impl Gpu {
         let mut params: Vec<*mut c_void> = values.iter_mut().map(|v| (v as *mut u64).cast()).collect();
         // SAFETY: each parameter points at an 8-byte value that lives until the call
         // returns (the driver copies parameters at launch).
-        unsafe { result::launch_kernel(f, (grid, 1, 1), (block, 1, 1), shared_bytes, std::ptr::null_mut(), &mut params) }
-            .map_err(|e| {
-                cuda_err(
-                    &format!("cuLaunchKernel('{name}', grid {grid}, block {block}, shared {shared_bytes})"),
-                    e,
-                    match e.0 {
-                        sys::CUresult::CUDA_ERROR_INVALID_VALUE => "check the block size and the argument count",
-                        sys::CUresult::CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES => {
-                            "too many registers or too much shared memory for this block size"
-                        }
-                        _ => "",
-                    },
-                )
-            })
+        unsafe {
+            result::launch_kernel(f, (grid, 1, 1), (block, 1, 1), shared_bytes, std::ptr::null_mut(), &mut params)
+        }
+        .map_err(|e| {
+            cuda_err(
+                &format!("cuLaunchKernel('{name}', grid {grid}, block {block}, shared {shared_bytes})"),
+                e,
+                match e.0 {
+                    sys::CUresult::CUDA_ERROR_INVALID_VALUE => "check the block size and the argument count",
+                    sys::CUresult::CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES => {
+                        "too many registers or too much shared memory for this block size"
+                    }
+                    _ => "",
+                },
+            )
+        })
     }
 
     /// Waits for all work; reports the error of a kernel that failed asynchronously.
@@ -418,7 +417,9 @@ impl Gpu {
     /// A start/end pair of events with timing enabled.
     pub fn event_pair(&self) -> Result<EventPair> {
         self.bind()?;
-        let mk = || result::event::create(sys::CUevent_flags::CU_EVENT_DEFAULT).map_err(|e| cuda_err("cuEventCreate", e, ""));
+        let mk = || {
+            result::event::create(sys::CUevent_flags::CU_EVENT_DEFAULT).map_err(|e| cuda_err("cuEventCreate", e, ""))
+        };
         let start = mk()?;
         let end = match mk() {
             Ok(e) => e,
@@ -597,7 +598,8 @@ mod tests {
 
     #[test]
     fn error_messages_name_call_and_code() {
-        let e = cuda_err("cuModuleLoadData", DriverError(sys::CUresult::CUDA_ERROR_INVALID_PTX), "check the PTX version");
+        let e =
+            cuda_err("cuModuleLoadData", DriverError(sys::CUresult::CUDA_ERROR_INVALID_PTX), "check the PTX version");
         assert_eq!(e.to_string(), "cuModuleLoadData failed: CUDA_ERROR_INVALID_PTX (check the PTX version)");
         let e = cuda_err("cuCtxSynchronize", DriverError(sys::CUresult::CUDA_ERROR_ILLEGAL_ADDRESS), "");
         assert_eq!(e.to_string(), "cuCtxSynchronize failed: CUDA_ERROR_ILLEGAL_ADDRESS");

@@ -50,8 +50,10 @@
 //
 // RUN: not morf-run %s --entry nope --random M=5,N=7 2>&1 | FileCheck --check-prefix=ENTRY %s
 // ENTRY: morf-run: error: no function @nope in {{.*}}errors.mlir (functions: @echo)
+// Asking for the GPU explicitly on a machine without CUDA is an error (not a silent fallback).
+// UNSUPPORTED: cuda
 // RUN: not morf-run %s --device gpu --random M=5,N=7 2>&1 | FileCheck --check-prefix=DEVICE %s
-// DEVICE: morf-run: error: --device gpu is not available yet; only --device interp runs for now
+// DEVICE: morf-run: error: no GPU: CUDA driver library not found; GPU work skipped
 // RUN: not morf-run %t/no-such-file.mlir 2>&1 | FileCheck --check-prefix=NOIR %s
 // NOIR: morf-run: error: cannot read {{.*}}no-such-file.mlir:
 //

@@ -22,7 +22,9 @@
 //!   the CTA's warps take the rows of the split, each row's reductions are computed by its
 //!   threads and combined, the pointwise part follows, and the partials are accumulated per
 //!   column in shared memory (one row per warp, combined in warp order at the end of the
-//!   split and added to `W[s, :]` once) or straight into the CTA's own `W[s, :]`;
+//!   split and added to `W[s, :]` once) or straight into the CTA's own `W[s, :]`; with N
+//!   static or hinted, a register-resident fast form (vector loads of each row once, `[j]`
+//!   buffers hoisted, partials in registers) guarded at run time;
 //! - nests with `accumulate` that none of these proves race-free: one thread.
 //!
 //! Every extent may be dynamic: loops are grid-stride / lane-strided with exact bounds, so
@@ -31,7 +33,8 @@
 //! **Options:** `threads`, `threads-per-row`, `vector`, `rows-per-cta`, `grid` (0 = the
 //! heuristic's choice, [`schedule::choose_schedule`]), `device` (`sms=...,smem=...`
 //! overrides of the H200 description), `size-hints=M=4096,N=384` (sizes of named dynamic
-//! dims for the heuristic).
+//! dims for the heuristic), `fast` (1: the register-resident row-fused form where N is static
+//! or hinted, behind a run-time guard that falls back to the looped form; 0: never).
 //!
 //! **Example:**
 //!
@@ -84,6 +87,7 @@ impl LoopToGpuOptions {
             vector: u("vector")?,
             rows_per_cta: u("rows-per-cta")?,
             grid: o.usize("grid", 0)? as u64,
+            no_fast: o.usize("fast", 1)? == 0,
         };
         if overrides.threads > 1024 {
             return Err(format!("option 'threads' must be at most 1024, got {}", overrides.threads));
@@ -106,6 +110,11 @@ pub const OPTIONS: &[PassOptionInfo] = &[
     PassOptionInfo { key: "vector", help: "elements per vector access (0: 16 bytes)", default: "0" },
     PassOptionInfo { key: "rows-per-cta", help: "rows a row-fused CTA holds at once (0: heuristic)", default: "0" },
     PassOptionInfo { key: "grid", help: "the most CTAs of a launch (0: heuristic)", default: "0" },
+    PassOptionInfo {
+        key: "fast",
+        help: "1: register-resident row-fused kernels for static/hinted N (guarded); 0: never",
+        default: "1",
+    },
     PassOptionInfo { key: "device", help: "device overrides, e.g. sms=108,smem=167936", default: "" },
     PassOptionInfo { key: "size-hints", help: "sizes of named dynamic dims, e.g. M=4096,N=384", default: "" },
 ];
@@ -214,8 +223,9 @@ fn lower_function(ctx: &mut Context, mblock: BlockId, func: OpId, opts: &LoopToG
         }
         match ctx.op_name(op) {
             "mloop.parallel" | "mloop.for" => units.push(Unit { op, epilogue: Vec::new() }),
-            "mloop.reduce" => {
-                // The ops after it that consume its result (transitively) run in its kernel.
+            "mloop.reduce" | "mloop.load" | "mloop.store" | "mloop.accumulate" => {
+                // A rank-0 reduction, or scalar code outside any nest (rank-0 pointwise):
+                // the ops after it that consume its result (transitively) run in its kernel.
                 let mut live: HashSet<Value> = ctx.results(op).iter().copied().collect();
                 let mut epilogue = Vec::new();
                 for &o in &ops[k + 1..] {
@@ -229,12 +239,6 @@ fn lower_function(ctx: &mut Context, mblock: BlockId, func: OpId, opts: &LoopToG
                     }
                 }
                 units.push(Unit { op, epilogue });
-            }
-            "mloop.load" | "mloop.store" | "mloop.accumulate" => {
-                return Err(Diagnostic::error(
-                    ctx.op_loc(op),
-                    format!("failed to legalize operation '{}' outside a loop nest", ctx.op_name(op)),
-                ));
             }
             _ => {}
         }
@@ -325,6 +329,9 @@ fn identity(kind: &str) -> f64 {
 
 type R<T> = Result<T, Diagnostic>;
 
+/// The body of a loop being built: (builder, iv, iter args) -> yielded values.
+type LoopBody<'f, 'a> = dyn FnMut(&mut KernelBuilder<'a>, Value, &[Value]) -> R<Vec<Value>> + 'f;
+
 /// What a row-fused kernel redirects `accumulate`s to.
 struct SharedPartials {
     /// The shared partial array (`[partials][rows_per_cta][N]` f32).
@@ -372,6 +379,8 @@ struct KernelBuilder<'a> {
     shared_partials: Option<SharedPartials>,
     block_smem: HashMap<Type, Value>,
     ids: HashMap<&'static str, Value>,
+    /// The fast row-fused emitter's state, while it runs.
+    fast: Option<FastState>,
 }
 
 impl<'a> KernelBuilder<'a> {
@@ -424,6 +433,7 @@ impl<'a> KernelBuilder<'a> {
             shared_partials: None,
             block_smem: HashMap::new(),
             ids: HashMap::new(),
+            fast: None,
         }
     }
 
@@ -538,7 +548,7 @@ impl<'a> KernelBuilder<'a> {
         ub: Value,
         step: Value,
         inits: &[Value],
-        body: &mut dyn FnMut(&mut Self, Value, &[Value]) -> R<Vec<Value>>,
+        body: &mut LoopBody<'_, 'a>,
     ) -> R<Vec<Value>> {
         let it = self.it();
         let tys: Vec<Type> = inits.iter().map(|v| self.ctx.value_type(*v)).collect();
@@ -1115,7 +1125,7 @@ impl<'a> KernelBuilder<'a> {
                 elem_bytes = elem_bytes.max(b);
             }
         }
-        NestShape { rows, cols, elem_bytes, partials: 0, shared_ok: false }
+        NestShape { rows, cols, elem_bytes, partials: 0, shared_ok: false, fast_bytes: 0 }
     }
 
     fn set_schedule(&mut self, mapping: Mapping, shape: &NestShape) -> Schedule {
@@ -1403,9 +1413,11 @@ impl<'a> KernelBuilder<'a> {
                 _ => {}
             }
         }
+        let plan = self.fast_plan(op);
         let mut shape = self.nest_shape(self.size_of(parts.ubs[0]), cols);
         shape.partials = workspaces.len() as u32;
         shape.shared_ok = all_f32 && inner.is_some();
+        shape.fast_bytes = plan.as_ref().map_or(0, |p| p.bytes);
         let s = self.set_schedule(Mapping::RowFused, &shape);
         let bench = self.ctx.unit_attr();
         self.ctx.set_attr(self.kernel, "morf.bench", bench);
@@ -1454,61 +1466,56 @@ impl<'a> KernelBuilder<'a> {
         let iv = parts.ivs[0];
         let body = parts.body;
         let nw = workspaces.clone();
-        self.for_loop(bid, nsplit, gdim, &[], &mut |kb, sidx, _| {
-            let f32t = kb.ctx.f32_type();
-            if let Some(sp) = kb.shared_partials.as_ref() {
-                // Zero this warp's partial rows.
-                let (smem, slot) = (sp.smem, sp.slot);
-                for (p, kind) in kinds.iter().enumerate() {
-                    let id = kb.fconst(identity(kind), f32t);
-                    let pc = kb.iconst(p as i64);
-                    let base = kb.ibin("mloop.mul", pc, slots);
-                    let base = kb.ibin("mloop.add", base, slot);
-                    let base = kb.ibin("mloop.mul", base, n_kernel);
-                    kb.for_loop(t, n_kernel, tpr, &[], &mut |kb, j, _| {
-                        let off = kb.ibin("mloop.add", base, j);
-                        kb.push("mgpu.store", &[id, smem, off], &[], &[]);
-                        Ok(vec![])
-                    })?;
-                }
-            }
-            let row0 = kb.ibin("mloop.mul", sidx, sc);
-            let rend = kb.ibin("mloop.add", row0, sc);
-            let rend = kb.ibin("mloop.min", rend, m);
-            let start = kb.ibin("mloop.add", row0, slot);
-            kb.for_loop(start, rend, slots, &[], &mut |kb, i, _| {
-                kb.map.insert(iv, i);
-                kb.emit_row(body, t, tpr, warp)?;
-                Ok(vec![])
-            })?;
-            if let Some(sp) = kb.shared_partials.as_ref() {
-                let smem = sp.smem;
-                kb.push("mgpu.barrier", &[], &[], &[]);
-                for (p, w) in nw.iter().enumerate() {
-                    let kind = kinds[p].clone();
-                    let wp = kb.get(*w)?;
-                    kb.for_loop(tid, n_kernel, bdim, &[], &mut |kb, j, _| {
-                        let id = kb.fconst(identity(&kind), f32t);
+        let geo = SplitGeometry { m, sc, nsplit, slot, slots, bid, gdim, tid, bdim, n_kernel, one, zero };
+        let mut slow = |kb: &mut Self| -> R<()> {
+            kb.for_loop(bid, nsplit, gdim, &[], &mut |kb, sidx, _| {
+                let f32t = kb.ctx.f32_type();
+                if let Some(sp) = kb.shared_partials.as_ref() {
+                    // Zero this warp's partial rows.
+                    let (smem, slot) = (sp.smem, sp.slot);
+                    for (p, kind) in kinds.iter().enumerate() {
+                        let id = kb.fconst(identity(kind), f32t);
                         let pc = kb.iconst(p as i64);
                         let base = kb.ibin("mloop.mul", pc, slots);
-                        let tot = kb.for_loop(zero, slots, one, &[id], &mut |kb, k, acc| {
-                            let a = kb.ibin("mloop.add", base, k);
-                            let a = kb.ibin("mloop.mul", a, n_kernel);
-                            let off = kb.ibin("mloop.add", a, j);
-                            let x = kb.push1("mgpu.load", &[smem, off], f32t, &[]);
-                            Ok(vec![kb.combine(&kind, acc[0], x)?])
-                        })?[0];
-                        let off = kb.offset(*w, &[sidx, j]);
-                        let old = kb.push1("mgpu.load", &[wp, off], f32t, &[]);
-                        let new = kb.combine(&kind, old, tot)?;
-                        kb.push("mgpu.store", &[new, wp, off], &[], &[]);
-                        Ok(vec![])
-                    })?;
+                        let base = kb.ibin("mloop.add", base, slot);
+                        let base = kb.ibin("mloop.mul", base, n_kernel);
+                        kb.for_loop(t, n_kernel, tpr, &[], &mut |kb, j, _| {
+                            let off = kb.ibin("mloop.add", base, j);
+                            kb.push("mgpu.store", &[id, smem, off], &[], &[]);
+                            Ok(vec![])
+                        })?;
+                    }
                 }
-                kb.push("mgpu.barrier", &[], &[], &[]);
+                let row0 = kb.ibin("mloop.mul", sidx, sc);
+                let rend = kb.ibin("mloop.add", row0, sc);
+                let rend = kb.ibin("mloop.min", rend, m);
+                let start = kb.ibin("mloop.add", row0, slot);
+                kb.for_loop(start, rend, slots, &[], &mut |kb, i, _| {
+                    kb.map.insert(iv, i);
+                    kb.emit_row(body, t, tpr, warp)?;
+                    Ok(vec![])
+                })?;
+                if kb.shared_partials.is_some() {
+                    kb.flush_shared(sidx, &nw, &kinds, &geo)?;
+                }
+                Ok(vec![])
+            })?;
+            Ok(())
+        };
+        match (plan, s.fast) {
+            (Some(plan), Some(fs)) => {
+                let cond = self.fast_guard(&plan, fs.cols)?;
+                let kinds2 = kinds.clone();
+                let ws = workspaces.clone();
+                let sched = s.clone();
+                self.if_then_else(
+                    cond,
+                    &mut |kb| kb.row_fused_fast(op, &plan, &sched, &ws, &kinds2, &geo, t),
+                    &mut slow,
+                )?;
             }
-            Ok(vec![])
-        })?;
+            _ => slow(self)?,
+        }
         // Host: grid and shared bytes.
         let ib = Ib { before: self.nest };
         let mh = parts.ubs[0];
@@ -1523,6 +1530,39 @@ impl<'a> KernelBuilder<'a> {
             ib.index(self.ctx, 0)
         };
         self.launch = Some((blocks, bytes));
+        Ok(())
+    }
+
+    /// End of a split with shared partials: barrier, then every thread combines columns
+    /// `tid, tid + block_dim, ...` over the CTA's warps in warp order and adds them to
+    /// `W[s, j]`; barrier.
+    fn flush_shared(&mut self, sidx: Value, ws: &[Value], kinds: &[String], g: &SplitGeometry) -> R<()> {
+        let smem = self.shared_partials.as_ref().expect("shared partials").smem;
+        let f32t = self.ctx.f32_type();
+        let (slots, n_kernel, zero, one) = (g.slots, g.n_kernel, g.zero, g.one);
+        self.push("mgpu.barrier", &[], &[], &[]);
+        for (p, w) in ws.iter().enumerate() {
+            let kind = kinds[p].clone();
+            let wp = self.get(*w)?;
+            self.for_loop(g.tid, n_kernel, g.bdim, &[], &mut |kb, j, _| {
+                let id = kb.fconst(identity(&kind), f32t);
+                let pc = kb.iconst(p as i64);
+                let base = kb.ibin("mloop.mul", pc, slots);
+                let tot = kb.for_loop(zero, slots, one, &[id], &mut |kb, k, acc| {
+                    let a = kb.ibin("mloop.add", base, k);
+                    let a = kb.ibin("mloop.mul", a, n_kernel);
+                    let off = kb.ibin("mloop.add", a, j);
+                    let x = kb.push1("mgpu.load", &[smem, off], f32t, &[]);
+                    Ok(vec![kb.combine(&kind, acc[0], x)?])
+                })?[0];
+                let off = kb.offset(*w, &[sidx, j]);
+                let old = kb.push1("mgpu.load", &[wp, off], f32t, &[]);
+                let new = kb.combine(&kind, old, tot)?;
+                kb.push("mgpu.store", &[new, wp, off], &[], &[]);
+                Ok(vec![])
+            })?;
+        }
+        self.push("mgpu.barrier", &[], &[], &[]);
         Ok(())
     }
 
@@ -1548,6 +1588,708 @@ impl<'a> KernelBuilder<'a> {
             self.ctx.erase_op(o);
         }
         self.ctx.erase_op(self.nest);
+        Ok(())
+    }
+}
+
+// ----- the register-resident row-fused fast path -----
+
+/// Values of a row-fused kernel shared by its slow and fast forms.
+struct SplitGeometry {
+    m: Value,
+    sc: Value,
+    nsplit: Value,
+    slot: Value,
+    slots: Value,
+    bid: Value,
+    gdim: Value,
+    tid: Value,
+    bdim: Value,
+    n_kernel: Value,
+    one: Value,
+    zero: Value,
+}
+
+/// What the fast path needs of a row-fused nest ([`KernelBuilder::fast_plan`]).
+#[derive(Clone, Debug, Default)]
+struct FastPlan {
+    /// 1-D buffers loaded at `[j]`: loaded once per CTA into registers.
+    hoist: Vec<Value>,
+    /// Host index values that must equal N (loop bounds of the row).
+    eq_n: Vec<Value>,
+    /// Host index values `c` of clamps `min(j, c)` that must be `>= N - 1` (then the clamp
+    /// is the identity on the row).
+    ge_n1: Vec<Value>,
+    /// 2-D buffers accessed at `[r, j]`: their dim 1 must equal N.
+    rows2d: Vec<Value>,
+    /// Bytes of the widest vectorized element.
+    bytes: u32,
+}
+
+/// A value of the fast row emitter: the same for every column of the thread, one value per
+/// owned column, or the column index itself.
+#[derive(Clone, Debug)]
+enum Fv {
+    Uni(Value),
+    Cols(Vec<Value>),
+    J,
+}
+
+type CseKey = (String, Vec<Value>, Type, Vec<(String, Attr)>);
+
+/// Per-kernel state of the fast emitter.
+#[derive(Default)]
+struct FastState {
+    n: i64,
+    v: usize,
+    k: usize,
+    /// Per chunk: the column of its first element.
+    bases: Vec<Value>,
+    /// Per chunk: `base < N` when the chunk is partial (some threads past the row's end).
+    valid: Vec<Option<Value>>,
+    /// Hoisted `[j]` buffers: their elements per owned column.
+    hoisted: HashMap<Value, Vec<Value>>,
+    /// Nest value -> its fast value.
+    fmap: HashMap<Value, Fv>,
+    /// Rows loaded this row: (buffer, row index) -> elements per owned column.
+    rows: HashMap<(Value, Value), Vec<Value>>,
+    /// Scalar loads this row: (buffer, indices) -> value.
+    uni: HashMap<(Value, Vec<Value>), Value>,
+    /// Pure scalar ops this row.
+    cse: HashMap<CseKey, Value>,
+    /// Workspace -> partial index.
+    ws: HashMap<Value, usize>,
+    /// Current accumulators, `[partial][column slot]`.
+    accs: Vec<Vec<Value>>,
+}
+
+fn float_bytes(ctx: &Context, t: Type) -> Option<u32> {
+    match ctx.float_kind(t)?.name() {
+        "f64" => Some(8),
+        "f32" => Some(4),
+        _ => Some(2),
+    }
+}
+
+impl<'a> KernelBuilder<'a> {
+    /// Whether the row-fused nest `op` can take the fast path, and what it must check at run
+    /// time. Every reduce and the inner parallel run over `[0, N)` step 1; inside them the
+    /// column index `j` is used only as the last index of loads (`x[r, j]`, `w[j]`) and stores
+    /// (`dx[r, j]`), possibly through `min(j, c)` (a broadcast clamp), and by `accumulate`;
+    /// loaded buffers are never written by the nest.
+    fn fast_plan(&self, op: OpId) -> Option<FastPlan> {
+        let ctx = &*self.ctx;
+        let parts = loop_parts(ctx, op, false).ok()?;
+        let mut plan = FastPlan::default();
+        let outside = |v: Value| defined_outside(ctx, v, op);
+        for o in ctx.block_ops(parts.body) {
+            let name = ctx.op_name(o);
+            if !matches!(name, "mloop.reduce" | "mloop.parallel") {
+                continue;
+            }
+            let is_reduce = name == "mloop.reduce";
+            let lp = loop_parts(ctx, o, is_reduce).ok()?;
+            if lp.ivs.len() != 1
+                || const_int(ctx, lp.lbs[0]) != Some(0)
+                || const_int(ctx, lp.steps[0]) != Some(1)
+                || !outside(lp.ubs[0])
+            {
+                return None;
+            }
+            plan.eq_n.push(lp.ubs[0]);
+            let mut jexact: HashSet<Value> = [lp.ivs[0]].into_iter().collect();
+            let mut jdep: HashSet<Value> = HashSet::new();
+            for b in ctx.block_ops(lp.body) {
+                let ops = ctx.operands(b);
+                let name = ctx.op_name(b);
+                let has_j = ops.iter().any(|v| jexact.contains(v));
+                let has_dep = ops.iter().any(|v| jdep.contains(v));
+                match name {
+                    "mloop.yield" => {
+                        if has_j {
+                            return None;
+                        }
+                    }
+                    "mloop.min"
+                        if ops.len() == 2
+                            && matches!(ctx.type_data(ctx.value_type(ops[0])), TypeData::Index)
+                            && (jexact.contains(&ops[0]) || jexact.contains(&ops[1])) =>
+                    {
+                        let c = if jexact.contains(&ops[0]) { ops[1] } else { ops[0] };
+                        if !outside(c) || jexact.contains(&c) {
+                            return None;
+                        }
+                        plan.ge_n1.push(c);
+                        jexact.insert(ctx.result(b, 0));
+                    }
+                    "mloop.load" | "mloop.store" => {
+                        let (buf, idx) = if name == "mloop.load" { (ops[0], &ops[1..]) } else { (ops[1], &ops[2..]) };
+                        if idx.iter().any(|v| jdep.contains(v)) || (name == "mloop.store" && is_reduce) {
+                            return None;
+                        }
+                        if name == "mloop.load" && has_dep {
+                            return None;
+                        }
+                        let jpos: Vec<usize> = (0..idx.len()).filter(|&k| jexact.contains(&idx[k])).collect();
+                        if name == "mloop.store" && jexact.contains(&ops[0]) {
+                            return None;
+                        }
+                        if jpos.is_empty() {
+                            if name == "mloop.store" {
+                                return None;
+                            }
+                            continue;
+                        }
+                        let elem = ctx.element_type(ctx.value_type(buf));
+                        let bytes = float_bytes(ctx, elem)?;
+                        plan.bytes = plan.bytes.max(bytes);
+                        if !outside(buf) {
+                            return None;
+                        }
+                        if name == "mloop.load" {
+                            if self.written.contains(&buf) {
+                                return None;
+                            }
+                            jdep.insert(ctx.result(b, 0));
+                        }
+                        match (idx.len(), jpos.as_slice()) {
+                            (1, [0]) if name == "mloop.load" => {
+                                if !plan.hoist.contains(&buf) {
+                                    plan.hoist.push(buf);
+                                }
+                            }
+                            (2, [1]) => {
+                                if !plan.rows2d.contains(&buf) {
+                                    plan.rows2d.push(buf);
+                                }
+                            }
+                            _ => return None,
+                        }
+                    }
+                    "mloop.accumulate" => {
+                        // row_fused_ok checked `W[i div S, j]`.
+                        if is_reduce || jexact.contains(&ops[0]) {
+                            return None;
+                        }
+                    }
+                    "mloop.dim" => {}
+                    n if SCALAR_OPS.contains(&n) => {
+                        if has_j {
+                            return None;
+                        }
+                        if has_dep {
+                            for r in ctx.results(b) {
+                                jdep.insert(*r);
+                            }
+                        }
+                    }
+                    _ => return None,
+                }
+            }
+        }
+        Some(plan)
+    }
+
+    /// The run-time condition of the fast path: every checked size is N.
+    fn fast_guard(&mut self, plan: &FastPlan, n: u64) -> R<Value> {
+        let it = self.it();
+        let one = self.iconst(1);
+        let zero = self.iconst(0);
+        let nv = self.iconst(n as i64);
+        let nm1 = self.iconst(n as i64 - 1);
+        let mut ok = one;
+        let mut conds = Vec::new();
+        for &v in &plan.eq_n {
+            let k = self.get(v)?;
+            conds.push(self.icmp("eq", k, nv));
+        }
+        for &v in &plan.ge_n1 {
+            let k = self.get(v)?;
+            conds.push(self.icmp("ge", k, nm1));
+        }
+        for &b in &plan.rows2d {
+            let d = self.dim(b, 1);
+            conds.push(self.icmp("eq", d, nv));
+        }
+        for c in conds {
+            ok = self.push1("mloop.select", &[c, ok, zero], it, &[]);
+        }
+        Ok(self.icmp("eq", ok, one))
+    }
+
+    /// `mgpu.if %cond { then } else { els }` without results.
+    fn if_then_else(
+        &mut self,
+        cond: Value,
+        then: &mut dyn FnMut(&mut Self) -> R<()>,
+        els: &mut dyn FnMut(&mut Self) -> R<()>,
+    ) -> R<()> {
+        let saved = self.cur;
+        let mut regions = Vec::new();
+        for which in 0..2 {
+            let region = self.ctx.create_region();
+            let blk = self.ctx.create_block(region, &[]);
+            self.cur = blk;
+            let r = if which == 0 { then(self) } else { els(self) };
+            if r.is_ok() {
+                self.push("mgpu.yield", &[], &[], &[]);
+            }
+            self.cur = saved;
+            r?;
+            regions.push(region);
+        }
+        let st = OperationState::new("mgpu.if", self.loc).operands(&[cond]).region(regions[0]).region(regions[1]);
+        let op = self.ctx.create_op(st);
+        self.ctx.append_op(self.cur, op);
+        Ok(())
+    }
+
+    /// `mgpu.if %cond -> (...) { then } else { els }`.
+    fn if_values(
+        &mut self,
+        cond: Value,
+        then: &mut dyn FnMut(&mut Self) -> R<Vec<Value>>,
+        els: &mut dyn FnMut(&mut Self) -> R<Vec<Value>>,
+    ) -> R<Vec<Value>> {
+        let saved = self.cur;
+        let mut regions = Vec::new();
+        let mut tys = Vec::new();
+        for which in 0..2 {
+            let region = self.ctx.create_region();
+            let blk = self.ctx.create_block(region, &[]);
+            self.cur = blk;
+            let r = if which == 0 { then(self) } else { els(self) };
+            self.cur = saved;
+            let ys = r?;
+            tys = ys.iter().map(|v| self.ctx.value_type(*v)).collect();
+            let y = self.ctx.create_op(OperationState::new("mgpu.yield", self.loc).operands(&ys));
+            self.ctx.append_op(blk, y);
+            regions.push(region);
+        }
+        let st = OperationState::new("mgpu.if", self.loc)
+            .operands(&[cond])
+            .results(&tys)
+            .region(regions[0])
+            .region(regions[1]);
+        let op = self.ctx.create_op(st);
+        self.ctx.append_op(self.cur, op);
+        Ok(self.ctx.results(op).to_vec())
+    }
+
+    fn fs(&mut self) -> &mut FastState {
+        self.fast.as_mut().expect("fast state")
+    }
+
+    /// `v` elements of `elem` at `ptr[off]` (a vector access; a scalar one for `v = 1`),
+    /// zeros where `valid` is false.
+    fn vload(&mut self, ptr: Value, off: Value, elem: Type, nc: bool, valid: Option<Value>) -> R<Vec<Value>> {
+        let v = self.fs().v;
+        let attrs: Vec<(&str, Attr)> = if nc { vec![("nc", self.ctx.unit_attr())] } else { vec![] };
+        let mut load = |kb: &mut Self| -> R<Vec<Value>> {
+            if v == 1 {
+                Ok(vec![kb.push1("mgpu.load", &[ptr, off], elem, &attrs)])
+            } else {
+                let op = kb.push("mgpu.load_vec", &[ptr, off], &vec![elem; v], &attrs);
+                Ok(kb.ctx.results(op).to_vec())
+            }
+        };
+        match valid {
+            None => load(self),
+            Some(c) => {
+                let z = self.fconst(0.0, elem);
+                self.if_values(c, &mut load, &mut |_| Ok(vec![z; v]))
+            }
+        }
+    }
+
+    fn vstore(&mut self, vals: &[Value], ptr: Value, off: Value, valid: Option<Value>) -> R<()> {
+        let mut store = |kb: &mut Self| -> R<()> {
+            let mut operands = vals.to_vec();
+            operands.extend([ptr, off]);
+            let name = if vals.len() == 1 { "mgpu.store" } else { "mgpu.store_vec" };
+            kb.push(name, &operands, &[], &[]);
+            Ok(())
+        };
+        match valid {
+            None => store(self),
+            Some(c) => self.if_then(c, &mut store),
+        }
+    }
+
+    /// The fast form of a row-fused kernel (docs/conversion-loop-to-gpu.md, "Fast path").
+    #[allow(clippy::too_many_arguments)]
+    fn row_fused_fast(
+        &mut self,
+        op: OpId,
+        plan: &FastPlan,
+        s: &Schedule,
+        ws: &[Value],
+        kinds: &[String],
+        g: &SplitGeometry,
+        t: Value,
+    ) -> R<()> {
+        let fast = s.fast.expect("fast schedule");
+        let (n, v, k) = (fast.cols as i64, fast.vector as usize, fast.chunks as usize);
+        let tpr = s.threads_per_row as i64;
+        let parts = loop_parts(self.ctx, op, false).map_err(|e| op_error(self.ctx, op, e))?;
+        // Columns of the thread's chunks.
+        let vc = self.iconst(v as i64);
+        let tv = self.ibin("mloop.mul", t, vc);
+        let nc = self.iconst(n);
+        let mut bases = Vec::new();
+        let mut valid = Vec::new();
+        for c in 0..k {
+            let off = self.iconst(c as i64 * tpr * v as i64);
+            let b = self.ibin("mloop.add", tv, off);
+            bases.push(b);
+            valid.push(if ((c + 1) as i64) * tpr * v as i64 > n { Some(self.icmp("lt", b, nc)) } else { None });
+        }
+        self.fast = Some(FastState {
+            n,
+            v,
+            k,
+            bases: bases.clone(),
+            valid: valid.clone(),
+            ws: ws.iter().enumerate().map(|(p, w)| (*w, p)).collect(),
+            ..FastState::default()
+        });
+        // Hoisted [j] buffers, once per CTA.
+        for &b in &plan.hoist {
+            let ptr = self.get(b)?;
+            let elem = self.ctx.element_type(self.ctx.value_type(b));
+            let mut vals = Vec::new();
+            for c in 0..k {
+                vals.extend(self.vload(ptr, bases[c], elem, true, valid[c])?);
+            }
+            self.fs().hoisted.insert(b, vals);
+        }
+        // Accumulator identities.
+        let mut inits = Vec::new();
+        for (p, w) in ws.iter().enumerate() {
+            let et = self.ctx.element_type(self.ctx.value_type(*w));
+            let id = self.fconst(identity(&kinds[p]), et);
+            inits.extend(std::iter::repeat_n(id, k * v));
+        }
+        let slots_n = k * v;
+        let iv = parts.ivs[0];
+        let body = parts.body;
+        let warp = s.threads_per_row == 32;
+        let (sc, m, slot, slots) = (g.sc, g.m, g.slot, g.slots);
+        self.for_loop(g.bid, g.nsplit, g.gdim, &[], &mut |kb, sidx, _| {
+            let row0 = kb.ibin("mloop.mul", sidx, sc);
+            let rend = kb.ibin("mloop.add", row0, sc);
+            let rend = kb.ibin("mloop.min", rend, m);
+            let start = kb.ibin("mloop.add", row0, slot);
+            let accs = kb.for_loop(start, rend, slots, &inits, &mut |kb, i, accs| {
+                kb.map.insert(iv, i);
+                {
+                    let fs = kb.fs();
+                    fs.fmap.clear();
+                    fs.rows.clear();
+                    fs.uni.clear();
+                    fs.cse.clear();
+                    fs.accs = accs.chunks(slots_n).map(|c| c.to_vec()).collect();
+                }
+                kb.fast_row(body, t, warp)?;
+                Ok(kb.fs().accs.concat())
+            })?;
+            if ws.is_empty() {
+                return Ok(vec![]);
+            }
+            if kb.shared_partials.is_some() {
+                // This warp's partials to its shared row, then the CTA combines in warp order.
+                let smem = kb.shared_partials.as_ref().expect("shared").smem;
+                for p in 0..ws.len() {
+                    let pc = kb.iconst(p as i64);
+                    let base = kb.ibin("mloop.mul", pc, slots);
+                    let base = kb.ibin("mloop.add", base, slot);
+                    let base = kb.ibin("mloop.mul", base, nc);
+                    for c in 0..k {
+                        let vals = accs[p * slots_n + c * v..p * slots_n + (c + 1) * v].to_vec();
+                        let b0 = kb.ibin("mloop.add", base, bases[c]);
+                        kb.vstore_scalars(&vals, smem, b0, valid[c])?;
+                    }
+                }
+                kb.flush_shared(sidx, ws, kinds, g)?;
+            } else {
+                // One row in flight per CTA: the thread owns its columns of W[s, :].
+                for (p, w) in ws.iter().enumerate() {
+                    let wp = kb.get(*w)?;
+                    let kind = kinds[p].clone();
+                    for c in 0..k {
+                        let vals = accs[p * slots_n + c * v..p * slots_n + (c + 1) * v].to_vec();
+                        let b0 = kb.offset(*w, &[sidx, bases[c]]);
+                        let mut body = |kb: &mut Self| -> R<()> {
+                            for (e, &x) in vals.iter().enumerate() {
+                                let ec = kb.iconst(e as i64);
+                                let off = kb.ibin("mloop.add", b0, ec);
+                                let ty = kb.ctx.value_type(x);
+                                let old = kb.push1("mgpu.load", &[wp, off], ty, &[]);
+                                let new = kb.combine(&kind, old, x)?;
+                                kb.push("mgpu.store", &[new, wp, off], &[], &[]);
+                            }
+                            Ok(())
+                        };
+                        match valid[c] {
+                            Some(cv) => kb.if_then(cv, &mut body)?,
+                            None => body(kb)?,
+                        }
+                    }
+                }
+            }
+            Ok(vec![])
+        })?;
+        self.fast = None;
+        Ok(())
+    }
+
+    /// Scalar stores of `vals` at `ptr[off + e]` (under `valid`).
+    fn vstore_scalars(&mut self, vals: &[Value], ptr: Value, off: Value, valid: Option<Value>) -> R<()> {
+        let mut body = |kb: &mut Self| -> R<()> {
+            for (e, &x) in vals.iter().enumerate() {
+                let ec = kb.iconst(e as i64);
+                let o = kb.ibin("mloop.add", off, ec);
+                kb.push("mgpu.store", &[x, ptr, o], &[], &[]);
+            }
+            Ok(())
+        };
+        match valid {
+            Some(c) => self.if_then(c, &mut body),
+            None => body(self),
+        }
+    }
+
+    /// One row of the fast path: row-level ops as in the slow path (stores by the row's first
+    /// thread), reduces and the inner parallel unrolled over the thread's columns.
+    fn fast_row(&mut self, body: BlockId, t: Value, warp: bool) -> R<()> {
+        let zero = self.iconst(0);
+        let first = self.icmp("eq", t, zero);
+        for o in self.ctx.block_ops(body).collect::<Vec<_>>() {
+            match self.ctx.op_name(o) {
+                "mloop.yield" => {}
+                "mloop.reduce" => {
+                    let parts = loop_parts(self.ctx, o, true).map_err(|e| op_error(self.ctx, o, e))?;
+                    let kind = kind_name(self.ctx, o).unwrap_or_default();
+                    let init = self.get(parts.init.expect("reduce"))?;
+                    let ty = self.ctx.value_type(init);
+                    let id = self.fconst(identity(&kind), ty);
+                    let y = self.fast_block(parts.body, parts.ivs[0])?;
+                    let (k, v) = (self.fs().k, self.fs().v);
+                    let valid = self.fs().valid.clone();
+                    let mut acc = id;
+                    for c in 0..k {
+                        for e in 0..v {
+                            let mut x = match &y {
+                                Fv::Uni(u) => *u,
+                                Fv::Cols(cs) => cs[c * v + e],
+                                Fv::J => unreachable!("checked by fast_plan"),
+                            };
+                            if let Some(cv) = valid[c] {
+                                x = self.push1("mloop.select", &[cv, x, id], ty, &[]);
+                            }
+                            acc = self.combine(&kind, acc, x)?;
+                        }
+                    }
+                    let red = if warp { self.warp_reduce(&kind, acc) } else { self.block_reduce(&kind, acc)? };
+                    let r = self.combine(&kind, init, red)?;
+                    let res = self.ctx.result(o, 0);
+                    self.map.insert(res, r);
+                    self.fs().fmap.insert(res, Fv::Uni(r));
+                }
+                "mloop.parallel" => {
+                    let parts = loop_parts(self.ctx, o, false).map_err(|e| op_error(self.ctx, o, e))?;
+                    self.fast_block(parts.body, parts.ivs[0])?;
+                }
+                "mloop.load" => self.fast_op(o)?,
+                _ => {
+                    self.row_guard = Some(first);
+                    let r = self.emit_op(o);
+                    self.row_guard = None;
+                    r?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Emits a reduce / inner parallel body over the thread's columns; returns the value yielded.
+    fn fast_block(&mut self, body: BlockId, iv: Value) -> R<Fv> {
+        self.fs().fmap.insert(iv, Fv::J);
+        let mut y = Fv::Uni(iv);
+        for o in self.ctx.block_ops(body).collect::<Vec<_>>() {
+            if self.ctx.op_name(o) == "mloop.yield" {
+                if let Some(&v) = self.ctx.operands(o).first() {
+                    y = self.fget(v)?;
+                }
+            } else {
+                self.fast_op(o)?;
+            }
+        }
+        Ok(y)
+    }
+
+    fn fget(&mut self, v: Value) -> R<Fv> {
+        if let Some(f) = self.fs().fmap.get(&v) {
+            return Ok(f.clone());
+        }
+        Ok(Fv::Uni(self.get(v)?))
+    }
+
+    fn set_uni(&mut self, nest: Value, k: Value) {
+        self.map.insert(nest, k);
+        self.fs().fmap.insert(nest, Fv::Uni(k));
+    }
+
+    /// A pure scalar op (`name`, `operands`, the attributes of `op`), reused within the row.
+    fn cse_op(&mut self, op: OpId, operands: &[Value]) -> Value {
+        let name = self.ctx.op_name(op).to_string();
+        let ty = self.ctx.value_type(self.ctx.result(op, 0));
+        let attrs: Vec<(String, Attr)> =
+            self.ctx.attrs(op).iter().map(|(k, a)| (self.ctx.str(*k).to_string(), *a)).collect();
+        let key = (name.clone(), operands.to_vec(), ty, attrs.clone());
+        if let Some(&v) = self.fs().cse.get(&key) {
+            return v;
+        }
+        let mut st = OperationState::new(&name, self.loc).operands(operands).results(&[ty]);
+        for (k, a) in attrs {
+            st = st.attr(&k, a);
+        }
+        let new = self.ctx.create_op(st);
+        self.ctx.append_op(self.cur, new);
+        let v = self.ctx.result(new, 0);
+        self.fs().cse.insert(key, v);
+        v
+    }
+
+    fn fast_op(&mut self, op: OpId) -> R<()> {
+        let name = self.ctx.op_name(op).to_string();
+        let operands = self.ctx.operands(op).to_vec();
+        let mut f = Vec::new();
+        for &o in &operands {
+            f.push(self.fget(o)?);
+        }
+        let uni = |x: &Fv| match x {
+            Fv::Uni(u) => Some(*u),
+            _ => None,
+        };
+        match name.as_str() {
+            "mloop.load" => {
+                let buf = operands[0];
+                let res = self.ctx.result(op, 0);
+                let elem = self.ctx.value_type(res);
+                let nc = !self.written.contains(&buf);
+                if f[1..].iter().all(|x| uni(x).is_some()) {
+                    let idx: Vec<Value> = f[1..].iter().filter_map(uni).collect();
+                    if nc {
+                        if let Some(&v) = self.fs().uni.get(&(buf, idx.clone())) {
+                            self.set_uni(res, v);
+                            return Ok(());
+                        }
+                    }
+                    let ptr = self.get(buf)?;
+                    let off = self.offset(buf, &idx);
+                    let attrs: Vec<(&str, Attr)> = if nc { vec![("nc", self.ctx.unit_attr())] } else { vec![] };
+                    let v = self.push1("mgpu.load", &[ptr, off], elem, &attrs);
+                    if nc {
+                        self.fs().uni.insert((buf, idx), v);
+                    }
+                    self.set_uni(res, v);
+                    return Ok(());
+                }
+                let vals = if operands.len() == 2 {
+                    self.fs().hoisted.get(&buf).cloned().expect("hoisted by fast_plan")
+                } else {
+                    let r = uni(&f[1]).expect("checked by fast_plan");
+                    match self.fs().rows.get(&(buf, r)).cloned() {
+                        Some(vals) => vals,
+                        None => {
+                            let ptr = self.get(buf)?;
+                            let (n, k) = (self.fs().n, self.fs().k);
+                            let nc_ = self.iconst(n);
+                            let rowoff = self.ibin("mloop.mul", r, nc_);
+                            let mut vals = Vec::new();
+                            for c in 0..k {
+                                let (b, valid) = (self.fs().bases[c], self.fs().valid[c]);
+                                let off = self.ibin("mloop.add", rowoff, b);
+                                vals.extend(self.vload(ptr, off, elem, true, valid)?);
+                            }
+                            self.fs().rows.insert((buf, r), vals.clone());
+                            vals
+                        }
+                    }
+                };
+                self.fs().fmap.insert(res, Fv::Cols(vals));
+            }
+            "mloop.store" => {
+                let buf = operands[1];
+                let ptr = self.get(buf)?;
+                let r = uni(&f[2]).expect("checked by fast_plan");
+                let (n, k, v) = (self.fs().n, self.fs().k, self.fs().v);
+                let nc_ = self.iconst(n);
+                let rowoff = self.ibin("mloop.mul", r, nc_);
+                for c in 0..k {
+                    let (b, valid) = (self.fs().bases[c], self.fs().valid[c]);
+                    let vals: Vec<Value> = match &f[0] {
+                        Fv::Uni(u) => vec![*u; v],
+                        Fv::Cols(cs) => cs[c * v..(c + 1) * v].to_vec(),
+                        Fv::J => unreachable!("checked by fast_plan"),
+                    };
+                    let off = self.ibin("mloop.add", rowoff, b);
+                    self.vstore(&vals, ptr, off, valid)?;
+                }
+            }
+            "mloop.accumulate" => {
+                let kind = kind_name(self.ctx, op).unwrap_or_default();
+                let p = self.fs().ws[&operands[1]];
+                let cols = self.fs().k * self.fs().v;
+                for c in 0..cols {
+                    let x = match &f[0] {
+                        Fv::Uni(u) => *u,
+                        Fv::Cols(cs) => cs[c],
+                        Fv::J => unreachable!("checked by fast_plan"),
+                    };
+                    let old = self.fs().accs[p][c];
+                    let new = self.combine(&kind, old, x)?;
+                    self.fs().accs[p][c] = new;
+                }
+            }
+            "mloop.min" if f.iter().any(|x| matches!(x, Fv::J)) => {
+                let res = self.ctx.result(op, 0);
+                self.fs().fmap.insert(res, Fv::J);
+            }
+            "mloop.dim" => {
+                self.emit_op(op)?;
+                let res = self.ctx.result(op, 0);
+                let k = self.map[&res];
+                self.fs().fmap.insert(res, Fv::Uni(k));
+            }
+            n if SCALAR_OPS.contains(&n) => {
+                let res = self.ctx.result(op, 0);
+                if f.iter().all(|x| uni(x).is_some()) {
+                    let ops: Vec<Value> = f.iter().filter_map(uni).collect();
+                    let v = self.cse_op(op, &ops);
+                    self.set_uni(res, v);
+                } else {
+                    let cols = self.fs().k * self.fs().v;
+                    let mut out = Vec::with_capacity(cols);
+                    for c in 0..cols {
+                        let ops: Vec<Value> = f
+                            .iter()
+                            .map(|x| match x {
+                                Fv::Uni(u) => *u,
+                                Fv::Cols(cs) => cs[c],
+                                Fv::J => unreachable!("checked by fast_plan"),
+                            })
+                            .collect();
+                        out.push(self.cse_op(op, &ops));
+                    }
+                    self.fs().fmap.insert(res, Fv::Cols(out));
+                }
+            }
+            other => {
+                return Err(Diagnostic::error(self.ctx.op_loc(op), format!("failed to legalize operation '{other}'")));
+            }
+        }
         Ok(())
     }
 }

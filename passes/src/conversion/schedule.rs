@@ -50,7 +50,8 @@ pub struct Schedule {
     pub threads_per_row: u32,
     /// Rows a CTA works on at once (`threads / threads_per_row`).
     pub rows_per_cta: u32,
-    /// Elements per vector access (16 bytes of the widest element).
+    /// Elements per vector access (16 bytes of the widest element). Recorded for the
+    /// vectorized paths; the current kernels access one element per thread per iteration.
     pub vector: u32,
     /// Rows in flight per warp (1: loads of the next row are not issued early).
     pub rows_in_flight_per_warp: u32,
@@ -59,6 +60,22 @@ pub struct Schedule {
     pub max_grid: u64,
     /// Where partials live.
     pub partials: PartialStore,
+    /// The register-resident fast path of a row-fused kernel (static or hinted N), if taken.
+    pub fast: Option<FastShape>,
+}
+
+/// The register-resident ("persistent") form of a row-fused kernel: each of the row's
+/// `threads_per_row` threads owns `chunks x vector` columns of the row,
+/// `j = (k * threads_per_row + t) * vector + e`, held in registers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FastShape {
+    /// Elements per vector access (16 bytes of the widest vectorized element, halved while
+    /// it does not divide N).
+    pub vector: u32,
+    /// Chunks per thread, `ceil(N / (threads_per_row x vector))`, unrolled.
+    pub chunks: u32,
+    /// The N the kernel is specialized for (a run-time guard falls back otherwise).
+    pub cols: u64,
 }
 
 impl fmt::Display for Schedule {
@@ -73,7 +90,11 @@ impl fmt::Display for Schedule {
             self.vector,
             self.max_grid,
             self.partials
-        )
+        )?;
+        if let Some(fast) = self.fast {
+            write!(f, " fast: N={} vector={} chunks={}", fast.cols, fast.vector, fast.chunks)?;
+        }
+        Ok(())
     }
 }
 
@@ -90,6 +111,9 @@ pub struct NestShape {
     pub partials: u32,
     /// Whether every workspace is f32 and indexed `[i div S, j]` (shared partials possible).
     pub shared_ok: bool,
+    /// Row-fused: bytes of the widest element the register-resident fast path would access
+    /// with vectors (0: the nest has no fast path).
+    pub fast_bytes: u32,
 }
 
 /// Overrides from pass options (0 = let the heuristic choose).
@@ -105,18 +129,22 @@ pub struct Overrides {
     pub rows_per_cta: u32,
     /// `grid`: the most CTAs.
     pub grid: u64,
+    /// `fast=0`: never take the register-resident row-fused fast path.
+    pub no_fast: bool,
 }
 
 /// Budget of shared memory one CTA of a row-fused kernel may use for partials, so that
 /// at least two CTAs fit on an SM next to the L1 cache.
 const SHARED_BUDGET: u64 = 96 * 1024;
+/// Columns per thread the register-resident row-fused path aims at (twice that at most).
+const FAST_COLS: u64 = 16;
 /// Threads an SM holds at most (sm_90).
 const THREADS_PER_SM: u64 = 2048;
 
 /// The heuristic, in one place.
 ///
-/// * **Threads per CTA:** 256 (8 warps): enough warps per SM (8 CTAs = 64 warps = full
-///   occupancy) at at most 32 registers... per thread pressure is set by the row kernel below.
+/// * **Threads per CTA:** 256 (8 warps): 8 CTAs fill an SM (64 warps, full occupancy) when a
+///   thread needs at most 32 registers; heavier kernels still keep 2-4 CTAs resident.
 /// * **Vector width:** 16 bytes per access (`bf16 x 8`, `f32 x 4`): H200 reaches copy
 ///   bandwidth only with 16-byte loads; bytes in flight per SM = threads x 16 B x rows in
 ///   flight must cover latency x bandwidth / SMs (~ 4.27e12 x 600e-9 / 132 = 19 KiB); 2048
@@ -150,6 +178,7 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
         rows_in_flight_per_warp: 1,
         max_grid: 0,
         partials: PartialStore::None,
+        fast: None,
     };
     // CTAs of whole warps.
     s.threads = s.threads.div_ceil(32).clamp(1, 32) * 32;
@@ -172,7 +201,17 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
         }
         Mapping::RowFused => {
             let cols = shape.cols.unwrap_or(1024);
-            let long = cols > 2048;
+            // The fast path needs N (static or hinted) and a nest it can take.
+            let fast_n = shape.cols.filter(|_| shape.fast_bytes > 0 && !o.no_fast && shape.cols != Some(0));
+            let long = match fast_n {
+                // Register-resident rows: a warp holds up to 16 columns per lane.
+                Some(n) => n > 32 * FAST_COLS,
+                None => cols > 2048,
+            };
+            if let (Some(n), true, 0, 0) = (fast_n, long, o.threads, o.threads_per_row) {
+                // A CTA per row with ~16 columns per thread (at least 4 warps).
+                s.threads = (n.div_ceil(FAST_COLS) as u32).div_ceil(32).clamp(4, 32) * 32;
+            }
             s.threads_per_row = pick(o.threads_per_row, if long { s.threads } else { 32 });
             s.threads_per_row = if s.threads_per_row >= s.threads { s.threads } else { 32 };
             s.rows_per_cta = s.threads / s.threads_per_row;
@@ -191,6 +230,17 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                 s.rows_per_cta = 1;
                 PartialStore::Global
             };
+            if let Some(n) = fast_n {
+                let mut v = pick(o.vector, (16 / shape.fast_bytes.clamp(1, 16)).max(1)).min(8);
+                while v > 1 && n % v as u64 != 0 {
+                    v /= 2;
+                }
+                let chunks = n.div_ceil(s.threads_per_row as u64 * v as u64);
+                // At most 32 columns per thread (registers), unrolled.
+                if chunks * v as u64 <= 2 * FAST_COLS {
+                    s.fast = Some(FastShape { vector: v, chunks: chunks as u32, cols: n });
+                }
+            }
             let smem = if s.partials == PartialStore::Shared { smem.max(1) } else { 1 };
             let per_sm = (THREADS_PER_SM / s.threads as u64).min(device.shared_mem_per_sm / smem).max(1);
             s.max_grid = sms * per_sm;
@@ -220,6 +270,7 @@ mod tests {
             elem_bytes: 2,
             partials,
             shared_ok: true,
+            fast_bytes: 0,
         };
         let s = choose_schedule(Mapping::RowFused, &shape(384, 1), &d, &o);
         assert_eq!((s.threads_per_row, s.rows_per_cta, s.partials), (32, 8, PartialStore::Shared));
@@ -230,5 +281,33 @@ mod tests {
         assert_eq!(s.threads_per_row, 32);
         let s = choose_schedule(Mapping::RowFused, &shape(384, 1), &d, &Overrides { grid: 3, ..o });
         assert_eq!(s.max_grid, 3);
+    }
+
+    #[test]
+    fn fast_row_fused_schedules() {
+        let d = Device::h200();
+        let o = Overrides::default();
+        let shape = |n: u64, bytes: u32, partials: u32| NestShape {
+            rows: Some(576000),
+            cols: Some(n),
+            elem_bytes: 4,
+            partials,
+            shared_ok: true,
+            fast_bytes: bytes,
+        };
+        let fast = |s: &Schedule| s.fast.map(|f| (s.threads, s.threads_per_row, f.vector, f.chunks));
+        let s = choose_schedule(Mapping::RowFused, &shape(384, 2, 1), &d, &o);
+        assert_eq!(fast(&s), Some((256, 32, 8, 2)));
+        assert_eq!(s.partials, PartialStore::Shared);
+        assert_eq!(fast(&choose_schedule(Mapping::RowFused, &shape(384, 4, 2), &d, &o)), Some((256, 32, 4, 3)));
+        assert_eq!(fast(&choose_schedule(Mapping::RowFused, &shape(100, 2, 1), &d, &o)), Some((256, 32, 4, 1)));
+        assert_eq!(fast(&choose_schedule(Mapping::RowFused, &shape(1, 2, 1), &d, &o)), Some((256, 32, 1, 1)));
+        assert_eq!(fast(&choose_schedule(Mapping::RowFused, &shape(1024, 2, 1), &d, &o)), Some((128, 128, 8, 1)));
+        assert_eq!(fast(&choose_schedule(Mapping::RowFused, &shape(8192, 2, 2), &d, &o)), Some((512, 512, 8, 2)));
+        // Too many columns per thread: the looped path only.
+        assert_eq!(fast(&choose_schedule(Mapping::RowFused, &shape(65536, 2, 1), &d, &o)), None);
+        let off = Overrides { no_fast: true, ..o.clone() };
+        assert_eq!(fast(&choose_schedule(Mapping::RowFused, &shape(384, 2, 1), &d, &off)), None);
+        assert_eq!(fast(&choose_schedule(Mapping::RowFused, &shape(384, 0, 1), &d, &o)), None);
     }
 }

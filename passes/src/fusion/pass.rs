@@ -246,13 +246,18 @@ impl FuseMixedReductions {
                 return Ok(());
             }
         };
-        let res = search(&summary.infos, &summary.extents, &self.device, &self.cfg);
+        let t0 = std::time::Instant::now();
+        // The dynamic-size sweep only feeds the report text.
+        let cfg = SearchConfig { sweep_dynamic: self.cfg.sweep_dynamic && self.report, ..self.cfg.clone() };
+        let res = search(&summary.infos, &summary.extents, &self.device, &cfg);
+        let search_time = t0.elapsed();
         tracing::info!(
             function = %fname,
             stop_reason = %res.stop_reason,
             nodes = res.egraph_nodes,
             classes = res.egraph_classes,
             chosen = %res.chosen,
+            search_ms = search_time.as_secs_f64() * 1e3,
             "fuse-mixed-reductions"
         );
         if self.report {
@@ -733,11 +738,10 @@ fn materialize(ctx: &mut Context, f: OpId, s: &Summary, plan: &Plan) -> PassResu
                 set_kernel_attr(ctx, ops[0], kind, None, split);
             }
             Kernel::Fused { members, style: Some(style) } => {
-                let is_row =
-                    |m: &Kernel| matches!(m, Kernel::Nest(i) if matches!(s.infos[*i].kind, NestKind::Reduction { .. }));
                 // Row reductions and per-row pointwise work (domain = the row loop's) share the
                 // row loop; the rest (over the row's elements) goes into the inner loop.
-                let per_row = |m: &Kernel| match m {
+                let per_row = |m: &Kernel| {
+                    match m {
                     Kernel::Nest(i) => match &s.infos[*i].kind {
                         NestKind::Reduction { .. } => true,
                         NestKind::Pointwise { domain } => members.iter().any(|r| {
@@ -745,6 +749,7 @@ fn materialize(ctx: &mut Context, f: OpId, s: &Summary, plan: &Plan) -> PassResu
                         }),
                     },
                     _ => false,
+                }
                 };
                 let rows: Vec<OpId> = members.iter().filter(|m| per_row(m)).map(op_of).collect();
                 let rest: Vec<OpId> = members.iter().filter(|m| !per_row(m)).map(op_of).collect();

@@ -191,7 +191,16 @@ impl Report {
     /// The table: `shape, dtype, fused us, unfused us, copy TB/s, floor us, fused % of
     /// floor, unfused % of floor`.
     pub fn table(&self) -> String {
-        let header = ["shape", "dtype", "fused us", "unfused us", "copy TB/s", "floor us", "fused % of floor", "unfused % of floor"];
+        let header = [
+            "shape",
+            "dtype",
+            "fused us",
+            "unfused us",
+            "copy TB/s",
+            "floor us",
+            "fused % of floor",
+            "unfused % of floor",
+        ];
         let mut rows: Vec<Vec<String>> = vec![header.iter().map(|s| s.to_string()).collect()];
         for s in &self.shapes {
             rows.push(vec![
@@ -208,7 +217,8 @@ impl Report {
                     .unwrap_or_else(|| "-".into()),
             ]);
         }
-        let widths: Vec<usize> = (0..header.len()).map(|c| rows.iter().map(|r| r[c].len()).max().unwrap_or(0)).collect();
+        let widths: Vec<usize> =
+            (0..header.len()).map(|c| rows.iter().map(|r| r[c].len()).max().unwrap_or(0)).collect();
         let mut out = String::new();
         for (i, r) in rows.iter().enumerate() {
             let cells: Vec<String> = r
@@ -360,7 +370,13 @@ fn elem_bytes_and_name(ctx: &Context, v: &RtValue) -> (usize, usize, String) {
 /// Times `prog` on `args`: warm-up calls, then the median of `runs` calls, each between
 /// its own pair of events. Buffers the host function allocates come from a pool after the
 /// first call, so timed calls do no `cuMemAlloc`.
-pub fn time_program(gpu: &Gpu, prog: &GpuProgram, args: &[RtValue], warmup: usize, runs: usize) -> Result<(f64, f64, usize), BenchError> {
+pub fn time_program(
+    gpu: &Gpu,
+    prog: &GpuProgram,
+    args: &[RtValue],
+    warmup: usize,
+    runs: usize,
+) -> Result<(f64, f64, usize), BenchError> {
     let mut exec = prog.executor(gpu);
     let dev_args = prog.upload_args(&mut exec, args)?;
     let exec_err = |e: morf_run::gpu_exec::ExecError| -> BenchError {
@@ -408,16 +424,6 @@ pub fn run_bench(cli: &Cli, log: &mut dyn FnMut(&str)) -> Result<Report, BenchEr
     let sm_count = gpu.sm_count().map_err(gpu_err)?;
     log(&format!("device: {device} ({sm_count} SMs)"));
 
-    let fused = compile_for_gpu(&gpu, &name, &text, cli.entry.as_deref(), false, &cli.fused_pipeline)?;
-    log(&format!("fused ('{}'): {} kernel(s)", cli.fused_pipeline, fused.kernels.len()));
-    let unfused = if cli.unfused {
-        let p = compile_for_gpu(&gpu, &name, &text, cli.entry.as_deref(), false, &cli.unfused_pipeline)?;
-        log(&format!("unfused ('{}'): {} kernel(s)", cli.unfused_pipeline, p.kernels.len()));
-        Some(p)
-    } else {
-        None
-    };
-
     let cb = gpu.measure_copy_bandwidth(cli.copy_bytes, cli.warmup, cli.runs).map_err(gpu_err)?;
     let copy = CopyFigures { bytes: cb.bytes, median_us: cb.median_us, tb_per_s: cb.tb_per_s() };
     log(&format!("copy: {} bytes in {:.1} us = {:.3} TB/s", copy.bytes, copy.median_us, copy.tb_per_s));
@@ -425,7 +431,8 @@ pub fn run_bench(cli: &Cli, log: &mut dyn FnMut(&str)) -> Result<Report, BenchEr
     let mut results = Vec::new();
     for sizes in shapes {
         let shape = sizes.iter().map(|(_, v)| v.to_string()).collect::<Vec<_>>().join(" x ");
-        let opts = RunOptions { entry: cli.entry.clone(), random: Some(sizes.clone()), seed: cli.seed, ..Default::default() };
+        let opts =
+            RunOptions { entry: cli.entry.clone(), random: Some(sizes.clone()), seed: cli.seed, ..Default::default() };
         let (args, _warnings) = bind_arguments(&rctx, rfunc, &opts)?;
         let t = std::time::Instant::now();
         let reference = morf_ir::interp::run_function(&rctx, rfunc, args.clone())
@@ -447,6 +454,21 @@ pub fn run_bench(cli: &Cli, log: &mut dyn FnMut(&str)) -> Result<Report, BenchEr
         let fb = floor_bytes(&tensors);
         let fl = floor_us(fb, copy.tb_per_s);
 
+        // Compile for this shape: the size-specialized passes get the sizes as hints (the
+        // kernels keep run-time guards), as a JIT specializing on shapes would.
+        let hints = sizes.iter().map(|(n, v)| format!("{n}={v}")).collect::<Vec<_>>().join(",");
+        let fused =
+            compile_for_gpu(&gpu, &name, &text, cli.entry.as_deref(), false, &cli.fused_pipeline, Some(&hints))?;
+        log(&format!("{shape} fused ('{}'): {} kernel(s)", cli.fused_pipeline, fused.kernels.len()));
+        let unfused = if cli.unfused {
+            let p =
+                compile_for_gpu(&gpu, &name, &text, cli.entry.as_deref(), false, &cli.unfused_pipeline, Some(&hints))?;
+            log(&format!("{shape} unfused ('{}'): {} kernel(s)", cli.unfused_pipeline, p.kernels.len()));
+            Some(p)
+        } else {
+            None
+        };
+
         let mut measure = |prog: &GpuProgram, label: &str| -> Result<Timing, BenchError> {
             let out = prog.run(&gpu, &args)?;
             let checks = compare_outputs(&prog.ctx, &out, &reference);
@@ -454,10 +476,15 @@ pub fn run_bench(cli: &Cli, log: &mut dyn FnMut(&str)) -> Result<Report, BenchEr
                 log(&format!("{shape} {label}: {c}"));
             }
             if !checks.iter().all(OutputCheck::ok) {
-                return Err(BenchError::CheckFailed(format!("{shape}: the {label} program's outputs do not match the reference")));
+                return Err(BenchError::CheckFailed(format!(
+                    "{shape}: the {label} program's outputs do not match the reference"
+                )));
             }
             let (median_us, min_us, launches) = time_program(&gpu, prog, &args, cli.warmup, cli.runs)?;
-            log(&format!("{shape} {label}: median {median_us:.1} us over {} runs ({launches} launches per call)", cli.runs));
+            log(&format!(
+                "{shape} {label}: median {median_us:.1} us over {} runs ({launches} launches per call)",
+                cli.runs
+            ));
             Ok(Timing { median_us, min_us, launches, checks })
         };
         let f = measure(&fused, "fused")?;
@@ -538,8 +565,22 @@ mod tests {
         assert_eq!((c.fused_pipeline.as_str(), c.unfused_pipeline.as_str()), ("gpu", "gpu-unfused"));
         assert_eq!(validate(&c).unwrap(), vec![vec![("M".to_string(), 576000), ("N".to_string(), 384)]]);
         let c = cli(&[
-            "f.mlir", "--sizes", "M=8,N=4", "--sizes", "M=2,N=2", "--runs", "5", "--warmup", "0", "--json", "o.json",
-            "--unfused", "--fused-pipeline", "a", "--unfused-pipeline", "b",
+            "f.mlir",
+            "--sizes",
+            "M=8,N=4",
+            "--sizes",
+            "M=2,N=2",
+            "--runs",
+            "5",
+            "--warmup",
+            "0",
+            "--json",
+            "o.json",
+            "--unfused",
+            "--fused-pipeline",
+            "a",
+            "--unfused-pipeline",
+            "b",
         ])
         .unwrap();
         assert_eq!(validate(&c).unwrap().len(), 2);

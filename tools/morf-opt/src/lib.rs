@@ -32,8 +32,76 @@ pub fn emit_ptx(ctx: &Context, module: OpId, flags: &PtxFlags) -> Result<String,
     morf_passes::target::ptx::emit_module(ctx, module, &opts)
 }
 
+/// Adds `extra` to the options of every `fuse-mixed-reductions` in pipeline text.
+fn add_fusion_options(text: &str, extra: &str) -> String {
+    const NAME: &str = "fuse-mixed-reductions";
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(i) = rest.find(NAME) {
+        out.push_str(&rest[..i + NAME.len()]);
+        rest = &rest[i + NAME.len()..];
+        if let Some(r) = rest.strip_prefix('{') {
+            out.push('{');
+            out.push_str(extra);
+            out.push(' ');
+            rest = r;
+        } else {
+            out.push_str(&format!("{{{extra}}}"));
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The flags `--fusion-report` and `--dump-egraph=FILE`: they set the `report` and
+/// `dump-egraph` options of every `fuse-mixed-reductions` the command line runs (as a pass
+/// flag, in `--pass-pipeline` or in a named pipeline such as `--pipeline=fuse`).
+fn apply_fusion_flags(args: Vec<std::ffi::OsString>, reg: &mut PassRegistry) -> Vec<std::ffi::OsString> {
+    let mut extra = Vec::new();
+    let mut kept = Vec::new();
+    for a in args {
+        match a.to_str() {
+            Some("--fusion-report") => extra.push("report".to_string()),
+            Some(s) if s.starts_with("--dump-egraph=") => extra.push(format!("dump-egraph={}", &s[14..])),
+            _ => kept.push(a),
+        }
+    }
+    if extra.is_empty() {
+        return kept;
+    }
+    let extra = extra.join(" ");
+    let pipelines: Vec<morf_ir::pass::NamedPipeline> = reg.pipelines().cloned().collect();
+    for p in pipelines {
+        if p.text.contains("fuse-mixed-reductions") {
+            let text: &'static str = Box::leak(add_fusion_options(p.text, &extra).into_boxed_str());
+            reg.register_pipeline(morf_ir::pass::NamedPipeline { text, ..p });
+        }
+    }
+    let mut out = Vec::new();
+    let mut prev_pipeline = false;
+    for a in kept {
+        let s = a.to_string_lossy().to_string();
+        let new = if prev_pipeline || s.starts_with("--pass-pipeline=") {
+            add_fusion_options(&s, &extra)
+        } else if s == "--fuse-mixed-reductions" {
+            format!("{s}={extra}")
+        } else if let Some(o) = s.strip_prefix("--fuse-mixed-reductions=") {
+            format!("--fuse-mixed-reductions={o} {extra}")
+        } else {
+            out.push(a);
+            prev_pipeline = s == "--pass-pipeline";
+            continue;
+        };
+        prev_pipeline = false;
+        out.push(new.into());
+    }
+    out
+}
+
 /// Runs morf-opt with the given command line (argv[0] first) and returns the process exit code.
 pub fn main_with_args(args: Vec<std::ffi::OsString>) -> i32 {
     let config = OptConfig { ptx_emitter: Some(emit_ptx) };
-    morf_ir::tools::opt_main_with(args, &register_dialects, &pass_registry(), &config)
+    let mut reg = pass_registry();
+    let args = apply_fusion_flags(args, &mut reg);
+    morf_ir::tools::opt_main_with(args, &register_dialects, &reg, &config)
 }

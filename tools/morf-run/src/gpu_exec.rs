@@ -72,9 +72,10 @@ impl DevElem {
     /// The values of little-endian `bytes` in this storage.
     pub fn decode(self, bytes: &[u8]) -> Vec<f64> {
         match self {
-            DevElem::Float(FloatKind::BF16) => {
-                bytes.chunks_exact(2).map(|c| half::bf16::from_bits(u16::from_le_bytes([c[0], c[1]])).to_f64()).collect()
-            }
+            DevElem::Float(FloatKind::BF16) => bytes
+                .chunks_exact(2)
+                .map(|c| half::bf16::from_bits(u16::from_le_bytes([c[0], c[1]])).to_f64())
+                .collect(),
             DevElem::Float(FloatKind::F16) => {
                 bytes.chunks_exact(2).map(|c| half::f16::from_bits(u16::from_le_bytes([c[0], c[1]])).to_f64()).collect()
             }
@@ -341,9 +342,11 @@ impl<'a> GpuExecutor<'a> {
                     }
                     let dim = |v: Value, what: &str| -> ExecResult<u32> {
                         let n = m.int(ctx, op, v)?;
-                        u32::try_from(n).map_err(|_| op_err(ctx, op, format!("{what} = {n} does not fit a CUDA launch")))
+                        u32::try_from(n)
+                            .map_err(|_| op_err(ctx, op, format!("{what} = {n} does not fit a CUDA launch")))
                     };
-                    let (grid, threads, shared) = (dim(ops[0], "blocks")?, dim(ops[1], "threads")?, dim(ops[2], "shared")?);
+                    let (grid, threads, shared) =
+                        (dim(ops[0], "blocks")?, dim(ops[1], "threads")?, dim(ops[2], "shared")?);
                     let mut holders: Vec<Rc<DevArray>> = Vec::new();
                     let mut words: Vec<Option<u64>> = Vec::new();
                     for &a in &ops[3..] {
@@ -371,9 +374,9 @@ impl<'a> GpuExecutor<'a> {
                             None => KernelArg::Ptr(&hi.next().expect("one holder per buffer").buf),
                         })
                         .collect();
-                    self.gpu.launch(self.module, &kernel, grid, threads, shared, &args).map_err(|e| {
-                        op_err(ctx, op, format!("launch of @{kernel} failed: {e}"))
-                    })?;
+                    self.gpu
+                        .launch(self.module, &kernel, grid, threads, shared, &args)
+                        .map_err(|e| op_err(ctx, op, format!("launch of @{kernel} failed: {e}")))?;
                     self.launches += 1;
                 }
                 "func.return" => {
@@ -394,7 +397,12 @@ impl<'a> GpuExecutor<'a> {
                             "has regions; a GPU-level host function runs only straight-line code on the host",
                         ));
                     }
-                    if ctx.operands(op).iter().chain(ctx.results(op)).any(|v| bufs.contains_key(v) || is_buffer(ctx, *v)) {
+                    if ctx
+                        .operands(op)
+                        .iter()
+                        .chain(ctx.results(op))
+                        .any(|v| bufs.contains_key(v) || is_buffer(ctx, *v))
+                    {
                         return Err(op_err(
                             ctx,
                             op,

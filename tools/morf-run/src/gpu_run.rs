@@ -15,7 +15,9 @@ use morf_ir::{Context, FloatKind, OpId};
 use morf_runtime::{Gpu, RuntimeError};
 
 use crate::gpu_exec::{kernel_names, DevElem, DevValue, ExecError, GpuExecutor};
-use crate::{bind_arguments, load_module, new_context, select_function, write_results, RunError, RunOptions, RunReport};
+use crate::{
+    bind_arguments, load_module, new_context, select_function, write_results, RunError, RunOptions, RunReport,
+};
 
 /// The named pipeline that lowers a tensor-level module to the GPU level.
 pub const GPU_PIPELINE: &str = "gpu";
@@ -43,8 +45,80 @@ pub fn pass_registry() -> PassRegistry {
     reg
 }
 
-/// Runs the named pipeline `name` of `reg` on `module`, verifying after each pass.
-pub fn run_named_pipeline(ctx: &mut Context, module: OpId, reg: &PassRegistry, name: &str) -> Result<(), RunError> {
+/// The passes that specialize their decisions for size hints (`size-hints=M=576000,N=384`):
+/// the fusion search (its cost model) and the GPU mapping (its schedules). Both keep the
+/// program correct for other sizes: the kernels check the sizes at run time.
+pub const HINTED_PASSES: [&str; 2] = ["fuse-mixed-reductions", "lower-loop-to-gpu"];
+
+/// Adds `size-hints=HINTS` to every pass of pipeline `text` named in [`HINTED_PASSES`].
+pub fn pipeline_with_hints(text: &str, hints: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 64);
+    let mut rest = text;
+    'outer: while !rest.is_empty() {
+        for pass in HINTED_PASSES {
+            if let Some(after) = rest.strip_prefix(pass) {
+                let boundary = out.chars().last().is_none_or(|c| matches!(c, '(' | ',' | ' '));
+                let next = after.chars().next();
+                if boundary && next.is_none_or(|c| matches!(c, '{' | ',' | ')' | ' ')) {
+                    out.push_str(pass);
+                    if let Some(opts) = after.strip_prefix('{') {
+                        out.push_str(&format!("{{size-hints={hints} "));
+                        rest = opts;
+                    } else {
+                        out.push_str(&format!("{{size-hints={hints}}}"));
+                        rest = after;
+                    }
+                    continue 'outer;
+                }
+            }
+        }
+        let c = rest.chars().next().unwrap_or(' ');
+        out.push(c);
+        rest = &rest[c.len_utf8()..];
+    }
+    out
+}
+
+/// Size hints (`M=576000,N=384`) from the `morf.dims` names of `func`'s arguments and the
+/// shapes of the values bound to them; `None` when no argument names its dims.
+pub fn size_hints_from_args(ctx: &Context, func: OpId, args: &[RtValue]) -> Option<String> {
+    let arg_attrs = ctx.attr(func, "arg_attrs").and_then(|a| ctx.attr_array(a))?;
+    let mut hints: Vec<(String, usize)> = Vec::new();
+    for (dict, value) in arg_attrs.iter().zip(args) {
+        let morf_ir::AttrData::Dict(entries) = ctx.attr_data(*dict) else { continue };
+        let Some(names) = entries.iter().find(|(k, _)| ctx.str(*k) == "morf.dims").and_then(|(_, v)| ctx.attr_array(*v))
+        else {
+            continue;
+        };
+        let shape = match value {
+            RtValue::Tensor { array, .. } => array.shape.clone(),
+            RtValue::Buffer { data, .. } => data.borrow().shape.clone(),
+            _ => continue,
+        };
+        for (n, size) in names.iter().zip(shape) {
+            if let Some(name) = ctx.attr_str(*n) {
+                if !hints.iter().any(|(h, _)| h == name) {
+                    hints.push((name.to_string(), size));
+                }
+            }
+        }
+    }
+    if hints.is_empty() {
+        None
+    } else {
+        Some(hints.iter().map(|(n, s)| format!("{n}={s}")).collect::<Vec<_>>().join(","))
+    }
+}
+
+/// Runs the named pipeline `name` of `reg` on `module`, verifying after each pass; with
+/// `hints`, the size-specialized passes get them (see [`pipeline_with_hints`]).
+pub fn run_named_pipeline(
+    ctx: &mut Context,
+    module: OpId,
+    reg: &PassRegistry,
+    name: &str,
+    hints: Option<&str>,
+) -> Result<(), RunError> {
     let p = reg.pipeline(name).ok_or_else(|| {
         let known: Vec<&str> = reg.pipelines().map(|p| p.name).collect();
         RunError::Other(format!(
@@ -52,7 +126,12 @@ pub fn run_named_pipeline(ctx: &mut Context, module: OpId, reg: &PassRegistry, n
             if known.is_empty() { "none".to_string() } else { known.join(", ") }
         ))
     })?;
-    let text = parse_pipeline(p.text).map_err(|e| RunError::Other(format!("pipeline '{name}': {e}")))?;
+    let full = match hints {
+        Some(h) => pipeline_with_hints(p.text, h),
+        None => p.text.to_string(),
+    };
+    tracing::info!("pipeline '{name}': {full}");
+    let text = parse_pipeline(&full).map_err(|e| RunError::Other(format!("pipeline '{name}': {e}")))?;
     let mut pm = PassManager::new(Instrumentation { verify_each: true, ..Default::default() });
     pm.add_pipeline(reg, &text).map_err(|e| RunError::Other(format!("pipeline '{name}': {e}")))?;
     pm.run(ctx, module).map_err(|d| RunError::Diagnostic(ctx.render(&d)))
@@ -106,6 +185,7 @@ pub fn compile_for_gpu(
     entry: Option<&str>,
     allow_unregistered_dialect: bool,
     pipeline: &str,
+    hints: Option<&str>,
 ) -> Result<GpuProgram, RunError> {
     let t0 = Instant::now();
     let mut ctx = new_context(allow_unregistered_dialect);
@@ -116,11 +196,10 @@ pub fn compile_for_gpu(
         morf_ir::builtin::symbol_name(&ctx, f).unwrap_or("?").to_string()
     };
     if !has_kernels(&ctx, module) {
-        run_named_pipeline(&mut ctx, module, &pass_registry(), pipeline)?;
+        run_named_pipeline(&mut ctx, module, &pass_registry(), pipeline, hints)?;
     }
-    let func = morf_ir::builtin::lookup_function(&ctx, module, &fname).ok_or_else(|| {
-        RunError::Other(format!("the '{pipeline}' pipeline left no host function @{fname}"))
-    })?;
+    let func = morf_ir::builtin::lookup_function(&ctx, module, &fname)
+        .ok_or_else(|| RunError::Other(format!("the '{pipeline}' pipeline left no host function @{fname}")))?;
     let kernels = kernel_names(&ctx, module);
     if kernels.is_empty() {
         return Err(RunError::Other(format!("@{fname} launches no kernel after the '{pipeline}' pipeline")));
@@ -291,7 +370,18 @@ pub fn run_source_gpu(name: &str, text: &str, opts: &RunOptions, check: bool) ->
     let (args, arg_warnings) = bind_arguments(&rctx, rfunc, opts)?;
     warnings.extend(arg_warnings);
 
-    let prog = compile_for_gpu(&gpu, name, text, opts.entry.as_deref(), opts.allow_unregistered_dialect, GPU_PIPELINE)?;
+    // Specialize for the sizes this run has, as a JIT would (the kernels keep run-time
+    // guards, so the program stays correct for other sizes).
+    let hints = size_hints_from_args(&rctx, rfunc, &args);
+    let prog = compile_for_gpu(
+        &gpu,
+        name,
+        text,
+        opts.entry.as_deref(),
+        opts.allow_unregistered_dialect,
+        GPU_PIPELINE,
+        hints.as_deref(),
+    )?;
     tracing::info!("compiled {} kernel(s) in {:?} for {device}", prog.kernels.len(), prog.compile_time);
     let t = Instant::now();
     let results = prog.run(&gpu, &args)?;
@@ -327,5 +417,64 @@ mod tests {
     fn no_gpu_message() {
         let e = runtime_err(RuntimeError::NoCuda(morf_runtime::NO_CUDA_MESSAGE.into()));
         assert_eq!(e.to_string(), "no GPU: CUDA driver library not found; GPU work skipped");
+    }
+}
+
+/// Compiles `text` end to end like a GPU run (the `gpu` pipeline, then PTX emission, which
+/// validates every kernel), but executes the host function on the CPU: each
+/// `mgpu.launch` runs on the GPU simulator. With `check`, every output is compared with
+/// the fp64 interpreter of the function as written. This is `--device auto` on a machine
+/// without CUDA.
+pub fn run_source_sim_compiled(name: &str, text: &str, opts: &RunOptions, check: bool) -> Result<GpuRunReport, RunError> {
+    let mut rctx = new_context(opts.allow_unregistered_dialect);
+    let rmodule = load_module(&mut rctx, name, text)?;
+    let mut warnings: Vec<String> = rctx.take_emitted().iter().map(|d| rctx.render(d).trim_end().to_string()).collect();
+    let rfunc = select_function(&rctx, rmodule, opts.entry.as_deref(), name)?;
+    let fname = morf_ir::builtin::symbol_name(&rctx, rfunc).unwrap_or("?").to_string();
+
+    let (rargs, _) = bind_arguments(&rctx, rfunc, opts)?;
+    let hints = size_hints_from_args(&rctx, rfunc, &rargs);
+    let mut ctx = new_context(opts.allow_unregistered_dialect);
+    let module = load_module(&mut ctx, name, text)?;
+    let _ = ctx.take_emitted();
+    if !has_kernels(&ctx, module) {
+        run_named_pipeline(&mut ctx, module, &pass_registry(), GPU_PIPELINE, hints.as_deref())?;
+    }
+    let ptx = emit_ptx(&ctx, module)?;
+    tracing::info!("emitted {} bytes of PTX", ptx.len());
+    let func = morf_ir::builtin::lookup_function(&ctx, module, &fname)
+        .ok_or_else(|| RunError::Other(format!("the '{GPU_PIPELINE}' pipeline left no host function @{fname}")))?;
+    let (args, arg_warnings) = bind_arguments(&ctx, func, opts)?;
+    warnings.extend(arg_warnings);
+    let t = Instant::now();
+    let results = morf_ir::interp::run_function(&ctx, func, args).map_err(|d| RunError::Diagnostic(ctx.render(&d)))?;
+    let run_time = t.elapsed();
+    let checks = if check {
+        let reference =
+            morf_ir::interp::run_function(&rctx, rfunc, rargs).map_err(|d| RunError::Diagnostic(rctx.render(&d)))?;
+        compare_outputs(&ctx, &results, &reference)
+    } else {
+        Vec::new()
+    };
+    let summaries = write_results(&ctx, func, &results, &opts.output_dir, opts.stats)?;
+    Ok(GpuRunReport {
+        run: RunReport { function: fname, warnings, results: summaries, run_time },
+        device: "CPU (GPU simulator)".into(),
+        checks,
+    })
+}
+
+#[cfg(test)]
+mod hint_tests {
+    use super::pipeline_with_hints;
+
+    #[test]
+    fn hints_reach_the_specialized_passes_only() {
+        let p = "builtin.module(lower-tensor-to-loop,fuse-mixed-reductions,canonicalize,lower-loop-to-gpu{threads=128})";
+        assert_eq!(
+            pipeline_with_hints(p, "M=7,N=100"),
+            "builtin.module(lower-tensor-to-loop,fuse-mixed-reductions{size-hints=M=7,N=100},canonicalize,\
+lower-loop-to-gpu{size-hints=M=7,N=100 threads=128})"
+        );
     }
 }

@@ -661,13 +661,15 @@ struct Cli {
     #[arg(long, value_name = "DIR", default_value = ".")]
     output_dir: PathBuf,
     /// Where to run: `interp` (the reference interpreter) or `sim` (the same, with each
-    /// `mgpu.launch` run on the CPU GPU simulator), or `gpu` (the CUDA device).
+    /// `mgpu.launch` run on the CPU GPU simulator), or `gpu` (the CUDA device), or `auto`
+    /// (compile end to end with the `gpu` pipeline and PTX emission, then run on the GPU
+    /// when CUDA is present, else on the CPU simulator).
     /// Default: `gpu` when the CUDA driver library is present and the module has kernels
     /// (`mgpu.func`), else `interp`. `gpu` lowers a module without kernels with the `gpu`
     /// pipeline first; without a GPU it fails with "no GPU".
-    #[arg(long, value_name = "interp|sim|gpu")]
+    #[arg(long, value_name = "interp|sim|gpu|auto")]
     device: Option<String>,
-    /// With `--device gpu`: also run the original function on the fp64 reference
+    /// With `--device gpu` or `auto`: also run the original function on the fp64 reference
     /// interpreter and compare every output (relative L2 error within 1e-5 for f32, 1e-2
     /// for bf16/f16; NaN never passes). Prints one `check resultN: ...` line per output;
     /// exits 1 if any fails.
@@ -686,8 +688,8 @@ fn cli_options(cli: &Cli) -> Result<RunOptions, RunError> {
         // `sim` interprets the host function like `interp`; each `mgpu.launch` runs its kernel
         // on the CPU simulator (morf_gpu::sim), which is the launch's interpreter semantics.
         "interp" | "sim" => {}
-        "gpu" => {}
-        other => return Err(RunError::Other(format!("unknown --device '{other}' (expected interp, sim or gpu)"))),
+        "gpu" | "auto" => {}
+        other => return Err(RunError::Other(format!("unknown --device '{other}' (expected interp, sim, gpu or auto)"))),
     }
     let inputs = cli.inputs.iter().map(|s| parse_input_spec(s)).collect::<Result<Vec<_>, _>>()?;
     let random = if cli.random.is_empty() {
@@ -777,12 +779,18 @@ fn run_cli(cli: &Cli) -> Result<(RunReport, Vec<gpu_run::OutputCheck>), RunError
             .map_err(|e| RunError::Other(format!("cannot read {}: {e}", cli.file)))?;
         (cli.file.clone(), text)
     };
+    let auto = cli.device.as_deref() == Some("auto");
     let on_gpu = match cli.device.as_deref() {
         Some("gpu") => true,
+        Some("auto") => morf_runtime::cuda_available(),
         Some(_) => false,
         None => morf_runtime::cuda_available() && gpu_run::text_has_kernels(&name, &text),
     };
-    let (report, checks) = if on_gpu {
+    let (report, checks) = if auto && !on_gpu {
+        eprintln!("morf-run: note: no CUDA driver found; running the compiled kernels on the CPU simulator");
+        let r = gpu_run::run_source_sim_compiled(&name, &text, &opts, cli.check)?;
+        (r.run, r.checks)
+    } else if on_gpu {
         let r = gpu_run::run_source_gpu(&name, &text, &opts, cli.check)?;
         tracing::info!("ran on {}", r.device);
         (r.run, r.checks)

@@ -1,0 +1,24 @@
+// The fused RMSNorm backward: a row-fused kernel (persistent grid over splits, a warp per
+// row, partials in shared memory combined once per split) and the final reduction.
+// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pipeline=gpu | FileCheck %s
+// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions,canonicalize,cse,lower-loop-to-gpu{threads-per-row=256 grid=4})' | FileCheck %s --check-prefix=CTA
+
+// CHECK: mloop.fill
+// CHECK: mgpu.launch @rmsnorm_bwd_k0 blocks(%{{.*}}) threads(%{{.*}}) shared(%[[BYTES:.*]]) args(
+// CHECK: mgpu.launch @rmsnorm_bwd_k1
+// CHECK: mgpu.func @rmsnorm_bwd_k0({{.*}}) kernel attributes {max_threads = 256, morf.bench, morf.schedule = "RowFused threads=256 threads-per-row=32 rows-per-cta=8 {{.*}} partials=Shared"}
+// CHECK: mgpu.dynamic_shared : !mgpu.ptr<f32, 3>
+// CHECK: %[[BID:.*]] = mgpu.block_id
+// CHECK: %[[GDIM:.*]] = mgpu.grid_dim
+// CHECK: mloop.for %[[S:.*]] = %[[BID]] to %{{.*}} step %[[GDIM]] {
+// CHECK: mgpu.warp_reduce sum
+// CHECK: mgpu.barrier
+// CHECK: mgpu.barrier
+// CHECK: mgpu.func @rmsnorm_bwd_k1({{.*}}morf.schedule = "ThreadPerPoint
+
+// A CTA per row: block reductions, partials straight into the CTA's workspace row.
+// CTA: mgpu.func @rmsnorm_bwd_k0({{.*}}morf.schedule = "RowFused threads=256 threads-per-row=256 rows-per-cta=1 {{.*}} grid<=4 partials=Global"}
+// CTA-NOT: mgpu.dynamic_shared
+// CTA: mgpu.shared_alloc {size = 32}
+// CTA: mgpu.warp_reduce sum
+// CTA: mgpu.barrier
