@@ -12,8 +12,12 @@
 //! The mapping of a nest follows its `morf.kernel` attribute (docs/fusion.md, "Materialized
 //! form") or, without one, its structure (see [`schedule::Mapping`]):
 //!
-//! - pointwise, column reductions, finals, other shapes: one thread per point of the parallel
-//!   domain, grid-stride, inner `reduce`s as sequential `mloop.for`s with an accumulator;
+//! - pointwise, other shapes: one thread per point of the parallel domain, grid-stride, inner
+//!   `reduce`s as sequential `mloop.for`s with an accumulator;
+//! - finals (`kind = "final"`): CTAs of 32 columns x R warps, warp-strided splits, warp
+//!   partials combined in shared memory in warp order, epilogue by warp 0;
+//! - column reductions (`parallel(j) { reduce(i) }`): split-K, two launches: row blocks into
+//!   a workspace `[blocks, N]` (alloc/dealloc on the host), then the final mapping over it;
 //! - row reductions (reduced dims innermost): a warp (or a CTA for long rows) per output
 //!   point, lane-strided partials, `mgpu.warp_reduce` (+ shared memory and `mgpu.barrier`
 //!   across warps); stores of the row by its first thread;
@@ -64,7 +68,9 @@ use morf_ir::{Attr, BlockId, Context, Diagnostic, Dim, Loc, OpId, OperationState
 
 use super::schedule::{choose_schedule, Mapping, NestShape, Overrides, PartialStore, Schedule};
 use crate::fusion::device::Device;
-use crate::transforms::loop_utils::{const_int, defined_outside, is_buffer, kind_name, loop_parts, Ib, LoopParts};
+use crate::transforms::loop_utils::{
+    buffer_type, const_int, defined_outside, is_buffer, kind_name, loop_parts, Ib, LoopParts,
+};
 
 /// The options of [`LowerLoopToGpu`].
 #[derive(Clone, Debug, Default)]
@@ -88,6 +94,7 @@ impl LoopToGpuOptions {
             rows_per_cta: u("rows-per-cta")?,
             grid: o.usize("grid", 0)? as u64,
             no_fast: o.usize("fast", 1)? == 0,
+            split_rows: u("split-rows")?,
         };
         if overrides.threads > 1024 {
             return Err(format!("option 'threads' must be at most 1024, got {}", overrides.threads));
@@ -114,6 +121,11 @@ pub const OPTIONS: &[PassOptionInfo] = &[
         key: "fast",
         help: "1: register-resident row-fused kernels for static/hinted N (guarded); 0: never",
         default: "1",
+    },
+    PassOptionInfo {
+        key: "split-rows",
+        help: "rows per block of a split-K column reduction (0: heuristic)",
+        default: "0",
     },
     PassOptionInfo { key: "device", help: "device overrides, e.g. sms=108,smem=167936", default: "" },
     PassOptionInfo { key: "size-hints", help: "sizes of named dynamic dims, e.g. M=4096,N=384", default: "" },
@@ -246,6 +258,18 @@ fn lower_function(ctx: &mut Context, mblock: BlockId, func: OpId, opts: &LoopToG
     for (n, unit) in units.into_iter().enumerate() {
         let kname = format!("{fname}_k{n}");
         let mut kb = KernelBuilder::new(ctx, mblock, unit.op, &kname, &names, opts);
+        if kb.classify(unit.op) == Mapping::SplitPartial {
+            // Split-K column reduction: two launches around a workspace.
+            let ws = kb.split_partial(unit.op)?;
+            kb.keep_nest = true;
+            kb.finish(&unit)?;
+            let fin = format!("{kname}_final");
+            let mut kf = KernelBuilder::new(ctx, mblock, unit.op, &fin, &names, opts);
+            kf.final_reduction(unit.op, Some(ws))?;
+            kf.dealloc = Some(ws.w);
+            kf.finish(&unit)?;
+            continue;
+        }
         kb.lower_unit(&unit)?;
         kb.finish(&unit)?;
     }
@@ -381,6 +405,29 @@ struct KernelBuilder<'a> {
     ids: HashMap<&'static str, Value>,
     /// The fast row-fused emitter's state, while it runs.
     fast: Option<FastState>,
+    /// `finish` leaves the nest in place (a second launch follows).
+    keep_nest: bool,
+    /// `finish` deallocates this host buffer after the launch.
+    dealloc: Option<Value>,
+}
+
+/// The workspace of a split-K column reduction (host values).
+#[derive(Clone, Copy, Debug)]
+struct SplitWs {
+    /// `W[reduces x blocks, N]`.
+    w: Value,
+    /// Row blocks.
+    blocks: Value,
+    /// The block count, known or hinted.
+    blocks_hint: Option<u64>,
+}
+
+/// Which flat positions of each reduce a thread (or warp) combines.
+enum PosRange {
+    /// `[lo, min(total, lo + len))`, step 1.
+    Block { lo: Value, len: Value },
+    /// `start, start + step, ... < total`.
+    Strided { start: Value, step: Value },
 }
 
 impl<'a> KernelBuilder<'a> {
@@ -434,6 +481,8 @@ impl<'a> KernelBuilder<'a> {
             block_smem: HashMap::new(),
             ids: HashMap::new(),
             fast: None,
+            keep_nest: false,
+            dealloc: None,
         }
     }
 
@@ -951,6 +1000,8 @@ impl<'a> KernelBuilder<'a> {
             Mapping::RowReduction => self.row_reduction(op),
             Mapping::BlockReduction => self.block_reduction(op, &unit.epilogue),
             Mapping::RowFused => self.row_fused(op),
+            Mapping::FinalReduction => self.final_reduction(op, None),
+            Mapping::SplitPartial => unreachable!("split-K reductions are lowered by lower_function"),
             Mapping::Sequential => self.sequential(op, &unit.epilogue),
         }
     }
@@ -1004,6 +1055,14 @@ impl<'a> KernelBuilder<'a> {
                 }
                 if self.is_row_reduction(op) {
                     Mapping::RowReduction
+                } else if self.column_reduction_ok(op) {
+                    if self.kernel_kind(op).as_deref() == Some("final") {
+                        Mapping::FinalReduction
+                    } else if self.split_ok(op) {
+                        Mapping::SplitPartial
+                    } else {
+                        Mapping::ThreadPerPoint
+                    }
                 } else {
                     Mapping::ThreadPerPoint
                 }
@@ -1576,6 +1635,7 @@ impl<'a> KernelBuilder<'a> {
         self.ctx.set_attr(self.kernel, "function_type", fta);
         let s = self.schedule.clone().expect("a mapping sets the schedule");
         let (blocks, shared) = self.launch.expect("a mapping sets the launch");
+        let keep = self.keep_nest;
         let threads = self.host_index(s.threads as i64);
         let name = symbol_name(self.ctx, self.kernel).unwrap_or_default().to_string();
         let sym = self.ctx.symbol_ref_attr(&name);
@@ -1584,6 +1644,13 @@ impl<'a> KernelBuilder<'a> {
         let st = OperationState::new("mgpu.launch", self.loc).operands(&operands).attr("kernel", sym);
         let launch = self.ctx.create_op(st);
         self.ctx.insert_op_before(self.nest, launch);
+        if let Some(w) = self.dealloc {
+            let d = self.ctx.create_op(OperationState::new("mloop.dealloc", self.loc).operands(&[w]));
+            self.ctx.insert_op_before(self.nest, d);
+        }
+        if keep {
+            return Ok(());
+        }
         for &o in unit.epilogue.iter().rev() {
             self.ctx.erase_op(o);
         }
@@ -2290,6 +2357,352 @@ impl<'a> KernelBuilder<'a> {
                 return Err(Diagnostic::error(self.ctx.op_loc(op), format!("failed to legalize operation '{other}'")));
             }
         }
+        Ok(())
+    }
+}
+
+// ----- split-K column reductions and final reductions -----
+
+impl<'a> KernelBuilder<'a> {
+    /// The reduces of a nest body, in order.
+    fn body_reduces(&self, body: BlockId) -> Vec<OpId> {
+        self.ctx.block_ops(body).filter(|&o| self.ctx.op_name(o) == "mloop.reduce").collect()
+    }
+
+    /// A parallel whose body holds at least one reduce (flat, float, sum/max/min) and no other
+    /// region op, where no reduce's body uses a value computed from a reduce's result (so the
+    /// partials can be computed before any epilogue op).
+    fn column_reduction_ok(&self, op: OpId) -> bool {
+        let ctx = &*self.ctx;
+        let Ok(parts) = loop_parts(ctx, op, false) else { return false };
+        let mut tainted: HashSet<Value> = HashSet::new();
+        let mut reduces = 0;
+        for o in ctx.block_ops(parts.body) {
+            match ctx.op_name(o) {
+                "mloop.reduce" => {
+                    let kind = kind_name(ctx, o).unwrap_or_default();
+                    let Ok(rp) = loop_parts(ctx, o, true) else { return false };
+                    let float = rp.init.is_some_and(|v| ctx.is_float(ctx.value_type(v)));
+                    if !self.flat_body(o) || !float || !matches!(kind.as_str(), "sum" | "max" | "min") {
+                        return false;
+                    }
+                    let uses_tainted = ctx
+                        .walk_collect(o)
+                        .iter()
+                        .any(|&x| x != o && ctx.operands(x).iter().any(|v| tainted.contains(v)))
+                        || rp.lbs.iter().chain(&rp.ubs).chain(&rp.steps).any(|v| tainted.contains(v));
+                    if uses_tainted {
+                        return false;
+                    }
+                    tainted.extend(ctx.results(o).iter().copied());
+                    reduces += 1;
+                }
+                _ if !ctx.regions(o).is_empty() => return false,
+                _ => {
+                    if ctx.operands(o).iter().any(|v| tainted.contains(v)) {
+                        tainted.extend(ctx.results(o).iter().copied());
+                    }
+                }
+            }
+        }
+        reduces > 0
+    }
+
+    /// Whether a column-reduction-shaped nest takes the split-K form: every reduce has bounds
+    /// from outside the nest and the accumulator type of the first; reductions known to be
+    /// short (<= 32 points) stay one thread per column.
+    fn split_ok(&self, op: OpId) -> bool {
+        let ctx = &*self.ctx;
+        let Ok(parts) = loop_parts(ctx, op, false) else { return false };
+        let mut ty = None;
+        for r in self.body_reduces(parts.body) {
+            let Ok(rp) = loop_parts(ctx, r, true) else { return false };
+            if !rp.lbs.iter().chain(&rp.ubs).chain(&rp.steps).all(|v| defined_outside(ctx, *v, op)) {
+                return false;
+            }
+            let t = ctx.value_type(rp.init.expect("reduce"));
+            if *ty.get_or_insert(t) != t {
+                return false;
+            }
+            let total: Option<u64> = rp.ubs.iter().map(|u| self.size_of(*u)).product();
+            if total.is_some_and(|n| n <= 32) {
+                return false;
+            }
+        }
+        ty.is_some()
+    }
+
+    /// A size estimate of a host index value: static, hinted, or arithmetic on those.
+    fn hint_of(&self, v: Value, depth: u32) -> Option<u64> {
+        if let Some(n) = self.size_of(v) {
+            return Some(n);
+        }
+        let d = self.ctx.defining_op(v)?;
+        if depth > 8 || self.ctx.operands(d).len() != 2 {
+            return None;
+        }
+        let a = self.hint_of(self.ctx.operand(d, 0), depth + 1)?;
+        let b = self.hint_of(self.ctx.operand(d, 1), depth + 1)?;
+        match self.ctx.op_name(d) {
+            "mloop.add" => a.checked_add(b),
+            "mloop.sub" => Some(a.saturating_sub(b)),
+            "mloop.mul" => a.checked_mul(b),
+            "mloop.div" if b > 0 => Some(a / b),
+            "mloop.max" => Some(a.max(b)),
+            "mloop.min" => Some(a.min(b)),
+            _ => None,
+        }
+    }
+
+    /// Emits the ops of a reduction nest's `body` that do not depend on a reduce's result
+    /// (stores and accumulates skipped) and, for the `p`-th reduce, the partial over the flat
+    /// positions of `range`, handing it to `out(p, partial)`. With `ws = (W, blocks, N, j)`
+    /// the reduce's value at position `s` is `W[p * blocks + s, j]` (the final launch of a
+    /// split-K reduction, over `blocks` positions) instead of its body.
+    fn emit_partials(
+        &mut self,
+        body: BlockId,
+        range: &PosRange,
+        ws: Option<(Value, Value, Value, Value)>,
+        out: &mut dyn FnMut(&mut Self, usize, Value) -> R<()>,
+    ) -> R<()> {
+        let ops: Vec<OpId> = self.ctx.block_ops(body).collect();
+        let mut tainted: HashSet<Value> = HashSet::new();
+        let mut p = 0;
+        for o in ops {
+            let name = self.ctx.op_name(o).to_string();
+            if matches!(name.as_str(), "mloop.yield" | "mloop.store" | "mloop.accumulate") {
+                continue;
+            }
+            if name == "mloop.reduce" {
+                tainted.extend(self.ctx.results(o).iter().copied());
+                let parts = loop_parts(self.ctx, o, true).map_err(|e| op_error(self.ctx, o, e))?;
+                let kind = kind_name(self.ctx, o).unwrap_or_default();
+                let ty = self.ctx.value_type(parts.init.expect("reduce"));
+                let id = self.fconst(identity(&kind), ty);
+                let (ext, total) = match ws {
+                    Some((_, blocks, _, _)) => (Vec::new(), blocks),
+                    None => self.extents(&parts)?,
+                };
+                let one = self.iconst(1);
+                let (lb, ub, step) = match range {
+                    PosRange::Block { lo, len } => {
+                        let hi = self.ibin("mloop.add", *lo, *len);
+                        (*lo, self.ibin("mloop.min", total, hi), one)
+                    }
+                    PosRange::Strided { start, step } => (*start, total, *step),
+                };
+                let pc = p as i64;
+                let acc = self.for_loop(lb, ub, step, &[id], &mut |kb, pos, acc| {
+                    let y = match ws {
+                        Some((w, blocks, n, j)) => {
+                            let pv = kb.iconst(pc);
+                            let r = kb.ibin("mloop.mul", pv, blocks);
+                            let r = kb.ibin("mloop.add", r, pos);
+                            let r = kb.ibin("mloop.mul", r, n);
+                            let off = kb.ibin("mloop.add", r, j);
+                            let nc = kb.ctx.unit_attr();
+                            kb.push1("mgpu.load", &[w, off], ty, &[("nc", nc)])
+                        }
+                        None => {
+                            kb.bind_flat(&parts, &ext, pos)?;
+                            kb.emit_block(parts.body)?[0]
+                        }
+                    };
+                    Ok(vec![kb.combine(&kind, acc[0], y)?])
+                })?[0];
+                out(self, p, acc)?;
+                p += 1;
+                continue;
+            }
+            if self.ctx.operands(o).iter().any(|v| tainted.contains(v)) {
+                tainted.extend(self.ctx.results(o).iter().copied());
+                continue;
+            }
+            self.emit_op(o)?;
+        }
+        Ok(())
+    }
+
+    /// The partial launch of a split-K column reduction: the host allocates the workspace
+    /// `W[reduces x blocks, N]` (accumulator type) before the nest; a thread per (block `b`,
+    /// column `j`), `j` fastest (coalesced), sums the rows `[b*S, min(M, b*S + S))` in order
+    /// and stores `W[p * blocks + b, j]`.
+    fn split_partial(&mut self, op: OpId) -> R<SplitWs> {
+        let parts = loop_parts(self.ctx, op, false).map_err(|e| op_error(self.ctx, op, e))?;
+        let reduces = self.body_reduces(parts.body);
+        let rparts: Vec<LoopParts> = reduces
+            .iter()
+            .map(|&r| loop_parts(self.ctx, r, true).map_err(|e| op_error(self.ctx, r, e)))
+            .collect::<R<_>>()?;
+        let ncols: Option<u64> = parts.ubs.iter().map(|u| self.size_of(*u)).product();
+        let mut mrows: Option<u64> = Some(0);
+        for rp in &rparts {
+            let t: Option<u64> = rp.ubs.iter().map(|u| self.hint_of(*u, 0)).product();
+            mrows = mrows.zip(t).map(|(a, b)| a.max(b));
+        }
+        let shape = self.nest_shape(mrows, ncols);
+        let s = self.set_schedule(Mapping::SplitPartial, &shape);
+        let rows = s.split_rows.max(1);
+        let acc_ty = self.ctx.value_type(rparts[0].init.expect("reduce"));
+
+        // Host: blocks = max(1, max_p ceil(extent_p / S)); W = alloc(P * blocks, N).
+        let ib = Ib { before: self.nest };
+        let sv = ib.index(self.ctx, rows as i64);
+        let mut blocks = ib.index(self.ctx, 1);
+        let it = self.ctx.index_type();
+        for rp in &rparts {
+            let mut ext = ib.index(self.ctx, 1);
+            for d in 0..rp.ivs.len() {
+                let e = ib.extent(self.ctx, rp.lbs[d], rp.ubs[d], rp.steps[d]);
+                ext = ib.mul(self.ctx, ext, e);
+            }
+            let nb = ib.ceildiv(self.ctx, ext, sv);
+            let m = ib.op(self.ctx, "mloop.max", &[blocks, nb], &[it], &[]);
+            blocks = self.ctx.result(m, 0);
+        }
+        let ncols_host = self.host_total(&parts);
+        let ib = Ib { before: self.nest };
+        let np = ib.index(self.ctx, rparts.len() as i64);
+        let wrows = ib.mul(self.ctx, np, blocks);
+        let sizes = [wrows, ncols_host];
+        let dims: Vec<Dim> = sizes
+            .iter()
+            .map(|v| const_int(self.ctx, *v).map_or(Dim::Dynamic, |c| Dim::Static(c.max(0) as u64)))
+            .collect();
+        let dynamic: Vec<Value> = sizes.iter().copied().filter(|v| const_int(self.ctx, *v).is_none()).collect();
+        let wty = buffer_type(self.ctx, &dims, acc_ty);
+        let alloc = ib.op(self.ctx, "mloop.alloc", &dynamic, &[wty], &[]);
+        let w = self.ctx.result(alloc, 0);
+        self.ctx.set_value_name(w, Some("split_ws"));
+        let work_host = ib.mul(self.ctx, blocks, ncols_host);
+
+        // Kernel.
+        let (ext, total) = self.extents(&parts)?;
+        let wk = self.get(w)?;
+        let bk = self.get(blocks)?;
+        let sk = self.iconst(rows as i64);
+        let work = self.ibin("mloop.mul", bk, total);
+        let (g, stride) = self.global_thread();
+        self.for_loop(g, work, stride, &[], &mut |kb, e, _| {
+            let b = kb.ibin("mloop.div", e, total);
+            let j = kb.ibin("mloop.rem", e, total);
+            kb.bind_flat(&parts, &ext, j)?;
+            let lo = kb.ibin("mloop.mul", b, sk);
+            kb.emit_partials(parts.body, &PosRange::Block { lo, len: sk }, None, &mut |kb, p, acc| {
+                let pv = kb.iconst(p as i64);
+                let r = kb.ibin("mloop.mul", pv, bk);
+                let r = kb.ibin("mloop.add", r, b);
+                let r = kb.ibin("mloop.mul", r, total);
+                let off = kb.ibin("mloop.add", r, j);
+                kb.push("mgpu.store", &[acc, wk, off], &[], &[]);
+                Ok(())
+            })?;
+            Ok(vec![])
+        })?;
+        let blocks_launch = self.host_grid(work_host, s.threads as u64, s.max_grid);
+        let zero = self.host_index(0);
+        self.launch = Some((blocks_launch, zero));
+        let blocks_hint = mrows.map(|m| m.div_ceil(rows).max(1));
+        Ok(SplitWs { w, blocks, blocks_hint })
+    }
+
+    /// The final reduction: CTAs of 32 columns x R warps, grid-stride over column tiles.
+    /// Lane = column; warp `w` combines positions `w, w + R, ...` of each reduce in order
+    /// (its body, or the split-K workspace `ws`) and writes its partial to shared memory;
+    /// after a barrier warp 0 combines the R partials in warp order (`init (+) ...`) and runs
+    /// the rest of the body (epilogue, stores). Lanes past N do nothing but the barriers.
+    fn final_reduction(&mut self, op: OpId, ws: Option<SplitWs>) -> R<()> {
+        let parts = loop_parts(self.ctx, op, false).map_err(|e| op_error(self.ctx, op, e))?;
+        let reduces = self.body_reduces(parts.body);
+        let ncols: Option<u64> = parts.ubs.iter().map(|u| self.size_of(*u)).product();
+        let nsplit = match ws {
+            Some(w) => w.blocks_hint,
+            None => {
+                let rp = loop_parts(self.ctx, reduces[0], true).map_err(|e| op_error(self.ctx, op, e))?;
+                rp.ubs.iter().map(|u| self.hint_of(*u, 0)).product()
+            }
+        };
+        let shape = self.nest_shape(nsplit, ncols);
+        let s = self.set_schedule(Mapping::FinalReduction, &shape);
+        let warps = s.rows_per_cta as i64;
+        // One shared array of R x 32 partials per reduce.
+        let mut smem = Vec::new();
+        for &r in &reduces {
+            let rp = loop_parts(self.ctx, r, true).map_err(|e| op_error(self.ctx, r, e))?;
+            let ty = self.ctx.value_type(rp.init.expect("reduce"));
+            let pt = ptr_type(self.ctx, ty, true);
+            let size = self.ctx.i64_attr(warps * 32);
+            let a = self.prologue(OperationState::new("mgpu.shared_alloc", self.loc).attr("size", size).results(&[pt]));
+            smem.push((self.ctx.result(a, 0), ty));
+        }
+        let (ext, total) = self.extents(&parts)?;
+        let wsk = match ws {
+            Some(w) => Some((self.get(w.w)?, self.get(w.blocks)?)),
+            None => None,
+        };
+        let lane = self.id("mgpu.lane_id");
+        let warp = self.id("mgpu.warp_id");
+        let bid = self.id("mgpu.block_id");
+        let gdim = self.id("mgpu.grid_dim");
+        let (zero, one, c31, c32) = (self.iconst(0), self.iconst(1), self.iconst(31), self.iconst(32));
+        let rk = self.iconst(warps);
+        let t = self.ibin("mloop.add", total, c31);
+        let tiles = self.ibin("mloop.div", t, c32);
+        let body = parts.body;
+        self.for_loop(bid, tiles, gdim, &[], &mut |kb, tile, _| {
+            let j0 = kb.ibin("mloop.mul", tile, c32);
+            let j = kb.ibin("mloop.add", j0, lane);
+            let valid = kb.icmp("lt", j, total);
+            kb.bind_flat(&parts, &ext, j)?;
+            let slot = kb.ibin("mloop.mul", warp, c32);
+            let slot = kb.ibin("mloop.add", slot, lane);
+            let smem1 = smem.clone();
+            kb.if_then(valid, &mut |kb| {
+                let range = PosRange::Strided { start: warp, step: rk };
+                let ws4 = wsk.map(|(w, b)| (w, b, total, j));
+                kb.emit_partials(body, &range, ws4, &mut |kb, p, acc| {
+                    kb.push("mgpu.store", &[acc, smem1[p].0, slot], &[], &[]);
+                    Ok(())
+                })
+            })?;
+            kb.push("mgpu.barrier", &[], &[], &[]);
+            let is0 = kb.icmp("eq", warp, zero);
+            let smem2 = smem.clone();
+            kb.if_then(valid, &mut |kb| {
+                kb.if_then(is0, &mut |kb| {
+                    let ops: Vec<OpId> = kb.ctx.block_ops(body).collect();
+                    let mut p = 0;
+                    for o in ops {
+                        match kb.ctx.op_name(o) {
+                            "mloop.yield" => {}
+                            "mloop.reduce" => {
+                                let rp = loop_parts(kb.ctx, o, true).map_err(|e| op_error(kb.ctx, o, e))?;
+                                let kind = kind_name(kb.ctx, o).unwrap_or_default();
+                                let init = kb.get(rp.init.expect("reduce"))?;
+                                let (sm, ty) = smem2[p];
+                                let tot = kb.for_loop(zero, rk, one, &[init], &mut |kb, w, acc| {
+                                    let a = kb.ibin("mloop.mul", w, c32);
+                                    let a = kb.ibin("mloop.add", a, lane);
+                                    let x = kb.push1("mgpu.load", &[sm, a], ty, &[]);
+                                    Ok(vec![kb.combine(&kind, acc[0], x)?])
+                                })?[0];
+                                kb.map.insert(kb.ctx.result(o, 0), tot);
+                                p += 1;
+                            }
+                            _ => kb.emit_op(o)?,
+                        }
+                    }
+                    Ok(())
+                })
+            })?;
+            kb.push("mgpu.barrier", &[], &[], &[]);
+            Ok(vec![])
+        })?;
+        let work = self.host_total(&parts);
+        let blocks = self.host_grid(work, 32, s.max_grid);
+        let zero = self.host_index(0);
+        self.launch = Some((blocks, zero));
         Ok(())
     }
 }

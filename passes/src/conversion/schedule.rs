@@ -11,7 +11,7 @@ use crate::fusion::device::Device;
 pub enum Mapping {
     /// One thread per point of the parallel domain (flattened, innermost dim fastest, so
     /// consecutive threads touch consecutive elements), grid-stride loop. Pointwise nests,
-    /// column reductions, finals and every nest of another shape.
+    /// short column reductions and every nest of another shape.
     ThreadPerPoint,
     /// A row reduction (reduced dims innermost): `threads_per_row` threads (a warp, or the
     /// whole CTA for long rows) per output point, lane partials combined by
@@ -21,6 +21,16 @@ pub enum Mapping {
     BlockReduction,
     /// The row-fused kernel: a persistent grid of CTAs looping over splits.
     RowFused,
+    /// A final (split) reduction `parallel(j) { reduce over s of W[s, j]; epilogue }`: CTAs
+    /// of 32 columns x `rows_per_cta` warps; lane = column, warp `w` combines splits
+    /// `w, w + R, ...` in order, the warps' partials are combined in shared memory in warp
+    /// order, warp 0 runs the epilogue.
+    FinalReduction,
+    /// The first launch of a split-K column reduction (`parallel(j) { reduce(i) }` with the
+    /// reduced dims outermost): a thread per (row block of `split_rows` rows, column),
+    /// consecutive threads on consecutive columns, partials into an f32 workspace
+    /// `[blocks, N]`; a [`Mapping::FinalReduction`] launch reduces it.
+    SplitPartial,
     /// One thread runs the whole nest (nests with `accumulate` the other mappings cannot
     /// prove race-free, top-level `mloop.for`).
     Sequential,
@@ -62,6 +72,8 @@ pub struct Schedule {
     pub partials: PartialStore,
     /// The register-resident fast path of a row-fused kernel (static or hinted N), if taken.
     pub fast: Option<FastShape>,
+    /// Rows per block of a split-K column reduction ([`Mapping::SplitPartial`]; 0 otherwise).
+    pub split_rows: u64,
 }
 
 /// The register-resident ("persistent") form of a row-fused kernel: each of the row's
@@ -91,6 +103,9 @@ impl fmt::Display for Schedule {
             self.max_grid,
             self.partials
         )?;
+        if self.split_rows > 0 {
+            write!(f, " split-rows={}", self.split_rows)?;
+        }
         if let Some(fast) = self.fast {
             write!(f, " fast: N={} vector={} chunks={}", fast.cols, fast.vector, fast.chunks)?;
         }
@@ -131,6 +146,8 @@ pub struct Overrides {
     pub grid: u64,
     /// `fast=0`: never take the register-resident row-fused fast path.
     pub no_fast: bool,
+    /// `split-rows`: rows per block of a split-K column reduction.
+    pub split_rows: u32,
 }
 
 /// Budget of shared memory one CTA of a row-fused kernel may use for partials, so that
@@ -163,6 +180,11 @@ const THREADS_PER_SM: u64 = 2048;
 ///   one CTA per row accumulates straight into its own workspace row. The persistent grid
 ///   is `min(splits, SMs x CTAs per SM)`; CTAs per SM is bounded by threads
 ///   (2048 / threads) and by shared memory (228 KiB / the CTA's partials).
+/// * **Final reduction:** R warps per CTA of 32 columns, from the split count (`rows`): 32
+///   warps from 1024 splits, 16 from 256 (and when unknown), else 8; `threads` overrides.
+/// * **Split-K column reduction (partial launch):** row blocks of 512, 256 or 128 rows, the
+///   largest that still gives >= 2 x SMs CTAs (`ceil(M / rows) x ceil(N / threads)`); 256
+///   when M is unknown; `split-rows` overrides.
 /// * **Rank-0 reduction:** one CTA of 1024 threads.
 pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: &Overrides) -> Schedule {
     let pick = |over: u32, default: u32| if over > 0 { over } else { default };
@@ -179,6 +201,7 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
         max_grid: 0,
         partials: PartialStore::None,
         fast: None,
+        split_rows: 0,
     };
     // CTAs of whole warps.
     s.threads = s.threads.div_ceil(32).clamp(1, 32) * 32;
@@ -245,6 +268,36 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
             let per_sm = (THREADS_PER_SM / s.threads as u64).min(device.shared_mem_per_sm / smem).max(1);
             s.max_grid = sms * per_sm;
         }
+        Mapping::FinalReduction => {
+            let warps = if o.threads > 0 {
+                s.threads / 32
+            } else {
+                match shape.rows {
+                    Some(n) if n >= 1024 => 32,
+                    Some(n) if n >= 256 => 16,
+                    Some(_) => 8,
+                    None => 16,
+                }
+            };
+            s.threads = warps * 32;
+            s.threads_per_row = 32;
+            s.rows_per_cta = warps;
+            s.max_grid = full_wave(s.threads);
+        }
+        Mapping::SplitPartial => {
+            s.split_rows = if o.split_rows > 0 {
+                o.split_rows as u64
+            } else {
+                match shape.rows {
+                    Some(m) => {
+                        let ctas = shape.cols.unwrap_or(1024).max(1).div_ceil(s.threads as u64);
+                        [512, 256, 128].into_iter().find(|&r| m.div_ceil(r) * ctas >= 2 * sms).unwrap_or(128)
+                    }
+                    None => 256,
+                }
+            };
+            s.max_grid = full_wave(s.threads);
+        }
         Mapping::Sequential => {
             s.threads = 32;
             s.max_grid = 1;
@@ -309,5 +362,24 @@ mod tests {
         let off = Overrides { no_fast: true, ..o.clone() };
         assert_eq!(fast(&choose_schedule(Mapping::RowFused, &shape(384, 2, 1), &d, &off)), None);
         assert_eq!(fast(&choose_schedule(Mapping::RowFused, &shape(384, 0, 1), &d, &o)), None);
+    }
+
+    #[test]
+    fn split_reduction_schedules() {
+        let d = Device::h200();
+        let o = Overrides::default();
+        let shape =
+            |rows: Option<u64>, cols: u64| NestShape { rows, cols: Some(cols), elem_bytes: 4, ..NestShape::default() };
+        let s = choose_schedule(Mapping::SplitPartial, &shape(Some(576000), 384), &d, &o);
+        assert_eq!((s.split_rows, s.threads), (512, 256));
+        assert_eq!(choose_schedule(Mapping::SplitPartial, &shape(Some(7), 100), &d, &o).split_rows, 128);
+        assert_eq!(choose_schedule(Mapping::SplitPartial, &shape(None, 100), &d, &o).split_rows, 256);
+        let so = Overrides { split_rows: 3, ..o.clone() };
+        assert_eq!(choose_schedule(Mapping::SplitPartial, &shape(None, 100), &d, &so).split_rows, 3);
+        let f = choose_schedule(Mapping::FinalReduction, &shape(Some(4500), 384), &d, &o);
+        assert_eq!((f.threads, f.rows_per_cta), (1024, 32));
+        assert_eq!(choose_schedule(Mapping::FinalReduction, &shape(Some(5), 384), &d, &o).threads, 256);
+        let t = Overrides { threads: 64, ..o };
+        assert_eq!(choose_schedule(Mapping::FinalReduction, &shape(Some(4500), 384), &d, &t).rows_per_cta, 2);
     }
 }

@@ -34,15 +34,36 @@ func.func @rowsum(%a: tensor<?x?xf32> {morf.dims = ["M", "N"]}) -> tensor<?xf32>
 
 // -----
 
-// Column reduction: a thread per column, a sequential loop over the rows.
+// Column reduction: split-K, two launches around an f32 workspace [blocks, N]. The partial
+// launch: a thread per (row block, column), rows of the block summed in order, stored to the
+// workspace; the final launch: 32 columns x R warps per CTA, warp partials in shared memory,
+// combined in warp order by warp 0, which stores.
 // CHECK-LABEL: func.func @colsum
-// CHECK: mgpu.func @colsum_k0({{.*}}morf.schedule = "ThreadPerPoint
-// CHECK: mloop.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK: %[[WS:.*]] = mloop.alloc(%{{.*}}, %{{.*}}) : !mloop.buffer<?x?xf32>
+// CHECK: mgpu.launch @colsum_k0 blocks({{.*}}) args({{.*}}%[[WS]]
+// CHECK: mgpu.launch @colsum_k0_final blocks({{.*}}) args({{.*}}%[[WS]]
+// CHECK-NEXT: mloop.dealloc %[[WS]]
+// CHECK: mgpu.func @colsum_k0({{.*}}morf.schedule = "SplitPartial {{.*}} split-rows=256"
+// CHECK: mloop.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK: mloop.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args
-// CHECK: mgpu.load
+// CHECK: mgpu.load %{{.*}}[%{{.*}}] {nc} : !mgpu.ptr<f32>
 // CHECK: mloop.add
-// CHECK-NOT: mgpu.warp_reduce
 // CHECK: mgpu.store
+// CHECK: mgpu.func @colsum_k0_final({{.*}}max_threads = 512, morf.schedule = "FinalReduction threads=512 threads-per-row=32 rows-per-cta=16
+// CHECK: %[[SM:.*]] = mgpu.shared_alloc {size = 512} : !mgpu.ptr<f32, 3>
+// CHECK: %[[LANE:.*]] = mgpu.lane_id : index
+// CHECK: %[[WARP:.*]] = mgpu.warp_id : index
+// CHECK: mgpu.if
+// CHECK: mloop.for %{{.*}} = %[[WARP]] to %{{.*}} step %{{.*}} iter_args
+// CHECK: mgpu.load %{{.*}}[%{{.*}}] {nc} : !mgpu.ptr<f32>
+// CHECK: mgpu.store %{{.*}}, %[[SM]][%{{.*}}] : !mgpu.ptr<f32, 3>
+// CHECK: mgpu.barrier
+// CHECK: mgpu.if
+// CHECK: mgpu.if
+// CHECK: mloop.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK: mgpu.load %[[SM]][%{{.*}}] : !mgpu.ptr<f32, 3>
+// CHECK: mgpu.store
+// CHECK: mgpu.barrier
 func.func @colsum(%a: tensor<?x?xf32> {morf.dims = ["M", "N"]}) -> tensor<?xf32> {
   %s = mtensor.reduce sum %a dims [0] : tensor<?x?xf32> -> tensor<?xf32>
   return %s : tensor<?xf32>

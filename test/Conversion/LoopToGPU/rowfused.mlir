@@ -14,7 +14,12 @@
 // CHECK: mgpu.warp_reduce sum
 // CHECK: mgpu.barrier
 // CHECK: mgpu.barrier
-// CHECK: mgpu.func @rmsnorm_bwd_k1({{.*}}morf.schedule = "ThreadPerPoint
+// The final reduction: 32 columns x R warps per CTA, warp partials combined in shared memory.
+// CHECK: mgpu.func @rmsnorm_bwd_k1({{.*}}morf.schedule = "FinalReduction threads=512 threads-per-row=32 rows-per-cta=16
+// CHECK: mgpu.shared_alloc {size = 512} : !mgpu.ptr<f32, 3>
+// CHECK: mgpu.barrier
+// CHECK: mgpu.load %{{.*}} : !mgpu.ptr<f32, 3>
+// CHECK: mgpu.barrier
 
 // A CTA per row: block reductions, partials straight into the CTA's workspace row.
 // CTA: mgpu.func @rmsnorm_bwd_k0({{.*}}morf.schedule = "RowFused threads=256 threads-per-row=256 rows-per-cta=1 {{.*}} grid<=4 partials=Global"}

@@ -3,7 +3,9 @@
 // the vector width), more rows than threads, small grids (every CTA loops). The runs with
 // `size-hints` take the register-resident fast path of the row-fused kernel (N = 100: vector 4;
 // N = 384: a partial chunk for bf16; N = 520: a CTA per row); N = 67 with the hint 100 falls
-// back to the looped form at run time.
+// back to the looped form at run time. The `split-rows` runs take the split-K column
+// reduction of `gpu-unfused` (dw, db) through several row blocks, with N not a multiple of 32
+// (the final kernel's tail tile), fewer splits than warps (M = 1, M = 7), and more.
 // REQUIRES: numpy
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/rmsnorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions,canonicalize,cse,lower-loop-to-gpu{grid=3 threads=64})' M=1,N=1 1e-2 %t/0
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/rmsnorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions,canonicalize,cse,lower-loop-to-gpu{grid=2 threads=64 threads-per-row=64})' M=1,N=1 1e-2 %t/1
@@ -87,3 +89,10 @@
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/layernorm_bwd_f32.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=1000000,N=384 device=launch=1e-3},canonicalize,cse,lower-loop-to-gpu{grid=2 threads=64 size-hints=N=384})' M=40,N=384 1e-5 %t/79
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/layernorm_bwd_f32.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=1000000,N=520 device=launch=1e-3},canonicalize,cse,lower-loop-to-gpu{grid=2 size-hints=N=520})' M=9,N=520 1e-5 %t/80
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/layernorm_bwd_f32.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=1000000,N=100 device=launch=1e-3},canonicalize,cse,lower-loop-to-gpu{grid=2 size-hints=N=100})' M=7,N=67 1e-5 %t/81
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/rmsnorm_bwd_f32.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,lower-loop-to-gpu{grid=3 threads=64 split-rows=3})' M=40,N=67 1e-5 %t/82
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/rmsnorm_bwd_f32.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,lower-loop-to-gpu{grid=2 threads=256 split-rows=2})' M=7,N=33 1e-5 %t/83
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/rmsnorm_bwd_f32.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,lower-loop-to-gpu{grid=2 threads=128 split-rows=1})' M=1,N=100 1e-5 %t/84
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/layernorm_bwd_f32.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,lower-loop-to-gpu{grid=3 threads=64 split-rows=3})' M=40,N=67 1e-5 %t/85
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/layernorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,lower-loop-to-gpu{threads=128 split-rows=2})' M=7,N=100 1e-2 %t/86
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/layernorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,lower-loop-to-gpu{grid=2 threads=256 split-rows=5})' M=1,N=1 1e-2 %t/87
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/Inputs/colsum.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,lower-loop-to-gpu{grid=2 threads=64 split-rows=4})' M=37,N=45 1e-5 %t/88

@@ -4,10 +4,14 @@
 //!
 //! Method, per shape: bind fresh pseudo-random inputs (normal; `morf.random = "positive"`
 //! arguments such as `rstd` uniform in [0.5, 2)), compile, run each program once and
-//! check every output against the fp64 reference interpreter (a failed check exits 1
-//! before anything is timed), then time the host sequence of one call (all its launches,
-//! fills and workspace reuse) between two CUDA events: `warmup` untimed calls, then the
-//! median of `runs` timed calls. The inputs stay the same between calls.
+//! check every output against the fp64 reference interpreter (unless `--no-check`), then
+//! time the host sequence of one call (all its launches, fills and workspace reuse)
+//! between two CUDA events: `warmup` untimed calls, then the median of `runs` timed calls.
+//! The inputs stay the same between calls. A fused program that fails its check is not
+//! timed (the other shapes still run; the exit status is 1); an unfused one that fails is
+//! timed anyway and marked. With `--per-kernel`, a second pass of `runs` calls records a
+//! pair of events around each launch (the whole-call figures come from the first pass,
+//! which records nothing between launches).
 //!
 //! floor = minimum bytes / copy bandwidth, where the minimum bytes are every argument read
 //! once plus every result written once (x, dy, rstd[, mean], w in; dx, dw[, db] out for the
@@ -22,6 +26,7 @@ use std::path::PathBuf;
 use clap::Parser as _;
 use morf_ir::interp::RtValue;
 use morf_ir::{Context, OpId, TypeData};
+use morf_run::gpu_exec::LaunchInfo;
 use morf_run::gpu_run::{compare_outputs, compile_for_gpu, runtime_err, GpuProgram, OutputCheck};
 use morf_run::{bind_arguments, load_module, new_context, parse_random_spec, select_function, RunError, RunOptions};
 use morf_runtime::{median, Gpu, RuntimeError};
@@ -32,7 +37,7 @@ use morf_runtime::{median, Gpu, RuntimeError};
     name = "morf-bench",
     about = "Time a tensor-level function on the GPU (fused, unfused) against a copy-kernel floor",
     after_help = "Exit status: 0 on success, and also when there is no CUDA driver (the run prints \
-                  'skipped'); 1 on an error or a failed output check; 2 for a bad command line."
+                  'skipped'); 1 on an error or a failed check of a fused program (an unfused failure only warns); 2 for a bad command line."
 )]
 pub struct Cli {
     /// Tensor-level IR file (e.g. examples/rmsnorm_bwd.mlir).
@@ -70,6 +75,13 @@ pub struct Cli {
     /// GPU to use.
     #[arg(long, default_value_t = 0)]
     pub device: usize,
+    /// Also time each kernel launch on its own (events around each launch, over a second
+    /// pass of `--runs` calls) and print a table per shape and program.
+    #[arg(long)]
+    pub per_kernel: bool,
+    /// Skip the fp64 reference check (the outputs are then reported as unchecked).
+    #[arg(long)]
+    pub no_check: bool,
 }
 
 /// Parses a command line (argv[0] first) and checks the values clap cannot.
@@ -114,17 +126,76 @@ pub fn pct_of_floor(floor_us: f64, measured_us: f64) -> f64 {
     100.0 * floor_us / measured_us
 }
 
+/// The outcome of a program's output check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CheckStatus {
+    /// Every output matched the reference.
+    Passed,
+    /// Some output did not.
+    Failed,
+    /// No check was made (`--no-check`).
+    Unchecked,
+}
+
+impl CheckStatus {
+    /// The status of `checks`.
+    pub fn of(checks: &[OutputCheck]) -> CheckStatus {
+        if checks.iter().all(OutputCheck::ok) {
+            CheckStatus::Passed
+        } else {
+            CheckStatus::Failed
+        }
+    }
+
+    /// The JSON value of `check_ok`: `true`, `false`, or `null` when unchecked.
+    fn json(self) -> &'static str {
+        match self {
+            CheckStatus::Passed => "true",
+            CheckStatus::Failed => "false",
+            CheckStatus::Unchecked => "null",
+        }
+    }
+
+    /// The mark after a time in the table.
+    fn mark(self) -> &'static str {
+        match self {
+            CheckStatus::Passed => "",
+            CheckStatus::Failed => " (check failed)",
+            CheckStatus::Unchecked => " (unchecked)",
+        }
+    }
+}
+
+/// The figures of one launch position of a call (`--per-kernel`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct KernelTiming {
+    /// The kernel.
+    pub kernel: String,
+    /// Blocks.
+    pub grid: u32,
+    /// Threads per block.
+    pub block: u32,
+    /// Dynamic shared memory, in bytes.
+    pub shared_bytes: u32,
+    /// Median time of this launch, in microseconds.
+    pub median_us: f64,
+}
+
 /// The figures of one program on one shape.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Timing {
-    /// Median time of one call, in microseconds.
+    /// Median time of one call, in microseconds (NaN when not timed: a failed fused check).
     pub median_us: f64,
-    /// Fastest call.
+    /// Fastest call (NaN when not timed).
     pub min_us: f64,
-    /// Kernel launches per call.
+    /// Kernel launches per call (0 when not timed).
     pub launches: usize,
-    /// The output checks made before timing.
+    /// Whether the outputs matched the reference.
+    pub check: CheckStatus,
+    /// The output checks made before timing (empty when unchecked).
     pub checks: Vec<OutputCheck>,
+    /// Each launch of a call, in order (`--per-kernel` only).
+    pub kernels: Option<Vec<KernelTiming>>,
 }
 
 /// The figures of one shape.
@@ -176,6 +247,10 @@ pub struct Report {
     pub pipelines: (String, Option<String>),
     /// The copy reference.
     pub copy: CopyFigures,
+    /// Whether outputs were checked against the reference (not `--no-check`).
+    pub checked: bool,
+    /// Whether launches were timed one by one (`--per-kernel`).
+    pub per_kernel: bool,
     /// One entry per shape.
     pub shapes: Vec<ShapeResult>,
 }
@@ -184,6 +259,77 @@ fn fmt_opt(x: Option<f64>, digits: usize) -> String {
     match x {
         Some(v) if v.is_finite() => format!("{v:.digits$}"),
         _ => "-".into(),
+    }
+}
+
+fn fmt_time(t: Option<&Timing>) -> String {
+    match t {
+        Some(t) => format!("{}{}", fmt_opt(Some(t.median_us), 1), t.check.mark()),
+        None => "-".into(),
+    }
+}
+
+fn fmt_pct(floor_us: f64, t: Option<&Timing>) -> String {
+    match t {
+        Some(t) if t.median_us.is_finite() => format!("{:.1}%", pct_of_floor(floor_us, t.median_us)),
+        _ => "-".into(),
+    }
+}
+
+/// A markdown table with `left` left-aligned leading columns, the rest right-aligned.
+fn render_table(rows: &[Vec<String>], left: usize) -> String {
+    let cols = rows.first().map(Vec::len).unwrap_or(0);
+    let widths: Vec<usize> = (0..cols).map(|c| rows.iter().map(|r| r[c].len()).max().unwrap_or(0)).collect();
+    let mut out = String::new();
+    for (i, r) in rows.iter().enumerate() {
+        let cells: Vec<String> = r
+            .iter()
+            .enumerate()
+            .map(|(c, v)| if c < left { format!("{v:<w$}", w = widths[c]) } else { format!("{v:>w$}", w = widths[c]) })
+            .collect();
+        let _ = writeln!(out, "| {} |", cells.join(" | "));
+        if i == 0 {
+            let dashes: Vec<String> = widths.iter().map(|w| "-".repeat(*w)).collect();
+            let _ = writeln!(out, "| {} |", dashes.join(" | "));
+        }
+    }
+    out
+}
+
+/// The per-kernel table of one program: launch index, kernel, grid, block, shared bytes,
+/// median us, and that launch's share of the call's median time.
+pub fn kernel_table(kernels: &[KernelTiming], call_median_us: f64) -> String {
+    let header = ["#", "kernel", "grid", "block", "shared bytes", "median us", "share of call"];
+    let mut rows: Vec<Vec<String>> = vec![header.iter().map(|s| s.to_string()).collect()];
+    for (i, k) in kernels.iter().enumerate() {
+        rows.push(vec![
+            i.to_string(),
+            k.kernel.clone(),
+            k.grid.to_string(),
+            k.block.to_string(),
+            k.shared_bytes.to_string(),
+            format!("{:.1}", k.median_us),
+            fmt_share(k.median_us, call_median_us),
+        ]);
+    }
+    let sum: f64 = kernels.iter().map(|k| k.median_us).sum();
+    rows.push(vec![
+        String::new(),
+        "(sum of kernels)".into(),
+        String::new(),
+        String::new(),
+        String::new(),
+        format!("{sum:.1}"),
+        fmt_share(sum, call_median_us),
+    ]);
+    render_table(&rows, 2)
+}
+
+fn fmt_share(us: f64, call_us: f64) -> String {
+    if call_us.is_finite() && call_us > 0.0 {
+        format!("{:.1}%", 100.0 * us / call_us)
+    } else {
+        "-".into()
     }
 }
 
@@ -206,33 +352,57 @@ impl Report {
             rows.push(vec![
                 s.shape.clone(),
                 s.dtype.clone(),
-                fmt_opt(Some(s.fused.median_us), 1),
-                fmt_opt(s.unfused.as_ref().map(|t| t.median_us), 1),
+                fmt_time(Some(&s.fused)),
+                fmt_time(s.unfused.as_ref()),
                 format!("{:.2}", self.copy.tb_per_s),
                 format!("{:.1}", s.floor_us),
-                format!("{:.1}%", pct_of_floor(s.floor_us, s.fused.median_us)),
-                s.unfused
-                    .as_ref()
-                    .map(|t| format!("{:.1}%", pct_of_floor(s.floor_us, t.median_us)))
-                    .unwrap_or_else(|| "-".into()),
+                fmt_pct(s.floor_us, Some(&s.fused)),
+                fmt_pct(s.floor_us, s.unfused.as_ref()),
             ]);
         }
-        let widths: Vec<usize> =
-            (0..header.len()).map(|c| rows.iter().map(|r| r[c].len()).max().unwrap_or(0)).collect();
+        render_table(&rows, 2)
+    }
+
+    /// The per-kernel tables (`--per-kernel`): one per shape and program timed with it,
+    /// each under a `shape program: call median ...` line. Empty when none was.
+    pub fn kernel_tables(&self) -> String {
         let mut out = String::new();
-        for (i, r) in rows.iter().enumerate() {
-            let cells: Vec<String> = r
-                .iter()
-                .enumerate()
-                .map(|(c, v)| if c < 2 { format!("{v:<w$}", w = widths[c]) } else { format!("{v:>w$}", w = widths[c]) })
-                .collect();
-            let _ = writeln!(out, "| {} |", cells.join(" | "));
-            if i == 0 {
-                let dashes: Vec<String> = widths.iter().map(|w| "-".repeat(*w)).collect();
-                let _ = writeln!(out, "| {} |", dashes.join(" | "));
+        for s in &self.shapes {
+            for (label, t) in [("fused", Some(&s.fused)), ("unfused", s.unfused.as_ref())] {
+                let Some(t) = t else { continue };
+                let Some(k) = &t.kernels else { continue };
+                let _ = writeln!(
+                    out,
+                    "\n{} {label}: call median {} us{}, {} launch(es) per call",
+                    s.shape,
+                    fmt_opt(Some(t.median_us), 1),
+                    t.check.mark(),
+                    k.len()
+                );
+                out.push_str(&kernel_table(k, t.median_us));
             }
         }
         out
+    }
+
+    /// Warnings for the end of a run: one line per unfused program whose outputs failed
+    /// the check (the fused failures are errors, reported by [`Report::fused_failures`]).
+    pub fn unfused_warnings(&self) -> Vec<String> {
+        self.shapes
+            .iter()
+            .filter(|s| s.unfused.as_ref().is_some_and(|t| t.check == CheckStatus::Failed))
+            .map(|s| {
+                format!(
+                    "warning: {}: the unfused program's outputs do not match the reference (timed anyway, marked 'check failed')",
+                    s.shape
+                )
+            })
+            .collect()
+    }
+
+    /// The shapes whose fused program failed its check (not timed; exit status 1).
+    pub fn fused_failures(&self) -> Vec<&str> {
+        self.shapes.iter().filter(|s| s.fused.check == CheckStatus::Failed).map(|s| s.shape.as_str()).collect()
     }
 
     /// The same figures as JSON (keys in a fixed order).
@@ -245,9 +415,11 @@ impl Report {
         let _ = writeln!(j, "  \"function\": {},", json_str(&self.function));
         let _ = writeln!(
             j,
-            "  \"method\": {{\"statistic\": \"median\", \"timer\": \"cuda events\", \"runs\": {}, \"warmup\": {}, \"fused_pipeline\": {}, \"unfused_pipeline\": {}}},",
+            "  \"method\": {{\"statistic\": \"median\", \"timer\": \"cuda events\", \"runs\": {}, \"warmup\": {}, \"checked\": {}, \"per_kernel\": {}, \"fused_pipeline\": {}, \"unfused_pipeline\": {}}},",
             self.runs,
             self.warmup,
+            self.checked,
+            self.per_kernel,
             json_str(&self.pipelines.0),
             self.pipelines.1.as_deref().map(json_str).unwrap_or_else(|| "null".into())
         );
@@ -295,13 +467,37 @@ fn timing_json(t: &Timing, floor_us: f64) -> String {
             )
         })
         .collect();
+    let kernels = match &t.kernels {
+        None => "null".to_string(),
+        Some(ks) => {
+            let ks: Vec<String> = ks
+                .iter()
+                .map(|k| {
+                    let share =
+                        if t.median_us.is_finite() && t.median_us > 0.0 { k.median_us / t.median_us } else { f64::NAN };
+                    format!(
+                        "{{\"kernel\": {}, \"grid\": {}, \"block\": {}, \"shared_bytes\": {}, \"median_us\": {}, \"share_of_call\": {}}}",
+                        json_str(&k.kernel),
+                        k.grid,
+                        k.block,
+                        k.shared_bytes,
+                        json_num(k.median_us),
+                        json_num(share)
+                    )
+                })
+                .collect();
+            format!("[{}]", ks.join(", "))
+        }
+    };
     format!(
-        "{{\"median_us\": {}, \"min_us\": {}, \"pct_of_floor\": {}, \"launches\": {}, \"checks\": [{}]}}",
+        "{{\"check_ok\": {}, \"median_us\": {}, \"min_us\": {}, \"pct_of_floor\": {}, \"launches\": {}, \"checks\": [{}], \"kernels\": {}}}",
+        t.check.json(),
         json_num(t.median_us),
         json_num(t.min_us),
         json_num(pct_of_floor(floor_us, t.median_us)),
         t.launches,
-        checks.join(", ")
+        checks.join(", "),
+        kernels
     )
 }
 
@@ -335,8 +531,6 @@ pub fn json_num(x: f64) -> String {
 pub enum BenchError {
     /// No CUDA driver: nothing was measured (exit 0, "skipped").
     Skipped(String),
-    /// A failed output check (exit 1, after printing the checks).
-    CheckFailed(String),
     /// Anything else (exit 1).
     Run(RunError),
 }
@@ -403,6 +597,59 @@ pub fn time_program(
     Ok((median(&samples), min, exec.launches))
 }
 
+/// Times each launch of `prog` on its own: warm-up calls, then `runs` calls with a pair of
+/// events around every launch; returns each launch position's kernel, configuration and
+/// median time. A separate pass from [`time_program`], so the whole-call figures are
+/// taken with nothing recorded between launches.
+pub fn time_kernels(
+    gpu: &Gpu,
+    prog: &GpuProgram,
+    args: &[RtValue],
+    warmup: usize,
+    runs: usize,
+) -> Result<Vec<KernelTiming>, BenchError> {
+    let mut exec = prog.executor(gpu);
+    let dev_args = prog.upload_args(&mut exec, args)?;
+    let exec_err = |e: morf_run::gpu_exec::ExecError| -> BenchError {
+        match e {
+            morf_run::gpu_exec::ExecError::Runtime(e) => gpu_err(e),
+            morf_run::gpu_exec::ExecError::Diagnostic(d) => BenchError::Run(RunError::Diagnostic(prog.ctx.render(&d))),
+        }
+    };
+    exec.set_launch_timing(true);
+    for _ in 0..warmup.max(1) {
+        let out = exec.call(&dev_args).map_err(exec_err)?;
+        gpu.synchronize().map_err(gpu_err)?;
+        out.into_iter().for_each(|v| exec.release(v));
+    }
+    let infos: Vec<LaunchInfo> = exec.launch_infos().to_vec();
+    let mut samples: Vec<Vec<f64>> = vec![Vec::with_capacity(runs); infos.len()];
+    for _ in 0..runs {
+        let out = exec.call(&dev_args).map_err(exec_err)?;
+        let times = exec.launch_times_ms().map_err(gpu_err)?;
+        if exec.launch_infos() != infos.as_slice() {
+            return Err(BenchError::Run(RunError::Other(
+                "the launches of a call changed between calls; cannot time them one by one".into(),
+            )));
+        }
+        for (s, t) in samples.iter_mut().zip(times) {
+            s.push(t as f64 * 1e3);
+        }
+        out.into_iter().for_each(|v| exec.release(v));
+    }
+    Ok(infos
+        .into_iter()
+        .zip(samples)
+        .map(|(i, s)| KernelTiming {
+            kernel: i.kernel,
+            grid: i.grid,
+            block: i.block,
+            shared_bytes: i.shared_bytes,
+            median_us: median(&s),
+        })
+        .collect())
+}
+
 /// Parses and verifies the file, picks the function; returns the context, module and function.
 fn load(cli: &Cli, name: &str, text: &str) -> Result<(Context, OpId), BenchError> {
     let mut ctx = new_context(false);
@@ -434,10 +681,15 @@ pub fn run_bench(cli: &Cli, log: &mut dyn FnMut(&str)) -> Result<Report, BenchEr
         let opts =
             RunOptions { entry: cli.entry.clone(), random: Some(sizes.clone()), seed: cli.seed, ..Default::default() };
         let (args, _warnings) = bind_arguments(&rctx, rfunc, &opts)?;
-        let t = std::time::Instant::now();
-        let reference = morf_ir::interp::run_function(&rctx, rfunc, args.clone())
-            .map_err(|d| RunError::Diagnostic(rctx.render(&d)))?;
-        log(&format!("{shape}: reference interpreter took {:.1} s", t.elapsed().as_secs_f64()));
+        let reference = if cli.no_check {
+            None
+        } else {
+            let t = std::time::Instant::now();
+            let r = morf_ir::interp::run_function(&rctx, rfunc, args.clone())
+                .map_err(|d| RunError::Diagnostic(rctx.render(&d)))?;
+            log(&format!("{shape}: reference interpreter took {:.1} s", t.elapsed().as_secs_f64()));
+            Some(r)
+        };
         let mut tensors: Vec<(usize, usize)> = Vec::new();
         let mut dtype = String::from("?");
         for (i, a) in args.iter().enumerate() {
@@ -447,12 +699,6 @@ pub fn run_bench(cli: &Cli, log: &mut dyn FnMut(&str)) -> Result<Report, BenchEr
             }
             tensors.push((n, b));
         }
-        for r in &reference {
-            let (n, b, _) = elem_bytes_and_name(&rctx, r);
-            tensors.push((n, b));
-        }
-        let fb = floor_bytes(&tensors);
-        let fl = floor_us(fb, copy.tb_per_s);
 
         // Compile for this shape: the size-specialized passes get the sizes as hints (the
         // kernels keep run-time guards), as a JIT specializing on shapes would.
@@ -460,36 +706,98 @@ pub fn run_bench(cli: &Cli, log: &mut dyn FnMut(&str)) -> Result<Report, BenchEr
         let fused =
             compile_for_gpu(&gpu, &name, &text, cli.entry.as_deref(), false, &cli.fused_pipeline, Some(&hints))?;
         log(&format!("{shape} fused ('{}'): {} kernel(s)", cli.fused_pipeline, fused.kernels.len()));
+
+        // One untimed call of the fused program: its outputs are checked, and give the
+        // result sizes of the floor (the reference's, when checking).
+        let fused_out = fused.run(&gpu, &args)?;
+        match &reference {
+            Some(r) => r.iter().for_each(|r| {
+                let (n, b, _) = elem_bytes_and_name(&rctx, r);
+                tensors.push((n, b));
+            }),
+            None => fused_out.iter().for_each(|r| {
+                let (n, b, _) = elem_bytes_and_name(&fused.ctx, r);
+                tensors.push((n, b));
+            }),
+        }
+        let fb = floor_bytes(&tensors);
+        let fl = floor_us(fb, copy.tb_per_s);
+
+        let check = |prog: &GpuProgram,
+                     out: &[RtValue],
+                     label: &str,
+                     log: &mut dyn FnMut(&str)|
+         -> (CheckStatus, Vec<OutputCheck>) {
+            let Some(reference) = &reference else {
+                log(&format!("{shape} {label}: outputs not checked (--no-check)"));
+                return (CheckStatus::Unchecked, Vec::new());
+            };
+            let checks = compare_outputs(&prog.ctx, out, reference);
+            for c in &checks {
+                log(&format!("{shape} {label}: {c}"));
+            }
+            (CheckStatus::of(&checks), checks)
+        };
+        let (fcheck, fchecks) = check(&fused, &fused_out, "fused", log);
+        drop(fused_out);
+        if fcheck == CheckStatus::Failed {
+            log(&format!(
+                "error: {shape}: the fused program's outputs do not match the reference; this shape is not timed"
+            ));
+            let f = Timing {
+                median_us: f64::NAN,
+                min_us: f64::NAN,
+                launches: 0,
+                check: fcheck,
+                checks: fchecks,
+                kernels: None,
+            };
+            results.push(ShapeResult { shape, sizes, dtype, floor_bytes: fb, floor_us: fl, fused: f, unfused: None });
+            continue;
+        }
         let unfused = if cli.unfused {
             let p =
                 compile_for_gpu(&gpu, &name, &text, cli.entry.as_deref(), false, &cli.unfused_pipeline, Some(&hints))?;
             log(&format!("{shape} unfused ('{}'): {} kernel(s)", cli.unfused_pipeline, p.kernels.len()));
-            Some(p)
+            let out = p.run(&gpu, &args)?;
+            let c = check(&p, &out, "unfused", log);
+            if c.0 == CheckStatus::Failed {
+                log(&format!(
+                    "warning: {shape}: the unfused program's outputs do not match the reference; timing it anyway"
+                ));
+            }
+            Some((p, c))
         } else {
             None
         };
 
-        let mut measure = |prog: &GpuProgram, label: &str| -> Result<Timing, BenchError> {
-            let out = prog.run(&gpu, &args)?;
-            let checks = compare_outputs(&prog.ctx, &out, &reference);
-            for c in &checks {
-                log(&format!("{shape} {label}: {c}"));
-            }
-            if !checks.iter().all(OutputCheck::ok) {
-                return Err(BenchError::CheckFailed(format!(
-                    "{shape}: the {label} program's outputs do not match the reference"
-                )));
-            }
+        let measure = |prog: &GpuProgram,
+                       label: &str,
+                       (check, checks): (CheckStatus, Vec<OutputCheck>),
+                       log: &mut dyn FnMut(&str)|
+         -> Result<Timing, BenchError> {
             let (median_us, min_us, launches) = time_program(&gpu, prog, &args, cli.warmup, cli.runs)?;
             log(&format!(
                 "{shape} {label}: median {median_us:.1} us over {} runs ({launches} launches per call)",
                 cli.runs
             ));
-            Ok(Timing { median_us, min_us, launches, checks })
+            let kernels = if cli.per_kernel {
+                let k = time_kernels(&gpu, prog, &args, cli.warmup, cli.runs)?;
+                for (i, k) in k.iter().enumerate() {
+                    log(&format!(
+                        "{shape} {label}: launch {i} @{} (grid {}, block {}, shared {}): median {:.1} us",
+                        k.kernel, k.grid, k.block, k.shared_bytes, k.median_us
+                    ));
+                }
+                Some(k)
+            } else {
+                None
+            };
+            Ok(Timing { median_us, min_us, launches, check, checks, kernels })
         };
-        let f = measure(&fused, "fused")?;
-        let u = match &unfused {
-            Some(p) => Some(measure(p, "unfused")?),
+        let f = measure(&fused, "fused", (fcheck, fchecks), log)?;
+        let u = match unfused {
+            Some((p, c)) => Some(measure(&p, "unfused", c, log)?),
             None => None,
         };
         results.push(ShapeResult { shape, sizes, dtype, floor_bytes: fb, floor_us: fl, fused: f, unfused: u });
@@ -503,12 +811,14 @@ pub fn run_bench(cli: &Cli, log: &mut dyn FnMut(&str)) -> Result<Report, BenchEr
         warmup: cli.warmup,
         pipelines: (cli.fused_pipeline.clone(), cli.unfused.then(|| cli.unfused_pipeline.clone())),
         copy,
+        checked: !cli.no_check,
+        per_kernel: cli.per_kernel,
         shapes: results,
     })
 }
 
 /// Runs morf-bench with the given command line (argv[0] first); returns the exit code:
-/// 0 on success or when skipped (no CUDA driver), 1 on an error or failed check, 2 for a
+/// 0 on success or when skipped (no CUDA driver), 1 on an error or a failed fused check, 2 for a
 /// malformed command line.
 pub fn main_with_args(args: Vec<OsString>) -> i32 {
     let cli = match parse_cli(args) {
@@ -523,21 +833,30 @@ pub fn main_with_args(args: Vec<OsString>) -> i32 {
     match run_bench(&cli, &mut log) {
         Ok(report) => {
             print!("{}", report.table());
+            print!("{}", report.kernel_tables());
+            let mut code = 0;
             if let Some(path) = &cli.json {
                 if let Err(e) = std::fs::write(path, report.to_json()) {
                     eprintln!("morf-bench: error: cannot write {}: {e}", path.display());
-                    return 1;
+                    code = 1;
                 }
             }
-            0
+            for w in report.unfused_warnings() {
+                eprintln!("morf-bench: {w}");
+            }
+            let failed = report.fused_failures();
+            if !failed.is_empty() {
+                eprintln!(
+                    "morf-bench: error: the fused program failed its output check at {} (not timed)",
+                    failed.join(", ")
+                );
+                code = 1;
+            }
+            code
         }
         Err(BenchError::Skipped(m)) => {
             println!("morf-bench: skipped: {m}");
             0
-        }
-        Err(BenchError::CheckFailed(m)) => {
-            eprintln!("morf-bench: error: {m}");
-            1
         }
         Err(BenchError::Run(RunError::Diagnostic(d))) => {
             eprint!("{d}");
@@ -585,6 +904,9 @@ mod tests {
         .unwrap();
         assert_eq!(validate(&c).unwrap().len(), 2);
         assert!(c.unfused && c.json.is_some() && c.fused_pipeline == "a" && c.unfused_pipeline == "b");
+        assert!(!c.per_kernel && !c.no_check);
+        let c = cli(&["f.mlir", "--sizes", "M=8", "--per-kernel", "--no-check"]).unwrap();
+        assert!(c.per_kernel && c.no_check);
         assert!(cli(&["f.mlir"]).is_err(), "--sizes is required");
         assert!(validate(&cli(&["f.mlir", "--sizes", "M=x"]).unwrap()).is_err());
         assert!(validate(&cli(&["f.mlir", "--sizes", "M=1", "--runs", "0"]).unwrap()).is_err());
@@ -607,7 +929,9 @@ mod tests {
             median_us: us,
             min_us: us - 1.0,
             launches: 2,
+            check: CheckStatus::Passed,
             checks: vec![OutputCheck { index: 0, rel_err: 1e-3, tol: 1e-2, note: None }],
+            kernels: None,
         };
         Report {
             device: "NVIDIA H200".into(),
@@ -618,6 +942,8 @@ mod tests {
             warmup: 10,
             pipelines: ("gpu".into(), Some("gpu-unfused".into())),
             copy: CopyFigures { bytes: 1 << 30, median_us: 500.0, tb_per_s: 4.29 },
+            checked: true,
+            per_kernel: false,
             shapes: vec![ShapeResult {
                 shape: "576000 x 384".into(),
                 sizes: vec![("M".into(), 576000), ("N".into(), 384)],
@@ -646,11 +972,94 @@ mod tests {
         assert!(j.contains("\"device\": \"NVIDIA H200\""));
         assert!(j.contains("\"copy\": {\"bytes\": 1073741824, \"median_us\": 500, \"tb_per_s\": 4.29}"));
         assert!(j.contains("\"sizes\": {\"M\": 576000, \"N\": 384}"));
-        assert!(j.contains("\"fused\": {\"median_us\": 330, \"min_us\": 329, \"pct_of_floor\": 94.24242424242425, \"launches\": 2, \"checks\": [{\"output\": 0, \"rel_err\": 0.001, \"tol\": 0.01, \"ok\": true}]}"), "{j}");
+        assert!(j.contains("\"fused\": {\"check_ok\": true, \"median_us\": 330, \"min_us\": 329, \"pct_of_floor\": 94.24242424242425, \"launches\": 2, \"checks\": [{\"output\": 0, \"rel_err\": 0.001, \"tol\": 0.01, \"ok\": true}], \"kernels\": null}"), "{j}");
+        assert!(j.contains("\"checked\": true, \"per_kernel\": false,"), "{j}");
         // Balanced braces and brackets (a cheap well-formedness check without a JSON crate).
         assert_eq!(j.matches('{').count(), j.matches('}').count());
         assert_eq!(j.matches('[').count(), j.matches(']').count());
         assert_eq!(json_num(f64::NAN), "null");
         assert_eq!(json_str("a\"b\\\n"), "\"a\\\"b\\\\\\n\"");
+    }
+
+    #[test]
+    fn check_marks() {
+        // Unfused failed: timed and marked; fused unchecked; a fused failure is not timed.
+        let mut r = sample();
+        r.shapes[0].unfused.as_mut().unwrap().check = CheckStatus::Failed;
+        let t = r.table();
+        assert!(t.contains("660.0 (check failed)"), "{t}");
+        assert!(t.contains("47.1%"), "{t}");
+        assert_eq!(r.unfused_warnings().len(), 1);
+        assert!(r.fused_failures().is_empty());
+        let j = r.to_json();
+        assert!(j.contains("\"unfused\": {\"check_ok\": false, \"median_us\": 660"), "{j}");
+
+        let mut r = sample();
+        r.checked = false;
+        let sh = &mut r.shapes[0];
+        for t in [&mut sh.fused, sh.unfused.as_mut().unwrap()] {
+            t.check = CheckStatus::Unchecked;
+            t.checks.clear();
+        }
+        let t = r.table();
+        assert!(t.contains("330.0 (unchecked)") && t.contains("660.0 (unchecked)"), "{t}");
+        assert!(r.to_json().contains("\"fused\": {\"check_ok\": null,"));
+
+        let mut r = sample();
+        let mut second = r.shapes[0].clone();
+        second.shape = "8 x 4".into();
+        second.fused = Timing {
+            median_us: f64::NAN,
+            min_us: f64::NAN,
+            launches: 0,
+            check: CheckStatus::Failed,
+            checks: vec![OutputCheck { index: 0, rel_err: 0.5, tol: 1e-2, note: None }],
+            kernels: None,
+        };
+        second.unfused = None;
+        r.shapes.push(second);
+        let t = r.table();
+        let last = t.lines().last().unwrap();
+        assert!(last.starts_with("| 8 x 4") && last.contains("- (check failed)"), "{t}");
+        assert!(!last.contains("NaN"), "{t}");
+        assert_eq!(r.fused_failures(), vec!["8 x 4"]);
+        let j = r.to_json();
+        assert!(
+            j.contains(
+                "\"fused\": {\"check_ok\": false, \"median_us\": null, \"min_us\": null, \"pct_of_floor\": null,"
+            ),
+            "{j}"
+        );
+        assert_eq!(j.matches('{').count(), j.matches('}').count());
+    }
+
+    #[test]
+    fn per_kernel_output() {
+        let mut r = sample();
+        r.per_kernel = true;
+        let ks = vec![
+            KernelTiming { kernel: "k_rows".into(), grid: 132, block: 256, shared_bytes: 0, median_us: 300.0 },
+            KernelTiming { kernel: "k_cols".into(), grid: 3, block: 128, shared_bytes: 4096, median_us: 30.0 },
+        ];
+        r.shapes[0].fused.kernels = Some(ks.clone());
+        let t = r.kernel_tables();
+        let lines: Vec<&str> = t.lines().filter(|l| !l.is_empty()).collect();
+        assert_eq!(lines[0], "576000 x 384 fused: call median 330.0 us, 2 launch(es) per call", "{t}");
+        assert!(
+            lines[1].starts_with("| # | kernel ")
+                && lines[1].contains("| grid | block | shared bytes | median us | share of call |"),
+            "{t}"
+        );
+        assert!(
+            lines[3].contains("| 0 | k_rows")
+                && lines[3].contains("|  132 |   256 |            0 |     300.0 |         90.9% |"),
+            "{t}"
+        );
+        assert!(lines[4].contains("| 1 | k_cols") && lines[4].contains("4096 |      30.0 |          9.1% |"), "{t}");
+        assert!(lines[5].contains("(sum of kernels)") && lines[5].contains("330.0 |        100.0% |"), "{t}");
+        assert_eq!(lines.len(), 6, "the unfused program has no kernel figures: {t}");
+        let j = r.to_json();
+        assert!(j.contains("\"kernels\": [{\"kernel\": \"k_rows\", \"grid\": 132, \"block\": 256, \"shared_bytes\": 0, \"median_us\": 300, \"share_of_call\": 0.9090909090909091}, {\"kernel\": \"k_cols\""), "{j}");
+        assert!(sample().kernel_tables().is_empty());
     }
 }

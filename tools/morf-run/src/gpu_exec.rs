@@ -24,7 +24,7 @@ use std::rc::Rc;
 
 use morf_ir::interp::{Array, Machine, RtValue};
 use morf_ir::{Context, Dim, FloatKind, OpId, Type, TypeData, Value};
-use morf_runtime::{DeviceBuffer, Gpu, KernelArg, Module};
+use morf_runtime::{DeviceBuffer, EventPair, Gpu, KernelArg, Module};
 
 /// How one element is stored on the device.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -161,6 +161,28 @@ fn op_err(ctx: &Context, op: OpId, msg: impl Into<String>) -> ExecError {
     ExecError::Diagnostic(morf_ir::builtin::op_error(ctx, op, msg.into()))
 }
 
+/// One launch of the last call, recorded when launch timing is on
+/// ([`GpuExecutor::set_launch_timing`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LaunchInfo {
+    /// The kernel's name.
+    pub kernel: String,
+    /// Blocks.
+    pub grid: u32,
+    /// Threads per block.
+    pub block: u32,
+    /// Dynamic shared memory, in bytes.
+    pub shared_bytes: u32,
+}
+
+/// Per-launch events: pair `i` brackets launch `i` of the last call. The pairs are
+/// created on first use and reused by later calls.
+#[derive(Default)]
+struct LaunchTiming {
+    events: Vec<EventPair>,
+    launches: Vec<LaunchInfo>,
+}
+
 /// Runs one host function of a loaded GPU module, any number of times.
 pub struct GpuExecutor<'a> {
     gpu: &'a Gpu,
@@ -171,12 +193,42 @@ pub struct GpuExecutor<'a> {
     pool: HashMap<usize, Vec<DeviceBuffer>>,
     /// Launches of the last call.
     pub launches: usize,
+    /// Events around each launch, when launch timing is on (off by default: the normal
+    /// path records nothing between launches).
+    timing: Option<LaunchTiming>,
 }
 
 impl<'a> GpuExecutor<'a> {
     /// An executor of host function `func`, whose kernels are in `module`.
     pub fn new(gpu: &'a Gpu, module: &'a Module, ctx: &'a Context, func: OpId) -> Self {
-        GpuExecutor { gpu, module, ctx, func, pool: HashMap::new(), launches: 0 }
+        GpuExecutor { gpu, module, ctx, func, pool: HashMap::new(), launches: 0, timing: None }
+    }
+
+    /// Turns per-launch timing on or off. While on, [`GpuExecutor::call`] records a pair
+    /// of CUDA events around each kernel launch (on the same stream, so they bracket that
+    /// launch alone) and remembers each launch's kernel and configuration; read them with
+    /// [`GpuExecutor::launch_infos`] and [`GpuExecutor::launch_times_ms`]. Launches of
+    /// zero blocks enqueue nothing but are still recorded (timed as about 0).
+    pub fn set_launch_timing(&mut self, on: bool) {
+        match (on, self.timing.is_some()) {
+            (true, false) => self.timing = Some(LaunchTiming::default()),
+            (false, true) => self.timing = None,
+            _ => {}
+        }
+    }
+
+    /// The launches of the last call, in order (empty unless launch timing is on).
+    pub fn launch_infos(&self) -> &[LaunchInfo] {
+        self.timing.as_ref().map(|t| t.launches.as_slice()).unwrap_or(&[])
+    }
+
+    /// The GPU time of each launch of the last call, in milliseconds, in launch order
+    /// (waits for the call to finish; empty unless launch timing is on).
+    pub fn launch_times_ms(&self) -> Result<Vec<f32>, morf_runtime::RuntimeError> {
+        match &self.timing {
+            Some(t) => t.events[..t.launches.len()].iter().map(EventPair::elapsed_ms).collect(),
+            None => Ok(Vec::new()),
+        }
     }
 
     fn alloc(&mut self, shape: Vec<usize>, elem: Type, storage: DevElem) -> ExecResult<Rc<DevArray>> {
@@ -247,6 +299,9 @@ impl<'a> GpuExecutor<'a> {
             return Err(op_err(ctx, func, format!("expects {} arguments, got {}", params.len(), args.len())));
         }
         self.launches = 0;
+        if let Some(t) = &mut self.timing {
+            t.launches.clear();
+        }
         let mut bufs: HashMap<Value, Rc<DevArray>> = HashMap::new();
         let mut m = Machine::new();
         for (p, a) in params.iter().zip(args) {
@@ -374,9 +429,19 @@ impl<'a> GpuExecutor<'a> {
                             None => KernelArg::Ptr(&hi.next().expect("one holder per buffer").buf),
                         })
                         .collect();
+                    if let Some(t) = &mut self.timing {
+                        if t.events.len() <= t.launches.len() {
+                            t.events.push(self.gpu.event_pair()?);
+                        }
+                        t.events[t.launches.len()].record_start()?;
+                    }
                     self.gpu
                         .launch(self.module, &kernel, grid, threads, shared, &args)
                         .map_err(|e| op_err(ctx, op, format!("launch of @{kernel} failed: {e}")))?;
+                    if let Some(t) = &mut self.timing {
+                        t.events[t.launches.len()].record_end()?;
+                        t.launches.push(LaunchInfo { kernel, grid, block: threads, shared_bytes: shared });
+                    }
                     self.launches += 1;
                 }
                 "func.return" => {

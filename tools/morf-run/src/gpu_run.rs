@@ -86,7 +86,8 @@ pub fn size_hints_from_args(ctx: &Context, func: OpId, args: &[RtValue]) -> Opti
     let mut hints: Vec<(String, usize)> = Vec::new();
     for (dict, value) in arg_attrs.iter().zip(args) {
         let morf_ir::AttrData::Dict(entries) = ctx.attr_data(*dict) else { continue };
-        let Some(names) = entries.iter().find(|(k, _)| ctx.str(*k) == "morf.dims").and_then(|(_, v)| ctx.attr_array(*v))
+        let Some(names) =
+            entries.iter().find(|(k, _)| ctx.str(*k) == "morf.dims").and_then(|(_, v)| ctx.attr_array(*v))
         else {
             continue;
         };
@@ -425,7 +426,12 @@ mod tests {
 /// `mgpu.launch` runs on the GPU simulator. With `check`, every output is compared with
 /// the fp64 interpreter of the function as written. This is `--device auto` on a machine
 /// without CUDA.
-pub fn run_source_sim_compiled(name: &str, text: &str, opts: &RunOptions, check: bool) -> Result<GpuRunReport, RunError> {
+pub fn run_source_sim_compiled(
+    name: &str,
+    text: &str,
+    opts: &RunOptions,
+    check: bool,
+) -> Result<GpuRunReport, RunError> {
     let mut rctx = new_context(opts.allow_unregistered_dialect);
     let rmodule = load_module(&mut rctx, name, text)?;
     let mut warnings: Vec<String> = rctx.take_emitted().iter().map(|d| rctx.render(d).trim_end().to_string()).collect();
@@ -470,7 +476,8 @@ mod hint_tests {
 
     #[test]
     fn hints_reach_the_specialized_passes_only() {
-        let p = "builtin.module(lower-tensor-to-loop,fuse-mixed-reductions,canonicalize,lower-loop-to-gpu{threads=128})";
+        let p =
+            "builtin.module(lower-tensor-to-loop,fuse-mixed-reductions,canonicalize,lower-loop-to-gpu{threads=128})";
         assert_eq!(
             pipeline_with_hints(p, "M=7,N=100"),
             "builtin.module(lower-tensor-to-loop,fuse-mixed-reductions{size-hints=M=7,N=100},canonicalize,\

@@ -689,7 +689,9 @@ fn cli_options(cli: &Cli) -> Result<RunOptions, RunError> {
         // on the CPU simulator (morf_gpu::sim), which is the launch's interpreter semantics.
         "interp" | "sim" => {}
         "gpu" | "auto" => {}
-        other => return Err(RunError::Other(format!("unknown --device '{other}' (expected interp, sim, gpu or auto)"))),
+        other => {
+            return Err(RunError::Other(format!("unknown --device '{other}' (expected interp, sim, gpu or auto)")))
+        }
     }
     let inputs = cli.inputs.iter().map(|s| parse_input_spec(s)).collect::<Result<Vec<_>, _>>()?;
     let random = if cli.random.is_empty() {
