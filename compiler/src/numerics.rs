@@ -166,6 +166,72 @@ pub fn tolerance(kind: FloatKind) -> f64 {
     }
 }
 
+/// The f64 semantics of the binary float elementwise ops, by unqualified name (`add`,
+/// `sub`, `mul`, `div`, `max`, `min`, `pow`), shared by every dialect that has them
+/// (`mtensor.add`, `mloop.add`, ...) so that the levels cannot drift apart. The result is
+/// computed in f64 and rounded once by the caller, to the result element type. `max` and
+/// `min` propagate NaN from either side; the rest follow IEEE 754. `None` for other names.
+pub fn binary(name: &str) -> Option<fn(f64, f64) -> f64> {
+    Some(match name {
+        "add" => |a, b| a + b,
+        "sub" => |a, b| a - b,
+        "mul" => |a, b| a * b,
+        "div" => |a, b| a / b,
+        "max" => nan_max,
+        "min" => nan_min,
+        "pow" => f64::powf,
+        _ => return None,
+    })
+}
+
+/// The f64 semantics of the unary float elementwise ops, by unqualified name (`neg`, `exp`,
+/// `log`, `sqrt`, `rsqrt` (`1 / sqrt`), `tanh`, `abs`); see [`binary`]. `None` for other
+/// names.
+pub fn unary(name: &str) -> Option<fn(f64) -> f64> {
+    Some(match name {
+        "neg" => |a| -a,
+        "exp" => f64::exp,
+        "log" => f64::ln,
+        "sqrt" => f64::sqrt,
+        "rsqrt" => |a| 1.0 / a.sqrt(),
+        "tanh" => f64::tanh,
+        "abs" => f64::abs,
+        _ => return None,
+    })
+}
+
+/// The comparison predicates by name (`eq`, `ne`, `lt`, `le`, `gt`, `ge`), with IEEE
+/// semantics: any comparison with a NaN is false except `ne`. `None` for other names.
+pub fn compare(pred: &str) -> Option<fn(f64, f64) -> bool> {
+    Some(match pred {
+        "eq" => |a, b| a == b,
+        "ne" => |a, b| a != b,
+        "lt" => |a, b| a < b,
+        "le" => |a, b| a <= b,
+        "gt" => |a, b| a > b,
+        "ge" => |a, b| a >= b,
+        _ => return None,
+    })
+}
+
+/// Maximum that propagates NaN from either side.
+fn nan_max(a: f64, b: f64) -> f64 {
+    if a.is_nan() || b.is_nan() {
+        f64::NAN
+    } else {
+        a.max(b)
+    }
+}
+
+/// Minimum that propagates NaN from either side.
+fn nan_min(a: f64, b: f64) -> f64 {
+    if a.is_nan() || b.is_nan() {
+        f64::NAN
+    } else {
+        a.min(b)
+    }
+}
+
 /// The value of an IEEE binary16 bit pattern.
 pub fn f16_bits_to_f64(b: u16) -> f64 {
     let sign = if b & 0x8000 != 0 { -1.0 } else { 1.0 };

@@ -14,61 +14,14 @@
 //!
 //! A mismatch prints the seed and a shrunk program.
 
-use std::cell::RefCell;
-use std::rc::Rc;
+use morf_ir::{verify, Context, OpId};
+use morf_tensor::progen::{generate, GenConfig};
 
-use morf_ir::interp::{run_function, Array, RtValue};
-use morf_ir::numerics::{relative_error, tolerance};
-use morf_ir::pass::PassRegistry;
-use morf_ir::{builtin::func_type, parse_source, verify, AttrData, Context, FloatKind, OpId};
-use morf_tensor::progen::{generate, random_inputs, shrink, GenConfig, Rng};
+mod common;
+use common::{close, examples, failure_report, has_nan, parse_program, progen_inputs, registry, run, Inputs, Results};
 
 /// Random programs checked per run (each in both modes).
 const PROGRAMS: u64 = 600;
-
-type Results = Vec<(Vec<usize>, Vec<f64>, Option<FloatKind>)>;
-type Inputs = Vec<(Vec<usize>, Vec<f64>)>;
-
-fn context() -> Context {
-    let mut ctx = Context::new();
-    morf_tensor::register(&mut ctx);
-    morf_loop::register(&mut ctx);
-    ctx
-}
-
-fn first_function(ctx: &Context, module: OpId) -> Option<OpId> {
-    let r = *ctx.regions(module).first()?;
-    let b = ctx.entry_block(r)?;
-    ctx.block_ops(b).find(|o| ctx.op_name(*o) == "func.func")
-}
-
-/// Runs `f` on `inputs`, as tensors or as buffers (per its signature).
-fn run(ctx: &Context, f: OpId, inputs: &Inputs) -> Result<Results, String> {
-    let fty = func_type(ctx, f).ok_or("no function type")?;
-    let ins = ctx.function_parts(fty).ok_or("bad function type")?.0.to_vec();
-    let mut args = Vec::new();
-    for (t, (shape, data)) in ins.iter().zip(inputs) {
-        let elem = ctx.element_type(*t);
-        let array = Array::new(shape.clone(), data.clone());
-        args.push(if ctx.is_tensor(*t) {
-            RtValue::Tensor { elem, array: Rc::new(array) }
-        } else {
-            RtValue::Buffer { elem, data: Rc::new(RefCell::new(array)) }
-        });
-    }
-    let outs = run_function(ctx, f, args).map_err(|d| ctx.render(&d))?;
-    Ok(outs
-        .into_iter()
-        .map(|o| match o {
-            RtValue::Tensor { elem, array } => (array.shape.clone(), array.data.clone(), ctx.float_kind(elem)),
-            RtValue::Buffer { elem, data } => {
-                let a = data.borrow();
-                (a.shape.clone(), a.data.clone(), ctx.float_kind(elem))
-            }
-            other => (vec![], vec![other.as_float().or(other.as_int().map(|i| i as f64)).unwrap_or(f64::NAN)], None),
-        })
-        .collect())
-}
 
 /// Bit-identical results (NaN matches NaN).
 fn exact(a: &Results, b: &Results) -> Result<(), String> {
@@ -91,60 +44,20 @@ fn exact(a: &Results, b: &Results) -> Result<(), String> {
     Ok(())
 }
 
-/// Results within the numerics contract.
-fn close(reference: &Results, out: &Results) -> Result<(), String> {
-    if reference.len() != out.len() {
-        return Err(format!("{} results vs {}", reference.len(), out.len()));
-    }
-    for (i, (r, o)) in reference.iter().zip(out).enumerate() {
-        if r.0 != o.0 || r.1.len() != o.1.len() {
-            return Err(format!("result {i}: shape {:?} vs {:?}", r.0, o.1));
-        }
-        // Infinities must match exactly; the rest is compared by relative L2 error.
-        let (mut rf, mut of) = (Vec::new(), Vec::new());
-        for (p, q) in r.1.iter().zip(&o.1) {
-            if p.is_infinite() || q.is_infinite() {
-                if p != q {
-                    return Err(format!("result {i}: {p} vs {q}"));
-                }
-            } else {
-                rf.push(*p);
-                of.push(*q);
-            }
-        }
-        let tol = r.2.map(tolerance).unwrap_or(0.0);
-        let err = relative_error(&of, &rf);
-        if err.is_nan() || err > tol {
-            return Err(format!("result {i}: relative error {err:e} exceeds {tol:e}"));
-        }
-    }
-    Ok(())
-}
-
-fn has_nan(r: &Results) -> bool {
-    r.iter().any(|x| x.1.iter().any(|v| v.is_nan()))
-}
-
 /// Parses, runs, lowers, verifies and runs again, and compares: exactly with f64
 /// accumulators (`exact_mode`), else within tolerance. `Ok(false)`: not checked (the
 /// reference fails, or has NaNs in tolerance mode); an error starting with `invalid:`
 /// means the program itself is not valid (the shrinker skips those).
 fn check(text: &str, inputs: &dyn Fn(&Context, OpId) -> Inputs, exact_mode: bool) -> Result<bool, String> {
     let options = if exact_mode { "accumulator-type=f64" } else { "" };
-    let mut ctx = context();
-    let m = parse_source(&mut ctx, "gen.mlir", text, 0)
-        .map_err(|d| format!("invalid: does not parse: {}", ctx.render(&d)))?;
-    verify(&ctx, m).map_err(|d| format!("invalid: does not verify: {}", ctx.render(&d)))?;
-    let f = first_function(&ctx, m).ok_or("no function")?;
+    let (mut ctx, m, f) = parse_program(text)?;
     let ins = inputs(&ctx, f);
     let before = match run(&ctx, f, &ins) {
         Ok(r) => r,
         // A program the reference rejects (say, a run-time shape error) is not checked.
         Err(_) => return Ok(false),
     };
-    let mut reg = PassRegistry::default();
-    morf_passes::register_all(&mut reg);
-    let mut pass = reg.create("lower-tensor-to-loop", options)?;
+    let mut pass = registry().create("lower-tensor-to-loop", options)?;
     pass.run(&mut ctx, m).map_err(|d| format!("lowering failed: {}", ctx.render(&d)))?;
     verify(&ctx, m).map_err(|d| format!("lowered IR does not verify: {}", ctx.render(&d)))?;
     let after = run(&ctx, f, &ins).map_err(|e| format!("lowered program fails: {e}"))?;
@@ -153,75 +66,20 @@ fn check(text: &str, inputs: &dyn Fn(&Context, OpId) -> Inputs, exact_mode: bool
     } else if has_nan(&before) {
         Ok(false)
     } else {
-        close(&before, &after).map(|_| true)
+        close(&before, &after, None).map(|_| true)
     }
 }
 
-/// Inputs for a function from its signature: `morf.dims` names sized from `rng`,
-/// normal values (positive for `morf.random = "positive"`), rounded to each dtype.
+/// Inputs for a function from its signature: `morf.dims` names sized 1, 2, 3, 5, 7 or 16,
+/// normal values (positive, `0.1 + |x|`, for `morf.random = "positive"`), rounded to each dtype.
 fn signature_inputs(ctx: &Context, f: OpId, seed: u64) -> Inputs {
-    let mut rng = Rng::new(seed);
-    let sizes: Vec<usize> = vec![1, 2, 3, 5, 7, 16];
-    let mut named: Vec<(String, usize)> = Vec::new();
-    let fty = func_type(ctx, f).expect("function type");
-    let ins = ctx.function_parts(fty).expect("function").0.to_vec();
-    let arg_attrs: Vec<Option<morf_ir::Attr>> = match ctx.attr(f, "arg_attrs").and_then(|a| ctx.attr_array(a)) {
-        Some(v) => v.iter().map(|a| Some(*a)).collect(),
-        None => vec![None; ins.len()],
-    };
-    let lookup = |d: Option<morf_ir::Attr>, key: &str| -> Option<morf_ir::Attr> {
-        match ctx.attr_data(d?) {
-            AttrData::Dict(es) => es.iter().find(|(k, _)| ctx.str(*k) == key).map(|(_, v)| *v),
-            _ => None,
-        }
-    };
-    let mut out = Vec::new();
-    for (i, t) in ins.iter().enumerate() {
-        let shape = ctx.shape_of(*t).unwrap_or(&[]).to_vec();
-        let names: Vec<String> = lookup(arg_attrs[i], "morf.dims")
-            .and_then(|a| {
-                ctx.attr_array(a).map(|v| v.iter().map(|x| ctx.attr_str(*x).unwrap_or("").to_string()).collect())
-            })
-            .unwrap_or_default();
-        let positive = lookup(arg_attrs[i], "morf.random").and_then(|a| ctx.attr_str(a)) == Some("positive");
-        let mut dims = Vec::new();
-        for (k, d) in shape.iter().enumerate() {
-            dims.push(match d {
-                morf_ir::Dim::Static(n) => *n as usize,
-                morf_ir::Dim::Dynamic => {
-                    let name = names.get(k).cloned().unwrap_or_else(|| format!("arg{i}.{k}"));
-                    match named.iter().find(|(n, _)| *n == name) {
-                        Some((_, s)) => *s,
-                        None => {
-                            let s = *rng.pick(&sizes);
-                            named.push((name, s));
-                            s
-                        }
-                    }
-                }
-            });
-        }
-        let kind = ctx.float_kind(ctx.element_type(*t)).unwrap_or(FloatKind::F64);
-        let n: usize = dims.iter().product();
-        let data = (0..n)
-            .map(|_| {
-                let x = rng.normal();
-                kind.round(if positive { 0.1 + x.abs() } else { x })
-            })
-            .collect();
-        out.push((dims, data));
-    }
-    out
+    common::signature_inputs(ctx, f, seed, &[1, 2, 3, 5, 7, 16], 0.1, &[])
 }
 
 #[test]
 fn examples_lower_and_agree() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples");
-    let mut names: Vec<_> = std::fs::read_dir(dir).expect("examples dir").flatten().map(|e| e.path()).collect();
-    names.sort();
     let mut checked = 0;
-    for path in names.iter().filter(|p| p.extension().is_some_and(|e| e == "mlir")) {
-        let text = std::fs::read_to_string(path).expect("read example");
+    for (path, text) in examples() {
         for seed in 0..4u64 {
             let inputs = |ctx: &Context, f: OpId| signature_inputs(ctx, f, seed);
             for exact_mode in [true, false] {
@@ -243,19 +101,17 @@ fn random_programs_lower_and_agree() {
     let (mut exact_checked, mut close_checked) = (0, 0);
     for seed in 0..PROGRAMS {
         let p = generate(seed, &cfg);
-        let inputs =
-            |_: &Context, _: OpId| -> Inputs { random_inputs(&p, seed).into_iter().map(|(s, d, _)| (s, d)).collect() };
+        let inputs = |_: &Context, _: OpId| progen_inputs(&p, seed);
         for exact_mode in [true, false] {
             match check(&p.text, &inputs, exact_mode) {
                 Ok(true) if exact_mode => exact_checked += 1,
                 Ok(true) => close_checked += 1,
                 Ok(false) => {}
                 Err(e) => {
-                    let small =
-                        shrink(&p.text, &|t| check(t, &inputs, exact_mode).is_err_and(|e| !e.starts_with("invalid:")));
                     let mode =
                         if exact_mode { "exact, f64 accumulators" } else { "within tolerance, f32 accumulators" };
-                    failures.push(format!("seed {seed} ({mode}): {e}\nprogram:\n{}\nshrunk:\n{small}", p.text));
+                    let what = format!("seed {seed} ({mode})");
+                    failures.push(failure_report(&what, &e, &p.text, &|t| check(t, &inputs, exact_mode)));
                 }
             }
         }

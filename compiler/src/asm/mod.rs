@@ -1,5 +1,6 @@
 //! The MLIR-syntax text format: lexer, parser and printer.
 
+pub mod formats;
 pub mod lexer;
 pub mod parser;
 pub mod printer;

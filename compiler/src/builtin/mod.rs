@@ -1,6 +1,7 @@
 //! The builtin ops every context knows: `builtin.module` and the `func` dialect
 //! (`func.func`, `func.return`, `func.call`).
 
+use crate::asm::formats::{parse_operands_colon_types, print_operands_colon_types};
 use crate::asm::parser::{OpParser, PResult};
 use crate::asm::printer::OpPrinter;
 use crate::context::{Context, OpId, OperationState};
@@ -33,7 +34,7 @@ pub fn register(ctx: &mut Context) {
         OpInfo::new("func.return", "returns values from a function")
             .traits(Traits::TERMINATOR | Traits::PURE)
             .verify(verify_return)
-            .format(parse_return, print_return)
+            .format(parse_operands_colon_types, print_operands_colon_types)
             .interpret(interpret_return),
     );
     r.register_op(
@@ -243,35 +244,6 @@ fn verify_func(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
         }
     }
     Ok(())
-}
-
-fn parse_return(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
-    let loc = p.loc();
-    let ops = p.parse_operand_list()?;
-    p.parse_optional_attr_dict(st)?;
-    let mut tys = Vec::new();
-    if !ops.is_empty() {
-        tys = {
-            p.expect_punct(":")?;
-            p.parse_type_list()?
-        };
-    }
-    st.operands = p.resolve_operands(&ops, &tys, loc)?;
-    Ok(())
-}
-
-fn print_return(p: &mut OpPrinter<'_>, op: OpId) {
-    let ops = p.ctx.operands(op).to_vec();
-    if !ops.is_empty() {
-        p.write(" ");
-        p.print_operands(&ops);
-    }
-    p.print_optional_attr_dict(op, &[]);
-    if !ops.is_empty() {
-        p.write(" : ");
-        let tys: Vec<_> = ops.iter().map(|v| p.ctx.value_type(*v)).collect();
-        p.print_types(&tys);
-    }
 }
 
 fn verify_return(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {

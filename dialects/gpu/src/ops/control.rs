@@ -9,6 +9,7 @@
 //! }
 //! ```
 
+use morf_ir::asm::formats::{parse_operands_colon_types, print_operands_colon_types};
 use morf_ir::asm::parser::{OpParser, PResult};
 use morf_ir::asm::printer::OpPrinter;
 use morf_ir::builtin::op_error;
@@ -109,7 +110,7 @@ pub fn yield_() -> OpInfo {
     OpInfo::new("mgpu.yield", "ends a region of mgpu.if, yielding its values")
         .traits(Traits::TERMINATOR | Traits::PURE)
         .verify(verify_yield)
-        .format(parse_yield, print_yield)
+        .format(parse_operands_colon_types, print_operands_colon_types)
         .interpret(super::interpret_in_kernel_only)
 }
 
@@ -129,30 +130,4 @@ fn verify_yield(ctx: &Context, op: OpId) -> VResult {
         ));
     }
     Ok(())
-}
-
-fn parse_yield(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
-    let loc = p.loc();
-    let ops = p.parse_operand_list()?;
-    p.parse_optional_attr_dict(st)?;
-    if !ops.is_empty() {
-        p.expect_punct(":")?;
-        let tys = p.parse_type_list()?;
-        st.operands = p.resolve_operands(&ops, &tys, loc)?;
-    }
-    Ok(())
-}
-
-fn print_yield(p: &mut OpPrinter<'_>, op: OpId) {
-    let ops = p.ctx.operands(op).to_vec();
-    if !ops.is_empty() {
-        p.write(" ");
-        p.print_operands(&ops);
-    }
-    p.print_optional_attr_dict(op, &[]);
-    if !ops.is_empty() {
-        p.write(" : ");
-        let tys: Vec<Type> = ops.iter().map(|v| p.ctx.value_type(*v)).collect();
-        p.print_types(&tys);
-    }
 }

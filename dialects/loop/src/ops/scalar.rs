@@ -10,6 +10,7 @@ use morf_ir::asm::parser::{OpParser, PResult};
 use morf_ir::asm::printer::{format_float, OpPrinter};
 use morf_ir::builtin::op_error;
 use morf_ir::interp::{InterpResult, Machine, RtValue};
+use morf_ir::numerics;
 use morf_ir::{Attr, AttrData, Context, FoldResult, Loc, OpId, OpInfo, OperationState, Traits, Type, TypeData};
 
 use super::{expect_counts, is_i1, is_index, scalar, scalar_value, VResult};
@@ -146,34 +147,9 @@ pub(crate) fn constant_attr(ctx: &mut Context, v: f64, ty: Type) -> Option<Attr>
 
 // ----- kernels -----
 
-fn nan_max(a: f64, b: f64) -> f64 {
-    if a.is_nan() || b.is_nan() {
-        f64::NAN
-    } else {
-        a.max(b)
-    }
-}
-
-fn nan_min(a: f64, b: f64) -> f64 {
-    if a.is_nan() || b.is_nan() {
-        f64::NAN
-    } else {
-        a.min(b)
-    }
-}
-
-/// Applies float binary op `name` in f64 (before rounding).
+/// Applies float binary op `name` in f64 (before rounding): [`morf_ir::numerics::binary`].
 pub(crate) fn float_binary(name: &str, a: f64, b: f64) -> Option<f64> {
-    Some(match name {
-        "mloop.add" => a + b,
-        "mloop.sub" => a - b,
-        "mloop.mul" => a * b,
-        "mloop.div" => a / b,
-        "mloop.max" => nan_max(a, b),
-        "mloop.min" => nan_min(a, b),
-        "mloop.pow" => a.powf(b),
-        _ => return None,
-    })
+    Some(numerics::binary(name.strip_prefix("mloop.")?)?(a, b))
 }
 
 /// Applies index binary op `name`; `Err` carries the reason (division by zero, overflow).
@@ -206,18 +182,9 @@ pub(crate) fn index_binary(name: &str, a: i64, b: i64) -> Result<i64, &'static s
     r.ok_or("integer overflow")
 }
 
-/// Applies unary float op `name` in f64.
+/// Applies unary float op `name` in f64: [`morf_ir::numerics::unary`].
 pub(crate) fn float_unary(name: &str, a: f64) -> Option<f64> {
-    Some(match name {
-        "mloop.neg" => -a,
-        "mloop.exp" => a.exp(),
-        "mloop.log" => a.ln(),
-        "mloop.sqrt" => a.sqrt(),
-        "mloop.rsqrt" => 1.0 / a.sqrt(),
-        "mloop.tanh" => a.tanh(),
-        "mloop.abs" => a.abs(),
-        _ => return None,
-    })
+    Some(numerics::unary(name.strip_prefix("mloop.")?)?(a))
 }
 
 /// The comparison predicates, by name.
@@ -225,15 +192,7 @@ pub const PREDICATES: [&str; 6] = ["eq", "ne", "lt", "le", "gt", "ge"];
 
 /// Compares with IEEE semantics (only `ne` holds when a NaN is involved).
 pub(crate) fn compare(pred: &str, a: f64, b: f64) -> Option<bool> {
-    Some(match pred {
-        "eq" => a == b,
-        "ne" => a != b,
-        "lt" => a < b,
-        "le" => a <= b,
-        "gt" => a > b,
-        "ge" => a >= b,
-        _ => return None,
-    })
+    Some(numerics::compare(pred)?(a, b))
 }
 
 // ----- binary -----

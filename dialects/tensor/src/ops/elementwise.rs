@@ -10,6 +10,7 @@ use morf_ir::asm::parser::{OpParser, PResult};
 use morf_ir::asm::printer::OpPrinter;
 use morf_ir::builtin::op_error;
 use morf_ir::interp::{array::Array, InterpResult, Machine};
+use morf_ir::numerics;
 use morf_ir::{Context, OpId, OpInfo, OperationState, Traits, TypeData};
 
 use super::{expect_counts, float_tensor_of, shape_text, store, store_exact, tensor_of, VResult};
@@ -17,50 +18,17 @@ use crate::fold;
 
 // ----- kernels (shared by the interpreter and the constant folder) -----
 
-/// Maximum that propagates NaN from either side.
-fn nan_max(a: f64, b: f64) -> f64 {
-    if a.is_nan() || b.is_nan() {
-        f64::NAN
-    } else {
-        a.max(b)
-    }
-}
-
-/// Minimum that propagates NaN from either side.
-fn nan_min(a: f64, b: f64) -> f64 {
-    if a.is_nan() || b.is_nan() {
-        f64::NAN
-    } else {
-        a.min(b)
-    }
-}
-
-/// Applies the binary op `name` (`mtensor.add`, ...) to same-shaped arrays, in f64.
+/// Applies the binary op `name` (`mtensor.add`, ...) to same-shaped arrays, in f64
+/// ([`morf_ir::numerics::binary`]).
 pub(crate) fn apply_binary(name: &str, a: &Array, b: &Array) -> Option<Array> {
-    Some(match name {
-        "mtensor.add" => a.zip(b, |x, y| x + y),
-        "mtensor.sub" => a.zip(b, |x, y| x - y),
-        "mtensor.mul" => a.zip(b, |x, y| x * y),
-        "mtensor.div" => a.zip(b, |x, y| x / y),
-        "mtensor.max" => a.zip(b, nan_max),
-        "mtensor.min" => a.zip(b, nan_min),
-        "mtensor.pow" => a.zip(b, f64::powf),
-        _ => return None,
-    })
+    let f = numerics::binary(name.strip_prefix("mtensor.")?)?;
+    Some(a.zip(b, f))
 }
 
-/// Applies the unary op `name` (`mtensor.neg`, ...) in f64.
+/// Applies the unary op `name` (`mtensor.neg`, ...) in f64 ([`morf_ir::numerics::unary`]).
 pub(crate) fn apply_unary(name: &str, a: &Array) -> Option<Array> {
-    Some(match name {
-        "mtensor.neg" => a.map(|x| -x),
-        "mtensor.exp" => a.map(f64::exp),
-        "mtensor.log" => a.map(f64::ln),
-        "mtensor.sqrt" => a.map(f64::sqrt),
-        "mtensor.rsqrt" => a.map(|x| 1.0 / x.sqrt()),
-        "mtensor.tanh" => a.map(f64::tanh),
-        "mtensor.abs" => a.map(f64::abs),
-        _ => return None,
-    })
+    let f = numerics::unary(name.strip_prefix("mtensor.")?)?;
+    Some(a.map(f))
 }
 
 /// The comparison predicates, by name.
@@ -69,16 +37,8 @@ pub const PREDICATES: [&str; 6] = ["eq", "ne", "lt", "le", "gt", "ge"];
 /// Compares elementwise with IEEE semantics (any comparison with NaN is false except `ne`);
 /// true is 1.0, false 0.0.
 pub(crate) fn apply_cmp(pred: &str, a: &Array, b: &Array) -> Option<Array> {
-    let f = |c: bool| if c { 1.0 } else { 0.0 };
-    Some(match pred {
-        "eq" => a.zip(b, |x, y| f(x == y)),
-        "ne" => a.zip(b, |x, y| f(x != y)),
-        "lt" => a.zip(b, |x, y| f(x < y)),
-        "le" => a.zip(b, |x, y| f(x <= y)),
-        "gt" => a.zip(b, |x, y| f(x > y)),
-        "ge" => a.zip(b, |x, y| f(x >= y)),
-        _ => return None,
-    })
+    let c = numerics::compare(pred)?;
+    Some(a.zip(b, |x, y| if c(x, y) { 1.0 } else { 0.0 }))
 }
 
 fn same_runtime_shape(ctx: &Context, op: OpId, arrays: &[&Array]) -> InterpResult<()> {
