@@ -1,7 +1,9 @@
 //! The builtin ops every context knows: `builtin.module` and the `func` dialect
 //! (`func.func`, `func.return`, `func.call`).
 
-use crate::asm::formats::{parse_operands_colon_types, print_operands_colon_types};
+use crate::asm::formats::{
+    parse_operands_colon_types, parse_symbol_name, print_operands_colon_types, print_symbol_name,
+};
 use crate::asm::parser::{OpParser, PResult};
 use crate::asm::printer::OpPrinter;
 use crate::context::{Context, OpId, OperationState};
@@ -48,6 +50,64 @@ pub fn register(ctx: &mut Context) {
 /// `'name' op message` at the op's location.
 pub fn op_error(ctx: &Context, op: OpId, msg: impl AsRef<str>) -> Diagnostic {
     Diagnostic::error(ctx.op_loc(op), format!("'{}' op {}", ctx.op_name(op), msg.as_ref()))
+}
+
+/// `""` for one, `"s"` otherwise: the plural ending of a count in a message.
+pub fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// Checks the operand and result counts of `op`.
+pub fn expect_counts(ctx: &Context, op: OpId, operands: usize, results: usize) -> Result<(), Diagnostic> {
+    let n = ctx.operands(op).len();
+    if n != operands {
+        return Err(op_error(ctx, op, format!("expects {operands} operand{}, but got {n}", plural(operands))));
+    }
+    expect_results(ctx, op, results)
+}
+
+/// Checks the result count of `op`.
+pub fn expect_results(ctx: &Context, op: OpId, results: usize) -> Result<(), Diagnostic> {
+    let r = ctx.results(op).len();
+    if r != results {
+        return Err(op_error(ctx, op, format!("expects {results} result{}, but got {r}", plural(results))));
+    }
+    Ok(())
+}
+
+/// Checks that `op` has at least `min` operands.
+pub fn expect_min_operands(ctx: &Context, op: OpId, min: usize) -> Result<(), Diagnostic> {
+    let n = ctx.operands(op).len();
+    if n < min {
+        return Err(op_error(ctx, op, format!("expects at least {min} operand{}, but got {n}", plural(min))));
+    }
+    Ok(())
+}
+
+/// Whether `t` is `index`.
+pub fn is_index(ctx: &Context, t: crate::types::Type) -> bool {
+    matches!(ctx.type_data(t), crate::types::TypeData::Index)
+}
+
+/// Checks that `v` has type `index` (`what` names it in the error).
+pub fn expect_index(ctx: &Context, op: OpId, v: crate::Value, what: &str) -> Result<(), Diagnostic> {
+    let t = ctx.value_type(v);
+    if is_index(ctx, t) {
+        Ok(())
+    } else {
+        Err(op_error(ctx, op, format!("{what} must be of type 'index', got '{}'", ctx.type_to_string(t))))
+    }
+}
+
+/// The string attribute `name` of `op`, or an error saying the op requires it.
+pub fn expect_str_attr<'c>(ctx: &'c Context, op: OpId, name: &str) -> Result<&'c str, Diagnostic> {
+    ctx.attr(op, name)
+        .and_then(|a| ctx.attr_str(a))
+        .ok_or_else(|| op_error(ctx, op, format!("requires a string attribute '{name}'")))
 }
 
 fn parse_module(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
@@ -109,11 +169,7 @@ fn parse_func(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
         let a = p.ctx.str_attr(&v);
         st.attrs.push(("sym_visibility".into(), a));
     }
-    let name = match p.peek().clone() {
-        crate::asm::lexer::Tok::AtId(n) => n,
-        t => return Err(p.error(format!("expected function name (@name), found {}", t.describe()))),
-    };
-    p.parse_attribute()?;
+    let name = parse_symbol_name(p, "function name")?;
     let args_with_attrs = p.parse_function_argument_list()?;
     let unnamed = args_with_attrs.iter().any(|a| a.0.is_empty());
     if args_with_attrs.iter().any(|a| a.3.is_some()) {
@@ -162,10 +218,7 @@ fn print_func(p: &mut OpPrinter<'_>, op: OpId) {
         p.write(" ");
         p.write(v);
     }
-    let name = symbol_name(ctx, op).unwrap_or("").to_string();
-    p.write(" ");
-    let s = ctx.symbol_ref_attr_string(&name);
-    p.write(&s);
+    print_symbol_name(p, op);
     let fty = func_type(ctx, op).unwrap_or_else(|| panic!("verified func without function_type"));
     let (ins, outs) = ctx.function_parts(fty).map(|(a, b)| (a.to_vec(), b.to_vec())).unwrap_or_default();
     let r = ctx.regions(op)[0];

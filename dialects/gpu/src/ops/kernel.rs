@@ -1,6 +1,7 @@
 //! Kernels and launches: `func` (a kernel or device function), its terminator `return`, and
 //! `launch`, which runs a kernel from a host function.
 
+use morf_ir::asm::formats::{parse_symbol_name, print_symbol_name};
 use morf_ir::asm::lexer::Tok;
 use morf_ir::asm::parser::{OpParser, PResult};
 use morf_ir::asm::printer::OpPrinter;
@@ -112,11 +113,7 @@ fn verify_func(ctx: &Context, op: OpId) -> VResult {
 }
 
 fn parse_func(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
-    let name = match p.peek().clone() {
-        Tok::AtId(n) => n,
-        t => return Err(p.error(format!("expected kernel name (@name), found {}", t.describe()))),
-    };
-    p.parse_attribute()?;
+    let name = parse_symbol_name(p, "kernel name")?;
     let args: Vec<_> = p.parse_argument_list()?;
     if args.iter().any(|a| a.0.is_empty()) {
         return Err(p.error("a kernel needs named arguments ('%name: type')"));
@@ -141,10 +138,7 @@ fn parse_func(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
 
 fn print_func(p: &mut OpPrinter<'_>, op: OpId) {
     let ctx = p.ctx;
-    let name = symbol_name(ctx, op).unwrap_or("").to_string();
-    p.write(" ");
-    let s = ctx.symbol_ref_attr_string(&name);
-    p.write(&s);
+    print_symbol_name(p, op);
     let Some(&r) = ctx.regions(op).first() else {
         return;
     };

@@ -10,68 +10,22 @@ pub mod memory;
 pub mod warp;
 
 use morf_ir::asm::parser::{OpParser, PResult};
-use morf_ir::builtin::op_error;
+pub(crate) use morf_ir::builtin::{
+    expect_counts, expect_index, expect_results, expect_str_attr as str_attr, is_index, op_error, plural,
+};
 use morf_ir::interp::{InterpResult, Machine};
-use morf_ir::{Context, Diagnostic, OpId, OperationState, Type, TypeData, Value};
+use morf_ir::{Context, Diagnostic, OpId, OperationState, Type, Value};
 
 use crate::types::ptr_parts;
 
 /// Result of a verifier.
 pub(crate) type VResult = Result<(), Diagnostic>;
 
-/// Checks the operand and result counts of `op`.
-pub(crate) fn expect_counts(ctx: &Context, op: OpId, operands: usize, results: usize) -> VResult {
-    let n = ctx.operands(op).len();
-    if n != operands {
-        return Err(op_error(ctx, op, format!("expects {operands} operand{}, but got {n}", plural(operands))));
-    }
-    expect_results(ctx, op, results)
-}
-
-/// Checks the result count of `op`.
-pub(crate) fn expect_results(ctx: &Context, op: OpId, results: usize) -> VResult {
-    let r = ctx.results(op).len();
-    if r != results {
-        return Err(op_error(ctx, op, format!("expects {results} result{}, but got {r}", plural(results))));
-    }
-    Ok(())
-}
-
-pub(crate) fn plural(n: usize) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
-    }
-}
-
-/// Whether `t` is `index`.
-pub(crate) fn is_index(ctx: &Context, t: Type) -> bool {
-    matches!(ctx.type_data(t), TypeData::Index)
-}
-
-/// Checks that `v` has type `index`.
-pub(crate) fn expect_index(ctx: &Context, op: OpId, v: Value, what: &str) -> VResult {
-    let t = ctx.value_type(v);
-    if is_index(ctx, t) {
-        Ok(())
-    } else {
-        Err(op_error(ctx, op, format!("{what} must be of type 'index', got '{}'", ctx.type_to_string(t))))
-    }
-}
-
 /// Element type and address space of `v`, which must be a `!mgpu.ptr`.
 pub(crate) fn ptr_of(ctx: &Context, op: OpId, v: Value, what: &str) -> Result<(Type, i64), Diagnostic> {
     let t = ctx.value_type(v);
     ptr_parts(ctx, t)
         .ok_or_else(|| op_error(ctx, op, format!("{what} must be a '!mgpu.ptr', got '{}'", ctx.type_to_string(t))))
-}
-
-/// The string attribute `name` of `op`.
-pub(crate) fn str_attr<'c>(ctx: &'c Context, op: OpId, name: &str) -> Result<&'c str, Diagnostic> {
-    ctx.attr(op, name)
-        .and_then(|a| ctx.attr_str(a))
-        .ok_or_else(|| op_error(ctx, op, format!("requires a string attribute '{name}'")))
 }
 
 /// The nearest enclosing `mgpu.func` of `op`.

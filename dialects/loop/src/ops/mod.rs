@@ -10,7 +10,10 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use morf_ir::asm::parser::{OpParser, PResult, UnresolvedOperand};
-use morf_ir::builtin::op_error;
+pub(crate) use morf_ir::builtin::{
+    expect_counts, expect_index, expect_min_operands, expect_results, expect_str_attr as str_attr, is_index, op_error,
+    plural,
+};
 use morf_ir::interp::{array::Array, InterpResult, Machine, RtValue};
 use morf_ir::{Context, Diagnostic, Dim, OpId, Type, TypeData, Value};
 
@@ -22,59 +25,9 @@ pub(crate) type VResult = Result<(), Diagnostic>;
 /// The combiners of `mloop.accumulate` and `mloop.reduce`.
 pub const KINDS: [&str; 4] = ["sum", "max", "min", "prod"];
 
-/// Checks the operand and result counts of `op`.
-pub(crate) fn expect_counts(ctx: &Context, op: OpId, operands: usize, results: usize) -> VResult {
-    let n = ctx.operands(op).len();
-    if n != operands {
-        return Err(op_error(ctx, op, format!("expects {operands} operand{}, but got {n}", plural(operands))));
-    }
-    expect_results(ctx, op, results)
-}
-
-/// Checks the result count of `op`.
-pub(crate) fn expect_results(ctx: &Context, op: OpId, results: usize) -> VResult {
-    let r = ctx.results(op).len();
-    if r != results {
-        return Err(op_error(ctx, op, format!("expects {results} result{}, but got {r}", plural(results))));
-    }
-    Ok(())
-}
-
-/// Checks that `op` has at least `min` operands.
-pub(crate) fn expect_min_operands(ctx: &Context, op: OpId, min: usize) -> VResult {
-    let n = ctx.operands(op).len();
-    if n < min {
-        return Err(op_error(ctx, op, format!("expects at least {min} operand{}, but got {n}", plural(min))));
-    }
-    Ok(())
-}
-
-pub(crate) fn plural(n: usize) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
-    }
-}
-
-/// Whether `t` is `index`.
-pub(crate) fn is_index(ctx: &Context, t: Type) -> bool {
-    matches!(ctx.type_data(t), TypeData::Index)
-}
-
 /// Whether `t` is `i1`.
 pub(crate) fn is_i1(ctx: &Context, t: Type) -> bool {
     matches!(ctx.type_data(t), TypeData::Integer(1))
-}
-
-/// Checks that `v` has type `index`.
-pub(crate) fn expect_index(ctx: &Context, op: OpId, v: Value, what: &str) -> VResult {
-    let t = ctx.value_type(v);
-    if is_index(ctx, t) {
-        Ok(())
-    } else {
-        Err(op_error(ctx, op, format!("{what} must be of type 'index', got '{}'", ctx.type_to_string(t))))
-    }
 }
 
 /// Dims and element type of `v`, which must be a buffer (`what` names it in the error).
@@ -84,13 +37,6 @@ pub(crate) fn buffer_of(ctx: &Context, op: OpId, v: Value, what: &str) -> Result
         Some((s, e)) => Ok((s.to_vec(), e)),
         None => Err(op_error(ctx, op, format!("{what} must be a '!mloop.buffer', got '{}'", ctx.type_to_string(t)))),
     }
-}
-
-/// The string attribute `name` of `op`.
-pub(crate) fn str_attr<'c>(ctx: &'c Context, op: OpId, name: &str) -> Result<&'c str, Diagnostic> {
-    ctx.attr(op, name)
-        .and_then(|a| ctx.attr_str(a))
-        .ok_or_else(|| op_error(ctx, op, format!("requires a string attribute '{name}'")))
 }
 
 /// Checks the combiner attribute `kind` of `op`.

@@ -6,6 +6,10 @@
 //! type would. `index` arithmetic is exact 64-bit integer arithmetic; `div` on index is
 //! floor division and `rem` the matching remainder (the sign of the divisor).
 
+use morf_ir::asm::formats::{
+    parse_operand_colon_type_to_type, parse_operands_colon_type, print_operand_colon_type_to_type,
+    print_operands_colon_type,
+};
 use morf_ir::asm::parser::{OpParser, PResult};
 use morf_ir::asm::printer::{format_float, OpPrinter};
 use morf_ir::builtin::op_error;
@@ -210,7 +214,7 @@ pub fn binary(name: &'static str, summary: &'static str) -> OpInfo {
     OpInfo::new(name, summary)
         .traits(traits)
         .verify(verify_binary)
-        .format(parse_same_type, print_same_type)
+        .format(parse_operands_colon_type, print_operands_colon_type)
         .fold(fold_binary)
         .interpret(interpret_binary)
 }
@@ -233,28 +237,6 @@ fn verify_binary(ctx: &Context, op: OpId) -> VResult {
         return Err(op_error(ctx, op, format!("operands must have {want}, got '{}'", ctx.type_to_string(t))));
     }
     Ok(())
-}
-
-/// Parses `%a, %b, ... attr-dict : type` (operands and result of one type).
-fn parse_same_type(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
-    let loc = p.loc();
-    let ops = p.parse_operand_list()?;
-    p.parse_optional_attr_dict(st)?;
-    let ty = p.parse_colon_type()?;
-    let tys = vec![ty; ops.len()];
-    st.operands = p.resolve_operands(&ops, &tys, loc)?;
-    st.result_types = vec![ty];
-    Ok(())
-}
-
-fn print_same_type(p: &mut OpPrinter<'_>, op: OpId) {
-    let ops = p.ctx.operands(op).to_vec();
-    p.write(" ");
-    p.print_operands(&ops);
-    p.print_optional_attr_dict(op, &[]);
-    p.write(" : ");
-    let t = p.ctx.value_type(p.ctx.result(op, 0));
-    p.print_type(t);
 }
 
 fn interpret_binary(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
@@ -297,7 +279,7 @@ pub fn unary(name: &'static str, summary: &'static str) -> OpInfo {
     OpInfo::new(name, summary)
         .traits(Traits::PURE | Traits::SAME_OPERANDS_AND_RESULT_TYPE)
         .verify(verify_unary)
-        .format(parse_same_type, print_same_type)
+        .format(parse_operands_colon_type, print_operands_colon_type)
         .fold(fold_unary)
         .interpret(interpret_unary)
 }
@@ -511,7 +493,7 @@ pub fn convert() -> OpInfo {
     OpInfo::new("mloop.convert", "converts a float or index scalar to a float type")
         .traits(Traits::PURE)
         .verify(verify_convert)
-        .format(parse_convert, print_convert)
+        .format(parse_operand_colon_type_to_type, print_operand_colon_type_to_type)
         .fold(fold_convert)
         .interpret(interpret_convert)
 }
@@ -530,28 +512,6 @@ fn verify_convert(ctx: &Context, op: OpId) -> VResult {
         return Err(op_error(ctx, op, format!("result must have a float type, got '{}'", ctx.type_to_string(r))));
     }
     Ok(())
-}
-
-fn parse_convert(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
-    let o = p.parse_operand()?;
-    p.parse_optional_attr_dict(st)?;
-    let a = p.parse_colon_type()?;
-    p.expect_keyword("to")?;
-    let b = p.parse_type()?;
-    st.operands = vec![p.resolve_operand(&o, a)?];
-    st.result_types = vec![b];
-    Ok(())
-}
-
-fn print_convert(p: &mut OpPrinter<'_>, op: OpId) {
-    let v = p.ctx.operand(op, 0);
-    p.write(" ");
-    p.print_operand(v);
-    p.print_optional_attr_dict(op, &[]);
-    p.write(" : ");
-    p.print_type(p.ctx.value_type(v));
-    p.write(" to ");
-    p.print_type(p.ctx.value_type(p.ctx.result(op, 0)));
 }
 
 fn interpret_convert(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {

@@ -6,6 +6,10 @@
 
 use std::rc::Rc;
 
+use morf_ir::asm::formats::{
+    parse_operand_colon_type_to_type, parse_operands_colon_type, print_operand_colon_type_to_type,
+    print_operands_colon_type,
+};
 use morf_ir::asm::parser::{OpParser, PResult};
 use morf_ir::asm::printer::OpPrinter;
 use morf_ir::builtin::op_error;
@@ -72,7 +76,7 @@ pub fn binary(name: &'static str, summary: &'static str) -> OpInfo {
     OpInfo::new(name, summary)
         .traits(traits)
         .verify(verify_binary)
-        .format(parse_same_type, print_same_type)
+        .format(parse_operands_colon_type, print_operands_colon_type)
         .fold(fold::fold_binary)
         .interpret(interpret_binary)
 }
@@ -81,28 +85,6 @@ fn verify_binary(ctx: &Context, op: OpId) -> VResult {
     expect_counts(ctx, op, 2, 1)?;
     float_tensor_of(ctx, op, ctx.operand(op, 0), "operand")?;
     Ok(())
-}
-
-/// Parses `%a, %b, ... attr-dict : type` (operands and results of one type).
-fn parse_same_type(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
-    let loc = p.loc();
-    let ops = p.parse_operand_list()?;
-    p.parse_optional_attr_dict(st)?;
-    let ty = p.parse_colon_type()?;
-    let tys = vec![ty; ops.len()];
-    st.operands = p.resolve_operands(&ops, &tys, loc)?;
-    st.result_types = vec![ty];
-    Ok(())
-}
-
-fn print_same_type(p: &mut OpPrinter<'_>, op: OpId) {
-    let ops = p.ctx.operands(op).to_vec();
-    p.write(" ");
-    p.print_operands(&ops);
-    p.print_optional_attr_dict(op, &[]);
-    p.write(" : ");
-    let t = p.ctx.value_type(p.ctx.result(op, 0));
-    p.print_type(t);
 }
 
 fn interpret_binary(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
@@ -122,7 +104,7 @@ pub fn unary(name: &'static str, summary: &'static str) -> OpInfo {
     OpInfo::new(name, summary)
         .traits(Traits::PURE | Traits::ELEMENTWISE | Traits::SAME_OPERANDS_AND_RESULT_TYPE)
         .verify(verify_unary)
-        .format(parse_same_type, print_same_type)
+        .format(parse_operands_colon_type, print_operands_colon_type)
         .fold(fold::fold_unary)
         .interpret(interpret_unary)
 }
@@ -326,7 +308,7 @@ pub fn convert() -> OpInfo {
     OpInfo::new("mtensor.convert", "converts a float tensor to another float element type")
         .traits(Traits::PURE | Traits::ELEMENTWISE | Traits::SAME_OPERANDS_AND_RESULT_SHAPE)
         .verify(verify_convert)
-        .format(parse_convert, print_convert)
+        .format(parse_operand_colon_type_to_type, print_operand_colon_type_to_type)
         .fold(fold::fold_convert)
         .patterns(fold::convert_patterns)
         .interpret(interpret_convert)
@@ -348,28 +330,6 @@ fn verify_convert(ctx: &Context, op: OpId) -> VResult {
         ));
     }
     Ok(())
-}
-
-fn parse_convert(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
-    let o = p.parse_operand()?;
-    p.parse_optional_attr_dict(st)?;
-    let a = p.parse_colon_type()?;
-    p.expect_keyword("to")?;
-    let b = p.parse_type()?;
-    st.operands = vec![p.resolve_operand(&o, a)?];
-    st.result_types = vec![b];
-    Ok(())
-}
-
-fn print_convert(p: &mut OpPrinter<'_>, op: OpId) {
-    let v = p.ctx.operand(op, 0);
-    p.write(" ");
-    p.print_operand(v);
-    p.print_optional_attr_dict(op, &[]);
-    p.write(" : ");
-    p.print_type(p.ctx.value_type(v));
-    p.write(" to ");
-    p.print_type(p.ctx.value_type(p.ctx.result(op, 0)));
 }
 
 fn interpret_convert(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {

@@ -9,43 +9,18 @@ pub mod shape;
 
 use morf_ir::asm::parser::{OpParser, PResult, UnresolvedOperand};
 use morf_ir::asm::printer::OpPrinter;
-use morf_ir::builtin::op_error;
+pub(crate) use morf_ir::builtin::{expect_counts, expect_index, expect_str_attr as str_attr, op_error, plural};
+use morf_ir::builtin::{expect_min_operands, expect_results};
 use morf_ir::interp::{array::Array, check_shape, checked_elements, InterpResult, Machine, RtValue};
 use morf_ir::{Attr, Context, Diagnostic, Dim, OpId, Type, TypeData, Value};
 
 /// Result of a verifier.
 pub(crate) type VResult = Result<(), Diagnostic>;
 
-/// Checks the operand and result counts of `op`.
-pub(crate) fn expect_counts(ctx: &Context, op: OpId, operands: usize, results: usize) -> VResult {
-    let (n, r) = (ctx.operands(op).len(), ctx.results(op).len());
-    if n != operands {
-        return Err(op_error(ctx, op, format!("expects {operands} operand{}, but got {n}", plural(operands))));
-    }
-    if r != results {
-        return Err(op_error(ctx, op, format!("expects {results} result{}, but got {r}", plural(results))));
-    }
-    Ok(())
-}
-
 /// Checks that `op` has at least `min` operands and exactly `results` results.
 pub(crate) fn expect_min_counts(ctx: &Context, op: OpId, min: usize, results: usize) -> VResult {
-    let (n, r) = (ctx.operands(op).len(), ctx.results(op).len());
-    if n < min {
-        return Err(op_error(ctx, op, format!("expects at least {min} operand{}, but got {n}", plural(min))));
-    }
-    if r != results {
-        return Err(op_error(ctx, op, format!("expects {results} result{}, but got {r}", plural(results))));
-    }
-    Ok(())
-}
-
-pub(crate) fn plural(n: usize) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
-    }
+    expect_min_operands(ctx, op, min)?;
+    expect_results(ctx, op, results)
 }
 
 /// Shape and element type of `v`, which must be a ranked tensor (`what` names it in the error).
@@ -70,28 +45,11 @@ pub(crate) fn float_tensor_of(ctx: &Context, op: OpId, v: Value, what: &str) -> 
     Ok((s, e))
 }
 
-/// Checks that `v` has type `index`.
-pub(crate) fn expect_index(ctx: &Context, op: OpId, v: Value, what: &str) -> VResult {
-    let t = ctx.value_type(v);
-    if matches!(ctx.type_data(t), TypeData::Index) {
-        Ok(())
-    } else {
-        Err(op_error(ctx, op, format!("{what} must be of type 'index', got '{}'", ctx.type_to_string(t))))
-    }
-}
-
 /// The integer array attribute `name` of `op`.
 pub(crate) fn int_array(ctx: &Context, op: OpId, name: &str) -> Result<Vec<i64>, Diagnostic> {
     ctx.attr(op, name)
         .and_then(|a| ctx.attr_int_array(a))
         .ok_or_else(|| op_error(ctx, op, format!("requires an array of integers attribute '{name}'")))
-}
-
-/// The string attribute `name` of `op`.
-pub(crate) fn str_attr<'c>(ctx: &'c Context, op: OpId, name: &str) -> Result<&'c str, Diagnostic> {
-    ctx.attr(op, name)
-        .and_then(|a| ctx.attr_str(a))
-        .ok_or_else(|| op_error(ctx, op, format!("requires a string attribute '{name}'")))
 }
 
 /// Number of dynamic dims.
