@@ -53,7 +53,9 @@ impl Features {
     }
 
     /// Whether feature `name` holds. `numpy` is checked (once) by asking
-    /// python3 to import numpy and ml_dtypes; `cuda` never holds (yet).
+    /// python3 to import numpy and ml_dtypes; `mlir-opt` holds when upstream MLIR's
+    /// `mlir-opt` is at `MORF_MLIR_OPT` or `/usr/lib/llvm-22/bin/mlir-opt` (Debian's
+    /// `mlir-22-tools`); `cuda` holds only through `MORF_LIT_FEATURES`.
     pub fn has(&self, name: &str) -> bool {
         if self.extra.iter().any(|e| e == name) {
             return true;
@@ -69,9 +71,18 @@ impl Features {
                     .status()
                     .is_ok_and(|s| s.success())
             }),
+            "mlir-opt" => mlir_opt_path().is_some(),
             _ => false,
         }
     }
+}
+
+/// Upstream `mlir-opt`, if installed: `MORF_MLIR_OPT`, else Debian's LLVM 22 path.
+pub fn mlir_opt_path() -> Option<PathBuf> {
+    let p = std::env::var_os("MORF_MLIR_OPT")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/usr/lib/llvm-22/bin/mlir-opt"));
+    p.is_file().then_some(p)
 }
 
 /// Where things are for a test run.
