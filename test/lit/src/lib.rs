@@ -34,6 +34,7 @@ pub struct Features {
     /// Extra features that hold (from `MORF_LIT_FEATURES`, comma-separated).
     pub extra: Vec<String>,
     numpy: OnceLock<bool>,
+    cuda: OnceLock<bool>,
 }
 
 impl Features {
@@ -49,13 +50,15 @@ impl Features {
                 .map(str::to_string)
                 .collect(),
             numpy: OnceLock::new(),
+            cuda: OnceLock::new(),
         }
     }
 
     /// Whether feature `name` holds. `numpy` is checked (once) by asking
     /// python3 to import numpy and ml_dtypes; `mlir-opt` holds when upstream MLIR's
     /// `mlir-opt` is at `MORF_MLIR_OPT` or `/usr/lib/llvm-22/bin/mlir-opt` (Debian's
-    /// `mlir-22-tools`); `cuda` holds only through `MORF_LIT_FEATURES`.
+    /// `mlir-22-tools`); `cuda` holds when the CUDA driver library (`libcuda.so.1`) is
+    /// installed, as the tools' GPU paths check too.
     pub fn has(&self, name: &str) -> bool {
         if self.extra.iter().any(|e| e == name) {
             return true;
@@ -72,9 +75,25 @@ impl Features {
                     .is_ok_and(|s| s.success())
             }),
             "mlir-opt" => mlir_opt_path().is_some(),
+            "cuda" => *self.cuda.get_or_init(cuda_driver_present),
             _ => false,
         }
     }
+}
+
+/// Whether the CUDA driver library is installed (the dynamic loader knows `libcuda.so.1`).
+fn cuda_driver_present() -> bool {
+    let known =
+        ["/usr/lib/x86_64-linux-gnu/libcuda.so.1", "/usr/lib64/libcuda.so.1", "/usr/local/nvidia/lib64/libcuda.so.1"];
+    if known.iter().any(|p| std::path::Path::new(p).exists()) {
+        return true;
+    }
+    std::process::Command::new("ldconfig")
+        .arg("-p")
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("libcuda.so.1"))
 }
 
 /// Upstream `mlir-opt`, if installed: `MORF_MLIR_OPT`, else Debian's LLVM 22 path.
