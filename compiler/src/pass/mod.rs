@@ -124,6 +124,19 @@ impl PassOptions {
     pub fn string(&self, key: &str, default: &str) -> String {
         self.get(key).unwrap_or(default).to_string()
     }
+
+    /// A list of named sizes, `M=576000,N=384` (the `size-hints` of the passes that
+    /// specialize for sizes); empty when absent. Sizes are unsigned integers.
+    pub fn named_sizes(&self, key: &str) -> Result<std::collections::BTreeMap<String, u64>, String> {
+        let mut out = std::collections::BTreeMap::new();
+        for item in self.get(key).unwrap_or("").split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            let bad = || format!("option '{key}' expects NAME=SIZE items, got '{item}'");
+            let (k, v) = item.split_once('=').ok_or_else(bad)?;
+            let v = v.trim().parse::<u64>().map_err(|_| bad())?;
+            out.insert(k.trim().to_string(), v);
+        }
+        Ok(out)
+    }
 }
 
 /// Splits option text on spaces outside brackets and quotes.

@@ -60,7 +60,7 @@
 //! }
 //! ```
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use morf_ir::builtin::{op_error, symbol_name};
 use morf_ir::pass::{NamedPipeline, Pass, PassInfo, PassOptionInfo, PassOptions, PassRegistry, PassResult};
@@ -80,7 +80,7 @@ pub struct LoopToGpuOptions {
     /// The device the heuristic targets.
     pub device: Device,
     /// Sizes of named dynamic dims (`size-hints=M=4096,N=384`).
-    pub size_hints: HashMap<String, u64>,
+    pub size_hints: BTreeMap<String, u64>,
 }
 
 impl LoopToGpuOptions {
@@ -100,12 +100,7 @@ impl LoopToGpuOptions {
             return Err(format!("option 'threads' must be at most 1024, got {}", overrides.threads));
         }
         let device = Device::parse(&o.string("device", ""))?;
-        let mut size_hints = HashMap::new();
-        for item in o.string("size-hints", "").split(',').map(str::trim).filter(|s| !s.is_empty()) {
-            let (k, v) = item.split_once('=').ok_or_else(|| format!("size hint '{item}' is not 'NAME=SIZE'"))?;
-            let v = v.trim().parse::<u64>().map_err(|_| format!("size hint '{item}' is not 'NAME=SIZE'"))?;
-            size_hints.insert(k.trim().to_string(), v);
-        }
+        let size_hints = o.named_sizes("size-hints")?;
         Ok(LoopToGpuOptions { overrides, device, size_hints })
     }
 }
@@ -766,6 +761,15 @@ impl<'a> KernelBuilder<'a> {
         Ok(yielded)
     }
 
+    /// Emits `op` with `row_guard` set to `first` (so its stores and accumulates happen on
+    /// the row's first thread only), restoring no guard afterwards.
+    fn emit_op_row_guarded(&mut self, op: OpId, first: Value) -> R<()> {
+        self.row_guard = Some(first);
+        let r = self.emit_op(op);
+        self.row_guard = None;
+        r
+    }
+
     fn emit_op(&mut self, op: OpId) -> R<()> {
         let name = self.ctx.op_name(op).to_string();
         let operands = self.ctx.operands(op).to_vec();
@@ -1284,12 +1288,7 @@ impl<'a> KernelBuilder<'a> {
                         Ok(vec![])
                     })?;
                 }
-                _ => {
-                    self.row_guard = Some(first);
-                    let r = self.emit_op(o);
-                    self.row_guard = None;
-                    r?;
-                }
+                _ => self.emit_op_row_guarded(o, first)?,
             }
         }
         Ok(())
@@ -2168,12 +2167,7 @@ impl<'a> KernelBuilder<'a> {
                     self.fast_block(parts.body, parts.ivs[0])?;
                 }
                 "mloop.load" => self.fast_op(o)?,
-                _ => {
-                    self.row_guard = Some(first);
-                    let r = self.emit_op(o);
-                    self.row_guard = None;
-                    r?;
-                }
+                _ => self.emit_op_row_guarded(o, first)?,
             }
         }
         Ok(())

@@ -159,15 +159,8 @@ impl FuseMixedReductions {
             }
             p.cfg.splits = splits;
         }
-        if let Some(s) = o.get("size-hints") {
-            for item in s.split(',').map(str::trim).filter(|x| !x.is_empty()) {
-                let (k, v) = item
-                    .split_once('=')
-                    .ok_or_else(|| format!("option 'size-hints' expects NAME=SIZE items, got '{item}'"))?;
-                let v: u64 = v.trim().parse().map_err(|_| format!("option 'size-hints': bad size in '{item}'"))?;
-                p.size_hints.insert(k.trim().to_string(), v.max(1));
-            }
-        }
+        // A zero hint would make every cost vanish; hints are at least 1.
+        p.size_hints = o.named_sizes("size-hints")?.into_iter().map(|(k, v)| (k, v.max(1))).collect();
         p.default_hint = o.usize("default-hint", 4096)?.max(1) as u64;
         p.report = o.bool("report", false)?;
         p.dump_egraph = o.get("dump-egraph").filter(|s| !s.is_empty()).map(str::to_string);
