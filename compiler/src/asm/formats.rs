@@ -108,3 +108,34 @@ pub fn print_symbol_name(p: &mut OpPrinter<'_>, op: OpId) {
     let s = ctx.symbol_ref_attr_string(&name);
     p.write(&s);
 }
+
+/// Parses `pred, %a, %b attr-dict : type` (`mloop.cmp`, `mtensor.cmp`): the bare predicate
+/// becomes the string attribute `predicate`, and both operands have `type`, which is
+/// returned so that the dialect can derive the result type (`i1`, or `i1` elements).
+/// Printed by [`print_predicate_operands_colon_type`].
+pub fn parse_predicate_operands_colon_type(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<Type> {
+    let pred = p.parse_keyword("comparison predicate")?;
+    let a = p.ctx.str_attr(&pred);
+    st.attrs.push(("predicate".into(), a));
+    p.expect_punct(",")?;
+    let loc = p.loc();
+    let ops = p.parse_operand_list()?;
+    p.parse_optional_attr_dict(st)?;
+    let ty = p.parse_colon_type()?;
+    st.operands = p.resolve_operands(&ops, &[ty, ty], loc)?;
+    Ok(ty)
+}
+
+/// Prints the format [`parse_predicate_operands_colon_type`] reads:
+/// ` pred, %a, %b attr-dict : type`, the type being that of the first operand.
+pub fn print_predicate_operands_colon_type(p: &mut OpPrinter<'_>, op: OpId) {
+    let pred = p.ctx.attr(op, "predicate").and_then(|a| p.ctx.attr_str(a)).unwrap_or("?").to_string();
+    p.write(" ");
+    p.write(&pred);
+    p.write(", ");
+    let ops = p.ctx.operands(op).to_vec();
+    p.print_operands(&ops);
+    p.print_optional_attr_dict(op, &["predicate"]);
+    p.write(" : ");
+    p.print_type(p.ctx.value_type(ops[0]));
+}

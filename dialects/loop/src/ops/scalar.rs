@@ -7,8 +7,8 @@
 //! floor division and `rem` the matching remainder (the sign of the divisor).
 
 use morf_ir::asm::formats::{
-    parse_operand_colon_type_to_type, parse_operands_colon_type, print_operand_colon_type_to_type,
-    print_operands_colon_type,
+    parse_operand_colon_type_to_type, parse_operands_colon_type, parse_predicate_operands_colon_type,
+    print_operand_colon_type_to_type, print_operands_colon_type, print_predicate_operands_colon_type,
 };
 use morf_ir::asm::parser::{OpParser, PResult};
 use morf_ir::asm::printer::{format_float, OpPrinter};
@@ -321,7 +321,7 @@ pub fn cmp() -> OpInfo {
     OpInfo::new("mloop.cmp", "compares two scalars, giving an i1")
         .traits(Traits::PURE)
         .verify(verify_cmp)
-        .format(parse_cmp, print_cmp)
+        .format(parse_cmp, print_predicate_operands_colon_type)
         .fold(fold_cmp)
         .interpret(interpret_cmp)
 }
@@ -359,27 +359,9 @@ fn verify_cmp(ctx: &Context, op: OpId) -> VResult {
 }
 
 fn parse_cmp(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
-    super::parse_keyword_attr(p, st, "predicate", "comparison predicate")?;
-    p.expect_punct(",")?;
-    let loc = p.loc();
-    let ops = p.parse_operand_list()?;
-    p.parse_optional_attr_dict(st)?;
-    let ty = p.parse_colon_type()?;
-    st.operands = p.resolve_operands(&ops, &[ty, ty], loc)?;
+    parse_predicate_operands_colon_type(p, st)?;
     st.result_types = vec![p.ctx.i1_type()];
     Ok(())
-}
-
-fn print_cmp(p: &mut OpPrinter<'_>, op: OpId) {
-    let pred = p.ctx.attr(op, "predicate").and_then(|a| p.ctx.attr_str(a)).unwrap_or("?").to_string();
-    p.write(" ");
-    p.write(&pred);
-    p.write(", ");
-    let ops = p.ctx.operands(op).to_vec();
-    p.print_operands(&ops);
-    p.print_optional_attr_dict(op, &["predicate"]);
-    p.write(" : ");
-    p.print_type(p.ctx.value_type(ops[0]));
 }
 
 fn interpret_cmp(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {

@@ -7,8 +7,8 @@
 use std::rc::Rc;
 
 use morf_ir::asm::formats::{
-    parse_operand_colon_type_to_type, parse_operands_colon_type, print_operand_colon_type_to_type,
-    print_operands_colon_type,
+    parse_operand_colon_type_to_type, parse_operands_colon_type, parse_predicate_operands_colon_type,
+    print_operand_colon_type_to_type, print_operands_colon_type, print_predicate_operands_colon_type,
 };
 use morf_ir::asm::parser::{OpParser, PResult};
 use morf_ir::asm::printer::OpPrinter;
@@ -131,7 +131,7 @@ pub fn cmp() -> OpInfo {
     OpInfo::new("mtensor.cmp", "elementwise comparison producing an i1 tensor")
         .traits(Traits::PURE | Traits::ELEMENTWISE | Traits::SAME_OPERANDS_AND_RESULT_SHAPE)
         .verify(verify_cmp)
-        .format(parse_cmp, print_cmp)
+        .format(parse_cmp, print_predicate_operands_colon_type)
         .fold(fold::fold_cmp)
         .interpret(interpret_cmp)
 }
@@ -173,31 +173,10 @@ fn verify_cmp(ctx: &Context, op: OpId) -> VResult {
 }
 
 fn parse_cmp(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
-    let pred = p.parse_keyword("comparison predicate")?;
-    let a = p.ctx.str_attr(&pred);
-    st.attrs.push(("predicate".into(), a));
-    p.expect_punct(",")?;
-    let loc = p.loc();
-    let ops = p.parse_operand_list()?;
-    p.parse_optional_attr_dict(st)?;
-    let ty = p.parse_colon_type()?;
-    st.operands = p.resolve_operands(&ops, &[ty, ty], loc)?;
+    let ty = parse_predicate_operands_colon_type(p, st)?;
     let i1 = p.ctx.i1_type();
     st.result_types = vec![p.ctx.with_element_type(ty, i1)];
     Ok(())
-}
-
-fn print_cmp(p: &mut OpPrinter<'_>, op: OpId) {
-    let pred = p.ctx.attr(op, "predicate").and_then(|a| p.ctx.attr_str(a)).unwrap_or("?").to_string();
-    p.write(" ");
-    p.write(&pred);
-    p.write(", ");
-    let ops = p.ctx.operands(op).to_vec();
-    p.print_operands(&ops);
-    p.print_optional_attr_dict(op, &["predicate"]);
-    p.write(" : ");
-    let t = p.ctx.value_type(ops[0]);
-    p.print_type(t);
 }
 
 fn interpret_cmp(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
