@@ -37,7 +37,7 @@ use morf_runtime::{median, Gpu, RuntimeError};
     name = "morf-bench",
     about = "Time a tensor-level function on the GPU (fused, unfused) against a copy-kernel floor",
     after_help = "Exit status: 0 on success, and also when there is no CUDA driver (the run prints \
-                  'skipped'); 1 on an error or a failed check of a fused program (an unfused failure only warns); 2 for a bad command line."
+                  'skipped'); 1 on an error, a bad command line or a failed check of a fused program (an unfused failure only warns)."
 )]
 pub struct Cli {
     /// Tensor-level IR file (e.g. examples/rmsnorm_bwd.mlir).
@@ -818,13 +818,13 @@ pub fn run_bench(cli: &Cli, log: &mut dyn FnMut(&str)) -> Result<Report, BenchEr
 }
 
 /// Runs morf-bench with the given command line (argv[0] first); returns the exit code:
-/// 0 on success or when skipped (no CUDA driver), 1 on an error or a failed fused check, 2 for a
-/// malformed command line.
+/// 0 on success or when skipped (no CUDA driver), 1 on an error, a malformed command line or a
+/// failed fused check.
 pub fn main_with_args(args: Vec<OsString>) -> i32 {
     let cli = match parse_cli(args) {
         Ok(c) => c,
         Err(e) => {
-            let code = if e.use_stderr() { 2 } else { 0 };
+            let code = if e.use_stderr() { 1 } else { 0 };
             let _ = e.print();
             return code;
         }

@@ -720,12 +720,12 @@ fn cli_options(cli: &Cli) -> Result<RunOptions, RunError> {
 }
 
 /// Runs morf-run with the given command line (argv[0] first) and returns the process exit code:
-/// 0 on success, 1 on any error (reported on stderr), 2 for a malformed command line.
+/// 0 on success, 1 on any error (reported on stderr), a malformed command line included.
 pub fn main_with_args(args: Vec<OsString>) -> i32 {
     let cli = match Cli::try_parse_from(args) {
         Ok(c) => c,
         Err(e) => {
-            let code = if e.use_stderr() { 2 } else { 0 };
+            let code = if e.use_stderr() { 1 } else { 0 };
             let _ = e.print();
             return code;
         }
