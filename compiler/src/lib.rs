@@ -31,6 +31,7 @@ pub mod builtin;
 pub mod context;
 pub mod diag;
 pub mod interp;
+pub mod io;
 pub mod location;
 pub mod numerics;
 pub mod pass;
