@@ -47,11 +47,27 @@ pub struct UnresolvedOperand {
 /// One naming scope: the values a region defines.
 #[derive(Default)]
 struct Scope {
+    /// A number unique within one parse, naming this scope in [`Forward::chain`].
+    id: u32,
     values: HashMap<String, (Vec<Value>, Loc)>,
     /// Whether names of enclosing scopes are invisible (an isolated-from-above region).
     isolated: bool,
     /// Forward references awaiting a definition (only used on isolated scopes).
-    forward: HashMap<String, Vec<(Value, Loc)>>,
+    forward: HashMap<String, Vec<Forward>>,
+}
+
+/// Uses of a name before its definition, from one scope: one placeholder stands for them.
+struct Forward {
+    /// The placeholder the uses refer to until the definition replaces it.
+    ph: Value,
+    /// The first use.
+    loc: Loc,
+    /// The ids of the scopes the uses sit in, from the isolated scope inward. Only a
+    /// definition in one of these scopes is visible to the uses: a value defined in a
+    /// nested region (such as the body of the op that uses it) is not.
+    chain: Vec<u32>,
+    /// A definition of the name that the uses cannot see, for the error at the end.
+    hidden_def: Option<Loc>,
 }
 
 /// The parser state.
@@ -64,6 +80,7 @@ pub struct Parser<'a> {
     line_starts: Vec<usize>,
     tok: Token,
     scopes: Vec<Scope>,
+    next_scope_id: u32,
     depth: usize,
 }
 
@@ -88,6 +105,7 @@ pub fn parse_source(ctx: &mut Context, file_name: &str, src: &str, line_offset: 
         line_starts,
         tok: Token { tok: Tok::Eof, start: 0, end: 0 },
         scopes: Vec::new(),
+        next_scope_id: 0,
         depth: 0,
     };
     p.tok = p.lex_at(0)?;
@@ -230,7 +248,7 @@ impl<'a> Parser<'a> {
         let loc = self.loc();
         let region = self.ctx.create_region();
         let block = self.ctx.create_block(region, &[]);
-        self.scopes.push(Scope { isolated: true, ..Default::default() });
+        self.push_scope(true);
         while !matches!(self.tok.tok, Tok::Eof) {
             let op = self.parse_operation()?;
             self.ctx.append_op(block, op);
@@ -247,23 +265,31 @@ impl<'a> Parser<'a> {
         Ok(self.ctx.create_op(OperationState::new("builtin.module", loc).region(region)))
     }
 
+    fn push_scope(&mut self, isolated: bool) {
+        let id = self.next_scope_id;
+        self.next_scope_id = self.next_scope_id.wrapping_add(1);
+        self.scopes.push(Scope { id, isolated, ..Default::default() });
+    }
+
     fn finish_isolated_scope(&mut self) -> PResult<()> {
-        let scope = self.scopes.pop().expect("scope stack underflow");
-        let mut pending: Vec<(String, Loc)> = Vec::new();
-        for (name, uses) in &scope.forward {
-            if let Some((_, loc)) = uses.first() {
-                pending.push((name.clone(), *loc));
-            }
-        }
-        if !pending.is_empty() {
-            pending.sort_by_key(|(_, l)| match l {
-                Loc::File { line, col, .. } => (*line, *col),
+        let Some(scope) = self.scopes.pop() else { return Ok(()) };
+        let first = scope
+            .forward
+            .iter()
+            .flat_map(|(name, uses)| uses.iter().map(move |f| (name, f)))
+            .min_by_key(|(_, f)| match f.loc {
+                Loc::File { line, col, .. } => (line, col),
                 Loc::Unknown => (0, 0),
             });
-            let (name, loc) = &pending[0];
-            return Err(self.error_at(*loc, format!("use of undeclared SSA value name '%{name}'")));
-        }
-        Ok(())
+        let Some((name, f)) = first else { return Ok(()) };
+        let name = name.split('#').next().unwrap_or(name);
+        Err(match f.hidden_def {
+            Some(def) => {
+                Diagnostic::error(f.loc, format!("use of value '%{name}' outside the region that defines it"))
+                    .with_note(def, "defined here")
+            }
+            None => self.error_at(f.loc, format!("use of undeclared SSA value name '%{name}'")),
+        })
     }
 
     // ----- operations -----
@@ -577,12 +603,15 @@ impl<'a> Parser<'a> {
             }
         } else {
             let si = self.isolated_scope_index();
-            let existing = self.scopes[si].forward.get(&key).and_then(|v| v.first().map(|x| x.0));
+            let chain: Vec<u32> = self.scopes[si..].iter().map(|s| s.id).collect();
+            let existing =
+                self.scopes[si].forward.get(&key).and_then(|v| v.iter().find(|f| f.chain == chain).map(|f| f.ph));
             match existing {
                 Some(ph) => ph,
                 None => {
                     let ph = self.ctx.new_placeholder(ty, o.loc);
-                    self.scopes[si].forward.entry(key.clone()).or_default().push((ph, o.loc));
+                    let f = Forward { ph, loc: o.loc, chain, hidden_def: None };
+                    self.scopes[si].forward.entry(key.clone()).or_default().push(f);
                     ph
                 }
             }
@@ -624,11 +653,24 @@ impl<'a> Parser<'a> {
                 .with_note(prev, "previously defined here"));
         }
         let si = self.isolated_scope_index();
+        let cur_id = self.scopes[cur].id;
         for (i, v) in vals.iter().enumerate() {
             let keys = if i == 0 { vec![name.to_string(), format!("{name}#0")] } else { vec![format!("{name}#{i}")] };
             for key in keys {
                 if let Some(uses) = self.scopes[si].forward.remove(&key) {
-                    for (ph, uloc) in uses {
+                    // Uses outside this scope (in an enclosing region, such as the operands of
+                    // the op whose body is being parsed) cannot see this definition: they
+                    // stay pending, and the placeholder they hold stays valid.
+                    let (visible, hidden): (Vec<Forward>, Vec<Forward>) =
+                        uses.into_iter().partition(|f| f.chain.contains(&cur_id));
+                    if !hidden.is_empty() {
+                        let hidden = hidden
+                            .into_iter()
+                            .map(|f| Forward { hidden_def: f.hidden_def.or(Some(loc)), ..f })
+                            .collect();
+                        self.scopes[si].forward.insert(key.clone(), hidden);
+                    }
+                    for Forward { ph, loc: uloc, .. } in visible {
                         let (pt, vt) = (self.ctx.value_type(ph), self.ctx.value_type(*v));
                         if pt != vt {
                             return Err(Diagnostic::error(
@@ -652,8 +694,10 @@ impl<'a> Parser<'a> {
         let bad: Option<Loc> = self.scopes[si]
             .forward
             .iter()
-            .find(|(k, _)| k.starts_with(&prefix) && k[prefix.len()..].chars().all(|c| c.is_ascii_digit()))
-            .and_then(|(_, u)| u.first().map(|x| x.1));
+            .filter(|(k, _)| k.starts_with(&prefix) && k[prefix.len()..].chars().all(|c| c.is_ascii_digit()))
+            .flat_map(|(_, u)| u.iter())
+            .find(|f| f.chain.contains(&cur_id))
+            .map(|f| f.loc);
         if let Some(l) = bad {
             return Err(Diagnostic::error(l, format!("result number out of range for '%{name}'")));
         }
@@ -730,7 +774,7 @@ impl<'a> Parser<'a> {
     fn parse_region_inner(&mut self, entry_args: &[(String, Type, Loc)], isolated: bool) -> PResult<RegionId> {
         self.expect_punct("{")?;
         let region = self.ctx.create_region();
-        self.scopes.push(Scope { isolated, ..Default::default() });
+        self.push_scope(isolated);
         let mut block_labels: HashMap<String, Loc> = HashMap::new();
         // Entry block without a label.
         if !matches!(self.tok.tok, Tok::CaretId(_)) && (!self.at_punct("}") || !entry_args.is_empty()) {
@@ -766,8 +810,8 @@ impl<'a> Parser<'a> {
         if isolated {
             self.finish_isolated_scope()?;
         } else {
-            let s = self.scopes.pop().expect("scope stack underflow");
-            debug_assert!(s.forward.is_empty());
+            let s = self.scopes.pop();
+            debug_assert!(s.is_none_or(|s| s.forward.is_empty()));
         }
         Ok(region)
     }
@@ -1455,6 +1499,7 @@ pub fn parse_type_str(ctx: &mut Context, text: &str) -> PResult<Type> {
         line_starts: vec![0],
         tok: Token { tok: Tok::Eof, start: 0, end: 0 },
         scopes: vec![Scope { isolated: true, ..Default::default() }],
+        next_scope_id: 1,
         depth: 0,
     };
     p.tok = p.lex_at(0)?;
@@ -1476,6 +1521,7 @@ pub fn parse_attr_str(ctx: &mut Context, text: &str) -> PResult<Attr> {
         line_starts: vec![0],
         tok: Token { tok: Tok::Eof, start: 0, end: 0 },
         scopes: vec![Scope { isolated: true, ..Default::default() }],
+        next_scope_id: 1,
         depth: 0,
     };
     p.tok = p.lex_at(0)?;
