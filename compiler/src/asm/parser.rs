@@ -273,21 +273,18 @@ impl<'a> Parser<'a> {
 
     fn finish_isolated_scope(&mut self) -> PResult<()> {
         let Some(scope) = self.scopes.pop() else { return Ok(()) };
-        let first = scope
-            .forward
-            .iter()
-            .flat_map(|(name, uses)| uses.iter().map(move |f| (name, f)))
-            .min_by_key(|(_, f)| match f.loc {
-                Loc::File { line, col, .. } => (line, col),
-                Loc::Unknown => (0, 0),
+        let first =
+            scope.forward.iter().flat_map(|(name, uses)| uses.iter().map(move |f| (name, f))).min_by_key(|(_, f)| {
+                match f.loc {
+                    Loc::File { line, col, .. } => (line, col),
+                    Loc::Unknown => (0, 0),
+                }
             });
         let Some((name, f)) = first else { return Ok(()) };
         let name = name.split('#').next().unwrap_or(name);
         Err(match f.hidden_def {
-            Some(def) => {
-                Diagnostic::error(f.loc, format!("use of value '%{name}' outside the region that defines it"))
-                    .with_note(def, "defined here")
-            }
+            Some(def) => Diagnostic::error(f.loc, format!("use of value '%{name}' outside the region that defines it"))
+                .with_note(def, "defined here"),
             None => self.error_at(f.loc, format!("use of undeclared SSA value name '%{name}'")),
         })
     }
