@@ -53,10 +53,46 @@ pub type Result<T, E = RuntimeError> = std::result::Result<T, E>;
 /// The message of [`RuntimeError::NoCuda`].
 pub const NO_CUDA_MESSAGE: &str = "CUDA driver library not found; GPU work skipped";
 
-/// Whether the CUDA driver library (`libcuda.so`) can be loaded on this machine.
+/// The environment variable that hides the CUDA driver: when it is set to anything but
+/// empty or `0`, [`cuda_available`] answers false and [`Gpu::new`] fails with
+/// [`RuntimeError::NoCuda`], as on a machine without a driver (for tests, and to force
+/// the CPU paths).
+pub const NO_CUDA_ENV: &str = "MORF_NO_CUDA";
+
+/// Whether a value of [`NO_CUDA_ENV`] hides the driver.
+pub fn driver_hidden(value: Option<&std::ffi::OsStr>) -> bool {
+    value.is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+/// Whether the CUDA driver library (`libcuda.so`) can be loaded on this machine (and is
+/// not hidden by [`NO_CUDA_ENV`]).
 pub fn cuda_available() -> bool {
+    if driver_hidden(std::env::var_os(NO_CUDA_ENV).as_deref()) {
+        return false;
+    }
     // SAFETY: only tries to dlopen the library; it calls no driver function.
     unsafe { sys::is_culib_present() }
+}
+
+/// Runs `f`, turning a panic inside cudarc (it panics when the driver library lacks a
+/// symbol it needs, e.g. an old driver) into a [`RuntimeError::Cuda`] for `call`.
+fn guarded<T>(call: &str, f: impl FnOnce() -> Result<T>) -> Result<T> {
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+    std::panic::set_hook(hook);
+    r.unwrap_or_else(|p| {
+        let what = p
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| p.downcast_ref::<&str>().copied())
+            .unwrap_or("unknown failure");
+        Err(RuntimeError::Cuda {
+            call: call.to_string(),
+            code: "the CUDA driver library is unusable".into(),
+            hint: format!(" ({what}; is the driver too old for CUDA 12.8?)"),
+        })
+    })
 }
 
 /// The CUDA error name of a driver result, e.g. `CUDA_ERROR_INVALID_PTX`. It comes from
@@ -143,17 +179,26 @@ impl Gpu {
         if !cuda_available() {
             return Err(RuntimeError::NoCuda(NO_CUDA_MESSAGE.to_string()));
         }
-        let count = {
-            result::init().map_err(|e| cuda_err("cuInit", e, "is an NVIDIA driver installed and a GPU visible?"))?;
-            result::device::get_count().map_err(|e| cuda_err("cuDeviceGetCount", e, ""))?
-        };
-        if device_ordinal >= count.max(0) as usize {
-            return Err(RuntimeError::Usage(format!(
-                "no CUDA device {device_ordinal}: this machine has {count} device(s)"
-            )));
-        }
-        let ctx = CudaContext::new(device_ordinal).map_err(|e| cuda_err("cuDevicePrimaryCtxRetain", e, ""))?;
-        Ok(Gpu { ctx })
+        guarded("cuInit", || {
+            let count = {
+                result::init()
+                    .map_err(|e| cuda_err("cuInit", e, "is an NVIDIA driver installed and a GPU visible?"))?;
+                result::device::get_count().map_err(|e| cuda_err("cuDeviceGetCount", e, ""))?
+            };
+            if device_ordinal >= count.max(0) as usize {
+                return Err(RuntimeError::Usage(format!(
+                    "no CUDA device {device_ordinal}: this machine has {count} device(s)"
+                )));
+            }
+            let ctx = CudaContext::new(device_ordinal).map_err(|e| cuda_err("cuDevicePrimaryCtxRetain", e, ""))?;
+            Ok(Gpu { ctx })
+        })
+    }
+
+    /// The device memory `(free, total)` in bytes (`cuMemGetInfo`).
+    pub fn mem_info(&self) -> Result<(usize, usize), RuntimeError> {
+        self.bind()?;
+        guarded("cuMemGetInfo", || result::mem_get_info().map_err(|e| cuda_err("cuMemGetInfo", e, "")))
     }
 
     fn bind(&self) -> Result<()> {
@@ -224,7 +269,7 @@ impl Gpu {
                     ptx_target(ptx).unwrap_or("?")
                 );
             }
-            let mut err = cuda_err("cuModuleLoadData", e, hint);
+            let mut err = cuda_err("cuModuleLoadDataEx", e, hint);
             if !log.is_empty() {
                 if let RuntimeError::Cuda { hint, .. } = &mut err {
                     hint.push_str(&format!("\nJIT log:\n{log}"));
@@ -262,7 +307,7 @@ impl Gpu {
                 "cuMemAlloc",
                 e,
                 if e.0 == sys::CUresult::CUDA_ERROR_OUT_OF_MEMORY {
-                    format!("{bytes} bytes requested")
+                    oom_hint(bytes, result::mem_get_info().ok())
                 } else {
                     String::new()
                 },
@@ -443,6 +488,20 @@ impl Gpu {
     }
 }
 
+/// The hint of a failed allocation of `bytes`: how much the device has free.
+fn oom_hint(bytes: usize, info: Option<(usize, usize)>) -> String {
+    let mib = |b: usize| b as f64 / (1024.0 * 1024.0);
+    match info {
+        Some((free, total)) => format!(
+            "GPU out of memory: {bytes} bytes ({:.1} MiB) requested, {:.1} MiB free of {:.1} MiB",
+            mib(bytes),
+            mib(free),
+            mib(total)
+        ),
+        None => format!("GPU out of memory: {bytes} bytes ({:.1} MiB) requested", mib(bytes)),
+    }
+}
+
 fn check_fill(buf: &DeviceBuffer, count: usize, width: usize) -> Result<()> {
     if count.checked_mul(width).is_none_or(|n| n > buf.bytes) {
         return Err(RuntimeError::Usage(format!(
@@ -616,6 +675,37 @@ mod tests {
             // On a machine with a driver: either a device or a clear driver error.
             Ok(_) | Err(RuntimeError::Cuda { .. }) | Err(RuntimeError::Usage(_)) => assert!(cuda_available()),
         }
+    }
+
+    #[test]
+    fn hidden_driver() {
+        use std::ffi::OsStr;
+        assert!(!driver_hidden(None));
+        assert!(!driver_hidden(Some(OsStr::new(""))));
+        assert!(!driver_hidden(Some(OsStr::new("0"))));
+        assert!(driver_hidden(Some(OsStr::new("1"))));
+    }
+
+    #[test]
+    fn out_of_memory_hint() {
+        let e = cuda_err(
+            "cuMemAlloc",
+            DriverError(sys::CUresult::CUDA_ERROR_OUT_OF_MEMORY),
+            oom_hint(3 << 30, Some((1 << 30, 80 << 30))),
+        );
+        assert_eq!(
+            e.to_string(),
+            "cuMemAlloc failed: CUDA_ERROR_OUT_OF_MEMORY (GPU out of memory: 3221225472 bytes (3072.0 MiB) requested, 1024.0 MiB free of 81920.0 MiB)"
+        );
+    }
+
+    #[test]
+    fn panics_in_the_driver_layer_become_errors() {
+        let r: Result<()> = guarded("cuFoo", || panic!("Expected function \"cuFoo\" in library"));
+        let m = r.unwrap_err().to_string();
+        assert!(m.starts_with("cuFoo failed: the CUDA driver library is unusable"), "{m}");
+        assert!(m.contains("Expected function"), "{m}");
+        assert_eq!(guarded("cuBar", || Ok(3)), Ok(3));
     }
 
     #[test]

@@ -82,21 +82,30 @@ pub fn pipeline_with_hints(text: &str, hints: &str) -> String {
 /// Size hints (`M=576000,N=384`) from the `morf.dims` names of `func`'s arguments and the
 /// shapes of the values bound to them; `None` when no argument names its dims.
 pub fn size_hints_from_args(ctx: &Context, func: OpId, args: &[RtValue]) -> Option<String> {
+    let shapes: Vec<Vec<usize>> = args
+        .iter()
+        .map(|v| match v {
+            RtValue::Tensor { array, .. } => array.shape.clone(),
+            RtValue::Buffer { data, .. } => data.borrow().shape.clone(),
+            _ => Vec::new(),
+        })
+        .collect();
+    size_hints_from_shapes(ctx, func, &shapes)
+}
+
+/// [`size_hints_from_args`] from the argument shapes alone (as
+/// [`crate::plan_arguments`] gives them, before any data exists).
+pub fn size_hints_from_shapes(ctx: &Context, func: OpId, shapes: &[Vec<usize>]) -> Option<String> {
     let arg_attrs = ctx.attr(func, "arg_attrs").and_then(|a| ctx.attr_array(a))?;
     let mut hints: Vec<(String, usize)> = Vec::new();
-    for (dict, value) in arg_attrs.iter().zip(args) {
+    for (dict, shape) in arg_attrs.iter().zip(shapes) {
         let morf_ir::AttrData::Dict(entries) = ctx.attr_data(*dict) else { continue };
         let Some(names) =
             entries.iter().find(|(k, _)| ctx.str(*k) == "morf.dims").and_then(|(_, v)| ctx.attr_array(*v))
         else {
             continue;
         };
-        let shape = match value {
-            RtValue::Tensor { array, .. } => array.shape.clone(),
-            RtValue::Buffer { data, .. } => data.borrow().shape.clone(),
-            _ => continue,
-        };
-        for (n, size) in names.iter().zip(shape) {
+        for (n, &size) in names.iter().zip(shape) {
             if let Some(name) = ctx.attr_str(*n) {
                 if !hints.iter().any(|(h, _)| h == name) {
                     hints.push((name.to_string(), size));
@@ -220,8 +229,12 @@ impl GpuProgram {
 
     /// Uploads `args` (bound in another context) as arguments of the host function.
     pub fn upload_args(&self, exec: &mut GpuExecutor<'_>, args: &[RtValue]) -> Result<Vec<DevValue>, RunError> {
-        let region = self.ctx.regions(self.func)[0];
-        let block = self.ctx.entry_block(region).ok_or_else(|| RunError::Other("host function has no body".into()))?;
+        let block = self
+            .ctx
+            .regions(self.func)
+            .first()
+            .and_then(|r| self.ctx.entry_block(*r))
+            .ok_or_else(|| RunError::Other("host function has no body".into()))?;
         let params = self.ctx.block_args(block).to_vec();
         if params.len() != args.len() {
             return Err(RunError::Other(format!(
@@ -240,12 +253,70 @@ impl GpuProgram {
     }
 
     /// Runs the host function once, waits for it, and downloads its results.
+    ///
+    /// Before anything is allocated on the device, the buffers the call needs
+    /// ([`crate::memory::device_bytes`]) are checked against the device's free memory
+    /// ([`Gpu::mem_info`]); a kernel that fails asynchronously is reported with the
+    /// kernels of the call.
     pub fn run(&self, gpu: &Gpu, args: &[RtValue]) -> Result<Vec<RtValue>, RunError> {
+        self.check_device_memory(gpu, args)?;
         let mut exec = self.executor(gpu);
         let dev_args = self.upload_args(&mut exec, args)?;
         let results = exec.call(&dev_args).map_err(|e| exec_err(&self.ctx, e))?;
-        gpu.synchronize().map_err(runtime_err)?;
+        let after = |e: RuntimeError| {
+            RunError::Other(format!(
+                "GPU: {e} (after launching {}: {})",
+                plural(exec.launches),
+                self.kernels.join(", ")
+            ))
+        };
+        gpu.synchronize().map_err(after)?;
         results.iter().map(|r| exec.download(r).map_err(|e| exec_err(&self.ctx, e))).collect()
+    }
+
+    /// The device bytes a call on `args` needs, estimated from the host function.
+    pub fn device_bytes(&self, args: &[RtValue]) -> u64 {
+        let shapes: Vec<Vec<usize>> = args.iter().map(rt_shape).collect();
+        let ctx = &self.ctx;
+        crate::memory::device_bytes(ctx, self.func, &shapes, &|t| {
+            DevElem::of(ctx, t).map(|e| e.size() as u64).unwrap_or(8)
+        })
+    }
+
+    /// An error when the call on `args` needs more device memory than is free.
+    pub fn check_device_memory(&self, gpu: &Gpu, args: &[RtValue]) -> Result<(), RunError> {
+        let need = self.device_bytes(args);
+        let (free, total) = gpu.mem_info().map_err(runtime_err)?;
+        check_device_fits(need, free as u64, total as u64)
+    }
+}
+
+/// The error of a run that needs `need` bytes of device memory when `free` of `total` are free.
+pub fn check_device_fits(need: u64, free: u64, total: u64) -> Result<(), RunError> {
+    if need <= free {
+        return Ok(());
+    }
+    Err(RunError::Other(format!(
+        "GPU out of memory: this run needs about {} of device memory, but only {} of {} are free (CUDA_ERROR_OUT_OF_MEMORY avoided); use smaller sizes",
+        crate::memory::format_bytes(need),
+        crate::memory::format_bytes(free),
+        crate::memory::format_bytes(total)
+    )))
+}
+
+fn plural(n: usize) -> String {
+    if n == 1 {
+        "1 kernel".into()
+    } else {
+        format!("{n} kernels")
+    }
+}
+
+fn rt_shape(v: &RtValue) -> Vec<usize> {
+    match v {
+        RtValue::Tensor { array, .. } => array.shape.clone(),
+        RtValue::Buffer { data, .. } => data.borrow().shape.clone(),
+        _ => Vec::new(),
     }
 }
 
@@ -254,11 +325,12 @@ impl GpuProgram {
 pub struct OutputCheck {
     /// Position among the results.
     pub index: usize,
-    /// Relative L2 error (NaN when a value is NaN or the shapes differ).
+    /// Relative L2 error over the finite positions (NaN when the shapes differ).
     pub rel_err: f64,
     /// The tolerance of the output's element type.
     pub tol: f64,
-    /// Why the comparison could not be made (shape mismatch), if so.
+    /// Why the output fails whatever its error (a shape mismatch, a NaN or infinity
+    /// where the reference has another value), if so.
     pub note: Option<String>,
 }
 
@@ -314,9 +386,73 @@ fn shape_and_data(v: &RtValue) -> Option<(Vec<usize>, Vec<f64>)> {
     }
 }
 
+/// The comparison of one output's values with the reference's ([`compare_values`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ValueComparison {
+    /// Relative L2 error over the positions where both values are finite (NaN when the
+    /// lengths differ).
+    pub rel_err: f64,
+    /// Why the output fails whatever the error: a NaN or an infinity where the reference
+    /// has another value (the count and the first position).
+    pub mismatch: Option<String>,
+}
+
+/// Compares `out` with `reference` value by value. Positions where both are NaN, or both
+/// the same infinity, agree and are left out of the relative L2 error, which is computed
+/// over the remaining (finite) positions. A NaN or an infinity on one side only, or
+/// infinities of opposite signs, is a mismatch: the output fails.
+pub fn compare_values(out: &[f64], reference: &[f64]) -> ValueComparison {
+    if out.len() != reference.len() {
+        return ValueComparison {
+            rel_err: f64::NAN,
+            mismatch: Some(format!("{} values but the reference has {}", out.len(), reference.len())),
+        };
+    }
+    let mut bad = 0usize;
+    let mut first: Option<(usize, f64, f64)> = None;
+    let mut special = 0usize;
+    for (i, (&o, &r)) in out.iter().zip(reference).enumerate() {
+        if o.is_finite() && r.is_finite() {
+            continue;
+        }
+        special += 1;
+        let agree = (o.is_nan() && r.is_nan()) || (o.is_infinite() && o == r);
+        if !agree {
+            bad += 1;
+            first.get_or_insert((i, o, r));
+        }
+    }
+    let rel_err = if special == 0 {
+        morf_ir::numerics::relative_error(out, reference)
+    } else {
+        let (o, r): (Vec<f64>, Vec<f64>) =
+            out.iter().zip(reference).filter(|(o, r)| o.is_finite() && r.is_finite()).map(|(o, r)| (*o, *r)).unzip();
+        morf_ir::numerics::relative_error(&o, &r)
+    };
+    let mismatch = first.map(|(i, o, r)| {
+        format!(
+            "{bad} value(s) non-finite where the reference differs; first: element {i} is {} where the reference is {}",
+            fmt_value(o),
+            fmt_value(r)
+        )
+    });
+    ValueComparison { rel_err, mismatch }
+}
+
+fn fmt_value(x: f64) -> String {
+    if x.is_nan() {
+        "NaN".into()
+    } else if x.is_infinite() {
+        if x > 0.0 { "inf" } else { "-inf" }.into()
+    } else {
+        format!("{x}")
+    }
+}
+
 /// Compares `out` (in `out_ctx`) with `reference`, output by output: relative L2 error
 /// against the tolerance of each output's element type (f32/f64 1e-5, bf16/f16 1e-2;
-/// integers must match exactly).
+/// integers must match exactly), with NaN and infinities compared by position
+/// ([`compare_values`]).
 pub fn compare_outputs(out_ctx: &Context, out: &[RtValue], reference: &[RtValue]) -> Vec<OutputCheck> {
     let mut checks = Vec::new();
     for i in 0..out.len().max(reference.len()) {
@@ -333,7 +469,8 @@ pub fn compare_outputs(out_ctx: &Context, out: &[RtValue], reference: &[RtValue]
         let (o, r) = (out.get(i).and_then(shape_and_data), reference.get(i).and_then(shape_and_data));
         let check = match (o, r) {
             (Some((so, o)), Some((sr, r))) if so == sr => {
-                OutputCheck { index: i, rel_err: morf_ir::numerics::relative_error(&o, &r), tol, note: None }
+                let c = compare_values(&o, &r);
+                OutputCheck { index: i, rel_err: c.rel_err, tol, note: c.mismatch }
             }
             (Some((so, _)), Some((sr, _))) => OutputCheck {
                 index: i,
@@ -356,6 +493,8 @@ pub struct GpuRunReport {
     pub device: String,
     /// One entry per output when `check` was asked.
     pub checks: Vec<OutputCheck>,
+    /// Kernel launches run on the CPU simulator (`None` for a GPU run).
+    pub launches: Option<usize>,
 }
 
 /// Runs `text` on GPU 0 as `opts` says, writes the results, and with `check` compares
@@ -368,7 +507,21 @@ pub fn run_source_gpu(name: &str, text: &str, opts: &RunOptions, check: bool) ->
     let rmodule = load_module(&mut rctx, name, text)?;
     let mut warnings: Vec<String> = rctx.take_emitted().iter().map(|d| rctx.render(d).trim_end().to_string()).collect();
     let rfunc = select_function(&rctx, rmodule, opts.entry.as_deref(), name)?;
-    let (args, arg_warnings) = bind_arguments(&rctx, rfunc, opts)?;
+    if let Some(limit) = &opts.max_memory {
+        // Host memory: the inputs, and with --check the reference run.
+        let est = if check {
+            crate::estimate_interpreter_run(&rctx, rfunc, opts)?
+        } else {
+            let shapes = crate::plan_arguments(&rctx, rfunc, opts)?;
+            let mut e = crate::memory::MemoryEstimate::default();
+            let bytes = shapes.iter().map(|s| s.iter().fold(8u64, |a, &d| a.saturating_mul(d as u64))).sum();
+            e.add("inputs", bytes);
+            e
+        };
+        est.check(limit)?;
+    }
+    let inner = RunOptions { max_memory: None, ..opts.clone() };
+    let (args, arg_warnings) = bind_arguments(&rctx, rfunc, &inner)?;
     warnings.extend(arg_warnings);
 
     // Specialize for the sizes this run has, as a JIT would (the kernels keep run-time
@@ -396,7 +549,12 @@ pub fn run_source_gpu(name: &str, text: &str, opts: &RunOptions, check: bool) ->
     };
     let summaries = write_results(&prog.ctx, prog.func, &results, &opts.output_dir, opts.stats)?;
     let function = morf_ir::builtin::symbol_name(&prog.ctx, prog.func).unwrap_or("?").to_string();
-    Ok(GpuRunReport { run: RunReport { function, warnings, results: summaries, run_time }, device, checks })
+    Ok(GpuRunReport {
+        run: RunReport { function, warnings, results: summaries, run_time },
+        device,
+        checks,
+        launches: None,
+    })
 }
 
 #[cfg(test)]
@@ -421,11 +579,46 @@ mod tests {
     }
 }
 
+/// Runs host function `func` of a GPU-level module on the interpreter (each
+/// `mgpu.launch` on the CPU GPU simulator) and counts the launches it ran.
+pub fn run_host_on_simulator(
+    ctx: &Context,
+    func: OpId,
+    args: Vec<RtValue>,
+) -> Result<(Vec<RtValue>, usize), morf_ir::Diagnostic> {
+    let Some(block) = ctx.regions(func).first().and_then(|r| ctx.entry_block(*r)) else {
+        return Err(morf_ir::builtin::op_error(ctx, func, "cannot run a function declaration (it has no body)"));
+    };
+    let mut m = morf_ir::interp::Machine::new();
+    for (p, a) in ctx.block_args(block).iter().zip(args) {
+        m.set(*p, a);
+    }
+    let mut launches = 0usize;
+    for op in ctx.block_ops(block) {
+        if ctx.op_name(op) == "func.return" {
+            return ctx
+                .operands(op)
+                .iter()
+                .map(|v| m.get(ctx, *v).cloned())
+                .collect::<Result<Vec<_>, _>>()
+                .map(|r| (r, launches));
+        }
+        m.run_op(ctx, op)?;
+        if ctx.op_name(op) == "mgpu.launch" {
+            launches += 1;
+        }
+    }
+    Ok((Vec::new(), launches))
+}
+
 /// Compiles `text` end to end like a GPU run (the `gpu` pipeline, then PTX emission, which
 /// validates every kernel), but executes the host function on the CPU: each
 /// `mgpu.launch` runs on the GPU simulator. With `check`, every output is compared with
 /// the fp64 interpreter of the function as written. This is `--device auto` on a machine
-/// without CUDA.
+/// without CUDA, and `--device sim` on a module without kernels.
+///
+/// With [`RunOptions::max_memory`], the reference run and the simulated run are
+/// estimated together before any input is made.
 pub fn run_source_sim_compiled(
     name: &str,
     text: &str,
@@ -438,8 +631,8 @@ pub fn run_source_sim_compiled(
     let rfunc = select_function(&rctx, rmodule, opts.entry.as_deref(), name)?;
     let fname = morf_ir::builtin::symbol_name(&rctx, rfunc).unwrap_or("?").to_string();
 
-    let (rargs, _) = bind_arguments(&rctx, rfunc, opts)?;
-    let hints = size_hints_from_args(&rctx, rfunc, &rargs);
+    let rshapes = crate::plan_arguments(&rctx, rfunc, opts)?;
+    let hints = size_hints_from_shapes(&rctx, rfunc, &rshapes);
     let mut ctx = new_context(opts.allow_unregistered_dialect);
     let module = load_module(&mut ctx, name, text)?;
     let _ = ctx.take_emitted();
@@ -450,23 +643,65 @@ pub fn run_source_sim_compiled(
     tracing::info!("emitted {} bytes of PTX", ptx.len());
     let func = morf_ir::builtin::lookup_function(&ctx, module, &fname)
         .ok_or_else(|| RunError::Other(format!("the '{GPU_PIPELINE}' pipeline left no host function @{fname}")))?;
-    let (args, arg_warnings) = bind_arguments(&ctx, func, opts)?;
+    if let Some(limit) = &opts.max_memory {
+        let mut est = crate::estimate_interpreter_run(&ctx, func, opts)?;
+        if check {
+            est.add("reference values with inputs", crate::memory::interpreter_peak(&rctx, rfunc, &rshapes));
+        }
+        est.check(limit)?;
+    }
+    let inner = RunOptions { max_memory: None, ..opts.clone() };
+    let rargs = if check { Some(bind_arguments(&rctx, rfunc, &inner)?.0) } else { None };
+    let (args, arg_warnings) = bind_arguments(&ctx, func, &inner)?;
     warnings.extend(arg_warnings);
     let t = Instant::now();
-    let results = morf_ir::interp::run_function(&ctx, func, args).map_err(|d| RunError::Diagnostic(ctx.render(&d)))?;
+    let (results, launches) =
+        run_host_on_simulator(&ctx, func, args).map_err(|d| RunError::Diagnostic(ctx.render(&d)))?;
     let run_time = t.elapsed();
-    let checks = if check {
-        let reference =
-            morf_ir::interp::run_function(&rctx, rfunc, rargs).map_err(|d| RunError::Diagnostic(rctx.render(&d)))?;
-        compare_outputs(&ctx, &results, &reference)
-    } else {
-        Vec::new()
+    let checks = match rargs {
+        Some(rargs) => {
+            let reference = morf_ir::interp::run_function(&rctx, rfunc, rargs)
+                .map_err(|d| RunError::Diagnostic(rctx.render(&d)))?;
+            compare_outputs(&ctx, &results, &reference)
+        }
+        None => Vec::new(),
     };
     let summaries = write_results(&ctx, func, &results, &opts.output_dir, opts.stats)?;
     Ok(GpuRunReport {
         run: RunReport { function: fname, warnings, results: summaries, run_time },
         device: "CPU (GPU simulator)".into(),
         checks,
+        launches: Some(launches),
+    })
+}
+
+/// `--device sim`: a module that already has kernels runs its host function with each
+/// `mgpu.launch` on the CPU simulator (no lowering, no PTX: hand-written GPU-level files
+/// may use what PTX emission does not); a module without kernels is first compiled
+/// through the `gpu` pipeline ([`run_source_sim_compiled`]), and with `check` every
+/// output is compared with the fp64 interpreter of the function as written. (A module
+/// with kernels has no other reference than this simulation, so `check` compares nothing.)
+pub fn run_source_sim(name: &str, text: &str, opts: &RunOptions, check: bool) -> Result<GpuRunReport, RunError> {
+    if !text_has_kernels(name, text) {
+        return run_source_sim_compiled(name, text, opts, check);
+    }
+    let mut ctx = new_context(opts.allow_unregistered_dialect);
+    let module = load_module(&mut ctx, name, text)?;
+    let mut warnings: Vec<String> = ctx.take_emitted().iter().map(|d| ctx.render(d).trim_end().to_string()).collect();
+    let func = select_function(&ctx, module, opts.entry.as_deref(), name)?;
+    let fname = morf_ir::builtin::symbol_name(&ctx, func).unwrap_or("?").to_string();
+    let (args, arg_warnings) = bind_arguments(&ctx, func, opts)?;
+    warnings.extend(arg_warnings);
+    let t = Instant::now();
+    let (results, launches) =
+        run_host_on_simulator(&ctx, func, args).map_err(|d| RunError::Diagnostic(ctx.render(&d)))?;
+    let run_time = t.elapsed();
+    let summaries = write_results(&ctx, func, &results, &opts.output_dir, opts.stats)?;
+    Ok(GpuRunReport {
+        run: RunReport { function: fname, warnings, results: summaries, run_time },
+        device: "CPU (GPU simulator)".into(),
+        checks: Vec::new(),
+        launches: Some(launches),
     })
 }
 

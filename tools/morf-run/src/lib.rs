@@ -17,6 +17,7 @@
 
 pub mod gpu_exec;
 pub mod gpu_run;
+pub mod memory;
 pub mod npy;
 
 use std::cell::RefCell;
@@ -52,6 +53,9 @@ pub struct RunOptions {
     pub allow_unregistered_dialect: bool,
     /// Compute min/max/mean of each result for the summary.
     pub stats: bool,
+    /// Refuse a run whose estimated memory ([`memory`]) is over this limit, before
+    /// allocating its inputs; `None` checks nothing (allocations are still fallible).
+    pub max_memory: Option<memory::MemoryLimit>,
 }
 
 impl Default for RunOptions {
@@ -64,6 +68,7 @@ impl Default for RunOptions {
             output_dir: PathBuf::from("."),
             allow_unregistered_dialect: false,
             stats: false,
+            max_memory: None,
         }
     }
 }
@@ -377,7 +382,10 @@ impl SplitMix64 {
 /// stream, so adding an argument does not change the values of the others.
 fn generate(n: usize, dist: Distribution, seed: u64, index: usize, elem: FloatKind) -> Vec<f64> {
     let mut rng = SplitMix64(seed ^ (index as u64 + 1).wrapping_mul(0xD6E8_FEB8_6659_FD93));
-    let mut out = Vec::with_capacity(n);
+    let mut out = Vec::new();
+    if out.try_reserve_exact(n).is_err() {
+        return out;
+    }
     match dist {
         Distribution::Positive => {
             while out.len() < n {
@@ -403,7 +411,62 @@ fn generate(n: usize, dist: Distribution, seed: u64, index: usize, elem: FloatKi
 
 /// Binds each argument of `func` from `opts.inputs` or, where none is given and
 /// `opts.random` is set, from generated values. Returns the values and the warnings.
+///
+/// With [`RunOptions::max_memory`] set, the run of `func` on the interpreter is
+/// estimated first ([`memory::interpreter_peak`]) and refused when over the limit;
+/// storage for the values is reserved fallibly either way, so running out of memory is
+/// an error, not an abort.
 pub fn bind_arguments(ctx: &Context, func: OpId, opts: &RunOptions) -> Result<(Vec<RtValue>, Vec<String>), RunError> {
+    if let Some(limit) = &opts.max_memory {
+        estimate_interpreter_run(ctx, func, opts)?.check(limit)?;
+    }
+    let (values, warnings) = bind_impl(ctx, func, opts, true)?;
+    Ok((values.into_iter().map(|v| v.value.unwrap_or(RtValue::Int(0))).collect(), warnings))
+}
+
+/// The run-time shape of each argument of `func` as [`bind_arguments`] would bind it
+/// (empty for scalars), reading only the headers of input files and generating nothing.
+pub fn plan_arguments(ctx: &Context, func: OpId, opts: &RunOptions) -> Result<Vec<Vec<usize>>, RunError> {
+    Ok(bind_impl(ctx, func, opts, false)?.0.into_iter().map(|v| v.shape).collect())
+}
+
+/// The memory a run of `func` on the interpreter needs: its inputs (as `f64`), the
+/// bytes of the input files while they are decoded, and the interpreter's peak.
+pub fn estimate_interpreter_run(
+    ctx: &Context,
+    func: OpId,
+    opts: &RunOptions,
+) -> Result<memory::MemoryEstimate, RunError> {
+    let shapes = plan_arguments(ctx, func, opts)?;
+    let mut est = memory::MemoryEstimate::default();
+    let file_bytes =
+        opts.inputs.iter().filter_map(|(_, p)| std::fs::metadata(p).ok().map(|m| m.len())).max().unwrap_or(0);
+    if file_bytes > 0 {
+        est.add("input file buffer", file_bytes);
+    }
+    est.add("interpreter values with inputs", memory::interpreter_peak(ctx, func, &shapes));
+    Ok(est)
+}
+
+/// One argument as [`bind_impl`] planned or bound it.
+struct Bound {
+    shape: Vec<usize>,
+    value: Option<RtValue>,
+}
+
+fn alloc_error(name: &str, shape: &[usize]) -> RunError {
+    arg_err(
+        name,
+        format!(
+            "cannot allocate {} for shape [{}]: out of memory",
+            memory::format_bytes(shape.iter().fold(8u64, |a, &d| a.saturating_mul(d as u64))),
+            join(shape)
+        ),
+    )
+}
+
+/// Binds (with `load`) or only plans (shapes from headers and sizes) the arguments.
+fn bind_impl(ctx: &Context, func: OpId, opts: &RunOptions, load: bool) -> Result<(Vec<Bound>, Vec<String>), RunError> {
     let specs = arg_specs(ctx, func)?;
     let fname = morf_ir::builtin::symbol_name(ctx, func).unwrap_or("?");
     let arg_list = || specs.iter().map(|s| format!("%{}", s.name)).collect::<Vec<_>>().join(", ");
@@ -420,13 +483,18 @@ pub fn bind_arguments(ctx: &Context, func: OpId, opts: &RunOptions) -> Result<(V
     }
     let mut warnings = Vec::new();
     let mut bindings = DimBindings::default();
-    let mut values: Vec<Option<RtValue>> = vec![None; specs.len()];
+    let mut values: Vec<Option<Bound>> = (0..specs.len()).map(|_| None).collect();
 
     // Files first: their shapes bind dimension names that generated inputs then follow.
     for (i, s) in specs.iter().enumerate() {
         let Some(path) = files.get(s.name.as_str()) else { continue };
-        let a = npy::read_npy(path).map_err(|e| arg_err(&s.name, e.to_string()))?;
-        let NpyArray { shape, dtype, mut data } = a;
+        let (shape, dtype, mut data) = if load {
+            let NpyArray { shape, dtype, data } = npy::read_npy(path).map_err(|e| arg_err(&s.name, e.to_string()))?;
+            (shape, dtype, data)
+        } else {
+            let h = npy::read_npy_header(path).map_err(|e| arg_err(&s.name, e.to_string()))?;
+            (h.shape, h.dtype, Vec::new())
+        };
         let from = path.display();
         if shape.len() != s.dims.len() {
             return Err(arg_err(
@@ -482,7 +550,8 @@ pub fn bind_arguments(ctx: &Context, func: OpId, opts: &RunOptions) -> Result<(V
                 bindings.bind(&s.name, name, shape[d], format!("dimension {d} of %{} from {from}", s.name))?;
             }
         }
-        values[i] = Some(s.value(ctx, shape, data));
+        let value = load.then(|| s.value(ctx, shape.clone(), data));
+        values[i] = Some(Bound { shape, value });
     }
 
     // Then generated inputs, sized by --random (or by names the files bound).
@@ -540,8 +609,16 @@ pub fn bind_arguments(ctx: &Context, func: OpId, opts: &RunOptions) -> Result<(V
             let Some(n) = n else {
                 return Err(arg_err(&s.name, format!("shape [{}] is too large for the interpreter", join(&shape))));
             };
-            let data = generate(n, s.dist, opts.seed, i, s.elem);
-            values[i] = Some(s.value(ctx, shape, data));
+            let value = if load {
+                let data = generate(n, s.dist, opts.seed, i, s.elem);
+                if data.len() != n {
+                    return Err(alloc_error(&s.name, &shape));
+                }
+                Some(s.value(ctx, shape.clone(), data))
+            } else {
+                None
+            };
+            values[i] = Some(Bound { shape, value });
         }
     }
 
@@ -557,7 +634,18 @@ pub fn bind_arguments(ctx: &Context, func: OpId, opts: &RunOptions) -> Result<(V
     Ok((out, warnings))
 }
 
+/// The error `cannot write '<path>': <reason>`.
+pub fn write_error(path: &Path, reason: impl std::fmt::Display) -> RunError {
+    RunError::Other(format!("cannot write '{}': {reason}", path.display()))
+}
+
 /// Writes `results` of `func` to `dir/result<i>.npy` (creating `dir`).
+///
+/// The result set is replaced as a whole: every file is first written to a temporary
+/// file beside its destination (`morf_ir::io::stage`), and only when all of them were
+/// written are they renamed into place. A failed write therefore leaves every old
+/// `result<i>.npy` as it was, and a symbolic link named `result<i>.npy` is replaced by
+/// the new file instead of being followed.
 pub fn write_results(
     ctx: &Context,
     func: OpId,
@@ -565,8 +653,14 @@ pub fn write_results(
     dir: &Path,
     stats: bool,
 ) -> Result<Vec<ResultSummary>, RunError> {
+    if let Ok(md) = std::fs::metadata(dir) {
+        if !md.is_dir() {
+            return Err(write_error(&dir.join("result0.npy"), format!("'{}' is not a directory", dir.display())));
+        }
+    }
     std::fs::create_dir_all(dir)
-        .map_err(|e| RunError::Other(format!("cannot create output folder {}: {e}", dir.display())))?;
+        .map_err(|e| RunError::Other(format!("cannot create output folder '{}': {e}", dir.display())))?;
+    let mut staged: Vec<morf_ir::io::Staged> = Vec::with_capacity(results.len());
     let result_types: Vec<Type> = morf_ir::builtin::func_type(ctx, func)
         .and_then(|t| ctx.function_parts(t).map(|(_, r)| r.to_vec()))
         .unwrap_or_default();
@@ -594,8 +688,10 @@ pub fn write_results(
             TypeData::Integer(_) | TypeData::Index => NpyDtype::I64,
             _ => return Err(RunError::Other(format!("result {i} of type {ty} cannot be written as .npy"))),
         };
-        npy::write_npy(&path, &shape, dtype, data)
+        let bytes = npy::npy_bytes(&path, &shape, dtype, data)
             .map_err(|e| RunError::Other(format!("cannot write result {i}: {e}")))?;
+        staged.push(morf_ir::io::stage(&path, &bytes).map_err(|e| write_error(&path, e))?);
+        drop(bytes);
         let stats = stats.then(|| {
             let (mut lo, mut hi, mut sum) = (f64::INFINITY, f64::NEG_INFINITY, 0.0);
             for &x in data {
@@ -606,6 +702,12 @@ pub fn write_results(
             (lo, hi, if data.is_empty() { f64::NAN } else { sum / data.len() as f64 })
         });
         out.push(ResultSummary { index: i, ty, shape, path, stats });
+    }
+    // Every file is written: rename them into place (a failure drops, and so removes,
+    // the temporary files not yet renamed).
+    for f in staged {
+        let dest = f.dest().to_path_buf();
+        f.commit().map_err(|e| write_error(&dest, e))?;
     }
     Ok(out)
 }
@@ -660,8 +762,9 @@ struct Cli {
     /// Folder for result<i>.npy (created if missing).
     #[arg(long, value_name = "DIR", default_value = ".")]
     output_dir: PathBuf,
-    /// Where to run: `interp` (the reference interpreter) or `sim` (the same, with each
-    /// `mgpu.launch` run on the CPU GPU simulator), or `gpu` (the CUDA device), or `auto`
+    /// Where to run: `interp` (the reference interpreter), `sim` (compile a module
+    /// without kernels with the `gpu` pipeline and PTX emission, then run the host
+    /// function with each `mgpu.launch` on the CPU GPU simulator), `gpu` (the CUDA device), or `auto`
     /// (compile end to end with the `gpu` pipeline and PTX emission, then run on the GPU
     /// when CUDA is present, else on the CPU simulator).
     /// Default: `gpu` when the CUDA driver library is present and the module has kernels
@@ -669,12 +772,17 @@ struct Cli {
     /// pipeline first; without a GPU it fails with "no GPU".
     #[arg(long, value_name = "interp|sim|gpu|auto")]
     device: Option<String>,
-    /// With `--device gpu` or `auto`: also run the original function on the fp64 reference
+    /// With `--device gpu`, `auto` or `sim`: also run the original function on the fp64 reference
     /// interpreter and compare every output (relative L2 error within 1e-5 for f32, 1e-2
     /// for bf16/f16; NaN never passes). Prints one `check resultN: ...` line per output;
     /// exits 1 if any fails.
     #[arg(long)]
     check: bool,
+    /// Refuse a run whose estimated memory is over SIZE (bytes, or with K, M, G or T:
+    /// 512M, 4G). Default: the memory available to the process (MemAvailable, and the
+    /// cgroup limit where one is set).
+    #[arg(long, value_name = "SIZE")]
+    max_memory: Option<String>,
     /// Accept operations of unregistered dialects (generic form).
     #[arg(long)]
     allow_unregistered_dialect: bool,
@@ -685,8 +793,6 @@ struct Cli {
 
 fn cli_options(cli: &Cli) -> Result<RunOptions, RunError> {
     match cli.device.as_deref().unwrap_or("interp") {
-        // `sim` interprets the host function like `interp`; each `mgpu.launch` runs its kernel
-        // on the CPU simulator (morf_gpu::sim), which is the launch's interpreter semantics.
         "interp" | "sim" => {}
         "gpu" | "auto" => {}
         other => {
@@ -716,6 +822,7 @@ fn cli_options(cli: &Cli) -> Result<RunOptions, RunError> {
         output_dir: cli.output_dir.clone(),
         allow_unregistered_dialect: cli.allow_unregistered_dialect,
         stats: cli.verbose,
+        max_memory: None,
     })
 }
 
@@ -726,8 +833,20 @@ pub fn main_with_args(args: Vec<OsString>) -> i32 {
         Ok(c) => c,
         Err(e) => {
             let code = if e.use_stderr() { 1 } else { 0 };
-            let _ = e.print();
-            return code;
+            if e.use_stderr() {
+                morf_ir::io::eprint_lossy(&e.render().to_string());
+                return code;
+            }
+            // --help and --version go to standard output, which may be closed or full.
+            return match morf_ir::io::write_stdout(e.render().to_string().as_bytes()) {
+                Ok(()) => 0,
+                Err(err) => {
+                    if err.kind() != std::io::ErrorKind::BrokenPipe {
+                        morf_ir::io::eprint_lossy(&format!("morf-run: error: cannot write to standard output: {err}"));
+                    }
+                    1
+                }
+            };
         }
     };
     let level = if cli.verbose { tracing::Level::DEBUG } else { tracing::Level::WARN };
@@ -738,10 +857,13 @@ pub fn main_with_args(args: Vec<OsString>) -> i32 {
         .with_target(false)
         .try_init();
     match run_cli(&cli) {
-        Ok((report, checks)) => {
+        Ok((report, checks, notes)) => {
             let mut text = String::new();
             for r in &report.results {
                 let _ = writeln!(text, "{r}");
+            }
+            for n in &notes {
+                let _ = writeln!(text, "{n}");
             }
             for c in &checks {
                 let _ = writeln!(text, "{c}");
@@ -749,27 +871,48 @@ pub fn main_with_args(args: Vec<OsString>) -> i32 {
             if cli.verbose {
                 let _ = writeln!(text, "@{} ran in {:.3} s", report.function, report.run_time.as_secs_f64());
             }
-            print!("{text}");
+            if let Err(e) = morf_ir::io::write_stdout(text.as_bytes()) {
+                // A reader that went away (`| head -1`) is not worth a message; anything
+                // else (`> /dev/full`) is.
+                if e.kind() != std::io::ErrorKind::BrokenPipe {
+                    morf_ir::io::eprint_lossy(&format!("morf-run: error: cannot write to standard output: {e}"));
+                }
+                return 1;
+            }
             if checks.iter().all(|c| c.ok()) {
                 0
             } else {
-                eprintln!("morf-run: error: output check failed");
+                morf_ir::io::eprint_lossy("morf-run: error: output check failed");
                 1
             }
         }
         Err(RunError::Diagnostic(text)) => {
-            eprint!("{text}");
+            morf_ir::io::eprint_lossy(&text);
             1
         }
         Err(e) => {
-            eprintln!("morf-run: error: {e}");
+            morf_ir::io::eprint_lossy(&format!("morf-run: error: {e}"));
             1
         }
     }
 }
 
-fn run_cli(cli: &Cli) -> Result<(RunReport, Vec<gpu_run::OutputCheck>), RunError> {
-    let opts = cli_options(cli)?;
+/// Lines to print after the results, and the run.
+type CliOutcome = (RunReport, Vec<gpu_run::OutputCheck>, Vec<String>);
+
+fn note(text: &str) {
+    morf_ir::io::eprint_lossy(&format!("morf-run: note: {text}"));
+}
+
+fn run_cli(cli: &Cli) -> Result<CliOutcome, RunError> {
+    let mut opts = cli_options(cli)?;
+    opts.max_memory = match &cli.max_memory {
+        Some(text) => Some(memory::MemoryLimit {
+            bytes: memory::parse_size(text).map_err(|e| RunError::Other(format!("--max-memory: {e}")))?,
+            source: "--max-memory".into(),
+        }),
+        None => memory::system_limit(),
+    };
     let (name, text) = if cli.file == "-" {
         let mut s = String::new();
         std::io::stdin()
@@ -788,9 +931,22 @@ fn run_cli(cli: &Cli) -> Result<(RunReport, Vec<gpu_run::OutputCheck>), RunError
         Some(_) => false,
         None => morf_runtime::cuda_available() && gpu_run::text_has_kernels(&name, &text),
     };
-    let (report, checks) = if auto && !on_gpu {
-        eprintln!("morf-run: note: no CUDA driver found; running the compiled kernels on the CPU simulator");
-        let r = gpu_run::run_source_sim_compiled(&name, &text, &opts, cli.check)?;
+    let sim = cli.device.as_deref() == Some("sim");
+    let mut lines = Vec::new();
+    let (report, checks) = if sim || (auto && !on_gpu) {
+        let r = if sim {
+            let kernels = gpu_run::text_has_kernels(&name, &text);
+            if cli.check && kernels {
+                note("--check compares a compiled run with the interpreter; this module already has kernels, so the simulation is its only semantics and there is nothing to check");
+            }
+            gpu_run::run_source_sim(&name, &text, &opts, cli.check)?
+        } else {
+            note("no CUDA driver found; running the compiled kernels on the CPU simulator");
+            gpu_run::run_source_sim_compiled(&name, &text, &opts, cli.check)?
+        };
+        if let Some(n) = r.launches {
+            lines.push(format!("ran {n} kernel launch{} on the GPU simulator", if n == 1 { "" } else { "es" }));
+        }
         (r.run, r.checks)
     } else if on_gpu {
         let r = gpu_run::run_source_gpu(&name, &text, &opts, cli.check)?;
@@ -798,18 +954,18 @@ fn run_cli(cli: &Cli) -> Result<(RunReport, Vec<gpu_run::OutputCheck>), RunError
         (r.run, r.checks)
     } else {
         if cli.check {
-            eprintln!("morf-run: note: --check compares a GPU run with the interpreter; this run is on the interpreter, so there is nothing to check");
+            note("--check compares a GPU run with the interpreter; this run is on the interpreter, so there is nothing to check");
         }
         (run_source(&name, &text, &opts)?, Vec::new())
     };
     for w in &report.warnings {
         if w.contains(": warning: ") || w.contains(": remark: ") {
-            eprintln!("{w}");
+            morf_ir::io::eprint_lossy(w);
         } else {
-            eprintln!("morf-run: warning: {w}");
+            morf_ir::io::eprint_lossy(&format!("morf-run: warning: {w}"));
         }
     }
-    Ok((report, checks))
+    Ok((report, checks, lines))
 }
 
 #[cfg(test)]

@@ -252,13 +252,82 @@ pub fn read_npy(path: &Path) -> Result<NpyArray, NpyError> {
     decode(&bytes, path)
 }
 
+/// Parses the bytes of an `.npy` file held in memory; `name` is the file named in errors.
+///
+/// The header is validated before any element storage is allocated: a shape whose
+/// element count overflows, or whose data would be larger than `bytes`, is an error.
+pub fn read_npy_bytes(bytes: &[u8], name: &Path) -> Result<NpyArray, NpyError> {
+    decode(bytes, name)
+}
+
+/// What the header of an `.npy` file says, without its data.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NpyHeader {
+    /// Dimensions; empty for a 0-d array.
+    pub shape: Vec<usize>,
+    /// The element type stored in the file.
+    pub dtype: NpyDtype,
+    /// Element count (the product of `shape`).
+    pub count: usize,
+}
+
+/// Reads only the header of the `.npy` file at `path` (at most its first 1 MiB plus the
+/// header length) and checks that the file is exactly as long as the header says.
+/// Lets a caller size a run before loading any data.
+pub fn read_npy_header(path: &Path) -> Result<NpyHeader, NpyError> {
+    use std::io::Read as _;
+    let io = |source| NpyError::Io { path: path.to_path_buf(), source };
+    let mut file = std::fs::File::open(path).map_err(io)?;
+    let file_len = file.metadata().map_err(io)?.len();
+    let mut head = Vec::new();
+    (&mut file).take(12).read_to_end(&mut head).map_err(io)?;
+    let header_len = match head.get(6..8) {
+        Some([1, 0]) => head.get(8..10).map(|b| u16::from_le_bytes([b[0], b[1]]) as u64),
+        Some([2, 0] | [3, 0]) => head.get(8..12).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as u64),
+        _ => None,
+    };
+    if let Some(len) = header_len {
+        // Only the header is read here; the data section is checked against the file size.
+        (&mut file).take(len.min(u32::MAX as u64)).read_to_end(&mut head).map_err(io)?;
+    }
+    let h = parse_header(&head, path)?;
+    let expected = h.count as u64 * h.dtype.size() as u64;
+    let actual = file_len.saturating_sub(h.data_start as u64);
+    if actual < expected {
+        return Err(NpyError::Truncated {
+            path: path.to_path_buf(),
+            shape: h.shape,
+            dtype: h.dtype,
+            expected: expected as usize,
+            actual: actual as usize,
+        });
+    }
+    if actual > expected {
+        return Err(NpyError::TrailingData {
+            path: path.to_path_buf(),
+            shape: h.shape,
+            dtype: h.dtype,
+            extra: (actual - expected) as usize,
+        });
+    }
+    Ok(NpyHeader { shape: h.shape, dtype: h.dtype, count: h.count })
+}
+
 /// Writes `data` (C order, `shape.iter().product()` values) as an `.npy` file of `dtype`.
 ///
 /// Floats are converted by rounding (`as f32` for float32, round-to-nearest-even for
 /// float16); integer and bool dtypes require values that they hold exactly (bool: 0 or 1).
+///
+/// The file is replaced atomically ([`morf_ir::io::write_atomic`]): a failed write leaves
+/// the old file in place, and a symbolic link at `path` is replaced, not followed.
 pub fn write_npy(path: &Path, shape: &[usize], dtype: NpyDtype, data: &[f64]) -> Result<(), NpyError> {
     let bytes = encode(path, shape, dtype, data)?;
-    std::fs::write(path, bytes).map_err(|source| NpyError::Io { path: path.to_path_buf(), source })
+    morf_ir::io::write_atomic(path, &bytes).map_err(|source| NpyError::Io { path: path.to_path_buf(), source })
+}
+
+/// The bytes of the `.npy` file [`write_npy`] would write (`path` is only named in errors).
+pub fn npy_bytes(path: &Path, shape: &[usize], dtype: NpyDtype, data: &[f64]) -> Result<Vec<u8>, NpyError> {
+    encode(path, shape, dtype, data)
 }
 
 /// Serializes an array to the bytes of an `.npy` file (version 1.0, or 2.0 for huge headers).
@@ -287,7 +356,15 @@ fn encode(path: &Path, shape: &[usize], dtype: NpyDtype, data: &[f64]) -> Result
     header.push_str(&" ".repeat(total - prefix - header.len() - 1));
     header.push('\n');
 
-    let mut out = Vec::with_capacity(total + data.len() * dtype.size());
+    let mut out = Vec::new();
+    let size = data.len().checked_mul(dtype.size()).and_then(|n| n.checked_add(total));
+    size.and_then(|n| out.try_reserve_exact(n).ok()).ok_or_else(|| NpyError::Io {
+        path: path.to_path_buf(),
+        source: std::io::Error::new(
+            std::io::ErrorKind::OutOfMemory,
+            format!("cannot allocate {} bytes for the file", size.unwrap_or(usize::MAX)),
+        ),
+    })?;
     out.extend_from_slice(b"\x93NUMPY");
     if prefix == 10 {
         out.extend_from_slice(&[1, 0]);
@@ -344,8 +421,19 @@ fn encode(path: &Path, shape: &[usize], dtype: NpyDtype, data: &[f64]) -> Result
     Ok(out)
 }
 
-/// Parses the bytes of an `.npy` file.
-fn decode(bytes: &[u8], path: &Path) -> Result<NpyArray, NpyError> {
+/// The parsed header of an `.npy` file.
+struct Header {
+    shape: Vec<usize>,
+    dtype: NpyDtype,
+    big_endian: bool,
+    fortran: bool,
+    count: usize,
+    /// Offset of the first data byte.
+    data_start: usize,
+}
+
+/// Parses the header at the start of `bytes` (the data need not follow).
+fn parse_header(bytes: &[u8], path: &Path) -> Result<Header, NpyError> {
     let not_npy = |reason: String| NpyError::NotNpy { path: path.to_path_buf(), reason };
     let bad_header = |reason: String| NpyError::BadHeader { path: path.to_path_buf(), reason };
 
@@ -418,9 +506,16 @@ fn decode(bytes: &[u8], path: &Path) -> Result<NpyArray, NpyError> {
         .iter()
         .try_fold(1usize, |n, &d| n.checked_mul(d))
         .ok_or_else(|| bad_header(format!("shape {shape:?} has too many elements")))?;
-    let expected =
-        count.checked_mul(dtype.size()).ok_or_else(|| bad_header(format!("shape {shape:?} has too many elements")))?;
-    let body = &bytes[header_end..];
+    count.checked_mul(dtype.size()).ok_or_else(|| bad_header(format!("shape {shape:?} has too many elements")))?;
+    Ok(Header { shape, dtype, big_endian, fortran, count, data_start: header_end })
+}
+
+/// Parses the bytes of an `.npy` file.
+fn decode(bytes: &[u8], path: &Path) -> Result<NpyArray, NpyError> {
+    let Header { shape, dtype, big_endian, fortran, count, data_start } = parse_header(bytes, path)?;
+    // Cannot overflow: parse_header checked it.
+    let expected = count * dtype.size();
+    let body = &bytes[data_start..];
     if body.len() < expected {
         return Err(NpyError::Truncated { path: path.to_path_buf(), shape, dtype, expected, actual: body.len() });
     }
@@ -428,7 +523,14 @@ fn decode(bytes: &[u8], path: &Path) -> Result<NpyArray, NpyError> {
         return Err(NpyError::TrailingData { path: path.to_path_buf(), shape, dtype, extra: body.len() - expected });
     }
 
-    let mut data = Vec::with_capacity(count);
+    let mut data = Vec::new();
+    data.try_reserve_exact(count).map_err(|_| NpyError::Io {
+        path: path.to_path_buf(),
+        source: std::io::Error::new(
+            std::io::ErrorKind::OutOfMemory,
+            format!("cannot allocate {} bytes for {count} elements", count.saturating_mul(8)),
+        ),
+    })?;
     for (index, chunk) in body.chunks_exact(dtype.size()).enumerate() {
         let mut raw = [0u8; 8];
         if big_endian {
@@ -944,6 +1046,68 @@ mod tests {
         let missing = read_npy(Path::new("/nonexistent/dir/missing.npy")).unwrap_err();
         assert!(matches!(missing, NpyError::Io { .. }));
         assert!(missing.to_string().contains("missing.npy"), "{missing}");
+    }
+
+    #[test]
+    fn huge_shapes_fail_before_allocating() {
+        let p = Path::new("huge.npy");
+        // 2^61 f64 elements: the element count fits, the byte count overflows.
+        let m = read_npy_bytes(
+            &file_with("{'descr': '<f8', 'fortran_order': False, 'shape': (2305843009213693952,)}", &[]),
+            p,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(m.contains("too many elements") && m.contains("huge.npy"), "{m}");
+        // 10^12 float32 elements claimed by a file of 8 data bytes: truncated, nothing allocated.
+        let m = read_npy_bytes(
+            &file_with("{'descr': '<f4', 'fortran_order': False, 'shape': (1000000, 1000000)}", &[0; 8]),
+            p,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(m.contains("truncated") && m.contains("4000000000000"), "{m}");
+        // A zero dimension makes any other dimension harmless.
+        let a = read_npy_bytes(
+            &file_with("{'descr': '<f4', 'fortran_order': False, 'shape': (0, 18446744073709551615)}", &[]),
+            p,
+        )
+        .unwrap();
+        assert!(a.data.is_empty());
+    }
+
+    #[test]
+    fn header_only_reads() {
+        let dir = scratch("header");
+        let path = dir.join("a.npy");
+        write_npy(&path, &[2, 3], NpyDtype::F32, &[0.0; 6]).unwrap();
+        let h = read_npy_header(&path).unwrap();
+        assert_eq!((h.shape.as_slice(), h.dtype, h.count), (&[2, 3][..], NpyDtype::F32, 6));
+        // A header that claims more data than the file has is caught from the file size.
+        let big = dir.join("big.npy");
+        std::fs::write(&big, file_with("{'descr': '<f8', 'fortran_order': False, 'shape': (100000000000,)}", &[0; 16]))
+            .unwrap();
+        let m = read_npy_header(&big).unwrap_err().to_string();
+        assert!(m.contains("truncated") && m.contains("800000000000"), "{m}");
+        let m = read_npy_header(&dir.join("missing.npy")).unwrap_err().to_string();
+        assert!(m.contains("missing.npy"), "{m}");
+        std::fs::write(dir.join("short.npy"), b"\x93NUM").unwrap();
+        assert!(read_npy_header(&dir.join("short.npy")).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn write_replaces_a_symlink_instead_of_following_it() {
+        let dir = scratch("symlink");
+        let target = dir.join("target.txt");
+        std::fs::write(&target, "keep").unwrap();
+        let link = dir.join("out.npy");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        write_npy(&link, &[1], NpyDtype::F32, &[1.0]).unwrap();
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep");
+        assert_eq!(read_npy(&link).unwrap().data, [1.0]);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     /// Every prefix of a valid file and many corrupted variants must give an error, not a panic.
