@@ -25,6 +25,23 @@ pub type InterpResult<T> = Result<T, Diagnostic>;
 /// The most elements one tensor or buffer may hold in the interpreter (2^31).
 pub const MAX_ELEMENTS: usize = 1 << 31;
 
+thread_local! {
+    static ELEMENT_LIMIT: std::cell::Cell<usize> = const { std::cell::Cell::new(MAX_ELEMENTS) };
+}
+
+/// Sets the most elements one tensor or buffer may hold in interpreters running on this
+/// thread (clamped to [`MAX_ELEMENTS`], the default); returns the previous limit. Fuzzers
+/// and tests lower it so that a program that asks for a huge tensor fails fast with the
+/// "too large" diagnostic instead of allocating gigabytes.
+pub fn set_element_limit(n: usize) -> usize {
+    ELEMENT_LIMIT.with(|l| l.replace(n.min(MAX_ELEMENTS)))
+}
+
+/// The element limit of this thread (see [`set_element_limit`]).
+pub fn element_limit() -> usize {
+    ELEMENT_LIMIT.with(|l| l.get())
+}
+
 /// A run-time value.
 #[derive(Clone, Debug)]
 pub enum RtValue {
@@ -262,13 +279,15 @@ pub fn check_shape(ctx: &Context, op: OpId, ty: Type, shape: &[usize]) -> Interp
     }
 }
 
-/// Element count of a shape, or an error when it exceeds [`MAX_ELEMENTS`].
+/// Element count of a shape, or an error when it exceeds the element limit
+/// ([`MAX_ELEMENTS`] unless [`set_element_limit`] lowered it).
 pub fn checked_elements(ctx: &Context, op: OpId, shape: &[usize]) -> InterpResult<usize> {
+    let limit = element_limit();
     let mut n: usize = 1;
     for &s in shape {
         n = n
             .checked_mul(s)
-            .filter(|&n| n <= MAX_ELEMENTS)
+            .filter(|&n| n <= limit)
             .ok_or_else(|| op_error(ctx, op, format!("interpreter: tensor of shape [{}] is too large", join(shape))))?;
     }
     Ok(n)

@@ -107,6 +107,8 @@ pub fn run_launch(host: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<(
         threads: (0..n).map(|_| Machine::new()).collect(),
         shared: HashMap::new(),
         dynamic: HashMap::new(),
+        steps: 0,
+        max_steps: host.max_steps.saturating_sub(host.steps),
     };
     for m in &mut sim.threads {
         for (&a, v) in formals.iter().zip(&args) {
@@ -118,7 +120,11 @@ pub fn run_launch(host: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<(
         sim.block = b;
         sim.shared.clear();
         sim.dynamic.clear();
-        sim.run_block(body, &mask)?;
+        let r = sim.run_block(body, &mask);
+        host.steps = host.steps.saturating_add(sim.steps);
+        sim.steps = 0;
+        sim.max_steps = host.max_steps.saturating_sub(host.steps);
+        r?;
     }
     Ok(())
 }
@@ -137,6 +143,11 @@ struct Sim<'c> {
     shared: HashMap<OpId, RtValue>,
     /// This block's dynamic shared memory, by element type.
     dynamic: HashMap<Type, RtValue>,
+    /// Thread-ops executed in the current block (added to the host's fuel after it).
+    steps: u64,
+    /// The host machine's fuel left when the block started: a launch counts every op of
+    /// every thread against the host's `max_steps`.
+    max_steps: u64,
 }
 
 /// Which threads are active.
@@ -185,6 +196,12 @@ impl<'c> Sim<'c> {
     fn run_block(&mut self, b: BlockId, mask: &Mask) -> InterpResult<Option<OpId>> {
         let ctx = self.ctx;
         for op in ctx.block_ops(b) {
+            // Fuel: one step per op and active thread, terminators included (so an empty
+            // loop body counts too).
+            self.steps += actives(mask).count().max(1) as u64;
+            if self.steps > self.max_steps {
+                return Err(op_error(ctx, op, "interpreter: step limit exceeded (in a simulated kernel)"));
+            }
             if ctx.op_info(op).is_some_and(|i| i.has(Traits::TERMINATOR)) {
                 return Ok(Some(op));
             }

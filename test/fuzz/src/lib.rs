@@ -1,0 +1,372 @@
+//! morf's fuzz targets, their seed corpus and a deterministic mutation loop.
+//!
+//! This crate owns the *logic* of every fuzz target; the cargo-fuzz package in `fuzz/` (its
+//! own workspace, built with nightly) only wraps each function here in a `fuzz_target!`, and
+//! the stable test `tests/mutation.rs` runs the same functions under a bounded, seeded
+//! mutation loop ([`mutate`]) in CI. Each target takes arbitrary bytes and panics only on a
+//! bug:
+//!
+//! | target | what it checks |
+//! | --- | --- |
+//! | [`parse`] | the lexer and parser end in IR or in a diagnostic that renders |
+//! | [`parse_verify`] | the same, then the verifier ends in `Ok` or a diagnostic |
+//! | [`roundtrip`] | verified IR prints (custom and generic form), reparses, verifies and prints the same text again |
+//! | [`pipeline`] | a named pipeline (`fuse`, `gpu`, `gpu-unfused`) on verified input ends in a diagnostic or in IR that verifies and round-trips; never an internal compiler error |
+//! | [`interp`] | the reference interpreter runs a function on small random inputs; after `gpu` lowering the host function runs again with its launches on the GPU simulator |
+//! | [`npy`] | the `.npy` reader ends in an array that matches its header or in an error |
+//!
+//! Guards live here only where no user could hit the cost anyway: inputs are capped at
+//! [`MAX_INPUT_LEN`] bytes, the interpreter gets a step budget and a small element limit,
+//! and the fusion search a short time limit. The seed corpus is in [`corpus`].
+
+pub mod corpus;
+pub mod mutate;
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use morf_ir::interp::{Array, Machine, RtValue};
+use morf_ir::pass::{parse_pipeline, Instrumentation, PassManager, PassRegistry};
+use morf_ir::{print_op, Context, Dim, OpId, PrintOptions, TypeData};
+
+/// Inputs longer than this are ignored by every target (the parser is linear; longer inputs
+/// only slow the fuzzer down).
+pub const MAX_INPUT_LEN: usize = 64 * 1024;
+
+/// The most ops one interpreter run may execute in [`interp`].
+pub const INTERP_MAX_STEPS: u64 = 200_000;
+
+/// The most elements one tensor or buffer may hold in [`interp`].
+pub const INTERP_MAX_ELEMENTS: usize = 1 << 14;
+
+/// The named pipelines that have a fuzz target, as `morf-opt --list-passes` lists them.
+pub const PIPELINES: [&str; 3] = ["fuse", "gpu", "gpu-unfused"];
+
+/// Every target by name, in the order of the table above (`fuse`, `gpu` and `gpu_unfused`
+/// are the [`pipeline`] targets).
+pub const TARGETS: [&str; 8] = ["parse", "parse_verify", "roundtrip", "fuse", "gpu", "gpu_unfused", "interp", "npy"];
+
+/// The target function of `name` (one of [`TARGETS`]).
+pub fn target(name: &str) -> Option<fn(&[u8])> {
+    Some(match name {
+        "parse" => parse,
+        "parse_verify" => parse_verify,
+        "roundtrip" => roundtrip,
+        "fuse" => pipeline_fuse,
+        "gpu" => pipeline_gpu,
+        "gpu_unfused" => pipeline_gpu_unfused,
+        "interp" => interp,
+        "npy" => npy,
+        _ => return None,
+    })
+}
+
+/// The file name diagnostics use for fuzz input.
+const FILE: &str = "fuzz.mlir";
+
+/// A context with every dialect of morf registered.
+fn context(allow_unregistered: bool) -> Context {
+    let mut ctx = Context::new();
+    morf_tensor::register(&mut ctx);
+    morf_loop::register(&mut ctx);
+    morf_gpu::register(&mut ctx);
+    ctx.registry_mut().allow_unregistered = allow_unregistered;
+    ctx
+}
+
+/// The input as text (`None` when too long). Bytes that are not UTF-8 are replaced, so the
+/// parser sees U+FFFD where `morf-opt` would have stopped with a diagnostic.
+fn text(data: &[u8]) -> Option<std::borrow::Cow<'_, str>> {
+    (data.len() <= MAX_INPUT_LEN).then(|| String::from_utf8_lossy(data))
+}
+
+/// Parses `src` into `ctx` (registering it as a source, so diagnostics render with their
+/// line) and, with `verify`, verifies it. A diagnostic is rendered (the renderer is part of
+/// what users see) and turned into `None`.
+fn load(ctx: &mut Context, src: &str, verify: bool) -> Option<OpId> {
+    ctx.add_source(FILE, src);
+    let r = morf_ir::parse_source(ctx, FILE, src, 0)
+        .and_then(|m| if verify { morf_ir::verify(ctx, m).map(|_| m) } else { Ok(m) });
+    for d in ctx.take_emitted() {
+        let _ = ctx.render(&d);
+    }
+    match r {
+        Ok(m) => Some(m),
+        Err(d) => {
+            let text = ctx.render(&d);
+            assert!(!text.is_empty(), "a diagnostic rendered as nothing");
+            None
+        }
+    }
+}
+
+/// Parses arbitrary bytes (unregistered ops allowed): IR or a diagnostic, never a panic.
+pub fn parse(data: &[u8]) {
+    let Some(src) = text(data) else { return };
+    let mut ctx = context(true);
+    load(&mut ctx, &src, false);
+}
+
+/// Parses and verifies arbitrary bytes (unregistered ops allowed).
+pub fn parse_verify(data: &[u8]) {
+    let Some(src) = text(data) else { return };
+    let mut ctx = context(true);
+    load(&mut ctx, &src, true);
+}
+
+/// Prints `src` after parsing and verifying it in a fresh context; panics when printed,
+/// verified IR does not parse or verify again (the caller's IR was valid).
+fn reprint(src: &str, opts: &PrintOptions, what: &str) -> String {
+    let mut ctx = context(true);
+    ctx.add_source(FILE, src);
+    let m = match morf_ir::parse_source(&mut ctx, FILE, src, 0).and_then(|m| morf_ir::verify(&ctx, m).map(|_| m)) {
+        Ok(m) => m,
+        Err(d) => panic!("the {what} form of verified IR does not load again: {}\n--- printed:\n{src}", ctx.render(&d)),
+    };
+    print_op(&ctx, m, opts)
+}
+
+/// Round trip: verified IR printed in custom form reparses, verifies and prints the same
+/// text; the same for the generic form; and the generic form reparsed prints the custom
+/// text of the original.
+pub fn roundtrip(data: &[u8]) {
+    let Some(src) = text(data) else { return };
+    let mut ctx = context(true);
+    let Some(m) = load(&mut ctx, &src, true) else { return };
+    let custom = PrintOptions::default();
+    let generic = PrintOptions { generic: true, ..Default::default() };
+    check_roundtrip(&print_op(&ctx, m, &custom), &print_op(&ctx, m, &generic));
+}
+
+/// The round-trip checks of [`roundtrip`] on the two prints of one module.
+fn check_roundtrip(p1: &str, g1: &str) {
+    let custom = PrintOptions::default();
+    let generic = PrintOptions { generic: true, ..Default::default() };
+    let p2 = reprint(p1, &custom, "custom");
+    assert!(p1 == p2, "custom form does not round-trip:\n--- first print:\n{p1}\n--- second print:\n{p2}");
+    let g2 = reprint(g1, &generic, "generic");
+    assert!(g1 == g2, "generic form does not round-trip:\n--- first print:\n{g1}\n--- second print:\n{g2}");
+    let p3 = reprint(g1, &custom, "generic");
+    assert!(p1 == p3, "generic form reparses to other IR:\n--- custom print:\n{p1}\n--- via generic:\n{p3}");
+}
+
+/// Every pass and named pipeline of morf.
+fn registry() -> PassRegistry {
+    let mut reg = PassRegistry::default();
+    morf_passes::register_all(&mut reg);
+    reg
+}
+
+/// The text of named pipeline `name`, with a short time limit and node budget for the
+/// fusion search (a safety net that users meet only as "slower", never as a failure).
+fn pipeline_text(reg: &PassRegistry, name: &str) -> String {
+    let p = reg.pipeline(name).unwrap_or_else(|| panic!("no pipeline named '{name}'"));
+    p.text.replace("fuse-mixed-reductions", "fuse-mixed-reductions{time-limit-ms=200 max-nodes=4000}")
+}
+
+/// Runs named pipeline `name` on `module`, with verification after each pass. `Ok(true)`:
+/// it ran; `Ok(false)`: a pass reported a diagnostic. Panics on an internal compiler error
+/// (a caught panic of a pass) or on IR that fails to verify after a pass.
+fn run_pipeline(ctx: &mut Context, module: OpId, name: &str, hints: Option<&str>) -> bool {
+    let reg = registry();
+    let mut text = pipeline_text(&reg, name);
+    if let Some(h) = hints {
+        text = text
+            .replace("fuse-mixed-reductions{", &format!("fuse-mixed-reductions{{size-hints={h} "))
+            .replace("lower-loop-to-gpu", &format!("lower-loop-to-gpu{{size-hints={h}}}"));
+    }
+    let parsed = parse_pipeline(&text).unwrap_or_else(|e| panic!("pipeline '{name}' does not parse: {e}"));
+    let mut pm = PassManager::new(Instrumentation { verify_each: true, ..Default::default() });
+    pm.add_pipeline(&reg, &parsed).unwrap_or_else(|e| panic!("pipeline '{name}': {e}"));
+    match pm.run(ctx, module) {
+        Ok(()) => true,
+        Err(d) => {
+            let rendered = ctx.render(&d);
+            assert!(!d.message.starts_with("internal compiler error"), "{rendered}");
+            assert!(
+                !d.notes.iter().any(|n| n.message.contains("failed to verify after pass")),
+                "pipeline '{name}' produced invalid IR:\n{rendered}"
+            );
+            false
+        }
+    }
+}
+
+/// Named pipeline `name` (one of [`PIPELINES`]) on parsed and verified input: a diagnostic
+/// or IR that verifies and round-trips; never a panic.
+pub fn pipeline(name: &str, data: &[u8]) {
+    let Some(src) = text(data) else { return };
+    let mut ctx = context(false);
+    let Some(m) = load(&mut ctx, &src, true) else { return };
+    if !run_pipeline(&mut ctx, m, name, None) {
+        return;
+    }
+    if let Err(d) = morf_ir::verify(&ctx, m) {
+        panic!("pipeline '{name}' output does not verify:\n{}", ctx.render(&d));
+    }
+    let custom = print_op(&ctx, m, &PrintOptions::default());
+    let generic = print_op(&ctx, m, &PrintOptions { generic: true, ..Default::default() });
+    check_roundtrip(&custom, &generic);
+}
+
+/// The `fuse` pipeline target.
+pub fn pipeline_fuse(data: &[u8]) {
+    pipeline("fuse", data)
+}
+
+/// The `gpu` pipeline target.
+pub fn pipeline_gpu(data: &[u8]) {
+    pipeline("gpu", data)
+}
+
+/// The `gpu-unfused` pipeline target.
+pub fn pipeline_gpu_unfused(data: &[u8]) {
+    pipeline("gpu-unfused", data)
+}
+
+/// A small deterministic hash (FNV-1a) of the input, for sizes and values.
+fn fnv(data: &[u8]) -> u64 {
+    data.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3))
+}
+
+/// Arguments for `func`: float tensors and buffers with small shapes (each dynamic dim
+/// 1..=5, one size per `morf.dims` name), index and integer scalars 3, float scalars 1.5.
+/// `None` when an argument has another type or a shape over [`INTERP_MAX_ELEMENTS`].
+fn make_args(ctx: &Context, func: OpId, seed: u64) -> Option<Vec<RtValue>> {
+    let block = ctx.entry_block(*ctx.regions(func).first()?)?;
+    let arg_attrs: Vec<morf_ir::Attr> =
+        ctx.attr(func, "arg_attrs").and_then(|a| ctx.attr_array(a)).map(|a| a.to_vec()).unwrap_or_default();
+    let mut named: HashMap<String, usize> = HashMap::new();
+    let mut state = seed | 1;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut out = Vec::new();
+    for (i, &a) in ctx.block_args(block).iter().enumerate() {
+        let ty = ctx.value_type(a);
+        let names: Vec<Option<String>> = arg_attrs
+            .get(i)
+            .and_then(|d| match ctx.attr_data(*d) {
+                morf_ir::AttrData::Dict(e) => e.iter().find(|(k, _)| ctx.str(*k) == "morf.dims").map(|(_, v)| *v),
+                _ => None,
+            })
+            .and_then(|v| ctx.attr_array(v))
+            .map(|items| items.iter().map(|x| ctx.attr_str(*x).map(str::to_string)).collect())
+            .unwrap_or_default();
+        let (dims, buffer) = match ctx.type_data(ty) {
+            TypeData::Tensor { shape, elem } if ctx.float_kind(*elem).is_some() => (shape.clone(), false),
+            TypeData::Index | TypeData::Integer(_) => {
+                out.push(RtValue::Int(3));
+                continue;
+            }
+            _ if ctx.float_kind(ty).is_some() => {
+                out.push(RtValue::Float(1.5));
+                continue;
+            }
+            _ => match morf_loop::buffer_parts(ctx, ty) {
+                Some((shape, e)) if ctx.float_kind(e).is_some() => (shape.to_vec(), true),
+                _ => return None,
+            },
+        };
+        let mut shape = Vec::with_capacity(dims.len());
+        for (d, dim) in dims.iter().enumerate() {
+            shape.push(match dim {
+                Dim::Static(n) => usize::try_from(*n).ok()?,
+                Dim::Dynamic => {
+                    let fresh = 1 + (next() % 5) as usize;
+                    match names.get(d).cloned().flatten() {
+                        Some(n) => *named.entry(n).or_insert(fresh),
+                        None => fresh,
+                    }
+                }
+            });
+        }
+        let n = shape.iter().try_fold(1usize, |acc, &x| acc.checked_mul(x)).filter(|&n| n <= INTERP_MAX_ELEMENTS)?;
+        let kind = ctx.float_kind(ctx.element_type(ty))?;
+        let data: Vec<f64> = (0..n).map(|_| kind.round((next() % 2001) as f64 / 500.0 - 2.0)).collect();
+        let elem = ctx.element_type(ty);
+        let array = Array::new(shape, data);
+        out.push(if buffer {
+            RtValue::Buffer { elem, data: Rc::new(RefCell::new(array)) }
+        } else {
+            RtValue::Tensor { elem, array: Rc::new(array) }
+        });
+    }
+    Some(out)
+}
+
+/// The first `func.func` with a body directly inside `module`.
+fn first_function(ctx: &Context, module: OpId) -> Option<OpId> {
+    let b = ctx.entry_block(*ctx.regions(module).first()?)?;
+    ctx.block_ops(b)
+        .find(|o| ctx.op_name(*o) == "func.func" && ctx.regions(*o).first().and_then(|r| ctx.entry_block(*r)).is_some())
+}
+
+/// Runs `func` on `args` with [`INTERP_MAX_STEPS`] and [`INTERP_MAX_ELEMENTS`]; the
+/// results, or `None` on a diagnostic (rendered).
+fn run_bounded(ctx: &Context, func: OpId, args: Vec<RtValue>) -> Option<Vec<RtValue>> {
+    let mut m = Machine::new();
+    m.max_steps = INTERP_MAX_STEPS;
+    let prev = morf_ir::interp::set_element_limit(INTERP_MAX_ELEMENTS);
+    let r = m.call(ctx, func, args);
+    morf_ir::interp::set_element_limit(prev);
+    match r {
+        Ok(v) => Some(v),
+        Err(d) => {
+            let _ = ctx.render(&d);
+            None
+        }
+    }
+}
+
+/// The interpreters: the first function of parsed, verified input runs on small random
+/// inputs; if it runs and the module has no kernels yet, the `gpu` pipeline lowers it and
+/// the host function runs again, its launches on the GPU simulator.
+pub fn interp(data: &[u8]) {
+    let Some(src) = text(data) else { return };
+    let mut ctx = context(false);
+    let Some(m) = load(&mut ctx, &src, true) else { return };
+    let Some(func) = first_function(&ctx, m) else { return };
+    let seed = fnv(data);
+    let Some(args) = make_args(&ctx, func, seed) else { return };
+    if run_bounded(&ctx, func, args).is_none() {
+        return;
+    }
+    let has_kernels = ctx.block_ops(ctx.entry_block(ctx.regions(m)[0]).expect("module body")).any(|o| {
+        let n = ctx.op_name(o);
+        n.starts_with("mgpu.") || n == "gpu.module"
+    });
+    if has_kernels {
+        return;
+    }
+    let Some(name) = morf_ir::builtin::symbol_name(&ctx, func).map(str::to_string) else { return };
+    if !run_pipeline(&mut ctx, m, "gpu", None) {
+        return;
+    }
+    let Some(lowered) = morf_ir::builtin::lookup_function(&ctx, m, &name) else {
+        panic!("the 'gpu' pipeline dropped the function @{name}");
+    };
+    let Some(args) = make_args(&ctx, lowered, seed) else { return };
+    run_bounded(&ctx, lowered, args);
+}
+
+/// The `.npy` reader on arbitrary bytes: an error, or an array whose data length is the
+/// product of its shape.
+pub fn npy(data: &[u8]) {
+    if data.len() > MAX_INPUT_LEN {
+        return;
+    }
+    if let Ok(a) = read_npy(data) {
+        let n = a.shape.iter().try_fold(1usize, |acc, &x| acc.checked_mul(x));
+        assert_eq!(n, Some(a.data.len()), "shape {:?} does not match {} values", a.shape, a.data.len());
+    }
+}
+
+/// Reads `.npy` bytes with morf-run's reader.
+fn read_npy(data: &[u8]) -> Result<morf_run::npy::NpyArray, morf_run::npy::NpyError> {
+    morf_run::npy::read_npy_bytes(data, std::path::Path::new("fuzz.npy"))
+}
