@@ -399,8 +399,8 @@ fn run(
         };
 
         if cli.verify_diagnostics {
-            let mut expected = parse_expectations(&mut ctx, &file_name, chunk.text, chunk.line_offset);
-            let problems = check_diagnostics(&ctx, &file_name, &mut expected, &diags);
+            let (mut expected, mut problems) = parse_expectations(&mut ctx, &file_name, chunk.text, chunk.line_offset);
+            problems.extend(check_diagnostics(&ctx, &file_name, &mut expected, &diags));
             for p in &problems {
                 eprint!("{}", ctx.render(p));
             }
