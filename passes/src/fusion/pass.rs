@@ -196,7 +196,7 @@ impl Pass for FuseMixedReductions {
             self.run_function(ctx, f, &mut dot)?;
         }
         if let Some(path) = &self.dump_egraph {
-            std::fs::write(path, dot)
+            morf_ir::io::write_atomic(std::path::Path::new(path), dot.as_bytes())
                 .map_err(|e| op_error(ctx, root, format!("cannot write the e-graph to '{path}': {e}")))?;
         }
         Ok(())
