@@ -231,6 +231,16 @@ impl Array {
         Array { shape, data: vec![v; n] }
     }
 
+    /// [`Array::splat`] with its storage reserved fallibly (`Vec::try_reserve_exact`): an
+    /// error, not an abort, when the memory cannot be had (or the size overflows).
+    pub fn try_splat(shape: Vec<usize>, v: f64) -> Result<Self, std::collections::TryReserveError> {
+        let n = shape.iter().try_fold(1usize, |a, &d| a.checked_mul(d)).unwrap_or(usize::MAX);
+        let mut data = Vec::new();
+        data.try_reserve_exact(n)?;
+        data.resize(n, v);
+        Ok(Array { shape, data })
+    }
+
     /// A 0-d array holding `v`.
     pub fn scalar(v: f64) -> Self {
         Array { shape: Vec::new(), data: vec![v] }
@@ -568,6 +578,9 @@ mod tests {
         let a = Array::new(vec![2, 3], (0..6).map(f64::from).collect());
         assert_eq!(a.num_elements(), 6);
         assert_eq!(a.rank(), 2);
+        assert_eq!(Array::try_splat(vec![2, 3], 1.5).unwrap(), Array::splat(vec![2, 3], 1.5));
+        assert!(Array::try_splat(vec![1 << 40, 1 << 40], 0.0).is_err());
+        assert!(Array::try_splat(vec![usize::MAX / 2, 3], 0.0).is_err());
         let s = Array::splat(vec![2, 0, 3], 1.5);
         assert_eq!(s.num_elements(), 0);
         let z = Array::splat(vec![], 2.0);

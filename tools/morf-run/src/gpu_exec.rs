@@ -57,6 +57,23 @@ impl DevElem {
     /// representable: morf-run rounds inputs to their type when it binds them).
     pub fn encode(self, data: &[f64]) -> Vec<u8> {
         let mut out = Vec::with_capacity(data.len() * self.size());
+        self.encode_into(data, &mut out);
+        out
+    }
+
+    /// [`DevElem::encode`] with its storage reserved fallibly: an error instead of an
+    /// abort when the host is out of memory.
+    pub fn try_encode(self, data: &[f64]) -> Result<Vec<u8>, morf_runtime::RuntimeError> {
+        let mut out = Vec::new();
+        let bytes = data.len().saturating_mul(self.size());
+        out.try_reserve_exact(bytes).map_err(|_| {
+            morf_runtime::RuntimeError::Usage(format!("out of host memory: cannot stage {bytes} bytes for the GPU"))
+        })?;
+        self.encode_into(data, &mut out);
+        Ok(out)
+    }
+
+    fn encode_into(self, data: &[f64], out: &mut Vec<u8>) {
         for &v in data {
             match self {
                 DevElem::Float(FloatKind::BF16) => out.extend(half::bf16::from_f64(v).to_bits().to_le_bytes()),
@@ -66,7 +83,6 @@ impl DevElem {
                 DevElem::Bool => out.push((v != 0.0) as u8),
             }
         }
-        out
     }
 
     /// The values of little-endian `bytes` in this storage.
@@ -82,9 +98,10 @@ impl DevElem {
             DevElem::Float(FloatKind::F32) => {
                 bytes.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]) as f64).collect()
             }
-            DevElem::Float(FloatKind::F64) => {
-                bytes.chunks_exact(8).map(|c| f64::from_le_bytes(c.try_into().expect("8 bytes"))).collect()
-            }
+            DevElem::Float(FloatKind::F64) => bytes
+                .chunks_exact(8)
+                .map(|c| f64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))
+                .collect(),
             DevElem::Bool => bytes.iter().map(|&b| (b != 0) as u8 as f64).collect(),
         }
     }
@@ -232,7 +249,11 @@ impl<'a> GpuExecutor<'a> {
     }
 
     fn alloc(&mut self, shape: Vec<usize>, elem: Type, storage: DevElem) -> ExecResult<Rc<DevArray>> {
-        let bytes = shape.iter().product::<usize>() * storage.size();
+        let bytes = shape.iter().try_fold(storage.size(), |a, &d| a.checked_mul(d)).ok_or_else(|| {
+            ExecError::Runtime(morf_runtime::RuntimeError::Usage(format!(
+                "a device buffer of shape {shape:?} is too large to address"
+            )))
+        })?;
         let buf = match self.pool.get_mut(&bytes).and_then(Vec::pop) {
             Some(b) => b,
             None => self.gpu.alloc_bytes(bytes)?,
@@ -267,8 +288,10 @@ impl<'a> GpuExecutor<'a> {
                 self.ctx.type_to_string(elem)
             )))
         })?;
+        let bytes = storage.try_encode(&data)?;
+        drop(data);
         let a = self.alloc(shape, elem, storage)?;
-        self.gpu.write(&a.buf, &storage.encode(&data))?;
+        self.gpu.write(&a.buf, &bytes)?;
         Ok(DevValue::Buffer(a))
     }
 
@@ -278,7 +301,8 @@ impl<'a> GpuExecutor<'a> {
             DevValue::Scalar(s) => Ok(s.clone()),
             DevValue::Buffer(a) => {
                 let bytes = self.gpu.download(&a.buf)?;
-                let data = a.storage.decode(&bytes[..a.len() * a.storage.size()]);
+                let n = (a.len() * a.storage.size()).min(bytes.len());
+                let data = a.storage.decode(&bytes[..n]);
                 Ok(RtValue::Buffer {
                     elem: a.elem,
                     data: Rc::new(std::cell::RefCell::new(Array::new(a.shape.clone(), data))),
@@ -292,8 +316,11 @@ impl<'a> GpuExecutor<'a> {
     pub fn call(&mut self, args: &[DevValue]) -> ExecResult<Vec<DevValue>> {
         let ctx = self.ctx;
         let func = self.func;
-        let region = ctx.regions(func)[0];
-        let block = ctx.entry_block(region).ok_or_else(|| op_err(ctx, func, "is a declaration; it cannot run"))?;
+        let block = ctx
+            .regions(func)
+            .first()
+            .and_then(|r| ctx.entry_block(*r))
+            .ok_or_else(|| op_err(ctx, func, "is a declaration; it cannot run"))?;
         let params = ctx.block_args(block);
         if params.len() != args.len() {
             return Err(op_err(ctx, func, format!("expects {} arguments, got {}", params.len(), args.len())));
@@ -368,7 +395,12 @@ impl<'a> GpuExecutor<'a> {
                     match b.storage.size() {
                         2 => self.gpu.fill_u16(&b.buf, bits as u16, b.len())?,
                         4 => self.gpu.fill_u32(&b.buf, bits as u32, b.len())?,
-                        _ => self.gpu.write(&b.buf, &b.storage.encode(&vec![x; b.len()]))?,
+                        _ => {
+                            let vals = Array::try_splat(vec![b.len()], x).map_err(|_| {
+                                op_err(ctx, op, format!("out of host memory filling {} elements", b.len()))
+                            })?;
+                            self.gpu.write(&b.buf, &b.storage.try_encode(&vals.data)?)?
+                        }
                     }
                 }
                 "mloop.constant_buffer" => {
@@ -425,10 +457,11 @@ impl<'a> GpuExecutor<'a> {
                     let args: Vec<KernelArg<'_>> = words
                         .iter()
                         .map(|w| match w {
-                            Some(w) => KernelArg::U64(*w),
-                            None => KernelArg::Ptr(&hi.next().expect("one holder per buffer").buf),
+                            Some(w) => Some(KernelArg::U64(*w)),
+                            None => hi.next().map(|h| KernelArg::Ptr(&h.buf)),
                         })
-                        .collect();
+                        .collect::<Option<_>>()
+                        .ok_or_else(|| op_err(ctx, op, "internal error: a buffer argument lost its device buffer"))?;
                     if let Some(t) = &mut self.timing {
                         if t.events.len() <= t.launches.len() {
                             t.events.push(self.gpu.event_pair()?);

@@ -573,6 +573,57 @@ mod tests {
     }
 
     #[test]
+    fn nan_and_inf_compare_by_position() {
+        let nan = f64::NAN;
+        let inf = f64::INFINITY;
+        // Agreeing NaN positions pass; the error is over the other positions.
+        let c = compare_values(&[1.0, nan, 3.0], &[1.0, nan, 3.0]);
+        assert_eq!((c.rel_err, c.mismatch.clone()), (0.0, None));
+        let c = compare_values(&[1.0, nan, 3.0 + 3e-6], &[1.0, nan, 3.0]);
+        assert!(c.mismatch.is_none() && c.rel_err > 0.0 && c.rel_err < 1e-5, "{c:?}");
+        // Both the same infinity agree; opposite signs do not.
+        assert_eq!(
+            compare_values(&[inf, 2.0, -inf], &[inf, 2.0, -inf]),
+            ValueComparison { rel_err: 0.0, mismatch: None }
+        );
+        let c = compare_values(&[inf, 2.0], &[-inf, 2.0]);
+        assert!(
+            c.mismatch.as_deref().is_some_and(|m| m.contains("element 0 is inf where the reference is -inf")),
+            "{c:?}"
+        );
+        // A NaN or inf where the reference has a number fails.
+        let c = compare_values(&[1.0, nan], &[1.0, 2.0]);
+        assert!(
+            c.mismatch.as_deref().is_some_and(|m| m.contains("element 1 is NaN where the reference is 2")),
+            "{c:?}"
+        );
+        let c = compare_values(&[inf, 1.0], &[5.0, 1.0]);
+        assert!(c.mismatch.as_deref().is_some_and(|m| m.starts_with("1 value(s)")), "{c:?}");
+        // A number where the reference has NaN fails too.
+        let c = compare_values(&[1.0, 7.0, 8.0], &[1.0, nan, nan]);
+        assert!(
+            c.mismatch.as_deref().is_some_and(|m| m.starts_with("2 value(s)") && m.contains("element 1 is 7 where the reference is NaN")),
+            "{c:?}"
+        );
+        // Different lengths.
+        assert!(compare_values(&[1.0], &[1.0, 2.0]).rel_err.is_nan());
+        // As an output check: the note makes it fail whatever the error.
+        let check = OutputCheck { index: 0, rel_err: c.rel_err, tol: 1e-2, note: c.mismatch };
+        assert!(!check.ok());
+        assert!(check.to_string().contains("FAILED (2 value(s)"), "{check}");
+    }
+
+    #[test]
+    fn device_memory_message() {
+        assert!(check_device_fits(10, 10, 100).is_ok());
+        let m = check_device_fits(3 << 30, 1 << 30, 80 << 30).unwrap_err().to_string();
+        assert_eq!(
+            m,
+            "GPU out of memory: this run needs about 3.0 GiB of device memory, but only 1.0 GiB of 80.0 GiB are free (CUDA_ERROR_OUT_OF_MEMORY avoided); use smaller sizes"
+        );
+    }
+
+    #[test]
     fn no_gpu_message() {
         let e = runtime_err(RuntimeError::NoCuda(morf_runtime::NO_CUDA_MESSAGE.into()));
         assert_eq!(e.to_string(), "no GPU: CUDA driver library not found; GPU work skipped");

@@ -269,8 +269,7 @@ fn dict_get(ctx: &Context, dict: morf_ir::Attr, key: &str) -> Option<morf_ir::At
 
 fn arg_specs(ctx: &Context, func: OpId) -> Result<Vec<ArgSpec>, RunError> {
     let fname = morf_ir::builtin::symbol_name(ctx, func).unwrap_or("?").to_string();
-    let region = ctx.regions(func)[0];
-    let Some(block) = ctx.entry_block(region) else {
+    let Some(block) = ctx.regions(func).first().and_then(|r| ctx.entry_block(*r)) else {
         return Err(RunError::Other(format!("@{fname} is a declaration (it has no body); it cannot run")));
     };
     let arg_attrs: Vec<morf_ir::Attr> =
