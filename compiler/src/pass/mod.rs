@@ -59,15 +59,19 @@ pub struct PassOptions {
 
 impl PassOptions {
     /// Parses `key=value key2=value2 flag` (the text inside `{}`).
+    ///
+    /// A value may be quoted with `"..."` or `'...'` (as in MLIR) to hold spaces, braces,
+    /// commas or `=`: `dump-egraph="/tmp/a b.dot"`. The quotes are removed; there are no
+    /// escapes inside them (see [`quote_option_value`]).
     pub fn parse(text: &str) -> Result<PassOptions, String> {
         let mut entries = Vec::new();
-        for part in split_options(text) {
+        for part in split_options(text)? {
             let part = part.trim();
             if part.is_empty() {
                 continue;
             }
             match part.split_once('=') {
-                Some((k, v)) => entries.push((k.trim().to_string(), v.trim().to_string())),
+                Some((k, v)) => entries.push((k.trim().to_string(), unquote(v.trim()).to_string())),
                 None => entries.push((part.to_string(), "true".to_string())),
             }
         }
@@ -139,27 +143,32 @@ impl PassOptions {
     }
 }
 
-/// Splits option text on spaces outside brackets and quotes.
-fn split_options(text: &str) -> Vec<String> {
+/// Splits option text on spaces outside brackets and quotes (`"..."` or `'...'`).
+fn split_options(text: &str) -> Result<Vec<String>, String> {
     let mut out = Vec::new();
     let mut cur = String::new();
     let mut depth = 0i32;
-    let mut quoted = false;
+    let mut quote: Option<char> = None;
     for c in text.chars() {
         match c {
-            '"' => {
-                quoted = !quoted;
+            _ if quote == Some(c) => {
+                quote = None;
                 cur.push(c)
             }
-            '{' | '[' | '(' if !quoted => {
+            _ if quote.is_some() => cur.push(c),
+            '"' | '\'' => {
+                quote = Some(c);
+                cur.push(c)
+            }
+            '{' | '[' | '(' => {
                 depth += 1;
                 cur.push(c)
             }
-            '}' | ']' | ')' if !quoted => {
+            '}' | ']' | ')' => {
                 depth -= 1;
                 cur.push(c)
             }
-            ' ' | '\t' if depth == 0 && !quoted => {
+            ' ' | '\t' | '\n' | '\r' if depth == 0 => {
                 if !cur.is_empty() {
                     out.push(std::mem::take(&mut cur));
                 }
@@ -167,10 +176,56 @@ fn split_options(text: &str) -> Vec<String> {
             _ => cur.push(c),
         }
     }
+    if let Some(q) = quote {
+        return Err(format!("unterminated {q} in pass options '{text}'"));
+    }
     if !cur.is_empty() {
         out.push(cur);
     }
-    out
+    Ok(out)
+}
+
+/// `v` without its enclosing quotes, if it is quoted.
+fn unquote(v: &str) -> &str {
+    for q in ['"', '\''] {
+        if v.len() >= 2 && v.starts_with(q) && v.ends_with(q) {
+            return &v[1..v.len() - 1];
+        }
+    }
+    v
+}
+
+/// `s` with its control characters escaped (`\n`), for messages.
+fn escape_controls(s: &str) -> String {
+    s.chars().map(|c| if c.is_control() { c.escape_debug().to_string() } else { c.to_string() }).collect()
+}
+
+/// Writes `value` so that [`PassOptions::parse`] reads it back unchanged as the value of
+/// one `key=value` option: as it is when it is a plain word, otherwise in `"..."` (or
+/// `'...'` when it contains `"`). Fails on a value that no quoting can carry: one with both
+/// kinds of quote, or with a control character such as a newline.
+pub fn quote_option_value(value: &str) -> Result<String, String> {
+    if let Some(c) = value.chars().find(|c| c.is_control()) {
+        return Err(format!(
+            "'{}' cannot be a pass option value: it contains the control character '{}'",
+            escape_controls(value),
+            c.escape_debug()
+        ));
+    }
+    let plain = !value.is_empty()
+        && value
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '/' | '.' | '_' | '-' | '+' | ':' | '@' | '%' | '~'));
+    if plain {
+        return Ok(value.to_string());
+    }
+    if !value.contains('"') {
+        Ok(format!("\"{value}\""))
+    } else if !value.contains('\'') {
+        Ok(format!("'{value}'"))
+    } else {
+        Err(format!("'{value}' cannot be a pass option value: it contains both ' and \""))
+    }
 }
 
 /// Creates a pass from its options.
@@ -508,4 +563,32 @@ fn nodes_text(nodes: &[PmNode]) -> String {
         })
         .collect();
     parts.join(",")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoted_values_keep_spaces_and_lose_quotes() {
+        let o = PassOptions::parse("dump-egraph=\"/tmp/a b.dot\" report name='x \"y\"' n=3").unwrap();
+        assert_eq!(o.get("dump-egraph"), Some("/tmp/a b.dot"));
+        assert_eq!(o.get("report"), Some("true"));
+        assert_eq!(o.get("name"), Some("x \"y\""));
+        assert_eq!(o.get("n"), Some("3"));
+        assert!(PassOptions::parse("a=\"open").is_err());
+    }
+
+    #[test]
+    fn quoting_round_trips() {
+        for v in ["/tmp/eg.dot", "/tmp/a b.dot", "a{b}=c,d", "say \"hi\"", "it's", "x=1 y=2", ""] {
+            let q = quote_option_value(v).unwrap();
+            let o = PassOptions::parse(&format!("k={q} other")).unwrap();
+            assert_eq!(o.get("k"), Some(v), "{q}");
+            assert_eq!(o.get("other"), Some("true"));
+        }
+        assert_eq!(quote_option_value("/tmp/eg.dot").unwrap(), "/tmp/eg.dot");
+        assert!(quote_option_value("a'b\"c").is_err());
+        assert!(quote_option_value("a\nb").is_err());
+    }
 }

@@ -89,8 +89,13 @@ fn parse_list(c: &[char], pos: &mut usize, depth: usize) -> Result<Vec<PipelineE
         } else if *pos < c.len() && c[*pos] == '{' {
             let ostart = *pos + 1;
             let mut d = 0;
+            let mut quote: Option<char> = None;
             while *pos < c.len() {
                 match c[*pos] {
+                    // Braces inside a quoted option value (`{dump-egraph="a}b.dot"}`) do not count.
+                    q if quote == Some(q) => quote = None,
+                    _ if quote.is_some() => {}
+                    q @ ('"' | '\'') => quote = Some(q),
                     '{' => d += 1,
                     '}' => {
                         d -= 1;
@@ -139,5 +144,16 @@ mod tests {
         assert!(parse_pipeline("builtin.module(cse").unwrap_err().contains("column"));
         assert!(parse_pipeline("cse,,dce").is_err());
         assert!(parse_pipeline("cse{a=1").is_err());
+    }
+
+    #[test]
+    fn quoted_option_values_may_hold_braces() {
+        let p = parse_pipeline("builtin.module(f{dump-egraph=\"/tmp/a }{ b.dot\" report},cse)").unwrap();
+        let PipelineText::Anchored { elements, .. } = p else { panic!("expected anchored") };
+        assert_eq!(
+            elements[0],
+            PipelineElement::Pass { name: "f".into(), options: "dump-egraph=\"/tmp/a }{ b.dot\" report".into() }
+        );
+        assert!(parse_pipeline("f{a=\"x}").is_err());
     }
 }

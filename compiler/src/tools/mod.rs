@@ -10,4 +10,4 @@ pub mod opt_main;
 pub mod split_input;
 pub mod verify_diagnostics;
 
-pub use opt_main::{opt_main, opt_main_with, OptConfig, PtxEmitter, PtxFlags};
+pub use opt_main::{opt_main, opt_main_with, OptConfig, PtxEmitter, PtxFlags, PtxFlagsCheck};

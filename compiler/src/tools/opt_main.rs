@@ -135,11 +135,16 @@ pub struct PtxFlags {
 /// Turns a verified module into PTX text (`--emit=ptx`).
 pub type PtxEmitter = fn(&Context, OpId, &PtxFlags) -> Result<String, Diagnostic>;
 
+/// Checks the `--ptx-*` flags before any input is read; the error ends the run.
+pub type PtxFlagsCheck = fn(&PtxFlags) -> Result<(), String>;
+
 /// What a tool adds to the driver beyond dialects and passes.
 #[derive(Clone, Debug, Default)]
 pub struct OptConfig {
     /// The emitter behind `--emit=ptx`; without one that flag is an error.
     pub ptx_emitter: Option<PtxEmitter>,
+    /// The check of `--ptx-version` and `--ptx-target`, run whenever either is given.
+    pub ptx_check: Option<PtxFlagsCheck>,
 }
 
 /// Runs `morf-opt` with `args` (argv[0] first). `setup` registers dialects into each fresh
@@ -332,6 +337,12 @@ fn run(
         ("ptx", Some(e)) => Some((e, PtxFlags { version: cli.ptx_version.clone(), target: cli.ptx_target.clone() })),
         _ => None,
     };
+    if cli.ptx_version.is_some() || cli.ptx_target.is_some() {
+        let flags = PtxFlags { version: cli.ptx_version.clone(), target: cli.ptx_target.clone() };
+        if let Some(check) = config.ptx_check {
+            check(&flags).map_err(Fatal)?;
+        }
+    }
 
     let mut pm = build_pass_manager(&cli, shorthand, passes)?;
     if cli.dump_pass_pipeline {

@@ -1,7 +1,7 @@
 //! The `morf-opt` tool: registers morf's dialects and passes and hands the command line to
 //! the driver in the core ([`morf_ir::tools::opt_main`]). See `docs/passes.md` for the flags.
 
-use morf_ir::pass::PassRegistry;
+use morf_ir::pass::{quote_option_value, PassRegistry};
 use morf_ir::tools::{OptConfig, PtxFlags};
 use morf_ir::{Context, Diagnostic, OpId};
 use morf_passes::target::ptx::PtxOptions;
@@ -20,8 +20,8 @@ pub fn pass_registry() -> PassRegistry {
     reg
 }
 
-/// `--emit=ptx`: every `mgpu.func` of the module as PTX ([`morf_passes::target::ptx`]).
-pub fn emit_ptx(ctx: &Context, module: OpId, flags: &PtxFlags) -> Result<String, Diagnostic> {
+/// The PTX options that `flags` select (the emitter's defaults where a flag is absent).
+fn ptx_options(flags: &PtxFlags) -> PtxOptions {
     let mut opts = PtxOptions::default();
     if let Some(v) = &flags.version {
         opts.version = v.clone();
@@ -29,7 +29,28 @@ pub fn emit_ptx(ctx: &Context, module: OpId, flags: &PtxFlags) -> Result<String,
     if let Some(t) = &flags.target {
         opts.target = t.clone();
     }
-    morf_passes::target::ptx::emit_module(ctx, module, &opts)
+    opts
+}
+
+/// Checks `--ptx-version` and `--ptx-target` before any input is read
+/// ([`PtxOptions::validate`]): their values are pasted into the PTX header.
+pub fn check_ptx_flags(flags: &PtxFlags) -> Result<(), String> {
+    ptx_options(flags).validate()
+}
+
+/// `--emit=ptx`: every `mgpu.func` of the module as PTX ([`morf_passes::target::ptx`]).
+/// A module without any is an error at the module: there is nothing to emit.
+pub fn emit_ptx(ctx: &Context, module: OpId, flags: &PtxFlags) -> Result<String, Diagnostic> {
+    let mut kernels = 0usize;
+    ctx.walk(module, &mut |op| kernels += usize::from(ctx.op_name(op) == "mgpu.func"));
+    if kernels == 0 {
+        return Err(morf_ir::builtin::op_error(
+            ctx,
+            module,
+            "contains no 'mgpu.func' kernels to emit as PTX (run '--pipeline=gpu' first)",
+        ));
+    }
+    morf_passes::target::ptx::emit_module(ctx, module, &ptx_options(flags))
 }
 
 /// Adds `extra` to the options of every `fuse-mixed-reductions` in pipeline text.
@@ -55,19 +76,28 @@ fn add_fusion_options(text: &str, extra: &str) -> String {
 
 /// The flags `--fusion-report` and `--dump-egraph=FILE`: they set the `report` and
 /// `dump-egraph` options of every `fuse-mixed-reductions` the command line runs (as a pass
-/// flag, in `--pass-pipeline` or in a named pipeline such as `--pipeline=fuse`).
-fn apply_fusion_flags(args: Vec<std::ffi::OsString>, reg: &mut PassRegistry) -> Vec<std::ffi::OsString> {
+/// flag, in `--pass-pipeline` or in a named pipeline such as `--pipeline=fuse`). The file
+/// name is quoted for the option text ([`quote_option_value`]), so it may hold spaces,
+/// braces or `=`; a name no quoting can carry is an error.
+fn apply_fusion_flags(
+    args: Vec<std::ffi::OsString>,
+    reg: &mut PassRegistry,
+) -> Result<Vec<std::ffi::OsString>, String> {
     let mut extra = Vec::new();
     let mut kept = Vec::new();
     for a in args {
         match a.to_str() {
             Some("--fusion-report") => extra.push("report".to_string()),
-            Some(s) if s.starts_with("--dump-egraph=") => extra.push(format!("dump-egraph={}", &s[14..])),
+            Some(s) if s.starts_with("--dump-egraph=") => {
+                let path = &s["--dump-egraph=".len()..];
+                let q = quote_option_value(path).map_err(|e| format!("--dump-egraph: {e}"))?;
+                extra.push(format!("dump-egraph={q}"));
+            }
             _ => kept.push(a),
         }
     }
     if extra.is_empty() {
-        return kept;
+        return Ok(kept);
     }
     let extra = extra.join(" ");
     let pipelines: Vec<morf_ir::pass::NamedPipeline> = reg.pipelines().cloned().collect();
@@ -95,13 +125,34 @@ fn apply_fusion_flags(args: Vec<std::ffi::OsString>, reg: &mut PassRegistry) -> 
         prev_pipeline = false;
         out.push(new.into());
     }
-    out
+    Ok(out)
 }
 
 /// Runs morf-opt with the given command line (argv[0] first) and returns the process exit code.
 pub fn main_with_args(args: Vec<std::ffi::OsString>) -> i32 {
-    let config = OptConfig { ptx_emitter: Some(emit_ptx) };
+    let config = OptConfig { ptx_emitter: Some(emit_ptx), ptx_check: Some(check_ptx_flags) };
     let mut reg = pass_registry();
-    let args = apply_fusion_flags(args, &mut reg);
+    let args = match apply_fusion_flags(args, &mut reg) {
+        Ok(a) => a,
+        Err(e) => {
+            morf_ir::io::eprint_lossy(&format!("morf-opt: error: {e}"));
+            return 1;
+        }
+    };
     morf_ir::tools::opt_main_with(args, &register_dialects, &reg, &config)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dump_egraph_paths_are_quoted_into_the_options() {
+        let mut reg = pass_registry();
+        let args = ["morf-opt", "x.mlir", "--fuse-mixed-reductions", "--dump-egraph=/tmp/a b{c}.dot"];
+        let out = apply_fusion_flags(args.iter().map(Into::into).collect(), &mut reg).unwrap();
+        assert_eq!(out[2], "--fuse-mixed-reductions=dump-egraph=\"/tmp/a b{c}.dot\"");
+        let bad = ["morf-opt", "--dump-egraph=/tmp/a\nb"];
+        assert!(apply_fusion_flags(bad.iter().map(Into::into).collect(), &mut reg).is_err());
+    }
 }

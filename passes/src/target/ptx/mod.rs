@@ -45,12 +45,40 @@ impl Default for PtxOptions {
     }
 }
 
+impl PtxOptions {
+    /// Checks that the values pasted into the PTX header are well formed, so that no option
+    /// can inject text into the module: `version` is `MAJOR.MINOR` (`8.0`) and `target` is
+    /// `sm_N` with an optional letter suffix (`sm_90`, `sm_90a`).
+    pub fn validate(&self) -> Result<(), String> {
+        let digits = |s: &str| !s.is_empty() && s.len() <= 4 && s.bytes().all(|b| b.is_ascii_digit());
+        let version_ok = self.version.split_once('.').is_some_and(|(a, b)| digits(a) && digits(b));
+        if !version_ok {
+            return Err(format!(
+                "invalid PTX version '{}': expected MAJOR.MINOR, such as '8.0'",
+                self.version.escape_debug()
+            ));
+        }
+        let target_ok = self.target.strip_prefix("sm_").is_some_and(|t| {
+            let n = t.strip_suffix(|c: char| c.is_ascii_lowercase()).unwrap_or(t);
+            digits(n)
+        });
+        if !target_ok {
+            return Err(format!(
+                "invalid PTX target '{}': expected 'sm_' and a number, such as 'sm_90'",
+                self.target.escape_debug()
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// The name of the dynamic shared memory array (`mgpu.dynamic_shared`), declared once per
 /// PTX module because every kernel of a launch sees the same one.
 pub const DYNAMIC_SHARED: &str = "dyn_smem";
 
 /// Emits every `mgpu.func` of `module` (in module order) as PTX text.
 pub fn emit_module(ctx: &Context, module: OpId, opts: &PtxOptions) -> Result<String, Diagnostic> {
+    opts.validate().map_err(|e| morf_ir::builtin::op_error(ctx, module, e))?;
     let mut kernels = Vec::new();
     ctx.walk(module, &mut |op| {
         if ctx.op_name(op) == "mgpu.func" {
