@@ -221,6 +221,7 @@ fn lower_function(ctx: &mut Context, mblock: BlockId, func: OpId, opts: &LoopToG
     let Some(body) = ctx.regions(func).first().and_then(|r| ctx.entry_block(*r)) else { return Ok(()) };
     let fname = symbol_name(ctx, func).unwrap_or("f").to_string();
     let names = dim_names(ctx, func);
+    fills_to_nests(ctx, body);
     let ops: Vec<OpId> = ctx.block_ops(body).collect();
     let mut units = Vec::new();
     let mut taken = HashSet::new();
@@ -228,45 +229,191 @@ fn lower_function(ctx: &mut Context, mblock: BlockId, func: OpId, opts: &LoopToG
         if taken.contains(&op) {
             continue;
         }
-        match ctx.op_name(op) {
-            "mloop.parallel" | "mloop.for" => units.push(Unit { op, epilogue: Vec::new() }),
-            "mloop.reduce" | "mloop.load" | "mloop.store" | "mloop.accumulate" => {
-                // A rank-0 reduction, or scalar code outside any nest (rank-0 pointwise):
-                // the ops after it that consume its result (transitively) run in its kernel.
-                let mut live: HashSet<Value> = ctx.results(op).iter().copied().collect();
-                let mut epilogue = Vec::new();
-                for &o in &ops[k + 1..] {
-                    if ctx.operands(o).iter().any(|v| live.contains(v)) && ctx.regions(o).is_empty() {
-                        if matches!(ctx.op_name(o), "func.return" | "mloop.dealloc") {
-                            return Err(op_error(ctx, o, "uses a scalar computed by a loop nest on the host"));
-                        }
-                        live.extend(ctx.results(o).iter().copied());
-                        epilogue.push(o);
-                        taken.insert(o);
-                    }
-                }
-                units.push(Unit { op, epilogue });
-            }
-            _ => {}
+        if matches!(
+            ctx.op_name(op),
+            "mloop.parallel" | "mloop.for" | "mloop.reduce" | "mloop.load" | "mloop.store" | "mloop.accumulate"
+        ) {
+            // A nest, a rank-0 reduction, or scalar code outside any nest (rank-0 pointwise):
+            // the ops after it that consume its results run in its kernel.
+            let epilogue = scalar_epilogue(ctx, op, &ops[k + 1..]);
+            taken.extend(epilogue.iter().copied());
+            units.push(Unit { op, epilogue });
         }
     }
-    for (n, unit) in units.into_iter().enumerate() {
+    let spills = spill_buffers(ctx, body, &units)?;
+    let mut lowered = Vec::new();
+    for (n, unit) in units.iter().enumerate() {
         let kname = format!("{fname}_k{n}");
-        let mut kb = KernelBuilder::new(ctx, mblock, unit.op, &kname, &names, opts);
+        let mut kb = KernelBuilder::new(ctx, mblock, unit.op, &kname, &names, opts, &spills);
         if kb.classify(unit.op) == Mapping::SplitPartial {
             // Split-K column reduction: two launches around a workspace.
             let ws = kb.split_partial(unit.op)?;
-            kb.keep_nest = true;
-            kb.finish(&unit)?;
+            kb.finish()?;
             let fin = format!("{kname}_final");
-            let mut kf = KernelBuilder::new(ctx, mblock, unit.op, &fin, &names, opts);
+            let mut kf = KernelBuilder::new(ctx, mblock, unit.op, &fin, &names, opts, &spills);
             kf.final_reduction(unit.op, Some(ws))?;
             kf.dealloc = Some(ws.w);
-            kf.finish(&unit)?;
+            kf.finish()?;
+        } else {
+            kb.lower_unit(unit)?;
+            kb.finish()?;
+        }
+        lowered.push(unit.op);
+        lowered.extend(unit.epilogue.iter().copied());
+    }
+    erase_lowered(ctx, body, &lowered)
+}
+
+/// Rewrites each top-level `mloop.fill` whose value a kernel computes (it depends on a
+/// top-level load, reduce or for) into stores that run on the GPU: a rank-0 fill becomes an
+/// `mloop.store`, a fill of rank >= 1 an `mloop.parallel` over the buffer storing the value.
+/// The host cannot read a value that lives on the device; the nests then get it through a
+/// spill buffer like any other kernel-computed value.
+fn fills_to_nests(ctx: &mut Context, body: BlockId) {
+    let mut on_device: HashSet<Value> = HashSet::new();
+    for o in ctx.block_ops(body).collect::<Vec<_>>() {
+        let name = ctx.op_name(o);
+        if matches!(name, "mloop.load" | "mloop.reduce" | "mloop.for")
+            || (SCALAR_OPS.contains(&name) && ctx.operands(o).iter().any(|v| on_device.contains(v)))
+        {
+            on_device.extend(ctx.results(o).iter().copied());
+        }
+        if name != "mloop.fill" || !on_device.contains(&ctx.operand(o, 0)) {
             continue;
         }
-        kb.lower_unit(&unit)?;
-        kb.finish(&unit)?;
+        let (v, buf) = (ctx.operand(o, 0), ctx.operand(o, 1));
+        let ib = Ib { before: o };
+        let rank = buffer_shape(ctx, buf).len();
+        if rank == 0 {
+            ib.op(ctx, "mloop.store", &[v, buf], &[], &[]);
+        } else {
+            let it = ctx.index_type();
+            let mut ubs = Vec::new();
+            for k in 0..rank {
+                let ia = ctx.int_attr(k as i64, it);
+                let d = ib.op(ctx, "mloop.dim", &[buf], &[it], &[("index", ia)]);
+                ubs.push(ctx.result(d, 0));
+            }
+            let (c0, c1) = (ib.index(ctx, 0), ib.index(ctx, 1));
+            let mut operands = vec![c0; rank];
+            operands.extend_from_slice(&ubs);
+            operands.extend(std::iter::repeat_n(c1, rank));
+            let loc = ctx.op_loc(o);
+            let region = ctx.create_region();
+            let blk = ctx.create_block(region, &vec![it; rank]);
+            let ivs = ctx.block_args(blk).to_vec();
+            let mut st_operands = vec![v, buf];
+            st_operands.extend(ivs);
+            let store = ctx.create_op(OperationState::new("mloop.store", loc).operands(&st_operands));
+            ctx.append_op(blk, store);
+            let y = ctx.create_op(OperationState::new("mloop.yield", loc));
+            ctx.append_op(blk, y);
+            let par = ctx.create_op(OperationState::new("mloop.parallel", loc).operands(&operands).region(region));
+            ctx.insert_op_before(o, par);
+        }
+        ctx.erase_op(o);
+    }
+}
+
+/// The top-level ops after `op` that consume its results (transitively) and can run at the
+/// end of its kernel: scalar ops, loads, stores and accumulates. The scan stops at the next op
+/// that touches memory or holds a nest, because moving a later consumer into `op`'s kernel
+/// would move it across that op; later consumers read the value from a spill buffer
+/// ([`spill_buffers`]) instead.
+fn scalar_epilogue(ctx: &Context, op: OpId, rest: &[OpId]) -> Vec<OpId> {
+    let mut live: HashSet<Value> = ctx.results(op).iter().copied().collect();
+    let mut epilogue = Vec::new();
+    if live.is_empty() {
+        return epilogue;
+    }
+    for &o in rest {
+        let name = ctx.op_name(o);
+        let movable = ctx.regions(o).is_empty()
+            && (SCALAR_OPS.contains(&name) || matches!(name, "mloop.load" | "mloop.store" | "mloop.accumulate"));
+        if movable && ctx.operands(o).iter().any(|v| live.contains(v)) {
+            live.extend(ctx.results(o).iter().copied());
+            epilogue.push(o);
+            continue;
+        }
+        let touches_memory =
+            !ctx.regions(o).is_empty() || !(SCALAR_OPS.contains(&name) || matches!(name, "mloop.dim" | "mloop.alloc"));
+        if touches_memory {
+            break;
+        }
+    }
+    epilogue
+}
+
+/// For each value a kernel computes (the results of a unit's op and of its epilogue) that
+/// code outside that kernel uses (a later kernel), a rank-0 host buffer: the producing
+/// kernel stores the value into it and every later kernel loads it in its prologue. The
+/// buffers are allocated before the producer and freed before the function returns.
+fn spill_buffers(ctx: &mut Context, body: BlockId, units: &[Unit]) -> R<HashMap<Value, Value>> {
+    let mut spills = HashMap::new();
+    for unit in units {
+        let own: HashSet<OpId> = unit.epilogue.iter().copied().collect();
+        let mut defs = vec![unit.op];
+        defs.extend(unit.epilogue.iter().copied());
+        for d in defs {
+            for v in ctx.results(d).to_vec() {
+                let escapes = ctx.uses(v).iter().any(|u| !own.contains(&u.op) && !ctx.is_ancestor(unit.op, u.op));
+                if !escapes {
+                    continue;
+                }
+                let ty = ctx.value_type(v);
+                if !ctx.is_float(ty) && ty != ctx.i1_type() {
+                    let t = ctx.type_to_string(ty);
+                    return Err(op_error(
+                        ctx,
+                        d,
+                        format!(
+                            "computes a value of type '{t}' in a kernel that later code needs, which is not supported \
+                             (only float and i1 values can be passed between kernels)"
+                        ),
+                    ));
+                }
+                let bt = buffer_type(ctx, &[], ty);
+                let alloc = Ib { before: unit.op }.op(ctx, "mloop.alloc", &[], &[bt], &[]);
+                let buf = ctx.result(alloc, 0);
+                let ret = ctx.block_ops(body).last().expect("a function body ends in a return");
+                Ib { before: ret }.op(ctx, "mloop.dealloc", &[buf], &[], &[]);
+                spills.insert(v, buf);
+            }
+        }
+    }
+    Ok(spills)
+}
+
+/// Erases the lowered nests and epilogues, and the host scalar ops that only fed values
+/// computed in kernels (they were recomputed in the kernels that needed them). A value
+/// computed in a kernel that the host itself still needs (returned, a fill value) is an
+/// error at that use.
+fn erase_lowered(ctx: &mut Context, body: BlockId, lowered: &[OpId]) -> PassResult {
+    let lowered: HashSet<OpId> = lowered.iter().copied().collect();
+    let mut from_kernel: HashSet<Value> = HashSet::new();
+    let ops: Vec<OpId> = ctx.block_ops(body).collect();
+    let mut feeds = HashSet::new();
+    for &o in &ops {
+        if lowered.contains(&o) || ctx.operands(o).iter().any(|v| from_kernel.contains(v)) {
+            from_kernel.extend(ctx.results(o).iter().copied());
+            feeds.insert(o);
+        }
+    }
+    for &o in ops.iter().rev() {
+        if !feeds.contains(&o) {
+            continue;
+        }
+        let dead = ctx.results(o).iter().all(|v| ctx.uses(*v).is_empty());
+        if lowered.contains(&o) || (dead && SCALAR_OPS.contains(&ctx.op_name(o))) {
+            if let Some(u) = ctx.results(o).iter().find_map(|v| ctx.uses(*v).first().copied()) {
+                return Err(op_error(
+                    ctx,
+                    u.op,
+                    "uses on the host a value that a kernel computes, which is not supported",
+                ));
+            }
+            ctx.erase_op(o);
+        }
     }
     Ok(())
 }
@@ -400,8 +547,8 @@ struct KernelBuilder<'a> {
     ids: HashMap<&'static str, Value>,
     /// The fast row-fused emitter's state, while it runs.
     fast: Option<FastState>,
-    /// `finish` leaves the nest in place (a second launch follows).
-    keep_nest: bool,
+    /// Kernel-computed values passed between kernels: value -> its rank-0 host buffer.
+    spills: &'a HashMap<Value, Value>,
     /// `finish` deallocates this host buffer after the launch.
     dealloc: Option<Value>,
 }
@@ -433,6 +580,7 @@ impl<'a> KernelBuilder<'a> {
         name: &str,
         names: &'a HashMap<(Value, usize), String>,
         opts: &'a LoopToGpuOptions,
+        spills: &'a HashMap<Value, Value>,
     ) -> Self {
         let loc = ctx.op_loc(nest);
         let region = ctx.create_region();
@@ -476,7 +624,7 @@ impl<'a> KernelBuilder<'a> {
             block_smem: HashMap::new(),
             ids: HashMap::new(),
             fast: None,
-            keep_nest: false,
+            spills,
             dealloc: None,
         }
     }
@@ -659,7 +807,13 @@ impl<'a> KernelBuilder<'a> {
 
     fn external(&mut self, v: Value) -> R<Value> {
         let ty = self.ctx.value_type(v);
-        let k = if is_buffer(self.ctx, v) {
+        let k = if let Some(&buf) = self.spills.get(&v) {
+            // Computed by an earlier kernel: load it from its spill buffer.
+            let p = self.get(buf)?;
+            let zero = self.iconst(0);
+            let op = self.prologue(OperationState::new("mgpu.load", self.loc).operands(&[p, zero]).results(&[ty]));
+            self.ctx.result(op, 0)
+        } else if is_buffer(self.ctx, v) {
             let elem = self.ctx.element_type(ty);
             let pt = ptr_type(self.ctx, elem, false);
             self.param(v, pt)
@@ -670,7 +824,19 @@ impl<'a> KernelBuilder<'a> {
         } else {
             // A scalar computed on the host: recompute it in the prologue.
             let Some(d) = self.ctx.defining_op(v) else {
-                return Err(Diagnostic::error(self.loc, "lower-loop-to-gpu: a kernel cannot take a float argument"));
+                // An argument of the host function: a kernel parameter (PTX takes floats by
+                // value; other scalar types have no parameter form).
+                if self.ctx.is_float(ty) {
+                    let p = self.param(v, ty);
+                    self.map.insert(v, p);
+                    return Ok(p);
+                }
+                let t = self.ctx.type_to_string(ty);
+                return Err(op_error(
+                    self.ctx,
+                    self.nest,
+                    format!("needs a '{t}' argument of the function, which a kernel cannot take as a parameter"),
+                ));
             };
             let name = self.ctx.op_name(d).to_string();
             if !SCALAR_OPS.contains(&name.as_str()) || !self.ctx.regions(d).is_empty() {
@@ -1404,12 +1570,30 @@ impl<'a> KernelBuilder<'a> {
             for &o in &epilogue {
                 kb.emit_op(o)?;
             }
-            Ok(())
+            kb.store_spills(op, &epilogue)
         })?;
         let _ = s;
         let blocks = self.host_index(1);
         let zero = self.host_index(0);
         self.launch = Some((blocks, zero));
+        Ok(())
+    }
+
+    /// Stores the values of `op` and its epilogue that later kernels need into their spill
+    /// buffers (on the one thread that runs the epilogue).
+    fn store_spills(&mut self, op: OpId, epilogue: &[OpId]) -> R<()> {
+        let mut defs = vec![op];
+        defs.extend_from_slice(epilogue);
+        for d in defs {
+            for v in self.ctx.results(d).to_vec() {
+                if let Some(&buf) = self.spills.get(&v) {
+                    let x = self.get(v)?;
+                    let p = self.get(buf)?;
+                    let zero = self.iconst(0);
+                    self.push("mgpu.store", &[x, p, zero], &[], &[]);
+                }
+            }
+        }
         Ok(())
     }
 
@@ -1427,7 +1611,7 @@ impl<'a> KernelBuilder<'a> {
             for &o in &all {
                 kb.emit_op(o)?;
             }
-            Ok(())
+            kb.store_spills(op, epilogue)
         })?;
         let blocks = self.host_index(1);
         let zero = self.host_index(0);
@@ -1624,8 +1808,9 @@ impl<'a> KernelBuilder<'a> {
         Ok(())
     }
 
-    /// Ends the kernel (`mgpu.return`, function type) and replaces the nest by the launch.
-    fn finish(mut self, unit: &Unit) -> R<()> {
+    /// Ends the kernel (`mgpu.return`, function type) and puts its launch before the nest
+    /// (the nests are erased once the whole function is lowered, [`erase_lowered`]).
+    fn finish(mut self) -> R<()> {
         self.cur = self.entry;
         self.push("mgpu.return", &[], &[], &[]);
         let tys: Vec<Type> = self.ctx.block_args(self.entry).iter().map(|v| self.ctx.value_type(*v)).collect();
@@ -1634,7 +1819,6 @@ impl<'a> KernelBuilder<'a> {
         self.ctx.set_attr(self.kernel, "function_type", fta);
         let s = self.schedule.clone().expect("a mapping sets the schedule");
         let (blocks, shared) = self.launch.expect("a mapping sets the launch");
-        let keep = self.keep_nest;
         let threads = self.host_index(s.threads as i64);
         let name = symbol_name(self.ctx, self.kernel).unwrap_or_default().to_string();
         let sym = self.ctx.symbol_ref_attr(&name);
@@ -1647,13 +1831,6 @@ impl<'a> KernelBuilder<'a> {
             let d = self.ctx.create_op(OperationState::new("mloop.dealloc", self.loc).operands(&[w]));
             self.ctx.insert_op_before(self.nest, d);
         }
-        if keep {
-            return Ok(());
-        }
-        for &o in unit.epilogue.iter().rev() {
-            self.ctx.erase_op(o);
-        }
-        self.ctx.erase_op(self.nest);
         Ok(())
     }
 }
