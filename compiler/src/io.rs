@@ -53,9 +53,8 @@ impl Drop for Staged {
 }
 
 fn temp_path(dest: &Path) -> io::Result<PathBuf> {
-    let name = dest
-        .file_name()
-        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "output path names no file"))?;
+    let name =
+        dest.file_name().ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "output path names no file"))?;
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
     let mut tmp_name = std::ffi::OsString::from(".");
     tmp_name.push(name);
@@ -80,7 +79,18 @@ pub fn stage(dest: &Path, bytes: &[u8]) -> io::Result<Staged> {
 }
 
 /// Writes `bytes` to `dest` atomically: temporary file in the same directory, then rename.
+///
+/// A destination that exists and is neither a regular file nor a directory (a device such
+/// as `/dev/null` or `/dev/stdout`, a FIFO) cannot be replaced by a rename: it is written
+/// in place, and any error (`/dev/full`) is returned.
 pub fn write_atomic(dest: &Path, bytes: &[u8]) -> io::Result<()> {
+    if let Ok(meta) = fs::metadata(dest) {
+        if !meta.is_file() && !meta.is_dir() {
+            let mut f = fs::OpenOptions::new().write(true).open(dest)?;
+            f.write_all(bytes)?;
+            return f.flush();
+        }
+    }
     stage(dest, bytes)?.commit()
 }
 
@@ -174,6 +184,17 @@ mod tests {
         write_atomic(&link, b"new").unwrap();
         assert_eq!(fs::read_to_string(&target).unwrap(), "keep");
         assert!(!fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn special_files_are_written_in_place() {
+        use std::os::unix::fs::FileTypeExt;
+        write_atomic(Path::new("/dev/null"), b"x").unwrap();
+        assert!(fs::metadata("/dev/null").unwrap().file_type().is_char_device());
+        if Path::new("/dev/full").exists() {
+            assert!(write_atomic(Path::new("/dev/full"), b"x").is_err());
+        }
     }
 
     #[test]

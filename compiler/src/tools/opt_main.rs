@@ -22,7 +22,7 @@
 //! stderr as well; the output IR goes to stdout or to `-o FILE`.
 
 use std::ffi::OsString;
-use std::io::{Read, Write};
+use std::io::Read;
 use std::time::{Duration, Instant};
 
 use clap::Parser as _;
@@ -30,6 +30,7 @@ use clap::Parser as _;
 use crate::asm::{parse_source, print_op, PrintOptions};
 use crate::context::{Context, OpId};
 use crate::diag::{Diagnostic, Severity};
+use crate::io::{eprint_lossy, write_atomic, write_stdout};
 use crate::pass::{parse_pipeline, Instrumentation, PassManager, PassRegistry, PipelineElement, PipelineText};
 use crate::tools::split_input::{split_input, Chunk, SPLIT_MARKER};
 use crate::tools::verify_diagnostics::{check_diagnostics, parse_expectations};
@@ -163,10 +164,22 @@ pub fn opt_main_with(
     match run(args, setup, passes, config) {
         Ok(code) => code,
         Err(Fatal(msg)) => {
-            eprintln!("{TOOL}: error: {msg}");
+            eprint_lossy(&format!("{TOOL}: error: {msg}"));
             1
         }
     }
+}
+
+/// Writes `text` to stderr unless it is empty; a closed or full stderr is ignored.
+fn eprint_text(text: &str) {
+    if !text.is_empty() {
+        eprint_lossy(text);
+    }
+}
+
+/// Writes `text` to stdout; an error (a closed pipe, a full disk) ends the run.
+fn print_stdout(text: &str) -> Result<(), Fatal> {
+    write_stdout(text.as_bytes()).map_err(|e| Fatal(format!("cannot write output: {}", io_message(&e))))
 }
 
 /// `io::Error` text without the `(os error N)` suffix, as in
@@ -230,6 +243,8 @@ fn init_logging(verbose: u8) {
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
+        // A failed write to stderr must not turn into a panic in the subscriber.
+        .log_internal_errors(false)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .without_time()
         .with_target(false)
@@ -308,17 +323,22 @@ fn run(
     let cli = match Cli::try_parse_from(rest) {
         Ok(c) => c,
         Err(e) => {
-            let _ = e.print();
             return Ok(match e.kind() {
-                clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => 0,
-                _ => 1,
+                clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => {
+                    print_stdout(&e.render().to_string())?;
+                    0
+                }
+                _ => {
+                    eprint_text(&e.render().to_string());
+                    1
+                }
             });
         }
     };
     init_logging(cli.verbose);
 
     if cli.list_passes {
-        print!("{}", passes.list_text());
+        print_stdout(&passes.list_text())?;
         return Ok(0);
     }
     if cli.list_ops {
@@ -328,7 +348,7 @@ fn run(
         for op in ctx.registry().ops() {
             s.push_str(&format!("  {:<30} {}\n", op.name, op.summary));
         }
-        print!("{s}");
+        print_stdout(&s)?;
         return Ok(0);
     }
 
@@ -346,7 +366,7 @@ fn run(
 
     let mut pm = build_pass_manager(&cli, shorthand, passes)?;
     if cli.dump_pass_pipeline {
-        eprintln!("{}", pm.pipeline_text());
+        eprint_lossy(&pm.pipeline_text());
     }
 
     // Input.
@@ -366,7 +386,7 @@ fn run(
     let text = match String::from_utf8(bytes) {
         Ok(t) => t,
         Err(e) => {
-            eprint!("{}", invalid_utf8_diagnostic(&file_name, e.as_bytes(), e.utf8_error().valid_up_to()));
+            eprint_text(&invalid_utf8_diagnostic(&file_name, e.as_bytes(), e.utf8_error().valid_up_to()));
             return Ok(1);
         }
     };
@@ -391,7 +411,7 @@ fn run(
             .and_then(|m| crate::verify::verify(&ctx, m).map(|_| m))
             .and_then(|m| if pm.nodes.is_empty() { Ok(m) } else { pm.run(&mut ctx, m).map(|_| m) });
         if !pm.dumps.is_empty() {
-            eprint!("{}", std::mem::take(&mut pm.dumps));
+            eprint_text(&std::mem::take(&mut pm.dumps));
         }
         let mut emitted = None;
         if let (Ok(m), Some((emit, flags))) = (&result, &ptx) {
@@ -413,12 +433,12 @@ fn run(
             let (mut expected, mut problems) = parse_expectations(&mut ctx, &file_name, chunk.text, chunk.line_offset);
             problems.extend(check_diagnostics(&ctx, &file_name, &mut expected, &diags));
             for p in &problems {
-                eprint!("{}", ctx.render(p));
+                eprint_text(&ctx.render(p));
             }
             failed |= !problems.is_empty();
         } else {
             for d in &diags {
-                eprint!("{}", ctx.render(d));
+                eprint_text(&ctx.render(d));
             }
             let chunk_failed = module.is_none() || diags.iter().any(|d| d.severity == Severity::Error);
             failed |= chunk_failed;
@@ -438,14 +458,13 @@ fn run(
     let t1 = Instant::now();
     let out = outputs.join(&format!("{SPLIT_MARKER}\n"));
     let written = match &cli.output {
-        Some(path) if path != "-" => std::fs::write(path, out.as_bytes())
+        // An output file is replaced only by the result of a run that fully succeeded, and
+        // atomically: a failed run leaves it as it was (`morf-opt bad.mlir -o bad.mlir`).
+        Some(path) if path != "-" && failed => Ok(()),
+        Some(path) if path != "-" => write_atomic(std::path::Path::new(path), out.as_bytes())
             .map_err(|e| Fatal(format!("could not open output file '{path}': {}", io_message(&e)))),
-        _ => {
-            let mut so = std::io::stdout().lock();
-            // A closed pipe (`morf-opt x | head`) is not worth a panic.
-            let _ = so.write_all(out.as_bytes()).and_then(|_| so.flush());
-            Ok(())
-        }
+        // A closed pipe (`morf-opt x | head`) or a full disk is an error, not lost output.
+        _ => print_stdout(&out),
     };
     output_time += t1.elapsed();
     written?;
@@ -454,7 +473,7 @@ fn run(
         let mut all = vec![("Parser".to_string(), parse_time)];
         all.extend(std::mem::take(&mut pm.times));
         all.push(("Output".to_string(), output_time));
-        eprint!("{}", pm.timing_report(&all));
+        eprint_text(&pm.timing_report(&all));
     }
     Ok(if failed { 1 } else { 0 })
 }
