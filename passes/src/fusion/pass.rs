@@ -230,7 +230,7 @@ impl FuseMixedReductions {
             Err(why) => {
                 tracing::info!(function = %fname, reason = %why, "fuse-mixed-reductions: not searched");
                 if self.report {
-                    eprintln!("fuse-mixed-reductions: @{fname}: not searched: {why}");
+                    morf_ir::io::eprint_lossy(&format!("fuse-mixed-reductions: @{fname}: not searched: {why}"));
                 }
                 for n in all_top_level_loops(ctx, f) {
                     let kind = if contains_reduce(ctx, n) { "reduction" } else { "pointwise" };
@@ -254,8 +254,8 @@ impl FuseMixedReductions {
             "fuse-mixed-reductions"
         );
         if self.report {
-            eprintln!("fuse-mixed-reductions: @{fname}: chosen plan: {}", res.chosen);
-            eprintln!("{}", res.report);
+            morf_ir::io::eprint_lossy(&format!("fuse-mixed-reductions: @{fname}: chosen plan: {}", res.chosen));
+            morf_ir::io::eprint_lossy(&format!("{}\n", res.report));
         }
         dot.push_str(&format!("// @{fname}\n{}", res.dot));
         let unfused = Plan { kernels: (0..summary.nests.len()).map(Kernel::Nest).collect() };
