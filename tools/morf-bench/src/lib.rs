@@ -829,41 +829,44 @@ pub fn main_with_args(args: Vec<OsString>) -> i32 {
             return code;
         }
     };
-    let mut log = |s: &str| eprintln!("morf-bench: {s}");
+    use morf_ir::io::{eprint_lossy, write_atomic, write_stdout};
+    let mut log = |s: &str| eprint_lossy(&format!("morf-bench: {s}"));
+    let stdout = |text: &str| match write_stdout(text.as_bytes()) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprint_lossy(&format!("morf-bench: error: cannot write output: {e}"));
+            1
+        }
+    };
     match run_bench(&cli, &mut log) {
         Ok(report) => {
-            print!("{}", report.table());
-            print!("{}", report.kernel_tables());
-            let mut code = 0;
+            let mut code = stdout(&format!("{}{}", report.table(), report.kernel_tables()));
             if let Some(path) = &cli.json {
-                if let Err(e) = std::fs::write(path, report.to_json()) {
-                    eprintln!("morf-bench: error: cannot write {}: {e}", path.display());
+                if let Err(e) = write_atomic(path, report.to_json().as_bytes()) {
+                    eprint_lossy(&format!("morf-bench: error: cannot write {}: {e}", path.display()));
                     code = 1;
                 }
             }
             for w in report.unfused_warnings() {
-                eprintln!("morf-bench: {w}");
+                eprint_lossy(&format!("morf-bench: {w}"));
             }
             let failed = report.fused_failures();
             if !failed.is_empty() {
-                eprintln!(
+                eprint_lossy(&format!(
                     "morf-bench: error: the fused program failed its output check at {} (not timed)",
                     failed.join(", ")
-                );
+                ));
                 code = 1;
             }
             code
         }
-        Err(BenchError::Skipped(m)) => {
-            println!("morf-bench: skipped: {m}");
-            0
-        }
+        Err(BenchError::Skipped(m)) => stdout(&format!("morf-bench: skipped: {m}\n")),
         Err(BenchError::Run(RunError::Diagnostic(d))) => {
-            eprint!("{d}");
+            eprint_lossy(&d.to_string());
             1
         }
         Err(BenchError::Run(e)) => {
-            eprintln!("morf-bench: error: {e}");
+            eprint_lossy(&format!("morf-bench: error: {e}"));
             1
         }
     }
