@@ -24,7 +24,7 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::fmt::Write as _;
-use std::io::Read as _;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::time::{Duration, Instant};
@@ -897,6 +897,28 @@ pub fn main_with_args(args: Vec<OsString>) -> i32 {
     }
 }
 
+/// The largest IR text morf-run reads (1 GiB): `/dev/zero` or an endless pipe is an
+/// error, not an endless read.
+pub const MAX_SOURCE_BYTES: u64 = 1 << 30;
+
+/// Reads IR text from `r` (named `what` in errors), at most `max` bytes (see
+/// [`MAX_SOURCE_BYTES`]).
+pub fn read_source(r: impl std::io::Read, what: &str, max: u64) -> Result<String, RunError> {
+    let mut bytes = Vec::new();
+    r.take(max.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| RunError::Other(format!("cannot read {what}: {e}")))?;
+    if bytes.len() as u64 > max {
+        return Err(RunError::Other(format!("cannot read {what}: it is larger than {}", memory::format_bytes(max))));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        RunError::Other(format!(
+            "cannot read {what}: it is not UTF-8 text (invalid byte at offset {})",
+            e.utf8_error().valid_up_to()
+        ))
+    })
+}
+
 /// Lines to print after the results, and the run.
 type CliOutcome = (RunReport, Vec<gpu_run::OutputCheck>, Vec<String>);
 
@@ -913,16 +935,17 @@ fn run_cli(cli: &Cli) -> Result<CliOutcome, RunError> {
         }),
         None => memory::system_limit(),
     };
+    // The text, and the IR parsed from it, must fit in memory too.
+    let max = opts.max_memory.as_ref().map_or(MAX_SOURCE_BYTES, |l| (l.bytes / 2).min(MAX_SOURCE_BYTES));
     let (name, text) = if cli.file == "-" {
-        let mut s = String::new();
-        std::io::stdin()
-            .read_to_string(&mut s)
-            .map_err(|e| RunError::Other(format!("cannot read standard input: {e}")))?;
-        ("<stdin>".to_string(), s)
+        ("<stdin>".to_string(), read_source(std::io::stdin().lock(), "standard input", max)?)
     } else {
-        let text = std::fs::read_to_string(&cli.file)
-            .map_err(|e| RunError::Other(format!("cannot read {}: {e}", cli.file)))?;
-        (cli.file.clone(), text)
+        let f =
+            std::fs::File::open(&cli.file).map_err(|e| RunError::Other(format!("cannot read {}: {e}", cli.file)))?;
+        if f.metadata().is_ok_and(|m| m.is_dir()) {
+            return Err(RunError::Other(format!("cannot read {}: it is a directory", cli.file)));
+        }
+        (cli.file.clone(), read_source(f, &cli.file, max)?)
     };
     let auto = cli.device.as_deref() == Some("auto");
     let on_gpu = match cli.device.as_deref() {

@@ -247,9 +247,97 @@ pub enum NpyError {
 const MAX_EXACT_INT: i128 = 1 << 53;
 
 /// Reads an `.npy` file into an [`NpyArray`] in C order, widening values to `f64`.
+///
+/// The header is read and checked first: nothing is allocated for the data before the
+/// shape is known to be addressable and (for a regular file) to match the file's size.
+/// Pipes and devices are read up to the size the header gives, so `/dev/zero` or an
+/// endless stream is an error, not an endless read.
 pub fn read_npy(path: &Path) -> Result<NpyArray, NpyError> {
-    let bytes = std::fs::read(path).map_err(|source| NpyError::Io { path: path.to_path_buf(), source })?;
+    use std::io::Read as _;
+    let io = |source| NpyError::Io { path: path.to_path_buf(), source };
+    let (mut file, file_len, head, h) = open_and_parse_header(path)?;
+    let expected = h.count * h.dtype.size();
+    if let Some(len) = file_len {
+        check_data_size(path, &h, len)?;
+    }
+    let mut bytes = Vec::new();
+    bytes.try_reserve_exact(head.len().saturating_add(expected)).map_err(|_| {
+        io(std::io::Error::new(
+            std::io::ErrorKind::OutOfMemory,
+            format!("cannot allocate {expected} bytes for the data of shape {:?}", h.shape),
+        ))
+    })?;
+    bytes.extend_from_slice(&head);
+    // One byte more than needed tells trailing data from the end of the file.
+    (&mut file).take(expected as u64 + 1).read_to_end(&mut bytes).map_err(io)?;
     decode(&bytes, path)
+}
+
+/// The longest header [`read_npy`] reads from a file (NumPy writes a few hundred bytes).
+const MAX_HEADER_LEN: u64 = 16 << 20;
+
+/// Opens `path` and reads and parses its header; returns the file positioned at the data,
+/// its length when it is a regular file, the header bytes and the header.
+fn open_and_parse_header(path: &Path) -> Result<(std::fs::File, Option<u64>, Vec<u8>, Header), NpyError> {
+    use std::io::Read as _;
+    let io = |source| NpyError::Io { path: path.to_path_buf(), source };
+    let mut file = std::fs::File::open(path).map_err(io)?;
+    let md = file.metadata().map_err(io)?;
+    if md.is_dir() {
+        return Err(io(std::io::Error::new(std::io::ErrorKind::IsADirectory, "is a directory")));
+    }
+    let file_len = md.is_file().then(|| md.len());
+    let mut head = Vec::new();
+    (&mut file).take(12).read_to_end(&mut head).map_err(io)?;
+    let header_len = match head.get(6..8) {
+        Some([1, 0]) => head.get(8..10).map(|b| u16::from_le_bytes([b[0], b[1]]) as u64),
+        Some([2, 0] | [3, 0]) => head.get(8..12).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as u64),
+        _ => None,
+    };
+    if let Some(len) = header_len {
+        // Version 1.0 has a 10-byte prefix: two of the 12 bytes read are header text.
+        let prefix = if head.get(6) == Some(&1) { 10 } else { 12 };
+        let want = (prefix + len).saturating_sub(head.len() as u64);
+        if len > MAX_HEADER_LEN {
+            return Err(NpyError::NotNpy {
+                path: path.to_path_buf(),
+                reason: format!("header length {len} is over the {MAX_HEADER_LEN} bytes morf-run accepts"),
+            });
+        }
+        if file_len.is_some_and(|n| n < prefix + len) {
+            return Err(NpyError::NotNpy {
+                path: path.to_path_buf(),
+                reason: format!("header length {len} runs past the end of the file ({} bytes)", file_len.unwrap_or(0)),
+            });
+        }
+        (&mut file).take(want).read_to_end(&mut head).map_err(io)?;
+    }
+    let h = parse_header(&head, path)?;
+    Ok((file, file_len, head, h))
+}
+
+/// An error when a regular file of `file_len` bytes does not hold exactly the data `h` says.
+fn check_data_size(path: &Path, h: &Header, file_len: u64) -> Result<(), NpyError> {
+    let expected = h.count as u64 * h.dtype.size() as u64;
+    let actual = file_len.saturating_sub(h.data_start as u64);
+    if actual < expected {
+        return Err(NpyError::Truncated {
+            path: path.to_path_buf(),
+            shape: h.shape.clone(),
+            dtype: h.dtype,
+            expected: expected as usize,
+            actual: actual as usize,
+        });
+    }
+    if actual > expected {
+        return Err(NpyError::TrailingData {
+            path: path.to_path_buf(),
+            shape: h.shape.clone(),
+            dtype: h.dtype,
+            extra: (actual - expected) as usize,
+        });
+    }
+    Ok(())
 }
 
 /// Parses the bytes of an `.npy` file held in memory; `name` is the file named in errors.
@@ -271,44 +359,13 @@ pub struct NpyHeader {
     pub count: usize,
 }
 
-/// Reads only the header of the `.npy` file at `path` (at most its first 1 MiB plus the
-/// header length) and checks that the file is exactly as long as the header says.
-/// Lets a caller size a run before loading any data.
+/// Reads only the header of the `.npy` file at `path` and, for a regular file, checks
+/// that the file is exactly as long as the header says. Lets a caller size a run before
+/// loading any data.
 pub fn read_npy_header(path: &Path) -> Result<NpyHeader, NpyError> {
-    use std::io::Read as _;
-    let io = |source| NpyError::Io { path: path.to_path_buf(), source };
-    let mut file = std::fs::File::open(path).map_err(io)?;
-    let file_len = file.metadata().map_err(io)?.len();
-    let mut head = Vec::new();
-    (&mut file).take(12).read_to_end(&mut head).map_err(io)?;
-    let header_len = match head.get(6..8) {
-        Some([1, 0]) => head.get(8..10).map(|b| u16::from_le_bytes([b[0], b[1]]) as u64),
-        Some([2, 0] | [3, 0]) => head.get(8..12).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as u64),
-        _ => None,
-    };
-    if let Some(len) = header_len {
-        // Only the header is read here; the data section is checked against the file size.
-        (&mut file).take(len.min(u32::MAX as u64)).read_to_end(&mut head).map_err(io)?;
-    }
-    let h = parse_header(&head, path)?;
-    let expected = h.count as u64 * h.dtype.size() as u64;
-    let actual = file_len.saturating_sub(h.data_start as u64);
-    if actual < expected {
-        return Err(NpyError::Truncated {
-            path: path.to_path_buf(),
-            shape: h.shape,
-            dtype: h.dtype,
-            expected: expected as usize,
-            actual: actual as usize,
-        });
-    }
-    if actual > expected {
-        return Err(NpyError::TrailingData {
-            path: path.to_path_buf(),
-            shape: h.shape,
-            dtype: h.dtype,
-            extra: (actual - expected) as usize,
-        });
+    let (_, file_len, _, h) = open_and_parse_header(path)?;
+    if let Some(len) = file_len {
+        check_data_size(path, &h, len)?;
     }
     Ok(NpyHeader { shape: h.shape, dtype: h.dtype, count: h.count })
 }
@@ -1093,6 +1150,46 @@ mod tests {
         assert!(m.contains("missing.npy"), "{m}");
         std::fs::write(dir.join("short.npy"), b"\x93NUM").unwrap();
         assert!(read_npy_header(&dir.join("short.npy")).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn devices_and_folders_are_errors_not_endless_reads() {
+        if Path::new("/dev/zero").exists() {
+            let m = read_npy(Path::new("/dev/zero")).unwrap_err().to_string();
+            assert!(m.contains("not an .npy file"), "{m}");
+        }
+        let dir = scratch("folder");
+        assert!(read_npy(&dir).unwrap_err().to_string().contains("is a directory"));
+        assert!(read_npy_header(&dir).is_err());
+        // A header length of 4 GiB is refused before it is read.
+        let mut bytes = b"\x93NUMPY\x02\x00".to_vec();
+        bytes.extend_from_slice(&u32::MAX.to_le_bytes());
+        std::fs::write(dir.join("long.npy"), &bytes).unwrap();
+        let m = read_npy(&dir.join("long.npy")).unwrap_err().to_string();
+        assert!(m.contains("header length 4294967295"), "{m}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn streamed_reads_match_in_memory_parsing() {
+        let dir = scratch("stream");
+        let good = encode(Path::new("x"), &[2, 3], NpyDtype::F32, &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]).unwrap();
+        let p = dir.join("a.npy");
+        std::fs::write(&p, &good).unwrap();
+        assert_eq!(read_npy(&p).unwrap(), read_npy_bytes(&good, &p).unwrap());
+        // Every truncation and one extra byte give the same error both ways.
+        for len in [0, 5, 9, 11, 40, good.len() - 1] {
+            std::fs::write(&p, &good[..len]).unwrap();
+            let a = read_npy(&p).unwrap_err().to_string();
+            let b = read_npy_bytes(&good[..len], &p).unwrap_err().to_string();
+            assert_eq!(a, b, "prefix {len}");
+        }
+        let mut long = good.clone();
+        long.push(0);
+        std::fs::write(&p, &long).unwrap();
+        assert!(read_npy(&p).unwrap_err().to_string().contains("1 unexpected bytes"));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

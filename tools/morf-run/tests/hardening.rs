@@ -192,3 +192,19 @@ fn sim_runs_kernels_of_a_tensor_level_file() {
     assert!(text.contains("kernel launch") && text.contains("on the GPU simulator"), "{text}");
     assert!(text.contains("check result0:") && text.contains("check result1:"), "{text}");
 }
+
+#[test]
+fn unreadable_ir_is_an_error() {
+    let o = run(&["/dev/zero", "--max-memory", "2M"]);
+    assert_clean_failure(&o);
+    assert_eq!(stderr(&o), "morf-run: error: cannot read /dev/zero: it is larger than 1.0 MiB\n");
+    let d = scratch("ir");
+    let o = run(&[d.to_str().unwrap()]);
+    assert_clean_failure(&o);
+    assert!(stderr(&o).contains("it is a directory"), "{}", stderr(&o));
+    let bad = d.join("bad.mlir");
+    std::fs::write(&bad, b"func.func @f() {\xff}").unwrap();
+    let o = run(&[bad.to_str().unwrap()]);
+    assert_clean_failure(&o);
+    assert!(stderr(&o).contains("not UTF-8 text (invalid byte at offset 16)"), "{}", stderr(&o));
+}
