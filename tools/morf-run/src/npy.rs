@@ -286,7 +286,7 @@ fn open_and_parse_header(path: &Path) -> Result<(std::fs::File, Option<u64>, Vec
     if md.is_dir() {
         return Err(io(std::io::Error::new(std::io::ErrorKind::IsADirectory, "is a directory")));
     }
-    let file_len = md.is_file().then(|| md.len());
+    let file_len = md.is_file().then_some(md.len());
     let mut head = Vec::new();
     (&mut file).take(12).read_to_end(&mut head).map_err(io)?;
     let header_len = match head.get(6..8) {
