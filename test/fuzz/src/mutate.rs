@@ -279,6 +279,17 @@ pub struct Panic {
     pub location: String,
 }
 
+impl Panic {
+    /// What tells two panics apart: the location and the first line of the message
+    /// without digits (so one assertion that fails for different reasons, such as a
+    /// round trip that fails on different diagnostics, counts once per reason).
+    pub fn key(&self) -> String {
+        let first = self.message.lines().next().unwrap_or("");
+        let text: String = first.chars().filter(|c| !c.is_ascii_digit()).take(160).collect();
+        format!("{} {text}", self.location)
+    }
+}
+
 /// Runs `f(data)`; `Some` with the first panic if it panicked. Panics inside passes that
 /// the pass manager catches are reported by the target itself (as an internal compiler
 /// error), so they come back here too.
@@ -296,14 +307,14 @@ pub fn catch(f: fn(&[u8]), data: &[u8]) -> Option<Panic> {
     }
 }
 
-/// Shrinks `data` while `f` still panics at the same location: drops lines, then byte
+/// Shrinks `data` while `f` still panics the same way ([`Panic::key`]): drops lines, then byte
 /// ranges of halving size, within `budget` runs of `f`.
 pub fn minimize(f: fn(&[u8]), data: &[u8], at: &Panic, budget: usize) -> Vec<u8> {
     let mut best = data.to_vec();
     let mut runs = 0;
     let same = |cand: &[u8], runs: &mut usize| {
         *runs += 1;
-        catch(f, cand).is_some_and(|p| p.location == at.location)
+        catch(f, cand).is_some_and(|p| p.key() == at.key())
     };
     // Lines first, then byte ranges.
     let mut i = 0;
@@ -358,16 +369,16 @@ pub struct Failure {
 pub struct Outcome {
     /// Executions of the target (seeds, then mutants).
     pub executions: u64,
-    /// Distinct failures (by panic location), in the order found.
+    /// Distinct failures (by [`Panic::key`]), in the order found.
     pub failures: Vec<Failure>,
 }
 
 /// Runs target `f` on every seed, then `iterations` mutants, each of a random seed. Each
-/// distinct panic (by location) is minimized and recorded, up to `max_failures`.
+/// distinct panic (by [`Panic::key`]) is minimized and recorded, up to `max_failures`.
 pub fn run(f: fn(&[u8]), seeds: &[Vec<u8>], dict: &[Vec<u8>], seed: u64, iterations: u64, max_failures: usize) -> Outcome {
     let mut out = Outcome::default();
     let record = |out: &mut Outcome, iteration: u64, input: &[u8], p: Panic| {
-        if out.failures.iter().any(|x| x.panic.location == p.location) || out.failures.len() >= max_failures {
+        if out.failures.iter().any(|x| x.panic.key() == p.key()) || out.failures.len() >= max_failures {
             return;
         }
         let minimal = minimize(f, input, &p, 2000);
