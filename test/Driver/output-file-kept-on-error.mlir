@@ -2,7 +2,7 @@
 // a verifier error or a failing pass leaves it as it was (issue 8: 'morf-opt bad.mlir -o
 // bad.mlir' used to empty bad.mlir).
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: printf 'func.func @f() {\n  %%x = "foo"() : () -> f32\n}\n' > %t/bad.mlir
+// RUN: printf 'func.func @f() {\n  "foo"() : () -> ()\n}\n' > %t/bad.mlir
 // RUN: cp %t/bad.mlir %t/bad.orig
 // RUN: not morf-opt %t/bad.mlir -o %t/bad.mlir 2>&1 | FileCheck --check-prefix=PARSE %s
 // RUN: cmp %t/bad.mlir %t/bad.orig
@@ -19,7 +19,7 @@
 // RUN: FileCheck %s < %t/out.mlir
 // RUN: ls -A %t | FileCheck --check-prefix=FILES %s
 
-// PARSE: bad.mlir:2:8: error: operation name 'foo' must be 'dialect.op'
+// PARSE: bad.mlir:2:3: error: operation name 'foo' must be 'dialect.op'
 // OLD: previous output
 // CHECK: func.func @f()
 // FILES: bad.mlir

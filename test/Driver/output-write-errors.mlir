@@ -15,7 +15,7 @@
 // RUN: FileCheck --check-prefix=PIPE-RC %s < %t.rc
 // RUN: FileCheck --check-prefix=PIPE %s < %t.err
 // A closed or full stderr: the diagnostic is lost, the exit code is still 1.
-// RUN: printf 'func.func @f() {\n  %%x = "foo"() : () -> f32\n}\n' > %t.bad.mlir
+// RUN: printf 'func.func @f() {\n  "foo"() : () -> ()\n}\n' > %t.bad.mlir
 // RUN: morf-opt %t.bad.mlir 2>&-; test $? -eq 1
 // RUN: morf-opt %t.bad.mlir 2>/dev/full; test $? -eq 1
 // RUN: morf-opt %s --no-such-flag 2>/dev/full; test $? -eq 1

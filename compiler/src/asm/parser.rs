@@ -519,7 +519,9 @@ impl<'a> Parser<'a> {
         } else {
             return Err(self.error_at(loc, format!("custom op '{name}' is unknown")));
         };
-        let info = self.ctx.registry().op(&resolved).cloned().expect("checked above");
+        let Some(info) = self.ctx.registry().op(&resolved).cloned() else {
+            return Err(self.error_at(loc, format!("custom op '{name}' is unknown")));
+        };
         let Some(parse) = info.parse else {
             return Err(self.error_at(loc, format!("'{resolved}' has no custom form; write it in generic form")));
         };
