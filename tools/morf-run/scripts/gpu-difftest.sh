@@ -23,7 +23,8 @@
 #   EXAMPLE_SHAPES=          MxN,... instead of the built-in odd and benchmark shapes
 #   STEPS="random examples determinism memory sanitizer"
 #   SAN_SHAPES="M=1024,N=1024 M=7,N=100"  SAN_JOBS=8  SAN_TOOLS="memcheck racecheck"
-#   T_RANDOM=240 T_EXAMPLES=150 T_DETERMINISM=120 T_MEMORY=90 T_SANITIZER=150  (seconds)
+#   T_RANDOM=180 T_EXAMPLES=100 T_DETERMINISM=80 T_MEMORY=50 T_SANITIZER=110  (seconds; the sum,
+#   520, fits a 540 s device call)  SAN_ONE_LIMIT=90 (one sanitizer run)
 set -uo pipefail
 
 BIN=${BIN:-.device-bin}
@@ -40,7 +41,8 @@ if [[ $mode == build ]]; then
     cp "$exe" "$BIN/gpu_differential"
     {
         echo "built: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-        echo "commit: $(git rev-parse HEAD 2>/dev/null)$(git diff --quiet 2>/dev/null || echo ' (with local changes)')"
+        echo "commit: $(git rev-parse HEAD 2>/dev/null)"
+        echo "uncommitted changes in the build: $(git status --short --untracked-files=no 2>/dev/null | awk '{print $2}' | tr '\n' ' ')"
         echo "rustc: $(rustc --version)"
         echo "host: $(uname -m) $(ldd --version 2>/dev/null | head -1)"
     } >"$BIN/BUILD_INFO"
@@ -93,17 +95,18 @@ step() {
     timeout -k 10 "$limit" "$@" >>"$LOG" 2>&1
     rc=$?
     [[ $rc == 124 || $rc == 137 ]] && echo "==> $name: TIMED OUT after ${limit}s" | tee -a "$LOG"
-    echo "| $name | $rc | $(($(date +%s) - t0)) |" | tee -a "$LOG" >>"$TMP/steps"
+    echo "==> $name: exit $rc after $(($(date +%s) - t0)) s" >>"$LOG"
+    echo "| $name | $rc | $(($(date +%s) - t0)) |" >>"$TMP/steps"
 }
 
 test_step() { step "$1" "$2" "$T" --exact "$3" --nocapture --test-threads=1; }
 
 for s in $STEPS; do
     case $s in
-    random) test_step random "${T_RANDOM:-240}" random_programs ;;
-    examples) test_step examples "${T_EXAMPLES:-150}" examples_at_odd_shapes ;;
-    determinism) test_step determinism "${T_DETERMINISM:-120}" column_reductions_are_deterministic ;;
-    memory) test_step memory "${T_MEMORY:-90}" no_device_memory_growth ;;
+    random) test_step random "${T_RANDOM:-180}" random_programs ;;
+    examples) test_step examples "${T_EXAMPLES:-100}" examples_at_odd_shapes ;;
+    determinism) test_step determinism "${T_DETERMINISM:-80}" column_reductions_are_deterministic ;;
+    memory) test_step memory "${T_MEMORY:-50}" no_device_memory_growth ;;
     sanitizer) ;;
     *) echo "gpu-difftest: unknown step '$s'" | tee -a "$LOG" ;;
     esac
@@ -114,7 +117,7 @@ san_one() {
     local tool=$1 ex=$2 shape=$3 name log rc summary checks
     name=$tool-$(basename "$ex" .mlir)-${shape//[=,]/_}
     log=$SAN_TMP/$name.log
-    timeout -k 5 "${SAN_ONE_LIMIT:-120}" compute-sanitizer --tool "$tool" --error-exitcode 1 --print-limit 10 \
+    timeout -k 5 "${SAN_ONE_LIMIT:-90}" compute-sanitizer --tool "$tool" --error-exitcode 1 --print-limit 10 \
         "$R" "$ex" --device gpu --random "$shape" --check --output-dir "$SAN_TMP/$name.out" >"$log" 2>&1
     rc=$?
     summary=$(grep -E '(ERROR|RACECHECK) SUMMARY' "$log" | tail -1 | sed 's/^========= //')
@@ -136,7 +139,7 @@ if [[ " $STEPS " == *" sanitizer "* ]]; then
             for ex in examples/*.mlir; do
                 for shape in ${SAN_SHAPES:-M=1024,N=1024 M=7,N=100}; do echo "$tool $ex $shape"; done
             done
-        done | timeout -k 10 "${T_SANITIZER:-150}" xargs -P "${SAN_JOBS:-8}" -L 1 bash -c 'san_one "$@"' _ |
+        done | timeout -k 10 "${T_SANITIZER:-110}" xargs -P "${SAN_JOBS:-8}" -L 1 bash -c 'san_one "$@"' _ |
             sort >>"$OUT/sanitizer.tsv"
         for f in "$SAN_TMP"/*.log; do
             echo "----- $(basename "$f")"
