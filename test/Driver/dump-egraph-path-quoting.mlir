@@ -16,11 +16,15 @@
 // RUN: not morf-opt %S/../../examples/rmsnorm_bwd.mlir --pipeline=fuse --dump-egraph=$'%t/a\nb.dot' 2>&1 \
 // RUN:   | FileCheck --check-prefix=NEWLINE %s
 // RUN: ls "%t/a b" | FileCheck --check-prefix=FILES %s
+// --dump-pass-pipeline shows the option quoted, as it must be written.
+// RUN: morf-opt %S/../../examples/rmsnorm_bwd.mlir --pipeline=fuse --dump-egraph="%t/a b/p.dot" \
+// RUN:   --dump-pass-pipeline 2>&1 > /dev/null | FileCheck --check-prefix=PIPELINE %s
 
 // CHECK: // @rmsnorm_bwd
 // CHECK-NEXT: digraph fusion {
 // BAD: morf-opt: error: --dump-egraph: '{{.*}}a'b"c.dot' cannot be a pass option value: it contains both ' and "
 // NEWLINE: morf-opt: error: --dump-egraph: '{{.*}}a\nb.dot' cannot be a pass option value: it contains the control character '\n'
+// PIPELINE: fuse-mixed-reductions{{[{].*}} dump-egraph="{{.*}}/a b/p.dot" max-iterations=
 // FILES: e{1}=x.dot
 // FILES-NEXT: it's.dot
 // FILES-NEXT: say "x".dot

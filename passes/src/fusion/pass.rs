@@ -180,7 +180,7 @@ impl Pass for FuseMixedReductions {
             "default-hint={} device={} dump-egraph={} max-iterations={} max-nodes={} report={} size-hints={} splits={} time-limit-ms={}",
             self.default_hint,
             self.device_text,
-            self.dump_egraph.as_deref().unwrap_or(""),
+            self.dump_egraph.as_deref().map(|p| morf_ir::pass::quote_option_value(p).unwrap_or_default()).unwrap_or_default(),
             self.cfg.iter_limit,
             self.cfg.node_limit,
             self.report,
