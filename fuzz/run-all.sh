@@ -7,7 +7,8 @@
 # until the target's time is spent; crashing inputs go to fuzz/artifacts/<target>/. Each
 # run's output goes to LOG_DIR/<target>.<n>.log and LOG_DIR/summary.txt gets one line per
 # target with the executions summed over its runs (libFuzzer's number_of_executed_units).
-# Build first: (cd fuzz && cargo +nightly fuzz build -O); fill the corpus: fuzz/seed.sh.
+# Build first: (cd fuzz && cargo +nightly fuzz build -O -s none -a), or set FUZZ_BIN to the
+# folder of the binaries; fill the corpus: fuzz/seed.sh.
 set -uo pipefail
 cheap=${1:?cheap seconds}
 expensive=${2:?expensive seconds}
@@ -16,7 +17,7 @@ shift $(( $# < 3 ? $# : 3 ))
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=(parse parse_verify roundtrip npy fuse gpu gpu_unfused interp)
 cd "$(dirname "$0")"
-bin=target/x86_64-unknown-linux-gnu/release
+bin=${FUZZ_BIN:-target/x86_64-unknown-linux-gnu/release}
 mkdir -p "$logs"
 for t in "${targets[@]}"; do
   case $t in parse|parse_verify|roundtrip|npy) budget=$cheap ;; *) budget=$expensive ;; esac

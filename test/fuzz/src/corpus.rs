@@ -90,7 +90,7 @@ pub fn npy_seeds() -> Vec<Vec<u8>> {
     let header = |h: &str, data: &[u8]| {
         let mut v = b"\x93NUMPY\x01\x00".to_vec();
         let mut h = h.to_string();
-        while (10 + h.len() + 1) % 64 != 0 {
+        while (10 + h.len() + 1) & 63 != 0 {
             h.push(' ');
         }
         h.push('\n');
@@ -142,7 +142,7 @@ pub fn parse_dict(text: &str) -> Vec<Vec<u8>> {
         }
         let Some(start) = line.find('"') else { continue };
         let Some(end) = line.rfind('"').filter(|&e| e > start) else { continue };
-        let body = line[start + 1..end].as_bytes();
+        let body = &line.as_bytes()[start + 1..end];
         let mut tok = Vec::new();
         let mut i = 0;
         while i < body.len() {

@@ -25,6 +25,7 @@ pub mod mutate;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use morf_ir::interp::{Array, Machine, RtValue};
 use morf_ir::pass::{parse_pipeline, Instrumentation, PassManager, PassRegistry};
@@ -86,8 +87,13 @@ fn text(data: &[u8]) -> Option<std::borrow::Cow<'_, str>> {
 /// what users see) and turned into `None`.
 fn load(ctx: &mut Context, src: &str, verify: bool) -> Option<OpId> {
     ctx.add_source(FILE, src);
-    let r = morf_ir::parse_source(ctx, FILE, src, 0)
-        .and_then(|m| if verify { morf_ir::verify(ctx, m).map(|_| m) } else { Ok(m) });
+    let r = morf_ir::parse_source(ctx, FILE, src, 0).and_then(|m| {
+        if verify {
+            morf_ir::verify(ctx, m).map(|_| m)
+        } else {
+            Ok(m)
+        }
+    });
     for d in ctx.take_emitted() {
         let _ = ctx.render(&d);
     }
@@ -199,9 +205,11 @@ pub fn pipeline(name: &str, data: &[u8]) {
     let Some(src) = text(data) else { return };
     let mut ctx = context(false);
     let Some(m) = load(&mut ctx, &src, true) else { return };
+    bump(&PIPELINE_STAGES[0]);
     if !run_pipeline(&mut ctx, m, name, None) {
         return;
     }
+    bump(&PIPELINE_STAGES[1]);
     if let Err(d) = morf_ir::verify(&ctx, m) {
         panic!("pipeline '{name}' output does not verify:\n{}", ctx.render(&d));
     }
@@ -230,10 +238,14 @@ fn fnv(data: &[u8]) -> u64 {
     data.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3))
 }
 
-/// Arguments for `func`: float tensors and buffers with small shapes (each dynamic dim
-/// 1..=5, one size per `morf.dims` name), index and integer scalars 3, float scalars 1.5.
-/// `None` when an argument has another type or a shape over [`INTERP_MAX_ELEMENTS`].
-fn make_args(ctx: &Context, func: OpId, seed: u64) -> Option<Vec<RtValue>> {
+/// Sizes the interpreter target gives dynamic dims: small, empty, and one past a warp.
+const DIM_SIZES: [usize; 8] = [1, 2, 3, 5, 0, 33, 1, 4];
+
+/// Arguments for `func`: float tensors and buffers with small shapes (each dynamic dim one
+/// of [`DIM_SIZES`], one size per `morf.dims` name), index and integer scalars 3, float
+/// scalars 1.5; and the sizes given to names, as size hints (`M=3,N=33`). `None` when an
+/// argument has another type or a shape over [`INTERP_MAX_ELEMENTS`].
+fn make_args(ctx: &Context, func: OpId, seed: u64) -> Option<(Vec<RtValue>, String)> {
     let block = ctx.entry_block(*ctx.regions(func).first()?)?;
     let arg_attrs: Vec<morf_ir::Attr> =
         ctx.attr(func, "arg_attrs").and_then(|a| ctx.attr_array(a)).map(|a| a.to_vec()).unwrap_or_default();
@@ -277,7 +289,7 @@ fn make_args(ctx: &Context, func: OpId, seed: u64) -> Option<Vec<RtValue>> {
             shape.push(match dim {
                 Dim::Static(n) => usize::try_from(*n).ok()?,
                 Dim::Dynamic => {
-                    let fresh = 1 + (next() % 5) as usize;
+                    let fresh = DIM_SIZES[(next() % DIM_SIZES.len() as u64) as usize];
                     match names.get(d).cloned().flatten() {
                         Some(n) => *named.entry(n).or_insert(fresh),
                         None => fresh,
@@ -296,7 +308,9 @@ fn make_args(ctx: &Context, func: OpId, seed: u64) -> Option<Vec<RtValue>> {
             RtValue::Tensor { elem, array: Rc::new(array) }
         });
     }
-    Some(out)
+    let mut hints: Vec<String> = named.iter().map(|(n, s)| format!("{n}={s}")).collect();
+    hints.sort();
+    Some((out, hints.join(",")))
 }
 
 /// The first `func.func` with a body directly inside `module`.
@@ -323,6 +337,17 @@ fn run_bounded(ctx: &Context, func: OpId, args: Vec<RtValue>) -> Option<Vec<RtVa
     }
 }
 
+/// How far [`interp`] inputs got: parsed and verified, ran on the reference interpreter,
+/// lowered by the `gpu` pipeline, compared after a run on the simulator.
+pub static INTERP_STAGES: [AtomicU64; 4] = [const { AtomicU64::new(0) }; 4];
+
+/// How far [`pipeline`] inputs got: parsed and verified, through the pipeline.
+pub static PIPELINE_STAGES: [AtomicU64; 2] = [const { AtomicU64::new(0) }; 2];
+
+fn bump(c: &AtomicU64) {
+    c.fetch_add(1, Ordering::Relaxed);
+}
+
 /// The interpreters: the first function of parsed, verified input runs on small random
 /// inputs; if it runs and the module has no kernels yet, the `gpu` pipeline lowers it and
 /// the host function runs again, its launches on the GPU simulator.
@@ -330,12 +355,12 @@ pub fn interp(data: &[u8]) {
     let Some(src) = text(data) else { return };
     let mut ctx = context(false);
     let Some(m) = load(&mut ctx, &src, true) else { return };
+    bump(&INTERP_STAGES[0]);
     let Some(func) = first_function(&ctx, m) else { return };
     let seed = fnv(data);
-    let Some(args) = make_args(&ctx, func, seed) else { return };
-    if run_bounded(&ctx, func, args).is_none() {
-        return;
-    }
+    let Some((args, hints)) = make_args(&ctx, func, seed) else { return };
+    let Some(reference) = run_bounded(&ctx, func, args) else { return };
+    bump(&INTERP_STAGES[1]);
     let has_kernels = ctx.block_ops(ctx.entry_block(ctx.regions(m)[0]).expect("module body")).any(|o| {
         let n = ctx.op_name(o);
         n.starts_with("mgpu.") || n == "gpu.module"
@@ -344,14 +369,24 @@ pub fn interp(data: &[u8]) {
         return;
     }
     let Some(name) = morf_ir::builtin::symbol_name(&ctx, func).map(str::to_string) else { return };
-    if !run_pipeline(&mut ctx, m, "gpu", None) {
+    // Half of the inputs compile for the sizes they run at (as `morf-run --device auto`
+    // does), half without hints.
+    let hints = (seed & 1 == 0 && !hints.is_empty()).then_some(hints);
+    if !run_pipeline(&mut ctx, m, "gpu", hints.as_deref()) {
         return;
     }
+    bump(&INTERP_STAGES[2]);
     let Some(lowered) = morf_ir::builtin::lookup_function(&ctx, m, &name) else {
         panic!("the 'gpu' pipeline dropped the function @{name}");
     };
-    let Some(args) = make_args(&ctx, lowered, seed) else { return };
-    run_bounded(&ctx, lowered, args);
+    let Some((args, _)) = make_args(&ctx, lowered, seed) else { return };
+    let Some(out) = run_bounded(&ctx, lowered, args) else { return };
+    bump(&INTERP_STAGES[3]);
+    // The compiled program must compute what the reference interpreter computed, within
+    // morf-run's tolerances (`--check`).
+    for c in morf_run::gpu_run::compare_outputs(&ctx, &out, &reference) {
+        assert!(c.ok(), "the 'gpu' pipeline miscompiles @{name} (hints {hints:?}): {c}");
+    }
 }
 
 /// The `.npy` reader on arbitrary bytes: an error, or an array whose data length is the

@@ -375,7 +375,14 @@ pub struct Outcome {
 
 /// Runs target `f` on every seed, then `iterations` mutants, each of a random seed. Each
 /// distinct panic (by [`Panic::key`]) is minimized and recorded, up to `max_failures`.
-pub fn run(f: fn(&[u8]), seeds: &[Vec<u8>], dict: &[Vec<u8>], seed: u64, iterations: u64, max_failures: usize) -> Outcome {
+pub fn run(
+    f: fn(&[u8]),
+    seeds: &[Vec<u8>],
+    dict: &[Vec<u8>],
+    seed: u64,
+    iterations: u64,
+    max_failures: usize,
+) -> Outcome {
     let mut out = Outcome::default();
     let record = |out: &mut Outcome, iteration: u64, input: &[u8], p: Panic| {
         if out.failures.iter().any(|x| x.panic.key() == p.key()) || out.failures.len() >= max_failures {

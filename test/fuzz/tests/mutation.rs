@@ -49,6 +49,16 @@ fn fuzz(name: &str, expensive: bool) {
     let t = std::time::Instant::now();
     let out = mutate::run(f, &seeds, &dict, seed, iters, 8);
     eprintln!("{name}: {} executions in {:.1?} (seed {seed:#x})", out.executions, t.elapsed());
+    let stages = |c: &[std::sync::atomic::AtomicU64]| {
+        c.iter().map(|x| x.load(std::sync::atomic::Ordering::Relaxed).to_string()).collect::<Vec<_>>().join("/")
+    };
+    match name {
+        "interp" => eprintln!("interp: verified/ran/lowered/compared: {}", stages(&morf_fuzz_targets::INTERP_STAGES)),
+        "fuse" | "gpu" | "gpu_unfused" => {
+            eprintln!("pipelines so far: verified/through: {}", stages(&morf_fuzz_targets::PIPELINE_STAGES))
+        }
+        _ => {}
+    }
     let (old, new): (Vec<_>, Vec<_>) = out.failures.into_iter().partition(|x| known(&x.panic.message).is_some());
     for x in &old {
         eprintln!(
