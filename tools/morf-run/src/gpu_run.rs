@@ -645,7 +645,8 @@ pub fn run_host_on_simulator(
         m.set(*p, a);
     }
     let mut launches = 0usize;
-    for op in ctx.block_ops(block) {
+    let dead = crate::memory::dead_after(ctx, block);
+    for (i, op) in ctx.block_ops(block).enumerate() {
         if ctx.op_name(op) == "func.return" {
             return ctx
                 .operands(op)
@@ -657,6 +658,11 @@ pub fn run_host_on_simulator(
         m.run_op(ctx, op)?;
         if ctx.op_name(op) == "mgpu.launch" {
             launches += 1;
+        }
+        // Drop what no later op needs, as the interpreter does (the machine has no
+        // removal, so the value is replaced by a scalar).
+        for v in dead.get(i).into_iter().flatten() {
+            m.set(*v, RtValue::Int(0));
         }
     }
     Ok((Vec::new(), launches))

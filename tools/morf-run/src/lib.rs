@@ -937,15 +937,21 @@ fn run_cli(cli: &Cli) -> Result<CliOutcome, RunError> {
     };
     // The text, and the IR parsed from it, must fit in memory too.
     let max = opts.max_memory.as_ref().map_or(MAX_SOURCE_BYTES, |l| (l.bytes / 2).min(MAX_SOURCE_BYTES));
+    let cap_note = |e: RunError| match (&opts.max_memory, e) {
+        (Some(l), RunError::Other(m)) if m.ends_with(&memory::format_bytes(max)) && max < MAX_SOURCE_BYTES => {
+            RunError::Other(format!("{m} (half the memory limit, {})", l.source))
+        }
+        (_, e) => e,
+    };
     let (name, text) = if cli.file == "-" {
-        ("<stdin>".to_string(), read_source(std::io::stdin().lock(), "standard input", max)?)
+        ("<stdin>".to_string(), read_source(std::io::stdin().lock(), "standard input", max).map_err(cap_note)?)
     } else {
         let f =
             std::fs::File::open(&cli.file).map_err(|e| RunError::Other(format!("cannot read {}: {e}", cli.file)))?;
         if f.metadata().is_ok_and(|m| m.is_dir()) {
             return Err(RunError::Other(format!("cannot read {}: it is a directory", cli.file)));
         }
-        (cli.file.clone(), read_source(f, &cli.file, max)?)
+        (cli.file.clone(), read_source(f, &cli.file, max).map_err(cap_note)?)
     };
     let auto = cli.device.as_deref() == Some("auto");
     let on_gpu = match cli.device.as_deref() {

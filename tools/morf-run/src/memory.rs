@@ -264,25 +264,15 @@ fn infer(
     fill(&mut sizes.iter().copied())
 }
 
-/// The peak bytes of the values the interpreter holds while running `func` on arguments
-/// of `arg_shapes`, 8 bytes per element (the interpreter computes in f64). The arguments
-/// count as live for the whole run.
-pub fn interpreter_peak(ctx: &Context, func: OpId, arg_shapes: &[Vec<usize>]) -> u64 {
-    let shapes = value_shapes(ctx, func, arg_shapes);
-    let size = |v: &Value| shapes.get(v).map(|s| bytes_of(s, 8)).unwrap_or(0);
-    let Some(&region) = ctx.regions(func).first() else { return 0 };
-    let Some(block) = ctx.entry_block(region) else { return 0 };
+/// For each op of `block` (by position), the values defined by earlier or this op of the
+/// block whose last use is that op (or an op nested in it): what an interpreter may drop
+/// after running it. Block arguments are left out (the caller may hold them).
+pub fn dead_after(ctx: &Context, block: morf_ir::BlockId) -> Vec<Vec<Value>> {
     let ops: Vec<OpId> = ctx.block_ops(block).collect();
     let index: HashMap<OpId, usize> = ops.iter().enumerate().map(|(i, o)| (*o, i)).collect();
-    let args: u64 = ctx.block_args(block).iter().map(size).fold(0, u64::saturating_add);
-    // (bytes, defined at, last used at) of each value defined by a top-level op.
-    let mut intervals: Vec<(u64, usize, usize)> = Vec::new();
-    let mut nested = vec![0u64; ops.len()];
-    let mut largest = 0u64;
+    let mut out = vec![Vec::new(); ops.len()];
     for (i, &op) in ops.iter().enumerate() {
         for r in ctx.results(op) {
-            let b = size(r);
-            largest = largest.max(b);
             let mut last = i;
             for u in ctx.uses(*r) {
                 let mut cur = Some(u.op);
@@ -294,8 +284,38 @@ pub fn interpreter_peak(ctx: &Context, func: OpId, arg_shapes: &[Vec<usize>]) ->
                     cur = ctx.parent_op(c);
                 }
             }
-            intervals.push((b, i, last));
+            out[last].push(*r);
         }
+    }
+    out
+}
+
+/// The peak bytes of the values the interpreter holds while running `func` on arguments
+/// of `arg_shapes`, 8 bytes per element (the interpreter computes in f64). The arguments
+/// count as live for the whole run.
+pub fn interpreter_peak(ctx: &Context, func: OpId, arg_shapes: &[Vec<usize>]) -> u64 {
+    let shapes = value_shapes(ctx, func, arg_shapes);
+    let size = |v: &Value| shapes.get(v).map(|s| bytes_of(s, 8)).unwrap_or(0);
+    let Some(&region) = ctx.regions(func).first() else { return 0 };
+    let Some(block) = ctx.entry_block(region) else { return 0 };
+    let ops: Vec<OpId> = ctx.block_ops(block).collect();
+    let args: u64 = ctx.block_args(block).iter().map(size).fold(0, u64::saturating_add);
+    let mut def: HashMap<Value, usize> = HashMap::new();
+    for (i, &op) in ops.iter().enumerate() {
+        for r in ctx.results(op) {
+            def.insert(*r, i);
+        }
+    }
+    // (bytes, defined at, last used at) of each value defined by a top-level op.
+    let mut intervals: Vec<(u64, usize, usize)> = Vec::new();
+    for (last, dead) in dead_after(ctx, block).into_iter().enumerate() {
+        for v in dead {
+            intervals.push((size(&v), def.get(&v).copied().unwrap_or(last), last));
+        }
+    }
+    let mut nested = vec![0u64; ops.len()];
+    let mut largest = intervals.iter().map(|t| t.0).max().unwrap_or(0);
+    for (i, &op) in ops.iter().enumerate() {
         for &r in ctx.regions(op) {
             let mut inner = 0u64;
             for b in ctx.region_blocks(r) {

@@ -197,7 +197,10 @@ fn sim_runs_kernels_of_a_tensor_level_file() {
 fn unreadable_ir_is_an_error() {
     let o = run(&["/dev/zero", "--max-memory", "2M"]);
     assert_clean_failure(&o);
-    assert_eq!(stderr(&o), "morf-run: error: cannot read /dev/zero: it is larger than 1.0 MiB\n");
+    assert_eq!(
+        stderr(&o),
+        "morf-run: error: cannot read /dev/zero: it is larger than 1.0 MiB (half the memory limit, --max-memory)\n"
+    );
     let d = scratch("ir");
     let o = run(&[d.to_str().unwrap()]);
     assert_clean_failure(&o);
