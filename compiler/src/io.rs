@@ -80,18 +80,34 @@ pub fn stage(dest: &Path, bytes: &[u8]) -> io::Result<Staged> {
 
 /// Writes `bytes` to `dest` atomically: temporary file in the same directory, then rename.
 ///
-/// A destination that exists and is neither a regular file nor a directory (a device such
-/// as `/dev/null` or `/dev/stdout`, a FIFO) cannot be replaced by a rename: it is written
-/// in place, and any error (`/dev/full`) is returned.
+/// A destination that names a stream or a device rather than a file to replace is written
+/// in place (appending), and any error (`/dev/full`) is returned: one that exists and is
+/// neither a regular file nor a directory (`/dev/null`, a FIFO), and any path in `/dev` or
+/// `/proc` or linking there (`/dev/stdout` when standard output is a file). Renaming over
+/// those would replace the device node or link itself.
 pub fn write_atomic(dest: &Path, bytes: &[u8]) -> io::Result<()> {
-    if let Ok(meta) = fs::metadata(dest) {
-        if !meta.is_file() && !meta.is_dir() {
-            let mut f = fs::OpenOptions::new().write(true).open(dest)?;
-            f.write_all(bytes)?;
-            return f.flush();
-        }
+    if writes_in_place(dest) {
+        let mut f = fs::OpenOptions::new().append(true).open(dest)?;
+        f.write_all(bytes)?;
+        return f.flush();
     }
     stage(dest, bytes)?.commit()
+}
+
+/// Whether [`write_atomic`] must write `dest` in place instead of renaming over it.
+fn writes_in_place(dest: &Path) -> bool {
+    let special = |p: &Path| p.starts_with("/dev") || p.starts_with("/proc");
+    if fs::metadata(dest).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+        return true;
+    }
+    if fs::read_link(dest).is_ok_and(|t| special(&t)) {
+        return true;
+    }
+    let parent = match dest.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    special(dest) || fs::canonicalize(parent).is_ok_and(|p| special(&p))
 }
 
 /// A set of files replaced together: every file is staged first, and only when all of
@@ -195,6 +211,14 @@ mod tests {
         if Path::new("/dev/full").exists() {
             assert!(write_atomic(Path::new("/dev/full"), b"x").is_err());
         }
+        // A link into /proc (as /dev/stdout is) is written through, never replaced.
+        let d = dir("proc-link");
+        let link = d.join("out");
+        std::os::unix::fs::symlink("/proc/self/fd/9999", &link).unwrap();
+        assert!(write_atomic(&link, b"x").is_err());
+        assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+        assert!(writes_in_place(Path::new("/dev/stdout")));
+        assert!(!writes_in_place(&d.join("plain.txt")));
     }
 
     #[test]

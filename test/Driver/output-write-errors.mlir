@@ -9,6 +9,11 @@
 // A device as the -o file is written in place, not replaced.
 // RUN: morf-opt %s -o /dev/null
 // RUN: test -c /dev/null
+// So is a link into /proc, as /dev/stdout is: the output goes through it, the link stays.
+// RUN: rm -f %t.stdout-link && ln -s /proc/self/fd/1 %t.stdout-link
+// RUN: morf-opt %s -o %t.stdout-link > %t.out
+// RUN: test -L %t.stdout-link
+// RUN: FileCheck --check-prefix=OUT %s < %t.out
 // A pipe closed early: exit code 1 with a message, no panic (the output is larger than a pipe buffer).
 // RUN: for i in $(seq 20000); do echo "func.func @f$i() {"; echo "  return"; echo "}"; done > %t.big.mlir
 // RUN: { morf-opt %t.big.mlir 2> %t.err; echo "exit $?" > %t.rc; } | head -c 1 > /dev/null
@@ -24,6 +29,7 @@
 
 // FULL: morf-opt: error: cannot write output: No space left on device
 // FULL-O: morf-opt: error: could not open output file '/dev/full': No space left on device
+// OUT: func.func @f()
 // PIPE-RC: exit 1
 // PIPE: morf-opt: error: cannot write output: Broken pipe
 
