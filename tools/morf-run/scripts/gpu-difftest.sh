@@ -22,7 +22,7 @@
 #   DET_RUNS=100 MEM_CALLS=10000
 #   EXAMPLE_SHAPES=          MxN,... instead of the built-in odd and benchmark shapes
 #   STEPS="random examples determinism memory sanitizer"
-#   SAN_SHAPES="M=1024,N=1024 M=7,N=100"  SAN_JOBS=8  SAN_TOOLS="memcheck racecheck"
+#   SAN_SHAPES="M=1024,N=1024 M=7,N=100 M=4099,N=5120"  SAN_JOBS=8  SAN_TOOLS="memcheck racecheck"
 #   T_RANDOM=180 T_EXAMPLES=100 T_DETERMINISM=80 T_MEMORY=50 T_SANITIZER=110  (seconds; the sum,
 #   520, fits a 540 s device call)  SAN_ONE_LIMIT=90 (one sanitizer run)
 set -uo pipefail
@@ -134,10 +134,10 @@ if [[ " $STEPS " == *" sanitizer "* ]]; then
         export -f san_one
         mkdir -p "$SAN_TMP"
         printf 'tool\texample\tshape\texit\tsummary\tchecks ok\n' >"$OUT/sanitizer.tsv"
-        echo "==> sanitizer: ${SAN_TOOLS:-memcheck racecheck} x ${SAN_SHAPES:-M=1024,N=1024 M=7,N=100}" | tee -a "$LOG"
+        echo "==> sanitizer: ${SAN_TOOLS:-memcheck racecheck} x ${SAN_SHAPES:-M=1024,N=1024 M=7,N=100 M=4099,N=5120}" | tee -a "$LOG"
         for tool in ${SAN_TOOLS:-memcheck racecheck}; do
             for ex in examples/*.mlir; do
-                for shape in ${SAN_SHAPES:-M=1024,N=1024 M=7,N=100}; do echo "$tool $ex $shape"; done
+                for shape in ${SAN_SHAPES:-M=1024,N=1024 M=7,N=100 M=4099,N=5120}; do echo "$tool $ex $shape"; done
             done
         done | timeout -k 10 "${T_SANITIZER:-110}" xargs -P "${SAN_JOBS:-8}" -L 1 bash -c 'san_one "$@"' _ |
             sort >>"$OUT/sanitizer.tsv"
@@ -154,7 +154,7 @@ fi
     echo
     cat "$TMP/steps"
     if [[ -f $LOG ]]; then
-        grep -E '^(== gpu differential: random|\| programs|\| [0-9]+ \| [0-9]+ \| [0-9]+ \||\| output dtype|\| (bf16|f16|f32|f64|int) \||large programs|failed seeds|not run|FAIL seed)' "$LOG" | head -40
+        grep -E '^(== gpu differential: random|\| programs|\| [0-9]+ \| [0-9]+ \| [0-9]+ \||\| output dtype|\| (bf16|f16|f32|f64|int) \||large programs|failed seeds|no-kernel seeds|not run|FAIL seed)' "$LOG" | head -40
         grep -E '^== gpu differential: examples' "$LOG"
         grep -E '^\| [a-z_0-9]+\.mlir \| ' "$LOG" | awk -F'|' 'NF == 7 && $6 != " ok "' | head -20
         grep -E '^[0-9]+ runs, [0-9]+ passed' "$LOG"
