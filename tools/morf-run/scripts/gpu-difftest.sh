@@ -37,7 +37,7 @@ if [[ $mode == build ]]; then
         grep -o '"executable":"[^"]*gpu_differential-[^"]*"' | tail -1 | sed 's/^"executable":"//; s/"$//')
     [[ -x $exe ]] || { echo "gpu-difftest: test binary not found" >&2; exit 1; }
     mkdir -p "$BIN"
-    cp target/release/morf-run "$BIN/morf-run"
+    cp "${CARGO_TARGET_DIR:-target}/release/morf-run" "$BIN/morf-run"
     cp "$exe" "$BIN/gpu_differential"
     {
         echo "built: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
