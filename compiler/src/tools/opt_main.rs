@@ -19,7 +19,10 @@
 //!
 //! Exit codes: 0 on success, 1 on any error (including bad flags). Diagnostics go to stderr
 //! with `file:line:col`, the source line and a caret; IR dumps and the timing report go to
-//! stderr as well; the output IR goes to stdout or to `-o FILE`.
+//! stderr as well; the output IR goes to stdout or to `-o FILE`. `-o FILE` is replaced
+//! atomically and only when the whole run succeeded, so a failed run leaves it as it was;
+//! a write error (`> /dev/full`, a closed pipe) is an error with exit code 1. Nothing the
+//! driver writes to stderr can panic, even when stderr is closed or full.
 
 use std::ffi::OsString;
 use std::io::Read;
