@@ -853,7 +853,7 @@ pub fn main_with_args(args: Vec<OsString>) -> i32 {
     let _ = tracing_subscriber::fmt()
         .with_max_level(level)
         .with_ansi(false)
-        .with_writer(std::io::stderr)
+        .with_writer(|| LossyStderr)
         .with_target(false)
         .try_init();
     match run_cli(&cli) {
@@ -894,6 +894,21 @@ pub fn main_with_args(args: Vec<OsString>) -> i32 {
             morf_ir::io::eprint_lossy(&format!("morf-run: error: {e}"));
             1
         }
+    }
+}
+
+/// Standard error for log lines, ignoring write errors: tracing-subscriber reports a
+/// failed write with `eprintln!`, which panics when standard error is full or closed.
+struct LossyStderr;
+
+impl std::io::Write for LossyStderr {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let _ = std::io::stderr().write_all(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        let _ = std::io::stderr().flush();
+        Ok(())
     }
 }
 

@@ -101,6 +101,14 @@ fn output_errors_are_diagnostics() {
             .unwrap();
         assert_clean_failure(&o);
         assert!(stderr(&o).contains("cannot write to standard output"), "{}", stderr(&o));
+        // A full standard error, with log lines (-v) going there.
+        let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+        let o = morf_run()
+            .args([&ir, "--random", "N=8", "-v", "--output-dir", out.to_str().unwrap()])
+            .stderr(full)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0));
         // /dev/full as the output folder.
         let o = run(&[&ir, "--random", "N=8", "--output-dir", "/dev/full"]);
         assert_clean_failure(&o);
