@@ -134,8 +134,8 @@ fn reprint(src: &str, opts: &PrintOptions, what: &str) -> String {
 }
 
 /// Round trip: verified IR printed in custom form reparses, verifies and prints the same
-/// text; the same for the generic form; and the generic form reparsed prints the custom
-/// text of the original.
+/// text; the same for the generic form and for the custom form with locations; and the
+/// generic form reparsed prints the custom text of the original.
 pub fn roundtrip(data: &[u8]) {
     let Some(src) = text(data) else { return };
     let mut ctx = context(true);
@@ -143,6 +143,11 @@ pub fn roundtrip(data: &[u8]) {
     let custom = PrintOptions::default();
     let generic = PrintOptions { generic: true, ..Default::default() };
     check_roundtrip(&print_op(&ctx, m, &custom), &print_op(&ctx, m, &generic));
+    // With locations (`--mlir-print-debuginfo`): the printed `loc(...)`s survive a reparse.
+    let debug = PrintOptions { debug_info: true, ..Default::default() };
+    let d1 = print_op(&ctx, m, &debug);
+    let d2 = reprint(&d1, &debug, "debug-info");
+    assert!(d1 == d2, "locations do not round-trip:\n--- first print:\n{d1}\n--- second print:\n{d2}");
 }
 
 /// The round-trip checks of [`roundtrip`] on the two prints of one module.

@@ -146,3 +146,36 @@ fn known_bugs_reproduce() {
         }
     }
 }
+
+/// `MORF_FUZZ_REPLAY=PATH` (a file or a folder of files) runs every target, or only
+/// `MORF_FUZZ_TARGET=name`, on those inputs and fails with each panic: the way to replay a
+/// libFuzzer artifact on stable. Without the variable it does nothing.
+#[test]
+fn replay() {
+    let Some(path) = std::env::var_os("MORF_FUZZ_REPLAY").map(std::path::PathBuf::from) else { return };
+    let files: Vec<std::path::PathBuf> = if path.is_dir() {
+        let mut v: Vec<_> =
+            std::fs::read_dir(&path).expect("readable folder").filter_map(|e| e.ok().map(|e| e.path())).collect();
+        v.sort();
+        v
+    } else {
+        vec![path]
+    };
+    let only = std::env::var("MORF_FUZZ_TARGET").ok();
+    let mut problems = Vec::new();
+    for f in &files {
+        let data = std::fs::read(f).expect("readable input");
+        for name in morf_fuzz_targets::TARGETS {
+            if only.as_deref().is_some_and(|o| o != name) {
+                continue;
+            }
+            let t = std::time::Instant::now();
+            let p = mutate::catch(target(name).expect("known target"), &data);
+            eprintln!("{} {name}: {} in {:.1?}", f.display(), if p.is_some() { "PANIC" } else { "ok" }, t.elapsed());
+            if let Some(p) = p {
+                problems.push(format!("{} {name}: panicked at {}: {}", f.display(), p.location, p.message));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
