@@ -69,7 +69,7 @@ use morf_ir::{Attr, BlockId, Context, Diagnostic, Dim, Loc, OpId, OperationState
 use super::schedule::{choose_schedule, Mapping, NestShape, Overrides, PartialStore, Schedule};
 use crate::fusion::device::Device;
 use crate::transforms::loop_utils::{
-    buffer_type, const_int, defined_outside, is_buffer, kind_name, loop_parts, Ib, LoopParts,
+    buffer_type, const_int, defined_outside, is_buffer, kind_name, loop_parts, same_index, Ib, LoopParts,
 };
 
 /// The options of [`LowerLoopToGpu`].
@@ -549,8 +549,23 @@ struct KernelBuilder<'a> {
     fast: Option<FastState>,
     /// Kernel-computed values passed between kernels: value -> its rank-0 host buffer.
     spills: &'a HashMap<Value, Value>,
+    /// A partial-pointwise kernel's register partials while its body is emitted: workspace
+    /// -> partial index, and the current value of each partial.
+    partial_accs: Option<(HashMap<Value, usize>, Vec<Value>)>,
     /// `finish` deallocates this host buffer after the launch.
     dealloc: Option<Value>,
+}
+
+/// Rows a partial-pointwise thread sums into one fresh register partial before adding it to
+/// its running partial: bounds every f32 chain by this many terms plus `S / PARTIAL_BLOCK`.
+const PARTIAL_BLOCK: i64 = 256;
+
+/// What [`KernelBuilder::partial_plan`] found.
+struct PartialPlan {
+    /// The leading `k` ivs are the reduced (split) ones.
+    k: usize,
+    /// The workspaces, in first-accumulate order, with their reduction kinds.
+    ws: Vec<(Value, String)>,
 }
 
 /// The workspace of a split-K column reduction (host values).
@@ -625,6 +640,7 @@ impl<'a> KernelBuilder<'a> {
             ids: HashMap::new(),
             fast: None,
             spills,
+            partial_accs: None,
             dealloc: None,
         }
     }
@@ -968,6 +984,13 @@ impl<'a> KernelBuilder<'a> {
             "mloop.accumulate" => {
                 let kind = kind_name(self.ctx, op).unwrap_or_default();
                 let val = self.get(operands[0])?;
+                if let Some(p) = self.partial_accs.as_ref().and_then(|(ix, _)| ix.get(&operands[1]).copied()) {
+                    // A partial-pointwise kernel: into this thread's register partial.
+                    let acc = self.partial_accs.as_ref().expect("checked").1[p];
+                    let new = self.combine(&kind, acc, val)?;
+                    self.partial_accs.as_mut().expect("checked").1[p] = new;
+                    return Ok(());
+                }
                 if let Some(sp) = &self.shared_partials {
                     if let (Some(&p), Some((iv, pos))) = (sp.index.get(&operands[1]), sp.col) {
                         if operands.last() == Some(&iv) {
@@ -1118,10 +1141,15 @@ impl<'a> KernelBuilder<'a> {
 
     /// Maps a flat position (innermost fastest) to the ivs of `parts`.
     fn bind_flat(&mut self, parts: &LoopParts, ext: &[Value], flat: Value) -> R<()> {
+        self.bind_flat_dims(parts, ext, 0, ext.len(), flat)
+    }
+
+    /// Maps a flat position over dims `lo..hi` (innermost fastest) to those ivs of `parts`.
+    fn bind_flat_dims(&mut self, parts: &LoopParts, ext: &[Value], lo: usize, hi: usize, flat: Value) -> R<()> {
         let mut rest = flat;
-        for d in (0..ext.len()).rev() {
-            let pos = if d == 0 { rest } else { self.ibin("mloop.rem", rest, ext[d]) };
-            if d > 0 {
+        for d in (lo..hi).rev() {
+            let pos = if d == lo { rest } else { self.ibin("mloop.rem", rest, ext[d]) };
+            if d > lo {
                 rest = self.ibin("mloop.div", rest, ext[d]);
             }
             let (lb, st) = (self.get(parts.lbs[d])?, self.get(parts.steps[d])?);
@@ -1167,6 +1195,7 @@ impl<'a> KernelBuilder<'a> {
         let mapping = self.classify(op);
         match mapping {
             Mapping::ThreadPerPoint => self.thread_per_point(op),
+            Mapping::PartialPointwise => self.partial_pointwise(op),
             Mapping::RowReduction => self.row_reduction(op),
             Mapping::BlockReduction => self.block_reduction(op, &unit.epilogue),
             Mapping::RowFused => self.row_fused(op),
@@ -1221,6 +1250,9 @@ impl<'a> KernelBuilder<'a> {
                     return Mapping::RowFused;
                 }
                 if has_acc {
+                    if self.partial_plan(op).is_some() {
+                        return Mapping::PartialPointwise;
+                    }
                     return Mapping::Sequential;
                 }
                 if self.is_row_reduction(op) {
@@ -1376,6 +1408,178 @@ impl<'a> KernelBuilder<'a> {
         let g = self.ibin("mloop.add", g, tid);
         let stride = self.ibin("mloop.mul", gdim, bdim);
         (g, stride)
+    }
+
+    /// The shape of a pointwise nest with partial accumulations (the fusion pass's
+    /// `{kind = "pointwise", split = S}` nests): a flat body, every dim from 0 step 1, and
+    /// every `accumulate` of the form `W[flat(ivs[..k]) div S, ivs[k], ..., ivs[n-1]]` with
+    /// the same `k >= 1`, `flat` the row-major flattening over the nest's bounds, and `W` a
+    /// buffer the nest only accumulates into, with one kind per buffer. Returns `k` and the
+    /// workspaces with their kinds.
+    fn partial_plan(&self, op: OpId) -> Option<PartialPlan> {
+        let ctx = &*self.ctx;
+        let split = self.kernel_split(op).filter(|s| *s > 0)?;
+        let parts = loop_parts(ctx, op, false).ok()?;
+        let n = parts.ivs.len();
+        if !self.flat_body(op)
+            || !parts.lbs.iter().all(|v| const_int(ctx, *v) == Some(0))
+            || !parts.steps.iter().all(|v| const_int(ctx, *v) == Some(1))
+        {
+            return None;
+        }
+        let mut k = None;
+        let mut ws: Vec<(Value, String)> = Vec::new();
+        for o in ctx.block_ops(parts.body) {
+            if ctx.op_name(o) != "mloop.accumulate" {
+                continue;
+            }
+            let ops = ctx.operands(o);
+            let d = ctx.defining_op(*ops.get(2)?)?;
+            if ctx.op_name(d) != "mloop.div" || const_int(ctx, ctx.operand(d, 1)) != Some(split) {
+                return None;
+            }
+            let kk = self.flat_prefix(ctx.operand(d, 0), &parts.ivs, &parts.ubs)?;
+            if *k.get_or_insert(kk) != kk || ops.len() != 3 + n - kk || ops[3..] != parts.ivs[kk..] {
+                return None;
+            }
+            let kind = kind_name(ctx, o)?;
+            combiner(&kind)?;
+            match ws.iter().find(|(w, _)| *w == ops[1]) {
+                Some((_, kd)) if *kd != kind => return None,
+                Some(_) => {}
+                None => ws.push((ops[1], kind)),
+            }
+        }
+        // The workspaces are only accumulated into.
+        for o in ctx.block_ops(parts.body) {
+            let buf = match ctx.op_name(o) {
+                "mloop.load" => ctx.operand(o, 0),
+                "mloop.store" => ctx.operand(o, 1),
+                _ => continue,
+            };
+            if ws.iter().any(|(w, _)| *w == buf) {
+                return None;
+            }
+        }
+        Some(PartialPlan { k: k?, ws })
+    }
+
+    /// `Some(k)` when `v` is the row-major flat position of `ivs[..k]` over the extents
+    /// `ubs` (`ivs[0]`, or `flat(ivs[..k-1]) * ubs[k-1] + ivs[k-1]`).
+    fn flat_prefix(&self, v: Value, ivs: &[Value], ubs: &[Value]) -> Option<usize> {
+        let ctx = &*self.ctx;
+        if v == ivs[0] {
+            return Some(1);
+        }
+        let add = ctx.defining_op(v)?;
+        if ctx.op_name(add) != "mloop.add" {
+            return None;
+        }
+        let last = ivs.iter().position(|&iv| iv == ctx.operand(add, 1))?;
+        let mul = ctx.defining_op(ctx.operand(add, 0))?;
+        if ctx.op_name(mul) != "mloop.mul" || !same_index(ctx, ctx.operand(mul, 1), ubs[last]) {
+            return None;
+        }
+        (last >= 1 && self.flat_prefix(ctx.operand(mul, 0), ivs, ubs)? == last).then_some(last + 1)
+    }
+
+    /// [`Mapping::PartialPointwise`]: a thread per (split `s`, kept point `c`), `c`
+    /// fastest. The thread runs the body over the split's rows `[s*S, min(R, s*S + S))` in
+    /// order, in blocks of [`PARTIAL_BLOCK`] rows each summed into a fresh register partial
+    /// (the f32 error stays bounded for any `S`), and adds its partials to `W[s, c]`, which
+    /// no other thread writes.
+    fn partial_pointwise(&mut self, op: OpId) -> R<()> {
+        let plan = self.partial_plan(op).expect("classified");
+        let parts = loop_parts(self.ctx, op, false).map_err(|e| op_error(self.ctx, op, e))?;
+        let split = self.kernel_split(op).expect("checked");
+        let (k, n) = (plan.k, parts.ivs.len());
+        let rows_hint: Option<u64> = parts.ubs[..k].iter().map(|u| self.size_of(*u)).product();
+        let cols_hint: Option<u64> = parts.ubs[k..].iter().map(|u| self.size_of(*u)).product();
+        let shape = self.nest_shape(rows_hint, cols_hint);
+        let s = self.set_schedule(Mapping::PartialPointwise, &shape);
+        let (ext, _) = self.extents(&parts)?;
+        let one = self.iconst(1);
+        let mut rows = one;
+        for &e in &ext[..k] {
+            rows = self.ibin("mloop.mul", rows, e);
+        }
+        let mut cols = one;
+        for &e in &ext[k..] {
+            cols = self.ibin("mloop.mul", cols, e);
+        }
+        let sc = self.iconst(split);
+        let sm1 = self.iconst(split - 1);
+        let nsplit = self.ibin("mloop.add", rows, sm1);
+        let nsplit = self.ibin("mloop.div", nsplit, sc);
+        let work = self.ibin("mloop.mul", nsplit, cols);
+        let block = self.iconst(PARTIAL_BLOCK);
+        let index: HashMap<Value, usize> = plan.ws.iter().enumerate().map(|(p, (w, _))| (*w, p)).collect();
+        let kinds: Vec<String> = plan.ws.iter().map(|(_, kd)| kd.clone()).collect();
+        let mut ids = Vec::new();
+        for (w, kd) in &plan.ws {
+            let ty = self.ctx.element_type(self.ctx.value_type(*w));
+            ids.push(self.fconst(identity(kd), ty));
+        }
+        let body = parts.body;
+        let (g, stride) = self.global_thread();
+        self.for_loop(g, work, stride, &[], &mut |kb, e, _| {
+            let sidx = kb.ibin("mloop.div", e, cols);
+            let c = kb.ibin("mloop.rem", e, cols);
+            kb.bind_flat_dims(&parts, &ext, k, n, c)?;
+            let r0 = kb.ibin("mloop.mul", sidx, sc);
+            let r1 = kb.ibin("mloop.add", r0, sc);
+            let r1 = kb.ibin("mloop.min", r1, rows);
+            let accs = kb.for_loop(r0, r1, block, &ids, &mut |kb, b0, accs| {
+                let b1 = kb.ibin("mloop.add", b0, block);
+                let b1 = kb.ibin("mloop.min", b1, r1);
+                let one = kb.iconst(1);
+                let part = kb.for_loop(b0, b1, one, &ids, &mut |kb, r, cur| {
+                    kb.bind_flat_dims(&parts, &ext, 0, k, r)?;
+                    kb.partial_accs = Some((index.clone(), cur.to_vec()));
+                    let res = kb.emit_block(body);
+                    let (_, out) = kb.partial_accs.take().expect("set above");
+                    res?;
+                    Ok(out)
+                })?;
+                let mut next = Vec::new();
+                for (p, kd) in kinds.iter().enumerate() {
+                    next.push(kb.combine(kd, accs[p], part[p])?);
+                }
+                Ok(next)
+            })?;
+            for (p, (w, kd)) in plan.ws.iter().enumerate() {
+                let mut idx = vec![sidx];
+                for iv in &parts.ivs[k..] {
+                    idx.push(kb.map[iv]);
+                }
+                let wp = kb.get(*w)?;
+                let off = kb.offset(*w, &idx);
+                let ty = kb.ctx.value_type(accs[p]);
+                let old = kb.push1("mgpu.load", &[wp, off], ty, &[]);
+                let new = kb.combine(kd, old, accs[p])?;
+                kb.push("mgpu.store", &[new, wp, off], &[], &[]);
+            }
+            Ok(vec![])
+        })?;
+        // Host: the grid from ceildiv(rows, S) x cols.
+        let ib = Ib { before: self.nest };
+        let mut rows_h = ib.index(self.ctx, 1);
+        let mut cols_h = ib.index(self.ctx, 1);
+        for d in 0..n {
+            let e = ib.extent(self.ctx, parts.lbs[d], parts.ubs[d], parts.steps[d]);
+            if d < k {
+                rows_h = ib.mul(self.ctx, rows_h, e);
+            } else {
+                cols_h = ib.mul(self.ctx, cols_h, e);
+            }
+        }
+        let sh = ib.index(self.ctx, split);
+        let nsplit_h = ib.ceildiv(self.ctx, rows_h, sh);
+        let work_h = ib.mul(self.ctx, nsplit_h, cols_h);
+        let blocks = self.host_grid(work_h, s.threads as u64, s.max_grid);
+        let zero = self.host_index(0);
+        self.launch = Some((blocks, zero));
+        Ok(())
     }
 
     fn thread_per_point(&mut self, op: OpId) -> R<()> {

@@ -31,6 +31,12 @@ pub enum Mapping {
     /// consecutive threads on consecutive columns, partials into an f32 workspace
     /// `[blocks, N]`; a [`Mapping::FinalReduction`] launch reduces it.
     SplitPartial,
+    /// A pointwise nest holding partial accumulations `accumulate v, W[flat(r) div S, c...]`
+    /// (the fusion pass's `partial`, `r` the leading reduced ivs, `c` the kept ones): a
+    /// thread per (split `s`, kept point `c`), consecutive threads on consecutive kept points,
+    /// which walks the split's `S` rows in order (in blocks, each summed into a fresh partial
+    /// so no f32 chain grows with `S`) running the body and owns `W[s, c]`.
+    PartialPointwise,
     /// One thread runs the whole nest (nests with `accumulate` the other mappings cannot
     /// prove race-free, top-level `mloop.for`).
     Sequential,
@@ -207,7 +213,7 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
     s.threads = s.threads.div_ceil(32).clamp(1, 32) * 32;
     let full_wave = |threads: u32| sms * (THREADS_PER_SM / threads as u64).max(1);
     match mapping {
-        Mapping::ThreadPerPoint => {
+        Mapping::ThreadPerPoint | Mapping::PartialPointwise => {
             s.max_grid = full_wave(s.threads);
         }
         Mapping::RowReduction => {

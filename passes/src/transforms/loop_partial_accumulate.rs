@@ -17,15 +17,16 @@
 //!
 //! with `KIND` one of `sum max min prod` (a mean is a sum whose division stays in the
 //! epilogue), reduction bounds that do not depend on the kept ivs, and `%init` defined
-//! outside the nest (or a constant in the prologue). With `nsplit = ceildiv(extent of the
-//! first reduced dim, split-size)` the pass emits, in place of the nest:
+//! outside the nest (or a constant in the prologue). With `nsplit = ceildiv(product of the
+//! reduced extents, split-size)` the pass emits, in place of the nest:
 //!
 //! 1. `%W = mloop.alloc(...) : !mloop.buffer<nsplit x kept extents x T>`, and
 //!    `mloop.fill %id, %W` with `%id` the identity of `KIND` (`%init` itself when it is
 //!    that constant);
 //! 2. a pointwise nest `mloop.parallel (red ivs..., kept ivs...)` (reduced dims outer, so
 //!    its order matches a row reduction over the same tensor) holding the prologue, the
-//!    reduction body, `%s = mloop.div %pos0, %S` (the split of the first reduced iv) and
+//!    reduction body, `%s = mloop.div %flat, %S` (the split of the row-major flat position
+//!    of the reduced ivs: `%pos0` for one reduced dim, `%pos0 * %ext1 + %pos1` for two) and
 //!    `mloop.accumulate KIND %e, %W[%s, kept positions...]`;
 //! 3. the original nest, whose reduce becomes `mloop.reduce KIND (%s) = (0) to (nsplit)
 //!    step (1) init(%init)` over `mloop.load %W[%s, kept positions]`; the epilogue stays;
@@ -89,7 +90,7 @@ pub fn info() -> PassInfo {
             PassOptionInfo { key: "nest", help: "index of the top-level loop nest in each function", default: "0" },
             PassOptionInfo {
                 key: "split-size",
-                help: "iterations of the first reduced dimension per partial (at least 1)",
+                help: "points of the flattened reduced domain per partial (at least 1)",
                 default: "16",
             },
         ],
@@ -102,7 +103,7 @@ pub fn info() -> PassInfo {
 pub struct LoopPartialAccumulate {
     /// Which top-level nest of each function.
     pub nest: usize,
-    /// Iterations of the first reduced dimension per partial.
+    /// Points of the flattened reduced domain per partial.
     pub split_size: usize,
 }
 
@@ -141,8 +142,8 @@ impl Pass for LoopPartialAccumulate {
     }
 }
 
-/// Converts the reduction nest `nest` into partial accumulations with `split` iterations of
-/// the first reduced dimension per partial. Returns the pointwise nest.
+/// Converts the reduction nest `nest` into partial accumulations with `split` points of the
+/// flattened reduced domain per partial. Returns the pointwise nest.
 pub fn partial_accumulate(ctx: &mut Context, nest: OpId, split: usize) -> Result<OpId, Diagnostic> {
     let err =
         |ctx: &Context, m: &str| op_error(ctx, nest, format!("cannot be converted to partial accumulations: {m}"));
@@ -202,10 +203,17 @@ pub fn partial_accumulate(ctx: &mut Context, nest: OpId, split: usize) -> Result
         }
     }
 
-    // The workspace W[nsplit, kept extents...], filled with the identity.
-    let ext0 = ib.extent(ctx, rp.lbs[0], rp.ubs[0], rp.steps[0]);
+    // The workspace W[nsplit, kept extents...], filled with the identity. The splits cut the
+    // flattened reduced domain (row-major over every reduced dim), so each partial folds at
+    // most `split` points whatever the number of reduced dims: splitting only the first
+    // reduced dim would leave one f32 chain over all the inner reduced dims.
+    let red_ext: Vec<Value> = (0..rp.ivs.len()).map(|d| ib.extent(ctx, rp.lbs[d], rp.ubs[d], rp.steps[d])).collect();
+    let mut flat_ext = red_ext[0];
+    for &e in &red_ext[1..] {
+        flat_ext = ib.mul(ctx, flat_ext, e);
+    }
     let s = ib.index(ctx, split as i64);
-    let nsplit = ib.ceildiv(ctx, ext0, s);
+    let nsplit = ib.ceildiv(ctx, flat_ext, s);
     let mut sizes = vec![nsplit];
     for d in 0..p.ivs.len() {
         sizes.push(ib.extent(ctx, p.lbs[d], p.ubs[d], p.steps[d]));
@@ -244,8 +252,13 @@ pub fn partial_accumulate(ctx: &mut Context, nest: OpId, split: usize) -> Result
     }
     let e = clone_body(ctx, rp.body, &inner, &mut map);
     let [e] = e[..] else { return Err(err(ctx, "the reduction body does not yield one value")) };
-    let pos0 = inner.position(ctx, new_red[0], rp.lbs[0], rp.steps[0]);
-    let sidx = inner.div(ctx, pos0, s);
+    let mut flat = inner.position(ctx, new_red[0], rp.lbs[0], rp.steps[0]);
+    for d in 1..new_red.len() {
+        let pos = inner.position(ctx, new_red[d], rp.lbs[d], rp.steps[d]);
+        let scaled = inner.mul(ctx, flat, red_ext[d]);
+        flat = inner.add(ctx, scaled, pos);
+    }
+    let sidx = inner.div(ctx, flat, s);
     let mut acc_operands = vec![e, w, sidx];
     for (d, &iv) in new_kept.iter().enumerate() {
         acc_operands.push(inner.position(ctx, iv, p.lbs[d], p.steps[d]));

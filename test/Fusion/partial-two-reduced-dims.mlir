@@ -1,0 +1,38 @@
+// A column sum over two reduced dims (x[B, M, N] summed over B and M) fused as a partial
+// into the pointwise kernel of the same domain: the partial index is the row-major flat
+// position of *both* reduced ivs, `(b * M + m) div S`, and the workspace has
+// `ceildiv(B * M, S)` rows. (It once split only `b div S`: with B <= S every column was one
+// f32 chain over all B x M rows.) `lower-loop-to-gpu` maps the fused kernel to a thread per
+// (split, column) that sums blocks of 256 rows into fresh partials (PartialPointwise), not
+// to one thread. passes/tests/reduction_accuracy.rs checks the error on adversarial data.
+// RUN: morf-opt %s --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=B=64,M=65536,N=8},canonicalize,cse)' | FileCheck %s
+// RUN: morf-opt %s --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=B=64,M=65536,N=8},canonicalize,cse,lower-loop-to-gpu{size-hints=B=64,M=65536,N=8})' | FileCheck --check-prefix=GPU %s
+
+// CHECK-LABEL: func.func @sum3
+// CHECK-DAG:   %[[B:.*]] = mloop.dim %x, 0
+// CHECK-DAG:   %[[M:.*]] = mloop.dim %x, 1
+// CHECK-DAG:   %[[N:.*]] = mloop.dim %x, 2
+// CHECK:       %[[BM:.*]] = mloop.mul %[[B]], %[[M]] : index
+// CHECK:       %[[S:.*]] = mloop.constant 16384 : index
+// CHECK:       %[[NS:.*]] = mloop.div %{{.*}}, %[[S]] : index
+// CHECK:       %workspace = mloop.alloc(%[[NS]], %[[N]]) : !mloop.buffer<?x?xf32>
+// CHECK:       mloop.parallel (%[[IB:.*]], %[[IM:.*]], %[[IN:.*]]) = (%{{.*}}) to (%[[B]], %[[M]], %[[N]])
+// CHECK:         %[[R:.*]] = mloop.mul %[[IB]], %[[M]] : index
+// CHECK-NEXT:    %[[FLAT:.*]] = mloop.add %[[R]], %[[IM]] : index
+// CHECK-NEXT:    %[[SPLIT:.*]] = mloop.div %[[FLAT]], %[[S]] : index
+// CHECK-NEXT:    mloop.accumulate sum %{{.*}}, %workspace[%[[SPLIT]], %[[IN]]]
+// CHECK:       } attributes {morf.kernel = {kind = "pointwise", split = 16384}}
+// CHECK:       mloop.reduce sum (%split) = (%{{.*}}) to (%[[NS]])
+
+// GPU:     mgpu.func @sum3_k0({{.*}}) kernel attributes {{{.*}}morf.schedule = "PartialPointwise
+// GPU:       mloop.for %{{.*}} iter_args(%{{.*}}) -> (f32) {
+// GPU:         mloop.for %{{.*}} iter_args(%{{.*}}) -> (f32) {
+// GPU:           mgpu.store
+// GPU:     mgpu.func @sum3_k1({{.*}}) kernel attributes {{{.*}}morf.schedule = "FinalReduction
+// GPU-NOT: Sequential
+
+func.func @sum3(%x: tensor<?x?x?xf32> {morf.dims = ["B", "M", "N"]}) -> (tensor<?xf32>, tensor<?x?x?xf32>) {
+  %c = mtensor.reduce sum %x dims [0, 1] : tensor<?x?x?xf32> -> tensor<?xf32>
+  %e = mtensor.exp %x : tensor<?x?x?xf32>
+  return %c, %e : tensor<?xf32>, tensor<?x?x?xf32>
+}
