@@ -117,12 +117,100 @@ pub fn npy_seeds() -> Vec<Vec<u8>> {
     seeds
 }
 
+/// The pass flags of the `morf-opt` RUN lines of `text` as pipeline texts: each
+/// `--pass-pipeline=...` as it is, and each line's shorthand pass flags (`--cse`,
+/// `--loop-split='dim=1 size=4'`) as `builtin.module(cse,loop-split{dim=1 size=4})`.
+fn run_line_pipelines(text: &str) -> Vec<String> {
+    let passes = [
+        "canonicalize",
+        "cse",
+        "dce",
+        "fuse-mixed-reductions",
+        "loop-fuse",
+        "loop-interchange",
+        "loop-partial-accumulate",
+        "loop-split",
+        "lower-loop-to-gpu",
+        "lower-tensor-to-loop",
+    ];
+    let mut out = Vec::new();
+    for line in text.lines().filter(|l| l.contains("RUN:") && l.contains("morf-opt")) {
+        let mut shorthand = Vec::new();
+        let mut rest = line;
+        while let Some(i) = rest.find("--") {
+            rest = &rest[i + 2..];
+            let name_end = rest.find(|c: char| c == '=' || c.is_whitespace()).unwrap_or(rest.len());
+            let (name, after) = rest.split_at(name_end);
+            let value = after.strip_prefix('=').map(|v| {
+                let (q, body) = match v.chars().next() {
+                    Some(c @ ('\'' | '"')) => (Some(c), &v[1..]),
+                    _ => (None, v),
+                };
+                let end = match q {
+                    Some(q) => body.find(q).unwrap_or(body.len()),
+                    None => body.find(char::is_whitespace).unwrap_or(body.len()),
+                };
+                body[..end].to_string()
+            });
+            if name == "pass-pipeline" {
+                out.extend(value);
+            } else if passes.contains(&name) {
+                shorthand.push(match value {
+                    Some(v) => format!("{name}{{{v}}}"),
+                    None => name.to_string(),
+                });
+            }
+        }
+        if !shorthand.is_empty() {
+            out.push(format!("builtin.module({})", shorthand.join(",")));
+        }
+    }
+    out
+}
+
+/// The seeds of the `pass_pipeline` target: each pipeline of a test file's RUN lines
+/// before each chunk of that file, then the named pipelines' passes one by one before
+/// every example.
+pub fn pass_pipeline_seeds() -> Vec<Vec<u8>> {
+    let root = repo_root();
+    let mut files = Vec::new();
+    mlir_files(&root.join("test"), &mut files);
+    let mut seeds = Vec::new();
+    for f in &files {
+        let Ok(text) = std::fs::read_to_string(f) else { continue };
+        let pipelines = run_line_pipelines(&text);
+        for p in &pipelines {
+            for c in split_chunks(text.clone().into_bytes()) {
+                let mut s = format!("{p}\n").into_bytes();
+                s.extend(c);
+                seeds.push(s);
+            }
+        }
+    }
+    let mut examples = Vec::new();
+    mlir_files(&root.join("examples"), &mut examples);
+    for p in [
+        "builtin.module(lower-tensor-to-loop)",
+        "builtin.module(lower-tensor-to-loop,loop-split{size=4})",
+        "builtin.module(lower-tensor-to-loop,loop-partial-accumulate{split-size=3})",
+        "builtin.module(lower-tensor-to-loop,loop-interchange{perm=1,0},cse,dce)",
+        "builtin.module(lower-tensor-to-loop,canonicalize,lower-loop-to-gpu{threads=64 vector=2})",
+        "builtin.module(func.func(canonicalize,cse),dce)",
+    ] {
+        for e in &examples {
+            let Ok(text) = std::fs::read_to_string(e) else { continue };
+            seeds.push(format!("{p}\n{text}").into_bytes());
+        }
+    }
+    seeds
+}
+
 /// The seeds of target `name` (one of [`crate::TARGETS`]).
 pub fn seeds_for(name: &str) -> Vec<Vec<u8>> {
-    if name == "npy" {
-        npy_seeds()
-    } else {
-        mlir_seeds()
+    match name {
+        "npy" => npy_seeds(),
+        "pass_pipeline" => pass_pipeline_seeds(),
+        _ => mlir_seeds(),
     }
 }
 
@@ -177,12 +265,18 @@ pub fn dictionary() -> Vec<Vec<u8>> {
 /// layout, `fuzz/corpus/<target>`); returns how many files were written.
 pub fn write_corpus(dir: &Path) -> std::io::Result<usize> {
     let mlir = mlir_seeds();
-    let npy = npy_seeds();
     let mut n = 0;
     for t in crate::TARGETS {
         let d = dir.join(t);
         std::fs::create_dir_all(&d)?;
-        let seeds = if t == "npy" { &npy } else { &mlir };
+        let own;
+        let seeds = match t {
+            "npy" | "pass_pipeline" => {
+                own = seeds_for(t);
+                &own
+            }
+            _ => &mlir,
+        };
         for (i, s) in seeds.iter().enumerate() {
             std::fs::write(d.join(format!("seed-{i:04}")), s)?;
             n += 1;
@@ -199,6 +293,16 @@ mod tests {
     fn dictionary_escapes() {
         let d = parse_dict("# c\n\"a\\\"b\"\nkw=\"\\x41\\\\\"\n\n");
         assert_eq!(d, vec![b"a\"b".to_vec(), b"A\\".to_vec()]);
+    }
+
+    #[test]
+    fn run_lines_give_pipelines() {
+        let t = "// RUN: morf-opt %s --lower-tensor-to-loop --loop-split='dim=1 size=4' | FileCheck %s\n\
+                 // RUN: morf-opt %s --pass-pipeline='builtin.module(cse)' --split-input-file\n";
+        assert_eq!(
+            run_line_pipelines(t),
+            vec!["builtin.module(lower-tensor-to-loop,loop-split{dim=1 size=4})", "builtin.module(cse)"]
+        );
     }
 
     #[test]

@@ -12,6 +12,7 @@
 //! | [`parse_verify`] | the same, then the verifier ends in `Ok` or a diagnostic |
 //! | [`roundtrip`] | verified IR prints (custom and generic form), reparses, verifies and prints the same text again |
 //! | [`pipeline`] | a named pipeline (`fuse`, `gpu`, `gpu-unfused`) on verified input ends in a diagnostic or in IR that verifies and round-trips; never an internal compiler error |
+//! | [`pass_pipeline`] | the first line is a `--pass-pipeline` text, the rest IR: pipeline parsing, pass options, and the passes on verified input, as [`pipeline`] |
 //! | [`interp`] | the reference interpreter runs a function on small random inputs; after `gpu` lowering the host function runs again with its launches on the GPU simulator |
 //! | [`npy`] | the `.npy` reader ends in an array that matches its header or in an error |
 //!
@@ -46,7 +47,8 @@ pub const PIPELINES: [&str; 3] = ["fuse", "gpu", "gpu-unfused"];
 
 /// Every target by name, in the order of the table above (`fuse`, `gpu` and `gpu_unfused`
 /// are the [`pipeline`] targets).
-pub const TARGETS: [&str; 8] = ["parse", "parse_verify", "roundtrip", "fuse", "gpu", "gpu_unfused", "interp", "npy"];
+pub const TARGETS: [&str; 9] =
+    ["parse", "parse_verify", "roundtrip", "fuse", "gpu", "gpu_unfused", "pass_pipeline", "interp", "npy"];
 
 /// The target function of `name` (one of [`TARGETS`]).
 pub fn target(name: &str) -> Option<fn(&[u8])> {
@@ -57,6 +59,7 @@ pub fn target(name: &str) -> Option<fn(&[u8])> {
         "fuse" => pipeline_fuse,
         "gpu" => pipeline_gpu,
         "gpu_unfused" => pipeline_gpu_unfused,
+        "pass_pipeline" => pass_pipeline,
         "interp" => interp,
         "npy" => npy,
         _ => return None,
@@ -176,9 +179,8 @@ fn pipeline_text(reg: &PassRegistry, name: &str) -> String {
     p.text.replace("fuse-mixed-reductions", "fuse-mixed-reductions{time-limit-ms=200 max-nodes=4000}")
 }
 
-/// Runs named pipeline `name` on `module`, with verification after each pass. `Ok(true)`:
-/// it ran; `Ok(false)`: a pass reported a diagnostic. Panics on an internal compiler error
-/// (a caught panic of a pass) or on IR that fails to verify after a pass.
+/// Runs named pipeline `name` on `module`, with verification after each pass: `true` if it
+/// ran, `false` if a pass reported a diagnostic (see [`run_pm`]).
 fn run_pipeline(ctx: &mut Context, module: OpId, name: &str, hints: Option<&str>) -> bool {
     let reg = registry();
     let mut text = pipeline_text(&reg, name);
@@ -190,6 +192,13 @@ fn run_pipeline(ctx: &mut Context, module: OpId, name: &str, hints: Option<&str>
     let parsed = parse_pipeline(&text).unwrap_or_else(|e| panic!("pipeline '{name}' does not parse: {e}"));
     let mut pm = PassManager::new(Instrumentation { verify_each: true, ..Default::default() });
     pm.add_pipeline(&reg, &parsed).unwrap_or_else(|e| panic!("pipeline '{name}': {e}"));
+    run_pm(ctx, module, &mut pm, name)
+}
+
+/// Runs `pm` on `module`: `true` if it ran, `false` if a pass reported a diagnostic.
+/// Panics on an internal compiler error (a caught panic of a pass) or on IR that fails to
+/// verify after a pass.
+fn run_pm(ctx: &mut Context, module: OpId, pm: &mut PassManager, name: &str) -> bool {
     match pm.run(ctx, module) {
         Ok(()) => true,
         Err(d) => {
@@ -217,6 +226,42 @@ pub fn pipeline(name: &str, data: &[u8]) {
     bump(&PIPELINE_STAGES[1]);
     if let Err(d) = morf_ir::verify(&ctx, m) {
         panic!("pipeline '{name}' output does not verify:\n{}", ctx.render(&d));
+    }
+    let custom = print_op(&ctx, m, &PrintOptions::default());
+    let generic = print_op(&ctx, m, &PrintOptions { generic: true, ..Default::default() });
+    check_roundtrip(&custom, &generic);
+}
+
+/// Pass options that would make a run slow or write files, which a user asks for
+/// knowingly: [`pass_pipeline`] skips pipelines that set them.
+const COSTLY_OPTIONS: [&str; 5] = ["time-limit-ms", "max-nodes", "max-iterations", "dump-egraph", "report"];
+
+/// The first line of the input is pipeline text (as `--pass-pipeline` takes it), the rest
+/// IR. Pipeline text that does not parse, or names unknown passes or bad options, must give
+/// an error; on verified IR the passes must end as in [`pipeline`].
+pub fn pass_pipeline(data: &[u8]) {
+    let Some(src) = text(data) else { return };
+    let (first, rest) = src.split_once('\n').unwrap_or((&src, ""));
+    let Ok(parsed) = parse_pipeline(first) else { return };
+    if COSTLY_OPTIONS.iter().any(|o| first.contains(o)) {
+        return;
+    }
+    let reg = registry();
+    let mut pm = PassManager::new(Instrumentation { verify_each: true, ..Default::default() });
+    if pm.add_pipeline(&reg, &parsed).is_err() {
+        return;
+    }
+    // The pipeline line stays in the source as a blank line, so IR lines keep their numbers.
+    let ir = format!("\n{rest}");
+    let mut ctx = context(false);
+    let Some(m) = load(&mut ctx, &ir, true) else { return };
+    bump(&PIPELINE_STAGES[0]);
+    if !run_pm(&mut ctx, m, &mut pm, first) {
+        return;
+    }
+    bump(&PIPELINE_STAGES[1]);
+    if let Err(d) = morf_ir::verify(&ctx, m) {
+        panic!("pipeline '{first}' output does not verify:\n{}", ctx.render(&d));
     }
     let custom = print_op(&ctx, m, &PrintOptions::default());
     let generic = print_op(&ctx, m, &PrintOptions { generic: true, ..Default::default() });

@@ -54,7 +54,7 @@ fn fuzz(name: &str, expensive: bool) {
     };
     match name {
         "interp" => eprintln!("interp: verified/ran/lowered/compared: {}", stages(&morf_fuzz_targets::INTERP_STAGES)),
-        "fuse" | "gpu" | "gpu_unfused" => {
+        "fuse" | "gpu" | "gpu_unfused" | "pass_pipeline" => {
             eprintln!("pipelines so far: verified/through: {}", stages(&morf_fuzz_targets::PIPELINE_STAGES))
         }
         _ => {}
@@ -124,6 +124,11 @@ fn fuzz_gpu() {
 #[test]
 fn fuzz_gpu_unfused() {
     fuzz("gpu_unfused", true);
+}
+
+#[test]
+fn fuzz_pass_pipeline() {
+    fuzz("pass_pipeline", true);
 }
 
 #[test]
