@@ -42,11 +42,21 @@ fn check(
     fuse_opts: &str,
     gpu_opts: &str,
 ) -> Result<Outcome, String> {
+    check_ir(text, inputs, fuse_opts, gpu_opts).map(|(o, _)| o)
+}
+
+/// [`check`], also returning the GPU IR (empty when skipped).
+fn check_ir(
+    text: &str,
+    inputs: &dyn Fn(&Context, OpId) -> Inputs,
+    fuse_opts: &str,
+    gpu_opts: &str,
+) -> Result<(Outcome, String), String> {
     let (mut ctx, m, f) = parse_program(text)?;
     let ins = inputs(&ctx, f);
-    let Ok(before) = run(&ctx, f, &ins) else { return Ok(Outcome::Skipped) };
+    let Ok(before) = run(&ctx, f, &ins) else { return Ok((Outcome::Skipped, String::new())) };
     if has_nan(&before) {
-        return Ok(Outcome::Skipped);
+        return Ok((Outcome::Skipped, String::new()));
     }
     let reg = registry();
     for (pass, opts) in [
@@ -66,9 +76,10 @@ fn check(
     let after = run(&ctx, f, &ins).map_err(|e| format!("GPU program fails: {e}\n{printed}"))?;
     close(&before, &after, Some("NaN after fusion")).map_err(|e| format!("{e}\nGPU IR:\n{printed}"))?;
     if printed.contains("fast: N=") {
-        return Ok(Outcome::Fast);
+        return Ok((Outcome::Fast, printed));
     }
-    Ok(Outcome::Checked(printed.contains("RowFused")))
+    let row_fused = printed.contains("RowFused");
+    Ok((Outcome::Checked(row_fused), printed))
 }
 
 /// Inputs from a signature: `morf.dims` names sized from `sizes`, normal values (positive,
@@ -169,4 +180,50 @@ fn fast_path_agrees() {
         }
     }
     assert!(fast >= 24, "only {fast} runs took the fast path");
+}
+
+/// 3-D programs that end in a mixed-order pair on a full-rank value (a reduction over its
+/// leading one or two axes, possibly both, and one over the rest; `GenConfig::mixed_tail`),
+/// base sizes up to 21 (reduced domains of a few hundred points, so the partials of the
+/// split-K and partial-pointwise kernels cover several splits), through the `gpu` pipeline on
+/// the simulator against the tensor interpreter. The fusion options alternate between the
+/// defaults and fusion made attractive everywhere (partials fused into pointwise kernels).
+#[test]
+fn random_3d_mixed_order_programs_lower_to_gpu_and_agree() {
+    const N: u64 = 300;
+    let cfg = GenConfig {
+        min_rank: 3,
+        max_rank: 3,
+        sizes: vec![1, 2, 3, 5, 8, 13, 21],
+        mixed_tail: true,
+        ..GenConfig::default()
+    };
+    let mut failures = Vec::new();
+    let (mut checked, mut multi_dim, mut partial_pointwise) = (0u64, 0u64, 0u64);
+    for seed in 0..N {
+        let p = generate(seed, &cfg);
+        multi_dim += p.text.contains("dims [0, 1] :") as u64;
+        let inputs = |_: &Context, _: OpId| progen_inputs(&p, seed);
+        let fuse = FUSE_OPTIONS[(seed % 2) as usize];
+        let gpu = GPU_OPTIONS[(seed % 3) as usize];
+        match check_ir(&p.text, &inputs, fuse, gpu) {
+            Ok((Outcome::Skipped, _)) => {}
+            Ok((_, ir)) => {
+                checked += 1;
+                partial_pointwise += ir.contains("\"PartialPointwise") as u64;
+            }
+            Err(e) => {
+                let what = format!("seed {seed} (fuse '{fuse}', gpu '{gpu}')");
+                failures.push(failure_report(&what, &e, &p.text, &|t| check(t, &inputs, fuse, gpu)));
+            }
+        }
+    }
+    eprintln!(
+        "lower-loop-to-gpu: {N} random 3-D mixed-order programs, {checked} checked, {multi_dim} reducing dims [0, 1], \
+         {partial_pointwise} with a partial-pointwise kernel"
+    );
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n\n"));
+    assert!(checked >= N * 7 / 10, "only {checked} programs were checked");
+    assert!(multi_dim >= N / 4, "only {multi_dim} programs reduce two axes at once");
+    assert!(partial_pointwise >= 10, "only {partial_pointwise} programs had a partial-pointwise kernel");
 }

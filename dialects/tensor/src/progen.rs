@@ -74,23 +74,35 @@ pub struct Program {
     pub args: Vec<ArgSpec>,
 }
 
-/// Knobs of the generator.
+/// Knobs of the generator. The defaults reproduce the programs of earlier versions seed for
+/// seed; the other knobs draw from the same stream, so changing one changes the programs.
 #[derive(Clone, Debug)]
 pub struct GenConfig {
+    /// Smallest base rank (1..=3; 1 by default).
+    pub min_rank: usize,
     /// Largest base rank (1..=3).
     pub max_rank: usize,
     /// Number of ops to generate (at most).
     pub max_ops: usize,
     /// Element types to draw from.
     pub dtypes: Vec<FloatKind>,
+    /// Sizes of the base axes to draw from.
+    pub sizes: Vec<usize>,
+    /// End with a mixed-order pair on a full-rank value (base rank >= 2): a reduction over
+    /// its leading `k` axes (a column reduction, possibly over several axes) and one over
+    /// the others (a row reduction), both returned. Off by default.
+    pub mixed_tail: bool,
 }
 
 impl Default for GenConfig {
     fn default() -> Self {
         GenConfig {
+            min_rank: 1,
             max_rank: 3,
             max_ops: 12,
             dtypes: vec![FloatKind::F32, FloatKind::F64, FloatKind::BF16, FloatKind::F16],
+            sizes: vec![1, 2, 3, 4, 5, 7, 8, 16],
+            mixed_tail: false,
         }
     }
 }
@@ -275,6 +287,33 @@ impl Gen<'_> {
         }
     }
 
+    /// [`GenConfig::mixed_tail`]: a full-rank value reduced over its leading `k` axes and,
+    /// separately, over the rest; returns the two results.
+    fn mixed_tail(&mut self, rank: usize) -> Vec<Val> {
+        let elem = self.rng.pick(&self.vals).elem;
+        let all: Vec<usize> = (0..rank).collect();
+        let src = self.value_like(&all, elem);
+        let k = 1 + self.rng.below(rank - 1);
+        let t = self.ty(&all, elem);
+        let mut out = Vec::new();
+        for (red, kinds) in
+            [((0..k).collect::<Vec<_>>(), ["sum", "mean", "max"]), ((k..rank).collect(), ["sum", "mean", "min"])]
+        {
+            let kind = *self.rng.pick(&kinds);
+            let keep: Vec<usize> = all.iter().copied().filter(|a| !red.contains(a)).collect();
+            let pos: Vec<String> = red.iter().map(usize::to_string).collect();
+            let n = self.fresh();
+            let line = format!(
+                "%{n} = mtensor.reduce {kind} %{src} dims [{}] : {t} -> {}",
+                pos.join(", "),
+                self.ty(&keep, elem)
+            );
+            self.push(n.clone(), keep.clone(), elem, line);
+            out.push(Val { name: n, axes: keep, elem });
+        }
+        out
+    }
+
     fn constant(&mut self, axes: &[usize], elem: FloatKind, value: f64) -> String {
         let c = self.fresh();
         let zt = self.ty(&[], elem);
@@ -296,8 +335,11 @@ impl Gen<'_> {
 /// Generates a random program from `seed`.
 pub fn generate(seed: u64, cfg: &GenConfig) -> Program {
     let mut rng = Rng::new(seed);
-    let rank = 1 + rng.below(cfg.max_rank.clamp(1, 3));
-    let sizes: Vec<usize> = (0..rank).map(|_| *rng.pick(&[1usize, 2, 3, 4, 5, 7, 8, 16])).collect();
+    // With min_rank 1 and the default sizes these draws are those of earlier versions.
+    let lo = cfg.min_rank.clamp(1, 3);
+    let hi = cfg.max_rank.clamp(lo, 3);
+    let rank = lo + rng.below(hi - lo + 1);
+    let sizes: Vec<usize> = (0..rank).map(|_| *rng.pick(&cfg.sizes)).collect();
     let dynamic: Vec<bool> = (0..rank).map(|_| rng.chance(0.5)).collect();
     let mut g = Gen {
         rng: &mut rng,
@@ -330,10 +372,16 @@ pub fn generate(seed: u64, cfg: &GenConfig) -> Program {
     for _ in 0..nops {
         g.step();
     }
-    // Results: the last value plus up to two random others (distinct).
+    let tail = if cfg.mixed_tail && rank >= 2 { g.mixed_tail(rank) } else { Vec::new() };
+    // Results: the last value plus up to two random others (distinct), and the mixed tail.
     let mut outs: Vec<Val> = vec![g.vals.last().cloned().expect("at least one value")];
     for _ in 0..g.rng.below(3) {
         let v = g.rng.pick(&g.vals).clone();
+        if !outs.iter().any(|o| o.name == v.name) {
+            outs.push(v);
+        }
+    }
+    for v in tail {
         if !outs.iter().any(|o| o.name == v.name) {
             outs.push(v);
         }

@@ -232,7 +232,7 @@ fn lower_function(ctx: &mut Context, func: OpId, opts: &TensorToLoopOptions) -> 
     for (what, types) in [("argument", &ins), ("result", &outs)] {
         for (i, t) in types.iter().enumerate() {
             if let Some(msg) = unsupported_element(ctx, *t) {
-                return Err(op_error(ctx, func, &format!("{what} #{i} {msg}")));
+                return Err(op_error(ctx, func, format!("{what} #{i} {msg}")));
             }
         }
     }
@@ -243,7 +243,7 @@ fn lower_function(ctx: &mut Context, func: OpId, opts: &TensorToLoopOptions) -> 
         for op in ops {
             for (i, v) in ctx.results(op).iter().enumerate() {
                 if let Some(msg) = unsupported_element(ctx, ctx.value_type(*v)) {
-                    return Err(op_error(ctx, op, &format!("result #{i} {msg}")));
+                    return Err(op_error(ctx, op, format!("result #{i} {msg}")));
                 }
             }
         }
