@@ -371,6 +371,9 @@ pub struct Outcome {
     pub executions: u64,
     /// Distinct failures (by [`Panic::key`]), in the order found.
     pub failures: Vec<Failure>,
+    /// The slowest execution and its input (slow inputs are findings too; libFuzzer's
+    /// `-timeout` catches the hangs).
+    pub slowest: (std::time::Duration, Vec<u8>),
 }
 
 /// Runs target `f` on every seed, then `iterations` mutants, each of a random seed. Each
@@ -391,9 +394,18 @@ pub fn run(
         let minimal = minimize(f, input, &p, 2000);
         out.failures.push(Failure { seed, iteration, panic: p, input: input.to_vec(), minimal });
     };
-    for (i, s) in seeds.iter().enumerate() {
+    let timed = |out: &mut Outcome, input: &[u8]| {
+        let t = std::time::Instant::now();
+        let p = catch(f, input);
+        let dt = t.elapsed();
+        if dt > out.slowest.0 {
+            out.slowest = (dt, input.to_vec());
+        }
         out.executions += 1;
-        if let Some(p) = catch(f, s) {
+        p
+    };
+    for (i, s) in seeds.iter().enumerate() {
+        if let Some(p) = timed(&mut out, s) {
             record(&mut out, i as u64, s, p);
         }
     }
@@ -404,8 +416,7 @@ pub fn run(
     for it in 0..iterations {
         let base = &seeds[m.rng.below(seeds.len())];
         let input = m.mutate(base);
-        out.executions += 1;
-        if let Some(p) = catch(f, &input) {
+        if let Some(p) = timed(&mut out, &input) {
             record(&mut out, seeds.len() as u64 + it, &input, p);
         }
     }

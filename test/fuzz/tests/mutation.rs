@@ -6,6 +6,8 @@
 //! both); `MORF_FUZZ_SEED=S` changes the seed. In release the default run takes about a
 //! minute on 2 cores. A failure writes the minimal input to
 //! `target/fuzz-failures/<target>-<seed>-<iteration>.bin` and names it in the message.
+//! `MORF_FUZZ_SLOWEST=DIR` also writes each target's slowest input to
+//! `DIR/<target>-slowest.bin`.
 
 use morf_fuzz_targets::{corpus, mutate, target};
 
@@ -14,8 +16,7 @@ use morf_fuzz_targets::{corpus, mutate, target};
 /// message contains one of them is printed but does not fail the run; remove the entry
 /// when the bug is fixed (the reproducer then passes, which `known_bugs_reproduce`
 /// reports).
-const KNOWN_BUGS: &[(&str, &str)] =
-    &[("'!mloop.buffer' element type must be f16, bf16, f32, f64 or i1", "fuse-tensor-i32-arg.mlir")];
+const KNOWN_BUGS: &[(&str, &str)] = &[];
 
 fn known(message: &str) -> Option<&'static str> {
     KNOWN_BUGS.iter().find(|(m, _)| message.contains(m)).map(|(_, f)| *f)
@@ -48,7 +49,16 @@ fn fuzz(name: &str, expensive: bool) {
     let iters = iterations(expensive);
     let t = std::time::Instant::now();
     let out = mutate::run(f, &seeds, &dict, seed, iters, 8);
-    eprintln!("{name}: {} executions in {:.1?} (seed {seed:#x})", out.executions, t.elapsed());
+    eprintln!(
+        "{name}: {} executions in {:.1?} (seed {seed:#x}); slowest {:.1?} ({} bytes)",
+        out.executions,
+        t.elapsed(),
+        out.slowest.0,
+        out.slowest.1.len()
+    );
+    if let Ok(dir) = std::env::var("MORF_FUZZ_SLOWEST") {
+        let _ = std::fs::write(std::path::Path::new(&dir).join(format!("{name}-slowest.bin")), &out.slowest.1);
+    }
     let stages = |c: &[std::sync::atomic::AtomicU64]| {
         c.iter().map(|x| x.load(std::sync::atomic::Ordering::Relaxed).to_string()).collect::<Vec<_>>().join("/")
     };
@@ -183,4 +193,27 @@ fn replay() {
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// Every reproducer in `fuzz/regressions/` that is not a [`KNOWN_BUGS`] entry (a fixed
+/// bug) passes its target, named by the file name up to the first `-`.
+#[test]
+fn fixed_regressions_pass() {
+    let dir = corpus::repo_root().join("fuzz/regressions");
+    let mut n = 0;
+    for e in std::fs::read_dir(&dir).expect("fuzz/regressions") {
+        let path = e.expect("entry").path();
+        let file = path.file_name().and_then(|f| f.to_str()).unwrap_or("").to_string();
+        if KNOWN_BUGS.iter().any(|(_, f)| *f == file) || file.starts_with('.') || file.ends_with(".md") {
+            continue;
+        }
+        let stem = file.split('-').next().unwrap_or("");
+        let f = target(stem).unwrap_or_else(|| panic!("{file}: no target '{stem}'"));
+        let data = std::fs::read(&path).expect("readable");
+        if let Some(p) = mutate::catch(f, &data) {
+            panic!("fuzz/regressions/{file} fails again: panicked at {}: {}", p.location, p.message);
+        }
+        n += 1;
+    }
+    assert!(n > 0, "no fixed regressions found in {}", dir.display());
 }
