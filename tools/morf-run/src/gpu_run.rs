@@ -614,6 +614,25 @@ mod tests {
     }
 
     #[test]
+    fn device_estimate_of_a_compiled_example_is_tight() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/rmsnorm_bwd.mlir");
+        let text = std::fs::read_to_string(path).unwrap();
+        let mut ctx = new_context(false);
+        let module = load_module(&mut ctx, path, &text).unwrap();
+        let (m, n) = (1_000_003usize, 384usize);
+        run_named_pipeline(&mut ctx, module, &pass_registry(), GPU_PIPELINE, Some("M=1000003,N=384")).unwrap();
+        let func = morf_ir::builtin::lookup_function(&ctx, module, "rmsnorm_bwd").unwrap();
+        let shapes = [vec![m, n], vec![n], vec![m, n], vec![m]];
+        let bytes = crate::memory::device_bytes(&ctx, func, &shapes, &|t| {
+            DevElem::of(&ctx, t).map(|e| e.size() as u64).unwrap_or(8)
+        });
+        // x, dy and dx in bf16 (6 bytes per element of [M, N]); rstd, w, dw and the f32
+        // column partials are small beside them.
+        let floor = (6 * m * n) as u64;
+        assert!(bytes >= floor && bytes < floor + floor / 4, "{bytes} vs {floor}");
+    }
+
+    #[test]
     fn device_memory_message() {
         assert!(check_device_fits(10, 10, 100).is_ok());
         let m = check_device_fits(3 << 30, 1 << 30, 80 << 30).unwrap_err().to_string();

@@ -177,6 +177,7 @@ pub fn value_shapes(ctx: &Context, func: OpId, arg_shapes: &[Vec<usize>]) -> Has
     // Every size seen so far, largest first: the fallback bound of an unknown dim.
     let mut sizes: Vec<usize> = arg_shapes.iter().flatten().copied().collect();
     sizes.sort_unstable_by(|a, b| b.cmp(a));
+    let max_count = arg_shapes.iter().map(|s| count(s)).max().unwrap_or(1);
     let mut ops = Vec::new();
     for op in ctx.block_ops(block) {
         ctx.walk(op, &mut |o| ops.push(o));
@@ -194,19 +195,35 @@ pub fn value_shapes(ctx: &Context, func: OpId, arg_shapes: &[Vec<usize>]) -> Has
                         ints.insert(r, n as i64);
                     }
                 }
-            } else if name.ends_with(".constant") {
-                if let Some(v) = ctx.attr(op, "value").and_then(|a| ctx.attr_int(a)) {
-                    ints.insert(r, v);
-                }
+            } else if let Some(v) = eval_int_op(ctx, op, &ints) {
+                ints.insert(r, v);
             }
         }
         for &r in ctx.results(op) {
             let Some(dims) = dims_of(ctx, ctx.value_type(r)) else { continue };
-            let shape = infer(ctx, op, &dims, &shapes, &ints, &sizes);
+            let shape = infer(ctx, op, &dims, &shapes, &ints, &sizes, max_count);
             shapes.insert(r, shape);
         }
     }
     shapes
+}
+
+/// The value of a scalar integer op (`mloop.constant 64 : index`, `mloop.add`,
+/// `mloop.div`, `mloop.min`, ...) whose operands are all known integers, computed by its
+/// interpreter hook on a scratch machine; `None` for anything else.
+fn eval_int_op(ctx: &Context, op: OpId, ints: &HashMap<Value, i64>) -> Option<i64> {
+    if !ctx.regions(op).is_empty() || ctx.results(op).len() != 1 {
+        return None;
+    }
+    let mut m = morf_ir::interp::Machine::new();
+    for v in ctx.operands(op) {
+        if !ctx.is_int_or_index(ctx.value_type(*v)) {
+            return None;
+        }
+        m.set(*v, morf_ir::interp::RtValue::Int(*ints.get(v)?));
+    }
+    m.run_op(ctx, op).ok()?;
+    m.get(ctx, ctx.result(op, 0)).ok()?.as_int()
 }
 
 /// The shape of a result of `op` with type dims `dims`.
@@ -217,6 +234,7 @@ fn infer(
     shapes: &HashMap<Value, Vec<usize>>,
     ints: &HashMap<Value, i64>,
     sizes: &[usize],
+    max_count: u64,
 ) -> Vec<usize> {
     let dynamic = dims.iter().filter(|d| matches!(d, Dim::Dynamic)).count();
     let fill = |vals: &mut dyn Iterator<Item = usize>| -> Vec<usize> {
@@ -260,8 +278,26 @@ fn infer(
         largest.sort_unstable_by(|a, b| b.cmp(a));
         return fill(&mut largest.into_iter());
     }
-    // Anything else: the largest sizes of the arguments.
-    fill(&mut sizes.iter().copied())
+    // Anything else: the largest sizes of the arguments, as long as the value is no
+    // larger than the largest argument (`[M, M]` from sizes M > N would be far too much).
+    let cap = sizes.first().map_or(1, |_| max_count);
+    let mut total = 1u64;
+    let mut it = sizes.iter().copied();
+    dims.iter()
+        .map(|d| match d {
+            Dim::Static(n) => {
+                total = total.saturating_mul(*n);
+                *n as usize
+            }
+            Dim::Dynamic => {
+                let want = it.next().unwrap_or(0) as u64;
+                let room = (cap / total.max(1)).max(1);
+                let n = want.min(room);
+                total = total.saturating_mul(n);
+                n as usize
+            }
+        })
+        .collect()
 }
 
 /// For each op of `block` (by position), the values defined by earlier or this op of the
@@ -403,6 +439,30 @@ mod tests {
         assert!(m.contains("about 8.5 GiB") && m.contains("inputs 7.5 GiB") && m.contains("100.0 MiB"), "{m}");
         assert!(m.contains("--max-memory"), "{m}");
         assert!(e.check(&MemoryLimit { bytes: u64::MAX, source: String::new() }).is_ok());
+    }
+
+    #[test]
+    fn sizes_computed_by_scalar_ops_are_followed() {
+        let text = r#"
+func.func @h(%x: !mloop.buffer<?x?xf32> {morf.dims = ["M", "N"]}) -> !mloop.buffer<?x?xf32> {
+  %m = mloop.dim %x, 0 : !mloop.buffer<?x?xf32>
+  %n = mloop.dim %x, 1 : !mloop.buffer<?x?xf32>
+  %c63 = mloop.constant 63 : index
+  %c64 = mloop.constant 64 : index
+  %a = mloop.add %m, %c63 : index
+  %b = mloop.div %a, %c64 : index
+  %w = mloop.alloc(%b, %n) : !mloop.buffer<?x?xf32>
+  func.return %w : !mloop.buffer<?x?xf32>
+}
+"#;
+        let mut ctx = crate::new_context(false);
+        let module = crate::load_module(&mut ctx, "h.mlir", text).unwrap();
+        let func = crate::select_function(&ctx, module, None, "h.mlir").unwrap();
+        let shapes = value_shapes(&ctx, func, &[vec![1_000_003, 384]]);
+        assert!(shapes.values().any(|s| *s == vec![15_626, 384]), "{shapes:?}");
+        // Device bytes: the argument and the workspace, 4 bytes each.
+        let bytes = device_bytes(&ctx, func, &[vec![1_000_003, 384]], &|_| 4);
+        assert_eq!(bytes, (1_000_003 + 15_626) * 384 * 4);
     }
 
     #[test]
