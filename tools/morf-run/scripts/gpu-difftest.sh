@@ -58,6 +58,7 @@ TMP=$(mktemp -d)
 LOG=$OUT/difftest.log
 SUMMARY=$OUT/summary.txt
 : >"$LOG"
+rm -f "$OUT/sanitizer.tsv" "$OUT/sanitizer.log"
 : >"$SUMMARY"
 STEPS=${STEPS:-random examples determinism memory sanitizer}
 T=$BIN/gpu_differential
@@ -165,7 +166,11 @@ fi
     if [[ -s $OUT/sanitizer.tsv ]]; then
         runs=$(($(wc -l <"$OUT/sanitizer.tsv") - 1))
         clean=$(awk -F'\t' 'NR > 1 && $4 == 0 && $5 ~ /(^|[^0-9])0 (errors|hazards)/' "$OUT/sanitizer.tsv" | wc -l)
-        echo "== compute-sanitizer: $runs runs, $clean clean (exit 0, 0 errors/hazards) =="
+        set -- ${SAN_TOOLS:-memcheck racecheck}
+        ntools=$#
+        set -- ${SAN_SHAPES:-M=1024,N=1024 M=7,N=100 M=4099,N=5120}
+        expected=$((ntools * $# * $(ls examples/*.mlir | wc -l)))
+        echo "== compute-sanitizer: $runs of $expected runs finished, $clean clean (exit 0, 0 errors/hazards) =="
         awk -F'\t' 'NR > 1 && !($4 == 0 && $5 ~ /(^|[^0-9])0 (errors|hazards)/)' "$OUT/sanitizer.tsv" | head -20
         awk -F'\t' 'NR > 1 {print $1": "$5}' "$OUT/sanitizer.tsv" | sort | uniq -c
     fi
