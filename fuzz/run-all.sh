@@ -15,7 +15,7 @@ expensive=${2:?expensive seconds}
 logs=${3:-/tmp/fuzz-long}
 shift $(( $# < 3 ? $# : 3 ))
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(parse parse_verify roundtrip npy fuse gpu gpu_unfused interp)
+[ ${#targets[@]} -eq 0 ] && targets=(parse parse_verify roundtrip npy fuse gpu gpu_unfused pass_pipeline interp)
 cd "$(dirname "$0")"
 bin=${FUZZ_BIN:-target/x86_64-unknown-linux-gnu/release}
 mkdir -p "$logs"
