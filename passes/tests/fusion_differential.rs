@@ -196,3 +196,129 @@ fn sixty_four_rmsnorms_compile_fast() {
         assert!(elapsed.as_secs_f64() < 1.0, "took {elapsed:?}");
     }
 }
+
+/// Fixed programs where a consumer reads a reduction's result at an index other than the loop
+/// the fusion would share (a dependence across fused iterations), most of them square, where
+/// loops of one size have one axis and only the loop position tells `t[i]` from `t[j]`; plus
+/// legal variants that must keep fusing. `Some(fused)`: whether the pass must rewrite the
+/// kernels under both option sets.
+const FIXED_CASES: &[(&str, Option<bool>, &str)] = &[
+    // GPU differential run, seed 554 (docs/perf-data/2026-11-30/difftest/): a column sum
+    // broadcast back over the rows was row-fused with its consumer, which read s[j] for every j
+    // while row j of the fused loop was still to compute it (NaN / garbage).
+    (
+        "seed554 column sum broadcast over rows",
+        Some(false),
+        "func.func @main(%a: tensor<300x300xf32>) -> (tensor<300x300xf32>) {
+  %s = mtensor.reduce sum %a dims [0] : tensor<300x300xf32> -> tensor<300xf32>
+  %t = mtensor.add %s, %s : tensor<300xf32>
+  %b = mtensor.broadcast %t dims [1] : tensor<300xf32> -> tensor<300x300xf32>
+  %n = mtensor.neg %b : tensor<300x300xf32>
+  func.return %n : tensor<300x300xf32>
+}",
+    ),
+    // GPU differential run, seed 2257: a row max of a pointwise result was taken for a column
+    // reduction and split into a partial fused with its producer, which `loop-fuse` then
+    // rejected ("accesses a buffer at indices other than ...").
+    (
+        "seed2257 row max of a square product",
+        Some(false),
+        "func.func @main(%a0: tensor<64x64xf64> {morf.dims = [\"d0\", \"d1\"]}) -> (tensor<64xf64>, tensor<64x64xf64>) {
+  %v1 = mtensor.mul %a0, %a0 : tensor<64x64xf64>
+  %v2 = mtensor.reduce min %a0 dims [0] : tensor<64x64xf64> -> tensor<64xf64>
+  %v3 = mtensor.reduce sum %v2 dims [0] : tensor<64xf64> -> tensor<f64>
+  %v4 = mtensor.min %v3, %v3 : tensor<f64>
+  %v6 = mtensor.abs %v2 : tensor<64xf64>
+  %v5 = mtensor.rsqrt %v6 : tensor<64xf64>
+  %v7 = mtensor.add %v5, %v5 : tensor<64xf64>
+  %v9 = mtensor.abs %a0 : tensor<64x64xf64>
+  %v10 = mtensor.constant dense<1.0> : tensor<f64>
+  %v11 = mtensor.broadcast %v10 dims [] : tensor<f64> -> tensor<64x64xf64>
+  %v12 = mtensor.add %v9, %v11 : tensor<64x64xf64>
+  %v8 = mtensor.div %v1, %v12 : tensor<64x64xf64>
+  %v13 = mtensor.add %a0, %v11 : tensor<64x64xf64>
+  %v14 = mtensor.reduce max %v1 dims [1] : tensor<64x64xf64> -> tensor<64xf64>
+  func.return %v14, %v1 : tensor<64xf64>, tensor<64x64xf64>
+}",
+    ),
+    // A row sum read back at the column index: y[i, j] = a[i, j] - r[j] needs every row's sum.
+    (
+        "row sum broadcast over columns",
+        Some(false),
+        "func.func @main(%a: tensor<16x16xf32>) -> (tensor<16x16xf32>) {
+  %r = mtensor.reduce sum %a dims [1] : tensor<16x16xf32> -> tensor<16xf32>
+  %b = mtensor.broadcast %r dims [1] : tensor<16xf32> -> tensor<16x16xf32>
+  %n = mtensor.sub %a, %b : tensor<16x16xf32>
+  func.return %n : tensor<16x16xf32>
+}",
+    ),
+    // The legal twin: y[i, j] = a[i, j] - r[i] reads the row's own sum and must stay row-fused.
+    (
+        "row sum broadcast over rows (legal)",
+        Some(true),
+        "func.func @main(%a: tensor<16x16xf32>) -> (tensor<16x16xf32>) {
+  %r = mtensor.reduce sum %a dims [1] : tensor<16x16xf32> -> tensor<16xf32>
+  %b = mtensor.broadcast %r dims [0] : tensor<16xf32> -> tensor<16x16xf32>
+  %n = mtensor.sub %a, %b : tensor<16x16xf32>
+  func.return %n : tensor<16x16xf32>
+}",
+    ),
+    // A column max feeding a row-wise op at index j (softmax over columns' maxima): the row
+    // kernel may fuse the row sum with its normalization, never with the column max.
+    (
+        "column max feeding a row-wise op at j",
+        Some(true),
+        "func.func @main(%a: tensor<16x16xf32>) -> (tensor<16xf32>, tensor<16x16xf32>) {
+  %m = mtensor.reduce max %a dims [0] : tensor<16x16xf32> -> tensor<16xf32>
+  %b = mtensor.broadcast %m dims [1] : tensor<16xf32> -> tensor<16x16xf32>
+  %d = mtensor.sub %a, %b : tensor<16x16xf32>
+  %e = mtensor.exp %d : tensor<16x16xf32>
+  %s = mtensor.reduce sum %e dims [1] : tensor<16x16xf32> -> tensor<16xf32>
+  %c = mtensor.broadcast %s dims [0] : tensor<16xf32> -> tensor<16x16xf32>
+  %y = mtensor.div %e, %c : tensor<16x16xf32>
+  func.return %s, %y : tensor<16xf32>, tensor<16x16xf32>
+}",
+    ),
+    // 3-D: a sum over the leading dim broadcast back over it.
+    (
+        "3-D sum over dim 0 broadcast back",
+        None,
+        "func.func @main(%a: tensor<8x8x8xf32>) -> (tensor<8x8x8xf32>) {
+  %s = mtensor.reduce sum %a dims [0] : tensor<8x8x8xf32> -> tensor<8x8xf32>
+  %b = mtensor.broadcast %s dims [1, 2] : tensor<8x8xf32> -> tensor<8x8x8xf32>
+  %n = mtensor.sub %a, %b : tensor<8x8x8xf32>
+  func.return %n : tensor<8x8x8xf32>
+}",
+    ),
+    // 3-D: a sum over the last dim, r[i, j], read back as r[j, k].
+    (
+        "3-D row sum read at shifted dims",
+        Some(false),
+        "func.func @main(%a: tensor<8x8x8xf32>) -> (tensor<8x8x8xf32>) {
+  %r = mtensor.reduce sum %a dims [2] : tensor<8x8x8xf32> -> tensor<8x8xf32>
+  %b = mtensor.broadcast %r dims [1, 2] : tensor<8x8xf32> -> tensor<8x8x8xf32>
+  %n = mtensor.sub %a, %b : tensor<8x8x8xf32>
+  func.return %n : tensor<8x8x8xf32>
+}",
+    ),
+];
+
+#[test]
+fn fixed_cases_fuse_legally_and_agree() {
+    for (name, expect_fused, text) in FIXED_CASES {
+        for seed in 0..2u64 {
+            let inputs = |ctx: &Context, f: OpId| signature_inputs(ctx, f, seed, &[]);
+            for options in OPTION_SETS {
+                match check(text, &inputs, options) {
+                    Ok(Outcome::Checked(fused)) => {
+                        if let Some(want) = expect_fused {
+                            assert_eq!(fused, *want, "{name} (seed {seed}, options '{options}'): rewritten = {fused}");
+                        }
+                    }
+                    Ok(Outcome::Skipped) => panic!("{name} (seed {seed}): the reference did not run"),
+                    Err(e) => panic!("{name} (seed {seed}, options '{options}'): {e}"),
+                }
+            }
+        }
+    }
+}

@@ -14,7 +14,8 @@ const M: Axis = Axis(0);
 const N: Axis = Axis(1);
 
 fn acc(buffer: usize, axes: &[Axis], elem_bytes: u32) -> Access {
-    Access { buffer, axes: axes.to_vec(), elem_bytes }
+    // dims left empty: inferred from the axes, which are distinct in these nests.
+    Access { buffer, axes: axes.to_vec(), elem_bytes, dims: vec![] }
 }
 
 fn red(

@@ -28,8 +28,23 @@ pub struct Io {
     pub buf: Buf,
     /// The axes indexing it (empty for a workspace).
     pub axes: Vec<Axis>,
+    /// The dimensions of the kernel's iteration space indexing it ([`Idx::dims`]).
+    pub dims: Vec<usize>,
     /// Bytes touched by one pass over it.
     pub bytes: u64,
+}
+
+/// How a kernel indexes a buffer.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Idx {
+    /// The axes (size classes) indexing it.
+    pub axes: Vec<Axis>,
+    /// Per entry of `axes`, the dimension of the kernel's iteration space that indexes it
+    /// (pointwise: its domain; reduction: kept then reduced; final: kept). A partial's dims are
+    /// renumbered to its `[reduced..., kept...]` loop order, so that members of one kernel
+    /// agree on what each dimension is. Two accesses touch the same element in one iteration
+    /// only when their dims are equal; equal axes are not enough (`t[i]`, `t[j]` in a square).
+    pub dims: Vec<usize>,
 }
 
 /// What a kernel looks like to the fusion rules.
@@ -67,10 +82,10 @@ pub struct KernelData {
     pub kernel: Kernel,
     /// Its shape.
     pub shape: Shape,
-    /// Everything its parts read (including what other parts produce).
-    pub reads: BTreeMap<Buf, Vec<Axis>>,
-    /// Everything its parts write.
-    pub writes: BTreeMap<Buf, Vec<Axis>>,
+    /// Everything its parts read (including what other parts produce), with every index.
+    pub reads: BTreeMap<Buf, BTreeSet<Idx>>,
+    /// Everything its parts write, with every index.
+    pub writes: BTreeMap<Buf, BTreeSet<Idx>>,
 }
 
 /// Per-class data.
@@ -108,6 +123,7 @@ pub struct Ctx {
 impl Ctx {
     /// A context for `nests` (a group) inside the function `all`.
     pub fn new(nests: Vec<NestInfo>, all: &[NestInfo], extents: Extents, device: Device, cfg: SearchConfig) -> Ctx {
+        let nests: Vec<NestInfo> = nests.into_iter().map(NestInfo::with_dims).collect();
         let index = nests.iter().enumerate().map(|(i, n)| (n.id, i)).collect();
         let mut readers: BTreeMap<usize, BTreeSet<usize>> = BTreeMap::new();
         let mut writers: BTreeMap<usize, BTreeSet<usize>> = BTreeMap::new();
@@ -162,12 +178,16 @@ impl Ctx {
             return false;
         }
         let outer: Vec<Axis> = reduced.iter().chain(kept).copied().collect();
+        // By position, not only by size: in a square `x[i, j]` the reduced loop must index the
+        // leading dimension, or the partial's row-order loops would not be those of its
+        // producer or row kernel.
+        let outer_dims: Vec<usize> = (kept.len()..kept.len() + reduced.len()).chain(0..kept.len()).collect();
         n.reads.iter().any(|a| {
             // Shared with another reader, or produced by another nest (a pointwise producer
             // in row order: the partial can then consume it in the producer's kernel).
             let other =
                 |m: &BTreeMap<usize, BTreeSet<usize>>| m.get(&a.buffer).is_some_and(|r| r.iter().any(|&o| o != id));
-            a.axes == outer && (other(&self.readers) || other(&self.writers))
+            a.axes == outer && a.dims == outer_dims && (other(&self.readers) || other(&self.writers))
         })
     }
 
@@ -176,7 +196,7 @@ impl Ctx {
         let n = self.nest(id);
         let NestKind::Reduction { kept, reduced, .. } = &n.kind else { return false };
         let inner: Vec<Axis> = kept.iter().chain(reduced).copied().collect();
-        n.reads.iter().any(|a| a.axes == inner)
+        n.reads.iter().any(|a| a.axes == inner && a.dims == identity(inner.len()))
     }
 
     /// Split sizes to try for the partial of nest `id`: the configured ones plus, when
@@ -198,29 +218,44 @@ impl Ctx {
         s.into_iter().filter(|&s| rows.div_ceil(s) <= self.cfg.max_splits && s <= rows.next_power_of_two()).collect()
     }
 
-    /// The accesses of one unfused part of a kernel.
+    /// The accesses of one unfused part of a kernel, with dims in the part's own loop order.
     pub fn part_io(&self, part: &Kernel) -> (Vec<Io>, Vec<Io>) {
-        let io = |accs: &[super::Access]| {
+        let io = |accs: &[super::Access], dim: &dyn Fn(usize) -> usize| {
             accs.iter()
                 .map(|a| Io {
                     buf: Buf::Mem(a.buffer),
                     axes: a.axes.clone(),
+                    dims: a.dims.iter().map(|&d| dim(d)).collect(),
                     bytes: self.access_bytes(&a.axes, a.elem_bytes),
                 })
                 .collect::<Vec<_>>()
         };
+        let same = |d: usize| d;
         match *part {
             Kernel::Nest(n) => {
                 let n = self.nest(n);
-                (io(&n.reads), io(&n.writes))
+                (io(&n.reads, &same), io(&n.writes, &same))
             }
             Kernel::Partial { nest, split } => {
-                let ws = Io { buf: Buf::Ws(nest), axes: vec![], bytes: self.workspace_bytes(nest, split) };
-                (io(&self.nest(nest).reads), vec![ws])
+                let ws =
+                    Io { buf: Buf::Ws(nest), axes: vec![], dims: vec![], bytes: self.workspace_bytes(nest, split) };
+                // The partial loops over [reduced..., kept...]: kept dim d moves behind the
+                // reduced ones, reduced dim k + d moves to the front.
+                let (k, r) = match &self.nest(nest).kind {
+                    NestKind::Reduction { kept, reduced, .. } => (kept.len(), reduced.len()),
+                    NestKind::Pointwise { .. } => (0, 0),
+                };
+                let to_row_order = move |d: usize| match d {
+                    usize::MAX => usize::MAX,
+                    d if d < k => d + r,
+                    d => d - k,
+                };
+                (io(&self.nest(nest).reads, &to_row_order), vec![ws])
             }
             Kernel::Final { nest, split } => {
-                let ws = Io { buf: Buf::Ws(nest), axes: vec![], bytes: self.workspace_bytes(nest, split) };
-                (vec![ws], io(&self.nest(nest).writes))
+                let ws =
+                    Io { buf: Buf::Ws(nest), axes: vec![], dims: vec![], bytes: self.workspace_bytes(nest, split) };
+                (vec![ws], io(&self.nest(nest).writes, &same))
             }
             Kernel::Fused { .. } => unreachable!("parts are never fused kernels"),
         }
@@ -256,10 +291,10 @@ impl Ctx {
         for p in kernel.parts() {
             let (r, w) = self.part_io(p);
             for io in r {
-                reads.entry(io.buf).or_insert(io.axes);
+                reads.entry(io.buf).or_insert_with(BTreeSet::new).insert(Idx { axes: io.axes, dims: io.dims });
             }
             for io in w {
-                writes.entry(io.buf).or_insert(io.axes);
+                writes.entry(io.buf).or_insert_with(BTreeSet::new).insert(Idx { axes: io.axes, dims: io.dims });
             }
         }
         let shape = match &kernel {
@@ -271,6 +306,12 @@ impl Ctx {
         };
         KernelData { kernel, shape, reads, writes }
     }
+}
+
+/// `[0, 1, ..., n - 1]`: the index of a buffer read or written at the current iteration of the
+/// first `n` dimensions of a kernel.
+pub fn identity(n: usize) -> Vec<usize> {
+    (0..n).collect()
 }
 
 /// The shape of a kernel doing `a`'s work and then `b`'s.

@@ -91,6 +91,14 @@ pub struct Access {
     pub axes: Vec<Axis>,
     /// Bytes per element.
     pub elem_bytes: u32,
+    /// For each entry of `axes`, the loop dimension that indexes it: its position in the nest's
+    /// [`NestInfo::space`] (`domain`; `kept` then `reduced`). Axes are classes of *sizes*, so in a
+    /// square nest `x[i, j]` and `x[j, i]` are both `[M, M]`, and `t[i]` and `t[j]` both `[M]`:
+    /// only `dims` tell them apart, and legality depends on it (a consumer reading a producer's
+    /// buffer at another loop's index needs values that other fused iterations write). Left
+    /// empty, it is inferred as the first dimension of each axis, which is exact when the nest's
+    /// axes are distinct.
+    pub dims: Vec<usize>,
 }
 
 /// What a nest computes.
@@ -127,6 +135,29 @@ pub struct NestInfo {
     pub reads: Vec<Access>,
     /// Buffers it writes.
     pub writes: Vec<Access>,
+}
+
+impl NestInfo {
+    /// The iteration space, outermost first: `domain`, or `kept` then `reduced`. Positions in it
+    /// are the dimensions of [`Access::dims`].
+    pub fn space(&self) -> Vec<Axis> {
+        match &self.kind {
+            NestKind::Pointwise { domain } => domain.clone(),
+            NestKind::Reduction { kept, reduced, .. } => kept.iter().chain(reduced).copied().collect(),
+        }
+    }
+
+    /// `self` with the `dims` of every access filled in where they were left out (see
+    /// [`Access::dims`]); an axis outside the space gets a dimension that matches nothing.
+    pub fn with_dims(mut self) -> NestInfo {
+        let space = self.space();
+        for a in self.reads.iter_mut().chain(self.writes.iter_mut()) {
+            if a.dims.len() != a.axes.len() {
+                a.dims = a.axes.iter().map(|x| space.iter().position(|s| s == x).unwrap_or(usize::MAX)).collect();
+            }
+        }
+        self
+    }
 }
 
 /// Sizes of the symbolic extents.

@@ -328,11 +328,13 @@ impl FuseMixedReductions {
             };
             let p = loop_parts(ctx, n, false)?;
             check_unit(ctx, &p.lbs, &p.steps)?;
-            let mut iv_axis: HashMap<Value, Axis> = HashMap::new();
+            // Each induction variable: its axis (size class) and its dimension in the nest's
+            // iteration space (`Access::dims`), which tells apart loops of one size.
+            let mut iv_axis: HashMap<Value, (Axis, usize)> = HashMap::new();
             let mut domain = Vec::new();
             for (iv, ub) in p.ivs.iter().zip(&p.ubs) {
                 let a = axis(ctx, *ub)?;
-                iv_axis.insert(*iv, a);
+                iv_axis.insert(*iv, (a, domain.len()));
                 domain.push(a);
             }
             let direct: Vec<OpId> = ctx.block_ops(p.body).collect();
@@ -355,7 +357,7 @@ impl FuseMixedReductions {
                     let mut reduced = Vec::new();
                     for (iv, ub) in rp.ivs.iter().zip(&rp.ubs) {
                         let a = axis(ctx, *ub)?;
-                        iv_axis.insert(*iv, a);
+                        iv_axis.insert(*iv, (a, domain.len() + reduced.len()));
                         reduced.push(a);
                     }
                     let combiner = match ctx.attr(r, "kind").and_then(|a| ctx.attr_str(a)) {
@@ -382,10 +384,14 @@ impl FuseMixedReductions {
                     _ => continue,
                 };
                 let mut axes = Vec::new();
+                let mut dims = Vec::new();
                 for &v in idx {
                     match index_iv(ctx, v) {
                         Some(iv) => match iv_axis.get(&iv) {
-                            Some(a) => axes.push(*a),
+                            Some(&(a, d)) => {
+                                axes.push(a);
+                                dims.push(d);
+                            }
                             None => return Err(format!("nest {id} indexes a buffer with a value of another loop")),
                         },
                         None if const_int(ctx, v).is_some() => {}
@@ -400,7 +406,7 @@ impl FuseMixedReductions {
                         buffers.len() - 1
                     }
                 };
-                let acc = Access { buffer: b, axes, elem_bytes: elem_bytes(ctx, buf) };
+                let acc = Access { buffer: b, axes, elem_bytes: elem_bytes(ctx, buf), dims };
                 let list = if write { &mut writes } else { &mut reads };
                 if !list.contains(&acc) {
                     list.push(acc);
@@ -779,6 +785,30 @@ fn nest_into_row(ctx: &mut Context, r: OpId, p: OpId) -> Result<(), Diagnostic> 
     for d in 0..k {
         if !same_index(ctx, rp.ubs[d], pp.ubs[d]) {
             return Err(err(ctx, &format!("dimension {d} differs from the row loop's")));
+        }
+    }
+    // A safety net behind the search's legality query (`rules::flows_at_fused_index`): `p` may
+    // read what the row loop writes only at the row it is on. Any other index needs values
+    // other rows compute, which a row kernel has not written yet: refuse instead of computing a
+    // silently wrong result.
+    let row_written: Vec<Value> = ctx
+        .walk_collect(r)
+        .into_iter()
+        .filter(|o| matches!(ctx.op_name(*o), "mloop.store" | "mloop.accumulate"))
+        .map(|o| ctx.operands(o)[1])
+        .collect();
+    for o in ctx.walk_collect(p) {
+        if ctx.op_name(o) != "mloop.load" || !row_written.contains(&ctx.operands(o)[0]) {
+            continue;
+        }
+        let idx = &ctx.operands(o)[1..];
+        let at_row = idx.len() == k && idx.iter().zip(&pp.ivs[..k]).all(|(v, iv)| index_iv(ctx, *v) == Some(*iv));
+        if !at_row {
+            let name = buffer_name(ctx, ctx.operands(o)[0], 0);
+            return Err(err(
+                ctx,
+                &format!("it reads '{name}', which the row loop writes, at an index other than the row's"),
+            ));
         }
     }
     let loc = ctx.op_loc(p);

@@ -5,9 +5,11 @@
 //! hoist; none undoes another), which keeps the e-graph small. Conditions are named predicates
 //! over the analysis data of the matched kernel classes.
 
+use std::collections::BTreeSet;
+
 use egg::{rewrite as rw, Applier, EGraph, Id, PatternAst, Rewrite, Subst, Symbol, Var};
 
-use super::analysis::{kernel_of, Buf, Data, KernelData, PlanAnalysis, Shape};
+use super::analysis::{identity, kernel_of, Buf, Data, Idx, KernelData, PlanAnalysis, Shape};
 use super::lang::PlanLang;
 
 type EG = EGraph<PlanLang, PlanAnalysis>;
@@ -156,7 +158,7 @@ pub fn pointwise_fusable(a: &str, b: &str) -> Cond {
         da == db
             && (sa.is_none() || sb.is_none() || sa == sb)
             && (shares_input(a, b) || !flow(a, b).is_empty())
-            && flow(a, b).iter().all(|(wa, rb)| wa == rb && *wa == da)
+            && flows_at_fused_index(a, b, da.len())
             && flow(b, a).is_empty()
             && no_output_conflict(a, b)
     })
@@ -179,12 +181,14 @@ pub fn row_fusable(r: &str, p: &str) -> Cond {
         let Shape::Reduction { kept, reduced } = &r.shape else { return false };
         let Shape::Pointwise { domain, .. } = &p.shape else { return false };
         let row: Vec<_> = kept.iter().chain(reduced).copied().collect();
-        let reads_row = r.reads.values().any(|axes| *axes == row);
-        let f = flow(r, p);
+        // A row reduction by position: its kept loops index the leading dims of its data.
+        let reads_row = r.reads.values().flatten().any(|x| x.axes == row && x.dims == identity(row.len()));
+        // The row loop fuses `p`'s leading `kept.len()` dims with `r`'s kept dims; `p` may
+        // read `r`'s results only at the row it is on.
         *domain == row
             && reads_row
-            && (shares_input(r, p) || !f.is_empty())
-            && f.iter().all(|(wr, rp)| wr == rp && *wr == kept)
+            && (shares_input(r, p) || !flow(r, p).is_empty())
+            && flows_at_fused_index(r, p, kept.len())
             && flow(p, r).is_empty()
             && no_output_conflict(r, p)
     })
@@ -199,10 +203,9 @@ pub fn is_epilogue(a: &str, e: &str) -> Cond {
             _ => return false,
         };
         let Shape::Pointwise { domain, split: None } = &e.shape else { return false };
-        let f = flow(a, e);
         domain == out
-            && !f.is_empty()
-            && f.iter().all(|(wa, re)| wa == re && *wa == out)
+            && !flow(a, e).is_empty()
+            && flows_at_fused_index(a, e, out.len())
             && flow(e, a).is_empty()
             && no_output_conflict(a, e)
     })
@@ -216,9 +219,23 @@ pub fn finals_fusable(a: &str, b: &str) -> Cond {
     })
 }
 
-/// The accesses where `b` reads what `a` writes: (a's write axes, b's read axes).
-fn flow<'k>(a: &'k KernelData, b: &'k KernelData) -> Vec<(&'k Vec<super::Axis>, &'k Vec<super::Axis>)> {
+/// The accesses where `b` reads what `a` writes: (a's write indices, b's read indices).
+fn flow<'k>(a: &'k KernelData, b: &'k KernelData) -> Vec<(&'k BTreeSet<Idx>, &'k BTreeSet<Idx>)> {
     a.writes.iter().filter_map(|(buf, wa)| b.reads.get(buf).map(|rb| (wa, rb))).collect()
+}
+
+/// The legality query of every fusion that runs `b` in the same iteration as `a` over their
+/// first `fused` loop dimensions (the same points of a pointwise domain, the row of a row
+/// kernel, the result point of a reduction's epilogue): each buffer `a` writes and `b` reads is
+/// written and read only at exactly those dimensions, in order. An element read at iteration
+/// `x` is then written at iteration `x` and nowhere else, so no fused iteration needs a value
+/// another one computes. Any other index (another loop's dimension, `t[j]` in a row kernel
+/// over `i`; a transposed `x[j, i]`; fewer dims) is a dependence across fused iterations: the
+/// fused kernel would read it before it is written. Matching by axes (sizes) alone is not
+/// enough: in a square nest `t[i]` and `t[j]` have the same axes.
+pub fn flows_at_fused_index(a: &KernelData, b: &KernelData, fused: usize) -> bool {
+    let at = identity(fused);
+    flow(a, b).iter().all(|(wa, rb)| wa.iter().chain(rb.iter()).all(|x| x.dims == at))
 }
 
 fn shares_input(a: &KernelData, b: &KernelData) -> bool {
