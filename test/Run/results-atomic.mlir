@@ -26,6 +26,8 @@
 // A file as the output folder, a full standard output, a closed pipe: errors, no panic.
 // RUN: not morf-run %s --random N=4 --output-dir /dev/full 2>&1 | FileCheck --check-prefix=FULLDIR %s
 // FULLDIR: morf-run: error: cannot write '/dev/full/result0.npy': '/dev/full' is not a directory
+// RUN: not morf-run %s --random N=4 --output-dir %t/target.txt/sub 2>&1 | FileCheck --check-prefix=MKDIR %s
+// MKDIR: morf-run: error: cannot write '{{.*}}target.txt/sub': cannot create the output folder: {{.*}}
 // RUN: not morf-run %s --random N=4 --output-dir %t/out 2>%t/err > /dev/full
 // RUN: FileCheck --check-prefix=FULL %s < %t/err
 // FULL: morf-run: error: cannot write to standard output: No space left on device

@@ -657,8 +657,7 @@ pub fn write_results(
             return Err(write_error(&dir.join("result0.npy"), format!("'{}' is not a directory", dir.display())));
         }
     }
-    std::fs::create_dir_all(dir)
-        .map_err(|e| RunError::Other(format!("cannot create output folder '{}': {e}", dir.display())))?;
+    std::fs::create_dir_all(dir).map_err(|e| write_error(dir, format!("cannot create the output folder: {e}")))?;
     let mut staged: Vec<morf_ir::io::Staged> = Vec::with_capacity(results.len());
     let result_types: Vec<Type> = morf_ir::builtin::func_type(ctx, func)
         .and_then(|t| ctx.function_parts(t).map(|(_, r)| r.to_vec()))
@@ -687,8 +686,11 @@ pub fn write_results(
             TypeData::Integer(_) | TypeData::Index => NpyDtype::I64,
             _ => return Err(RunError::Other(format!("result {i} of type {ty} cannot be written as .npy"))),
         };
-        let bytes = npy::npy_bytes(&path, &shape, dtype, data)
-            .map_err(|e| RunError::Other(format!("cannot write result {i}: {e}")))?;
+        let bytes = npy::npy_bytes(&path, &shape, dtype, data).map_err(|e| {
+            let text = e.to_string();
+            let prefix = format!("{}: ", path.display());
+            write_error(&path, text.strip_prefix(&prefix).unwrap_or(&text))
+        })?;
         staged.push(morf_ir::io::stage(&path, &bytes).map_err(|e| write_error(&path, e))?);
         drop(bytes);
         let stats = stats.then(|| {
