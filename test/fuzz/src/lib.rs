@@ -420,8 +420,14 @@ pub fn interp(data: &[u8]) {
     }
     let Some(name) = morf_ir::builtin::symbol_name(&ctx, func).map(str::to_string) else { return };
     // Half of the inputs compile for the sizes they run at (as `morf-run --device auto`
-    // does), half without hints.
-    let hints = (seed & 1 == 0 && !hints.is_empty()).then_some(hints);
+    // does), half without hints. Hints go into pipeline text, so only names that are
+    // identifiers can be hints (morf-run has the same limit).
+    let ident = |n: &str| {
+        n.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
+    let usable = hints.split(',').all(|h| h.split_once('=').is_some_and(|(n, _)| ident(n)));
+    let hints = (seed & 1 == 0 && !hints.is_empty() && usable).then_some(hints);
     if !run_pipeline(&mut ctx, m, "gpu", hints.as_deref()) {
         return;
     }

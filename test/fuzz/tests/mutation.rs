@@ -168,6 +168,8 @@ fn known_bugs_reproduce() {
 #[test]
 fn replay() {
     let Some(path) = std::env::var_os("MORF_FUZZ_REPLAY").map(std::path::PathBuf::from) else { return };
+    // cargo runs tests in the package folder; a relative path is meant from the repository.
+    let path = if path.is_relative() && !path.exists() { corpus::repo_root().join(path) } else { path };
     let files: Vec<std::path::PathBuf> = if path.is_dir() {
         let mut v: Vec<_> =
             std::fs::read_dir(&path).expect("readable folder").filter_map(|e| e.ok().map(|e| e.path())).collect();
