@@ -50,6 +50,17 @@ fn chain_error(column: &[f64]) -> f64 {
 /// reference (tensor interpreter) and the compiled program's results (simulator), and the
 /// GPU IR.
 fn compile_and_run(text: &str, hints: &str, inputs: &Inputs) -> (common::Results, common::Results, String) {
+    let opts = format!("size-hints={hints}");
+    compile_and_run_with(text, &opts, &opts, inputs)
+}
+
+/// [`compile_and_run`] with the options of `fuse-mixed-reductions` and `lower-loop-to-gpu`.
+fn compile_and_run_with(
+    text: &str,
+    fuse_opts: &str,
+    gpu_opts: &str,
+    inputs: &Inputs,
+) -> (common::Results, common::Results, String) {
     let (mut ctx, m, f) = parse_program(text).expect("parse");
     let before = run(&ctx, f, inputs).expect("reference");
     let reg = registry();
@@ -57,10 +68,10 @@ fn compile_and_run(text: &str, hints: &str, inputs: &Inputs) -> (common::Results
         ("lower-tensor-to-loop", String::new()),
         ("canonicalize", String::new()),
         ("cse", String::new()),
-        ("fuse-mixed-reductions", format!("size-hints={hints}")),
+        ("fuse-mixed-reductions", fuse_opts.to_string()),
         ("canonicalize", String::new()),
         ("cse", String::new()),
-        ("lower-loop-to-gpu", format!("size-hints={hints}")),
+        ("lower-loop-to-gpu", gpu_opts.to_string()),
     ] {
         let mut p = reg.create(pass, &opts).expect("pass");
         p.run(&mut ctx, m).unwrap_or_else(|d| panic!("{pass}: {}", ctx.render(&d)));
@@ -105,5 +116,33 @@ fn plain_column_sum_over_two_reduced_dims_keeps_the_f32_error_bounded() {
     let (r, o) = (&before[0].1, &after[0].1);
     for (p, q) in r.iter().zip(o) {
         assert!(((p - q) / p).abs() < 1e-6, "column sum {q} vs {p}");
+    }
+}
+
+/// A row sum and a total sum over one long row, with 32 threads per row and per CTA: each
+/// thread's share is 4096 values. The row reduction's lanes and the rank-0 block reduction's
+/// threads once summed their share in one f32 chain (relative error 3e-5 on this data); they
+/// now sum blocks of 256 values into fresh partials.
+#[test]
+fn row_and_block_reductions_keep_the_f32_error_bounded() {
+    let text = r#"
+func.func @sums(%x: tensor<?x?xf32> {morf.dims = ["M", "N"]}) -> (tensor<?xf32>, tensor<f32>) {
+  %r = mtensor.reduce sum %x dims [1] : tensor<?x?xf32> -> tensor<?xf32>
+  %t = mtensor.reduce sum %x dims [0, 1] : tensor<?x?xf32> -> tensor<f32>
+  return %r, %t : tensor<?xf32>, tensor<f32>
+}
+"#;
+    let n = 32 * 4096;
+    let x = near_one(n);
+    let lane0: Vec<f64> = x.iter().step_by(32).copied().collect();
+    assert!(chain_error(&lane0) > 1e-5, "the data must defeat a 4096-long f32 chain");
+    let inputs = vec![(vec![1, n], x)];
+    let (before, after, printed) = compile_and_run_with(text, "", "threads=32 threads-per-row=32", &inputs);
+    assert!(printed.contains("\"RowReduction") && printed.contains("\"BlockReduction"), "{printed}");
+    close(&before, &after, Some("NaN")).unwrap_or_else(|e| panic!("{e}\n{printed}"));
+    for (r, o) in before.iter().zip(&after) {
+        for (p, q) in r.1.iter().zip(&o.1) {
+            assert!(((p - q) / p).abs() < 1e-6, "sum {q} vs {p}");
+        }
     }
 }

@@ -552,9 +552,17 @@ struct KernelBuilder<'a> {
     /// A partial-pointwise kernel's register partials while its body is emitted: workspace
     /// -> partial index, and the current value of each partial.
     partial_accs: Option<(HashMap<Value, usize>, Vec<Value>)>,
+    /// Row reductions of `emit_row` sum each thread's terms in blocks (RowReduction; the
+    /// row-fused kernels keep their one loop: their rows are short enough on the supported
+    /// shapes, and their code is tuned).
+    blocked_rows: bool,
     /// `finish` deallocates this host buffer after the launch.
     dealloc: Option<Value>,
 }
+
+/// Terms of a thread's sequential float reduction combined into one fresh partial
+/// ([`KernelBuilder::blocked_reduce`]).
+const REDUCE_BLOCK: i64 = 256;
 
 /// Rows a partial-pointwise thread sums into one fresh register partial before adding it to
 /// its running partial: bounds every f32 chain by this many terms plus `S / PARTIAL_BLOCK`.
@@ -641,6 +649,7 @@ impl<'a> KernelBuilder<'a> {
             fast: None,
             spills,
             partial_accs: None,
+            blocked_rows: false,
             dealloc: None,
         }
     }
@@ -1087,8 +1096,49 @@ impl<'a> KernelBuilder<'a> {
     }
 
     /// A sequential `reduce` over all its dims (nested `mloop.for`s carrying the accumulator).
+    /// Float reductions run over the flattened domain in blocks ([`Self::blocked_reduce`]),
+    /// so a thread's f32 chain stays short however long the reduction is; others in order.
     fn seq_reduce(&mut self, parts: &LoopParts, kind: &str, init: Value) -> R<Value> {
-        self.seq_reduce_dim(parts, 0, kind, init)
+        let ty = self.ctx.value_type(init);
+        if !self.ctx.is_float(ty) || combiner(kind).is_none() {
+            return self.seq_reduce_dim(parts, 0, kind, init);
+        }
+        let (ext, total) = self.extents(parts)?;
+        let (zero, one) = (self.iconst(0), self.iconst(1));
+        let body = parts.body;
+        let r = self.blocked_reduce(kind, ty, zero, total, one, &mut |kb, e| {
+            kb.bind_flat(parts, &ext, e)?;
+            Ok(kb.emit_block(body)?[0])
+        })?;
+        self.combine(kind, init, r)
+    }
+
+    /// `body(lb) (+) body(lb + step) (+) ...` over the positions `< ub`, in that order, in
+    /// blocks of [`REDUCE_BLOCK`] terms each combined into a fresh partial that is then
+    /// combined into the running total: an f32 sum of n terms has chains of at most
+    /// `REDUCE_BLOCK + n / REDUCE_BLOCK` adds (a single chain's error grows with n).
+    fn blocked_reduce(
+        &mut self,
+        kind: &str,
+        ty: Type,
+        lb: Value,
+        ub: Value,
+        step: Value,
+        body: &mut dyn FnMut(&mut Self, Value) -> R<Value>,
+    ) -> R<Value> {
+        let id = self.fconst(identity(kind), ty);
+        let bs = self.iconst(REDUCE_BLOCK);
+        let span = self.ibin("mloop.mul", step, bs);
+        let r = self.for_loop(lb, ub, span, &[id], &mut |kb, c, acc| {
+            let end = kb.ibin("mloop.add", c, span);
+            let end = kb.ibin("mloop.min", end, ub);
+            let part = kb.for_loop(c, end, step, &[id], &mut |kb, e, p| {
+                let y = body(kb, e)?;
+                Ok(vec![kb.combine(kind, p[0], y)?])
+            })?[0];
+            Ok(vec![kb.combine(kind, acc[0], part)?])
+        })?;
+        Ok(r[0])
     }
 
     fn seq_reduce_dim(&mut self, parts: &LoopParts, d: usize, kind: &str, acc: Value) -> R<Value> {
@@ -1631,14 +1681,24 @@ impl<'a> KernelBuilder<'a> {
                     let ty = self.ctx.value_type(init);
                     let id = self.fconst(identity(&kind), ty);
                     let (ext, total) = self.extents(&parts)?;
-                    let part = self.for_loop(t, total, tpr, &[id], &mut |kb, e, acc| {
-                        kb.bind_flat(&parts, &ext, e)?;
-                        let saved = kb.row_guard.take();
-                        let ys = kb.emit_block(parts.body);
-                        kb.row_guard = saved;
-                        let ys = ys?;
-                        Ok(vec![kb.combine(&kind, acc[0], ys[0])?])
-                    })?[0];
+                    let part = if self.blocked_rows {
+                        self.blocked_reduce(&kind, ty, t, total, tpr, &mut |kb, e| {
+                            kb.bind_flat(&parts, &ext, e)?;
+                            let saved = kb.row_guard.take();
+                            let ys = kb.emit_block(parts.body);
+                            kb.row_guard = saved;
+                            Ok(ys?[0])
+                        })?
+                    } else {
+                        self.for_loop(t, total, tpr, &[id], &mut |kb, e, acc| {
+                            kb.bind_flat(&parts, &ext, e)?;
+                            let saved = kb.row_guard.take();
+                            let ys = kb.emit_block(parts.body);
+                            kb.row_guard = saved;
+                            let ys = ys?;
+                            Ok(vec![kb.combine(&kind, acc[0], ys[0])?])
+                        })?[0]
+                    };
                     let red = if warp { self.warp_reduce(&kind, part) } else { self.block_reduce(&kind, part)? };
                     let r = self.combine(&kind, init, red)?;
                     self.map.insert(self.ctx.result(o, 0), r);
@@ -1725,6 +1785,7 @@ impl<'a> KernelBuilder<'a> {
         }
         let shape = self.nest_shape(rows, cols);
         let s = self.set_schedule(Mapping::RowReduction, &shape);
+        self.blocked_rows = true;
         let (ext, total) = self.extents(&parts)?;
         let (t, tpr) = self.row_threads(&s);
         let warp = s.threads_per_row == 32;
@@ -1755,15 +1816,13 @@ impl<'a> KernelBuilder<'a> {
         let kind = kind_name(self.ctx, op).unwrap_or_default();
         let init = self.get(parts.init.expect("reduce"))?;
         let ty = self.ctx.value_type(init);
-        let id = self.fconst(identity(&kind), ty);
         let (ext, total) = self.extents(&parts)?;
         let tid = self.id("mgpu.thread_id");
         let bdim = self.id("mgpu.block_dim");
-        let part = self.for_loop(tid, total, bdim, &[id], &mut |kb, e, acc| {
+        let part = self.blocked_reduce(&kind, ty, tid, total, bdim, &mut |kb, e| {
             kb.bind_flat(&parts, &ext, e)?;
-            let ys = kb.emit_block(parts.body)?;
-            Ok(vec![kb.combine(&kind, acc[0], ys[0])?])
-        })?[0];
+            Ok(kb.emit_block(parts.body)?[0])
+        })?;
         let red = self.block_reduce(&kind, part)?;
         let r = self.combine(&kind, init, red)?;
         self.map.insert(self.ctx.result(op, 0), r);
