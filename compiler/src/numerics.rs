@@ -166,6 +166,50 @@ pub fn tolerance(kind: FloatKind) -> f64 {
     }
 }
 
+/// For each result of function `func`, the float kind whose [`tolerance`] judges it: the
+/// least precise float type among the result itself and every value computed on its way
+/// (the results of the ops in its backward slice, nested ops included; function arguments
+/// are exact inputs and do not count). `None` for a result with no float type on its way.
+///
+/// Why: a value rounded to f16 on its way may land one f16 ulp (about 5e-4 relative) from
+/// the reference's rounding of the same value, whenever the two sides' unrounded values sit
+/// on opposite sides of a rounding boundary. An f32 output computed from it can then be
+/// off by that much however exact both sides are, so it is judged by the f16 tolerance, not
+/// the f32 one. The slice follows operands only (not stores into buffers), so it can only
+/// miss a narrow type, which keeps the check at the stricter tolerance.
+pub fn result_precisions(ctx: &crate::Context, func: crate::OpId) -> Vec<Option<FloatKind>> {
+    let Some(ret) = ctx.regions(func).first().and_then(|r| ctx.entry_block(*r)).and_then(|b| ctx.block_ops(b).last())
+    else {
+        return Vec::new();
+    };
+    let kind_of = |v: crate::Value| ctx.float_kind(ctx.element_type(ctx.value_type(v)));
+    let narrower = |a: Option<FloatKind>, b: Option<FloatKind>| match (a, b) {
+        (Some(x), Some(y)) => Some(x.min(y)),
+        (x, None) | (None, x) => x,
+    };
+    ctx.operands(ret)
+        .iter()
+        .map(|&out| {
+            let mut kind = kind_of(out);
+            let mut seen = std::collections::HashSet::new();
+            let mut stack = vec![out];
+            while let Some(v) = stack.pop() {
+                let Some(op) = ctx.defining_op(v) else { continue };
+                if !seen.insert(op) {
+                    continue;
+                }
+                for nested in ctx.walk_collect(op) {
+                    for &r in ctx.results(nested) {
+                        kind = narrower(kind, kind_of(r));
+                    }
+                    stack.extend(ctx.operands(nested).iter().copied());
+                }
+            }
+            kind
+        })
+        .collect()
+}
+
 /// The f64 semantics of the binary float elementwise ops, by unqualified name (`add`,
 /// `sub`, `mul`, `div`, `max`, `min`, `pow`), shared by every dialect that has them
 /// (`mtensor.add`, `mloop.add`, ...) so that the levels cannot drift apart. The result is

@@ -449,22 +449,47 @@ fn fmt_value(x: f64) -> String {
     }
 }
 
+/// The tolerance of an output's own element type (f32/f64 1e-5, bf16/f16 1e-2; exact
+/// for integers).
+fn tolerance_of(out_ctx: &Context, out: Option<&RtValue>) -> f64 {
+    match out {
+        Some(RtValue::Tensor { elem, .. }) | Some(RtValue::Buffer { elem, .. }) => match DevElem::of(out_ctx, *elem) {
+            Some(DevElem::Float(k)) => morf_ir::numerics::tolerance(k),
+            _ => 0.0,
+        },
+        Some(RtValue::Float(_)) => morf_ir::numerics::tolerance(FloatKind::F32),
+        _ => 0.0,
+    }
+}
+
 /// Compares `out` (in `out_ctx`) with `reference`, output by output: relative L2 error
 /// against the tolerance of each output's element type (f32/f64 1e-5, bf16/f16 1e-2;
 /// integers must match exactly), with NaN and infinities compared by position
 /// ([`compare_values`]).
 pub fn compare_outputs(out_ctx: &Context, out: &[RtValue], reference: &[RtValue]) -> Vec<OutputCheck> {
+    compare_outputs_judged(out_ctx, out, reference, &[])
+}
+
+/// [`compare_outputs`], with output `i` judged by the tolerance of `precisions[i]` where it
+/// is given: the least precise float type on the output's way through the reference program
+/// ([`morf_ir::numerics::result_precisions`] of the reference function), so that an f32
+/// output computed through f16 values gets the f16 tolerance.
+pub fn compare_outputs_judged(
+    out_ctx: &Context,
+    out: &[RtValue],
+    reference: &[RtValue],
+    precisions: &[Option<FloatKind>],
+) -> Vec<OutputCheck> {
     let mut checks = Vec::new();
     for i in 0..out.len().max(reference.len()) {
-        let tol = match out.get(i) {
-            Some(RtValue::Tensor { elem, .. }) | Some(RtValue::Buffer { elem, .. }) => {
-                match DevElem::of(out_ctx, *elem) {
-                    Some(DevElem::Float(k)) => morf_ir::numerics::tolerance(k),
-                    _ => 0.0,
-                }
+        let tol = match (precisions.get(i).copied().flatten(), out.get(i)) {
+            (Some(k), Some(RtValue::Tensor { elem, .. } | RtValue::Buffer { elem, .. }))
+                if out_ctx.float_kind(*elem).is_some() =>
+            {
+                morf_ir::numerics::tolerance(k)
             }
-            Some(RtValue::Float(_)) => morf_ir::numerics::tolerance(FloatKind::F32),
-            _ => 0.0,
+            (Some(k), Some(RtValue::Float(_))) => morf_ir::numerics::tolerance(k),
+            _ => tolerance_of(out_ctx, out.get(i)),
         };
         let (o, r) = (out.get(i).and_then(shape_and_data), reference.get(i).and_then(shape_and_data));
         let check = match (o, r) {
@@ -543,7 +568,7 @@ pub fn run_source_gpu(name: &str, text: &str, opts: &RunOptions, check: bool) ->
     let checks = if check {
         let reference =
             morf_ir::interp::run_function(&rctx, rfunc, args).map_err(|d| RunError::Diagnostic(rctx.render(&d)))?;
-        compare_outputs(&prog.ctx, &results, &reference)
+        compare_outputs_judged(&prog.ctx, &results, &reference, &morf_ir::numerics::result_precisions(&rctx, rfunc))
     } else {
         Vec::new()
     };
@@ -560,6 +585,27 @@ pub fn run_source_gpu(name: &str, text: &str, opts: &RunOptions, check: bool) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An f32 output computed through an f16 `tanh` is judged at the f16 tolerance; one
+    /// that only converts a bf16 argument (exactly) keeps the f32 tolerance.
+    #[test]
+    fn outputs_are_judged_by_the_narrowest_type_on_their_way() {
+        let text = r#"
+func.func @f(%x: tensor<4xf32>, %b: tensor<4xbf16>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xbf16>) {
+  %h = mtensor.convert %x : tensor<4xf32> to tensor<4xf16>
+  %t = mtensor.tanh %h : tensor<4xf16>
+  %y = mtensor.convert %t : tensor<4xf16> to tensor<4xf32>
+  %z = mtensor.convert %b : tensor<4xbf16> to tensor<4xf32>
+  %w = mtensor.add %z, %x : tensor<4xf32>
+  func.return %y, %w, %b : tensor<4xf32>, tensor<4xf32>, tensor<4xbf16>
+}
+"#;
+        let mut ctx = crate::new_context(false);
+        let m = crate::load_module(&mut ctx, "t.mlir", text).expect("parses");
+        let f = crate::select_function(&ctx, m, None, "t.mlir").expect("one function");
+        let p = morf_ir::numerics::result_precisions(&ctx, f);
+        assert_eq!(p, vec![Some(FloatKind::F16), Some(FloatKind::F32), Some(FloatKind::BF16)]);
+    }
 
     #[test]
     fn check_lines() {
@@ -738,7 +784,7 @@ pub fn run_source_sim_compiled(
         Some(rargs) => {
             let reference = morf_ir::interp::run_function(&rctx, rfunc, rargs)
                 .map_err(|d| RunError::Diagnostic(rctx.render(&d)))?;
-            compare_outputs(&ctx, &results, &reference)
+            compare_outputs_judged(&ctx, &results, &reference, &morf_ir::numerics::result_precisions(&rctx, rfunc))
         }
         None => Vec::new(),
     };

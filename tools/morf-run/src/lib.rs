@@ -775,8 +775,8 @@ struct Cli {
     device: Option<String>,
     /// With `--device gpu`, `auto` or `sim`: also run the original function on the fp64 reference
     /// interpreter and compare every output (relative L2 error within 1e-5 for f32, 1e-2
-    /// for bf16/f16, over the finite values; a NaN or infinity passes only where the
-    /// reference has the same). Prints one `check resultN: ...` line per output; exits 1
+    /// for bf16/f16, by the narrowest float type the output is computed through; over the
+    /// finite values; a NaN or infinity passes only where the reference has the same). Prints one `check resultN: ...` line per output; exits 1
     /// if any fails.
     #[arg(long)]
     check: bool,

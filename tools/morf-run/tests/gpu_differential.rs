@@ -189,8 +189,21 @@ fn elem_kind(ctx: &Context, v: &RtValue) -> Option<FloatKind> {
     }
 }
 
-/// Compares `out` with `reference` (whose element types are in `rctx`), output by output.
+/// Compares `out` with `reference` (whose element types are in `rctx`), output by output,
+/// each against the tolerance of its own element type.
 fn compare(rctx: &Context, out: &[RtValue], reference: &[RtValue]) -> Vec<OutCheck> {
+    compare_judged(rctx, out, reference, &[])
+}
+
+/// [`compare`], with output `i` judged by the tolerance of `precisions[i]` where given: the
+/// least precise float type on its way through the program
+/// (`morf_ir::numerics::result_precisions`), as `morf-run --check` does.
+fn compare_judged(
+    rctx: &Context,
+    out: &[RtValue],
+    reference: &[RtValue],
+    precisions: &[Option<FloatKind>],
+) -> Vec<OutCheck> {
     let mut checks = Vec::new();
     for i in 0..out.len().max(reference.len()) {
         let (Some(o), Some(r)) = (out.get(i), reference.get(i)) else {
@@ -198,7 +211,11 @@ fn compare(rctx: &Context, out: &[RtValue], reference: &[RtValue]) -> Vec<OutChe
             continue;
         };
         let kind = elem_kind(rctx, r);
-        let tol = kind.map(tolerance).unwrap_or(0.0);
+        let judged = match (kind, precisions.get(i).copied().flatten()) {
+            (Some(k), Some(p)) => Some(k.min(p)),
+            (k, _) => k,
+        };
+        let tol = judged.map(tolerance).unwrap_or(0.0);
         let ((so, od), (sr, rd)) = (shape_and_data(o), shape_and_data(r));
         if so != sr || od.len() != rd.len() {
             checks.push(OutCheck {
@@ -558,10 +575,11 @@ fn check_case(gpu: Option<&Gpu>, case: &Case) -> Record {
         .and_then(|m| select_function(&rctx, m, None, &name).map_err(|e| e.to_string()))
         .and_then(|f| {
             let args = values_for(&rctx, f, &case.inputs);
-            run_function(&rctx, f, args.clone()).map(|r| (r, args)).map_err(|d| rctx.render(&d))
+            let precisions = morf_ir::numerics::result_precisions(&rctx, f);
+            run_function(&rctx, f, args.clone()).map(|r| (r, args, precisions)).map_err(|d| rctx.render(&d))
         });
     rec.ref_ms = t0.elapsed().as_secs_f64() * 1e3;
-    let (reference, args) = match reference {
+    let (reference, args, precisions) = match reference {
         Ok(r) => r,
         Err(e) => {
             rec.status = "skip";
@@ -572,7 +590,7 @@ fn check_case(gpu: Option<&Gpu>, case: &Case) -> Record {
     };
     match execute(gpu, &name, &case.text, case.hints.as_deref(), &args) {
         Ok(out) => {
-            rec.outputs = compare(&rctx, &out, &reference);
+            rec.outputs = compare_judged(&rctx, &out, &reference, &precisions);
             let problems: Vec<String> = rec.outputs.iter().filter_map(|o| o.problem.clone()).collect();
             if !problems.is_empty() {
                 rec.status = "fail";
