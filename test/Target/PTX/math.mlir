@@ -1,4 +1,4 @@
-// Every scalar op: f32 (with the fast-math approximations), f64 (exact instructions,
+// Every scalar op: f32 (the accurate exp/log/tanh of the default, no fast-math), f64 (exact instructions,
 // NaN-propagating max/min), and the bf16/f16 conversions and arithmetic through f32.
 // RUN: morf-opt %s --emit=ptx | FileCheck %s
 
@@ -16,15 +16,41 @@
 // CHECK-NEXT: mul.rn.f32 [[YL:%f[0-9]+]], [[L]], [[C]];
 // CHECK-NEXT: ex2.approx.f32 [[POW:%f[0-9]+]], [[YL]];
 // CHECK-NEXT: neg.f32 [[NEG:%f[0-9]+]], [[POW]];
-// exp(x) = 2^(x * log2 e)
-// CHECK-NEXT: mul.rn.f32 [[E:%f[0-9]+]], [[NEG]], 0f3FB8AA3B;
-// CHECK-NEXT: ex2.approx.f32 [[EXP:%f[0-9]+]], [[E]];
-// log(x) = log2(x) * ln 2
-// CHECK-NEXT: lg2.approx.f32 [[L2:%f[0-9]+]], [[EXP]];
-// CHECK-NEXT: mul.rn.f32 [[LOG:%f[0-9]+]], [[L2]], 0f3F317218;
+// exp (accurate by default): clamp, t = x log2 e, its rounding error e exactly by fma,
+// 2^t by ex2.approx on t shifted into the normal range, 2^t * (1 + e ln 2), scaled back.
+// CHECK-NEXT: min.NaN.f32 [[XC:%f[0-9]+]], [[NEG]], 0f42B20000;
+// CHECK-NEXT: max.NaN.f32 [[XC]], [[XC]], 0fC2D00000;
+// CHECK-NEXT: mul.rn.f32 [[T:%f[0-9]+]], [[XC]], 0f3FB8AA3B;
+// CHECK-NEXT: neg.f32 [[E:%f[0-9]+]], [[T]];
+// CHECK-NEXT: fma.rn.f32 [[E]], [[XC]], 0f3FB8AA3B, [[E]];
+// CHECK-NEXT: fma.rn.f32 [[E]], [[XC]], 0f32A57060, [[E]];
+// CHECK-NEXT: mul.rn.f32 [[CE:%f[0-9]+]], [[E]], 0f3F317218;
+// CHECK:      add.rn.f32 [[TA:%f[0-9]+]], [[T]], [[ADJ:%f[0-9]+]];
+// CHECK-NEXT: ex2.approx.f32 [[R:%f[0-9]+]], [[TA]];
+// CHECK-NEXT: fma.rn.f32 [[Y:%f[0-9]+]], [[R]], [[CE]], [[R]];
+// CHECK-NEXT: mul.rn.f32 [[EXP:%f[0-9]+]], [[Y]], [[SCALE:%f[0-9]+]];
+// log (accurate by default): subnormals scaled by 2^23, m in [sqrt(1/2), sqrt(2)) from the
+// bits, log(1 + f) = f - s (f - R), k ln 2 in two parts, special values selected last.
+// CHECK-NEXT: setp.lt.f32 [[SUB:%p[0-9]+]], [[EXP]], 0f00800000;
+// CHECK:      sub.s32 [[IX:%r[0-9]+]], {{%r[0-9]+}}, 0x3F3504F3;
+// CHECK-NEXT: shr.s32 {{%r[0-9]+}}, [[IX]], 23;
+// CHECK:      div.rn.f32
+// CHECK:      fma.rn.f32 [[L:%f[0-9]+]], [[KF:%f[0-9]+]], 0fB95E8083,
+// CHECK-NEXT: fma.rn.f32 [[L]], [[KF]], 0f3F318000, [[L]];
+// CHECK:      selp.f32 [[LOG:%f[0-9]+]], [[L]], {{%f[0-9]+}}, {{%p[0-9]+}};
 // CHECK-NEXT: sqrt.rn.f32 [[SQRT:%f[0-9]+]], [[LOG]];
+// rsqrt stays rsqrt.approx (approx_rsqrt, on by default).
 // CHECK-NEXT: rsqrt.approx.f32 [[RSQRT:%f[0-9]+]], [[SQRT]];
-// CHECK-NEXT: tanh.approx.f32 [[TANH:%f[0-9]+]], [[RSQRT]];
+// tanh (accurate by default): odd Taylor polynomial below 0.625, else
+// 1 - 2 / (exp(2|x|) + 1) with the accurate exp; the sign of x put back by copysign.
+// CHECK-NOT:  tanh.approx
+// CHECK:      fma.rn.f32 [[SMALL:%f[0-9]+]], {{%f[0-9]+}}, {{%f[0-9]+}}, [[RSQRT]];
+// CHECK:      ex2.approx.f32
+// CHECK:      div.rn.f32 [[Q:%f[0-9]+]], 0f40000000,
+// CHECK-NEXT: sub.rn.f32 [[BIG:%f[0-9]+]], 0f3F800000, [[Q]];
+// CHECK-NEXT: setp.lt.f32 [[P:%p[0-9]+]], {{%f[0-9]+}}, 0f3F200000;
+// CHECK-NEXT: selp.f32 [[SEL:%f[0-9]+]], [[SMALL]], [[BIG]], [[P]];
+// CHECK-NEXT: copysign.f32 [[TANH:%f[0-9]+]], [[RSQRT]], [[SEL]];
 // CHECK-NEXT: abs.f32 [[ABS:%f[0-9]+]], [[TANH]];
 // Ordered lt (false on NaN), unordered ne (true on NaN).
 // CHECK-NEXT: setp.lt.f32 [[LT:%p[0-9]+]], [[ABS]], [[A]];
@@ -81,8 +107,11 @@
 // CHECK-NEXT: cvt.rn.bf16.f32 {{%h[0-9]+}}, [[P]];
 // CHECK:      max.NaN.f32
 // CHECK:      cvt.f32.f16
+// f16 exp: the accurate f32 sequence, then one rounding to f16.
 // CHECK:      ex2.approx.f32
-// CHECK-NEXT: cvt.rn.f16.f32
+// CHECK-NEXT: fma.rn.f32
+// CHECK-NEXT: mul.rn.f32 [[E16:%f[0-9]+]],
+// CHECK-NEXT: cvt.rn.f16.f32 {{%h[0-9]+}}, [[E16]];
 // CHECK:      setp.le.f32
 // CHECK-NEXT: selp.b16
 // CHECK-NEXT: mov.b16 {{%h[0-9]+}}, 0x4000;

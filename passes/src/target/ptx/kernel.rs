@@ -255,6 +255,27 @@ fn f32_imm(x: f32) -> String {
 
 const LOG2_E: f32 = std::f32::consts::LOG2_E;
 const LN_2: f32 = std::f32::consts::LN_2;
+/// `log2(e) - LOG2_E` (1.925963e-8): the low part of log2 e for the accurate `exp`.
+const LOG2_E_LO: f32 = 1.925_963_e-8;
+/// ln 2 = LN2_HI + LN2_LO; LN2_HI (0x3F318000) has 9 significant bits, so `k * LN2_HI` is exact
+/// for every binary exponent k of an f32.
+const LN2_HI: f32 = 0.693_359_4;
+const LN2_LO: f32 = -2.121_944_4e-4;
+/// Below it, the accurate `tanh` is the odd polynomial.
+const TANH_SMALL: f32 = 0.625;
+/// Taylor coefficients of tanh x = x + x z P(z) (z = x^2), x^3 through x^21.
+const TANH_P: [f64; 10] = [
+    -0.333_333_333_333_333_3,
+    0.133_333_333_333_333_33,
+    -0.053_968_253_968_253_97,
+    0.021_869_488_536_155_203,
+    -0.008_863_235_529_902_197,
+    0.003_592_128_036_572_481,
+    -0.001_455_834_387_051_318_3,
+    0.000_590_027_440_945_586,
+    -0.000_239_129_114_243_552_48,
+    9.691_537_956_929_451e-5,
+];
 
 impl<'a> Kernel<'a> {
     fn err(&self, op: OpId, why: &str) -> Diagnostic {
@@ -527,15 +548,6 @@ impl<'a> Kernel<'a> {
         let t = if f64 { "f64" } else { "f32" };
         let arg = |i: usize| a.get(i).cloned().unwrap_or_default();
         let (x, y) = (arg(0), arg(1));
-        let approx = |k: &mut Self| -> Result<(), Diagnostic> {
-            if f64 {
-                return Err(k.err(op, "not supported on f64 in PTX emission yet"));
-            }
-            if !k.opts.fast_math {
-                return Err(k.err(op, "needs fast-math (its only PTX sequence is approximate)"));
-            }
-            Ok(())
-        };
         match name {
             "add" | "sub" | "mul" | "div" => self.line(format!("{name}.rn.{t} {d}, {x}, {y};")),
             "max" | "min" if !f64 => self.line(format!("{name}.NaN.f32 {d}, {x}, {y};")),
@@ -551,38 +563,176 @@ impl<'a> Kernel<'a> {
             }
             "neg" | "abs" => self.line(format!("{name}.{t} {d}, {x};")),
             "sqrt" => self.line(format!("sqrt.rn.{t} {d}, {x};")),
-            "rsqrt" if !f64 && self.opts.fast_math => self.line(format!("rsqrt.approx.f32 {d}, {x};")),
+            "rsqrt" if !f64 && (self.opts.fast_math || self.opts.approx_rsqrt) => {
+                self.line(format!("rsqrt.approx.f32 {d}, {x};"))
+            }
             "rsqrt" => {
                 let r = self.tmp(if f64 { Rc::F64 } else { Rc::F32 });
                 self.line(format!("sqrt.rn.{t} {r}, {x};"));
                 self.line(format!("rcp.rn.{t} {d}, {r};"));
             }
-            "exp" => {
-                approx(self)?;
+            "exp" | "log" | "pow" | "tanh" if f64 => {
+                return Err(self.err(op, "not supported on f64 in PTX emission yet"));
+            }
+            "exp" if self.opts.fast_math => {
                 let s = self.tmp(Rc::F32);
                 self.line(format!("mul.rn.f32 {s}, {x}, {};", f32_imm(LOG2_E)));
                 self.line(format!("ex2.approx.f32 {d}, {s};"));
             }
-            "log" => {
-                approx(self)?;
+            "exp" => self.accurate_exp(d, &x),
+            "log" if self.opts.fast_math => {
                 let s = self.tmp(Rc::F32);
                 self.line(format!("lg2.approx.f32 {s}, {x};"));
                 self.line(format!("mul.rn.f32 {d}, {s}, {};", f32_imm(LN_2)));
             }
+            "log" => self.accurate_log(d, &x),
             "pow" => {
-                approx(self)?;
+                // The same sequence with and without fast-math (docs/target-ptx.md): its error
+                // grows with |y * log2 x| (the rounding of the product feeds ex2).
                 let (l, m) = (self.tmp(Rc::F32), self.tmp(Rc::F32));
                 self.line(format!("lg2.approx.f32 {l}, {x};"));
                 self.line(format!("mul.rn.f32 {m}, {l}, {y};"));
                 self.line(format!("ex2.approx.f32 {d}, {m};"));
             }
-            "tanh" => {
-                approx(self)?;
-                self.line(format!("tanh.approx.f32 {d}, {x};"));
-            }
+            "tanh" if self.opts.fast_math => self.line(format!("tanh.approx.f32 {d}, {x};")),
+            "tanh" => self.accurate_tanh(d, &x),
             _ => return Err(self.err(op, &format!("'{name}' is not defined on floats"))),
         }
         Ok(())
+    }
+
+    /// `d = exp(x)` on f32, within about 6 ulp over the whole range (`passes/tests/ptx_math_model.py`
+    /// measures 3.8e-7 with `ex2.approx` at its worst-case error).
+    ///
+    /// `t = x * log2 e` rounded; `e = x * log2 e - t` from an exact fma plus the low part of
+    /// log2 e; `exp(x) = 2^t * 2^e = r + r * (e ln 2)` with `r = ex2.approx.f32(t)`, whose
+    /// maximum relative error on sm_90 is 2^-22 over the full range (PTX ISA, `ex2`), subnormal
+    /// results included without `.ftz`. The argument is clamped to [-104, 89] (NaN-propagating
+    /// `min.NaN`/`max.NaN`: exp(89) and exp(-104) already round to inf and 0), and `t` is shifted
+    /// into [-118, 128) before `ex2` and the result scaled back by 2 or 2^-32 after, so that `r`
+    /// is normal and finite: an infinite `r` would make `fma(r, c, r)` NaN for `c < 0`, and a
+    /// subnormal one loses the bits the correction needs.
+    fn accurate_exp(&mut self, d: &str, x: &str) {
+        let f = |k: &mut Self| k.tmp(Rc::F32);
+        let (xc, t, e, c, adj, scale, ta, r, y) =
+            (f(self), f(self), f(self), f(self), f(self), f(self), f(self), f(self), f(self));
+        let (hi, lo) = (self.tmp(Rc::Pred), self.tmp(Rc::Pred));
+        self.line(format!("min.NaN.f32 {xc}, {x}, {};", f32_imm(89.0)));
+        self.line(format!("max.NaN.f32 {xc}, {xc}, {};", f32_imm(-104.0)));
+        self.line(format!("mul.rn.f32 {t}, {xc}, {};", f32_imm(LOG2_E)));
+        self.line(format!("neg.f32 {e}, {t};"));
+        // Exact: the rounding error of the product x * LOG2_E is representable.
+        self.line(format!("fma.rn.f32 {e}, {xc}, {}, {e};", f32_imm(LOG2_E)));
+        self.line(format!("fma.rn.f32 {e}, {xc}, {}, {e};", f32_imm(LOG2_E_LO)));
+        self.line(format!("mul.rn.f32 {c}, {e}, {};", f32_imm(LN_2)));
+        self.line(format!("setp.gt.f32 {hi}, {t}, {};", f32_imm(64.0)));
+        self.line(format!("setp.lt.f32 {lo}, {t}, {};", f32_imm(-64.0)));
+        self.line(format!("selp.f32 {adj}, {}, {}, {hi};", f32_imm(-1.0), f32_imm(0.0)));
+        self.line(format!("selp.f32 {adj}, {}, {adj}, {lo};", f32_imm(32.0)));
+        self.line(format!("selp.f32 {scale}, {}, {}, {hi};", f32_imm(2.0), f32_imm(1.0)));
+        self.line(format!("selp.f32 {scale}, {}, {scale}, {lo};", f32_imm(2f32.powi(-32))));
+        // Exact: |t| >= 64 has an ulp of at least 2^-17.
+        self.line(format!("add.rn.f32 {ta}, {t}, {adj};"));
+        self.line(format!("ex2.approx.f32 {r}, {ta};"));
+        self.line(format!("fma.rn.f32 {y}, {r}, {c}, {r};"));
+        self.line(format!("mul.rn.f32 {d}, {y}, {scale};"));
+    }
+
+    /// `d = log(x)` on f32, within about 1.4 ulp (`passes/tests/ptx_math_model.py`); no
+    /// approximate instruction.
+    ///
+    /// Subnormal `x` is scaled by 2^23 first (exact). The bits split `x = m * 2^k` with `m` in
+    /// [sqrt(1/2), sqrt(2)); with `f = m - 1` (exact), `s = f / (2 + f)` and `z = s^2`,
+    /// `log(m) = f - s * (f - R)`, `R = z (2/3 + z (2/5 + z (2/7 + z 2/9)))` (`|s| <= 0.1716`: the
+    /// next term changes the result by less than 2^-27 of it); `k ln 2` is added in two parts
+    /// (`k * LN2_HI` is exact). `x <= 0`, inf and NaN take the special values: log(±0) = -inf,
+    /// log(x < 0) = NaN, log(inf) = inf, NaN stays NaN.
+    fn accurate_log(&mut self, d: &str, x: &str) {
+        let f = |k: &mut Self| k.tmp(Rc::F32);
+        let (xs, kadj, m, kf, fm, den, s, z, rr, q, ns, ym, res, spec) = (
+            f(self),
+            f(self),
+            f(self),
+            f(self),
+            f(self),
+            f(self),
+            f(self),
+            f(self),
+            f(self),
+            f(self),
+            f(self),
+            f(self),
+            f(self),
+            f(self),
+        );
+        let (ix, ib, k) = (self.tmp(Rc::B32), self.tmp(Rc::B32), self.tmp(Rc::B32));
+        let (sub, ok, neg, zero) = (self.tmp(Rc::Pred), self.tmp(Rc::Pred), self.tmp(Rc::Pred), self.tmp(Rc::Pred));
+        let sqrt_half = "0x3F3504F3";
+        self.line(format!("setp.lt.f32 {sub}, {x}, {};", f32_imm(f32::MIN_POSITIVE)));
+        self.line(format!("mul.rn.f32 {xs}, {x}, {};", f32_imm(2f32.powi(23))));
+        self.line(format!("selp.f32 {xs}, {xs}, {x}, {sub};"));
+        self.line(format!("selp.f32 {kadj}, {}, {}, {sub};", f32_imm(-23.0), f32_imm(0.0)));
+        self.line(format!("mov.b32 {ix}, {xs};"));
+        self.line(format!("sub.s32 {ix}, {ix}, {sqrt_half};"));
+        self.line(format!("shr.s32 {k}, {ix}, 23;"));
+        self.line(format!("and.b32 {ib}, {ix}, 0x007FFFFF;"));
+        self.line(format!("add.s32 {ib}, {ib}, {sqrt_half};"));
+        self.line(format!("mov.b32 {m}, {ib};"));
+        self.line(format!("cvt.rn.f32.s32 {kf}, {k};"));
+        self.line(format!("add.rn.f32 {kf}, {kf}, {kadj};"));
+        self.line(format!("sub.rn.f32 {fm}, {m}, {};", f32_imm(1.0)));
+        self.line(format!("add.rn.f32 {den}, {fm}, {};", f32_imm(2.0)));
+        self.line(format!("div.rn.f32 {s}, {fm}, {den};"));
+        self.line(format!("mul.rn.f32 {z}, {s}, {s};"));
+        self.line(format!("mov.f32 {rr}, {};", f32_imm(2.0 / 9.0)));
+        for c in [2.0 / 7.0, 2.0 / 5.0, 2.0 / 3.0] {
+            self.line(format!("fma.rn.f32 {rr}, {rr}, {z}, {};", f32_imm(c)));
+        }
+        self.line(format!("mul.rn.f32 {rr}, {rr}, {z};"));
+        self.line(format!("sub.rn.f32 {q}, {fm}, {rr};"));
+        self.line(format!("neg.f32 {ns}, {s};"));
+        self.line(format!("fma.rn.f32 {ym}, {ns}, {q}, {fm};"));
+        self.line(format!("fma.rn.f32 {res}, {kf}, {}, {ym};", f32_imm(LN2_LO)));
+        self.line(format!("fma.rn.f32 {res}, {kf}, {}, {res};", f32_imm(LN2_HI)));
+        // Ordered comparisons: false on NaN, which takes the special path.
+        self.line(format!("setp.lt.f32 {ok}, {x}, {};", f32_imm(f32::INFINITY)));
+        self.line(format!("setp.gt.and.f32 {ok}, {x}, {}, {ok};", f32_imm(0.0)));
+        self.line(format!("setp.lt.f32 {neg}, {x}, {};", f32_imm(0.0)));
+        self.line(format!("setp.eq.f32 {zero}, {x}, {};", f32_imm(0.0)));
+        self.line(format!("selp.f32 {spec}, {}, {x}, {neg};", f32_imm(f32::NAN)));
+        self.line(format!("selp.f32 {spec}, {}, {spec}, {zero};", f32_imm(f32::NEG_INFINITY)));
+        self.line(format!("selp.f32 {d}, {res}, {spec}, {ok};"));
+    }
+
+    /// `d = tanh(x)` on f32, within about 6 ulp (`passes/tests/ptx_math_model.py`: 3.3e-7).
+    ///
+    /// `|x| < 0.625`: `x + x z P(z)`, `z = x^2`, P the Taylor series through x^21 (the first
+    /// term left out is below 2^-29 of the result). Otherwise `1 - 2 / (exp(2|x|) + 1)` with
+    /// [`Self::accurate_exp`] (from 0.625 on, the cancellation scales exp's error by at most
+    /// 0.72); exp(2|x|) = inf gives 1. `copysign` puts the sign of `x` on either branch, which
+    /// also makes tanh(-0) = -0; NaN propagates through the exp branch.
+    fn accurate_tanh(&mut self, d: &str, x: &str) {
+        let f = |k: &mut Self| k.tmp(Rc::F32);
+        let (a, z, p, xz, small, a2, ex, den, q, big, sel) =
+            (f(self), f(self), f(self), f(self), f(self), f(self), f(self), f(self), f(self), f(self), f(self));
+        let is_small = self.tmp(Rc::Pred);
+        self.line(format!("abs.f32 {a}, {x};"));
+        self.line(format!("mul.rn.f32 {z}, {x}, {x};"));
+        let (last, rest) = TANH_P.split_last().expect("coefficients");
+        self.line(format!("mov.f32 {p}, {};", f32_imm(*last as f32)));
+        for c in rest.iter().rev() {
+            self.line(format!("fma.rn.f32 {p}, {p}, {z}, {};", f32_imm(*c as f32)));
+        }
+        self.line(format!("mul.rn.f32 {xz}, {x}, {z};"));
+        self.line(format!("fma.rn.f32 {small}, {xz}, {p}, {x};"));
+        self.line(format!("add.rn.f32 {a2}, {a}, {a};"));
+        self.accurate_exp(&ex, &a2);
+        self.line(format!("add.rn.f32 {den}, {ex}, {};", f32_imm(1.0)));
+        self.line(format!("div.rn.f32 {q}, {}, {den};", f32_imm(2.0)));
+        self.line(format!("sub.rn.f32 {big}, {}, {q};", f32_imm(1.0)));
+        self.line(format!("setp.lt.f32 {is_small}, {a}, {};", f32_imm(TANH_SMALL)));
+        self.line(format!("selp.f32 {sel}, {small}, {big}, {is_small};"));
+        self.line(format!("copysign.f32 {d}, {x}, {sel};"));
     }
 
     fn cmp(&mut self, op: OpId) -> Result<(), Diagnostic> {

@@ -33,15 +33,21 @@ pub struct PtxOptions {
     pub version: String,
     /// The `.target` (`sm_90`; `tanh.approx` needs sm_75, `max.NaN` and bf16 conversions sm_80).
     pub target: String,
-    /// Use the approximate instructions `rsqrt.approx`, `ex2.approx`, `lg2.approx` and
-    /// `tanh.approx`. Without it, `rsqrt` is `sqrt.rn` then `rcp.rn`, and `exp`, `log`, `pow`
-    /// and `tanh` (which have no accurate sequence here yet) are errors.
+    /// Use the approximate instructions `ex2.approx`, `lg2.approx` and `tanh.approx` alone for
+    /// `exp`, `log` and `tanh` on f32 (and `rsqrt.approx` for `rsqrt`). Off by default: then
+    /// `exp`, `log` and `tanh` are the accurate sequences of `docs/target-ptx.md` (a few ulp;
+    /// `tanh.approx` alone is 2^-10.99, outside the f32 tolerance of the numerics contract).
+    /// `pow` is the same `lg2.approx`/`ex2.approx` sequence either way.
     pub fast_math: bool,
+    /// `rsqrt` on f32 is `rsqrt.approx.f32` (max relative error 2^-22.9) even without
+    /// `fast_math` (default on: the norm kernels' sequence). With both off it is `sqrt.rn`
+    /// then `rcp.rn`.
+    pub approx_rsqrt: bool,
 }
 
 impl Default for PtxOptions {
     fn default() -> Self {
-        PtxOptions { version: "8.0".into(), target: "sm_90".into(), fast_math: true }
+        PtxOptions { version: "8.0".into(), target: "sm_90".into(), fast_math: false, approx_rsqrt: true }
     }
 }
 

@@ -1,0 +1,244 @@
+#!/usr/bin/env python3
+"""A model of the accurate f32 `exp`, `log` and `tanh` sequences that the PTX emitter
+(`passes/src/target/ptx/kernel.rs`, `accurate_exp`/`accurate_log`/`accurate_tanh`) writes, step
+by step, in numpy float32, measured against float64 `math`/numpy over dense sweeps.
+
+    python3 passes/tests/ptx_math_model.py [--random N]
+
+Modelling choices:
+- Every `.rn` f32 instruction is the numpy float32 operation (IEEE, round to nearest even,
+  subnormals kept: the emitter never uses `.ftz`).
+- `fma.rn.f32(a, b, c)`: the product of two f32 values is exact in float64 (48 bits), then
+  the sum is rounded to float64 and then to float32. That double rounding can differ from a
+  true fma in rare ties; the fmas whose exactness matters (`fma(x, log2e, -t)`) are exact in
+  both.
+- `ex2.approx.f32(t)`: 2^t rounded to f32, times (1 + d) with d in {-2^-22, 0, +2^-22}, rounded
+  again: the PTX ISA bound for sm_90 is a maximum relative error of 2^-22 over the full
+  range, subnormal results included (without `.ftz`). Every point is run with all three d and
+  the worst counts.
+Error measure: |out - ref| / max(|ref|, 2^-126), ref in float64: relative error, except that
+results in the subnormal range are measured against the smallest normal (their own precision
+is absolute).
+"""
+import math
+import sys
+import warnings
+
+import numpy as np
+
+f32 = np.float32
+LOG2E = f32(1.44269502162933349609375)  # 0x3FB8AA3B
+LOG2E_LO = f32(math.log2(math.e) - float(LOG2E))  # 1.925963e-08
+LN2 = f32(math.log(2.0))  # 0x3F317218
+LN2_HI = f32(0.693359375)  # 0x3F318000: 9 significant bits, so k * LN2_HI is exact
+LN2_LO = f32(math.log(2.0) - 0.693359375)  # -2.1219444e-04
+SQRT_HALF_BITS = 0x3F3504F3  # the f32 just below sqrt(1/2)
+TANH_T = f32(0.625)
+# tanh x = x + x z P(z), z = x^2, for |x| < TANH_T: Taylor coefficients of x^3 ... x^21.
+TANH_P = [
+    -0.3333333333333333,
+    0.13333333333333333,
+    -0.05396825396825397,
+    0.021869488536155203,
+    -0.008863235529902197,
+    0.003592128036572481,
+    -0.0014558343870513183,
+    0.000590027440945586,
+    -0.00023912911424355248,
+    9.691537956929451e-05,
+]
+# log(1 + f) = f - s (f - R), s = f / (2 + f), R = z (2/3 + z (2/5 + z (2/7 + z 2/9))), z = s^2.
+LOG_R = [2 / 3, 2 / 5, 2 / 7, 2 / 9]
+INF = f32(np.inf)
+
+
+def fma(a, b, c):
+    return (a.astype(np.float64) * b.astype(np.float64) + np.float64(c)).astype(f32)
+
+
+def ex2(t, d):
+    with np.errstate(over="ignore", invalid="ignore"):
+        r = np.exp2(t.astype(np.float64)).astype(f32)
+        return (r.astype(np.float64) * (1.0 + d)).astype(f32)
+
+
+def sel(p, a, b):
+    return np.where(p, a, b).astype(f32)
+
+
+def exp_seq(x, d):
+    """exp(x): the emitter's sequence."""
+    x = np.asarray(x, f32)
+    # max.NaN / min.NaN: clamp to [-104, 89], NaN stays NaN (np.clip keeps NaN). exp(89) and
+    # exp(-104) already round to inf and 0, and the clamp keeps 2^(t + adj) finite: an
+    # infinite r would make fma(r, c, r) NaN when c < 0.
+    xc = np.clip(x, f32(-104.0), f32(89.0)).astype(f32)
+    t = (xc * LOG2E).astype(f32)  # mul.rn
+    e = fma(xc, LOG2E, -t)  # exact: the rounding error of t
+    e = fma(xc, np.full_like(xc, LOG2E_LO), e)  # + x * (log2 e - LOG2E)
+    c = (e * LN2).astype(f32)  # 2^e = 1 + e ln2 + ..., |e| < 2^-16
+    hi, lo = t > f32(64.0), t < f32(-64.0)
+    adj = sel(lo, f32(32.0), sel(hi, f32(-1.0), f32(0.0)))
+    scale = sel(lo, f32(2.0**-32), sel(hi, f32(2.0), f32(1.0)))
+    r = ex2((t + adj).astype(f32), d)  # exact add; 2^(t+adj) stays normal and finite
+    y = fma(r, c, r)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return (y * scale).astype(f32)
+
+
+def log_seq(x):
+    x = np.asarray(x, f32)
+    sub = x < f32(2.0**-126)
+    xs = sel(sub, (x * f32(2.0**23)).astype(f32), x)
+    kadj = sel(sub, f32(-23.0), f32(0.0))
+    ix = xs.view(np.int32).astype(np.int64)
+    ix2 = (ix - SQRT_HALF_BITS).astype(np.int32)
+    k = (ix2 >> 23).astype(np.int32)  # shr.s32
+    mb = ((ix2 & 0x007FFFFF) + SQRT_HALF_BITS).astype(np.int32)
+    m = mb.view(f32)
+    kf = (k.astype(f32) + kadj).astype(f32)  # cvt.rn.f32.s32; add
+    f = (m - f32(1.0)).astype(f32)  # exact (Sterbenz)
+    s = (f / (f32(2.0) + f).astype(f32)).astype(f32)  # add.rn; div.rn
+    z = (s * s).astype(f32)
+    R = np.full_like(z, f32(LOG_R[3]))
+    for c in LOG_R[2::-1]:
+        R = fma(R, z, np.full_like(z, f32(c)))
+    R = (R * z).astype(f32)
+    q = (f - R).astype(f32)
+    ym = fma(-s, q, f)  # f - s (f - R)
+    res = fma(kf, np.full_like(kf, LN2_LO), ym)
+    res = fma(kf, np.full_like(kf, LN2_HI), res)
+    ok = (x > f32(0.0)) & (x < INF)
+    spec = sel(x < f32(0.0), f32(np.nan), x)
+    spec = sel(x == f32(0.0), -INF, spec)
+    return sel(ok, res, spec)
+
+
+def tanh_seq(x, d):
+    x = np.asarray(x, f32)
+    a = np.abs(x)
+    z = (x * x).astype(f32)
+    P = np.full_like(z, f32(TANH_P[-1]))
+    for c in TANH_P[-2::-1]:
+        P = fma(P, z, np.full_like(z, f32(c)))
+    xz = (x * z).astype(f32)
+    small = fma(xz, P, x)
+    E = exp_seq((a + a).astype(f32), d)
+    with np.errstate(over="ignore", invalid="ignore"):
+        big = (f32(1.0) - (f32(2.0) / (E + f32(1.0)).astype(f32)).astype(f32)).astype(f32)
+    # copysign.f32 on the selected value: the sign of x, also for tanh(-0) = -0.
+    return np.copysign(sel(a < TANH_T, small, big), x).astype(f32)
+
+
+def err(out, ref):
+    out = out.astype(np.float64)
+    return np.abs(out - ref) / np.maximum(np.abs(ref), 2.0**-126)
+
+
+def report(name, xs, fn, ref, ds=(-(2.0**-22), 0.0, 2.0**-22)):
+    worst, at = 0.0, None
+    finite = np.isfinite(ref)
+    for d in ds:
+        out = fn(xs, d) if d is not None else fn(xs)
+        e = err(out[finite], ref[finite])
+        e = np.where(np.isnan(e), np.inf, e)  # a NaN result where the reference is finite
+        i = int(np.argmax(e))
+        if e[i] > worst:
+            worst, at = float(e[i]), float(xs[finite][i])
+    print(f"{name:6s} max rel error {worst:.3e} ({worst / 2.0**-24:.2f} ulp-ish) at x = {at!r}, {finite.sum()} points")
+    return worst
+
+
+def sweep_all_exponents(lo, hi, per_binade=4096, rng=None):
+    """Every binade from 2^-149 to 2^127 (and beyond, clipped to [lo, hi]), both signs."""
+    pts = []
+    for e in range(-149, 128):
+        m = np.linspace(1.0, 2.0, per_binade, endpoint=False)
+        if rng is not None:
+            m = rng.uniform(1.0, 2.0, per_binade)
+        v = (m * 2.0**e).astype(f32)
+        pts.append(v)
+        pts.append(-v)
+    v = np.concatenate(pts)
+    return v[(v >= lo) & (v <= hi)]
+
+
+def main():
+    warnings.simplefilter("ignore")  # overflow in the unselected branches
+    n_random = 2_000_000
+    if "--random" in sys.argv:
+        n_random = int(sys.argv[sys.argv.index("--random") + 1])
+    rng = np.random.default_rng(1)
+    worst = {}
+
+    # exp: dense over [-104, 89], all exponents of small |x|, random bits.
+    xe = np.concatenate(
+        [
+            np.linspace(-104.0, 89.0, 4_000_001).astype(f32),
+            sweep_all_exponents(-104.0, 89.0),
+            rng.uniform(-104.0, 89.0, n_random).astype(f32),
+            rng.integers(0, 2**32, n_random, dtype=np.uint64).astype(np.uint32).view(f32),
+        ]
+    )
+    xe = xe[np.isfinite(xe)]
+    with np.errstate(over="ignore"):
+        ref = np.exp(xe.astype(np.float64))
+    ref = np.where(ref > float(np.finfo(f32).max) * (1 + 2.0**-25), np.inf, ref)
+    worst["exp"] = report("exp", xe, exp_seq, ref)
+
+    # log: every positive exponent incl. subnormals, near 1, random bits.
+    xl = np.concatenate(
+        [
+            sweep_all_exponents(0.0, np.inf, 8192),
+            sweep_all_exponents(0.0, np.inf, 4096, rng),
+            np.linspace(0.5, 2.0, 4_000_001).astype(f32),
+            (f32(1.0) + np.arange(-100000, 100000).astype(f32) * f32(2.0**-24)).astype(f32),
+            np.abs(rng.integers(0, 2**32, n_random, dtype=np.uint64).astype(np.uint32).view(f32)),
+        ]
+    )
+    xl = xl[np.isfinite(xl) & (xl > 0)]
+    worst["log"] = report("log", xl, lambda x, d: log_seq(x), np.log(xl.astype(np.float64)), ds=(0.0,))
+
+    # tanh: all exponents both signs, dense over [-12, 12], random bits.
+    xt = np.concatenate(
+        [
+            sweep_all_exponents(-np.inf, np.inf),
+            np.linspace(-12.0, 12.0, 4_000_001).astype(f32),
+            np.linspace(0.6, 0.65, 1_000_001).astype(f32),
+            rng.uniform(-10.0, 10.0, n_random).astype(f32),
+            rng.integers(0, 2**32, n_random, dtype=np.uint64).astype(np.uint32).view(f32),
+        ]
+    )
+    xt = xt[np.isfinite(xt)]
+    worst["tanh"] = report("tanh", xt, tanh_seq, np.tanh(xt.astype(np.float64)))
+
+    # Special values, exact.
+    bad = []
+    nan = f32(np.nan)
+    mn = f32(2.0**-149)
+    for d in (-(2.0**-22), 0.0, 2.0**-22):
+        cases = [
+            ("exp", exp_seq, [nan, -INF, INF, f32(88.8), f32(89.0), f32(1000.0), f32(-104.0), f32(-1000.0)],
+             [nan, 0.0, INF, INF, INF, INF, 0.0, 0.0]),
+            ("log", lambda x, d: log_seq(x), [nan, f32(0.0), f32(-0.0), f32(-1.0), -INF, INF, f32(1.0), mn],
+             [nan, -INF, -INF, nan, nan, INF, 0.0, math.log(2.0**-149)]),
+            ("tanh", tanh_seq, [nan, INF, -INF, f32(0.0), f32(-0.0), mn, -mn, f32(1e-30), f32(20.0), f32(-20.0)],
+             [nan, 1.0, -1.0, 0.0, -0.0, mn, -mn, f32(1e-30), 1.0, -1.0]),
+        ]
+        for name, fn, xs, want in cases:
+            out = fn(np.array(xs, f32), d)
+            for xv, o, w in zip(xs, out, want):
+                w = f32(w)
+                same = (np.isnan(o) and np.isnan(w)) or (o == w and np.signbit(o) == np.signbit(w))
+                if not same:
+                    bad.append(f"{name}({xv!r}) = {o!r}, want {w!r} (d={d})")
+    for b in bad:
+        print("SPECIAL VALUE MISMATCH:", b)
+    print("special values:", "all exact" if not bad else f"{len(bad)} mismatches")
+    ok = not bad and all(w <= 4e-7 for w in worst.values())
+    print("PASS" if ok else "FAIL", "(bound 4e-7)")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
