@@ -246,7 +246,10 @@ impl<'a> OpPrinter<'a> {
         let blocks: Vec<BlockId> = self.ctx.region_blocks(r).collect();
         for (i, b) in blocks.iter().enumerate() {
             let has_args = !self.ctx.block_args(*b).is_empty();
-            let print_header = i > 0 || (print_entry_args && has_args);
+            // An empty entry block followed by other blocks needs its label: without it the
+            // next block's label would start the region, and the entry block would be lost.
+            let empty_entry = i == 0 && blocks.len() > 1 && self.ctx.block_ops(*b).next().is_none();
+            let print_header = i > 0 || (print_entry_args && has_args) || (empty_entry && !has_args);
             if print_header {
                 self.indent -= 1;
                 self.newline();
