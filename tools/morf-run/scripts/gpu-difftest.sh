@@ -2,7 +2,8 @@
 # Differential testing on the GPU (docs/testing.md, "Differential testing on the GPU").
 #
 #   tools/morf-run/scripts/gpu-difftest.sh build   # here, with Rust: build and copy the binaries
-#                                                  # (morf-run and the gpu_differential test) to $BIN
+#                                                  # (morf-run and the gpu_differential and gpu_math
+#                                                  # tests) to $BIN
 #   tools/morf-run/scripts/gpu-difftest.sh [run]   # on the GPU machine, from the repository root
 #
 # `run` needs no Rust: it runs the prebuilt binaries of $BIN and writes under $OUT (at most 8
@@ -21,10 +22,12 @@
 #   THREADS=                 worker threads (default: all cores)
 #   DET_RUNS=100 MEM_CALLS=10000
 #   EXAMPLE_SHAPES=          MxN,... instead of the built-in odd and benchmark shapes
-#   STEPS="random examples determinism memory sanitizer"
+#   STEPS="random examples determinism memory math sanitizer"
 #   SAN_SHAPES="M=1024,N=1024 M=7,N=100 M=4099,N=5120"  SAN_JOBS=8  SAN_TOOLS="memcheck racecheck"
-#   T_RANDOM=180 T_EXAMPLES=100 T_DETERMINISM=80 T_MEMORY=50 T_SANITIZER=110  (seconds; the sum,
-#   520, fits a 540 s device call)  SAN_ONE_LIMIT=90 (one sanitizer run)
+#   T_RANDOM=120 T_EXAMPLES=100 T_DETERMINISM=80 T_MEMORY=50 T_MATH=60 T_SANITIZER=110 (seconds;
+#   the sum, 520, fits a 540 s device call)  SAN_ONE_LIMIT=90 (one sanitizer run)
+# The math step (tests/gpu_math.rs: max elementwise error of f32 exp/log/tanh/pow on the GPU)
+# writes into difftest.log and one table into summary.txt, no file of its own.
 set -uo pipefail
 
 BIN=${BIN:-.device-bin}
@@ -39,6 +42,10 @@ if [[ $mode == build ]]; then
     mkdir -p "$BIN"
     cp "${CARGO_TARGET_DIR:-target}/release/morf-run" "$BIN/morf-run"
     cp "$exe" "$BIN/gpu_differential"
+    exe=$(cargo test --release -p morf-run --test gpu_math --no-run --message-format=json 2>/dev/null |
+        grep -o '"executable":"[^"]*gpu_math-[^"]*"' | tail -1 | sed 's/^"executable":"//; s/"$//')
+    [[ -x $exe ]] || { echo "gpu-difftest: gpu_math test binary not found" >&2; exit 1; }
+    cp "$exe" "$BIN/gpu_math"
     {
         echo "built: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
         echo "commit: $(git rev-parse HEAD 2>/dev/null)"
@@ -60,7 +67,7 @@ SUMMARY=$OUT/summary.txt
 : >"$LOG"
 rm -f "$OUT/sanitizer.tsv" "$OUT/sanitizer.log"
 : >"$SUMMARY"
-STEPS=${STEPS:-random examples determinism memory sanitizer}
+STEPS=${STEPS:-random examples determinism memory math sanitizer}
 T=$BIN/gpu_differential
 R=$BIN/morf-run
 for b in "$T" "$R"; do
@@ -104,10 +111,11 @@ test_step() { step "$1" "$2" "$T" --exact "$3" --nocapture --test-threads=1; }
 
 for s in $STEPS; do
     case $s in
-    random) test_step random "${T_RANDOM:-180}" random_programs ;;
+    random) test_step random "${T_RANDOM:-120}" random_programs ;;
     examples) test_step examples "${T_EXAMPLES:-100}" examples_at_odd_shapes ;;
     determinism) test_step determinism "${T_DETERMINISM:-80}" column_reductions_are_deterministic ;;
     memory) test_step memory "${T_MEMORY:-50}" no_device_memory_growth ;;
+    math) step math "${T_MATH:-60}" "$BIN/gpu_math" --exact accurate_math_on_the_gpu --nocapture --test-threads=1 ;;
     sanitizer) ;;
     *) echo "gpu-difftest: unknown step '$s'" | tee -a "$LOG" ;;
     esac
@@ -161,6 +169,8 @@ fi
         grep -E '^[0-9]+ runs, [0-9]+ passed' "$LOG"
         grep -E -A12 '^== gpu differential: determinism' "$LOG" | grep -E '^(==|\|)'
         grep -E -A3 '^== gpu differential: device memory' "$LOG" | grep -E '^(==|\|)'
+        grep -E -A6 '^== gpu math' "$LOG" | grep -E '^(==|\||pow:)'
+        grep -E '^(FAIL (exp|log|tanh|pow)|skipping: )' "$LOG" | head -10
         grep -E '^(thread .* panicked|test result:)' "$LOG" | head -10
     fi
     if [[ -s $OUT/sanitizer.tsv ]]; then
