@@ -10,10 +10,10 @@
 //! | --- | --- |
 //! | [`parse`] | the lexer and parser end in IR or in a diagnostic that renders |
 //! | [`parse_verify`] | the same, then the verifier ends in `Ok` or a diagnostic |
-//! | [`roundtrip`] | verified IR prints (custom and generic form), reparses, verifies and prints the same text again |
+//! | [`roundtrip`] | verified IR prints (custom form, generic form, custom form with locations), reparses, verifies and prints the same text again |
 //! | [`pipeline`] | a named pipeline (`fuse`, `gpu`, `gpu-unfused`) on verified input ends in a diagnostic or in IR that verifies and round-trips; never an internal compiler error |
 //! | [`pass_pipeline`] | the first line is a `--pass-pipeline` text, the rest IR: pipeline parsing, pass options, and the passes on verified input, as [`pipeline`] |
-//! | [`interp`] | the reference interpreter runs a function on small random inputs; after `gpu` lowering the host function runs again with its launches on the GPU simulator |
+//! | [`interp`] | the reference interpreter runs a function on small random inputs; after `gpu` lowering the host function runs again with its launches on the GPU simulator and matches the reference |
 //! | [`npy`] | the `.npy` reader ends in an array that matches its header or in an error |
 //!
 //! Guards live here only where no user could hit the cost anyway: inputs are capped at
