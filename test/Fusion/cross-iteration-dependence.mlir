@@ -2,7 +2,7 @@
 // share depends on other fused iterations: it must stay a kernel of its own after the
 // reduction. In square shapes, loops of one size share an axis, so only the loop position
 // tells `t[i]` from `t[j]` (issue 8, GPU differential run of 2026-11-30, seeds 554 and 2257).
-// RUN: morf-opt %s --lower-tensor-to-loop --fuse-mixed-reductions='report device=launch=1e-3' \
+// RUN: morf-opt %s --lower-tensor-to-loop --fuse-mixed-reductions='report' \
 // RUN:   --split-input-file 2>%t.report | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REPORT < %t.report
 // RUN: morf-opt %s --pipeline=gpu --split-input-file | FileCheck %s --check-prefix=GPU
@@ -85,4 +85,21 @@ func.func @rowsum3d_shifted(%a: tensor<8x8x8xf32>) -> (tensor<8x8x8xf32>) {
   %b = mtensor.broadcast %r dims [1, 2] : tensor<8x8xf32> -> tensor<8x8x8xf32>
   %n = mtensor.sub %a, %b : tensor<8x8x8xf32>
   func.return %n : tensor<8x8x8xf32>
+}
+
+// -----
+
+// A row and a column reduction of one square input (both dims "M") have the same axes; by
+// position they are a row reduction and a column reduction, not siblings: a row kernel with
+// the column partial, then the final.
+// CHECK-LABEL: func.func @square_row_and_column
+// CHECK:         mloop.accumulate max
+// CHECK:         {morf.kernel = {kind = "row-fused", split = {{[0-9]+}}, style = "persistent"}}
+// CHECK:         {morf.kernel = {kind = "final", split = {{[0-9]+}}}}
+// REPORT: nest0: reduce sum {{.*}} row (inner) reduction
+// REPORT: nest1: reduce max {{.*}} column (outer) reduction
+func.func @square_row_and_column(%a: tensor<?x?xf32> {morf.dims = ["M", "M"]}) -> (tensor<?xf32>, tensor<?xf32>) {
+  %r = mtensor.reduce sum %a dims [1] : tensor<?x?xf32> -> tensor<?xf32>
+  %c = mtensor.reduce max %a dims [0] : tensor<?x?xf32> -> tensor<?xf32>
+  func.return %r, %c : tensor<?xf32>, tensor<?xf32>
 }

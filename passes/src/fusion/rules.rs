@@ -105,7 +105,7 @@ impl Applier<PlanLang, PlanAnalysis> for SplitIntoPartials {
 type Cond = Box<dyn Fn(&mut EG, Id, &Subst) -> bool + Send + Sync>;
 
 /// Binds a kernel argument: a variable `?a`, or `(final ?s ?j)` / `(nest ?j)` (looked up).
-fn kernel_arg(eg: &EG, subst: &Subst, arg: &str) -> Option<KernelData> {
+fn kernel_arg<'e>(eg: &'e EG, subst: &Subst, arg: &str) -> Option<&'e KernelData> {
     if let Some(inner) = arg.strip_prefix('(').and_then(|s| s.strip_suffix(')')) {
         let words: Vec<&str> = inner.split_whitespace().collect();
         let id = |w: &str| subst.get(var(w)).copied();
@@ -115,15 +115,15 @@ fn kernel_arg(eg: &EG, subst: &Subst, arg: &str) -> Option<KernelData> {
             _ => return None,
         };
         let class = eg.lookup(node)?;
-        return kernel_of(eg, class).cloned();
+        return kernel_of(eg, class);
     }
-    kernel_of(eg, subst[var(arg)]).cloned()
+    kernel_of(eg, subst[var(arg)])
 }
 
 fn pair(a: &str, b: &str, f: fn(&KernelData, &KernelData) -> bool) -> Cond {
     let (a, b) = (a.to_string(), b.to_string());
     Box::new(move |eg, _, subst| match (kernel_arg(eg, subst, &a), kernel_arg(eg, subst, &b)) {
-        (Some(ka), Some(kb)) => f(&ka, &kb),
+        (Some(ka), Some(kb)) => f(ka, kb),
         _ => false,
     })
 }
@@ -238,8 +238,16 @@ pub fn flows_at_fused_index(a: &KernelData, b: &KernelData, fused: usize) -> boo
     flow(a, b).iter().all(|(wa, rb)| wa.iter().chain(rb.iter()).all(|x| x.dims == at))
 }
 
+/// Both read an input (that `a` does not write) at the same index of their shared loops: the
+/// fused kernel loads each element once for both. The same buffer at another index (`x[i, j]`
+/// and `x[j, i]` in a square) is two different loads in one iteration and saves nothing, so it
+/// does not count (it would, e.g., fuse a row and a column sum as "sibling" reductions).
 fn shares_input(a: &KernelData, b: &KernelData) -> bool {
-    a.reads.keys().any(|buf| matches!(buf, Buf::Mem(_)) && b.reads.contains_key(buf) && !a.writes.contains_key(buf))
+    a.reads.iter().any(|(buf, ia)| {
+        matches!(buf, Buf::Mem(_))
+            && !a.writes.contains_key(buf)
+            && b.reads.get(buf).is_some_and(|ib| ia.iter().any(|x| ib.contains(x)))
+    })
 }
 
 fn no_output_conflict(a: &KernelData, b: &KernelData) -> bool {
