@@ -257,3 +257,51 @@ fn no_output_conflict(a: &KernelData, b: &KernelData) -> bool {
 fn independent(a: &KernelData, b: &KernelData) -> bool {
     flow(a, b).is_empty() && flow(b, a).is_empty() && no_output_conflict(a, b)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{search, Access, Axis, Combiner, Device, Extents, Kernel, NestInfo, NestKind, SearchConfig};
+
+    const A: Axis = Axis(0);
+
+    fn acc(buffer: usize, dims: &[usize]) -> Access {
+        Access { buffer, axes: vec![A; dims.len()], elem_bytes: 4, dims: dims.to_vec() }
+    }
+
+    /// A reduction of the square `x` (buffer 0) over one dim into `t` (buffer 1), then
+    /// `y[i, j] = f(x[i, j], t[..])` (buffer 2); `red_dims`: how the reduction indexes `x`,
+    /// `t_dims`: how the consumer indexes `t`. Every loop has the one axis `A`.
+    fn square(red_dims: &[usize], t_dims: &[usize]) -> Vec<NestInfo> {
+        let red = NestKind::Reduction { kept: vec![A], reduced: vec![A], combiner: Combiner::Sum, epilogue_ops: 0 };
+        vec![
+            NestInfo { id: 0, name: "t".into(), kind: red, reads: vec![acc(0, red_dims)], writes: vec![acc(1, &[0])] },
+            NestInfo {
+                id: 1,
+                name: "y".into(),
+                kind: NestKind::Pointwise { domain: vec![A, A] },
+                reads: vec![acc(0, &[0, 1]), acc(1, t_dims)],
+                writes: vec![acc(2, &[0, 1])],
+            },
+        ]
+    }
+
+    fn chosen(nests: &[NestInfo]) -> Vec<Kernel> {
+        let ext = Extents { sizes: vec![Some(4096)], hints: vec![4096] };
+        search(nests, &ext, &Device::h200(), &SearchConfig::default()).chosen.kernels
+    }
+
+    #[test]
+    fn consumer_reading_the_row_result_at_the_row_is_row_fused() {
+        let k = chosen(&square(&[0, 1], &[0]));
+        assert!(matches!(k.as_slice(), [Kernel::Fused { style: Some(_), .. }]), "{k:?}");
+    }
+
+    #[test]
+    fn consumer_reading_the_result_at_another_loop_is_not_fused() {
+        // Row sum read at the column index: y[i, j] needs t[j] from row j.
+        assert_eq!(chosen(&square(&[0, 1], &[1])), vec![Kernel::Nest(0), Kernel::Nest(1)]);
+        // Column sum (x read as x[k, j] by the kept loop j) broadcast over the rows (seed 554):
+        // not a row reduction at all, and its result is read at the column index.
+        assert_eq!(chosen(&square(&[1, 0], &[1])), vec![Kernel::Nest(0), Kernel::Nest(1)]);
+    }
+}
