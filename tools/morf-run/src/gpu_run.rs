@@ -210,10 +210,9 @@ pub fn compile_for_gpu(
     }
     let func = morf_ir::builtin::lookup_function(&ctx, module, &fname)
         .ok_or_else(|| RunError::Other(format!("the '{pipeline}' pipeline left no host function @{fname}")))?;
+    // A host function may launch no kernel at all (it returns an argument, or only
+    // reshapes): it still runs, on a PTX module that holds no entry.
     let kernels = kernel_names(&ctx, module);
-    if kernels.is_empty() {
-        return Err(RunError::Other(format!("@{fname} launches no kernel after the '{pipeline}' pipeline")));
-    }
     let ptx = emit_ptx(&ctx, module)?;
     let compile_time = t0.elapsed();
     let names: Vec<&str> = kernels.iter().map(String::as_str).collect();
