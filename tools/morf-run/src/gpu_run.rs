@@ -107,6 +107,15 @@ pub fn size_hints_from_shapes(ctx: &Context, func: OpId, shapes: &[Vec<usize>]) 
         };
         for (n, &size) in names.iter().zip(shape) {
             if let Some(name) = ctx.attr_str(*n) {
+                // Hints travel in pass-option text (`size-hints=M=4,N=8`), so only identifier
+                // names can be hints; another name (`"N x"`, found by fuzzing) would be parsed
+                // as more options. Hints only specialize, so such a dim just gets none.
+                let ident = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+                    && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+                if !ident {
+                    tracing::warn!("dim name '{name}' is not an identifier: no size hint for it");
+                    continue;
+                }
                 if !hints.iter().any(|(h, _)| h == name) {
                     hints.push((name.to_string(), size));
                 }
