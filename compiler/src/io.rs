@@ -82,9 +82,9 @@ pub fn stage(dest: &Path, bytes: &[u8]) -> io::Result<Staged> {
 ///
 /// A destination that names a stream or a device rather than a file to replace is written
 /// in place (appending), and any error (`/dev/full`) is returned: one that exists and is
-/// neither a regular file nor a directory (`/dev/null`, a FIFO), and any path in `/dev` or
-/// `/proc` or linking there (`/dev/stdout` when standard output is a file). Renaming over
-/// those would replace the device node or link itself.
+/// neither a regular file nor a directory (`/dev/null`, a FIFO), a link into `/dev` or
+/// `/proc` (`/dev/stdout` when standard output is a file), and a path in a folder of
+/// `/proc` (`/dev/fd/1`). Renaming over those would replace the device node or link itself.
 pub fn write_atomic(dest: &Path, bytes: &[u8]) -> io::Result<()> {
     if writes_in_place(dest) {
         let mut f = fs::OpenOptions::new().append(true).open(dest)?;
@@ -103,11 +103,14 @@ fn writes_in_place(dest: &Path) -> bool {
     if fs::read_link(dest).is_ok_and(|t| special(&t)) {
         return true;
     }
+    // A folder of `/proc` (`/dev/fd/1` resolves into `/proc/<pid>/fd`) holds no files to
+    // create; a regular file elsewhere in `/dev` (`/dev/shm/out.mlir`, a tmpfs) is replaced
+    // atomically like any other file.
     let parent = match dest.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    special(dest) || fs::canonicalize(parent).is_ok_and(|p| special(&p))
+    fs::canonicalize(parent).is_ok_and(|p| p.starts_with("/proc"))
 }
 
 /// A set of files replaced together: every file is staged first, and only when all of
@@ -219,6 +222,14 @@ mod tests {
         assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
         assert!(writes_in_place(Path::new("/dev/stdout")));
         assert!(!writes_in_place(&d.join("plain.txt")));
+        // A regular file on the /dev/shm tmpfs is replaced, not appended to.
+        if Path::new("/dev/shm").is_dir() {
+            let p = PathBuf::from(format!("/dev/shm/morf-io-test-{}.txt", std::process::id()));
+            fs::write(&p, "old").unwrap();
+            write_atomic(&p, b"new").unwrap();
+            assert_eq!(fs::read_to_string(&p).unwrap(), "new");
+            let _ = fs::remove_file(&p);
+        }
     }
 
     #[test]
