@@ -121,18 +121,10 @@ pub fn npy_seeds() -> Vec<Vec<u8>> {
 /// `--pass-pipeline=...` as it is, and each line's shorthand pass flags (`--cse`,
 /// `--loop-split='dim=1 size=4'`) as `builtin.module(cse,loop-split{dim=1 size=4})`.
 fn run_line_pipelines(text: &str) -> Vec<String> {
-    let passes = [
-        "canonicalize",
-        "cse",
-        "dce",
-        "fuse-mixed-reductions",
-        "loop-fuse",
-        "loop-interchange",
-        "loop-partial-accumulate",
-        "loop-split",
-        "lower-loop-to-gpu",
-        "lower-tensor-to-loop",
-    ];
+    // The registry's pass names, so a new pass's RUN lines seed the corpus without an edit here.
+    let mut reg = morf_ir::pass::PassRegistry::default();
+    morf_passes::register_all(&mut reg);
+    let passes: Vec<&str> = reg.passes().map(|p| p.name).collect();
     let mut out = Vec::new();
     for line in text.lines().filter(|l| l.contains("RUN:") && l.contains("morf-opt")) {
         let mut shorthand = Vec::new();
