@@ -42,12 +42,12 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use morf_ir::interp::{run_function, Array, RtValue};
-use morf_ir::numerics::{relative_error, tolerance};
+use morf_ir::numerics::tolerance;
 use morf_ir::{Context, FloatKind, OpId};
 use morf_run::gpu_exec::DevValue;
 use morf_run::gpu_run::{
-    compile_for_gpu, emit_ptx, has_kernels, pass_registry, run_named_pipeline, size_hints_from_args, GpuProgram,
-    GPU_PIPELINE,
+    compare_values, compile_for_gpu, emit_ptx, has_kernels, pass_registry, run_named_pipeline, size_hints_from_args,
+    GpuProgram, GPU_PIPELINE,
 };
 use morf_run::{bind_arguments, load_module, new_context, select_function, RunOptions};
 use morf_runtime::Gpu;
@@ -225,23 +225,8 @@ fn compare_judged(
             });
             continue;
         }
-        let mut problem = None;
-        let (mut of, mut rf) = (Vec::with_capacity(od.len()), Vec::with_capacity(rd.len()));
-        for (k, (&a, &b)) in od.iter().zip(&rd).enumerate() {
-            if a.is_nan() || b.is_nan() {
-                if a.is_nan() != b.is_nan() && problem.is_none() {
-                    problem = Some(format!("output {i}: element {k} is {a} but the reference has {b}"));
-                }
-            } else if a.is_infinite() || b.is_infinite() {
-                if a != b && problem.is_none() {
-                    problem = Some(format!("output {i}: element {k} is {a} but the reference has {b}"));
-                }
-            } else {
-                of.push(a);
-                rf.push(b);
-            }
-        }
-        let rel_err = relative_error(&of, &rf);
+        let c = compare_values(&od, &rd);
+        let (rel_err, mut problem) = (c.rel_err, c.mismatch.map(|m| format!("output {i}: {m}")));
         if problem.is_none() && (rel_err.is_nan() || rel_err > tol) {
             problem = Some(format!("output {i}: relative error {rel_err:.3e} exceeds {tol:e}"));
         }
