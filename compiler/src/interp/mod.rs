@@ -225,8 +225,8 @@ impl Machine {
 
 /// For each op of `block` (by position), the values defined in the block (arguments and
 /// results) whose last use is that op or something nested in it. Unused results die at
-/// their defining op.
-fn last_uses(ctx: &Context, block: BlockId) -> Vec<Vec<Value>> {
+/// their defining op. The order within an op's list is unspecified.
+pub fn last_uses(ctx: &Context, block: BlockId) -> Vec<Vec<Value>> {
     let ops: Vec<OpId> = ctx.block_ops(block).collect();
     let index: HashMap<OpId, usize> = ops.iter().enumerate().map(|(i, o)| (*o, i)).collect();
     let mut last: HashMap<Value, usize> = HashMap::new();

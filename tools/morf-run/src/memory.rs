@@ -304,24 +304,10 @@ fn infer(
 /// block whose last use is that op (or an op nested in it): what an interpreter may drop
 /// after running it. Block arguments are left out (the caller may hold them).
 pub fn dead_after(ctx: &Context, block: morf_ir::BlockId) -> Vec<Vec<Value>> {
-    let ops: Vec<OpId> = ctx.block_ops(block).collect();
-    let index: HashMap<OpId, usize> = ops.iter().enumerate().map(|(i, o)| (*o, i)).collect();
-    let mut out = vec![Vec::new(); ops.len()];
-    for (i, &op) in ops.iter().enumerate() {
-        for r in ctx.results(op) {
-            let mut last = i;
-            for u in ctx.uses(*r) {
-                let mut cur = Some(u.op);
-                while let Some(c) = cur {
-                    if let Some(&j) = index.get(&c) {
-                        last = last.max(j);
-                        break;
-                    }
-                    cur = ctx.parent_op(c);
-                }
-            }
-            out[last].push(*r);
-        }
+    let args = ctx.block_args(block);
+    let mut out = morf_ir::interp::last_uses(ctx, block);
+    for dead in &mut out {
+        dead.retain(|v| !args.contains(v));
     }
     out
 }
