@@ -88,6 +88,9 @@ pub struct ValueData {
 pub struct OpData {
     /// The op's name, such as `mtensor.add`.
     pub name: Sym,
+    /// Its registered kind, resolved once when the op is created: the interned name that
+    /// typed handles compare (`None` for an unregistered op).
+    pub kind: Option<&'static OpInfo>,
     /// Its source location.
     pub loc: Loc,
     pub(crate) operands: Vec<Value>,
@@ -241,8 +244,23 @@ impl Context {
     }
 
     /// The registered description of `op`'s kind, if any.
-    pub fn op_info(&self, op: OpId) -> Option<&OpInfo> {
-        self.registry.op(self.str(self.ops[op].name))
+    pub fn op_info(&self, op: OpId) -> Option<&'static OpInfo> {
+        self.ops[op].kind
+    }
+
+    /// Whether `op` is of the registered kind `kind` (a pointer comparison, no string).
+    pub fn op_is(&self, op: OpId, kind: &'static OpInfo) -> bool {
+        self.ops[op].kind.is_some_and(|k| std::ptr::eq(k, kind))
+    }
+
+    /// Whether `op` is an instance of the typed op `T`.
+    pub fn isa<T: crate::opdef::Op>(&self, op: OpId) -> bool {
+        self.op_is(op, T::info())
+    }
+
+    /// `op` as the typed op `T`, if it is one.
+    pub fn dyn_cast<T: crate::opdef::Op>(&self, op: OpId) -> Option<T> {
+        T::dyn_cast(self, op)
     }
 
     // ----- operations -----
@@ -250,6 +268,7 @@ impl Context {
     /// Creates a detached operation (not in any block).
     pub fn create_op(&mut self, state: OperationState) -> OpId {
         let OperationState { name, loc, operands, result_types, attrs, regions, result_names } = state;
+        let kind = self.registry.op(&name);
         let name = self.sym(&name);
         let mut sorted: Vec<(Sym, Attr)> = Vec::with_capacity(attrs.len());
         for (k, v) in attrs {
@@ -262,6 +281,7 @@ impl Context {
         sorted.sort_by(|a, b| self.str(a.0).cmp(self.str(b.0)));
         let op = self.ops.insert(OpData {
             name,
+            kind,
             loc,
             operands: Vec::new(),
             results: Vec::new(),

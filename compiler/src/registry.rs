@@ -101,52 +101,66 @@ pub struct OpInfo {
     pub patterns: Option<PatternsFn>,
     /// Interpreter semantics.
     pub interpret: Option<InterpretFn>,
+    /// The elementwise interface: which scalar function the op applies to each element.
+    pub elementwise: Option<crate::interfaces::ElementwiseFn>,
+}
+
+impl std::fmt::Debug for OpInfo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "OpInfo({})", self.name)
+    }
 }
 
 impl OpInfo {
     /// An op kind with a name, a summary and nothing else.
-    pub fn new(name: &'static str, summary: &'static str) -> Self {
+    pub const fn new(name: &'static str, summary: &'static str) -> Self {
         OpInfo {
             name,
             summary,
-            traits: Traits::default(),
+            traits: Traits(0),
             verify: None,
             parse: None,
             print: None,
             fold: None,
             patterns: None,
             interpret: None,
+            elementwise: None,
         }
     }
     /// Sets the traits.
-    pub fn traits(mut self, t: Traits) -> Self {
+    pub const fn traits(mut self, t: Traits) -> Self {
         self.traits = t;
         self
     }
     /// Sets the verifier.
-    pub fn verify(mut self, f: VerifyFn) -> Self {
+    pub const fn verify(mut self, f: VerifyFn) -> Self {
         self.verify = Some(f);
         self
     }
     /// Sets the custom assembly format.
-    pub fn format(mut self, parse: ParseFn, print: PrintFn) -> Self {
+    pub const fn format(mut self, parse: ParseFn, print: PrintFn) -> Self {
         self.parse = Some(parse);
         self.print = Some(print);
         self
     }
     /// Sets the folder.
-    pub fn fold(mut self, f: FoldFn) -> Self {
+    pub const fn fold(mut self, f: FoldFn) -> Self {
         self.fold = Some(f);
         self
     }
     /// Sets the canonicalization patterns.
-    pub fn patterns(mut self, f: PatternsFn) -> Self {
+    pub const fn patterns(mut self, f: PatternsFn) -> Self {
         self.patterns = Some(f);
         self
     }
     /// Sets the interpreter semantics.
-    pub fn interpret(mut self, f: InterpretFn) -> Self {
+    pub const fn interpret(mut self, f: InterpretFn) -> Self {
         self.interpret = Some(f);
+        self
+    }
+    /// Sets the elementwise interface.
+    pub const fn elementwise(mut self, f: crate::interfaces::ElementwiseFn) -> Self {
+        self.elementwise = Some(f);
         self
     }
     /// Whether the op has all of `t`.
@@ -172,7 +186,7 @@ pub struct DialectInfo {
 /// Dialects, op kinds and dialect types known to a context.
 #[derive(Default, Clone)]
 pub struct Registry {
-    ops: BTreeMap<&'static str, OpInfo>,
+    ops: BTreeMap<&'static str, &'static OpInfo>,
     dialects: BTreeMap<&'static str, DialectInfo>,
     types: BTreeMap<&'static str, TypeVerifyFn>,
     /// Accept ops and types of unknown dialects (generic form only).
@@ -185,7 +199,12 @@ impl Registry {
         self.dialects.insert(d.name, d);
     }
     /// Registers an op kind. Registering one name twice replaces the first.
-    pub fn register_op(&mut self, info: OpInfo) {
+    ///
+    /// Op kinds are `'static`: the address of an op's [`OpInfo`] is its interned name, which
+    /// typed handles ([`crate::opdef::Op`]) compare instead of strings. Ops defined with
+    /// [`crate::define_op!`] pass `FooOp::info()`; a one-off kind (in a test) can be a
+    /// `static` or leaked.
+    pub fn register_op(&mut self, info: &'static OpInfo) {
         self.ops.insert(info.name, info);
     }
     /// Registers a dialect type (`mloop.buffer`) with its parameter verifier.
@@ -193,8 +212,8 @@ impl Registry {
         self.types.insert(name, verify);
     }
     /// The op kind named `name`.
-    pub fn op(&self, name: &str) -> Option<&OpInfo> {
-        self.ops.get(name)
+    pub fn op(&self, name: &str) -> Option<&'static OpInfo> {
+        self.ops.get(name).copied()
     }
     /// The dialect named `name`.
     pub fn dialect(&self, name: &str) -> Option<&DialectInfo> {
@@ -205,8 +224,8 @@ impl Registry {
         self.types.get(name).copied()
     }
     /// All registered op kinds, sorted by name.
-    pub fn ops(&self) -> impl Iterator<Item = &OpInfo> {
-        self.ops.values()
+    pub fn ops(&self) -> impl Iterator<Item = &'static OpInfo> + '_ {
+        self.ops.values().copied()
     }
     /// All registered dialects, sorted by name.
     pub fn dialects(&self) -> impl Iterator<Item = &DialectInfo> {

@@ -25,22 +25,27 @@ impl RewritePattern for Flip {
     }
 }
 
+/// A one-off op kind for these tests, made `'static` as the registry requires.
+fn leak(info: OpInfo) -> &'static OpInfo {
+    Box::leak(Box::new(info))
+}
+
 fn test_ctx() -> Context {
     let mut ctx = Context::new();
     let r = ctx.registry_mut();
-    r.register_op(OpInfo::new("test.pure", "pure").traits(Traits::PURE));
-    r.register_op(OpInfo::new("test.commut", "commutative").traits(Traits::PURE | Traits::COMMUTATIVE));
-    r.register_op(OpInfo::new("test.effect", "side effects"));
-    r.register_op(OpInfo::new("test.scope", "a non-isolated region").traits(Traits::NO_TERMINATOR));
-    r.register_op(
+    r.register_op(leak(OpInfo::new("test.pure", "pure").traits(Traits::PURE)));
+    r.register_op(leak(OpInfo::new("test.commut", "commutative").traits(Traits::PURE | Traits::COMMUTATIVE)));
+    r.register_op(leak(OpInfo::new("test.effect", "side effects")));
+    r.register_op(leak(OpInfo::new("test.scope", "a non-isolated region").traits(Traits::NO_TERMINATOR)));
+    r.register_op(leak(
         OpInfo::new("test.isolated", "an isolated region").traits(Traits::NO_TERMINATOR | Traits::ISOLATED_FROM_ABOVE),
-    );
-    r.register_op(
+    ));
+    r.register_op(leak(
         OpInfo::new("test.id", "folds to its operand")
             .traits(Traits::PURE)
             .fold(|ctx, op, _| Some(vec![FoldResult::Value(ctx.operand(op, 0))])),
-    );
-    r.register_op(OpInfo::new("test.flip", "cycles").traits(Traits::PURE).patterns(|| vec![Box::new(Flip)]));
+    ));
+    r.register_op(leak(OpInfo::new("test.flip", "cycles").traits(Traits::PURE).patterns(|| vec![Box::new(Flip)])));
     ctx
 }
 

@@ -9,7 +9,8 @@ use crate::asm::printer::OpPrinter;
 use crate::context::{Context, OpId, OperationState};
 use crate::diag::Diagnostic;
 use crate::interp::{InterpResult, Machine};
-use crate::registry::{DialectInfo, OpInfo, Traits};
+use crate::opdef::AnyType;
+use crate::registry::DialectInfo;
 
 /// Registers `builtin` and `func`.
 pub fn register(ctx: &mut Context) {
@@ -20,31 +21,56 @@ pub fn register(ctx: &mut Context) {
         summary: "functions, calls and returns",
         materialize_constant: None,
     });
-    r.register_op(
-        OpInfo::new("builtin.module", "a top-level container of functions")
-            .traits(Traits::ISOLATED_FROM_ABOVE | Traits::NO_TERMINATOR | Traits::SYMBOL_TABLE | Traits::SINGLE_BLOCK)
-            .verify(verify_module)
-            .format(parse_module, print_module),
-    );
-    r.register_op(
-        OpInfo::new("func.func", "a function with a name, a signature and a body")
-            .traits(Traits::ISOLATED_FROM_ABOVE | Traits::SYMBOL)
-            .verify(verify_func)
-            .format(parse_func, print_func),
-    );
-    r.register_op(
-        OpInfo::new("func.return", "returns values from a function")
-            .traits(Traits::TERMINATOR | Traits::PURE)
-            .verify(verify_return)
-            .format(parse_operands_colon_types, print_operands_colon_types)
-            .interpret(interpret_return),
-    );
-    r.register_op(
-        OpInfo::new("func.call", "calls a function of the same module")
-            .verify(verify_call)
-            .format(parse_call, print_call)
-            .interpret(interpret_call),
-    );
+    r.register_op(ModuleOp::info());
+    r.register_op(FuncOp::info());
+    r.register_op(ReturnOp::info());
+    r.register_op(CallOp::info());
+}
+
+crate::define_op! {
+    /// `builtin.module`: a top-level container of functions.
+    pub struct ModuleOp("builtin.module") {
+        summary: "a top-level container of functions",
+        traits: [ISOLATED_FROM_ABOVE, NO_TERMINATOR, SYMBOL_TABLE, SINGLE_BLOCK],
+        regions: [body],
+        verify: verify_module,
+        format: (parse_module, print_module),
+    }
+}
+
+crate::define_op! {
+    /// `func.func @name(%a: T) -> U { ... }`: a function with a name, a signature and a body.
+    pub struct FuncOp("func.func") {
+        summary: "a function with a name, a signature and a body",
+        traits: [ISOLATED_FROM_ABOVE, SYMBOL],
+        regions: [body],
+        verify: verify_func,
+        format: (parse_func, print_func),
+    }
+}
+
+crate::define_op! {
+    /// `func.return %a : T`: returns values from a function.
+    pub struct ReturnOp("func.return") {
+        summary: "returns values from a function",
+        traits: [TERMINATOR, PURE],
+        variadic: values: AnyType,
+        verify: verify_return,
+        format: (parse_operands_colon_types, print_operands_colon_types),
+        interpret: interpret_return,
+    }
+}
+
+crate::define_op! {
+    /// `%r = func.call @f(%a) : (T) -> U`: calls a function of the same module.
+    pub struct CallOp("func.call") {
+        summary: "calls a function of the same module",
+        variadic: args: AnyType,
+        variadic_results: outputs: AnyType,
+        verify: verify_call,
+        format: (parse_call, print_call),
+        interpret: interpret_call,
+    }
 }
 
 /// `'name' op message` at the op's location.
