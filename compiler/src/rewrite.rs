@@ -9,9 +9,10 @@
 
 use std::collections::HashSet;
 
-use crate::attrs::Attr;
+use crate::attrs::{Attr, AttrData};
 use crate::context::{Context, OpId, OperationState, Value};
 use crate::registry::{FoldResult, Traits};
+use crate::types::{Type, TypeData};
 
 /// A rewrite of one op kind (or of any op when `root` is `None`).
 pub trait RewritePattern {
@@ -28,10 +29,12 @@ pub trait RewritePattern {
 }
 
 /// The mutation interface of patterns: it records what changed so the driver can update
-/// its worklist.
+/// its worklist. It is the only way a pattern changes IR: it reads the IR through
+/// [`Rewriter::ctx`] (shared) and mutates it through the methods below, each of which
+/// tells the driver what changed.
 pub struct Rewriter<'a> {
-    /// The IR.
-    pub ctx: &'a mut Context,
+    /// The IR; private, so that no change skips the bookkeeping.
+    pub(crate) ctx: &'a mut Context,
     /// Ops created or changed since the last drain.
     pub(crate) touched: Vec<OpId>,
     /// Ops erased since the last drain.
@@ -85,6 +88,107 @@ impl<'a> Rewriter<'a> {
     /// Records an in-place change of `op` (attributes, operands).
     pub fn modified(&mut self, op: OpId) {
         self.touched.push(op);
+    }
+
+    /// The IR, to read.
+    pub fn ctx(&self) -> &Context {
+        self.ctx
+    }
+
+    /// Creates a detached op from `state` (insert it with [`Rewriter::insert_before`]).
+    pub fn create(&mut self, state: OperationState) -> OpId {
+        let op = self.ctx.create_op(state);
+        self.touched.push(op);
+        op
+    }
+
+    /// Inserts the detached op `op` right before `anchor`.
+    pub fn insert_before(&mut self, anchor: OpId, op: OpId) {
+        self.ctx.insert_op_before(anchor, op);
+        self.touched.push(op);
+    }
+
+    /// Moves `op` right before `anchor`.
+    pub fn move_before(&mut self, op: OpId, anchor: OpId) {
+        self.ctx.move_op_before(op, anchor);
+        self.touched.push(op);
+    }
+
+    /// Sets operand `i` of `op` to `v`.
+    pub fn set_operand(&mut self, op: OpId, i: usize, v: Value) {
+        let old = self.ctx.operand(op, i);
+        self.ctx.set_operand(op, i, v);
+        self.touched.push(op);
+        if let Some(d) = self.ctx.defining_op(old) {
+            self.touched.push(d);
+        }
+    }
+
+    /// Sets attribute `name` of `op`.
+    pub fn set_attr(&mut self, op: OpId, name: &str, value: Attr) {
+        self.ctx.set_attr(op, name, value);
+        self.touched.push(op);
+    }
+
+    /// Removes attribute `name` of `op`; returns whether it was there.
+    pub fn remove_attr(&mut self, op: OpId, name: &str) -> bool {
+        let had = self.ctx.remove_attr(op, name);
+        self.touched.push(op);
+        had
+    }
+
+    /// Interns an attribute (attributes and types are immutable values; interning changes
+    /// no op).
+    pub fn attr(&mut self, data: AttrData) -> Attr {
+        self.ctx.intern_attr(data)
+    }
+
+    /// Interns a type.
+    pub fn ty(&mut self, data: TypeData) -> Type {
+        self.ctx.intern_type(data)
+    }
+
+    /// Access to the type and attribute constructors through a [`Uniquer`], which reaches
+    /// no op.
+    pub fn uniquer(&mut self) -> Uniquer<'_> {
+        Uniquer { ctx: self.ctx }
+    }
+}
+
+/// Makes types and attributes (the helper constructors of [`Context`] that only intern),
+/// without access to ops, blocks or values.
+pub struct Uniquer<'a> {
+    ctx: &'a mut Context,
+}
+
+impl Uniquer<'_> {
+    /// An array of `i64` integers.
+    pub fn i64_array_attr(&mut self, v: &[i64]) -> Attr {
+        self.ctx.i64_array_attr(v)
+    }
+    /// An `i64` integer.
+    pub fn i64_attr(&mut self, v: i64) -> Attr {
+        self.ctx.i64_attr(v)
+    }
+    /// A float of type `ty`.
+    pub fn float_attr(&mut self, v: f64, ty: Type) -> Attr {
+        self.ctx.float_attr(v, ty)
+    }
+    /// An integer of type `ty`.
+    pub fn int_attr(&mut self, v: i64, ty: Type) -> Attr {
+        self.ctx.int_attr(v, ty)
+    }
+    /// A string.
+    pub fn str_attr(&mut self, s: &str) -> Attr {
+        self.ctx.str_attr(s)
+    }
+    /// A bool.
+    pub fn bool_attr(&mut self, b: bool) -> Attr {
+        self.ctx.bool_attr(b)
+    }
+    /// A ranked tensor type.
+    pub fn tensor_type(&mut self, shape: &[crate::types::Dim], elem: Type) -> Type {
+        self.ctx.tensor_type(shape, elem)
     }
 }
 

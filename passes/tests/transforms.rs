@@ -17,10 +17,9 @@ impl RewritePattern for Flip {
         Some("test.flip")
     }
     fn match_and_rewrite(&self, op: OpId, rw: &mut Rewriter<'_>) -> bool {
-        let v = rw.ctx.attr(op, "a").and_then(|a| rw.ctx.attr_int(a)).unwrap_or(0);
-        let a = rw.ctx.i64_attr(1 - v);
-        rw.ctx.set_attr(op, "a", a);
-        rw.modified(op);
+        let v = rw.ctx().attr(op, "a").and_then(|a| rw.ctx().attr_int(a)).unwrap_or(0);
+        let a = rw.uniquer().i64_attr(1 - v);
+        rw.set_attr(op, "a", a);
         true
     }
 }

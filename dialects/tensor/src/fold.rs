@@ -206,7 +206,7 @@ impl RewritePattern for ConvertOfExactConvert {
         Some("mtensor.convert")
     }
     fn match_and_rewrite(&self, op: OpId, rw: &mut Rewriter<'_>) -> bool {
-        let ctx = &*rw.ctx;
+        let ctx = rw.ctx();
         if ctx.operands(op).len() != 1 {
             return false;
         }
@@ -219,8 +219,7 @@ impl RewritePattern for ConvertOfExactConvert {
             return false;
         }
         let y = ctx.operand(inner, 0);
-        rw.ctx.set_operand(op, 0, y);
-        rw.modified(op);
+        rw.set_operand(op, 0, y);
         rw.modified(inner);
         true
     }
@@ -336,7 +335,7 @@ impl RewritePattern for TransposeOfTranspose {
         Some("mtensor.transpose")
     }
     fn match_and_rewrite(&self, op: OpId, rw: &mut Rewriter<'_>) -> bool {
-        let ctx = &*rw.ctx;
+        let ctx = rw.ctx();
         if ctx.operands(op).len() != 1 {
             return false;
         }
@@ -354,10 +353,9 @@ impl RewritePattern for TransposeOfTranspose {
             return false;
         };
         let x = ctx.operand(inner, 0);
-        let attr = rw.ctx.i64_array_attr(&p);
-        rw.ctx.set_operand(op, 0, x);
-        rw.ctx.set_attr(op, "perm", attr);
-        rw.modified(op);
+        let attr = rw.uniquer().i64_array_attr(&p);
+        rw.set_operand(op, 0, x);
+        rw.set_attr(op, "perm", attr);
         rw.modified(inner);
         true
     }
