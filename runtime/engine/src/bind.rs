@@ -1,11 +1,10 @@
-//! morf-run: runs one function of an IR file on the reference interpreter, with its
-//! arguments read from `.npy` files or generated pseudo-randomly, and writes each result
-//! to `DIR/result<i>.npy`.
-//!
-//! The binary is a thin wrapper around [`main_with_args`]; the work is done by
-//! [`run_source`] (parse, verify, pick the function, [`bind_arguments`], run,
-//! [`write_results`]), which tests call directly. Every user error (bad IR, a missing or
-//! ill-shaped input, an interpreter failure) is a [`RunError`], never a panic.
+//! Binding a function's arguments and writing its results: arguments are read from `.npy`
+//! files, given as in-memory arrays, or generated pseudo-randomly (sized by the
+//! `morf.dims` names of the signature, `--random`), checked against the signature, and
+//! results are written to `DIR/result<i>.npy`. Also the first steps of every run: a
+//! context with morf's dialects ([`new_context`]), parsing and verifying
+//! ([`load_module`]), picking the function ([`select_function`]) and reading a source
+//! text with a size cap ([`read_source`]).
 //!
 //! `.npy` conventions: `bf16` tensors travel as float32 files (values must be
 //! bf16-representable; others are rounded with a warning), `f16`, `f32` and `f64`
@@ -13,27 +12,20 @@
 //! with the same conventions: an argument of `!mloop.buffer` type is bound exactly like a
 //! tensor argument (by name, `morf.dims`, `--random`), and a returned buffer is written
 //! like a tensor.
-#![warn(missing_docs)]
-
-pub mod gpu_exec;
-pub mod gpu_run;
-pub mod memory;
-pub mod npy;
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
-use std::ffi::OsString;
-use std::fmt::Write as _;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use clap::Parser as _;
 use morf_ir::interp::{Array, RtValue};
 use morf_ir::{AttrData, Context, Dim, FloatKind, OpId, Type, TypeData};
 
-use crate::npy::{NpyArray, NpyDtype};
+use crate::memory;
+use crate::npy::{self, NpyArray, NpyDtype};
+use crate::EngineError;
 
 /// What to run and where its inputs and outputs are.
 #[derive(Clone, Debug)]
@@ -42,6 +34,8 @@ pub struct RunOptions {
     pub entry: Option<String>,
     /// `(argument name, .npy file)` pairs; the name is the SSA name without `%`.
     pub inputs: Vec<(String, PathBuf)>,
+    /// `(argument name, values)` pairs given in memory instead of by file.
+    pub arrays: Vec<(String, InputArray)>,
     /// Sizes of named dimensions for generated inputs; `None` disables generation, so
     /// every argument then needs an input file.
     pub random: Option<Vec<(String, usize)>>,
@@ -63,6 +57,7 @@ impl Default for RunOptions {
         RunOptions {
             entry: None,
             inputs: Vec::new(),
+            arrays: Vec::new(),
             random: None,
             seed: 0,
             output_dir: PathBuf::from("."),
@@ -73,29 +68,8 @@ impl Default for RunOptions {
     }
 }
 
-/// Why a run failed. The `Display` text is the message after `morf-run: error: `,
-/// except for [`RunError::Diagnostic`], which is printed as it is.
-#[derive(Debug, thiserror::Error)]
-pub enum RunError {
-    /// A diagnostic of the parser, verifier or interpreter, already rendered with its
-    /// `file:line:col` prefix, source line and caret.
-    #[error("{0}")]
-    Diagnostic(String),
-    /// A problem with one function argument (its input file, shape or dtype).
-    #[error("argument %{name}: {message}")]
-    Argument {
-        /// The argument's SSA name, without `%`.
-        name: String,
-        /// What is wrong.
-        message: String,
-    },
-    /// Any other problem (options, files, the choice of function).
-    #[error("{0}")]
-    Other(String),
-}
-
-fn arg_err(name: &str, message: impl Into<String>) -> RunError {
-    RunError::Argument { name: name.to_string(), message: message.into() }
+fn arg_err(name: &str, message: impl Into<String>) -> EngineError {
+    EngineError::Argument { name: name.to_string(), message: message.into() }
 }
 
 /// One result as written to disk.
@@ -142,8 +116,8 @@ fn join(v: &[usize]) -> String {
 }
 
 /// Parses a `--random` spec, `NAME=SIZE[,NAME=SIZE...]` (an empty spec is allowed).
-pub fn parse_random_spec(spec: &str) -> Result<Vec<(String, usize)>, RunError> {
-    let bad = |why: &str| RunError::Other(format!("bad --random spec '{spec}': {why}"));
+pub fn parse_random_spec(spec: &str) -> Result<Vec<(String, usize)>, EngineError> {
+    let bad = |why: &str| EngineError::Other(format!("bad --random spec '{spec}': {why}"));
     let mut out: Vec<(String, usize)> = Vec::new();
     for item in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
         let (name, size) = item.split_once('=').ok_or_else(|| bad("expected NAME=SIZE[,NAME=SIZE...]"))?;
@@ -162,12 +136,12 @@ pub fn parse_random_spec(spec: &str) -> Result<Vec<(String, usize)>, RunError> {
 }
 
 /// Parses an `--input` value, `NAME=PATH` (a leading `%` on the name is accepted).
-pub fn parse_input_spec(spec: &str) -> Result<(String, PathBuf), RunError> {
+pub fn parse_input_spec(spec: &str) -> Result<(String, PathBuf), EngineError> {
     match spec.split_once('=') {
         Some((name, path)) if !name.trim_start_matches('%').is_empty() && !path.is_empty() => {
             Ok((name.trim_start_matches('%').to_string(), PathBuf::from(path)))
         }
-        _ => Err(RunError::Other(format!("bad --input '{spec}': expected NAME=PATH.npy"))),
+        _ => Err(EngineError::Other(format!("bad --input '{spec}': expected NAME=PATH.npy"))),
     }
 }
 
@@ -182,10 +156,10 @@ pub fn new_context(allow_unregistered_dialect: bool) -> Context {
 }
 
 /// Parses and verifies `text` (named `name` in diagnostics); returns the module.
-pub fn load_module(ctx: &mut Context, name: &str, text: &str) -> Result<OpId, RunError> {
+pub fn load_module(ctx: &mut Context, name: &str, text: &str) -> Result<OpId, EngineError> {
     ctx.add_source(name, text);
-    let module = morf_ir::parse_source(ctx, name, text, 0).map_err(|d| RunError::Diagnostic(ctx.render(&d)))?;
-    morf_ir::verify(ctx, module).map_err(|d| RunError::Diagnostic(ctx.render(&d)))?;
+    let module = morf_ir::parse_source(ctx, name, text, 0).map_err(|d| EngineError::Diagnostic(ctx.render(&d)))?;
+    morf_ir::verify(ctx, module).map_err(|d| EngineError::Diagnostic(ctx.render(&d)))?;
     Ok(module)
 }
 
@@ -197,7 +171,7 @@ fn functions(ctx: &Context, module: OpId) -> Vec<OpId> {
 }
 
 /// Picks the function to run: `entry` if given, else the only function of the module.
-pub fn select_function(ctx: &Context, module: OpId, entry: Option<&str>, file: &str) -> Result<OpId, RunError> {
+pub fn select_function(ctx: &Context, module: OpId, entry: Option<&str>, file: &str) -> Result<OpId, EngineError> {
     let funcs = functions(ctx, module);
     let names = || {
         funcs
@@ -211,16 +185,16 @@ pub fn select_function(ctx: &Context, module: OpId, entry: Option<&str>, file: &
             let e = e.trim_start_matches('@');
             morf_ir::builtin::lookup_function(ctx, module, e).ok_or_else(|| {
                 if funcs.is_empty() {
-                    RunError::Other(format!("no function @{e} in {file} (it has no functions)"))
+                    EngineError::Other(format!("no function @{e} in {file} (it has no functions)"))
                 } else {
-                    RunError::Other(format!("no function @{e} in {file} (functions: {})", names()))
+                    EngineError::Other(format!("no function @{e} in {file} (functions: {})", names()))
                 }
             })
         }
         None => match funcs.len() {
-            0 => Err(RunError::Other(format!("{file} has no function to run"))),
+            0 => Err(EngineError::Other(format!("{file} has no function to run"))),
             1 => Ok(funcs[0]),
-            n => Err(RunError::Other(format!("{file} has {n} functions ({}); choose one with --entry", names()))),
+            n => Err(EngineError::Other(format!("{file} has {n} functions ({}); choose one with --entry", names()))),
         },
     }
 }
@@ -267,10 +241,10 @@ fn dict_get(ctx: &Context, dict: morf_ir::Attr, key: &str) -> Option<morf_ir::At
     }
 }
 
-fn arg_specs(ctx: &Context, func: OpId) -> Result<Vec<ArgSpec>, RunError> {
+fn arg_specs(ctx: &Context, func: OpId) -> Result<Vec<ArgSpec>, EngineError> {
     let fname = morf_ir::builtin::symbol_name(ctx, func).unwrap_or("?").to_string();
     let Some(block) = ctx.regions(func).first().and_then(|r| ctx.entry_block(*r)) else {
-        return Err(RunError::Other(format!("@{fname} is a declaration (it has no body); it cannot run")));
+        return Err(EngineError::Other(format!("@{fname} is a declaration (it has no body); it cannot run")));
     };
     let arg_attrs: Vec<morf_ir::Attr> =
         ctx.attr(func, "arg_attrs").and_then(|a| ctx.attr_array(a)).map(|a| a.to_vec()).unwrap_or_default();
@@ -345,7 +319,7 @@ fn npy_dtype_of(k: FloatKind) -> NpyDtype {
 struct DimBindings(BTreeMap<String, (usize, String)>);
 
 impl DimBindings {
-    fn bind(&mut self, arg: &str, dim: &str, size: usize, source: String) -> Result<(), RunError> {
+    fn bind(&mut self, arg: &str, dim: &str, size: usize, source: String) -> Result<(), EngineError> {
         match self.0.get(dim) {
             Some((s, src)) if *s != size => Err(arg_err(
                 arg,
@@ -415,7 +389,11 @@ fn generate(n: usize, dist: Distribution, seed: u64, index: usize, elem: FloatKi
 /// estimated first ([`memory::interpreter_peak`]) and refused when over the limit;
 /// storage for the values is reserved fallibly either way, so running out of memory is
 /// an error, not an abort.
-pub fn bind_arguments(ctx: &Context, func: OpId, opts: &RunOptions) -> Result<(Vec<RtValue>, Vec<String>), RunError> {
+pub fn bind_arguments(
+    ctx: &Context,
+    func: OpId,
+    opts: &RunOptions,
+) -> Result<(Vec<RtValue>, Vec<String>), EngineError> {
     if let Some(limit) = &opts.max_memory {
         estimate_interpreter_run(ctx, func, opts)?.check(limit)?;
     }
@@ -425,7 +403,7 @@ pub fn bind_arguments(ctx: &Context, func: OpId, opts: &RunOptions) -> Result<(V
 
 /// The run-time shape of each argument of `func` as [`bind_arguments`] would bind it
 /// (empty for scalars), reading only the headers of input files and generating nothing.
-pub fn plan_arguments(ctx: &Context, func: OpId, opts: &RunOptions) -> Result<Vec<Vec<usize>>, RunError> {
+pub fn plan_arguments(ctx: &Context, func: OpId, opts: &RunOptions) -> Result<Vec<Vec<usize>>, EngineError> {
     Ok(bind_impl(ctx, func, opts, false)?.0.into_iter().map(|v| v.shape).collect())
 }
 
@@ -435,7 +413,7 @@ pub fn estimate_interpreter_run(
     ctx: &Context,
     func: OpId,
     opts: &RunOptions,
-) -> Result<memory::MemoryEstimate, RunError> {
+) -> Result<memory::MemoryEstimate, EngineError> {
     let shapes = plan_arguments(ctx, func, opts)?;
     let mut est = memory::MemoryEstimate::default();
     let file_bytes =
@@ -447,13 +425,32 @@ pub fn estimate_interpreter_run(
     Ok(est)
 }
 
+/// Where the values of one argument come from.
+#[derive(Clone, Copy)]
+enum Source<'a> {
+    /// An `.npy` file.
+    File(&'a Path),
+    /// An in-memory array ([`RunOptions::arrays`]).
+    Array(&'a InputArray),
+}
+
+/// An argument's values given in memory: f64 values, rounded to the argument's element
+/// type when bound.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InputArray {
+    /// The shape (row-major).
+    pub shape: Vec<usize>,
+    /// The values, `shape.iter().product()` of them.
+    pub data: Vec<f64>,
+}
+
 /// One argument as [`bind_impl`] planned or bound it.
 struct Bound {
     shape: Vec<usize>,
     value: Option<RtValue>,
 }
 
-fn alloc_error(name: &str, shape: &[usize]) -> RunError {
+fn alloc_error(name: &str, shape: &[usize]) -> EngineError {
     arg_err(
         name,
         format!(
@@ -465,19 +462,29 @@ fn alloc_error(name: &str, shape: &[usize]) -> RunError {
 }
 
 /// Binds (with `load`) or only plans (shapes from headers and sizes) the arguments.
-fn bind_impl(ctx: &Context, func: OpId, opts: &RunOptions, load: bool) -> Result<(Vec<Bound>, Vec<String>), RunError> {
+fn bind_impl(
+    ctx: &Context,
+    func: OpId,
+    opts: &RunOptions,
+    load: bool,
+) -> Result<(Vec<Bound>, Vec<String>), EngineError> {
     let specs = arg_specs(ctx, func)?;
     let fname = morf_ir::builtin::symbol_name(ctx, func).unwrap_or("?");
     let arg_list = || specs.iter().map(|s| format!("%{}", s.name)).collect::<Vec<_>>().join(", ");
-    let mut files: BTreeMap<&str, &Path> = BTreeMap::new();
-    for (name, path) in &opts.inputs {
+    let mut files: BTreeMap<&str, Source<'_>> = BTreeMap::new();
+    let sources = opts
+        .inputs
+        .iter()
+        .map(|(n, p)| (n, Source::File(p)))
+        .chain(opts.arrays.iter().map(|(n, a)| (n, Source::Array(a))));
+    for (name, source) in sources {
         if !specs.iter().any(|s| &s.name == name) {
             let known =
                 if specs.is_empty() { "it has no arguments".to_string() } else { format!("arguments: {}", arg_list()) };
-            return Err(RunError::Other(format!("--input {name}: @{fname} has no argument %{name} ({known})")));
+            return Err(EngineError::Other(format!("--input {name}: @{fname} has no argument %{name} ({known})")));
         }
-        if files.insert(name, path).is_some() {
-            return Err(RunError::Other(format!("--input {name} is given more than once")));
+        if files.insert(name, source).is_some() {
+            return Err(EngineError::Other(format!("--input {name} is given more than once")));
         }
     }
     let mut warnings = Vec::new();
@@ -486,15 +493,28 @@ fn bind_impl(ctx: &Context, func: OpId, opts: &RunOptions, load: bool) -> Result
 
     // Files first: their shapes bind dimension names that generated inputs then follow.
     for (i, s) in specs.iter().enumerate() {
-        let Some(path) = files.get(s.name.as_str()) else { continue };
-        let (shape, dtype, mut data) = if load {
-            let NpyArray { shape, dtype, data } = npy::read_npy(path).map_err(|e| arg_err(&s.name, e.to_string()))?;
-            (shape, dtype, data)
-        } else {
-            let h = npy::read_npy_header(path).map_err(|e| arg_err(&s.name, e.to_string()))?;
-            (h.shape, h.dtype, Vec::new())
+        let Some(source) = files.get(s.name.as_str()) else { continue };
+        let (shape, dtype, mut data, from) = match source {
+            Source::File(path) if load => {
+                let NpyArray { shape, dtype, data } =
+                    npy::read_npy(path).map_err(|e| arg_err(&s.name, e.to_string()))?;
+                (shape, Some(dtype), data, path.display().to_string())
+            }
+            Source::File(path) => {
+                let h = npy::read_npy_header(path).map_err(|e| arg_err(&s.name, e.to_string()))?;
+                (h.shape, Some(h.dtype), Vec::new(), path.display().to_string())
+            }
+            Source::Array(a) => {
+                if a.shape.iter().try_fold(1usize, |n, &d| n.checked_mul(d)) != Some(a.data.len()) {
+                    return Err(arg_err(
+                        &s.name,
+                        format!("the in-memory array has {} values for shape [{}]", a.data.len(), join(&a.shape)),
+                    ));
+                }
+                let data = if load { a.data.clone() } else { Vec::new() };
+                (a.shape.clone(), None, data, "the in-memory array".to_string())
+            }
         };
-        let from = path.display();
         if shape.len() != s.dims.len() {
             return Err(arg_err(
                 &s.name,
@@ -517,18 +537,20 @@ fn bind_impl(ctx: &Context, func: OpId, opts: &RunOptions, load: bool) -> Result
             }
         }
         let want = npy_dtype_of(s.elem);
-        if dtype != want {
+        if let Some(dtype) = dtype.filter(|d| *d != want) {
             let note = if s.elem == FloatKind::BF16 { " (bf16 travels as float32)" } else { "" };
             return Err(arg_err(
                 &s.name,
                 format!("expected {want} array for {}{note}, got {dtype} from {from}", s.ty_text),
             ));
         }
-        if s.elem == FloatKind::BF16 {
+        // A file carries bf16 values as float32; an in-memory array carries f64 values
+        // for every type: both are rounded to the argument's type.
+        if s.elem == FloatKind::BF16 || (dtype.is_none() && s.elem != FloatKind::F64) {
             let mut inexact = 0usize;
             let mut first = None;
             for (k, v) in data.iter_mut().enumerate() {
-                let r = FloatKind::BF16.round(*v);
+                let r = s.elem.round(*v);
                 if r.to_bits() != v.to_bits() && !(r.is_nan() && v.is_nan()) {
                     if first.is_none() {
                         first = Some((k, *v));
@@ -539,8 +561,9 @@ fn bind_impl(ctx: &Context, func: OpId, opts: &RunOptions, load: bool) -> Result
             }
             if let Some((k, v)) = first {
                 warnings.push(format!(
-                    "argument %{}: {inexact} value(s) in {from} are not bf16-representable and were rounded to nearest (first: element {k}, {v})",
-                    s.name
+                    "argument %{}: {inexact} value(s) in {from} are not {}-representable and were rounded to nearest (first: element {k}, {v})",
+                    s.name,
+                    s.elem.name()
                 ));
             }
         }
@@ -557,13 +580,15 @@ fn bind_impl(ctx: &Context, func: OpId, opts: &RunOptions, load: bool) -> Result
     if let Some(random) = &opts.random {
         for (dim, size) in random {
             if !specs.iter().any(|s| s.dim_names.iter().flatten().any(|n| n == dim)) {
-                return Err(RunError::Other(format!(
+                return Err(EngineError::Other(format!(
                     "bad --random spec: '{dim}' names no dimension of @{fname} (name dimensions with {{morf.dims = [...]}})"
                 )));
             }
             if let Some((bound, src)) = bindings.0.get(dim) {
                 if bound != size {
-                    return Err(RunError::Other(format!("--random gives {dim}={size} but {dim} is {bound} ({src})")));
+                    return Err(EngineError::Other(format!(
+                        "--random gives {dim}={size} but {dim} is {bound} ({src})"
+                    )));
                 }
             }
         }
@@ -634,8 +659,8 @@ fn bind_impl(ctx: &Context, func: OpId, opts: &RunOptions, load: bool) -> Result
 }
 
 /// The error `cannot write '<path>': <reason>`.
-pub fn write_error(path: &Path, reason: impl std::fmt::Display) -> RunError {
-    RunError::Other(format!("cannot write '{}': {reason}", path.display()))
+pub fn write_error(path: &Path, reason: impl std::fmt::Display) -> EngineError {
+    EngineError::Other(format!("cannot write '{}': {reason}", path.display()))
 }
 
 /// Writes `results` of `func` to `dir/result<i>.npy` (creating `dir`).
@@ -651,7 +676,7 @@ pub fn write_results(
     results: &[RtValue],
     dir: &Path,
     stats: bool,
-) -> Result<Vec<ResultSummary>, RunError> {
+) -> Result<Vec<ResultSummary>, EngineError> {
     if let Ok(md) = std::fs::metadata(dir) {
         if !md.is_dir() {
             return Err(write_error(&dir.join("result0.npy"), format!("'{}' is not a directory", dir.display())));
@@ -673,7 +698,7 @@ pub fn write_results(
                 (*elem, guard.shape.clone(), &guard.data)
             }
             _ => {
-                return Err(RunError::Other(format!(
+                return Err(EngineError::Other(format!(
                     "result {i} is not a tensor or a buffer; morf-run writes only tensors and buffers"
                 )))
             }
@@ -684,7 +709,7 @@ pub fn write_results(
             TypeData::Integer(1) => NpyDtype::Bool,
             TypeData::Integer(w) if *w <= 32 => NpyDtype::I32,
             TypeData::Integer(_) | TypeData::Index => NpyDtype::I64,
-            _ => return Err(RunError::Other(format!("result {i} of type {ty} cannot be written as .npy"))),
+            _ => return Err(EngineError::Other(format!("result {i} of type {ty} cannot be written as .npy"))),
         };
         let bytes = npy::npy_bytes(&path, &shape, dtype, data).map_err(|e| {
             let text = e.to_string();
@@ -713,305 +738,26 @@ pub fn write_results(
     Ok(out)
 }
 
-/// Runs the IR `text` (named `name` in diagnostics) as `opts` says: parse, verify, pick
-/// the function, bind its arguments, interpret it and write its results.
-pub fn run_source(name: &str, text: &str, opts: &RunOptions) -> Result<RunReport, RunError> {
-    let mut ctx = new_context(opts.allow_unregistered_dialect);
-    let module = load_module(&mut ctx, name, text)?;
-    let mut warnings: Vec<String> = Vec::new();
-    for d in ctx.take_emitted() {
-        warnings.push(ctx.render(&d).trim_end().to_string());
-    }
-    let func = select_function(&ctx, module, opts.entry.as_deref(), name)?;
-    let fname = morf_ir::builtin::symbol_name(&ctx, func).unwrap_or("?").to_string();
-    let t0 = Instant::now();
-    let (args, arg_warnings) = bind_arguments(&ctx, func, opts)?;
-    warnings.extend(arg_warnings);
-    tracing::debug!("bound {} argument(s) of @{fname} in {:?}", args.len(), t0.elapsed());
-    let t1 = Instant::now();
-    let results = morf_ir::interp::run_function(&ctx, func, args).map_err(|d| RunError::Diagnostic(ctx.render(&d)))?;
-    let run_time = t1.elapsed();
-    tracing::info!("@{fname} ran in {run_time:?} on the interpreter");
-    let results = write_results(&ctx, func, &results, &opts.output_dir, opts.stats)?;
-    Ok(RunReport { function: fname, warnings, results, run_time })
-}
-
-/// Command line of morf-run.
-#[derive(clap::Parser, Debug)]
-#[command(
-    name = "morf-run",
-    about = "Run a function of a morf IR file on the interpreter, with .npy or random inputs",
-    after_help = "bf16 tensors are read and written as float32 .npy files; f16/f32/f64 as themselves.\n\
-                  Results go to DIR/result0.npy, result1.npy, ... in result order."
-)]
-struct Cli {
-    /// IR file to run (`-` reads standard input).
-    file: String,
-    /// Function to run (default: the only function of the module).
-    #[arg(long, value_name = "NAME")]
-    entry: Option<String>,
-    /// Bind argument %NAME to an .npy file (repeatable).
-    #[arg(long = "input", value_name = "NAME=PATH.npy")]
-    inputs: Vec<String>,
-    /// Generate the arguments without --input: sizes of the dimension names of their
-    /// `morf.dims` attributes, e.g. M=576000,N=384 (repeatable; may be empty).
-    #[arg(long, value_name = "NAME=SIZE,...")]
-    random: Vec<String>,
-    /// Seed of the generated inputs.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
-    /// Folder for result<i>.npy (created if missing).
-    #[arg(long, value_name = "DIR", default_value = ".")]
-    output_dir: PathBuf,
-    /// Where to run: `interp` (the reference interpreter), `sim` (compile a module
-    /// without kernels with the `gpu` pipeline and PTX emission, then run the host
-    /// function with each `mgpu.launch` on the CPU GPU simulator), `gpu` (the CUDA device), or `auto`
-    /// (compile end to end with the `gpu` pipeline and PTX emission, then run on the GPU
-    /// when CUDA is present, else on the CPU simulator).
-    /// Default: `gpu` when the CUDA driver library is present and the module has kernels
-    /// (`mgpu.func`), else `interp`. `gpu` lowers a module without kernels with the `gpu`
-    /// pipeline first; without a GPU it fails with "no GPU".
-    #[arg(long, value_name = "interp|sim|gpu|auto")]
-    device: Option<String>,
-    /// With `--device gpu`, `auto` or `sim`: also run the original function on the fp64 reference
-    /// interpreter and compare every output (relative L2 error within 1e-5 for f32, 1e-2
-    /// for bf16/f16, by the narrowest float type the output is computed through; over the
-    /// finite values; a NaN or infinity passes only where the reference has the same). Prints one `check resultN: ...` line per output; exits 1
-    /// if any fails.
-    #[arg(long)]
-    check: bool,
-    /// Refuse a run whose estimated memory is over SIZE (bytes, or with K, M, G or T:
-    /// 512M, 4G). Default: the memory available to the process (MemAvailable, and the
-    /// cgroup limit where one is set).
-    #[arg(long, value_name = "SIZE")]
-    max_memory: Option<String>,
-    /// Accept operations of unregistered dialects (generic form).
-    #[arg(long)]
-    allow_unregistered_dialect: bool,
-    /// Print min/max/mean of each result and timings.
-    #[arg(short, long)]
-    verbose: bool,
-}
-
-fn cli_options(cli: &Cli) -> Result<RunOptions, RunError> {
-    match cli.device.as_deref().unwrap_or("interp") {
-        "interp" | "sim" => {}
-        "gpu" | "auto" => {}
-        other => {
-            return Err(RunError::Other(format!("unknown --device '{other}' (expected interp, sim, gpu or auto)")))
-        }
-    }
-    let inputs = cli.inputs.iter().map(|s| parse_input_spec(s)).collect::<Result<Vec<_>, _>>()?;
-    let random = if cli.random.is_empty() {
-        None
-    } else {
-        let mut all: Vec<(String, usize)> = Vec::new();
-        for spec in &cli.random {
-            for (n, s) in parse_random_spec(spec)? {
-                if all.iter().any(|(m, _)| *m == n) {
-                    return Err(RunError::Other(format!("bad --random spec '{spec}': '{n}' is given twice")));
-                }
-                all.push((n, s));
-            }
-        }
-        Some(all)
-    };
-    Ok(RunOptions {
-        entry: cli.entry.clone(),
-        inputs,
-        random,
-        seed: cli.seed,
-        output_dir: cli.output_dir.clone(),
-        allow_unregistered_dialect: cli.allow_unregistered_dialect,
-        stats: cli.verbose,
-        max_memory: None,
-    })
-}
-
-/// Runs morf-run with the given command line (argv[0] first) and returns the process exit code:
-/// 0 on success, 1 on any error (reported on stderr), a malformed command line included.
-pub fn main_with_args(args: Vec<OsString>) -> i32 {
-    let cli = match Cli::try_parse_from(args) {
-        Ok(c) => c,
-        Err(e) => {
-            let code = if e.use_stderr() { 1 } else { 0 };
-            if e.use_stderr() {
-                morf_ir::io::eprint_lossy(&e.render().to_string());
-                return code;
-            }
-            // --help and --version go to standard output, which may be closed or full.
-            return match morf_ir::io::write_stdout(e.render().to_string().as_bytes()) {
-                Ok(()) => 0,
-                Err(err) => {
-                    if err.kind() != std::io::ErrorKind::BrokenPipe {
-                        morf_ir::io::eprint_lossy(&format!("morf-run: error: cannot write to standard output: {err}"));
-                    }
-                    1
-                }
-            };
-        }
-    };
-    let level = if cli.verbose { tracing::Level::DEBUG } else { tracing::Level::WARN };
-    let _ = tracing_subscriber::fmt()
-        .with_max_level(level)
-        .with_ansi(false)
-        .with_writer(|| LossyStderr)
-        .with_target(false)
-        .try_init();
-    match run_cli(&cli) {
-        Ok((report, checks, notes)) => {
-            let mut text = String::new();
-            for r in &report.results {
-                let _ = writeln!(text, "{r}");
-            }
-            for n in &notes {
-                let _ = writeln!(text, "{n}");
-            }
-            for c in &checks {
-                let _ = writeln!(text, "{c}");
-            }
-            if cli.verbose {
-                let _ = writeln!(text, "@{} ran in {:.3} s", report.function, report.run_time.as_secs_f64());
-            }
-            if let Err(e) = morf_ir::io::write_stdout(text.as_bytes()) {
-                // A reader that went away (`| head -1`) is not worth a message; anything
-                // else (`> /dev/full`) is.
-                if e.kind() != std::io::ErrorKind::BrokenPipe {
-                    morf_ir::io::eprint_lossy(&format!("morf-run: error: cannot write to standard output: {e}"));
-                }
-                return 1;
-            }
-            if checks.iter().all(|c| c.ok()) {
-                0
-            } else {
-                morf_ir::io::eprint_lossy("morf-run: error: output check failed");
-                1
-            }
-        }
-        Err(RunError::Diagnostic(text)) => {
-            morf_ir::io::eprint_lossy(&text);
-            1
-        }
-        Err(e) => {
-            morf_ir::io::eprint_lossy(&format!("morf-run: error: {e}"));
-            1
-        }
-    }
-}
-
-/// Standard error for log lines, ignoring write errors: tracing-subscriber reports a
-/// failed write with `eprintln!`, which panics when standard error is full or closed.
-struct LossyStderr;
-
-impl std::io::Write for LossyStderr {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let _ = std::io::stderr().write_all(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        let _ = std::io::stderr().flush();
-        Ok(())
-    }
-}
-
 /// The largest IR text morf-run reads (1 GiB): `/dev/zero` or an endless pipe is an
 /// error, not an endless read.
 pub const MAX_SOURCE_BYTES: u64 = 1 << 30;
 
 /// Reads IR text from `r` (named `what` in errors), at most `max` bytes (see
 /// [`MAX_SOURCE_BYTES`]).
-pub fn read_source(r: impl std::io::Read, what: &str, max: u64) -> Result<String, RunError> {
+pub fn read_source(r: impl std::io::Read, what: &str, max: u64) -> Result<String, EngineError> {
     let mut bytes = Vec::new();
     r.take(max.saturating_add(1))
         .read_to_end(&mut bytes)
-        .map_err(|e| RunError::Other(format!("cannot read {what}: {e}")))?;
+        .map_err(|e| EngineError::Other(format!("cannot read {what}: {e}")))?;
     if bytes.len() as u64 > max {
-        return Err(RunError::Other(format!("cannot read {what}: it is larger than {}", memory::format_bytes(max))));
+        return Err(EngineError::Other(format!("cannot read {what}: it is larger than {}", memory::format_bytes(max))));
     }
     String::from_utf8(bytes).map_err(|e| {
-        RunError::Other(format!(
+        EngineError::Other(format!(
             "cannot read {what}: it is not UTF-8 text (invalid byte at offset {})",
             e.utf8_error().valid_up_to()
         ))
     })
-}
-
-/// Lines to print after the results, and the run.
-type CliOutcome = (RunReport, Vec<gpu_run::OutputCheck>, Vec<String>);
-
-fn note(text: &str) {
-    morf_ir::io::eprint_lossy(&format!("morf-run: note: {text}"));
-}
-
-fn run_cli(cli: &Cli) -> Result<CliOutcome, RunError> {
-    let mut opts = cli_options(cli)?;
-    opts.max_memory = match &cli.max_memory {
-        Some(text) => Some(memory::MemoryLimit {
-            bytes: memory::parse_size(text).map_err(|e| RunError::Other(format!("--max-memory: {e}")))?,
-            source: "--max-memory".into(),
-        }),
-        None => memory::system_limit(),
-    };
-    // The text, and the IR parsed from it, must fit in memory too.
-    let max = opts.max_memory.as_ref().map_or(MAX_SOURCE_BYTES, |l| (l.bytes / 2).min(MAX_SOURCE_BYTES));
-    let cap_note = |e: RunError| match (&opts.max_memory, e) {
-        (Some(l), RunError::Other(m)) if m.ends_with(&memory::format_bytes(max)) && max < MAX_SOURCE_BYTES => {
-            RunError::Other(format!("{m} (half the memory limit, {})", l.source))
-        }
-        (_, e) => e,
-    };
-    let (name, text) = if cli.file == "-" {
-        ("<stdin>".to_string(), read_source(std::io::stdin().lock(), "standard input", max).map_err(cap_note)?)
-    } else {
-        let f =
-            std::fs::File::open(&cli.file).map_err(|e| RunError::Other(format!("cannot read {}: {e}", cli.file)))?;
-        if f.metadata().is_ok_and(|m| m.is_dir()) {
-            return Err(RunError::Other(format!("cannot read {}: it is a directory", cli.file)));
-        }
-        (cli.file.clone(), read_source(f, &cli.file, max).map_err(cap_note)?)
-    };
-    let auto = cli.device.as_deref() == Some("auto");
-    let on_gpu = match cli.device.as_deref() {
-        Some("gpu") => true,
-        Some("auto") => morf_runtime::cuda_available(),
-        Some(_) => false,
-        None => morf_runtime::cuda_available() && gpu_run::text_has_kernels(&name, &text),
-    };
-    let sim = cli.device.as_deref() == Some("sim");
-    let mut lines = Vec::new();
-    let (report, checks) = if sim || (auto && !on_gpu) {
-        let r = if sim {
-            let kernels = gpu_run::text_has_kernels(&name, &text);
-            if cli.check && kernels {
-                note("--check compares a compiled run with the interpreter; this module already has kernels, so the simulation is its only semantics and there is nothing to check");
-            }
-            gpu_run::run_source_sim(&name, &text, &opts, cli.check)?
-        } else {
-            note("no CUDA driver found; running the compiled kernels on the CPU simulator");
-            gpu_run::run_source_sim_compiled(&name, &text, &opts, cli.check)?
-        };
-        if let Some(n) = r.launches {
-            lines.push(format!("ran {n} kernel launch{} on the GPU simulator", if n == 1 { "" } else { "es" }));
-        }
-        (r.run, r.checks)
-    } else if on_gpu {
-        let r = gpu_run::run_source_gpu(&name, &text, &opts, cli.check)?;
-        tracing::info!("ran on {}", r.device);
-        (r.run, r.checks)
-    } else {
-        if cli.check {
-            note("--check compares a GPU run with the interpreter; this run is on the interpreter, so there is nothing to check");
-        }
-        (run_source(&name, &text, &opts)?, Vec::new())
-    };
-    for w in &report.warnings {
-        if w.contains(": warning: ") || w.contains(": remark: ") {
-            morf_ir::io::eprint_lossy(w);
-        } else {
-            morf_ir::io::eprint_lossy(&format!("morf-run: warning: {w}"));
-        }
-    }
-    Ok((report, checks, lines))
 }
 
 #[cfg(test)]

@@ -418,9 +418,7 @@ impl<'a> GpuExecutor<'a> {
                     }
                 }
                 "mgpu.launch" => {
-                    let kernel = ctx
-                        .attr(op, "kernel")
-                        .and_then(|a| ctx.attr_symbol(a))
+                    let kernel = morf_gpu::ops::kernel::launch_kernel_name(ctx, op)
                         .ok_or_else(|| op_err(ctx, op, "has no 'kernel' symbol"))?
                         .to_string();
                     let ops = ctx.operands(op);
@@ -499,7 +497,7 @@ impl<'a> GpuExecutor<'a> {
                         .operands(op)
                         .iter()
                         .chain(ctx.results(op))
-                        .any(|v| bufs.contains_key(v) || is_buffer(ctx, *v))
+                        .any(|v| bufs.contains_key(v) || morf_loop::is_buffer(ctx, ctx.value_type(*v)))
                     {
                         return Err(op_err(
                             ctx,
@@ -513,10 +511,6 @@ impl<'a> GpuExecutor<'a> {
         }
         Ok(Vec::new())
     }
-}
-
-fn is_buffer(ctx: &Context, v: Value) -> bool {
-    morf_loop::buffer_parts(ctx, ctx.value_type(v)).is_some()
 }
 
 /// The names of the `mgpu.func` kernels of `module`, in order.

@@ -21,7 +21,7 @@ use std::collections::HashMap;
 
 use morf_ir::{Context, Dim, OpId, Type, Value};
 
-use crate::RunError;
+use crate::EngineError;
 
 /// A memory limit and where it comes from (for messages).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -130,13 +130,13 @@ impl MemoryEstimate {
     }
 
     /// An error when the total is over `limit`.
-    pub fn check(&self, limit: &MemoryLimit) -> Result<(), RunError> {
+    pub fn check(&self, limit: &MemoryLimit) -> Result<(), EngineError> {
         let total = self.total();
         if total <= limit.bytes {
             return Ok(());
         }
         let parts: Vec<String> = self.parts.iter().map(|(w, b)| format!("{w} {}", format_bytes(*b))).collect();
-        Err(RunError::Other(format!(
+        Err(EngineError::Other(format!(
             "this run needs about {} of memory ({}), more than the limit of {} ({}); use smaller sizes{}",
             format_bytes(total),
             parts.join(", "),

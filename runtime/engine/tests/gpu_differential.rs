@@ -9,7 +9,7 @@
 //!
 //! Where the programs run:
 //! - with a CUDA driver and a GPU (or `MORF_GPU_DIFF_DEVICE=gpu`): on GPU 0 through
-//!   [`morf_run::gpu_run::compile_for_gpu`] (PTX, `morf-runtime`, the host executor);
+//!   [`morf_engine::compile::compile_for_gpu`] (PTX, `morf-runtime`, the host executor);
 //! - otherwise (or `MORF_GPU_DIFF_DEVICE=sim`): on morf's CPU simulator of the kernels
 //!   (the same `gpu` pipeline and PTX emission, then every `mgpu.launch` on `morf_gpu::sim`),
 //!   with small counts and shapes, so that CI exercises the harness.
@@ -41,15 +41,15 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
+use morf_engine::compile::{
+    compile_for_gpu, emit_ptx, has_kernels, pass_registry, run_named_pipeline, size_hints_from_args, GpuProgram,
+    GPU_PIPELINE,
+};
+use morf_engine::gpu_exec::DevValue;
+use morf_engine::{bind_arguments, compare_values, load_module, new_context, select_function, RunOptions};
 use morf_ir::interp::{run_function, Array, RtValue};
 use morf_ir::numerics::tolerance;
 use morf_ir::{Context, FloatKind, OpId};
-use morf_run::gpu_exec::DevValue;
-use morf_run::gpu_run::{
-    compare_values, compile_for_gpu, emit_ptx, has_kernels, pass_registry, run_named_pipeline, size_hints_from_args,
-    GpuProgram, GPU_PIPELINE,
-};
-use morf_run::{bind_arguments, load_module, new_context, select_function, RunOptions};
 use morf_runtime::Gpu;
 use morf_tensor::progen::{generate, GenConfig, Rng};
 

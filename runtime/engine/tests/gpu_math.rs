@@ -20,9 +20,9 @@
 
 use std::rc::Rc;
 
+use morf_engine::compile::{compile_for_gpu, GpuProgram, GPU_PIPELINE};
+use morf_engine::{load_module, new_context, select_function};
 use morf_ir::interp::{Array, RtValue};
-use morf_run::gpu_run::{compile_for_gpu, GpuProgram, GPU_PIPELINE};
-use morf_run::{load_module, new_context, select_function};
 use morf_runtime::Gpu;
 
 /// 2^20 elements per program.

@@ -24,12 +24,17 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use clap::Parser as _;
+use morf_engine::compile::{compile_for_gpu, GpuProgram};
+use morf_engine::timing::{time_kernels, time_program};
+use morf_engine::{
+    bind_arguments, compare_outputs, load_module, new_context, parse_random_spec, select_function, EngineError,
+    OutputCheck, RunOptions,
+};
 use morf_ir::interp::RtValue;
 use morf_ir::{Context, OpId, TypeData};
-use morf_run::gpu_exec::LaunchInfo;
-use morf_run::gpu_run::{compare_outputs, compile_for_gpu, runtime_err, GpuProgram, OutputCheck};
-use morf_run::{bind_arguments, load_module, new_context, parse_random_spec, select_function, RunError, RunOptions};
-use morf_runtime::{median, Gpu, RuntimeError};
+use morf_runtime::{Gpu, RuntimeError};
+
+pub use morf_engine::timing::KernelTiming;
 
 /// Command line of morf-bench.
 #[derive(clap::Parser, Debug, Clone)]
@@ -164,21 +169,6 @@ impl CheckStatus {
             CheckStatus::Unchecked => " (unchecked)",
         }
     }
-}
-
-/// The figures of one launch position of a call (`--per-kernel`).
-#[derive(Clone, Debug, PartialEq)]
-pub struct KernelTiming {
-    /// The kernel.
-    pub kernel: String,
-    /// Blocks.
-    pub grid: u32,
-    /// Threads per block.
-    pub block: u32,
-    /// Dynamic shared memory, in bytes.
-    pub shared_bytes: u32,
-    /// Median time of this launch, in microseconds.
-    pub median_us: f64,
 }
 
 /// The figures of one program on one shape.
@@ -532,19 +522,23 @@ pub enum BenchError {
     /// No CUDA driver: nothing was measured (exit 0, "skipped").
     Skipped(String),
     /// Anything else (exit 1).
-    Run(RunError),
+    Run(EngineError),
 }
 
-impl From<RunError> for BenchError {
-    fn from(e: RunError) -> Self {
-        BenchError::Run(e)
+impl From<EngineError> for BenchError {
+    /// A missing CUDA driver is [`BenchError::Skipped`]; anything else [`BenchError::Run`].
+    fn from(e: EngineError) -> Self {
+        match e {
+            EngineError::NoGpu(m) => BenchError::Skipped(m),
+            e => BenchError::Run(e),
+        }
     }
 }
 
 fn gpu_err(e: RuntimeError) -> BenchError {
     match e {
         RuntimeError::NoCuda(m) => BenchError::Skipped(m),
-        e => BenchError::Run(runtime_err(e)),
+        e => BenchError::Run(morf_engine::compile::runtime_err(e)),
     }
 }
 
@@ -561,95 +555,6 @@ fn elem_bytes_and_name(ctx: &Context, v: &RtValue) -> (usize, usize, String) {
     }
 }
 
-/// Times `prog` on `args`: warm-up calls, then the median of `runs` calls, each between
-/// its own pair of events. Buffers the host function allocates come from a pool after the
-/// first call, so timed calls do no `cuMemAlloc`.
-pub fn time_program(
-    gpu: &Gpu,
-    prog: &GpuProgram,
-    args: &[RtValue],
-    warmup: usize,
-    runs: usize,
-) -> Result<(f64, f64, usize), BenchError> {
-    let mut exec = prog.executor(gpu);
-    let dev_args = prog.upload_args(&mut exec, args)?;
-    let exec_err = |e: morf_run::gpu_exec::ExecError| -> BenchError {
-        match e {
-            morf_run::gpu_exec::ExecError::Runtime(e) => gpu_err(e),
-            morf_run::gpu_exec::ExecError::Diagnostic(d) => BenchError::Run(RunError::Diagnostic(prog.ctx.render(&d))),
-        }
-    };
-    for _ in 0..warmup.max(1) {
-        let out = exec.call(&dev_args).map_err(exec_err)?;
-        gpu.synchronize().map_err(gpu_err)?;
-        out.into_iter().for_each(|v| exec.release(v));
-    }
-    let ev = gpu.event_pair().map_err(gpu_err)?;
-    let mut samples = Vec::with_capacity(runs);
-    for _ in 0..runs {
-        ev.record_start().map_err(gpu_err)?;
-        let out = exec.call(&dev_args).map_err(exec_err)?;
-        ev.record_end().map_err(gpu_err)?;
-        samples.push(ev.elapsed_ms().map_err(gpu_err)? as f64 * 1e3);
-        out.into_iter().for_each(|v| exec.release(v));
-    }
-    let min = samples.iter().copied().fold(f64::INFINITY, f64::min);
-    Ok((median(&samples), min, exec.launches))
-}
-
-/// Times each launch of `prog` on its own: warm-up calls, then `runs` calls with a pair of
-/// events around every launch; returns each launch position's kernel, configuration and
-/// median time. A separate pass from [`time_program`], so the whole-call figures are
-/// taken with nothing recorded between launches.
-pub fn time_kernels(
-    gpu: &Gpu,
-    prog: &GpuProgram,
-    args: &[RtValue],
-    warmup: usize,
-    runs: usize,
-) -> Result<Vec<KernelTiming>, BenchError> {
-    let mut exec = prog.executor(gpu);
-    let dev_args = prog.upload_args(&mut exec, args)?;
-    let exec_err = |e: morf_run::gpu_exec::ExecError| -> BenchError {
-        match e {
-            morf_run::gpu_exec::ExecError::Runtime(e) => gpu_err(e),
-            morf_run::gpu_exec::ExecError::Diagnostic(d) => BenchError::Run(RunError::Diagnostic(prog.ctx.render(&d))),
-        }
-    };
-    exec.set_launch_timing(true);
-    for _ in 0..warmup.max(1) {
-        let out = exec.call(&dev_args).map_err(exec_err)?;
-        gpu.synchronize().map_err(gpu_err)?;
-        out.into_iter().for_each(|v| exec.release(v));
-    }
-    let infos: Vec<LaunchInfo> = exec.launch_infos().to_vec();
-    let mut samples: Vec<Vec<f64>> = vec![Vec::with_capacity(runs); infos.len()];
-    for _ in 0..runs {
-        let out = exec.call(&dev_args).map_err(exec_err)?;
-        let times = exec.launch_times_ms().map_err(gpu_err)?;
-        if exec.launch_infos() != infos.as_slice() {
-            return Err(BenchError::Run(RunError::Other(
-                "the launches of a call changed between calls; cannot time them one by one".into(),
-            )));
-        }
-        for (s, t) in samples.iter_mut().zip(times) {
-            s.push(t as f64 * 1e3);
-        }
-        out.into_iter().for_each(|v| exec.release(v));
-    }
-    Ok(infos
-        .into_iter()
-        .zip(samples)
-        .map(|(i, s)| KernelTiming {
-            kernel: i.kernel,
-            grid: i.grid,
-            block: i.block,
-            shared_bytes: i.shared_bytes,
-            median_us: median(&s),
-        })
-        .collect())
-}
-
 /// Parses and verifies the file, picks the function; returns the context, module and function.
 fn load(cli: &Cli, name: &str, text: &str) -> Result<(Context, OpId), BenchError> {
     let mut ctx = new_context(false);
@@ -661,9 +566,10 @@ fn load(cli: &Cli, name: &str, text: &str) -> Result<(Context, OpId), BenchError
 
 /// Runs the benchmark `cli` describes and returns its report.
 pub fn run_bench(cli: &Cli, log: &mut dyn FnMut(&str)) -> Result<Report, BenchError> {
-    let shapes = validate(cli).map_err(|e| BenchError::Run(RunError::Other(e)))?;
+    let shapes = validate(cli).map_err(|e| BenchError::Run(EngineError::Other(e)))?;
     let name = cli.file.display().to_string();
-    let text = std::fs::read_to_string(&cli.file).map_err(|e| RunError::Other(format!("cannot read {name}: {e}")))?;
+    let text =
+        std::fs::read_to_string(&cli.file).map_err(|e| EngineError::Other(format!("cannot read {name}: {e}")))?;
     let (rctx, rfunc) = load(cli, &name, &text)?;
     let function = morf_ir::builtin::symbol_name(&rctx, rfunc).unwrap_or("?").to_string();
     let gpu = Gpu::new(cli.device).map_err(gpu_err)?;
@@ -686,7 +592,7 @@ pub fn run_bench(cli: &Cli, log: &mut dyn FnMut(&str)) -> Result<Report, BenchEr
         } else {
             let t = std::time::Instant::now();
             let r = morf_ir::interp::run_function(&rctx, rfunc, args.clone())
-                .map_err(|d| RunError::Diagnostic(rctx.render(&d)))?;
+                .map_err(|d| EngineError::Diagnostic(rctx.render(&d)))?;
             log(&format!("{shape}: reference interpreter took {:.1} s", t.elapsed().as_secs_f64()));
             Some(r)
         };
@@ -861,7 +767,7 @@ pub fn main_with_args(args: Vec<OsString>) -> i32 {
             code
         }
         Err(BenchError::Skipped(m)) => stdout(&format!("morf-bench: skipped: {m}\n")),
-        Err(BenchError::Run(RunError::Diagnostic(d))) => {
+        Err(BenchError::Run(EngineError::Diagnostic(d))) => {
             eprint_lossy(&d.to_string());
             1
         }

@@ -36,13 +36,13 @@ mode=${1:-run}
 if [[ $mode == build ]]; then
     set -e
     cargo build --release -p morf-run
-    exe=$(cargo test --release -p morf-run --test gpu_differential --no-run --message-format=json 2>/dev/null |
+    exe=$(cargo test --release -p morf-engine --test gpu_differential --no-run --message-format=json 2>/dev/null |
         grep -o '"executable":"[^"]*gpu_differential-[^"]*"' | tail -1 | sed 's/^"executable":"//; s/"$//')
     [[ -x $exe ]] || { echo "gpu-difftest: test binary not found" >&2; exit 1; }
     mkdir -p "$BIN"
     cp "${CARGO_TARGET_DIR:-target}/release/morf-run" "$BIN/morf-run"
     cp "$exe" "$BIN/gpu_differential"
-    exe=$(cargo test --release -p morf-run --test gpu_math --no-run --message-format=json 2>/dev/null |
+    exe=$(cargo test --release -p morf-engine --test gpu_math --no-run --message-format=json 2>/dev/null |
         grep -o '"executable":"[^"]*gpu_math-[^"]*"' | tail -1 | sed 's/^"executable":"//; s/"$//')
     [[ -x $exe ]] || { echo "gpu-difftest: gpu_math test binary not found" >&2; exit 1; }
     cp "$exe" "$BIN/gpu_math"

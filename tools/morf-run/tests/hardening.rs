@@ -83,7 +83,7 @@ fn a_link_named_result0_is_replaced_not_followed() {
     assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep me");
     let md = std::fs::symlink_metadata(out.join("result0.npy")).unwrap();
     assert!(md.file_type().is_file());
-    assert_eq!(morf_run::npy::read_npy(&out.join("result0.npy")).unwrap().shape, [8]);
+    assert_eq!(morf_engine::npy::read_npy(&out.join("result0.npy")).unwrap().shape, [8]);
 }
 
 #[test]

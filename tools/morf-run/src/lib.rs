@@ -1,0 +1,284 @@
+//! morf-run: runs one function of an IR file on the reference interpreter, the CPU GPU
+//! simulator or the GPU, with its arguments read from `.npy` files or generated
+//! pseudo-randomly, and writes each result to `DIR/result<i>.npy`.
+//!
+//! A thin shell around `morf-engine` (`runtime/engine`): this crate parses the command
+//! line, reads the source, picks the device and prints; compiling, binding, running,
+//! checking and writing are the engine's. The binary calls [`main_with_args`].
+#![warn(missing_docs)]
+
+use std::ffi::OsString;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use clap::Parser as _;
+use morf_engine::{
+    memory, parse_input_spec, parse_random_spec, read_source, EngineError, OutputCheck, RunOptions, RunReport,
+    MAX_SOURCE_BYTES,
+};
+
+/// `.npy` reading and writing, now in `morf-engine` (kept here for callers of morf-run's
+/// former library, `test/fuzz`).
+pub use morf_engine::npy;
+
+/// Output checks, now in `morf-engine` (kept here for callers of morf-run's former
+/// library, `test/fuzz`).
+pub mod gpu_run {
+    pub use morf_engine::check::compare_outputs;
+}
+
+#[derive(clap::Parser, Debug)]
+#[command(
+    name = "morf-run",
+    about = "Run a function of a morf IR file on the interpreter, with .npy or random inputs",
+    after_help = "bf16 tensors are read and written as float32 .npy files; f16/f32/f64 as themselves.\n\
+                  Results go to DIR/result0.npy, result1.npy, ... in result order."
+)]
+struct Cli {
+    /// IR file to run (`-` reads standard input).
+    file: String,
+    /// Function to run (default: the only function of the module).
+    #[arg(long, value_name = "NAME")]
+    entry: Option<String>,
+    /// Bind argument %NAME to an .npy file (repeatable).
+    #[arg(long = "input", value_name = "NAME=PATH.npy")]
+    inputs: Vec<String>,
+    /// Generate the arguments without --input: sizes of the dimension names of their
+    /// `morf.dims` attributes, e.g. M=576000,N=384 (repeatable; may be empty).
+    #[arg(long, value_name = "NAME=SIZE,...")]
+    random: Vec<String>,
+    /// Seed of the generated inputs.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Folder for result<i>.npy (created if missing).
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    output_dir: PathBuf,
+    /// Where to run: `interp` (the reference interpreter), `sim` (compile a module
+    /// without kernels with the `gpu` pipeline and PTX emission, then run the host
+    /// function with each `mgpu.launch` on the CPU GPU simulator), `gpu` (the CUDA device), or `auto`
+    /// (compile end to end with the `gpu` pipeline and PTX emission, then run on the GPU
+    /// when CUDA is present, else on the CPU simulator).
+    /// Default: `gpu` when the CUDA driver library is present and the module has kernels
+    /// (`mgpu.func`), else `interp`. `gpu` lowers a module without kernels with the `gpu`
+    /// pipeline first; without a GPU it fails with "no GPU".
+    #[arg(long, value_name = "interp|sim|gpu|auto")]
+    device: Option<String>,
+    /// With `--device gpu`, `auto` or `sim`: also run the original function on the fp64 reference
+    /// interpreter and compare every output (relative L2 error within 1e-5 for f32, 1e-2
+    /// for bf16/f16, by the narrowest float type the output is computed through; over the
+    /// finite values; a NaN or infinity passes only where the reference has the same). Prints one `check resultN: ...` line per output; exits 1
+    /// if any fails.
+    #[arg(long)]
+    check: bool,
+    /// Refuse a run whose estimated memory is over SIZE (bytes, or with K, M, G or T:
+    /// 512M, 4G). Default: the memory available to the process (MemAvailable, and the
+    /// cgroup limit where one is set).
+    #[arg(long, value_name = "SIZE")]
+    max_memory: Option<String>,
+    /// Accept operations of unregistered dialects (generic form).
+    #[arg(long)]
+    allow_unregistered_dialect: bool,
+    /// Print min/max/mean of each result and timings.
+    #[arg(short, long)]
+    verbose: bool,
+}
+
+fn cli_options(cli: &Cli) -> Result<RunOptions, EngineError> {
+    match cli.device.as_deref().unwrap_or("interp") {
+        "interp" | "sim" => {}
+        "gpu" | "auto" => {}
+        other => {
+            return Err(EngineError::Other(format!("unknown --device '{other}' (expected interp, sim, gpu or auto)")))
+        }
+    }
+    let inputs = cli.inputs.iter().map(|s| parse_input_spec(s)).collect::<Result<Vec<_>, _>>()?;
+    let random = if cli.random.is_empty() {
+        None
+    } else {
+        let mut all: Vec<(String, usize)> = Vec::new();
+        for spec in &cli.random {
+            for (n, s) in parse_random_spec(spec)? {
+                if all.iter().any(|(m, _)| *m == n) {
+                    return Err(EngineError::Other(format!("bad --random spec '{spec}': '{n}' is given twice")));
+                }
+                all.push((n, s));
+            }
+        }
+        Some(all)
+    };
+    Ok(RunOptions {
+        entry: cli.entry.clone(),
+        inputs,
+        arrays: Vec::new(),
+        random,
+        seed: cli.seed,
+        output_dir: cli.output_dir.clone(),
+        allow_unregistered_dialect: cli.allow_unregistered_dialect,
+        stats: cli.verbose,
+        max_memory: None,
+    })
+}
+
+/// Runs morf-run with the given command line (argv[0] first) and returns the process exit code:
+/// 0 on success, 1 on any error (reported on stderr), a malformed command line included.
+pub fn main_with_args(args: Vec<OsString>) -> i32 {
+    let cli = match Cli::try_parse_from(args) {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { 1 } else { 0 };
+            if e.use_stderr() {
+                morf_ir::io::eprint_lossy(&e.render().to_string());
+                return code;
+            }
+            // --help and --version go to standard output, which may be closed or full.
+            return match morf_ir::io::write_stdout(e.render().to_string().as_bytes()) {
+                Ok(()) => 0,
+                Err(err) => {
+                    if err.kind() != std::io::ErrorKind::BrokenPipe {
+                        morf_ir::io::eprint_lossy(&format!("morf-run: error: cannot write to standard output: {err}"));
+                    }
+                    1
+                }
+            };
+        }
+    };
+    let level = if cli.verbose { tracing::Level::DEBUG } else { tracing::Level::WARN };
+    let _ = tracing_subscriber::fmt()
+        .with_max_level(level)
+        .with_ansi(false)
+        .with_writer(|| LossyStderr)
+        .with_target(false)
+        .try_init();
+    match run_cli(&cli) {
+        Ok((report, checks, notes)) => {
+            let mut text = String::new();
+            for r in &report.results {
+                let _ = writeln!(text, "{r}");
+            }
+            for n in &notes {
+                let _ = writeln!(text, "{n}");
+            }
+            for c in &checks {
+                let _ = writeln!(text, "{c}");
+            }
+            if cli.verbose {
+                let _ = writeln!(text, "@{} ran in {:.3} s", report.function, report.run_time.as_secs_f64());
+            }
+            if let Err(e) = morf_ir::io::write_stdout(text.as_bytes()) {
+                // A reader that went away (`| head -1`) is not worth a message; anything
+                // else (`> /dev/full`) is.
+                if e.kind() != std::io::ErrorKind::BrokenPipe {
+                    morf_ir::io::eprint_lossy(&format!("morf-run: error: cannot write to standard output: {e}"));
+                }
+                return 1;
+            }
+            if checks.iter().all(|c| c.ok()) {
+                0
+            } else {
+                morf_ir::io::eprint_lossy("morf-run: error: output check failed");
+                1
+            }
+        }
+        Err(EngineError::Diagnostic(text)) => {
+            morf_ir::io::eprint_lossy(&text);
+            1
+        }
+        Err(e) => {
+            morf_ir::io::eprint_lossy(&format!("morf-run: error: {e}"));
+            1
+        }
+    }
+}
+
+/// Standard error for log lines, ignoring write errors: tracing-subscriber reports a
+/// failed write with `eprintln!`, which panics when standard error is full or closed.
+struct LossyStderr;
+
+impl std::io::Write for LossyStderr {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let _ = std::io::stderr().write_all(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        let _ = std::io::stderr().flush();
+        Ok(())
+    }
+}
+
+/// Lines to print after the results, and the run.
+type CliOutcome = (RunReport, Vec<OutputCheck>, Vec<String>);
+
+fn note(text: &str) {
+    morf_ir::io::eprint_lossy(&format!("morf-run: note: {text}"));
+}
+
+fn run_cli(cli: &Cli) -> Result<CliOutcome, EngineError> {
+    let mut opts = cli_options(cli)?;
+    opts.max_memory = match &cli.max_memory {
+        Some(text) => Some(memory::MemoryLimit {
+            bytes: memory::parse_size(text).map_err(|e| EngineError::Other(format!("--max-memory: {e}")))?,
+            source: "--max-memory".into(),
+        }),
+        None => memory::system_limit(),
+    };
+    // The text, and the IR parsed from it, must fit in memory too.
+    let max = opts.max_memory.as_ref().map_or(MAX_SOURCE_BYTES, |l| (l.bytes / 2).min(MAX_SOURCE_BYTES));
+    let cap_note = |e: EngineError| match (&opts.max_memory, e) {
+        (Some(l), EngineError::Other(m)) if m.ends_with(&memory::format_bytes(max)) && max < MAX_SOURCE_BYTES => {
+            EngineError::Other(format!("{m} (half the memory limit, {})", l.source))
+        }
+        (_, e) => e,
+    };
+    let (name, text) = if cli.file == "-" {
+        ("<stdin>".to_string(), read_source(std::io::stdin().lock(), "standard input", max).map_err(cap_note)?)
+    } else {
+        let f =
+            std::fs::File::open(&cli.file).map_err(|e| EngineError::Other(format!("cannot read {}: {e}", cli.file)))?;
+        if f.metadata().is_ok_and(|m| m.is_dir()) {
+            return Err(EngineError::Other(format!("cannot read {}: it is a directory", cli.file)));
+        }
+        (cli.file.clone(), read_source(f, &cli.file, max).map_err(cap_note)?)
+    };
+    let auto = cli.device.as_deref() == Some("auto");
+    let on_gpu = match cli.device.as_deref() {
+        Some("gpu") => true,
+        Some("auto") => morf_runtime::cuda_available(),
+        Some(_) => false,
+        None => morf_runtime::cuda_available() && morf_engine::text_has_kernels(&name, &text),
+    };
+    let sim = cli.device.as_deref() == Some("sim");
+    let mut lines = Vec::new();
+    let (report, checks) = if sim || (auto && !on_gpu) {
+        let r = if sim {
+            let kernels = morf_engine::text_has_kernels(&name, &text);
+            if cli.check && kernels {
+                note("--check compares a compiled run with the interpreter; this module already has kernels, so the simulation is its only semantics and there is nothing to check");
+            }
+            morf_engine::run_source_sim(&name, &text, &opts, cli.check)?
+        } else {
+            note("no CUDA driver found; running the compiled kernels on the CPU simulator");
+            morf_engine::run_source_sim_compiled(&name, &text, &opts, cli.check)?
+        };
+        if let Some(n) = r.launches {
+            lines.push(format!("ran {n} kernel launch{} on the GPU simulator", if n == 1 { "" } else { "es" }));
+        }
+        (r.run, r.checks)
+    } else if on_gpu {
+        let r = morf_engine::run_source_gpu(&name, &text, &opts, cli.check)?;
+        tracing::info!("ran on {}", r.device);
+        (r.run, r.checks)
+    } else {
+        if cli.check {
+            note("--check compares a GPU run with the interpreter; this run is on the interpreter, so there is nothing to check");
+        }
+        (morf_engine::run_source(&name, &text, &opts)?, Vec::new())
+    };
+    for w in &report.warnings {
+        if w.contains(": warning: ") || w.contains(": remark: ") {
+            morf_ir::io::eprint_lossy(w);
+        } else {
+            morf_ir::io::eprint_lossy(&format!("morf-run: warning: {w}"));
+        }
+    }
+    Ok((report, checks, lines))
+}
