@@ -29,6 +29,7 @@ pub mod attrs;
 pub mod builder;
 pub mod builtin;
 pub mod context;
+pub mod conversion;
 pub mod diag;
 pub mod interfaces;
 pub mod interp;

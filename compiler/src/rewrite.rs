@@ -161,7 +161,10 @@ pub struct Uniquer<'a> {
     ctx: &'a mut Context,
 }
 
-impl Uniquer<'_> {
+impl<'a> Uniquer<'a> {
+    pub(crate) fn new(ctx: &'a mut Context) -> Self {
+        Uniquer { ctx }
+    }
     /// An array of `i64` integers.
     pub fn i64_array_attr(&mut self, v: &[i64]) -> Attr {
         self.ctx.i64_array_attr(v)
