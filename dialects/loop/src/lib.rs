@@ -35,7 +35,10 @@ pub mod types;
 
 use morf_ir::{Context, DialectInfo};
 
-use ops::{buffer as buf, loops, scalar as sc};
+use ops::{
+    AccumulateOp, AllocOp, CmpOp, ConstantBufferOp, ConstantOp, ConvertOp, DeallocOp, DimOp, FillOp, ForOp, LoadOp,
+    ParallelOp, ReduceOp, RemOp, SelectOp, StoreOp, YieldOp,
+};
 
 pub use types::{buffer_parts, buffer_type, is_buffer, BUFFER};
 
@@ -45,38 +48,35 @@ pub fn register(ctx: &mut Context) {
     r.register_dialect(DialectInfo {
         name: "mloop",
         summary: "explicit loop nests over mutable buffers",
-        materialize_constant: Some(sc::materialize_constant),
+        materialize_constant: Some(ops::scalar::materialize_constant),
     });
     r.register_type(types::BUFFER, types::verify_buffer_type);
-    r.register_op(Box::leak(Box::new(sc::constant())));
-    r.register_op(Box::leak(Box::new(sc::binary("mloop.add", "sum of two scalars"))));
-    r.register_op(Box::leak(Box::new(sc::binary("mloop.sub", "difference of two scalars"))));
-    r.register_op(Box::leak(Box::new(sc::binary("mloop.mul", "product of two scalars"))));
-    r.register_op(Box::leak(Box::new(sc::binary("mloop.div", "quotient of two scalars (floor division on index)"))));
-    r.register_op(Box::leak(Box::new(sc::binary("mloop.max", "maximum of two scalars (NaN-propagating)"))));
-    r.register_op(Box::leak(Box::new(sc::binary("mloop.min", "minimum of two scalars (NaN-propagating)"))));
-    r.register_op(Box::leak(Box::new(sc::binary("mloop.pow", "power of two floats"))));
-    r.register_op(Box::leak(Box::new(sc::binary("mloop.rem", "remainder of index floor division"))));
-    r.register_op(Box::leak(Box::new(sc::unary("mloop.neg", "negation"))));
-    r.register_op(Box::leak(Box::new(sc::unary("mloop.exp", "exponential"))));
-    r.register_op(Box::leak(Box::new(sc::unary("mloop.log", "natural logarithm"))));
-    r.register_op(Box::leak(Box::new(sc::unary("mloop.sqrt", "square root"))));
-    r.register_op(Box::leak(Box::new(sc::unary("mloop.rsqrt", "reciprocal square root"))));
-    r.register_op(Box::leak(Box::new(sc::unary("mloop.tanh", "hyperbolic tangent"))));
-    r.register_op(Box::leak(Box::new(sc::unary("mloop.abs", "absolute value"))));
-    r.register_op(Box::leak(Box::new(sc::cmp())));
-    r.register_op(Box::leak(Box::new(sc::select())));
-    r.register_op(Box::leak(Box::new(sc::convert())));
-    r.register_op(Box::leak(Box::new(buf::dim())));
-    r.register_op(Box::leak(Box::new(buf::alloc())));
-    r.register_op(Box::leak(Box::new(buf::constant_buffer())));
-    r.register_op(Box::leak(Box::new(buf::dealloc())));
-    r.register_op(Box::leak(Box::new(buf::load())));
-    r.register_op(Box::leak(Box::new(buf::store())));
-    r.register_op(Box::leak(Box::new(buf::accumulate())));
-    r.register_op(Box::leak(Box::new(buf::fill())));
-    r.register_op(Box::leak(Box::new(loops::for_())));
-    r.register_op(Box::leak(Box::new(loops::parallel())));
-    r.register_op(Box::leak(Box::new(loops::reduce())));
-    r.register_op(Box::leak(Box::new(loops::yield_())));
+    r.register_op(ConstantOp::info());
+    macro_rules! register_fn_ops {
+        ($(($v:ident, $s:literal, $op:ident, $($rest:tt)*)),* $(,)?) => {
+            $(r.register_op(ops::$op::info());)*
+        };
+    }
+    morf_ir::for_each_unary_fn!(register_fn_ops);
+    morf_ir::for_each_binary_fn!(register_fn_ops);
+    for info in [
+        RemOp::info(),
+        CmpOp::info(),
+        SelectOp::info(),
+        ConvertOp::info(),
+        DimOp::info(),
+        AllocOp::info(),
+        ConstantBufferOp::info(),
+        DeallocOp::info(),
+        LoadOp::info(),
+        StoreOp::info(),
+        AccumulateOp::info(),
+        FillOp::info(),
+        ForOp::info(),
+        ParallelOp::info(),
+        ReduceOp::info(),
+        YieldOp::info(),
+    ] {
+        r.register_op(info);
+    }
 }

@@ -2,7 +2,7 @@
 
 // Index operands have type 'index'.
 func.func @load_index_type(%b: !mloop.buffer<4xf32>, %i: f32) {
-  // expected-error@+1 {{'mloop.load' op index #0 must be of type 'index', got 'f32'}}
+  // expected-error@+1 {{'mloop.load' op operand #1 ('indices') must be an 'index', got 'f32'}}
   %v = "mloop.load"(%b, %i) : (!mloop.buffer<4xf32>, f32) -> f32
   return
 }
@@ -10,7 +10,7 @@ func.func @load_index_type(%b: !mloop.buffer<4xf32>, %i: f32) {
 // -----
 
 func.func @for_bound_type(%lb: index, %ub: f32, %s: index) {
-  // expected-error@+1 {{'mloop.for' op upper bound must be of type 'index', got 'f32'}}
+  // expected-error@+1 {{'mloop.for' op operand #1 ('upper_bound') must be an 'index', got 'f32'}}
   "mloop.for"(%lb, %ub, %s) ({
   ^bb0(%i: index):
     "mloop.yield"() : () -> ()
@@ -43,7 +43,7 @@ func.func @parallel_step_type(%c: index, %s: i1) {
 // -----
 
 func.func @alloc_size_type(%n: f32) {
-  // expected-error@+1 {{'mloop.alloc' op size operand #0 must be of type 'index', got 'f32'}}
+  // expected-error@+1 {{'mloop.alloc' op operand #0 ('sizes') must be an 'index', got 'f32'}}
   %b = "mloop.alloc"(%n) : (f32) -> !mloop.buffer<?xf32>
   return
 }
@@ -323,7 +323,7 @@ func.func @dim_range(%b: !mloop.buffer<?x?xf32>) {
 
 // Scalar operand types.
 func.func @rem_float(%a: f32) {
-  // expected-error@+1 {{'mloop.rem' op operands must have 'index', got 'f32'}}
+  // expected-error@+1 {{'mloop.rem' op operand #0 ('lhs') must be an 'index', got 'f32'}}
   %r = mloop.rem %a, %a : f32
   return
 }
@@ -339,7 +339,7 @@ func.func @pow_index(%a: index) {
 // -----
 
 func.func @exp_index(%a: index) {
-  // expected-error@+1 {{'mloop.exp' op operand must have a float type, got 'index'}}
+  // expected-error@+1 {{'mloop.exp' op operand #0 ('input') must be a float, got 'index'}}
   %r = mloop.exp %a : index
   return
 }
@@ -347,7 +347,7 @@ func.func @exp_index(%a: index) {
 // -----
 
 func.func @add_i1(%a: i1) {
-  // expected-error@+1 {{'mloop.add' op operands must have a float type or 'index', got 'i1'}}
+  // expected-error@+1 {{'mloop.add' op operand #0 ('lhs') must be a float or 'index', got 'i1'}}
   %r = mloop.add %a, %a : i1
   return
 }
@@ -363,7 +363,7 @@ func.func @add_mixed(%a: f32, %b: f64) {
 // -----
 
 func.func @select_cond(%c: f32, %a: f32) {
-  // expected-error@+1 {{'mloop.select' op condition must be 'i1', got 'f32'}}
+  // expected-error@+1 {{'mloop.select' op operand #0 ('condition') must be an 'i1', got 'f32'}}
   %r = "mloop.select"(%c, %a, %a) : (f32, f32, f32) -> f32
   return
 }
@@ -371,7 +371,7 @@ func.func @select_cond(%c: f32, %a: f32) {
 // -----
 
 func.func @convert_to_index(%a: f32) {
-  // expected-error@+1 {{'mloop.convert' op result must have a float type, got 'index'}}
+  // expected-error@+1 {{'mloop.convert' op result #0 ('result') must be a float, got 'index'}}
   %r = mloop.convert %a : f32 to index
   return
 }

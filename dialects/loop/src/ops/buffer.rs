@@ -13,22 +13,21 @@ use morf_ir::asm::parser::{OpParser, PResult};
 use morf_ir::asm::printer::OpPrinter;
 use morf_ir::builtin::op_error;
 use morf_ir::interp::{array::Array, checked_elements, InterpResult, Machine, RtValue};
-use morf_ir::{Attr, AttrData, Context, Diagnostic, Dim, FoldResult, OpId, OpInfo, OperationState, Traits, Type};
+use morf_ir::opdef::{AnyAttr, AnyType, Index, IntAttr, StrAttr};
+use morf_ir::{define_op, Attr, AttrData, Context, Diagnostic, Dim, FoldResult, OpId, OperationState, Type, Value};
 
 use super::{
-    buffer, buffer_of, check_kind, combine, constant_int, expect_counts, expect_index, expect_min_operands,
-    expect_results, kind_of, offset, plural, resolve_indices, scalar, scalar_value, VResult,
+    buffer, buffer_of, check_kind, combine, constant_int, kind_of, offset, plural, resolve_indices, scalar,
+    scalar_value, Buffer, VResult,
 };
 use crate::types::buffer_parts;
 
 // ----- shared pieces -----
 
-/// Checks the `index` operands of an access from `first` on against the buffer operand
-/// `buf`: one per dim, of type `index`, and a constant index into a static dim in range.
-/// Returns the buffer's dims and element type.
-fn check_access(ctx: &Context, op: OpId, buf: usize, first: usize) -> Result<(Vec<Dim>, Type), Diagnostic> {
-    let (shape, elem) = buffer_of(ctx, op, ctx.operand(op, buf), "buffer operand")?;
-    let idx = &ctx.operands(op)[first..];
+/// Checks the indices `idx` of an access to buffer `buf`: one per dim, and a constant index
+/// into a static dim in range. Returns the buffer's dims and element type.
+fn check_access(ctx: &Context, op: OpId, buf: Value, idx: &[Value]) -> Result<(Vec<Dim>, Type), Diagnostic> {
+    let (shape, elem) = buffer_of(ctx, op, buf)?;
     if idx.len() != shape.len() {
         return Err(op_error(
             ctx,
@@ -42,7 +41,6 @@ fn check_access(ctx: &Context, op: OpId, buf: usize, first: usize) -> Result<(Ve
         ));
     }
     for (d, (&v, dim)) in idx.iter().zip(&shape).enumerate() {
-        expect_index(ctx, op, v, &format!("index #{d}"))?;
         if let (Some(c), Dim::Static(n)) = (constant_int(ctx, v), dim) {
             if c < 0 || c as u64 >= *n {
                 return Err(op_error(ctx, op, format!("constant index {c} is out of range for dim {d} of size {n}")));
@@ -53,7 +51,7 @@ fn check_access(ctx: &Context, op: OpId, buf: usize, first: usize) -> Result<(Ve
 }
 
 /// Checks that `v` (`what`) has the buffer's element type `elem`.
-fn check_value_type(ctx: &Context, op: OpId, v: morf_ir::Value, elem: Type, what: &str) -> VResult {
+fn check_value_type(ctx: &Context, op: OpId, v: Value, elem: Type, what: &str) -> VResult {
     let t = ctx.value_type(v);
     if t != elem {
         return Err(op_error(
@@ -108,40 +106,36 @@ fn print_buffer_type(p: &mut OpPrinter<'_>, op: OpId, buf: usize, elided: &[&str
     p.print_type(p.ctx.value_type(p.ctx.operand(op, buf)));
 }
 
-/// The row-major offset of an access of `op` whose buffer operand is `buf` and whose
-/// indices start at `first`, checked against the run-time shape.
-#[inline]
-fn access(m: &Machine, ctx: &Context, op: OpId, data: &Array, first: usize) -> InterpResult<usize> {
-    offset(m, ctx, op, &ctx.operands(op)[first..], &data.shape)
-}
-
 // ----- dim -----
 
-/// The run-time size of one dim: `%d = mloop.dim %b, 0 : !mloop.buffer<?x?xbf16>` gives an
-/// `index`. Attribute `index`: the dim, an integer in `[0, rank)`.
-pub fn dim() -> OpInfo {
-    OpInfo::new("mloop.dim", "the size of one dim of a buffer")
-        .traits(Traits::PURE)
-        .verify(verify_dim)
-        .format(parse_dim, print_dim)
-        .fold(fold_dim)
-        .interpret(interpret_dim)
+define_op! {
+    /// The run-time size of one dim: `%d = mloop.dim %b, 0 : !mloop.buffer<?x?xbf16>` gives an
+    /// `index`. Attribute `index`: the dim, an integer in `[0, rank)`.
+    pub struct DimOp("mloop.dim") {
+        summary: "the size of one dim of a buffer",
+        traits: [PURE],
+        operands: [source: Buffer],
+        results: [result: Index],
+        attrs: [index: IntAttr],
+        verify: verify_dim,
+        format: (parse_dim, print_dim),
+        fold: fold_dim,
+        interpret: interpret_dim,
+    }
 }
 
 fn dim_index(ctx: &Context, op: OpId) -> Result<i64, Diagnostic> {
-    ctx.attr(op, "index")
-        .and_then(|a| ctx.attr_int(a))
-        .ok_or_else(|| op_error(ctx, op, "requires an integer attribute 'index'"))
+    DimOp(op).index(ctx).ok_or_else(|| op_error(ctx, op, "requires an integer attribute 'index'"))
 }
 
 fn verify_dim(ctx: &Context, op: OpId) -> VResult {
-    expect_counts(ctx, op, 1, 1)?;
-    let (shape, _) = buffer_of(ctx, op, ctx.operand(op, 0), "operand")?;
+    let d = DimOp(op);
+    let (shape, _) = buffer_of(ctx, op, d.source(ctx))?;
     let i = dim_index(ctx, op)?;
     if i < 0 || i as usize >= shape.len() {
         return Err(op_error(ctx, op, format!("dim index {i} is out of range for a buffer of rank {}", shape.len())));
     }
-    expect_index(ctx, op, ctx.result(op, 0), "result")
+    Ok(())
 }
 
 fn parse_dim(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
@@ -166,7 +160,7 @@ fn print_dim(p: &mut OpPrinter<'_>, op: OpId) {
 
 fn fold_dim(ctx: &mut Context, op: OpId, _: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
     let i = dim_index(ctx, op).ok()?;
-    let (shape, _) = buffer_parts(ctx, ctx.value_type(ctx.operand(op, 0)))?;
+    let (shape, _) = buffer_parts(ctx, ctx.value_type(DimOp(op).source(ctx)))?;
     let n = shape.get(usize::try_from(i).ok()?)?.as_static()?;
     let t = ctx.index_type();
     Some(vec![FoldResult::Constant(ctx.int_attr(n as i64, t))])
@@ -174,38 +168,40 @@ fn fold_dim(ctx: &mut Context, op: OpId, _: &[Option<Attr>]) -> Option<Vec<FoldR
 
 fn interpret_dim(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
     let i = dim_index(ctx, op)?;
-    let b = buffer(m, ctx, op, ctx.operand(op, 0))?;
+    let d = DimOp(op);
+    let b = buffer(m, ctx, op, d.source(ctx))?;
     let n =
         b.borrow().shape.get(i as usize).copied().ok_or_else(|| op_error(ctx, op, format!("dim {i} out of range")))?;
-    m.set(ctx.result(op, 0), RtValue::Int(n as i64));
+    m.set(d.result(ctx), RtValue::Int(n as i64));
     Ok(())
 }
 
 // ----- alloc -----
 
-/// A new buffer: `%b = mloop.alloc(%m, %n) : !mloop.buffer<?x?xf32>`, with one `index` size
-/// per dynamic dim, in order. Its contents are undefined (the interpreter fills NaN).
-pub fn alloc() -> OpInfo {
-    OpInfo::new("mloop.alloc", "allocates a buffer with undefined contents")
-        .verify(verify_alloc)
-        .format(parse_alloc, print_alloc)
-        .interpret(interpret_alloc)
+define_op! {
+    /// A new buffer: `%b = mloop.alloc(%m, %n) : !mloop.buffer<?x?xf32>`, with one `index` size
+    /// per dynamic dim, in order. Its contents are undefined (the interpreter fills NaN).
+    pub struct AllocOp("mloop.alloc") {
+        summary: "allocates a buffer with undefined contents",
+        variadic: sizes: Index,
+        results: [buffer: Buffer],
+        verify: verify_alloc,
+        format: (parse_alloc, print_alloc),
+        interpret: interpret_alloc,
+    }
 }
 
 fn verify_alloc(ctx: &Context, op: OpId) -> VResult {
-    expect_results(ctx, op, 1)?;
-    let (shape, _) = buffer_of(ctx, op, ctx.result(op, 0), "result")?;
+    let a = AllocOp(op);
+    let (shape, _) = buffer_of(ctx, op, a.buffer(ctx))?;
     let want = shape.iter().filter(|d| matches!(d, Dim::Dynamic)).count();
-    let sizes = ctx.operands(op);
+    let sizes = a.sizes(ctx);
     if sizes.len() != want {
         return Err(op_error(
             ctx,
             op,
             format!("expects {want} size operand{}, one per dynamic dim, but got {}", plural(want), sizes.len()),
         ));
-    }
-    for (i, &s) in sizes.iter().enumerate() {
-        expect_index(ctx, op, s, &format!("size operand #{i}"))?;
     }
     Ok(())
 }
@@ -219,21 +215,22 @@ fn parse_alloc(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
 }
 
 fn print_alloc(p: &mut OpPrinter<'_>, op: OpId) {
-    let sizes = p.ctx.operands(op).to_vec();
+    let a = AllocOp(op);
+    let sizes = a.sizes(p.ctx).to_vec();
     p.write("(");
     p.print_operands(&sizes);
     p.write(")");
     p.print_optional_attr_dict(op, &[]);
     p.write(" : ");
-    p.print_type(p.ctx.value_type(p.ctx.result(op, 0)));
+    p.print_type(p.ctx.value_type(a.buffer(p.ctx)));
 }
 
 fn interpret_alloc(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
-    let r = ctx.result(op, 0);
-    let ty = ctx.value_type(r);
-    let (dims, elem) =
-        buffer_parts(ctx, ty).ok_or_else(|| op_error(ctx, op, "interpreter: expected a buffer result"))?;
-    let mut sizes = ctx.operands(op).iter();
+    let a = AllocOp(op);
+    let r = a.buffer(ctx);
+    let (dims, elem) = buffer_parts(ctx, ctx.value_type(r))
+        .ok_or_else(|| op_error(ctx, op, "interpreter: expected a buffer result"))?;
+    let mut sizes = a.sizes(ctx).iter();
     let mut shape = Vec::with_capacity(dims.len());
     for (i, d) in dims.iter().enumerate() {
         match d {
@@ -256,27 +253,31 @@ fn interpret_alloc(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()>
 
 // ----- constant_buffer -----
 
-/// A new buffer holding constants:
-/// `%k = mloop.constant_buffer dense<[1.0, 2.0]> : !mloop.buffer<2xf32>`.
-///
-/// Attribute `value`: a dense (or splat) elements attribute of the buffer's static shape and
-/// element type; the parser stores it with the equivalent tensor type
-/// (`dense<[1.0, 2.0]> : tensor<2xf32>`). Each execution makes a fresh buffer.
-pub fn constant_buffer() -> OpInfo {
-    OpInfo::new("mloop.constant_buffer", "a new buffer initialized from a dense elements attribute")
-        .verify(verify_constant_buffer)
-        .format(parse_constant_buffer, print_constant_buffer)
-        .interpret(interpret_constant_buffer)
+define_op! {
+    /// A new buffer holding constants:
+    /// `%k = mloop.constant_buffer dense<[1.0, 2.0]> : !mloop.buffer<2xf32>`.
+    ///
+    /// Attribute `value`: a dense (or splat) elements attribute of the buffer's static shape and
+    /// element type; the parser stores it with the equivalent tensor type
+    /// (`dense<[1.0, 2.0]> : tensor<2xf32>`). Each execution makes a fresh buffer.
+    pub struct ConstantBufferOp("mloop.constant_buffer") {
+        summary: "a new buffer initialized from a dense elements attribute",
+        results: [buffer: Buffer],
+        attrs: [value: AnyAttr],
+        verify: verify_constant_buffer,
+        format: (parse_constant_buffer, print_constant_buffer),
+        interpret: interpret_constant_buffer,
+    }
 }
 
 fn verify_constant_buffer(ctx: &Context, op: OpId) -> VResult {
-    expect_counts(ctx, op, 0, 1)?;
-    let (shape, elem) = buffer_of(ctx, op, ctx.result(op, 0), "result")?;
+    let c = ConstantBufferOp(op);
+    let (shape, elem) = buffer_of(ctx, op, c.buffer(ctx))?;
     if shape.iter().any(|d| matches!(d, Dim::Dynamic)) {
         return Err(op_error(ctx, op, "result must have a static shape"));
     }
-    let Some(a) = ctx.attr(op, "value") else {
-        return Err(op_error(ctx, op, "requires a dense elements attribute 'value'"));
+    let Some(a) = c.value(ctx) else {
+        return Ok(());
     };
     let AttrData::Dense { ty, .. } = ctx.attr_data(a) else {
         return Err(op_error(ctx, op, "requires 'value' to be a dense elements attribute"));
@@ -289,7 +290,7 @@ fn verify_constant_buffer(ctx: &Context, op: OpId) -> VResult {
             format!(
                 "type of 'value' ('{}') does not match the result shape and element type ('{}')",
                 ctx.type_to_string(*ty),
-                ctx.type_to_string(ctx.value_type(ctx.result(op, 0)))
+                ctx.type_to_string(ctx.value_type(c.buffer(ctx)))
             ),
         ));
     }
@@ -328,12 +329,13 @@ fn print_constant_buffer(p: &mut OpPrinter<'_>, op: OpId) {
 }
 
 fn interpret_constant_buffer(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
-    let r = ctx.result(op, 0);
+    let c = ConstantBufferOp(op);
+    let r = c.buffer(ctx);
     let (dims, elem) = buffer_parts(ctx, ctx.value_type(r))
         .ok_or_else(|| op_error(ctx, op, "interpreter: expected a buffer result"))?;
     let shape: Vec<usize> = dims.iter().map(|d| d.as_static().unwrap_or(0) as usize).collect();
     let n = checked_elements(ctx, op, &shape)?;
-    let a = ctx.attr(op, "value").ok_or_else(|| op_error(ctx, op, "requires attribute 'value'"))?;
+    let a = c.value(ctx).ok_or_else(|| op_error(ctx, op, "requires attribute 'value'"))?;
     let data = ctx
         .dense_values(a, n)
         .filter(|d| d.len() == n)
@@ -344,21 +346,22 @@ fn interpret_constant_buffer(m: &mut Machine, ctx: &Context, op: OpId) -> Interp
 
 // ----- dealloc -----
 
-/// Frees a buffer: `mloop.dealloc %b : !mloop.buffer<?x?xf32>`.
-///
-/// The verifier rejects any use of the buffer after the `dealloc` in the same block
-/// (including uses nested in later ops) and a second `dealloc`.
-pub fn dealloc() -> OpInfo {
-    OpInfo::new("mloop.dealloc", "frees a buffer")
-        .verify(verify_dealloc)
-        .format(parse_dealloc, print_dealloc)
-        .interpret(interpret_dealloc)
+define_op! {
+    /// Frees a buffer: `mloop.dealloc %b : !mloop.buffer<?x?xf32>`.
+    ///
+    /// The verifier rejects any use of the buffer after the `dealloc` in the same block
+    /// (including uses nested in later ops) and a second `dealloc`.
+    pub struct DeallocOp("mloop.dealloc") {
+        summary: "frees a buffer",
+        operands: [buffer: Buffer],
+        verify: verify_dealloc,
+        format: (parse_dealloc, print_dealloc),
+        interpret: interpret_dealloc,
+    }
 }
 
 fn verify_dealloc(ctx: &Context, op: OpId) -> VResult {
-    expect_counts(ctx, op, 1, 0)?;
-    let b = ctx.operand(op, 0);
-    buffer_of(ctx, op, b, "operand")?;
+    let b = DeallocOp(op).buffer(ctx);
     let Some(block) = ctx.op_parent_block(op) else {
         return Ok(());
     };
@@ -383,7 +386,7 @@ fn verify_dealloc(ctx: &Context, op: OpId) -> VResult {
     let mut cur = ctx.next_op(op);
     while let Some(c) = cur {
         if let Some(&(_, user)) = later.iter().find(|(a, _)| *a == c) {
-            let e = if ctx.op_name(user) == "mloop.dealloc" {
+            let e = if ctx.isa::<DeallocOp>(user) {
                 op_error(ctx, user, "deallocates a buffer that is already deallocated")
             } else {
                 op_error(ctx, user, "uses a buffer after its 'mloop.dealloc'")
@@ -404,31 +407,35 @@ fn parse_dealloc(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
 
 fn print_dealloc(p: &mut OpPrinter<'_>, op: OpId) {
     p.write(" ");
-    p.print_operand(p.ctx.operand(op, 0));
+    p.print_operand(DeallocOp(op).buffer(p.ctx));
     print_buffer_type(p, op, 0, &[]);
 }
 
 fn interpret_dealloc(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
     // Memory is reclaimed when the last handle goes; the verifier rules out later uses.
-    buffer(m, ctx, op, ctx.operand(op, 0)).map(|_| ())
+    buffer(m, ctx, op, DeallocOp(op).buffer(ctx)).map(|_| ())
 }
 
 // ----- load -----
 
-/// Reads one element: `%v = mloop.load %b[%i, %j] : !mloop.buffer<?x?xbf16>` gives a `bf16`.
-/// A rank-0 buffer is read as `%b[]`.
-pub fn load() -> OpInfo {
-    OpInfo::new("mloop.load", "reads one element of a buffer")
-        .verify(verify_load)
-        .format(parse_load, print_load)
-        .interpret(interpret_load)
+define_op! {
+    /// Reads one element: `%v = mloop.load %b[%i, %j] : !mloop.buffer<?x?xbf16>` gives a `bf16`.
+    /// A rank-0 buffer is read as `%b[]`.
+    pub struct LoadOp("mloop.load") {
+        summary: "reads one element of a buffer",
+        operands: [buffer: Buffer],
+        variadic: indices: Index,
+        results: [value: AnyType],
+        verify: verify_load,
+        format: (parse_load, print_load),
+        interpret: interpret_load,
+    }
 }
 
 fn verify_load(ctx: &Context, op: OpId) -> VResult {
-    expect_min_operands(ctx, op, 1)?;
-    expect_results(ctx, op, 1)?;
-    let (_, elem) = check_access(ctx, op, 0, 1)?;
-    let rt = ctx.value_type(ctx.result(op, 0));
+    let l = LoadOp(op);
+    let (_, elem) = check_access(ctx, op, l.buffer(ctx), l.indices(ctx))?;
+    let rt = ctx.value_type(l.value(ctx));
     if rt != elem {
         return Err(op_error(
             ctx,
@@ -460,34 +467,38 @@ fn print_load(p: &mut OpPrinter<'_>, op: OpId) {
 }
 
 fn interpret_load(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
+    let l = LoadOp(op);
     let v = {
-        let RtValue::Buffer { data, .. } = m.get(ctx, ctx.operand(op, 0))? else {
+        let RtValue::Buffer { data, .. } = m.get(ctx, l.buffer(ctx))? else {
             return Err(op_error(ctx, op, "interpreter: expected a buffer operand"));
         };
         let d = data.borrow();
-        d.data[access(m, ctx, op, &d, 1)?]
+        d.data[offset(m, ctx, op, l.indices(ctx), &d.shape)?]
     };
-    let r = ctx.result(op, 0);
+    let r = l.value(ctx);
     m.set(r, scalar_value(ctx, ctx.value_type(r), v));
     Ok(())
 }
 
 // ----- store -----
 
-/// Writes one element: `mloop.store %v, %b[%i, %j] : !mloop.buffer<?x?xbf16>`; `%v` has
-/// the element type.
-pub fn store() -> OpInfo {
-    OpInfo::new("mloop.store", "writes one element of a buffer")
-        .verify(verify_store)
-        .format(parse_store, print_store)
-        .interpret(interpret_store)
+define_op! {
+    /// Writes one element: `mloop.store %v, %b[%i, %j] : !mloop.buffer<?x?xbf16>`; `%v` has
+    /// the element type.
+    pub struct StoreOp("mloop.store") {
+        summary: "writes one element of a buffer",
+        operands: [value: AnyType, buffer: Buffer],
+        variadic: indices: Index,
+        verify: verify_store,
+        format: (parse_store, print_store),
+        interpret: interpret_store,
+    }
 }
 
 fn verify_store(ctx: &Context, op: OpId) -> VResult {
-    expect_min_operands(ctx, op, 2)?;
-    expect_results(ctx, op, 0)?;
-    let (_, elem) = check_access(ctx, op, 1, 2)?;
-    check_value_type(ctx, op, ctx.operand(op, 0), elem, "stored value")
+    let s = StoreOp(op);
+    let (_, elem) = check_access(ctx, op, s.buffer(ctx), s.indices(ctx))?;
+    check_value_type(ctx, op, s.value(ctx), elem, "stored value")
 }
 
 /// Parses `%v, %b[%i, %j] attr-dict : T` into operands `(v, b, indices...)`.
@@ -515,34 +526,39 @@ fn parse_store(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
 }
 
 fn interpret_store(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
-    let v = scalar(m, ctx, op, ctx.operand(op, 0))?;
-    let RtValue::Buffer { data, .. } = m.get(ctx, ctx.operand(op, 1))? else {
+    let s = StoreOp(op);
+    let v = scalar(m, ctx, op, s.value(ctx))?;
+    let RtValue::Buffer { data, .. } = m.get(ctx, s.buffer(ctx))? else {
         return Err(op_error(ctx, op, "interpreter: expected a buffer operand"));
     };
     let mut d = data.borrow_mut();
-    let off = access(m, ctx, op, &d, 2)?;
+    let off = offset(m, ctx, op, s.indices(ctx), &d.shape)?;
     d.data[off] = v;
     Ok(())
 }
 
 // ----- accumulate -----
 
-/// A partial accumulation: `mloop.accumulate sum %v, %w[%s, %j] : !mloop.buffer<?x?xf32>`
-/// sets `w[s, j] = w[s, j] (+) v`, rounded to the element type. Attribute `kind`: `sum`,
-/// `max`, `min` or `prod`. Updates of one element commute, so they may be reordered.
-pub fn accumulate() -> OpInfo {
-    OpInfo::new("mloop.accumulate", "combines a value into one element of a buffer")
-        .verify(verify_accumulate)
-        .format(parse_accumulate, print_accumulate)
-        .interpret(interpret_accumulate)
+define_op! {
+    /// A partial accumulation: `mloop.accumulate sum %v, %w[%s, %j] : !mloop.buffer<?x?xf32>`
+    /// sets `w[s, j] = w[s, j] (+) v`, rounded to the element type. Attribute `kind`: `sum`,
+    /// `max`, `min` or `prod`. Updates of one element commute, so they may be reordered.
+    pub struct AccumulateOp("mloop.accumulate") {
+        summary: "combines a value into one element of a buffer",
+        operands: [value: AnyType, buffer: Buffer],
+        variadic: indices: Index,
+        attrs: [kind: StrAttr],
+        verify: verify_accumulate,
+        format: (parse_accumulate, print_accumulate),
+        interpret: interpret_accumulate,
+    }
 }
 
 fn verify_accumulate(ctx: &Context, op: OpId) -> VResult {
-    expect_min_operands(ctx, op, 2)?;
-    expect_results(ctx, op, 0)?;
+    let a = AccumulateOp(op);
     check_kind(ctx, op)?;
-    let (_, elem) = check_access(ctx, op, 1, 2)?;
-    check_value_type(ctx, op, ctx.operand(op, 0), elem, "accumulated value")
+    let (_, elem) = check_access(ctx, op, a.buffer(ctx), a.indices(ctx))?;
+    check_value_type(ctx, op, a.value(ctx), elem, "accumulated value")
 }
 
 fn parse_accumulate(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
@@ -551,43 +567,48 @@ fn parse_accumulate(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()
 }
 
 fn print_accumulate(p: &mut OpPrinter<'_>, op: OpId) {
-    let k = p.ctx.attr(op, "kind").and_then(|a| p.ctx.attr_str(a)).unwrap_or("?").to_string();
+    let a = AccumulateOp(op);
+    let k = a.kind(p.ctx).unwrap_or("?").to_string();
     p.write(" ");
     p.write(&k);
     p.write(" ");
-    p.print_operand(p.ctx.operand(op, 0));
+    p.print_operand(a.value(p.ctx));
     p.write(", ");
     print_access(p, op, 1, 2);
     print_buffer_type(p, op, 1, &["kind"]);
 }
 
 fn interpret_accumulate(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
+    let a = AccumulateOp(op);
     let kind = kind_of(ctx, op)?;
-    let v = scalar(m, ctx, op, ctx.operand(op, 0))?;
-    let RtValue::Buffer { data, elem } = m.get(ctx, ctx.operand(op, 1))? else {
+    let v = scalar(m, ctx, op, a.value(ctx))?;
+    let RtValue::Buffer { data, elem } = m.get(ctx, a.buffer(ctx))? else {
         return Err(op_error(ctx, op, "interpreter: expected a buffer operand"));
     };
     let mut d = data.borrow_mut();
-    let off = access(m, ctx, op, &d, 2)?;
+    let off = offset(m, ctx, op, a.indices(ctx), &d.shape)?;
     d.data[off] = ctx.round_to_type(*elem, combine(kind, d.data[off], v));
     Ok(())
 }
 
 // ----- fill -----
 
-/// Sets every element: `mloop.fill %v, %b : !mloop.buffer<?x?xf32>`; `%v` has the element
-/// type.
-pub fn fill() -> OpInfo {
-    OpInfo::new("mloop.fill", "sets every element of a buffer")
-        .verify(verify_fill)
-        .format(parse_fill, print_fill)
-        .interpret(interpret_fill)
+define_op! {
+    /// Sets every element: `mloop.fill %v, %b : !mloop.buffer<?x?xf32>`; `%v` has the element
+    /// type.
+    pub struct FillOp("mloop.fill") {
+        summary: "sets every element of a buffer",
+        operands: [value: AnyType, buffer: Buffer],
+        verify: verify_fill,
+        format: (parse_fill, print_fill),
+        interpret: interpret_fill,
+    }
 }
 
 fn verify_fill(ctx: &Context, op: OpId) -> VResult {
-    expect_counts(ctx, op, 2, 0)?;
-    let (_, elem) = buffer_of(ctx, op, ctx.operand(op, 1), "buffer operand")?;
-    check_value_type(ctx, op, ctx.operand(op, 0), elem, "fill value")
+    let f = FillOp(op);
+    let (_, elem) = buffer_of(ctx, op, f.buffer(ctx))?;
+    check_value_type(ctx, op, f.value(ctx), elem, "fill value")
 }
 
 fn parse_fill(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
@@ -607,8 +628,9 @@ fn print_fill(p: &mut OpPrinter<'_>, op: OpId) {
 }
 
 fn interpret_fill(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
-    let v = scalar(m, ctx, op, ctx.operand(op, 0))?;
-    let b = buffer(m, ctx, op, ctx.operand(op, 1))?;
+    let f = FillOp(op);
+    let v = scalar(m, ctx, op, f.value(ctx))?;
+    let b = buffer(m, ctx, op, f.buffer(ctx))?;
     b.borrow_mut().data.iter_mut().for_each(|x| *x = v);
     Ok(())
 }

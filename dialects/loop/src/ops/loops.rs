@@ -12,22 +12,19 @@ use morf_ir::asm::parser::{OpParser, PResult, UnresolvedOperand};
 use morf_ir::asm::printer::OpPrinter;
 use morf_ir::builtin::op_error;
 use morf_ir::interp::{InterpResult, Machine, RtValue};
-use morf_ir::{BlockId, Context, Loc, OpId, OpInfo, OperationState, RegionId, Traits, Type, Value};
+use morf_ir::opdef::{AnyType, FloatOrIndex, Index, StrAttr, TypeConstraint};
+use morf_ir::{define_op, BlockId, Context, Loc, OpId, OperationState, RegionId, Type, Value};
 
-use super::{
-    check_kind, combine, expect_index, expect_min_operands, expect_results, is_index, kind_of, parse_paren_operands,
-    plural, resolve_indices, Kind, VResult,
-};
+use super::{check_kind, combine, expect_index, kind_of, parse_paren_operands, plural, resolve_indices, Kind, VResult};
 
 // ----- shared pieces -----
 
-/// The single region of a loop and its entry block, or an error.
+/// The single region of a loop (checked by the generated verifier) and its entry block, or
+/// an error.
 fn body(ctx: &Context, op: OpId) -> Result<(RegionId, BlockId), morf_ir::Diagnostic> {
-    let regions = ctx.regions(op);
-    if regions.len() != 1 {
-        return Err(op_error(ctx, op, format!("expects one region, but got {}", regions.len())));
-    }
-    let r = regions[0];
+    let Some(&r) = ctx.regions(op).first() else {
+        return Err(op_error(ctx, op, "expects one region, but got 0"));
+    };
     match ctx.entry_block(r) {
         Some(b) => Ok((r, b)),
         None => Err(op_error(ctx, op, "expects a body block")),
@@ -38,7 +35,7 @@ fn body(ctx: &Context, op: OpId) -> Result<(RegionId, BlockId), morf_ir::Diagnos
 fn check_ivs(ctx: &Context, op: OpId, b: BlockId, k: usize) -> VResult {
     for (i, &a) in ctx.block_args(b).iter().take(k).enumerate() {
         let t = ctx.value_type(a);
-        if !is_index(ctx, t) {
+        if !Index::check(ctx, t) {
             return Err(op_error(
                 ctx,
                 op,
@@ -198,34 +195,44 @@ fn run_box(
 
 // ----- for -----
 
-/// A sequential loop with loop-carried values:
-///
-/// ```mlir
-/// %r = mloop.for %i = %lb to %ub step %s iter_args(%acc = %init) -> (f32) {
-///   ...
-///   mloop.yield %next : f32
-/// }
-/// ```
-///
-/// Operands `lb, ub, step, inits...`; the body's arguments are `(%i: index, iter args...)`;
-/// the results are the last yielded values (the inits if the loop runs zero times).
-pub fn for_() -> OpInfo {
-    OpInfo::new("mloop.for", "a sequential loop with loop-carried values")
-        .traits(Traits::SINGLE_BLOCK)
-        .verify(verify_for)
-        .format(parse_for, print_for)
-        .interpret(interpret_for)
+define_op! {
+    /// A sequential loop with loop-carried values:
+    ///
+    /// ```mlir
+    /// %r = mloop.for %i = %lb to %ub step %s iter_args(%acc = %init) -> (f32) {
+    ///   ...
+    ///   mloop.yield %next : f32
+    /// }
+    /// ```
+    ///
+    /// Operands `lb, ub, step, inits...`; the body's arguments are `(%i: index, iter args...)`;
+    /// the results are the last yielded values (the inits if the loop runs zero times).
+    pub struct ForOp("mloop.for") {
+        summary: "a sequential loop with loop-carried values",
+        traits: [SINGLE_BLOCK],
+        operands: [lower_bound: Index, upper_bound: Index, step: Index],
+        variadic: inits: AnyType,
+        variadic_results: outputs: AnyType,
+        regions: [body],
+        verify: verify_for,
+        format: (parse_for, print_for),
+        interpret: interpret_for,
+    }
 }
 
 fn verify_for(ctx: &Context, op: OpId) -> VResult {
-    expect_min_operands(ctx, op, 3)?;
-    let ops = ctx.operands(op);
-    for (i, what) in ["lower bound", "upper bound", "step"].iter().enumerate() {
-        expect_index(ctx, op, ops[i], what)?;
+    let f = ForOp(op);
+    let inits = f.inits(ctx);
+    let outputs = f.outputs(ctx);
+    if outputs.len() != inits.len() {
+        let n = inits.len();
+        return Err(op_error(
+            ctx,
+            op,
+            format!("expects {n} result{}, one per init, but got {}", plural(n), outputs.len()),
+        ));
     }
-    let inits = &ops[3..];
-    expect_results(ctx, op, inits.len())?;
-    for (i, (&v, &r)) in inits.iter().zip(ctx.results(op)).enumerate() {
+    for (i, (&v, &r)) in inits.iter().zip(outputs).enumerate() {
         let (ti, tr) = (ctx.value_type(v), ctx.value_type(r));
         if ti != tr {
             return Err(op_error(
@@ -375,12 +382,15 @@ fn print_for(p: &mut OpPrinter<'_>, op: OpId) {
 }
 
 fn interpret_for(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
+    let f = ForOp(op);
     let (r, _) = body(ctx, op)?;
-    let ops = ctx.operands(op);
-    let (lb, ub, step) = (m.int(ctx, op, ops[0])?, m.int(ctx, op, ops[1])?, m.int(ctx, op, ops[2])?);
+    let lb = m.int(ctx, op, f.lower_bound(ctx))?;
+    let ub = m.int(ctx, op, f.upper_bound(ctx))?;
+    let step = m.int(ctx, op, f.step(ctx))?;
     check_steps(ctx, op, &[step])?;
-    let n = ops.len() - 3;
-    let mut iters: Vec<RtValue> = ops[3..].iter().map(|v| m.get(ctx, *v).cloned()).collect::<Result<_, _>>()?;
+    let inits = f.inits(ctx);
+    let n = inits.len();
+    let mut iters: Vec<RtValue> = inits.iter().map(|v| m.get(ctx, *v).cloned()).collect::<Result<_, _>>()?;
     let mut i = lb;
     while i < ub {
         let mut args = Vec::with_capacity(1 + n);
@@ -396,7 +406,7 @@ fn interpret_for(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
         }
         i = i.saturating_add(step);
     }
-    for (res, v) in ctx.results(op).iter().zip(iters) {
+    for (res, v) in f.outputs(ctx).iter().zip(iters) {
         m.set(*res, v);
     }
     Ok(())
@@ -404,28 +414,31 @@ fn interpret_for(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
 
 // ----- parallel -----
 
-/// Independent iterations over a k-dim box:
-///
-/// ```mlir
-/// mloop.parallel (%i, %j) = (%c0, %c0) to (%m, %n) step (%c1, %c1) {
-///   ...
-///   mloop.yield
-/// }
-/// ```
-///
-/// Operands: `k` lower bounds, `k` upper bounds, `k` steps; the body's arguments are the
-/// `k` indices. No results. Iterations are independent apart from `accumulate` updates,
-/// which commute; the interpreter runs them in lexicographic order.
-pub fn parallel() -> OpInfo {
-    OpInfo::new("mloop.parallel", "independent iterations over a k-dim box")
-        .traits(Traits::SINGLE_BLOCK)
-        .verify(verify_parallel)
-        .format(parse_parallel, print_parallel)
-        .interpret(interpret_parallel)
+define_op! {
+    /// Independent iterations over a k-dim box:
+    ///
+    /// ```mlir
+    /// mloop.parallel (%i, %j) = (%c0, %c0) to (%m, %n) step (%c1, %c1) {
+    ///   ...
+    ///   mloop.yield
+    /// }
+    /// ```
+    ///
+    /// Operands: `k` lower bounds, `k` upper bounds, `k` steps; the body's arguments are the
+    /// `k` indices. No results. Iterations are independent apart from `accumulate` updates,
+    /// which commute; the interpreter runs them in lexicographic order.
+    pub struct ParallelOp("mloop.parallel") {
+        summary: "independent iterations over a k-dim box",
+        traits: [SINGLE_BLOCK],
+        variadic: bounds: AnyType,
+        regions: [body],
+        verify: verify_parallel,
+        format: (parse_parallel, print_parallel),
+        interpret: interpret_parallel,
+    }
 }
 
 fn verify_parallel(ctx: &Context, op: OpId) -> VResult {
-    expect_results(ctx, op, 0)?;
     check_box(ctx, op, 0).map(|_| ())
 }
 
@@ -440,7 +453,7 @@ fn parse_parallel(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> 
 }
 
 fn print_parallel(p: &mut OpPrinter<'_>, op: OpId) {
-    let k = p.ctx.operands(op).len() / 3;
+    let k = ParallelOp(op).bounds(p.ctx).len() / 3;
     print_box(p, op, k);
     if let Some(&r) = p.ctx.regions(op).first() {
         p.write(" ");
@@ -450,40 +463,54 @@ fn print_parallel(p: &mut OpPrinter<'_>, op: OpId) {
 }
 
 fn interpret_parallel(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
-    let k = ctx.operands(op).len() / 3;
+    let k = ParallelOp(op).bounds(ctx).len() / 3;
     run_box(m, ctx, op, k, |_| Ok(()))
 }
 
 // ----- reduce -----
 
-/// A reduction over a k-dim box:
-///
-/// ```mlir
-/// %r = mloop.reduce sum (%j) = (%c0) to (%n) step (%c1) init(%zero) : f32 {
-///   ...
-///   mloop.yield %e : f32
-/// }
-/// ```
-///
-/// Attribute `kind`: `sum`, `max`, `min` or `prod`. Operands: `k` lower bounds, `k` upper
-/// bounds, `k` steps, then `init`. The body yields one value of init's type; the result
-/// starts from `init` and is combined with each yielded value in lexicographic order,
-/// rounded to the type at each step (with an f32 init, the fp32 accumulation of a kernel).
-pub fn reduce() -> OpInfo {
-    OpInfo::new("mloop.reduce", "combines the values a k-dim box of iterations yields")
-        .traits(Traits::SINGLE_BLOCK)
-        .verify(verify_reduce)
-        .format(parse_reduce, print_reduce)
-        .interpret(interpret_reduce)
+define_op! {
+    /// A reduction over a k-dim box:
+    ///
+    /// ```mlir
+    /// %r = mloop.reduce sum (%j) = (%c0) to (%n) step (%c1) init(%zero) : f32 {
+    ///   ...
+    ///   mloop.yield %e : f32
+    /// }
+    /// ```
+    ///
+    /// Attribute `kind`: `sum`, `max`, `min` or `prod`. Operands: `k` lower bounds, `k` upper
+    /// bounds, `k` steps, then `init`. The body yields one value of init's type; the result
+    /// starts from `init` and is combined with each yielded value in lexicographic order,
+    /// rounded to the type at each step (with an f32 init, the fp32 accumulation of a kernel).
+    pub struct ReduceOp("mloop.reduce") {
+        summary: "combines the values a k-dim box of iterations yields",
+        traits: [SINGLE_BLOCK],
+        variadic: bounds_and_init: AnyType,
+        results: [result: AnyType],
+        attrs: [kind: StrAttr],
+        regions: [body],
+        verify: verify_reduce,
+        format: (parse_reduce, print_reduce),
+        interpret: interpret_reduce,
+    }
+}
+
+impl ReduceOp {
+    /// The init value: the last operand, after the `3k` bounds.
+    pub fn init(self, ctx: &Context) -> Option<Value> {
+        self.bounds_and_init(ctx).last().copied()
+    }
 }
 
 fn verify_reduce(ctx: &Context, op: OpId) -> VResult {
+    let r = ReduceOp(op);
     check_kind(ctx, op)?;
-    expect_results(ctx, op, 1)?;
-    expect_min_operands(ctx, op, 1)?;
     check_box(ctx, op, 1)?;
-    let init = *ctx.operands(op).last().expect("checked above");
-    let (ti, tr) = (ctx.value_type(init), ctx.value_type(ctx.result(op, 0)));
+    let Some(init) = r.init(ctx) else {
+        return Err(op_error(ctx, op, "expects an init operand"));
+    };
+    let (ti, tr) = (ctx.value_type(init), ctx.value_type(r.result(ctx)));
     if ti != tr {
         return Err(op_error(
             ctx,
@@ -495,7 +522,7 @@ fn verify_reduce(ctx: &Context, op: OpId) -> VResult {
             ),
         ));
     }
-    if !ctx.is_float(ti) && !is_index(ctx, ti) {
+    if !FloatOrIndex::check(ctx, ti) {
         return Err(op_error(
             ctx,
             op,
@@ -524,12 +551,13 @@ fn parse_reduce(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
 }
 
 fn print_reduce(p: &mut OpPrinter<'_>, op: OpId) {
-    let kind = p.ctx.attr(op, "kind").and_then(|a| p.ctx.attr_str(a)).unwrap_or("?").to_string();
+    let r = ReduceOp(op);
+    let kind = r.kind(p.ctx).unwrap_or("?").to_string();
     p.write(" ");
     p.write(&kind);
-    let n = p.ctx.operands(op).len();
+    let n = r.bounds_and_init(p.ctx).len();
     print_box(p, op, n.saturating_sub(1) / 3);
-    if let Some(&init) = p.ctx.operands(op).last() {
+    if let Some(init) = r.init(p.ctx) {
         p.write(" init(");
         p.print_operand(init);
         p.write(") : ");
@@ -543,11 +571,11 @@ fn print_reduce(p: &mut OpPrinter<'_>, op: OpId) {
 }
 
 fn interpret_reduce(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
+    let r = ReduceOp(op);
     let kind = kind_of(ctx, op)?;
-    let ops = ctx.operands(op);
-    let k = (ops.len() - 1) / 3;
-    let init = ops[ops.len() - 1];
-    let res = ctx.result(op, 0);
+    let k = r.bounds_and_init(ctx).len().saturating_sub(1) / 3;
+    let init = r.init(ctx).ok_or_else(|| op_error(ctx, op, "interpreter: expected an init operand"))?;
+    let res = r.result(ctx);
     let ty = ctx.value_type(res);
     let one = |ys: &[RtValue]| -> InterpResult<RtValue> {
         match ys {
@@ -594,33 +622,38 @@ fn combine_int(kind: Kind, a: i64, b: i64) -> Option<i64> {
 
 // ----- yield -----
 
-/// Ends a loop body: `mloop.yield` or `mloop.yield %a, %b : f32, f32`.
-///
-/// In a `for` it yields the next loop-carried values (the loop's result types); in a
-/// `parallel` nothing; in a `reduce` one value of the init's type.
-pub fn yield_() -> OpInfo {
-    OpInfo::new("mloop.yield", "ends a loop body, yielding values to the loop")
-        .traits(Traits::TERMINATOR | Traits::PURE)
-        .verify(verify_yield)
-        .format(parse_operands_colon_types, print_operands_colon_types)
-        .interpret(interpret_yield)
+define_op! {
+    /// Ends a loop body: `mloop.yield` or `mloop.yield %a, %b : f32, f32`.
+    ///
+    /// In a `for` it yields the next loop-carried values (the loop's result types); in a
+    /// `parallel` nothing; in a `reduce` one value of the init's type.
+    pub struct YieldOp("mloop.yield") {
+        summary: "ends a loop body, yielding values to the loop",
+        traits: [TERMINATOR, PURE],
+        variadic: values: AnyType,
+        verify: verify_yield,
+        format: (parse_operands_colon_types, print_operands_colon_types),
+        interpret: interpret_yield,
+    }
 }
 
 fn verify_yield(ctx: &Context, op: OpId) -> VResult {
-    expect_results(ctx, op, 0)?;
-    let Some(parent) = ctx.parent_op(op) else {
-        return Err(op_error(ctx, op, "expects parent op 'mloop.for', 'mloop.parallel' or 'mloop.reduce'"));
+    let no_parent = || op_error(ctx, op, "expects parent op 'mloop.for', 'mloop.parallel' or 'mloop.reduce'");
+    let parent = ctx.parent_op(op).ok_or_else(no_parent)?;
+    let reduce = ctx.dyn_cast::<ReduceOp>(parent);
+    let want: Vec<Type> = if let Some(f) = ctx.dyn_cast::<ForOp>(parent) {
+        f.outputs(ctx).iter().map(|v| ctx.value_type(*v)).collect()
+    } else if ctx.isa::<ParallelOp>(parent) {
+        Vec::new()
+    } else if let Some(r) = reduce {
+        r.init(ctx).map(|v| vec![ctx.value_type(v)]).unwrap_or_default()
+    } else {
+        return Err(no_parent());
     };
-    let want: Vec<Type> = match ctx.op_name(parent) {
-        "mloop.for" => ctx.results(parent).iter().map(|v| ctx.value_type(*v)).collect(),
-        "mloop.parallel" => Vec::new(),
-        "mloop.reduce" => ctx.operands(parent).last().map(|v| vec![ctx.value_type(*v)]).unwrap_or_default(),
-        _ => return Err(op_error(ctx, op, "expects parent op 'mloop.for', 'mloop.parallel' or 'mloop.reduce'")),
-    };
-    let got: Vec<Type> = ctx.operands(op).iter().map(|v| ctx.value_type(*v)).collect();
+    let got: Vec<Type> = YieldOp(op).values(ctx).iter().map(|v| ctx.value_type(*v)).collect();
     if got != want {
         let list = |ts: &[Type]| ts.iter().map(|t| ctx.type_to_string(*t)).collect::<Vec<_>>().join(", ");
-        let what = if ctx.op_name(parent) == "mloop.reduce" { "init type" } else { "result types" };
+        let what = if reduce.is_some() { "init type" } else { "result types" };
         return Err(op_error(
             ctx,
             op,
@@ -636,7 +669,7 @@ fn verify_yield(ctx: &Context, op: OpId) -> VResult {
 }
 
 fn interpret_yield(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
-    let vals = ctx.operands(op).iter().map(|v| m.get(ctx, *v).cloned()).collect::<Result<Vec<_>, _>>()?;
+    let vals = YieldOp(op).values(ctx).iter().map(|v| m.get(ctx, *v).cloned()).collect::<Result<Vec<_>, _>>()?;
     m.yield_values(vals);
     Ok(())
 }

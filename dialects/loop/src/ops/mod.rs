@@ -1,23 +1,31 @@
 //! The ops of the `mloop` dialect, one file per group, plus the helpers they share:
-//! operand checks for verifiers, pieces of the custom assembly formats, and run-time
-//! accessors for the interpreter.
+//! type constraints and checks for verifiers, pieces of the custom assembly formats, and
+//! run-time accessors for the interpreter.
+//!
+//! Every op is one [`morf_ir::define_op!`] item in its group file; the typed handles are
+//! re-exported here, so users write `morf_loop::ops::LoadOp`.
 
 pub mod buffer;
 pub mod loops;
 pub mod scalar;
 
+pub use buffer::{AccumulateOp, AllocOp, ConstantBufferOp, DeallocOp, DimOp, FillOp, LoadOp, StoreOp};
+pub use loops::{ForOp, ParallelOp, ReduceOp, YieldOp};
+pub use scalar::{
+    AbsOp, AddOp, CmpOp, ConstantOp, ConvertOp, DivOp, ExpOp, LogOp, MaxOp, MinOp, MulOp, NegOp, PowOp, RemOp, RsqrtOp,
+    SelectOp, SqrtOp, SubOp, TanhOp,
+};
+
 use std::cell::RefCell;
 use std::rc::Rc;
 
 use morf_ir::asm::parser::{OpParser, PResult, UnresolvedOperand};
-pub(crate) use morf_ir::builtin::{
-    expect_counts, expect_index, expect_min_operands, expect_results, expect_str_attr as str_attr, is_index, op_error,
-    plural,
-};
+pub(crate) use morf_ir::builtin::{expect_index, expect_str_attr as str_attr, op_error, plural};
 use morf_ir::interp::{array::Array, InterpResult, Machine, RtValue};
-use morf_ir::{Context, Diagnostic, Dim, OpId, Type, TypeData, Value};
+use morf_ir::opdef::TypeConstraint;
+use morf_ir::{Context, Diagnostic, OpId, Type, TypeData, Value};
 
-use crate::types::buffer_parts;
+use crate::types::{buffer_parts, is_buffer};
 
 /// Result of a verifier.
 pub(crate) type VResult = Result<(), Diagnostic>;
@@ -25,17 +33,23 @@ pub(crate) type VResult = Result<(), Diagnostic>;
 /// The combiners of `mloop.accumulate` and `mloop.reduce`.
 pub const KINDS: [&str; 4] = ["sum", "max", "min", "prod"];
 
-/// Whether `t` is `i1`.
-pub(crate) fn is_i1(ctx: &Context, t: Type) -> bool {
-    matches!(ctx.type_data(t), TypeData::Integer(1))
+/// The type constraint of buffer operands and results: a `!mloop.buffer`.
+#[derive(Copy, Clone, Debug)]
+pub struct Buffer;
+
+impl TypeConstraint for Buffer {
+    const DESCRIPTION: &'static str = "a '!mloop.buffer'";
+    fn check(ctx: &Context, ty: Type) -> bool {
+        is_buffer(ctx, ty)
+    }
 }
 
-/// Dims and element type of `v`, which must be a buffer (`what` names it in the error).
-pub(crate) fn buffer_of(ctx: &Context, op: OpId, v: Value, what: &str) -> Result<(Vec<Dim>, Type), Diagnostic> {
+/// Dims and element type of `v`, which the generated verifier has checked to be a buffer.
+pub(crate) fn buffer_of(ctx: &Context, op: OpId, v: Value) -> Result<(Vec<morf_ir::Dim>, Type), Diagnostic> {
     let t = ctx.value_type(v);
     match buffer_parts(ctx, t) {
         Some((s, e)) => Ok((s.to_vec(), e)),
-        None => Err(op_error(ctx, op, format!("{what} must be a '!mloop.buffer', got '{}'", ctx.type_to_string(t)))),
+        None => Err(op_error(ctx, op, format!("expected a '!mloop.buffer', got '{}'", ctx.type_to_string(t)))),
     }
 }
 
@@ -51,11 +65,8 @@ pub(crate) fn check_kind(ctx: &Context, op: OpId) -> VResult {
 
 /// The integer held by `v` when an `mloop.constant` defines it.
 pub(crate) fn constant_int(ctx: &Context, v: Value) -> Option<i64> {
-    let d = ctx.defining_op(v)?;
-    if ctx.op_name(d) != "mloop.constant" {
-        return None;
-    }
-    ctx.attr(d, "value").and_then(|a| ctx.attr_int(a))
+    let c = ctx.dyn_cast::<scalar::ConstantOp>(ctx.defining_op(v)?)?;
+    c.value(ctx).and_then(|a| ctx.attr_int(a))
 }
 
 // ----- custom format pieces -----
@@ -151,20 +162,8 @@ pub(crate) fn combine(kind: Kind, acc: f64, v: f64) -> f64 {
     match kind {
         Kind::Sum => acc + v,
         Kind::Prod => acc * v,
-        Kind::Max => {
-            if acc.is_nan() || v.is_nan() {
-                f64::NAN
-            } else {
-                acc.max(v)
-            }
-        }
-        Kind::Min => {
-            if acc.is_nan() || v.is_nan() {
-                f64::NAN
-            } else {
-                acc.min(v)
-            }
-        }
+        Kind::Max => morf_ir::interfaces::nan_max(acc, v),
+        Kind::Min => morf_ir::interfaces::nan_min(acc, v),
     }
 }
 

@@ -13,24 +13,29 @@ use morf_ir::asm::formats::{
 use morf_ir::asm::parser::{OpParser, PResult};
 use morf_ir::asm::printer::{format_float, OpPrinter};
 use morf_ir::builtin::op_error;
+use morf_ir::interfaces::{elementwise, floor_div_rem, BinaryFn, CmpPredicate, Elementwise, UnaryFn};
 use morf_ir::interp::{InterpResult, Machine, RtValue};
-use morf_ir::numerics;
-use morf_ir::{Attr, AttrData, Context, FoldResult, Loc, OpId, OpInfo, OperationState, Traits, Type, TypeData};
+use morf_ir::opdef::{AnyAttr, AnyType, Float, FloatOrIndex, Index, StrAttr, TypeConstraint, I1};
+use morf_ir::{define_op, Attr, AttrData, Context, FoldResult, Loc, OpId, OperationState, Type, TypeData};
 
-use super::{expect_counts, is_i1, is_index, scalar, scalar_value, VResult};
+use super::{scalar, scalar_value, VResult};
 
 // ----- constant -----
 
-/// A scalar constant: `%c = mloop.constant 1.0 : f32`, `0 : index`, `true : i1`.
-///
-/// Attribute `value`: a float attribute for a float result, an integer attribute for an
-/// `index` result, a bool (or 0/1 integer) attribute for an `i1` result.
-pub fn constant() -> OpInfo {
-    OpInfo::new("mloop.constant", "a scalar constant")
-        .traits(Traits::PURE | Traits::CONSTANT_LIKE)
-        .verify(verify_constant)
-        .format(parse_constant, print_constant)
-        .interpret(interpret_constant)
+define_op! {
+    /// A scalar constant: `%c = mloop.constant 1.0 : f32`, `0 : index`, `true : i1`.
+    ///
+    /// Attribute `value`: a float attribute for a float result, an integer attribute for an
+    /// `index` result, a bool (or 0/1 integer) attribute for an `i1` result.
+    pub struct ConstantOp("mloop.constant") {
+        summary: "a scalar constant",
+        traits: [PURE, CONSTANT_LIKE],
+        results: [result: AnyType],
+        attrs: [value: AnyAttr],
+        verify: verify_constant,
+        format: (parse_constant, print_constant),
+        interpret: interpret_constant,
+    }
 }
 
 /// The numeric value of a constant attribute.
@@ -44,11 +49,11 @@ pub(crate) fn attr_number(ctx: &Context, a: Attr) -> Option<f64> {
 }
 
 fn verify_constant(ctx: &Context, op: OpId) -> VResult {
-    expect_counts(ctx, op, 0, 1)?;
-    let Some(a) = ctx.attr(op, "value") else {
-        return Err(op_error(ctx, op, "requires attribute 'value'"));
+    let c = ConstantOp(op);
+    let Some(a) = c.value(ctx) else {
+        return Ok(());
     };
-    let rt = ctx.value_type(ctx.result(op, 0));
+    let rt = ctx.value_type(c.result(ctx));
     let ok = match (ctx.type_data(rt), ctx.attr_data(a)) {
         (TypeData::Float(_), AttrData::Float { ty, .. }) => *ty == rt,
         (TypeData::Index, AttrData::Integer { .. }) => true,
@@ -101,7 +106,7 @@ fn print_constant(p: &mut OpPrinter<'_>, op: OpId) {
             }
             s
         }
-        (AttrData::Integer { value, .. }, _) if is_i1(p.ctx, rt) => (*value != 0).to_string(),
+        (AttrData::Integer { value, .. }, _) if I1::check(p.ctx, rt) => (*value != 0).to_string(),
         (AttrData::Integer { value, ty }, _) if *ty == rt => value.to_string(),
         (AttrData::Bool(b), _) => b.to_string(),
         _ => {
@@ -118,11 +123,12 @@ fn print_constant(p: &mut OpPrinter<'_>, op: OpId) {
 }
 
 fn interpret_constant(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
-    let a = ctx.attr(op, "value").ok_or_else(|| op_error(ctx, op, "requires attribute 'value'"))?;
+    let c = ConstantOp(op);
+    let a = c.value(ctx).ok_or_else(|| op_error(ctx, op, "requires attribute 'value'"))?;
     let v = attr_number(ctx, a).ok_or_else(|| op_error(ctx, op, "interpreter: malformed 'value'"))?;
-    let rt = ctx.value_type(ctx.result(op, 0));
-    let v = ctx.round_to_type(rt, v);
-    m.set(ctx.result(op, 0), scalar_value(ctx, rt, v));
+    let r = c.result(ctx);
+    let rt = ctx.value_type(r);
+    m.set(r, scalar_value(ctx, rt, ctx.round_to_type(rt, v)));
     Ok(())
 }
 
@@ -130,13 +136,8 @@ fn interpret_constant(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<
 /// `value` (a float, integer or bool attribute). Returns `None` for other types.
 pub fn materialize_constant(ctx: &mut Context, value: Attr, ty: Type, loc: Loc) -> Option<OpId> {
     let v = attr_number(ctx, value)?;
-    let a = match ctx.type_data(ty) {
-        TypeData::Float(_) => ctx.float_attr(v, ty),
-        TypeData::Index => ctx.int_attr(v as i64, ty),
-        TypeData::Integer(1) => ctx.bool_attr(v != 0.0),
-        _ => return None,
-    };
-    Some(ctx.create_op(OperationState::new("mloop.constant", loc).attr("value", a).results(&[ty])))
+    let a = constant_attr(ctx, v, ty)?;
+    Some(ConstantOp::build(ctx, loc, ty, a).id())
 }
 
 /// The attribute `mloop.constant` holds for value `v` of scalar type `ty`.
@@ -149,190 +150,202 @@ pub(crate) fn constant_attr(ctx: &mut Context, v: f64, ty: Type) -> Option<Attr>
     })
 }
 
-// ----- kernels -----
+// ----- unary and binary functions, one op per entry of the lists -----
 
-/// Applies float binary op `name` in f64 (before rounding): [`morf_ir::numerics::binary`].
-pub(crate) fn float_binary(name: &str, a: f64, b: f64) -> Option<f64> {
-    Some(numerics::binary(name.strip_prefix("mloop.")?)?(a, b))
-}
-
-/// Applies index binary op `name`; `Err` carries the reason (division by zero, overflow).
-pub(crate) fn index_binary(name: &str, a: i64, b: i64) -> Result<i64, &'static str> {
-    let r = match name {
-        "mloop.add" => a.checked_add(b),
-        "mloop.sub" => a.checked_sub(b),
-        "mloop.mul" => a.checked_mul(b),
-        "mloop.max" => Some(a.max(b)),
-        "mloop.min" => Some(a.min(b)),
-        "mloop.div" | "mloop.rem" => {
-            if b == 0 {
-                return Err("division by zero");
-            }
-            let (q, r) = (a.checked_div(b), a.checked_rem(b));
-            let (Some(q), Some(r)) = (q, r) else {
-                return Err("integer overflow");
-            };
-            // Round the quotient toward negative infinity; the remainder takes the
-            // divisor's sign.
-            let adjust = r != 0 && ((r < 0) != (b < 0));
-            if name == "mloop.div" {
-                Some(if adjust { q - 1 } else { q })
-            } else {
-                Some(if adjust { r + b } else { r })
+/// Defines one unary float op per entry of [`morf_ir::for_each_unary_fn!`].
+macro_rules! define_unary_ops {
+    ($(($v:ident, $s:literal, $op:ident, $sum:literal, $f:expr)),* $(,)?) => {$(
+        define_op! {
+            #[doc = concat!("`%r = mloop.", $s, " %a : f32`: ", $sum, " of a float.")]
+            pub struct $op(concat!("mloop.", $s)) {
+                summary: $sum,
+                traits: [PURE, SAME_OPERANDS_AND_RESULT_TYPE],
+                operands: [input: Float],
+                results: [result: Float],
+                format: (parse_operands_colon_type, print_operands_colon_type),
+                fold: fold_unary,
+                interpret: interpret_unary,
+                elementwise: $op::elementwise_fn,
             }
         }
-        _ => return Err("unknown op"),
+        impl $op {
+            fn elementwise_fn(_: &Context, _: OpId) -> Option<Elementwise> {
+                Some(Elementwise::Unary(UnaryFn::$v))
+            }
+        }
+    )*};
+}
+morf_ir::for_each_unary_fn!(define_unary_ops);
+
+/// Defines one binary op per entry of [`morf_ir::for_each_binary_fn!`]: float or `index`
+/// operands (`pow` float only), `COMMUTATIVE` from the list.
+macro_rules! define_binary_ops {
+    (@op $v:ident, $s:literal, $op:ident, $sum:literal, true) => {
+        define_binary_ops!(@def $v, $s, $op, $sum, [PURE, SAME_OPERANDS_AND_RESULT_TYPE, COMMUTATIVE]);
     };
-    r.ok_or("integer overflow")
+    (@op $v:ident, $s:literal, $op:ident, $sum:literal, false) => {
+        define_binary_ops!(@def $v, $s, $op, $sum, [PURE, SAME_OPERANDS_AND_RESULT_TYPE]);
+    };
+    (@def $v:ident, $s:literal, $op:ident, $sum:literal, [$($t:ident),*]) => {
+        define_op! {
+            #[doc = concat!("`%r = mloop.", $s, " %a, %b : f32`: ", $sum, " (float or `index`).")]
+            pub struct $op(concat!("mloop.", $s)) {
+                summary: $sum,
+                traits: [$($t),*],
+                operands: [lhs: FloatOrIndex, rhs: FloatOrIndex],
+                results: [result: FloatOrIndex],
+                verify: verify_binary,
+                format: (parse_operands_colon_type, print_operands_colon_type),
+                fold: fold_binary,
+                interpret: interpret_binary,
+                elementwise: $op::elementwise_fn,
+            }
+        }
+        impl $op {
+            fn elementwise_fn(_: &Context, _: OpId) -> Option<Elementwise> {
+                Some(Elementwise::Binary(BinaryFn::$v))
+            }
+        }
+    };
+    ($(($v:ident, $s:literal, $op:ident, $sum:literal, $comm:tt, $f:expr)),* $(,)?) => {
+        $(define_binary_ops!(@op $v, $s, $op, $sum, $comm);)*
+    };
+}
+morf_ir::for_each_binary_fn!(define_binary_ops);
+
+fn fold_unary(ctx: &mut Context, op: OpId, consts: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    let Some(Elementwise::Unary(f)) = elementwise(ctx, op) else {
+        return None;
+    };
+    let a = consts.first().copied()??;
+    let rt = ctx.value_type(ctx.result(op, 0));
+    let k = ctx.float_kind(rt)?;
+    let v = k.round(f.eval(attr_number(ctx, a)?));
+    Some(vec![FoldResult::Constant(ctx.float_attr(v, rt))])
 }
 
-/// Applies unary float op `name` in f64: [`morf_ir::numerics::unary`].
-pub(crate) fn float_unary(name: &str, a: f64) -> Option<f64> {
-    Some(numerics::unary(name.strip_prefix("mloop.")?)?(a))
+fn interpret_unary(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
+    let Some(Elementwise::Unary(f)) = elementwise(ctx, op) else {
+        return Err(op_error(ctx, op, "interpreter: not a unary function"));
+    };
+    let r = ctx.result(op, 0);
+    let k =
+        ctx.float_kind(ctx.value_type(r)).ok_or_else(|| op_error(ctx, op, "interpreter: expected a float result"))?;
+    let x = scalar(m, ctx, op, ctx.operand(op, 0))?;
+    m.set(r, RtValue::Float(k.round(f.eval(x))));
+    Ok(())
 }
 
-/// The comparison predicates, by name.
-pub const PREDICATES: [&str; 6] = ["eq", "ne", "lt", "le", "gt", "ge"];
-
-/// Compares with IEEE semantics (only `ne` holds when a NaN is involved).
-pub(crate) fn compare(pred: &str, a: f64, b: f64) -> Option<bool> {
-    Some(numerics::compare(pred)?(a, b))
-}
-
-// ----- binary -----
-
-/// A binary scalar op: `%r = mloop.add %a, %b : f32`.
-///
-/// `name` is one of `mloop.add`, `sub`, `mul`, `div`, `max`, `min` (float or `index`
-/// operands), `pow` (float only) or `rem` (`index` only). Operands and result share one
-/// type.
-pub fn binary(name: &'static str, summary: &'static str) -> OpInfo {
-    let mut traits = Traits::PURE | Traits::SAME_OPERANDS_AND_RESULT_TYPE;
-    if matches!(name, "mloop.add" | "mloop.mul" | "mloop.max" | "mloop.min") {
-        traits = traits | Traits::COMMUTATIVE;
-    }
-    OpInfo::new(name, summary)
-        .traits(traits)
-        .verify(verify_binary)
-        .format(parse_operands_colon_type, print_operands_colon_type)
-        .fold(fold_binary)
-        .interpret(interpret_binary)
-}
-
+/// `pow` has no `index` form; the other binary functions take float or `index` operands.
 fn verify_binary(ctx: &Context, op: OpId) -> VResult {
-    expect_counts(ctx, op, 2, 1)?;
     let t = ctx.value_type(ctx.result(op, 0));
-    let name = ctx.op_name(op);
-    let ok = match name {
-        "mloop.pow" => ctx.is_float(t),
-        "mloop.rem" => is_index(ctx, t),
-        _ => ctx.is_float(t) || is_index(ctx, t),
-    };
-    if !ok {
-        let want = match name {
-            "mloop.pow" => "a float type",
-            "mloop.rem" => "'index'",
-            _ => "a float type or 'index'",
-        };
-        return Err(op_error(ctx, op, format!("operands must have {want}, got '{}'", ctx.type_to_string(t))));
+    if elementwise(ctx, op) == Some(Elementwise::Binary(BinaryFn::Pow)) && !Float::check(ctx, t) {
+        return Err(op_error(ctx, op, format!("operands must have a float type, got '{}'", ctx.type_to_string(t))));
     }
     Ok(())
 }
 
 fn interpret_binary(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
+    let Some(Elementwise::Binary(f)) = elementwise(ctx, op) else {
+        return Err(op_error(ctx, op, "interpreter: not a binary function"));
+    };
     let r = ctx.result(op, 0);
-    let rt = ctx.value_type(r);
     let (a, b) = (ctx.operand(op, 0), ctx.operand(op, 1));
-    if let Some(k) = ctx.float_kind(rt) {
+    if let Some(k) = ctx.float_kind(ctx.value_type(r)) {
         let (x, y) = (scalar(m, ctx, op, a)?, scalar(m, ctx, op, b)?);
-        let v = float_binary(ctx.op_name(op), x, y)
-            .ok_or_else(|| op_error(ctx, op, "interpreter: not a float operation"))?;
-        m.set(r, RtValue::Float(k.round(v)));
+        m.set(r, RtValue::Float(k.round(f.eval(x, y))));
     } else {
         let (x, y) = (m.int(ctx, op, a)?, m.int(ctx, op, b)?);
-        let v = index_binary(ctx.op_name(op), x, y)
-            .map_err(|why| op_error(ctx, op, format!("{why} computing {x} and {y}")))?;
+        let v = f.eval_index(x, y).map_err(|why| op_error(ctx, op, format!("{why} computing {x} and {y}")))?;
         m.set(r, RtValue::Int(v));
     }
     Ok(())
 }
 
 fn fold_binary(ctx: &mut Context, op: OpId, consts: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    let Some(Elementwise::Binary(f)) = elementwise(ctx, op) else {
+        return None;
+    };
     let (a, b) = (consts.first().copied()??, consts.get(1).copied()??);
     let rt = ctx.value_type(ctx.result(op, 0));
-    let name = ctx.op_name(op).to_string();
     let v = if let Some(k) = ctx.float_kind(rt) {
-        k.round(float_binary(&name, attr_number(ctx, a)?, attr_number(ctx, b)?)?)
+        k.round(f.eval(attr_number(ctx, a)?, attr_number(ctx, b)?))
     } else {
-        let (x, y) = (ctx.attr_int(a)?, ctx.attr_int(b)?);
-        index_binary(&name, x, y).ok()? as f64
+        f.eval_index(ctx.attr_int(a)?, ctx.attr_int(b)?).ok()? as f64
     };
     Some(vec![FoldResult::Constant(constant_attr(ctx, v, rt)?)])
 }
 
-// ----- unary -----
+// ----- rem -----
 
-/// A unary float op: `%n = mloop.exp %a : f32`.
-///
-/// `name` is one of `mloop.neg`, `exp`, `log`, `sqrt`, `rsqrt`, `tanh`, `abs`.
-pub fn unary(name: &'static str, summary: &'static str) -> OpInfo {
-    OpInfo::new(name, summary)
-        .traits(Traits::PURE | Traits::SAME_OPERANDS_AND_RESULT_TYPE)
-        .verify(verify_unary)
-        .format(parse_operands_colon_type, print_operands_colon_type)
-        .fold(fold_unary)
-        .interpret(interpret_unary)
-}
-
-fn verify_unary(ctx: &Context, op: OpId) -> VResult {
-    expect_counts(ctx, op, 1, 1)?;
-    let t = ctx.value_type(ctx.result(op, 0));
-    if !ctx.is_float(t) {
-        return Err(op_error(ctx, op, format!("operand must have a float type, got '{}'", ctx.type_to_string(t))));
+define_op! {
+    /// `%r = mloop.rem %a, %b : index`: the remainder of `index` floor division (it takes
+    /// the sign of the divisor).
+    pub struct RemOp("mloop.rem") {
+        summary: "remainder of index floor division",
+        traits: [PURE, SAME_OPERANDS_AND_RESULT_TYPE],
+        operands: [lhs: Index, rhs: Index],
+        results: [result: Index],
+        format: (parse_operands_colon_type, print_operands_colon_type),
+        fold: fold_rem,
+        interpret: interpret_rem,
     }
+}
+
+fn interpret_rem(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
+    let r = RemOp(op);
+    let (x, y) = (m.int(ctx, op, r.lhs(ctx))?, m.int(ctx, op, r.rhs(ctx))?);
+    let (_, v) = floor_div_rem(x, y).map_err(|why| op_error(ctx, op, format!("{why} computing {x} and {y}")))?;
+    m.set(r.result(ctx), RtValue::Int(v));
     Ok(())
 }
 
-fn interpret_unary(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
-    let r = ctx.result(op, 0);
-    let k =
-        ctx.float_kind(ctx.value_type(r)).ok_or_else(|| op_error(ctx, op, "interpreter: expected a float result"))?;
-    let x = scalar(m, ctx, op, ctx.operand(op, 0))?;
-    let v = float_unary(ctx.op_name(op), x).ok_or_else(|| op_error(ctx, op, "interpreter: unknown unary op"))?;
-    m.set(r, RtValue::Float(k.round(v)));
-    Ok(())
-}
-
-fn fold_unary(ctx: &mut Context, op: OpId, consts: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
-    let a = consts.first().copied()??;
-    let rt = ctx.value_type(ctx.result(op, 0));
-    let k = ctx.float_kind(rt)?;
-    let v = k.round(float_unary(ctx.op_name(op), attr_number(ctx, a)?)?);
-    Some(vec![FoldResult::Constant(ctx.float_attr(v, rt))])
+fn fold_rem(ctx: &mut Context, op: OpId, consts: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    let (a, b) = (consts.first().copied()??, consts.get(1).copied()??);
+    let (_, v) = floor_div_rem(ctx.attr_int(a)?, ctx.attr_int(b)?).ok()?;
+    let t = ctx.value_type(RemOp(op).result(ctx));
+    Some(vec![FoldResult::Constant(ctx.int_attr(v, t))])
 }
 
 // ----- cmp -----
 
-/// Comparison: `%p = mloop.cmp lt, %a, %b : f32` gives an `i1`.
-///
-/// Attribute `predicate`: `eq`, `ne`, `lt`, `le`, `gt` or `ge` (printed bare). The operands
-/// share one float or `index` type.
-pub fn cmp() -> OpInfo {
-    OpInfo::new("mloop.cmp", "compares two scalars, giving an i1")
-        .traits(Traits::PURE)
-        .verify(verify_cmp)
-        .format(parse_cmp, print_predicate_operands_colon_type)
-        .fold(fold_cmp)
-        .interpret(interpret_cmp)
+define_op! {
+    /// Comparison: `%p = mloop.cmp lt, %a, %b : f32` gives an `i1`.
+    ///
+    /// Attribute `predicate`: `eq`, `ne`, `lt`, `le`, `gt` or `ge` (printed bare). The
+    /// operands share one float or `index` type.
+    pub struct CmpOp("mloop.cmp") {
+        summary: "compares two scalars, giving an i1",
+        traits: [PURE],
+        operands: [lhs: FloatOrIndex, rhs: FloatOrIndex],
+        results: [result: I1],
+        attrs: [predicate: StrAttr],
+        verify: verify_cmp,
+        format: (parse_cmp, print_predicate_operands_colon_type),
+        fold: fold_cmp,
+        interpret: interpret_cmp,
+        elementwise: cmp_elementwise,
+    }
+}
+
+impl CmpOp {
+    /// The predicate, if attribute `predicate` names one.
+    pub fn pred(self, ctx: &Context) -> Option<CmpPredicate> {
+        CmpPredicate::from_name(self.predicate(ctx)?)
+    }
+}
+
+fn cmp_elementwise(ctx: &Context, op: OpId) -> Option<Elementwise> {
+    CmpOp(op).pred(ctx).map(Elementwise::Cmp)
 }
 
 fn verify_cmp(ctx: &Context, op: OpId) -> VResult {
-    expect_counts(ctx, op, 2, 1)?;
-    let pred = super::str_attr(ctx, op, "predicate")?;
-    if !PREDICATES.contains(&pred) {
+    let c = CmpOp(op);
+    if c.pred(ctx).is_none() {
+        let pred = c.predicate(ctx).unwrap_or_default();
         return Err(op_error(ctx, op, format!("unknown predicate '{pred}'; expected one of eq, ne, lt, le, gt, ge")));
     }
-    let (ta, tb) = (ctx.value_type(ctx.operand(op, 0)), ctx.value_type(ctx.operand(op, 1)));
+    let (ta, tb) = (ctx.value_type(c.lhs(ctx)), ctx.value_type(c.rhs(ctx)));
     if ta != tb {
         return Err(op_error(
             ctx,
@@ -344,17 +357,6 @@ fn verify_cmp(ctx: &Context, op: OpId) -> VResult {
             ),
         ));
     }
-    if !ctx.is_float(ta) && !is_index(ctx, ta) {
-        return Err(op_error(
-            ctx,
-            op,
-            format!("operands must have a float type or 'index', got '{}'", ctx.type_to_string(ta)),
-        ));
-    }
-    let rt = ctx.value_type(ctx.result(op, 0));
-    if !is_i1(ctx, rt) {
-        return Err(op_error(ctx, op, format!("result must be 'i1', got '{}'", ctx.type_to_string(rt))));
-    }
     Ok(())
 }
 
@@ -365,54 +367,61 @@ fn parse_cmp(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
 }
 
 fn interpret_cmp(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
-    let pred = super::str_attr(ctx, op, "predicate")?;
-    let (a, b) = (ctx.operand(op, 0), ctx.operand(op, 1));
-    let c = match (m.get(ctx, a)?, m.get(ctx, b)?) {
+    let c = CmpOp(op);
+    let pred = c.pred(ctx).ok_or_else(|| op_error(ctx, op, "interpreter: unknown predicate"))?;
+    let (a, b) = (c.lhs(ctx), c.rhs(ctx));
+    let holds = match (m.get(ctx, a)?, m.get(ctx, b)?) {
         // Compare integers exactly (beyond 2^53 an f64 comparison would not be).
-        (RtValue::Int(x), RtValue::Int(y)) => match pred {
-            "eq" => Some(x == y),
-            "ne" => Some(x != y),
-            "lt" => Some(x < y),
-            "le" => Some(x <= y),
-            "gt" => Some(x > y),
-            "ge" => Some(x >= y),
-            _ => None,
-        },
-        _ => compare(pred, scalar(m, ctx, op, a)?, scalar(m, ctx, op, b)?),
+        (RtValue::Int(x), RtValue::Int(y)) => {
+            let o = x.cmp(y);
+            match pred {
+                CmpPredicate::Eq => o.is_eq(),
+                CmpPredicate::Ne => o.is_ne(),
+                CmpPredicate::Lt => o.is_lt(),
+                CmpPredicate::Le => o.is_le(),
+                CmpPredicate::Gt => o.is_gt(),
+                CmpPredicate::Ge => o.is_ge(),
+            }
+        }
+        _ => pred.eval(scalar(m, ctx, op, a)?, scalar(m, ctx, op, b)?),
     };
-    let c = c.ok_or_else(|| op_error(ctx, op, format!("unknown predicate '{pred}'")))?;
-    m.set(ctx.result(op, 0), RtValue::Int(c as i64));
+    m.set(c.result(ctx), RtValue::Int(holds as i64));
     Ok(())
 }
 
 fn fold_cmp(ctx: &mut Context, op: OpId, consts: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
     let (a, b) = (consts.first().copied()??, consts.get(1).copied()??);
-    let pred = ctx.attr(op, "predicate").and_then(|x| ctx.attr_str(x))?.to_string();
-    let c = compare(&pred, attr_number(ctx, a)?, attr_number(ctx, b)?)?;
-    Some(vec![FoldResult::Constant(ctx.bool_attr(c))])
+    let pred = CmpOp(op).pred(ctx)?;
+    let holds = pred.eval(attr_number(ctx, a)?, attr_number(ctx, b)?);
+    Some(vec![FoldResult::Constant(ctx.bool_attr(holds))])
 }
 
 // ----- select -----
 
-/// Choice: `%s = mloop.select %p, %a, %b : f32` is `%a` when the `i1` `%p` is true, else
-/// `%b`. `%a`, `%b` and the result share one scalar type.
-pub fn select() -> OpInfo {
-    OpInfo::new("mloop.select", "chooses between two scalars by an i1")
-        .traits(Traits::PURE)
-        .verify(verify_select)
-        .format(parse_select, print_select)
-        .fold(fold_select)
-        .interpret(interpret_select)
+define_op! {
+    /// Choice: `%s = mloop.select %p, %a, %b : f32` is `%a` when the `i1` `%p` is true, else
+    /// `%b`. `%a`, `%b` and the result share one scalar type.
+    pub struct SelectOp("mloop.select") {
+        summary: "chooses between two scalars by an i1",
+        traits: [PURE],
+        operands: [condition: I1, true_value: AnyType, false_value: AnyType],
+        results: [result: AnyType],
+        verify: verify_select,
+        format: (parse_select, print_select),
+        fold: fold_select,
+        interpret: interpret_select,
+        elementwise: select_elementwise,
+    }
+}
+
+fn select_elementwise(_: &Context, _: OpId) -> Option<Elementwise> {
+    Some(Elementwise::Select)
 }
 
 fn verify_select(ctx: &Context, op: OpId) -> VResult {
-    expect_counts(ctx, op, 3, 1)?;
-    let ct = ctx.value_type(ctx.operand(op, 0));
-    if !is_i1(ctx, ct) {
-        return Err(op_error(ctx, op, format!("condition must be 'i1', got '{}'", ctx.type_to_string(ct))));
-    }
-    let ty = ctx.value_type(ctx.operand(op, 1));
-    for (v, what) in [(ctx.operand(op, 2), "false value"), (ctx.result(op, 0), "result")] {
+    let s = SelectOp(op);
+    let ty = ctx.value_type(s.true_value(ctx));
+    for (v, what) in [(s.false_value(ctx), "false value"), (s.result(ctx), "result")] {
         if ctx.value_type(v) != ty {
             return Err(op_error(
                 ctx,
@@ -448,18 +457,20 @@ fn print_select(p: &mut OpPrinter<'_>, op: OpId) {
     p.print_operands(&ops);
     p.print_optional_attr_dict(op, &[]);
     p.write(" : ");
-    p.print_type(p.ctx.value_type(p.ctx.result(op, 0)));
+    p.print_type(p.ctx.value_type(SelectOp(op).result(p.ctx)));
 }
 
 fn interpret_select(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
-    let c = m.int(ctx, op, ctx.operand(op, 0))?;
-    let v = m.get(ctx, ctx.operand(op, if c != 0 { 1 } else { 2 }))?.clone();
-    m.set(ctx.result(op, 0), v);
+    let s = SelectOp(op);
+    let c = m.int(ctx, op, s.condition(ctx))?;
+    let v = m.get(ctx, if c != 0 { s.true_value(ctx) } else { s.false_value(ctx) })?.clone();
+    m.set(s.result(ctx), v);
     Ok(())
 }
 
 fn fold_select(ctx: &mut Context, op: OpId, consts: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
-    let (a, b) = (ctx.operand(op, 1), ctx.operand(op, 2));
+    let s = SelectOp(op);
+    let (a, b) = (s.true_value(ctx), s.false_value(ctx));
     if a == b {
         return Some(vec![FoldResult::Value(a)]);
     }
@@ -469,44 +480,38 @@ fn fold_select(ctx: &mut Context, op: OpId, consts: &[Option<Attr>]) -> Option<V
 
 // ----- convert -----
 
-/// Conversion: `%f = mloop.convert %a : bf16 to f32`, float to float (rounding to nearest
-/// even) or `index` to float.
-pub fn convert() -> OpInfo {
-    OpInfo::new("mloop.convert", "converts a float or index scalar to a float type")
-        .traits(Traits::PURE)
-        .verify(verify_convert)
-        .format(parse_operand_colon_type_to_type, print_operand_colon_type_to_type)
-        .fold(fold_convert)
-        .interpret(interpret_convert)
+define_op! {
+    /// Conversion: `%f = mloop.convert %a : bf16 to f32`, float to float (rounding to
+    /// nearest even) or `index` to float.
+    pub struct ConvertOp("mloop.convert") {
+        summary: "converts a float or index scalar to a float type",
+        traits: [PURE],
+        operands: [input: FloatOrIndex],
+        results: [result: Float],
+        format: (parse_operand_colon_type_to_type, print_operand_colon_type_to_type),
+        fold: fold_convert,
+        interpret: interpret_convert,
+        elementwise: convert_elementwise,
+    }
 }
 
-fn verify_convert(ctx: &Context, op: OpId) -> VResult {
-    expect_counts(ctx, op, 1, 1)?;
-    let (a, r) = (ctx.value_type(ctx.operand(op, 0)), ctx.value_type(ctx.result(op, 0)));
-    if !ctx.is_float(a) && !is_index(ctx, a) {
-        return Err(op_error(
-            ctx,
-            op,
-            format!("operand must have a float type or 'index', got '{}'", ctx.type_to_string(a)),
-        ));
-    }
-    if !ctx.is_float(r) {
-        return Err(op_error(ctx, op, format!("result must have a float type, got '{}'", ctx.type_to_string(r))));
-    }
-    Ok(())
+fn convert_elementwise(_: &Context, _: OpId) -> Option<Elementwise> {
+    Some(Elementwise::Convert)
 }
 
 fn interpret_convert(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
-    let r = ctx.result(op, 0);
+    let c = ConvertOp(op);
+    let r = c.result(ctx);
     let k =
         ctx.float_kind(ctx.value_type(r)).ok_or_else(|| op_error(ctx, op, "interpreter: expected a float result"))?;
-    let x = scalar(m, ctx, op, ctx.operand(op, 0))?;
+    let x = scalar(m, ctx, op, c.input(ctx))?;
     m.set(r, RtValue::Float(k.round(x)));
     Ok(())
 }
 
 fn fold_convert(ctx: &mut Context, op: OpId, consts: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
-    let (a, r) = (ctx.operand(op, 0), ctx.result(op, 0));
+    let c = ConvertOp(op);
+    let (a, r) = (c.input(ctx), c.result(ctx));
     let rt = ctx.value_type(r);
     if ctx.value_type(a) == rt {
         return Some(vec![FoldResult::Value(a)]);
