@@ -19,13 +19,15 @@
 //! stays), and `transpose(transpose(x))` becomes one transpose with the composed
 //! permutation.
 
+use morf_ir::interfaces::{elementwise, BinaryFn, Elementwise};
 use morf_ir::interp::array::Array;
 use morf_ir::interp::ReduceKind;
 use morf_ir::rewrite::{RewritePattern, Rewriter};
 use morf_ir::{Attr, AttrData, Context, Dim, FloatKind, FoldResult, OpId, Type, Value};
 
 use crate::ops::constant::attr_array;
-use crate::ops::elementwise::{apply_binary, apply_cmp, apply_unary};
+use crate::ops::elementwise::apply;
+use crate::ops::{ConvertOp, NegOp, ReduceOp, TransposeOp};
 
 /// Largest number of elements a non-splat constant fold may produce.
 const MAX_FOLD_ELEMENTS: usize = 1 << 20;
@@ -78,27 +80,36 @@ fn array_attr(ctx: &mut Context, ty: Type, a: &Array, splat: bool) -> Option<Att
     Some(if splat { ctx.splat_attr(ty, a.data[0]) } else { ctx.dense_attr(ty, &a.data) })
 }
 
+/// Constant-folds an elementwise op (unary, binary or `cmp`) whose operands are all
+/// constants, through the elementwise interface.
+fn fold_constant_elementwise(ctx: &mut Context, op: OpId, consts: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    let f = elementwise(ctx, op)?;
+    let (arrays, splat) = const_arrays(ctx, consts)?;
+    let r = apply(f, &arrays.iter().collect::<Vec<_>>())?;
+    let rt = result_type(ctx, op);
+    constant(array_attr(ctx, rt, &r, splat)?)
+}
+
 /// Folds the binary float ops.
 pub(crate) fn fold_binary(ctx: &mut Context, op: OpId, consts: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
     if consts.len() != 2 || ctx.results(op).len() != 1 {
         return None;
     }
-    let name = ctx.op_name(op).to_string();
+    let Some(Elementwise::Binary(f)) = elementwise(ctx, op) else { return None };
     let rt = result_type(ctx, op);
-    if let Some((arrays, splat)) = const_arrays(ctx, consts) {
-        let r = apply_binary(&name, &arrays[0], &arrays[1])?;
-        return constant(array_attr(ctx, rt, &r, splat)?);
+    if let Some(folded) = fold_constant_elementwise(ctx, op, consts) {
+        return Some(folded);
     }
     let (lhs, rhs) = (ctx.operand(op, 0), ctx.operand(op, 1));
     let (l, r) = (splat_value(ctx, consts[0]), splat_value(ctx, consts[1]));
     let same = |v: Value| ctx.value_type(v) == rt;
-    match name.as_str() {
-        "mtensor.add" if r == Some(0.0) && same(lhs) => one(lhs),
-        "mtensor.add" if l == Some(0.0) && same(rhs) => one(rhs),
-        "mtensor.sub" if r == Some(0.0) && same(lhs) => one(lhs),
-        "mtensor.mul" if r == Some(1.0) && same(lhs) => one(lhs),
-        "mtensor.mul" if l == Some(1.0) && same(rhs) => one(rhs),
-        "mtensor.div" if r == Some(1.0) && same(lhs) => one(lhs),
+    match f {
+        BinaryFn::Add if r == Some(0.0) && same(lhs) => one(lhs),
+        BinaryFn::Add if l == Some(0.0) && same(rhs) => one(rhs),
+        BinaryFn::Sub if r == Some(0.0) && same(lhs) => one(lhs),
+        BinaryFn::Mul if r == Some(1.0) && same(lhs) => one(lhs),
+        BinaryFn::Mul if l == Some(1.0) && same(rhs) => one(rhs),
+        BinaryFn::Div if r == Some(1.0) && same(lhs) => one(lhs),
         _ => None,
     }
 }
@@ -108,20 +119,14 @@ pub(crate) fn fold_unary(ctx: &mut Context, op: OpId, consts: &[Option<Attr>]) -
     if consts.len() != 1 || ctx.results(op).len() != 1 {
         return None;
     }
-    let name = ctx.op_name(op).to_string();
-    let rt = result_type(ctx, op);
-    if let Some((arrays, splat)) = const_arrays(ctx, consts) {
-        let r = apply_unary(&name, &arrays[0])?;
-        return constant(array_attr(ctx, rt, &r, splat)?);
+    if let Some(folded) = fold_constant_elementwise(ctx, op, consts) {
+        return Some(folded);
     }
-    if name == "mtensor.neg" {
-        let inner = ctx.defining_op(ctx.operand(op, 0))?;
-        if ctx.op_name(inner) == "mtensor.neg" && ctx.operands(inner).len() == 1 {
-            let x = ctx.operand(inner, 0);
-            if ctx.value_type(x) == rt {
-                return one(x);
-            }
-        }
+    let neg = ctx.dyn_cast::<NegOp>(op)?;
+    let inner = ctx.dyn_cast::<NegOp>(ctx.defining_op(neg.input(ctx))?)?;
+    let x = inner.input(ctx);
+    if ctx.operands(inner.id()).len() == 1 && ctx.value_type(x) == result_type(ctx, op) {
+        return one(x);
     }
     None
 }
@@ -131,11 +136,7 @@ pub(crate) fn fold_cmp(ctx: &mut Context, op: OpId, consts: &[Option<Attr>]) -> 
     if consts.len() != 2 || ctx.results(op).len() != 1 {
         return None;
     }
-    let (arrays, splat) = const_arrays(ctx, consts)?;
-    let pred = ctx.attr(op, "predicate").and_then(|a| ctx.attr_str(a))?.to_string();
-    let r = apply_cmp(&pred, &arrays[0], &arrays[1])?;
-    let rt = result_type(ctx, op);
-    constant(array_attr(ctx, rt, &r, splat)?)
+    fold_constant_elementwise(ctx, op, consts)
 }
 
 /// Folds `mtensor.select` with a splat condition or equal branches.
@@ -184,8 +185,8 @@ pub(crate) fn fold_convert(ctx: &mut Context, op: OpId, consts: &[Option<Attr>])
         // dense_attr / splat_attr round to the result element type.
         return constant(array_attr(ctx, rt, &arrays[0], splat)?);
     }
-    let inner = ctx.defining_op(x)?;
-    if ctx.op_name(inner) == "mtensor.convert" && ctx.operands(inner).len() == 1 {
+    let inner = ctx.dyn_cast::<ConvertOp>(ctx.defining_op(x)?)?.id();
+    if ctx.operands(inner).len() == 1 {
         let y = ctx.operand(inner, 0);
         let (from, mid) = convert_kinds(ctx, inner)?;
         if ctx.value_type(y) == rt && widens(from, mid) {
@@ -203,7 +204,7 @@ impl RewritePattern for ConvertOfExactConvert {
         "ConvertOfExactConvert"
     }
     fn root(&self) -> Option<&'static str> {
-        Some("mtensor.convert")
+        Some(ConvertOp::NAME)
     }
     fn match_and_rewrite(&self, op: OpId, rw: &mut Rewriter<'_>) -> bool {
         let ctx = rw.ctx();
@@ -211,7 +212,7 @@ impl RewritePattern for ConvertOfExactConvert {
             return false;
         }
         let Some(inner) = ctx.defining_op(ctx.operand(op, 0)) else { return false };
-        if ctx.op_name(inner) != "mtensor.convert" || ctx.operands(inner).len() != 1 {
+        if !ctx.isa::<ConvertOp>(inner) || ctx.operands(inner).len() != 1 {
             return false;
         }
         let Some((from, mid)) = convert_kinds(ctx, inner) else { return false };
@@ -259,8 +260,8 @@ pub(crate) fn fold_reduce(ctx: &mut Context, op: OpId, consts: &[Option<Attr>]) 
         return None;
     }
     let shape = ctx.shape_of(ctx.attr_value_type(a)?)?.to_vec();
-    let dims = ctx.attr(op, "dims").and_then(|d| ctx.attr_int_array(d))?;
-    let kind = ReduceKind::from_name(ctx.attr(op, "kind").and_then(|k| ctx.attr_str(k))?)?;
+    let reduce = ReduceOp(op);
+    let (dims, kind) = (reduce.dims(ctx)?, reduce.kind(ctx)?);
     let mut count = 1u64;
     for d in dims {
         count = count.saturating_mul(shape.get(d as usize)?.as_static()?);
@@ -305,7 +306,7 @@ pub(crate) fn fold_transpose(ctx: &mut Context, op: OpId, consts: &[Option<Attr>
     if consts.len() != 1 || ctx.results(op).len() != 1 {
         return None;
     }
-    let perm = ctx.attr(op, "perm").and_then(|a| ctx.attr_int_array(a))?;
+    let perm = TransposeOp(op).perm(ctx)?;
     let x = ctx.operand(op, 0);
     let rt = result_type(ctx, op);
     if perm.iter().enumerate().all(|(i, &p)| p == i as i64) && ctx.value_type(x) == rt {
@@ -332,7 +333,7 @@ impl RewritePattern for TransposeOfTranspose {
         "TransposeOfTranspose"
     }
     fn root(&self) -> Option<&'static str> {
-        Some("mtensor.transpose")
+        Some(TransposeOp::NAME)
     }
     fn match_and_rewrite(&self, op: OpId, rw: &mut Rewriter<'_>) -> bool {
         let ctx = rw.ctx();
@@ -340,23 +341,21 @@ impl RewritePattern for TransposeOfTranspose {
             return false;
         }
         let Some(inner) = ctx.defining_op(ctx.operand(op, 0)) else { return false };
-        if ctx.op_name(inner) != "mtensor.transpose" || ctx.operands(inner).len() != 1 {
+        let Some(inner) = ctx.dyn_cast::<TransposeOp>(inner) else { return false };
+        if ctx.operands(inner.id()).len() != 1 {
             return false;
         }
-        let (Some(p1), Some(p2)) = (
-            ctx.attr(inner, "perm").and_then(|a| ctx.attr_int_array(a)),
-            ctx.attr(op, "perm").and_then(|a| ctx.attr_int_array(a)),
-        ) else {
+        let (Some(p1), Some(p2)) = (inner.perm(ctx), TransposeOp(op).perm(ctx)) else {
             return false;
         };
         let Some(p) = p2.iter().map(|&i| p1.get(i as usize).copied()).collect::<Option<Vec<i64>>>() else {
             return false;
         };
-        let x = ctx.operand(inner, 0);
+        let x = inner.input(ctx);
         let attr = rw.uniquer().i64_array_attr(&p);
         rw.set_operand(op, 0, x);
         rw.set_attr(op, "perm", attr);
-        rw.modified(inner);
+        rw.modified(inner.id());
         true
     }
 }

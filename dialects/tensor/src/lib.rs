@@ -8,12 +8,14 @@
 //!
 //! - `mtensor.constant`, in [`ops::constant`];
 //! - in [`ops::elementwise`]: `add`, `sub`, `mul`, `div`, `max`, `min`, `pow`, `neg`, `exp`,
-//!   `log`, `sqrt`, `rsqrt`, `tanh`, `abs`, `cmp`, `select`, `convert`;
+//!   `log`, `sqrt`, `rsqrt`, `tanh`, `abs` (one op per entry of the scalar function lists
+//!   `morf_ir::for_each_unary_fn!` / `for_each_binary_fn!`), `cmp`, `select`, `convert`;
 //! - `mtensor.reduce`, in [`ops::reduce`];
 //! - in [`ops::shape`]: `dim`, `broadcast`, `transpose`, `reshape`, `collapse_shape`,
 //!   `expand_shape`.
 //!
-//! Every op has a verifier, a custom assembly format (and round-trips in generic form) and
+//! Each op is one `morf_ir::define_op!` item; its typed handle (`mtensor.collapse_shape` is
+//! [`ops::CollapseShapeOp`]) is re-exported from [`ops`]. Every op has a verifier, a custom assembly format (and round-trips in generic form) and
 //! interpreter semantics: values are computed in f64 with the `morf_ir::interp::array`
 //! kernels and rounded once to the result element type. Folders and canonicalization
 //! patterns live in [`fold`].
@@ -33,7 +35,29 @@ pub mod progen;
 
 use morf_ir::{Context, DialectInfo};
 
-use ops::{constant, elementwise as ew, reduce, shape};
+use morf_ir::OpInfo;
+
+use ops::*;
+
+/// Every op kind of the dialect, in registration order.
+pub fn op_infos() -> Vec<&'static OpInfo> {
+    let mut v = vec![ConstantOp::info()];
+    v.extend(morf_ir::interfaces::BinaryFn::ALL.iter().map(|f| binary_op(*f)));
+    v.extend(morf_ir::interfaces::UnaryFn::ALL.iter().map(|f| unary_op(*f)));
+    v.extend([
+        CmpOp::info(),
+        SelectOp::info(),
+        ConvertOp::info(),
+        ReduceOp::info(),
+        DimOp::info(),
+        BroadcastOp::info(),
+        TransposeOp::info(),
+        ReshapeOp::info(),
+        CollapseShapeOp::info(),
+        ExpandShapeOp::info(),
+    ]);
+    v
+}
 
 /// Registers the `mtensor` dialect and its ops into `ctx`.
 pub fn register(ctx: &mut Context) {
@@ -41,31 +65,9 @@ pub fn register(ctx: &mut Context) {
     r.register_dialect(DialectInfo {
         name: "mtensor",
         summary: "tensor-level ops on immutable ranked tensors",
-        materialize_constant: Some(constant::materialize_constant),
+        materialize_constant: Some(ops::constant::materialize_constant),
     });
-    r.register_op(Box::leak(Box::new(constant::constant())));
-    r.register_op(Box::leak(Box::new(ew::binary("mtensor.add", "elementwise sum"))));
-    r.register_op(Box::leak(Box::new(ew::binary("mtensor.sub", "elementwise difference"))));
-    r.register_op(Box::leak(Box::new(ew::binary("mtensor.mul", "elementwise product"))));
-    r.register_op(Box::leak(Box::new(ew::binary("mtensor.div", "elementwise quotient"))));
-    r.register_op(Box::leak(Box::new(ew::binary("mtensor.max", "elementwise maximum (NaN-propagating)"))));
-    r.register_op(Box::leak(Box::new(ew::binary("mtensor.min", "elementwise minimum (NaN-propagating)"))));
-    r.register_op(Box::leak(Box::new(ew::binary("mtensor.pow", "elementwise power"))));
-    r.register_op(Box::leak(Box::new(ew::unary("mtensor.neg", "elementwise negation"))));
-    r.register_op(Box::leak(Box::new(ew::unary("mtensor.exp", "elementwise exponential"))));
-    r.register_op(Box::leak(Box::new(ew::unary("mtensor.log", "elementwise natural logarithm"))));
-    r.register_op(Box::leak(Box::new(ew::unary("mtensor.sqrt", "elementwise square root"))));
-    r.register_op(Box::leak(Box::new(ew::unary("mtensor.rsqrt", "elementwise reciprocal square root"))));
-    r.register_op(Box::leak(Box::new(ew::unary("mtensor.tanh", "elementwise hyperbolic tangent"))));
-    r.register_op(Box::leak(Box::new(ew::unary("mtensor.abs", "elementwise absolute value"))));
-    r.register_op(Box::leak(Box::new(ew::cmp())));
-    r.register_op(Box::leak(Box::new(ew::select())));
-    r.register_op(Box::leak(Box::new(ew::convert())));
-    r.register_op(Box::leak(Box::new(reduce::reduce())));
-    r.register_op(Box::leak(Box::new(shape::dim())));
-    r.register_op(Box::leak(Box::new(shape::broadcast())));
-    r.register_op(Box::leak(Box::new(shape::transpose())));
-    r.register_op(Box::leak(Box::new(shape::reshape())));
-    r.register_op(Box::leak(Box::new(shape::collapse_shape())));
-    r.register_op(Box::leak(Box::new(shape::expand_shape())));
+    for info in op_infos() {
+        r.register_op(info);
+    }
 }

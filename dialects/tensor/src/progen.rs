@@ -9,7 +9,12 @@
 
 use std::fmt::Write as _;
 
+use morf_ir::interfaces::{BinaryFn, CmpPredicate, UnaryFn};
 use morf_ir::FloatKind;
+
+use crate::ops::{
+    binary_op, unary_op, AbsOp, AddOp, BroadcastOp, CmpOp, ConstantOp, ConvertOp, DimOp, ReduceOp, SelectOp, TanhOp,
+};
 
 /// A tiny deterministic generator (splitmix64).
 #[derive(Clone, Debug)]
@@ -179,7 +184,8 @@ impl Gen<'_> {
                 src.axes.iter().map(|a| axes.iter().position(|b| b == a).unwrap_or(0).to_string()).collect();
             let n = self.fresh();
             let line = format!(
-                "%{n} = mtensor.broadcast %{name} dims [{}]{} : {} -> {}",
+                "%{n} = {} %{name} dims [{}]{} : {} -> {}",
+                BroadcastOp::NAME,
                 dims.join(", "),
                 self.sizes_clause(axes),
                 self.ty(&src.axes, cur_elem),
@@ -191,7 +197,7 @@ impl Gen<'_> {
         if cur_elem != elem {
             let n = self.fresh();
             let line =
-                format!("%{n} = mtensor.convert %{name} : {} to {}", self.ty(axes, cur_elem), self.ty(axes, elem));
+                format!("%{n} = {} %{name} : {} to {}", ConvertOp::NAME, self.ty(axes, cur_elem), self.ty(axes, elem));
             cur_elem = elem;
             self.push(n.clone(), axes.to_vec(), cur_elem, line);
             name = n;
@@ -205,40 +211,45 @@ impl Gen<'_> {
         let n = self.fresh();
         match self.rng.below(9) {
             0 => {
-                let op = *self.rng.pick(&["neg", "abs", "tanh", "exp", "sqrt", "rsqrt", "log"]);
+                use UnaryFn::*;
+                let f = *self.rng.pick(&[Neg, Abs, Tanh, Exp, Sqrt, Rsqrt, Log]);
                 // Keep exp/log/sqrt/rsqrt in range: apply to tanh or abs first.
-                let (src, pre) = match op {
-                    "exp" => {
+                let (src, pre) = match f {
+                    Exp => {
                         let m = self.fresh();
-                        (m.clone(), Some(format!("%{m} = mtensor.tanh %{} : {t}", v.name)))
+                        (m.clone(), Some(format!("%{m} = {} %{} : {t}", TanhOp::NAME, v.name)))
                     }
-                    "sqrt" | "rsqrt" | "log" => {
+                    Sqrt | Rsqrt | Log => {
                         let m = self.fresh();
-                        (m.clone(), Some(format!("%{m} = mtensor.abs %{} : {t}", v.name)))
+                        (m.clone(), Some(format!("%{m} = {} %{} : {t}", AbsOp::NAME, v.name)))
                     }
                     _ => (v.name.clone(), None),
                 };
                 if let Some(p) = pre {
                     self.push(src.clone(), v.axes.clone(), v.elem, p);
                 }
-                self.push(n.clone(), v.axes.clone(), v.elem, format!("%{n} = mtensor.{op} %{src} : {t}"));
+                let op = unary_op(f).name;
+                self.push(n.clone(), v.axes.clone(), v.elem, format!("%{n} = {op} %{src} : {t}"));
             }
             1..=3 => {
-                let op = *self.rng.pick(&["add", "sub", "mul", "max", "min", "div", "add", "mul"]);
+                use BinaryFn::*;
+                let f = *self.rng.pick(&[Add, Sub, Mul, Max, Min, Div, Add, Mul]);
                 let other = self.value_like(&v.axes.clone(), v.elem);
                 let (a, b) = if self.rng.chance(0.5) { (v.name.clone(), other) } else { (other, v.name.clone()) };
-                let b = if op == "div" {
+                let b = if f == Div {
                     // Divide by something away from zero: 1 + abs(b).
                     let m = self.fresh();
-                    self.push(m.clone(), v.axes.clone(), v.elem, format!("%{m} = mtensor.abs %{b} : {t}"));
+                    self.push(m.clone(), v.axes.clone(), v.elem, format!("%{m} = {} %{b} : {t}", AbsOp::NAME));
                     let one = self.constant(&v.axes.clone(), v.elem, 1.0);
                     let k = self.fresh();
-                    self.push(k.clone(), v.axes.clone(), v.elem, format!("%{k} = mtensor.add %{m}, %{one} : {t}"));
+                    let line = format!("%{k} = {} %{m}, %{one} : {t}", AddOp::NAME);
+                    self.push(k.clone(), v.axes.clone(), v.elem, line);
                     k
                 } else {
                     b
                 };
-                self.push(n.clone(), v.axes.clone(), v.elem, format!("%{n} = mtensor.{op} %{a}, %{b} : {t}"));
+                let op = binary_op(f).name;
+                self.push(n.clone(), v.axes.clone(), v.elem, format!("%{n} = {op} %{a}, %{b} : {t}"));
             }
             4 | 5 if !v.axes.is_empty() => {
                 let kind = *self.rng.pick(&["sum", "mean", "max", "min", "sum", "mean"]);
@@ -250,7 +261,8 @@ impl Gen<'_> {
                 let pos: Vec<String> =
                     red.iter().map(|a| v.axes.iter().position(|b| b == a).unwrap_or(0).to_string()).collect();
                 let line = format!(
-                    "%{n} = mtensor.reduce {kind} %{} dims [{}] : {t} -> {}",
+                    "%{n} = {} {kind} %{} dims [{}] : {t} -> {}",
+                    ReduceOp::NAME,
                     v.name,
                     pos.join(", "),
                     self.ty(&keep, v.elem)
@@ -260,7 +272,7 @@ impl Gen<'_> {
             6 => {
                 let to = *self.rng.pick(&[FloatKind::F32, FloatKind::F64, FloatKind::BF16, FloatKind::F16]);
                 if to != v.elem {
-                    let line = format!("%{n} = mtensor.convert %{} : {t} to {}", v.name, self.ty(&v.axes, to));
+                    let line = format!("%{n} = {} %{} : {t} to {}", ConvertOp::NAME, v.name, self.ty(&v.axes, to));
                     self.push(n.clone(), v.axes.clone(), to, line);
                 }
             }
@@ -273,15 +285,16 @@ impl Gen<'_> {
             }
             _ => {
                 let other = self.value_like(&v.axes.clone(), v.elem);
-                let pred = *self.rng.pick(&["lt", "le", "gt", "ge", "eq", "ne"]);
+                use CmpPredicate::*;
+                let pred = self.rng.pick(&[Lt, Le, Gt, Ge, Eq, Ne]).name();
                 let c = self.fresh();
                 let ct = self.ty(&v.axes, FloatKind::F32).replace("f32>", "i1>");
-                self.body.push_str(&format!("  %{c} = mtensor.cmp {pred}, %{}, %{other} : {t}\n", v.name));
+                self.body.push_str(&format!("  %{c} = {} {pred}, %{}, %{other} : {t}\n", CmpOp::NAME, v.name));
                 self.push(
                     n.clone(),
                     v.axes.clone(),
                     v.elem,
-                    format!("%{n} = mtensor.select %{c}, %{}, %{other} : {ct}, {t}", v.name),
+                    format!("%{n} = {} %{c}, %{}, %{other} : {ct}, {t}", SelectOp::NAME, v.name),
                 );
             }
         }
@@ -304,7 +317,8 @@ impl Gen<'_> {
             let pos: Vec<String> = red.iter().map(usize::to_string).collect();
             let n = self.fresh();
             let line = format!(
-                "%{n} = mtensor.reduce {kind} %{src} dims [{}] : {t} -> {}",
+                "%{n} = {} {kind} %{src} dims [{}] : {t} -> {}",
+                ReduceOp::NAME,
                 pos.join(", "),
                 self.ty(&keep, elem)
             );
@@ -317,13 +331,14 @@ impl Gen<'_> {
     fn constant(&mut self, axes: &[usize], elem: FloatKind, value: f64) -> String {
         let c = self.fresh();
         let zt = self.ty(&[], elem);
-        self.body.push_str(&format!("  %{c} = mtensor.constant dense<{value:?}> : {zt}\n"));
+        self.body.push_str(&format!("  %{c} = {} dense<{value:?}> : {zt}\n", ConstantOp::NAME));
         if axes.is_empty() {
             return c;
         }
         let n = self.fresh();
         let line = format!(
-            "%{n} = mtensor.broadcast %{c} dims []{} : {zt} -> {}",
+            "%{n} = {} %{c} dims []{} : {zt} -> {}",
+            BroadcastOp::NAME,
             self.sizes_clause(axes),
             self.ty(axes, elem)
         );
@@ -365,7 +380,7 @@ pub fn generate(seed: u64, cfg: &GenConfig) -> Program {
         if g.dynamic[a] {
             let n = g.dim_names[a].clone();
             let t = g.ty(&args[0].1, args[0].2);
-            g.body.push_str(&format!("  %{n} = mtensor.dim %a0, {a} : {t}\n"));
+            g.body.push_str(&format!("  %{n} = {} %a0, {a} : {t}\n", DimOp::NAME));
         }
     }
     let nops = 1 + g.rng.below(cfg.max_ops.max(1));

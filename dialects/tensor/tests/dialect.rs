@@ -123,7 +123,7 @@ fn verifier_errors() {
         ),
         (
             "func.func @f(%a: tensor<4xi32>) { %0 = mtensor.exp %a : tensor<4xi32>\n return }",
-            "'mtensor.exp' op operand must be a tensor of float elements, got 'tensor<4xi32>'",
+            "'mtensor.exp' op operand #0 ('input') must be a ranked tensor of floats, got 'tensor<4xi32>'",
         ),
         (
             "func.func @f(%a: tensor<?x?xf32>) { %0 = mtensor.reduce sum %a dims [2] : tensor<?x?xf32> -> tensor<?x?xf32>\n return }",
@@ -155,7 +155,7 @@ fn verifier_errors() {
         ),
         (
             "func.func @f(%a: tensor<4xf32>) { %0 = \"mtensor.cmp\"(%a, %a) {predicate = \"xx\"} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>\n return }",
-            "'mtensor.cmp' op unknown predicate 'xx'",
+            "'mtensor.cmp' op attribute 'predicate' must be a comparison predicate (eq, ne, lt, le, gt, ge)",
         ),
         (
             "func.func @f(%a: tensor<4xf32>) { %0 = mtensor.dim %a, 1 : tensor<4xf32>\n return }",

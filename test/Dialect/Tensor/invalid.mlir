@@ -9,7 +9,7 @@ func.func @add_types(%a: tensor<4xf32>, %b: tensor<5xf32>) {
 // -----
 
 func.func @exp_int(%a: tensor<4xi32>) {
-  // expected-error@+1 {{'mtensor.exp' op operand must be a tensor of float elements, got 'tensor<4xi32>'}}
+  // expected-error@+1 {{'mtensor.exp' op operand #0 ('input') must be a ranked tensor of floats, got 'tensor<4xi32>'}}
   %0 = mtensor.exp %a : tensor<4xi32>
   return
 }
@@ -17,7 +17,7 @@ func.func @exp_int(%a: tensor<4xi32>) {
 // -----
 
 func.func @add_int(%a: tensor<4xi32>) {
-  // expected-error@+1 {{'mtensor.add' op operand must be a tensor of float elements, got 'tensor<4xi32>'}}
+  // expected-error@+1 {{'mtensor.add' op operand #0 ('lhs') must be a ranked tensor of floats, got 'tensor<4xi32>'}}
   %0 = mtensor.add %a, %a : tensor<4xi32>
   return
 }
@@ -41,7 +41,7 @@ func.func @constant_type() {
 // -----
 
 func.func @cmp_predicate(%a: tensor<4xf32>) {
-  // expected-error@+1 {{'mtensor.cmp' op unknown predicate 'xx'; expected one of eq, ne, lt, le, gt, ge}}
+  // expected-error@+1 {{'mtensor.cmp' op attribute 'predicate' must be a comparison predicate (eq, ne, lt, le, gt, ge), got "xx"}}
   %0 = "mtensor.cmp"(%a, %a) {predicate = "xx"} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
   return
 }
@@ -73,7 +73,7 @@ func.func @select_shape(%c: tensor<3xi1>, %a: tensor<4xf32>) {
 // -----
 
 func.func @convert_int(%a: tensor<4xi32>) {
-  // expected-error@+1 {{'mtensor.convert' op operand must be a tensor of float elements, got 'tensor<4xi32>'}}
+  // expected-error@+1 {{'mtensor.convert' op operand #0 ('input') must be a ranked tensor of floats, got 'tensor<4xi32>'}}
   %0 = mtensor.convert %a : tensor<4xi32> to tensor<4xf32>
   return
 }
@@ -153,7 +153,7 @@ func.func @reduce_result(%a: tensor<?x?xf32>) {
 // -----
 
 func.func @reduce_kind(%a: tensor<?x?xf32>) {
-  // expected-error@+1 {{'mtensor.reduce' op unknown reduction kind 'avg'; expected one of sum, mean, max, min, prod}}
+  // expected-error@+1 {{'mtensor.reduce' op attribute 'kind' must be a reduction kind (sum, mean, max, min, prod), got "avg"}}
   %0 = "mtensor.reduce"(%a) {kind = "avg", dims = [1]} : (tensor<?x?xf32>) -> tensor<?xf32>
   return
 }

@@ -6,39 +6,51 @@ use morf_ir::asm::parser::{OpParser, PResult};
 use morf_ir::asm::printer::OpPrinter;
 use morf_ir::builtin::op_error;
 use morf_ir::interp::{array::Array, InterpResult, Machine};
-use morf_ir::{Attr, AttrData, Context, Loc, OpId, OpInfo, OperationState, Traits, Type};
+use morf_ir::opdef::{AnyType, AttrConstraint};
+use morf_ir::{define_op, Attr, AttrData, Context, Loc, OpId, OperationState, Type};
 
-use super::{expect_counts, store_exact, VResult};
+use super::{store_exact, VResult};
 
-/// A constant tensor: `%c = mtensor.constant dense<1.0> : tensor<4xf32>`.
-///
-/// Attribute `value`: a dense (or splat) elements attribute; the result type is its type.
-/// A 0-d tensor is written `dense<1.0e-05> : tensor<f32>`.
-pub fn constant() -> OpInfo {
-    OpInfo::new("mtensor.constant", "a constant tensor from a dense elements attribute")
-        .traits(Traits::PURE | Traits::CONSTANT_LIKE)
-        .verify(verify_constant)
-        .format(parse_constant, print_constant)
-        .interpret(interpret_constant)
+define_op! {
+    /// A constant tensor: `%c = mtensor.constant dense<1.0> : tensor<4xf32>`.
+    ///
+    /// Attribute `value`: a dense (or splat) elements attribute; the result type is its type.
+    /// A 0-d tensor is written `dense<1.0e-05> : tensor<f32>`.
+    pub struct ConstantOp("mtensor.constant") {
+        summary: "a constant tensor from a dense elements attribute",
+        traits: [PURE, CONSTANT_LIKE],
+        results: [result: AnyType],
+        attrs: [value: DenseElements],
+        verify: verify_constant,
+        format: (parse_constant, print_constant),
+        interpret: interpret_constant,
+    }
+}
+
+/// A dense (or splat) elements attribute; the accessor returns the attribute.
+#[derive(Copy, Clone, Debug)]
+pub struct DenseElements;
+
+impl AttrConstraint for DenseElements {
+    const DESCRIPTION: &'static str = "a dense elements attribute";
+    type Value<'c> = Attr;
+    fn get(ctx: &Context, a: Attr) -> Option<Attr> {
+        matches!(ctx.attr_data(a), AttrData::Dense { .. }).then_some(a)
+    }
 }
 
 fn verify_constant(ctx: &Context, op: OpId) -> VResult {
-    expect_counts(ctx, op, 0, 1)?;
-    let Some(a) = ctx.attr(op, "value") else {
-        return Err(op_error(ctx, op, "requires a dense elements attribute 'value'"));
-    };
-    let AttrData::Dense { ty, .. } = ctx.attr_data(a) else {
-        return Err(op_error(ctx, op, "requires 'value' to be a dense elements attribute"));
-    };
-    let rt = ctx.value_type(ctx.result(op, 0));
-    if *ty != rt {
+    let c = ConstantOp(op);
+    let Some(ty) = c.value(ctx).and_then(|a| ctx.attr_value_type(a)) else { return Ok(()) };
+    let rt = ctx.value_type(c.result(ctx));
+    if ty != rt {
         return Err(op_error(
             ctx,
             op,
             format!(
                 "result type '{}' does not match the type of 'value' ('{}')",
                 ctx.type_to_string(rt),
-                ctx.type_to_string(*ty)
+                ctx.type_to_string(ty)
             ),
         ));
     }
@@ -79,7 +91,7 @@ pub(crate) fn attr_array(ctx: &Context, a: Attr) -> Option<Array> {
 }
 
 fn interpret_constant(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
-    let a = ctx.attr(op, "value").ok_or_else(|| op_error(ctx, op, "requires attribute 'value'"))?;
+    let a = ConstantOp(op).value(ctx).ok_or_else(|| op_error(ctx, op, "requires attribute 'value'"))?;
     if let Some(ty) = ctx.attr_value_type(a) {
         let shape: Vec<usize> =
             ctx.shape_of(ty).unwrap_or(&[]).iter().map(|d| d.as_static().unwrap_or(0) as usize).collect();
@@ -96,5 +108,5 @@ pub fn materialize_constant(ctx: &mut Context, value: Attr, ty: Type, loc: Loc) 
         AttrData::Dense { ty: t, .. } if *t == ty => {}
         _ => return None,
     }
-    Some(ctx.create_op(OperationState::new("mtensor.constant", loc).attr("value", value).results(&[ty])))
+    Some(ConstantOp::build(ctx, loc, ty, value).id())
 }

@@ -2,7 +2,12 @@
 //! unary float math (`neg`, `exp`, `log`, `sqrt`, `rsqrt`, `tanh`, `abs`), comparison
 //! (`cmp`), selection (`select`) and float conversion (`convert`).
 //!
-//! Every elementwise op computes in f64 and rounds once, to the result element type.
+//! The unary and binary ops are generated, one [`define_op!`] each, from the scalar function
+//! lists [`morf_ir::for_each_unary_fn!`] and [`morf_ir::for_each_binary_fn!`]: a new entry
+//! there is a new `mtensor` op here. Every op implements the elementwise interface
+//! ([`morf_ir::interfaces::elementwise`]), through which the interpreter and the folder
+//! evaluate it. Every elementwise op computes in f64 and rounds once, to the result element
+//! type.
 
 use std::rc::Rc;
 
@@ -13,36 +18,31 @@ use morf_ir::asm::formats::{
 use morf_ir::asm::parser::{OpParser, PResult};
 use morf_ir::asm::printer::OpPrinter;
 use morf_ir::builtin::op_error;
+use morf_ir::interfaces::{elementwise, BinaryFn, CmpPredicate, Elementwise, UnaryFn};
 use morf_ir::interp::{array::Array, InterpResult, Machine};
-use morf_ir::numerics;
-use morf_ir::{Context, OpId, OpInfo, OperationState, Traits, TypeData};
+use morf_ir::opdef::{AttrConstraint, FloatTensor, Tensor};
+use morf_ir::{
+    define_op, for_each_binary_fn, for_each_unary_fn, Attr, Context, OpId, OpInfo, OperationState, TypeData,
+};
 
-use super::{expect_counts, float_tensor_of, shape_text, store, store_exact, tensor_of, VResult};
+use super::{shape, shape_text, store, store_exact, VResult};
 use crate::fold;
 
 // ----- kernels (shared by the interpreter and the constant folder) -----
 
-/// Applies the binary op `name` (`mtensor.add`, ...) to same-shaped arrays, in f64
-/// ([`morf_ir::numerics::binary`]).
-pub(crate) fn apply_binary(name: &str, a: &Array, b: &Array) -> Option<Array> {
-    let f = numerics::binary(name.strip_prefix("mtensor.")?)?;
-    Some(a.zip(b, f))
-}
-
-/// Applies the unary op `name` (`mtensor.neg`, ...) in f64 ([`morf_ir::numerics::unary`]).
-pub(crate) fn apply_unary(name: &str, a: &Array) -> Option<Array> {
-    let f = numerics::unary(name.strip_prefix("mtensor.")?)?;
-    Some(a.map(f))
-}
-
-/// The comparison predicates, by name.
-pub const PREDICATES: [&str; 6] = ["eq", "ne", "lt", "le", "gt", "ge"];
-
-/// Compares elementwise with IEEE semantics (any comparison with NaN is false except `ne`);
-/// true is 1.0, false 0.0.
-pub(crate) fn apply_cmp(pred: &str, a: &Array, b: &Array) -> Option<Array> {
-    let c = numerics::compare(pred)?;
-    Some(a.zip(b, |x, y| if c(x, y) { 1.0 } else { 0.0 }))
+/// Applies `f` to same-shaped arrays, in f64: unary and binary functions, comparisons (true
+/// is 1.0, false 0.0) and selection. Conversion returns its operand unchanged (storing it
+/// rounds to the result type). `None` when `args` has too few arrays.
+pub(crate) fn apply(f: Elementwise, args: &[&Array]) -> Option<Array> {
+    Some(match f {
+        Elementwise::Unary(u) => args.first()?.map(|a| u.eval(a)),
+        Elementwise::Binary(b) => args.first()?.zip(args.get(1)?, |x, y| b.eval(x, y)),
+        Elementwise::Cmp(p) => args.first()?.zip(args.get(1)?, |x, y| if p.eval(x, y) { 1.0 } else { 0.0 }),
+        Elementwise::Select => {
+            Array::zip3(args.first()?, args.get(1)?, args.get(2)?, |c, a, b| if c != 0.0 { a } else { b })
+        }
+        Elementwise::Convert => (*args.first()?).clone(),
+    })
 }
 
 fn same_runtime_shape(ctx: &Context, op: OpId, arrays: &[&Array]) -> InterpResult<()> {
@@ -62,88 +62,144 @@ fn same_runtime_shape(ctx: &Context, op: OpId, arrays: &[&Array]) -> InterpResul
     Ok(())
 }
 
-// ----- binary -----
-
-/// A binary float op: `%r = mtensor.add %a, %b : tensor<?x384xf32>`.
-///
-/// `name` is one of `mtensor.add`, `sub`, `mul`, `div`, `max`, `min`, `pow`. Operands and
-/// result share one type whose elements are floats.
-pub fn binary(name: &'static str, summary: &'static str) -> OpInfo {
-    let mut traits = Traits::PURE | Traits::ELEMENTWISE | Traits::SAME_OPERANDS_AND_RESULT_TYPE;
-    if matches!(name, "mtensor.add" | "mtensor.mul" | "mtensor.max" | "mtensor.min") {
-        traits = traits | Traits::COMMUTATIVE;
+/// Interprets any elementwise op of the dialect through its elementwise interface.
+fn interpret_elementwise(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
+    let f = elementwise(ctx, op).ok_or_else(|| op_error(ctx, op, "interpreter: malformed elementwise op"))?;
+    let args = ctx.operands(op).iter().map(|v| m.tensor(ctx, op, *v)).collect::<InterpResult<Vec<Rc<Array>>>>()?;
+    let refs: Vec<&Array> = args.iter().map(|a| &**a).collect();
+    same_runtime_shape(ctx, op, &refs)?;
+    if f == Elementwise::Convert {
+        let (src, dst) = (ctx.value_type(ctx.operand(op, 0)), ctx.value_type(ctx.result(op, 0)));
+        if ctx.element_type(src) == ctx.element_type(dst) {
+            return store_exact(m, ctx, op, 0, args[0].clone());
+        }
     }
-    OpInfo::new(name, summary)
-        .traits(traits)
-        .verify(verify_binary)
-        .format(parse_operands_colon_type, print_operands_colon_type)
-        .fold(fold::fold_binary)
-        .interpret(interpret_binary)
-}
-
-fn verify_binary(ctx: &Context, op: OpId) -> VResult {
-    expect_counts(ctx, op, 2, 1)?;
-    float_tensor_of(ctx, op, ctx.operand(op, 0), "operand")?;
-    Ok(())
-}
-
-fn interpret_binary(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
-    let a = m.tensor(ctx, op, ctx.operand(op, 0))?;
-    let b = m.tensor(ctx, op, ctx.operand(op, 1))?;
-    same_runtime_shape(ctx, op, &[&a, &b])?;
-    let r = apply_binary(ctx.op_name(op), &a, &b).ok_or_else(|| op_error(ctx, op, "interpreter: unknown binary op"))?;
+    let r = apply(f, &refs).ok_or_else(|| op_error(ctx, op, "interpreter: missing operands"))?;
+    if f == Elementwise::Select {
+        // Picks existing elements, already of the result type.
+        return store_exact(m, ctx, op, 0, Rc::new(r));
+    }
     store(m, ctx, op, 0, r)
 }
 
-// ----- unary -----
+// ----- unary and binary, generated from the scalar function lists -----
 
-/// A unary float op: `%r = mtensor.exp %a : tensor<?xf32>`.
-///
-/// `name` is one of `mtensor.neg`, `exp`, `log`, `sqrt`, `rsqrt`, `tanh`, `abs`.
-pub fn unary(name: &'static str, summary: &'static str) -> OpInfo {
-    OpInfo::new(name, summary)
-        .traits(Traits::PURE | Traits::ELEMENTWISE | Traits::SAME_OPERANDS_AND_RESULT_TYPE)
-        .verify(verify_unary)
-        .format(parse_operands_colon_type, print_operands_colon_type)
-        .fold(fold::fold_unary)
-        .interpret(interpret_unary)
-}
+/// Defines one unary op per entry of [`morf_ir::for_each_unary_fn!`], and [`unary_op`].
+macro_rules! tensor_unary_ops {
+    ($(($v:ident, $s:literal, $op:ident, $sum:literal, $f:expr)),* $(,)?) => {
+        $(
+            define_op! {
+                #[doc = concat!("Elementwise ", $sum, ": `%r = mtensor.", $s, " %a : tensor<?xf32>`, on float tensors.")]
+                pub struct $op(concat!("mtensor.", $s)) {
+                    summary: concat!("elementwise ", $sum),
+                    traits: [PURE, ELEMENTWISE, SAME_OPERANDS_AND_RESULT_TYPE],
+                    operands: [input: FloatTensor],
+                    results: [result: FloatTensor],
+                    format: (parse_operands_colon_type, print_operands_colon_type),
+                    fold: fold::fold_unary,
+                    interpret: interpret_elementwise,
+                    elementwise: $op::elementwise_fn,
+                }
+            }
+            impl $op {
+                fn elementwise_fn(_ctx: &Context, _op: OpId) -> Option<Elementwise> {
+                    Some(Elementwise::Unary(UnaryFn::$v))
+                }
+            }
+        )*
 
-fn verify_unary(ctx: &Context, op: OpId) -> VResult {
-    expect_counts(ctx, op, 1, 1)?;
-    float_tensor_of(ctx, op, ctx.operand(op, 0), "operand")?;
-    Ok(())
+        /// The `mtensor` op kind applying `f` elementwise.
+        pub fn unary_op(f: UnaryFn) -> &'static OpInfo {
+            match f {
+                $(UnaryFn::$v => $op::info(),)*
+            }
+        }
+    };
 }
+for_each_unary_fn!(tensor_unary_ops);
 
-fn interpret_unary(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
-    let a = m.tensor(ctx, op, ctx.operand(op, 0))?;
-    let r = apply_unary(ctx.op_name(op), &a).ok_or_else(|| op_error(ctx, op, "interpreter: unknown unary op"))?;
-    store(m, ctx, op, 0, r)
+/// Defines one binary op per entry of [`morf_ir::for_each_binary_fn!`], and [`binary_op`].
+macro_rules! tensor_binary_ops {
+    ($(($v:ident, $s:literal, $op:ident, $sum:literal, $comm:tt, $f:expr)),* $(,)?) => {
+        $(tensor_binary_ops!(@one $v, $s, $op, $sum, $comm);)*
+
+        /// The `mtensor` op kind applying `f` elementwise.
+        pub fn binary_op(f: BinaryFn) -> &'static OpInfo {
+            match f {
+                $(BinaryFn::$v => $op::info(),)*
+            }
+        }
+    };
+    (@one $v:ident, $s:literal, $op:ident, $sum:literal, true) => {
+        tensor_binary_ops!(@def $v, $s, $op, $sum, [COMMUTATIVE]);
+    };
+    (@one $v:ident, $s:literal, $op:ident, $sum:literal, false) => {
+        tensor_binary_ops!(@def $v, $s, $op, $sum, []);
+    };
+    (@def $v:ident, $s:literal, $op:ident, $sum:literal, [$($extra:ident)?]) => {
+        define_op! {
+            #[doc = concat!("Elementwise ", $sum, ": `%r = mtensor.", $s, " %a, %b : tensor<?xf32>`, on float tensors.")]
+            pub struct $op(concat!("mtensor.", $s)) {
+                summary: concat!("elementwise ", $sum),
+                traits: [PURE, ELEMENTWISE, SAME_OPERANDS_AND_RESULT_TYPE $(, $extra)?],
+                operands: [lhs: FloatTensor, rhs: FloatTensor],
+                results: [result: FloatTensor],
+                format: (parse_operands_colon_type, print_operands_colon_type),
+                fold: fold::fold_binary,
+                interpret: interpret_elementwise,
+                elementwise: $op::elementwise_fn,
+            }
+        }
+        impl $op {
+            fn elementwise_fn(_ctx: &Context, _op: OpId) -> Option<Elementwise> {
+                Some(Elementwise::Binary(BinaryFn::$v))
+            }
+        }
+    };
 }
+for_each_binary_fn!(tensor_binary_ops);
 
 // ----- cmp -----
 
-/// Elementwise comparison with an i1 result of the same shape:
-/// `%c = mtensor.cmp lt, %a, %b : tensor<?xf32>`.
-///
-/// Attribute `predicate`: one of `eq`, `ne`, `lt`, `le`, `gt`, `ge` (printed bare).
-pub fn cmp() -> OpInfo {
-    OpInfo::new("mtensor.cmp", "elementwise comparison producing an i1 tensor")
-        .traits(Traits::PURE | Traits::ELEMENTWISE | Traits::SAME_OPERANDS_AND_RESULT_SHAPE)
-        .verify(verify_cmp)
-        .format(parse_cmp, print_predicate_operands_colon_type)
-        .fold(fold::fold_cmp)
-        .interpret(interpret_cmp)
+define_op! {
+    /// Elementwise comparison with an i1 result of the same shape:
+    /// `%c = mtensor.cmp lt, %a, %b : tensor<?xf32>`.
+    ///
+    /// Attribute `predicate`: one of `eq`, `ne`, `lt`, `le`, `gt`, `ge` (printed bare).
+    pub struct CmpOp("mtensor.cmp") {
+        summary: "elementwise comparison producing an i1 tensor",
+        traits: [PURE, ELEMENTWISE, SAME_OPERANDS_AND_RESULT_SHAPE],
+        operands: [lhs: Tensor, rhs: Tensor],
+        results: [result: Tensor],
+        attrs: [predicate: Predicate],
+        verify: verify_cmp,
+        format: (parse_cmp, print_predicate_operands_colon_type),
+        fold: fold::fold_cmp,
+        interpret: interpret_elementwise,
+        elementwise: cmp_elementwise,
+    }
+}
+
+/// A comparison predicate spelled as a string (`"lt"`); the accessor returns a
+/// [`CmpPredicate`].
+#[derive(Copy, Clone, Debug)]
+pub struct Predicate;
+
+impl AttrConstraint for Predicate {
+    const DESCRIPTION: &'static str = "a comparison predicate (eq, ne, lt, le, gt, ge)";
+    type Value<'c> = CmpPredicate;
+    fn get(ctx: &Context, a: Attr) -> Option<CmpPredicate> {
+        CmpPredicate::from_name(ctx.attr_str(a)?)
+    }
+}
+
+fn cmp_elementwise(ctx: &Context, op: OpId) -> Option<Elementwise> {
+    CmpOp(op).predicate(ctx).map(Elementwise::Cmp)
 }
 
 fn verify_cmp(ctx: &Context, op: OpId) -> VResult {
-    expect_counts(ctx, op, 2, 1)?;
-    let pred = super::str_attr(ctx, op, "predicate")?;
-    if !PREDICATES.contains(&pred) {
-        return Err(op_error(ctx, op, format!("unknown predicate '{pred}'; expected one of eq, ne, lt, le, gt, ge")));
-    }
-    let (shape, elem) = tensor_of(ctx, op, ctx.operand(op, 0), "operand")?;
-    let (ta, tb) = (ctx.value_type(ctx.operand(op, 0)), ctx.value_type(ctx.operand(op, 1)));
+    let c = CmpOp(op);
+    let (ta, tb) = (ctx.value_type(c.lhs(ctx)), ctx.value_type(c.rhs(ctx)));
     if ta != tb {
         return Err(op_error(
             ctx,
@@ -155,13 +211,15 @@ fn verify_cmp(ctx: &Context, op: OpId) -> VResult {
             ),
         ));
     }
+    let elem = ctx.element_type(ta);
     if !ctx.is_float(elem) && !ctx.is_int_or_index(elem) {
         return Err(op_error(ctx, op, "operands must have float or integer elements"));
     }
-    let rt = ctx.value_type(ctx.result(op, 0));
+    let operand_shape = shape(ctx, c.lhs(ctx));
+    let rt = ctx.value_type(c.result(ctx));
     let ok = ctx
         .tensor_parts(rt)
-        .is_some_and(|(s, e)| s == shape.as_slice() && matches!(ctx.type_data(e), TypeData::Integer(1)));
+        .is_some_and(|(s, e)| s == operand_shape.as_slice() && matches!(ctx.type_data(e), TypeData::Integer(1)));
     if !ok {
         return Err(op_error(
             ctx,
@@ -179,45 +237,41 @@ fn parse_cmp(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
     Ok(())
 }
 
-fn interpret_cmp(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
-    let a = m.tensor(ctx, op, ctx.operand(op, 0))?;
-    let b = m.tensor(ctx, op, ctx.operand(op, 1))?;
-    same_runtime_shape(ctx, op, &[&a, &b])?;
-    let pred = super::str_attr(ctx, op, "predicate")?;
-    let r = apply_cmp(pred, &a, &b).ok_or_else(|| op_error(ctx, op, format!("unknown predicate '{pred}'")))?;
-    store(m, ctx, op, 0, r)
-}
-
 // ----- select -----
 
-/// Elementwise choice: `%r = mtensor.select %c, %a, %b : tensor<?xi1>, tensor<?xf32>`.
-///
-/// `%c` is an i1 tensor of the shape of `%a`; `%a`, `%b` and the result share one type.
-pub fn select() -> OpInfo {
-    OpInfo::new("mtensor.select", "elementwise choice between two tensors by an i1 tensor")
-        .traits(Traits::PURE | Traits::ELEMENTWISE)
-        .verify(verify_select)
-        .format(parse_select, print_select)
-        .fold(fold::fold_select)
-        .interpret(interpret_select)
+define_op! {
+    /// Elementwise choice: `%r = mtensor.select %c, %a, %b : tensor<?xi1>, tensor<?xf32>`.
+    ///
+    /// `%c` is an i1 tensor of the shape of `%a`; `%a`, `%b` and the result share one type.
+    pub struct SelectOp("mtensor.select") {
+        summary: "elementwise choice between two tensors by an i1 tensor",
+        traits: [PURE, ELEMENTWISE],
+        operands: [condition: Tensor, true_value: Tensor, false_value: Tensor],
+        results: [result: Tensor],
+        verify: verify_select,
+        format: (parse_select, print_select),
+        fold: fold::fold_select,
+        interpret: interpret_elementwise,
+        elementwise: select_elementwise,
+    }
+}
+
+fn select_elementwise(_ctx: &Context, _op: OpId) -> Option<Elementwise> {
+    Some(Elementwise::Select)
 }
 
 fn verify_select(ctx: &Context, op: OpId) -> VResult {
-    expect_counts(ctx, op, 3, 1)?;
-    let (cs, ce) = tensor_of(ctx, op, ctx.operand(op, 0), "condition")?;
-    if !matches!(ctx.type_data(ce), TypeData::Integer(1)) {
+    let s = SelectOp(op);
+    let ct = ctx.value_type(s.condition(ctx));
+    if !matches!(ctx.type_data(ctx.element_type(ct)), TypeData::Integer(1)) {
         return Err(op_error(
             ctx,
             op,
-            format!(
-                "condition must be a tensor of i1 elements, got '{}'",
-                ctx.type_to_string(ctx.value_type(ctx.operand(op, 0)))
-            ),
+            format!("condition must be a tensor of i1 elements, got '{}'", ctx.type_to_string(ct)),
         ));
     }
-    let (vs, _) = tensor_of(ctx, op, ctx.operand(op, 1), "true value")?;
-    let ty = ctx.value_type(ctx.operand(op, 1));
-    for (v, what) in [(ctx.operand(op, 2), "false value"), (ctx.result(op, 0), "result")] {
+    let ty = ctx.value_type(s.true_value(ctx));
+    for (v, what) in [(s.false_value(ctx), "false value"), (s.result(ctx), "result")] {
         if ctx.value_type(v) != ty {
             return Err(op_error(
                 ctx,
@@ -230,6 +284,7 @@ fn verify_select(ctx: &Context, op: OpId) -> VResult {
             ));
         }
     }
+    let (cs, vs) = (shape(ctx, s.condition(ctx)), shape(ctx, s.true_value(ctx)));
     if cs != vs {
         return Err(op_error(
             ctx,
@@ -268,35 +323,34 @@ fn print_select(p: &mut OpPrinter<'_>, op: OpId) {
     p.print_type(ty);
 }
 
-fn interpret_select(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
-    let c = m.tensor(ctx, op, ctx.operand(op, 0))?;
-    let a = m.tensor(ctx, op, ctx.operand(op, 1))?;
-    let b = m.tensor(ctx, op, ctx.operand(op, 2))?;
-    same_runtime_shape(ctx, op, &[&c, &a, &b])?;
-    let r = Array::zip3(&c, &a, &b, |c, a, b| if c != 0.0 { a } else { b });
-    store_exact(m, ctx, op, 0, Rc::new(r))
-}
-
 // ----- convert -----
 
-/// Float conversion, rounding to nearest even:
-/// `%r = mtensor.convert %a : tensor<?x?xbf16> to tensor<?x?xf32>`.
-///
-/// Between `f16`, `bf16`, `f32` and `f64` tensors of one shape.
-pub fn convert() -> OpInfo {
-    OpInfo::new("mtensor.convert", "converts a float tensor to another float element type")
-        .traits(Traits::PURE | Traits::ELEMENTWISE | Traits::SAME_OPERANDS_AND_RESULT_SHAPE)
-        .verify(verify_convert)
-        .format(parse_operand_colon_type_to_type, print_operand_colon_type_to_type)
-        .fold(fold::fold_convert)
-        .patterns(fold::convert_patterns)
-        .interpret(interpret_convert)
+define_op! {
+    /// Float conversion, rounding to nearest even:
+    /// `%r = mtensor.convert %a : tensor<?x?xbf16> to tensor<?x?xf32>`.
+    ///
+    /// Between `f16`, `bf16`, `f32` and `f64` tensors of one shape.
+    pub struct ConvertOp("mtensor.convert") {
+        summary: "converts a float tensor to another float element type",
+        traits: [PURE, ELEMENTWISE, SAME_OPERANDS_AND_RESULT_SHAPE],
+        operands: [input: FloatTensor],
+        results: [result: FloatTensor],
+        verify: verify_convert,
+        format: (parse_operand_colon_type_to_type, print_operand_colon_type_to_type),
+        fold: fold::fold_convert,
+        patterns: fold::convert_patterns,
+        interpret: interpret_elementwise,
+        elementwise: convert_elementwise,
+    }
+}
+
+fn convert_elementwise(_ctx: &Context, _op: OpId) -> Option<Elementwise> {
+    Some(Elementwise::Convert)
 }
 
 fn verify_convert(ctx: &Context, op: OpId) -> VResult {
-    expect_counts(ctx, op, 1, 1)?;
-    let (s, _) = float_tensor_of(ctx, op, ctx.operand(op, 0), "operand")?;
-    let (rs, _) = float_tensor_of(ctx, op, ctx.result(op, 0), "result")?;
+    let c = ConvertOp(op);
+    let (s, rs) = (shape(ctx, c.input(ctx)), shape(ctx, c.result(ctx)));
     if s != rs {
         return Err(op_error(
             ctx,
@@ -309,13 +363,4 @@ fn verify_convert(ctx: &Context, op: OpId) -> VResult {
         ));
     }
     Ok(())
-}
-
-fn interpret_convert(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
-    let a = m.tensor(ctx, op, ctx.operand(op, 0))?;
-    let (src, dst) = (ctx.value_type(ctx.operand(op, 0)), ctx.value_type(ctx.result(op, 0)));
-    if ctx.element_type(src) == ctx.element_type(dst) {
-        return store_exact(m, ctx, op, 0, a);
-    }
-    store(m, ctx, op, 0, (*a).clone())
 }

@@ -1,55 +1,36 @@
 //! The ops of the `mtensor` dialect, one file per group, plus the helpers they share:
-//! operand and attribute checks for verifiers, pieces of the custom assembly formats, and
-//! run-time shape and rounding helpers for the interpreter.
+//! shape checks for verifiers, pieces of the custom assembly formats, and run-time shape
+//! and rounding helpers for the interpreter.
+//!
+//! Every op is one [`morf_ir::define_op!`] item in its group file, which gives its typed
+//! handle (`AddOp`, `ReduceOp`, ...), re-exported here, its accessors, builder and the
+//! generated verifier of counts, type constraints and attributes.
 
 pub mod constant;
 pub mod elementwise;
 pub mod reduce;
 pub mod shape;
 
+pub use constant::ConstantOp;
+pub use elementwise::{
+    binary_op, unary_op, AbsOp, AddOp, CmpOp, ConvertOp, DivOp, ExpOp, LogOp, MaxOp, MinOp, MulOp, NegOp, PowOp,
+    RsqrtOp, SelectOp, SqrtOp, SubOp, TanhOp,
+};
+pub use reduce::ReduceOp;
+pub use shape::{BroadcastOp, CollapseShapeOp, DimOp, ExpandShapeOp, ReshapeOp, TransposeOp};
+
 use morf_ir::asm::parser::{OpParser, PResult, UnresolvedOperand};
 use morf_ir::asm::printer::OpPrinter;
-pub(crate) use morf_ir::builtin::{expect_counts, expect_index, expect_str_attr as str_attr, op_error, plural};
-use morf_ir::builtin::{expect_min_operands, expect_results};
+pub(crate) use morf_ir::builtin::{op_error, plural};
 use morf_ir::interp::{array::Array, check_shape, checked_elements, InterpResult, Machine, RtValue};
 use morf_ir::{Attr, Context, Diagnostic, Dim, OpId, Type, TypeData, Value};
 
 /// Result of a verifier.
 pub(crate) type VResult = Result<(), Diagnostic>;
 
-/// Checks that `op` has at least `min` operands and exactly `results` results.
-pub(crate) fn expect_min_counts(ctx: &Context, op: OpId, min: usize, results: usize) -> VResult {
-    expect_min_operands(ctx, op, min)?;
-    expect_results(ctx, op, results)
-}
-
-/// Shape and element type of `v`, which must be a ranked tensor (`what` names it in the error).
-pub(crate) fn tensor_of(ctx: &Context, op: OpId, v: Value, what: &str) -> Result<(Vec<Dim>, Type), Diagnostic> {
-    let t = ctx.value_type(v);
-    match ctx.tensor_parts(t) {
-        Some((s, e)) => Ok((s.to_vec(), e)),
-        None => Err(op_error(ctx, op, format!("{what} must be a ranked tensor, got '{}'", ctx.type_to_string(t)))),
-    }
-}
-
-/// Like [`tensor_of`], and the elements must be floats.
-pub(crate) fn float_tensor_of(ctx: &Context, op: OpId, v: Value, what: &str) -> Result<(Vec<Dim>, Type), Diagnostic> {
-    let (s, e) = tensor_of(ctx, op, v, what)?;
-    if !ctx.is_float(e) {
-        return Err(op_error(
-            ctx,
-            op,
-            format!("{what} must be a tensor of float elements, got '{}'", ctx.type_to_string(ctx.value_type(v))),
-        ));
-    }
-    Ok((s, e))
-}
-
-/// The integer array attribute `name` of `op`.
-pub(crate) fn int_array(ctx: &Context, op: OpId, name: &str) -> Result<Vec<i64>, Diagnostic> {
-    ctx.attr(op, name)
-        .and_then(|a| ctx.attr_int_array(a))
-        .ok_or_else(|| op_error(ctx, op, format!("requires an array of integers attribute '{name}'")))
+/// The shape of `v`'s type (empty when it is no tensor; the generated verifier rejects those).
+pub(crate) fn shape(ctx: &Context, v: Value) -> Vec<Dim> {
+    ctx.shape_of(ctx.value_type(v)).unwrap_or(&[]).to_vec()
 }
 
 /// Number of dynamic dims.
@@ -57,9 +38,9 @@ pub(crate) fn dynamic_count(shape: &[Dim]) -> usize {
     shape.iter().filter(|d| matches!(d, Dim::Dynamic)).count()
 }
 
-/// Checks that `op`'s operands from `first` on are one `index` size per dynamic dim of `result`.
-pub(crate) fn check_sizes(ctx: &Context, op: OpId, first: usize, result: &[Dim]) -> VResult {
-    let sizes = &ctx.operands(op)[first..];
+/// Checks that `sizes` are one size per dynamic dim of `result` (the generated verifier
+/// checks that they are `index` values).
+pub(crate) fn check_sizes(ctx: &Context, op: OpId, sizes: &[Value], result: &[Dim]) -> VResult {
     let want = dynamic_count(result);
     if sizes.len() != want {
         return Err(op_error(
@@ -67,9 +48,6 @@ pub(crate) fn check_sizes(ctx: &Context, op: OpId, first: usize, result: &[Dim])
             op,
             format!("expects {want} size operand{}, one per dynamic result dim, but got {}", plural(want), sizes.len()),
         ));
-    }
-    for (i, s) in sizes.iter().enumerate() {
-        expect_index(ctx, op, *s, &format!("size operand #{i}"))?;
     }
     Ok(())
 }

@@ -4,33 +4,44 @@ use morf_ir::asm::parser::{OpParser, PResult};
 use morf_ir::asm::printer::OpPrinter;
 use morf_ir::builtin::op_error;
 use morf_ir::interp::{InterpResult, Machine, ReduceKind};
-use morf_ir::{Context, Dim, OpId, OpInfo, OperationState, Traits};
+use morf_ir::opdef::{AnyAttr, AttrConstraint, FloatTensor, IntArrayAttr, Tensor};
+use morf_ir::{define_op, Attr, Context, Dim, OpId, OperationState};
 
-use super::{expect_counts, float_tensor_of, int_array, ints_text, parse_arrow_types, parse_int_array, store, VResult};
+use super::{ints_text, parse_arrow_types, parse_int_array, store, VResult};
 use crate::fold;
 
-/// A reduction over `dims`:
-/// `%r = mtensor.reduce sum %a dims [1] : tensor<?x?xf32> -> tensor<?xf32>`, or with the
-/// reduced dims kept as size 1:
-/// `%r = mtensor.reduce mean %a dims [1] keepdim : tensor<?x?xf32> -> tensor<?x1xf32>`.
-///
-/// Attributes: `kind` (`sum`, `mean`, `max`, `min`, `prod`; printed bare), `dims`
-/// (non-empty, strictly increasing, in range) and the unit `keepdim`.
-pub fn reduce() -> OpInfo {
-    OpInfo::new("mtensor.reduce", "reduces a float tensor over some dims")
-        .traits(Traits::PURE)
-        .verify(verify_reduce)
-        .format(parse_reduce, print_reduce)
-        .fold(fold::fold_reduce)
-        .interpret(interpret_reduce)
+define_op! {
+    /// A reduction over `dims`:
+    /// `%r = mtensor.reduce sum %a dims [1] : tensor<?x?xf32> -> tensor<?xf32>`, or with the
+    /// reduced dims kept as size 1:
+    /// `%r = mtensor.reduce mean %a dims [1] keepdim : tensor<?x?xf32> -> tensor<?x1xf32>`.
+    ///
+    /// Attributes: `kind` (`sum`, `mean`, `max`, `min`, `prod`; printed bare), `dims`
+    /// (non-empty, strictly increasing, in range) and the unit `keepdim`.
+    pub struct ReduceOp("mtensor.reduce") {
+        summary: "reduces a float tensor over some dims",
+        traits: [PURE],
+        operands: [input: FloatTensor],
+        results: [result: Tensor],
+        attrs: [kind: Kind, dims: IntArrayAttr],
+        optional_attrs: [keepdim: AnyAttr],
+        verify: verify_reduce,
+        format: (parse_reduce, print_reduce),
+        fold: fold::fold_reduce,
+        interpret: interpret_reduce,
+    }
 }
 
-/// The kind of a reduce op.
-pub(crate) fn kind_of(ctx: &Context, op: OpId) -> Result<ReduceKind, morf_ir::Diagnostic> {
-    let k = super::str_attr(ctx, op, "kind")?;
-    ReduceKind::from_name(k).ok_or_else(|| {
-        op_error(ctx, op, format!("unknown reduction kind '{k}'; expected one of sum, mean, max, min, prod"))
-    })
+/// A reduction kind spelled as a string (`"sum"`); the accessor returns a [`ReduceKind`].
+#[derive(Copy, Clone, Debug)]
+pub struct Kind;
+
+impl AttrConstraint for Kind {
+    const DESCRIPTION: &'static str = "a reduction kind (sum, mean, max, min, prod)";
+    type Value<'c> = ReduceKind;
+    fn get(ctx: &Context, a: Attr) -> Option<ReduceKind> {
+        ReduceKind::from_name(ctx.attr_str(a)?)
+    }
 }
 
 /// The result shape of reducing `shape` over `dims`.
@@ -49,10 +60,10 @@ pub(crate) fn reduced_shape(shape: &[Dim], dims: &[i64], keepdim: bool) -> Vec<D
 }
 
 fn verify_reduce(ctx: &Context, op: OpId) -> VResult {
-    expect_counts(ctx, op, 1, 1)?;
-    kind_of(ctx, op)?;
-    let dims = int_array(ctx, op, "dims")?;
-    let (shape, elem) = float_tensor_of(ctx, op, ctx.operand(op, 0), "operand")?;
+    let r = ReduceOp(op);
+    let dims = r.dims(ctx).unwrap_or_default();
+    let shape = super::shape(ctx, r.input(ctx));
+    let elem = ctx.element_type(ctx.value_type(r.input(ctx)));
     let rank = shape.len();
     if dims.is_empty() {
         return Err(op_error(ctx, op, "expects at least one reduction dim"));
@@ -65,8 +76,8 @@ fn verify_reduce(ctx: &Context, op: OpId) -> VResult {
     if !dims.windows(2).all(|w| w[0] < w[1]) {
         return Err(op_error(ctx, op, format!("reduction dims {} must be strictly increasing", ints_text(&dims))));
     }
-    let keepdim = ctx.attr(op, "keepdim").is_some();
-    let rt = ctx.value_type(ctx.result(op, 0));
+    let keepdim = r.keepdim(ctx).is_some();
+    let rt = ctx.value_type(r.result(ctx));
     let expected = reduced_shape(&shape, &dims, keepdim);
     let ok = ctx.tensor_parts(rt).is_some_and(|(s, e)| s == expected.as_slice() && e == elem);
     if !ok {
@@ -127,10 +138,11 @@ fn print_reduce(p: &mut OpPrinter<'_>, op: OpId) {
 }
 
 fn interpret_reduce(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
-    let a = m.tensor(ctx, op, ctx.operand(op, 0))?;
-    let kind = kind_of(ctx, op)?;
-    let dims: Vec<usize> = int_array(ctx, op, "dims")?.into_iter().map(|d| d as usize).collect();
-    let keepdim = ctx.attr(op, "keepdim").is_some();
-    let r = a.reduce(&dims, kind, keepdim);
-    store(m, ctx, op, 0, r)
+    let r = ReduceOp(op);
+    let a = m.tensor(ctx, op, r.input(ctx))?;
+    let malformed = || op_error(ctx, op, "interpreter: malformed 'kind' or 'dims'");
+    let kind = r.kind(ctx).ok_or_else(malformed)?;
+    let dims: Vec<usize> = r.dims(ctx).ok_or_else(malformed)?.into_iter().map(|d| d as usize).collect();
+    let keepdim = r.keepdim(ctx).is_some();
+    store(m, ctx, op, 0, a.reduce(&dims, kind, keepdim))
 }

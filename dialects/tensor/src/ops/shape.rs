@@ -7,12 +7,12 @@ use morf_ir::asm::parser::{OpParser, PResult};
 use morf_ir::asm::printer::OpPrinter;
 use morf_ir::builtin::op_error;
 use morf_ir::interp::{InterpResult, Machine, RtValue};
-use morf_ir::{Context, Diagnostic, Dim, OpId, OpInfo, OperationState, Traits, TypeData};
+use morf_ir::opdef::{AttrConstraint, Index, IntArrayAttr, IntAttr, Tensor};
+use morf_ir::{define_op, Attr, Context, Diagnostic, Dim, OpId, OperationState};
 
 use super::{
-    check_sizes, dims_text, expect_counts, expect_min_counts, int_array, ints_text, parse_arrow_types, parse_int_array,
-    parse_optional_sizes, print_arrow_types, print_sizes, resolve_indices, runtime_shape, shape_text, store_exact,
-    tensor_of, VResult,
+    check_sizes, dims_text, ints_text, parse_arrow_types, parse_int_array, parse_optional_sizes, print_arrow_types,
+    print_sizes, resolve_indices, runtime_shape, shape, shape_text, store_exact, VResult,
 };
 use crate::fold;
 
@@ -34,29 +34,28 @@ fn same_elem(ctx: &Context, op: OpId) -> VResult {
 
 // ----- dim -----
 
-/// The run-time size of one dim: `%m = mtensor.dim %x, 0 : tensor<?x?xbf16>` (an `index`).
-///
-/// Attribute `index`: the dim, in range for the operand's rank.
-pub fn dim() -> OpInfo {
-    OpInfo::new("mtensor.dim", "the size of one dim of a tensor, as an index")
-        .traits(Traits::PURE)
-        .verify(verify_dim)
-        .format(parse_dim, print_dim)
-        .interpret(interpret_dim)
+define_op! {
+    /// The run-time size of one dim: `%m = mtensor.dim %x, 0 : tensor<?x?xbf16>` (an `index`).
+    ///
+    /// Attribute `index`: the dim, in range for the operand's rank.
+    pub struct DimOp("mtensor.dim") {
+        summary: "the size of one dim of a tensor, as an index",
+        traits: [PURE],
+        operands: [source: Tensor],
+        results: [result: Index],
+        attrs: [index: IntAttr],
+        verify: verify_dim,
+        format: (parse_dim, print_dim),
+        interpret: interpret_dim,
+    }
 }
 
 fn verify_dim(ctx: &Context, op: OpId) -> VResult {
-    expect_counts(ctx, op, 1, 1)?;
-    let (shape, _) = tensor_of(ctx, op, ctx.operand(op, 0), "operand")?;
-    let Some(i) = ctx.attr(op, "index").and_then(|a| ctx.attr_int(a)) else {
-        return Err(op_error(ctx, op, "requires an integer attribute 'index'"));
-    };
-    if i < 0 || i as usize >= shape.len() {
-        return Err(op_error(ctx, op, format!("dim index {i} is out of range for rank {}", shape.len())));
-    }
-    let rt = ctx.value_type(ctx.result(op, 0));
-    if !matches!(ctx.type_data(rt), TypeData::Index) {
-        return Err(op_error(ctx, op, format!("result must be of type 'index', got '{}'", ctx.type_to_string(rt))));
+    let d = DimOp(op);
+    let rank = shape(ctx, d.source(ctx)).len();
+    let i = d.index(ctx).unwrap_or(0);
+    if i < 0 || i as usize >= rank {
+        return Err(op_error(ctx, op, format!("dim index {i} is out of range for rank {rank}")));
     }
     Ok(())
 }
@@ -87,8 +86,9 @@ fn print_dim(p: &mut OpPrinter<'_>, op: OpId) {
 }
 
 fn interpret_dim(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
-    let a = m.tensor(ctx, op, ctx.operand(op, 0))?;
-    let i = ctx.attr(op, "index").and_then(|a| ctx.attr_int(a)).unwrap_or(0) as usize;
+    let d = DimOp(op);
+    let a = m.tensor(ctx, op, d.source(ctx))?;
+    let i = d.index(ctx).unwrap_or(0) as usize;
     let n = *a.shape.get(i).ok_or_else(|| op_error(ctx, op, "interpreter: dim index out of range"))?;
     m.set(ctx.result(op, 0), RtValue::Int(n as i64));
     Ok(())
@@ -96,28 +96,33 @@ fn interpret_dim(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
 
 // ----- broadcast -----
 
-/// Broadcast in dims:
-/// `%b = mtensor.broadcast %w dims [1] sizes(%m, %n) : tensor<?xbf16> -> tensor<?x?xbf16>`.
-///
-/// Operand dim `i` becomes result dim `dims[i]` (strictly increasing) and must have that
-/// size or size 1; other result dims are replicated. The `index` operands `sizes` give the
-/// dynamic result dims, one each, in order (the clause is omitted when there are none). A
-/// 0-d operand with `dims []` broadcasts a scalar.
-pub fn broadcast() -> OpInfo {
-    OpInfo::new("mtensor.broadcast", "broadcasts a tensor into a larger shape")
-        .traits(Traits::PURE)
-        .verify(verify_broadcast)
-        .format(parse_broadcast, print_broadcast)
-        .fold(fold::fold_broadcast)
-        .interpret(interpret_broadcast)
+define_op! {
+    /// Broadcast in dims:
+    /// `%b = mtensor.broadcast %w dims [1] sizes(%m, %n) : tensor<?xbf16> -> tensor<?x?xbf16>`.
+    ///
+    /// Operand dim `i` becomes result dim `dims[i]` (strictly increasing) and must have that
+    /// size or size 1; other result dims are replicated. The `index` operands `sizes` give the
+    /// dynamic result dims, one each, in order (the clause is omitted when there are none). A
+    /// 0-d operand with `dims []` broadcasts a scalar.
+    pub struct BroadcastOp("mtensor.broadcast") {
+        summary: "broadcasts a tensor into a larger shape",
+        traits: [PURE],
+        operands: [input: Tensor],
+        variadic: sizes: Index,
+        results: [result: Tensor],
+        attrs: [dims: IntArrayAttr],
+        verify: verify_broadcast,
+        format: (parse_broadcast, print_broadcast),
+        fold: fold::fold_broadcast,
+        interpret: interpret_broadcast,
+    }
 }
 
 fn verify_broadcast(ctx: &Context, op: OpId) -> VResult {
-    expect_min_counts(ctx, op, 1, 1)?;
-    let (ins, _) = tensor_of(ctx, op, ctx.operand(op, 0), "operand")?;
-    let (outs, _) = tensor_of(ctx, op, ctx.result(op, 0), "result")?;
+    let b = BroadcastOp(op);
+    let (ins, outs) = (shape(ctx, b.input(ctx)), shape(ctx, b.result(ctx)));
     same_elem(ctx, op)?;
-    let dims = int_array(ctx, op, "dims")?;
+    let dims = b.dims(ctx).unwrap_or_default();
     if dims.len() != ins.len() {
         return Err(op_error(
             ctx,
@@ -144,7 +149,7 @@ fn verify_broadcast(ctx: &Context, op: OpId) -> VResult {
             }
         }
     }
-    check_sizes(ctx, op, 1, &outs)
+    check_sizes(ctx, op, b.sizes(ctx), &outs)
 }
 
 fn parse_broadcast(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
@@ -175,10 +180,11 @@ fn print_broadcast(p: &mut OpPrinter<'_>, op: OpId) {
 }
 
 fn interpret_broadcast(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
-    let a = m.tensor(ctx, op, ctx.operand(op, 0))?;
-    let rt = ctx.value_type(ctx.result(op, 0));
-    let shape = runtime_shape(m, ctx, op, rt, 1)?;
-    let dims: Vec<usize> = int_array(ctx, op, "dims")?.into_iter().map(|d| d as usize).collect();
+    let b = BroadcastOp(op);
+    let a = m.tensor(ctx, op, b.input(ctx))?;
+    let shape = runtime_shape(m, ctx, op, ctx.value_type(b.result(ctx)), 1)?;
+    let dims = b.dims(ctx).ok_or_else(|| op_error(ctx, op, "interpreter: malformed 'dims'"))?;
+    let dims: Vec<usize> = dims.into_iter().map(|d| d as usize).collect();
     for (i, &d) in dims.iter().enumerate() {
         let (n, r) = (a.shape[i], shape[d]);
         if n != r && n != 1 {
@@ -201,26 +207,30 @@ fn interpret_broadcast(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult
 
 // ----- transpose -----
 
-/// Permutes dims: `%r = mtensor.transpose %a perm [1, 0] : tensor<?x384xf32> -> tensor<384x?xf32>`.
-///
-/// Attribute `perm`: a permutation of the operand dims; result dim `i` is operand dim
-/// `perm[i]`.
-pub fn transpose() -> OpInfo {
-    OpInfo::new("mtensor.transpose", "permutes the dims of a tensor")
-        .traits(Traits::PURE)
-        .verify(verify_transpose)
-        .format(parse_transpose, print_transpose)
-        .fold(fold::fold_transpose)
-        .patterns(fold::transpose_patterns)
-        .interpret(interpret_transpose)
+define_op! {
+    /// Permutes dims: `%r = mtensor.transpose %a perm [1, 0] : tensor<?x384xf32> -> tensor<384x?xf32>`.
+    ///
+    /// Attribute `perm`: a permutation of the operand dims; result dim `i` is operand dim
+    /// `perm[i]`.
+    pub struct TransposeOp("mtensor.transpose") {
+        summary: "permutes the dims of a tensor",
+        traits: [PURE],
+        operands: [input: Tensor],
+        results: [result: Tensor],
+        attrs: [perm: IntArrayAttr],
+        verify: verify_transpose,
+        format: (parse_transpose, print_transpose),
+        fold: fold::fold_transpose,
+        patterns: fold::transpose_patterns,
+        interpret: interpret_transpose,
+    }
 }
 
 fn verify_transpose(ctx: &Context, op: OpId) -> VResult {
-    expect_counts(ctx, op, 1, 1)?;
-    let (ins, _) = tensor_of(ctx, op, ctx.operand(op, 0), "operand")?;
-    let (outs, _) = tensor_of(ctx, op, ctx.result(op, 0), "result")?;
+    let t = TransposeOp(op);
+    let (ins, outs) = (shape(ctx, t.input(ctx)), shape(ctx, t.result(ctx)));
     same_elem(ctx, op)?;
-    let perm = int_array(ctx, op, "perm")?;
+    let perm = t.perm(ctx).unwrap_or_default();
     let mut seen = vec![false; ins.len()];
     let ok = perm.len() == ins.len()
         && perm.iter().all(|&p| {
@@ -276,24 +286,31 @@ fn print_transpose(p: &mut OpPrinter<'_>, op: OpId) {
 }
 
 fn interpret_transpose(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
-    let a = m.tensor(ctx, op, ctx.operand(op, 0))?;
-    let perm: Vec<usize> = int_array(ctx, op, "perm")?.into_iter().map(|d| d as usize).collect();
+    let t = TransposeOp(op);
+    let a = m.tensor(ctx, op, t.input(ctx))?;
+    let perm = t.perm(ctx).ok_or_else(|| op_error(ctx, op, "interpreter: malformed 'perm'"))?;
+    let perm: Vec<usize> = perm.into_iter().map(|d| d as usize).collect();
     store_exact(m, ctx, op, 0, Rc::new(a.transpose(&perm)))
 }
 
 // ----- reshape -----
 
-/// Reshapes in row-major order: `%r = mtensor.reshape %a sizes(%k) : tensor<?x4xf32> -> tensor<?xf32>`.
-///
-/// The `index` operands `sizes` give the dynamic result dims, one each. Element counts
-/// must match (checked statically when both shapes are static, at run time otherwise).
-pub fn reshape() -> OpInfo {
-    OpInfo::new("mtensor.reshape", "reshapes a tensor, keeping the row-major element order")
-        .traits(Traits::PURE)
-        .verify(verify_reshape)
-        .format(parse_reshape, print_reshape)
-        .fold(fold::fold_reshape_like)
-        .interpret(interpret_reshape)
+define_op! {
+    /// Reshapes in row-major order: `%r = mtensor.reshape %a sizes(%k) : tensor<?x4xf32> -> tensor<?xf32>`.
+    ///
+    /// The `index` operands `sizes` give the dynamic result dims, one each. Element counts
+    /// must match (checked statically when both shapes are static, at run time otherwise).
+    pub struct ReshapeOp("mtensor.reshape") {
+        summary: "reshapes a tensor, keeping the row-major element order",
+        traits: [PURE],
+        operands: [input: Tensor],
+        variadic: sizes: Index,
+        results: [result: Tensor],
+        verify: verify_reshape,
+        format: (parse_reshape, print_reshape),
+        fold: fold::fold_reshape_like,
+        interpret: interpret_reshape,
+    }
 }
 
 fn static_count(s: &[Dim]) -> Option<u64> {
@@ -301,16 +318,15 @@ fn static_count(s: &[Dim]) -> Option<u64> {
 }
 
 fn verify_reshape(ctx: &Context, op: OpId) -> VResult {
-    expect_min_counts(ctx, op, 1, 1)?;
-    let (ins, _) = tensor_of(ctx, op, ctx.operand(op, 0), "operand")?;
-    let (outs, _) = tensor_of(ctx, op, ctx.result(op, 0), "result")?;
+    let r = ReshapeOp(op);
+    let (ins, outs) = (shape(ctx, r.input(ctx)), shape(ctx, r.result(ctx)));
     same_elem(ctx, op)?;
     if let (Some(a), Some(b)) = (static_count(&ins), static_count(&outs)) {
         if a != b {
             return Err(op_error(ctx, op, format!("operand has {a} elements but the result has {b}")));
         }
     }
-    check_sizes(ctx, op, 1, &outs)
+    check_sizes(ctx, op, r.sizes(ctx), &outs)
 }
 
 fn parse_reshape(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
@@ -334,8 +350,9 @@ fn print_reshape(p: &mut OpPrinter<'_>, op: OpId) {
 }
 
 fn interpret_reshape(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
-    let a = m.tensor(ctx, op, ctx.operand(op, 0))?;
-    let rt = ctx.value_type(ctx.result(op, 0));
+    let r = ReshapeOp(op);
+    let a = m.tensor(ctx, op, r.input(ctx))?;
+    let rt = ctx.value_type(r.result(ctx));
     let shape = runtime_shape(m, ctx, op, rt, 1)?;
     let n: usize = shape.iter().product();
     if n != a.num_elements() {
@@ -355,26 +372,29 @@ fn interpret_reshape(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<(
 
 // ----- collapse_shape / expand_shape -----
 
-/// The `reassociation` groups of `op`, checked to cover `0..rank` of the higher-rank side
-/// contiguously and in order. An empty list is allowed when that side is all 1s.
-fn reassociation(ctx: &Context, op: OpId, big: &[Dim]) -> Result<Vec<Vec<i64>>, Diagnostic> {
-    let bad = || op_error(ctx, op, "requires an array of arrays of integers attribute 'reassociation'");
-    let a = ctx.attr(op, "reassociation").ok_or_else(bad)?;
-    let groups: Vec<Vec<i64>> = ctx
-        .attr_array(a)
-        .ok_or_else(bad)?
-        .iter()
-        .map(|g| ctx.attr_int_array(*g))
-        .collect::<Option<_>>()
-        .ok_or_else(bad)?;
+/// An array of arrays of integers (`[[0, 1], [2]]`); the accessor returns the groups.
+#[derive(Copy, Clone, Debug)]
+pub struct Reassociation;
+
+impl AttrConstraint for Reassociation {
+    const DESCRIPTION: &'static str = "an array of arrays of integers";
+    type Value<'c> = Vec<Vec<i64>>;
+    fn get(ctx: &Context, a: Attr) -> Option<Vec<Vec<i64>>> {
+        ctx.attr_array(a)?.iter().map(|g| ctx.attr_int_array(*g)).collect()
+    }
+}
+
+/// Checks that `groups` cover `0..rank` of the higher-rank side `big` contiguously and in
+/// order. An empty list is allowed when that side is all 1s.
+fn check_reassociation(ctx: &Context, op: OpId, groups: &[Vec<i64>], big: &[Dim]) -> Result<(), Diagnostic> {
     if groups.is_empty() {
         if big.iter().all(|d| *d == Dim::Static(1)) {
-            return Ok(groups);
+            return Ok(());
         }
         return Err(op_error(ctx, op, "an empty 'reassociation' requires every dim of the expanded shape to be 1"));
     }
     let mut next = 0i64;
-    for g in &groups {
+    for g in groups {
         if g.is_empty() || g.iter().enumerate().any(|(k, &d)| d != next + k as i64) {
             return Err(op_error(
                 ctx,
@@ -394,7 +414,7 @@ fn reassociation(ctx: &Context, op: OpId, big: &[Dim]) -> Result<Vec<Vec<i64>>, 
             format!("'reassociation' covers {next} dims, but the expanded shape has rank {}", big.len()),
         ));
     }
-    Ok(groups)
+    Ok(())
 }
 
 /// The collapsed dim of a group: the product when all static, else dynamic.
@@ -404,7 +424,7 @@ fn collapsed_dim(big: &[Dim], g: &[i64]) -> Dim {
         .map_or(Dim::Dynamic, Dim::Static)
 }
 
-fn parse_reassoc(p: &mut OpParser<'_>) -> PResult<morf_ir::Attr> {
+fn parse_reassoc(p: &mut OpParser<'_>) -> PResult<Attr> {
     let loc = p.loc();
     let a = p.parse_attribute()?;
     let ok = p.ctx.attr_array(a).is_some_and(|gs| gs.iter().all(|g| p.ctx.attr_int_array(*g).is_some()));
@@ -418,34 +438,39 @@ fn print_reassoc(p: &mut OpPrinter<'_>, op: OpId) {
     let ctx = p.ctx;
     let groups: Vec<String> = ctx
         .attr(op, "reassociation")
-        .and_then(|a| ctx.attr_array(a))
-        .unwrap_or(&[])
+        .and_then(|a| Reassociation::get(ctx, a))
+        .unwrap_or_default()
         .iter()
-        .map(|g| ints_text(&ctx.attr_int_array(*g).unwrap_or_default()))
+        .map(|g| ints_text(g))
         .collect();
     p.write(&format!(" [{}]", groups.join(", ")));
 }
 
-/// Merges groups of consecutive dims:
-/// `%r = mtensor.collapse_shape %a [[0, 1], [2]] : tensor<?x4x8xf32> -> tensor<?x8xf32>`.
-///
-/// Attribute `reassociation`: result dim `i` is the product of the operand dims in group
-/// `i`; it is static exactly when they all are.
-pub fn collapse_shape() -> OpInfo {
-    OpInfo::new("mtensor.collapse_shape", "merges groups of consecutive dims")
-        .traits(Traits::PURE)
-        .verify(verify_collapse)
-        .format(parse_collapse, print_collapse)
-        .fold(fold::fold_reshape_like)
-        .interpret(interpret_collapse)
+define_op! {
+    /// Merges groups of consecutive dims:
+    /// `%r = mtensor.collapse_shape %a [[0, 1], [2]] : tensor<?x4x8xf32> -> tensor<?x8xf32>`.
+    ///
+    /// Attribute `reassociation`: result dim `i` is the product of the operand dims in group
+    /// `i`; it is static exactly when they all are.
+    pub struct CollapseShapeOp("mtensor.collapse_shape") {
+        summary: "merges groups of consecutive dims",
+        traits: [PURE],
+        operands: [input: Tensor],
+        results: [result: Tensor],
+        attrs: [reassociation: Reassociation],
+        verify: verify_collapse,
+        format: (parse_collapse, print_collapse),
+        fold: fold::fold_reshape_like,
+        interpret: interpret_collapse,
+    }
 }
 
 fn verify_collapse(ctx: &Context, op: OpId) -> VResult {
-    expect_counts(ctx, op, 1, 1)?;
-    let (ins, _) = tensor_of(ctx, op, ctx.operand(op, 0), "operand")?;
-    let (outs, _) = tensor_of(ctx, op, ctx.result(op, 0), "result")?;
+    let c = CollapseShapeOp(op);
+    let (ins, outs) = (shape(ctx, c.input(ctx)), shape(ctx, c.result(ctx)));
     same_elem(ctx, op)?;
-    let groups = reassociation(ctx, op, &ins)?;
+    let groups = c.reassociation(ctx).unwrap_or_default();
+    check_reassociation(ctx, op, &groups, &ins)?;
     let expected: Vec<Dim> = groups.iter().map(|g| collapsed_dim(&ins, g)).collect();
     if expected != outs {
         return Err(op_error(
@@ -481,39 +506,40 @@ fn print_collapse(p: &mut OpPrinter<'_>, op: OpId) {
 }
 
 fn interpret_collapse(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
-    let a = m.tensor(ctx, op, ctx.operand(op, 0))?;
-    let groups: Vec<Vec<i64>> = ctx
-        .attr(op, "reassociation")
-        .and_then(|r| ctx.attr_array(r))
-        .unwrap_or(&[])
-        .iter()
-        .map(|g| ctx.attr_int_array(*g).unwrap_or_default())
-        .collect();
+    let c = CollapseShapeOp(op);
+    let a = m.tensor(ctx, op, c.input(ctx))?;
+    let groups = c.reassociation(ctx).unwrap_or_default();
     let shape: Vec<usize> = groups.iter().map(|g| g.iter().map(|&d| a.shape[d as usize]).product()).collect();
     store_exact(m, ctx, op, 0, Rc::new(a.reshape(shape)))
 }
 
-/// Splits dims into groups of consecutive dims:
-/// `%r = mtensor.expand_shape %a [[0, 1], [2]] sizes(%m) : tensor<?x8xf32> -> tensor<?x4x8xf32>`.
-///
-/// Attribute `reassociation`: operand dim `i` is the product of the result dims in group
-/// `i`. The `index` operands `sizes` give the dynamic result dims, one each; products are
-/// checked statically when a group and its operand dim are static, at run time otherwise.
-pub fn expand_shape() -> OpInfo {
-    OpInfo::new("mtensor.expand_shape", "splits dims into groups of consecutive dims")
-        .traits(Traits::PURE)
-        .verify(verify_expand)
-        .format(parse_expand, print_expand)
-        .fold(fold::fold_reshape_like)
-        .interpret(interpret_expand)
+define_op! {
+    /// Splits dims into groups of consecutive dims:
+    /// `%r = mtensor.expand_shape %a [[0, 1], [2]] sizes(%m) : tensor<?x8xf32> -> tensor<?x4x8xf32>`.
+    ///
+    /// Attribute `reassociation`: operand dim `i` is the product of the result dims in group
+    /// `i`. The `index` operands `sizes` give the dynamic result dims, one each; products are
+    /// checked statically when a group and its operand dim are static, at run time otherwise.
+    pub struct ExpandShapeOp("mtensor.expand_shape") {
+        summary: "splits dims into groups of consecutive dims",
+        traits: [PURE],
+        operands: [input: Tensor],
+        variadic: sizes: Index,
+        results: [result: Tensor],
+        attrs: [reassociation: Reassociation],
+        verify: verify_expand,
+        format: (parse_expand, print_expand),
+        fold: fold::fold_reshape_like,
+        interpret: interpret_expand,
+    }
 }
 
 fn verify_expand(ctx: &Context, op: OpId) -> VResult {
-    expect_min_counts(ctx, op, 1, 1)?;
-    let (ins, _) = tensor_of(ctx, op, ctx.operand(op, 0), "operand")?;
-    let (outs, _) = tensor_of(ctx, op, ctx.result(op, 0), "result")?;
+    let e = ExpandShapeOp(op);
+    let (ins, outs) = (shape(ctx, e.input(ctx)), shape(ctx, e.result(ctx)));
     same_elem(ctx, op)?;
-    let groups = reassociation(ctx, op, &outs)?;
+    let groups = e.reassociation(ctx).unwrap_or_default();
+    check_reassociation(ctx, op, &groups, &outs)?;
     if groups.is_empty() && !ins.is_empty() {
         return Err(op_error(ctx, op, "an empty 'reassociation' requires a 0-d operand"));
     }
@@ -538,7 +564,7 @@ fn verify_expand(ctx: &Context, op: OpId) -> VResult {
             }
         }
     }
-    check_sizes(ctx, op, 1, &outs)
+    check_sizes(ctx, op, e.sizes(ctx), &outs)
 }
 
 fn parse_expand(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
@@ -565,16 +591,10 @@ fn print_expand(p: &mut OpPrinter<'_>, op: OpId) {
 }
 
 fn interpret_expand(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
-    let a = m.tensor(ctx, op, ctx.operand(op, 0))?;
-    let rt = ctx.value_type(ctx.result(op, 0));
-    let shape = runtime_shape(m, ctx, op, rt, 1)?;
-    let groups: Vec<Vec<i64>> = ctx
-        .attr(op, "reassociation")
-        .and_then(|r| ctx.attr_array(r))
-        .unwrap_or(&[])
-        .iter()
-        .map(|g| ctx.attr_int_array(*g).unwrap_or_default())
-        .collect();
+    let e = ExpandShapeOp(op);
+    let a = m.tensor(ctx, op, e.input(ctx))?;
+    let shape = runtime_shape(m, ctx, op, ctx.value_type(e.result(ctx)), 1)?;
+    let groups = e.reassociation(ctx).unwrap_or_default();
     for (i, g) in groups.iter().enumerate() {
         let p: usize = g.iter().map(|&d| shape[d as usize]).product();
         if p != a.shape[i] {
