@@ -6,9 +6,11 @@
 //! ops and `mloop.for`; this crate does not depend on `morf-loop` but runs them through their
 //! registered `interpret` hooks (see `docs/dialects/gpu.md` for the full reference).
 //!
-//! Ops, by group:
+//! Ops, by group, each one [`morf_ir::define_op!`] item with a typed handle re-exported from
+//! [`ops`] (`morf_gpu::ops::LoadOp`):
 //!
-//! - [`ops::kernel`]: `func`, `return`, `launch`;
+//! - [`ops::kernel`]: `func`, `return`, `launch` ([`ops::FuncOp`], [`ops::ReturnOp`],
+//!   [`ops::LaunchOp`]);
 //! - [`ops::ids`]: `thread_id`, `block_id`, `block_dim`, `grid_dim`, `lane_id`, `warp_id`;
 //! - [`ops::memory`]: `load`, `store`, `load_vec`, `store_vec`, `shared_alloc`,
 //!   `dynamic_shared`, `barrier`;
@@ -38,7 +40,7 @@ pub mod types;
 
 use morf_ir::{Context, DialectInfo};
 
-use ops::{control, ids, kernel, memory as mem, warp};
+use ops::*;
 
 pub use types::{is_ptr, ptr_parts, ptr_type, PTR, SHARED};
 
@@ -51,24 +53,28 @@ pub fn register(ctx: &mut Context) {
         materialize_constant: None,
     });
     r.register_type(types::PTR, types::verify_ptr_type);
-    r.register_op(Box::leak(Box::new(kernel::func())));
-    r.register_op(Box::leak(Box::new(kernel::return_())));
-    r.register_op(Box::leak(Box::new(kernel::launch())));
-    r.register_op(Box::leak(Box::new(ids::id("mgpu.thread_id", "the thread's index in its block"))));
-    r.register_op(Box::leak(Box::new(ids::id("mgpu.block_id", "the block's index in the grid"))));
-    r.register_op(Box::leak(Box::new(ids::id("mgpu.block_dim", "the number of threads per block"))));
-    r.register_op(Box::leak(Box::new(ids::id("mgpu.grid_dim", "the number of blocks in the grid"))));
-    r.register_op(Box::leak(Box::new(ids::id("mgpu.lane_id", "the thread's lane in its warp (thread_id % 32)"))));
-    r.register_op(Box::leak(Box::new(ids::id("mgpu.warp_id", "the thread's warp in its block (thread_id / 32)"))));
-    r.register_op(Box::leak(Box::new(mem::load())));
-    r.register_op(Box::leak(Box::new(mem::store())));
-    r.register_op(Box::leak(Box::new(mem::load_vec())));
-    r.register_op(Box::leak(Box::new(mem::store_vec())));
-    r.register_op(Box::leak(Box::new(mem::shared_alloc())));
-    r.register_op(Box::leak(Box::new(mem::dynamic_shared())));
-    r.register_op(Box::leak(Box::new(mem::barrier())));
-    r.register_op(Box::leak(Box::new(warp::shuffle())));
-    r.register_op(Box::leak(Box::new(warp::warp_reduce())));
-    r.register_op(Box::leak(Box::new(control::if_())));
-    r.register_op(Box::leak(Box::new(control::yield_())));
+    for info in [
+        FuncOp::info(),
+        ReturnOp::info(),
+        LaunchOp::info(),
+        ThreadIdOp::info(),
+        BlockIdOp::info(),
+        BlockDimOp::info(),
+        GridDimOp::info(),
+        LaneIdOp::info(),
+        WarpIdOp::info(),
+        LoadOp::info(),
+        StoreOp::info(),
+        LoadVecOp::info(),
+        StoreVecOp::info(),
+        SharedAllocOp::info(),
+        DynamicSharedOp::info(),
+        BarrierOp::info(),
+        ShuffleOp::info(),
+        WarpReduceOp::info(),
+        IfOp::info(),
+        YieldOp::info(),
+    ] {
+        r.register_op(info);
+    }
 }

@@ -33,12 +33,14 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use morf_ir::builtin::{func_type, op_error};
+use morf_ir::builtin::op_error;
 use morf_ir::interp::{Array, InterpResult, Machine, RtValue};
 use morf_ir::{BlockId, Context, Diagnostic, OpId, Traits, Type, Value};
 
-use crate::ops::kernel::{launch_kernel_name, lookup_kernel, max_threads, module_of};
-use crate::ops::memory::shared_size;
+use crate::ops::{
+    BarrierOp, BlockDimOp, BlockIdOp, DynamicSharedOp, GridDimOp, IfOp, LaneIdOp, LaunchOp, LoadOp, LoadVecOp,
+    ReduceKind, SharedAllocOp, ShuffleMode, ShuffleOp, StoreOp, StoreVecOp, ThreadIdOp, WarpIdOp, WarpReduceOp,
+};
 use crate::types::{elem_bytes, ptr_parts};
 
 /// Threads per warp.
@@ -50,42 +52,42 @@ pub const MAX_THREADS: i64 = 1024;
 /// The most dynamic shared memory per block, in bytes (227 KiB, as on sm_90).
 pub const MAX_SHARED_BYTES: i64 = 227 * 1024;
 
+/// The loop op the simulator runs itself. This crate does not depend on `morf-loop` (kernels
+/// hold its ops the way MLIR's gpu kernels hold `arith` ops), so it is known by name.
+const MLOOP_FOR: &str = "mloop.for";
+
 /// Runs the `mgpu.launch` op `op` with the host values of `host`.
 pub fn run_launch(host: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
-    let name = launch_kernel_name(ctx, op).ok_or_else(|| op_error(ctx, op, "requires a 'kernel' symbol"))?;
-    let f = module_of(ctx, op)
-        .and_then(|m| lookup_kernel(ctx, m, name))
-        .ok_or_else(|| op_error(ctx, op, format!("'{name}' does not reference an 'mgpu.func'")))?;
-    let ops = ctx.operands(op);
-    if ops.len() < 3 {
+    let launch = LaunchOp::dyn_cast(ctx, op).ok_or_else(|| op_error(ctx, op, "is not an 'mgpu.launch'"))?;
+    let name = launch.kernel(ctx).ok_or_else(|| op_error(ctx, op, "requires a 'kernel' symbol"))?;
+    let f =
+        launch.callee(ctx).ok_or_else(|| op_error(ctx, op, format!("'{name}' does not reference an 'mgpu.func'")))?;
+    if ctx.operands(op).len() < 3 {
         return Err(op_error(ctx, op, "expects blocks, threads and shared operands"));
     }
-    let blocks = host.int(ctx, op, ops[0])?;
-    let threads = host.int(ctx, op, ops[1])?;
-    let shared = host.int(ctx, op, ops[2])?;
+    let blocks = host.int(ctx, op, launch.blocks(ctx))?;
+    let threads = host.int(ctx, op, launch.threads(ctx))?;
+    let shared = host.int(ctx, op, launch.shared(ctx))?;
     if blocks < 0 {
         return Err(op_error(ctx, op, format!("blocks must be non-negative, got {blocks}")));
     }
-    let bound = max_threads(ctx, f).unwrap_or(MAX_THREADS).min(MAX_THREADS);
+    let bound = f.max_threads(ctx).unwrap_or(MAX_THREADS).min(MAX_THREADS);
     if threads < 1 || threads > bound {
         return Err(op_error(ctx, op, format!("threads must be in 1..={bound} for '@{name}', got {threads}")));
     }
     if !(0..=MAX_SHARED_BYTES).contains(&shared) {
         return Err(op_error(ctx, op, format!("shared must be in 0..={MAX_SHARED_BYTES} bytes, got {shared}")));
     }
-    let params: Vec<Type> =
-        func_type(ctx, f).and_then(|t| ctx.function_parts(t)).map(|(i, _)| i.to_vec()).unwrap_or_default();
-    let body = ctx
-        .regions(f)
-        .first()
-        .and_then(|r| ctx.entry_block(*r))
-        .ok_or_else(|| op_error(ctx, op, format!("kernel '@{name}' has no body")))?;
+    let params = f.params(ctx);
+    let body =
+        ctx.entry_block(f.body(ctx)).ok_or_else(|| op_error(ctx, op, format!("kernel '@{name}' has no body")))?;
     let formals = ctx.block_args(body);
-    if formals.len() != ops.len() - 3 || params.len() != formals.len() {
+    let actuals = launch.args(ctx);
+    if formals.len() != actuals.len() || params.len() != formals.len() {
         return Err(op_error(ctx, op, format!("argument count does not match '@{name}'")));
     }
     let mut args = Vec::with_capacity(formals.len());
-    for (i, (&a, &p)) in ops[3..].iter().zip(&params).enumerate() {
+    for (i, (&a, &p)) in actuals.iter().zip(&params).enumerate() {
         let v = host.get(ctx, a)?.clone();
         let ok = matches!(
             (&v, ptr_parts(ctx, p)),
@@ -228,82 +230,87 @@ impl<'c> Sim<'c> {
         }
     }
 
+    /// Sets result 0 of `op` to `v` in each active thread.
+    fn set_all(&mut self, op: OpId, mask: &Mask, v: i64) {
+        self.set_each(op, mask, |_| RtValue::Int(v))
+    }
+
     fn run_op(&mut self, op: OpId, mask: &Mask) -> InterpResult<()> {
         let ctx = self.ctx;
-        match ctx.op_name(op) {
-            "mgpu.thread_id" => self.set_each(op, mask, |t| RtValue::Int(t as i64)),
-            "mgpu.block_id" => {
-                let b = self.block;
-                self.set_each(op, mask, |_| RtValue::Int(b))
-            }
-            "mgpu.block_dim" => {
-                let n = self.nthreads as i64;
-                self.set_each(op, mask, |_| RtValue::Int(n))
-            }
-            "mgpu.grid_dim" => {
-                let g = self.grid;
-                self.set_each(op, mask, |_| RtValue::Int(g))
-            }
-            "mgpu.lane_id" => self.set_each(op, mask, |t| RtValue::Int((t % WARP) as i64)),
-            "mgpu.warp_id" => self.set_each(op, mask, |t| RtValue::Int((t / WARP) as i64)),
-            "mgpu.load" => self.load(op, mask, 1)?,
-            "mgpu.load_vec" => self.load(op, mask, ctx.results(op).len())?,
-            "mgpu.store" => self.store(op, mask, 1)?,
-            "mgpu.store_vec" => self.store(op, mask, ctx.operands(op).len().saturating_sub(2))?,
-            "mgpu.shared_alloc" => {
-                let v = match self.shared.get(&op) {
-                    Some(v) => v.clone(),
-                    None => {
-                        let n = shared_size(ctx, op).unwrap_or(0).max(0) as usize;
-                        let v = self.new_shared(op, n);
-                        self.shared.insert(op, v.clone());
-                        v
-                    }
-                };
-                self.set_each(op, mask, |_| v.clone());
-            }
-            "mgpu.dynamic_shared" => {
-                let ty = ctx.value_type(ctx.result(op, 0));
-                let v = match self.dynamic.get(&ty) {
-                    Some(v) => v.clone(),
-                    None => {
-                        let elem = ptr_parts(ctx, ty).map(|p| p.0).unwrap_or(ty);
-                        let n = self.shared_bytes as usize / elem_bytes(ctx, elem);
-                        let v = self.new_shared(op, n);
-                        self.dynamic.insert(ty, v.clone());
-                        v
-                    }
-                };
-                self.set_each(op, mask, |_| v.clone());
-            }
-            "mgpu.barrier" => {
-                if let Some(t) = mask.iter().position(|a| !*a) {
-                    let active = mask.iter().filter(|a| **a).count();
-                    return Err(self.err(
-                        op,
-                        t,
-                        format!(
-                            "reached by only {active} of {} threads of the block (divergent barrier; thread {t} is \
-                             inactive)",
-                            self.nthreads
-                        ),
-                    ));
+        if ctx.isa::<ThreadIdOp>(op) {
+            self.set_each(op, mask, |t| RtValue::Int(t as i64));
+        } else if ctx.isa::<BlockIdOp>(op) {
+            self.set_all(op, mask, self.block);
+        } else if ctx.isa::<BlockDimOp>(op) {
+            self.set_all(op, mask, self.nthreads as i64);
+        } else if ctx.isa::<GridDimOp>(op) {
+            self.set_all(op, mask, self.grid);
+        } else if ctx.isa::<LaneIdOp>(op) {
+            self.set_each(op, mask, |t| RtValue::Int((t % WARP) as i64));
+        } else if ctx.isa::<WarpIdOp>(op) {
+            self.set_each(op, mask, |t| RtValue::Int((t / WARP) as i64));
+        } else if let Some(l) = ctx.dyn_cast::<LoadOp>(op) {
+            self.load(op, mask, l.ptr(ctx), l.index(ctx), &[l.value(ctx)])?;
+        } else if let Some(l) = ctx.dyn_cast::<LoadVecOp>(op) {
+            self.load(op, mask, l.ptr(ctx), l.index(ctx), l.values(ctx))?;
+        } else if let Some(s) = ctx.dyn_cast::<StoreOp>(op) {
+            self.store(op, mask, &[s.value(ctx)], s.ptr(ctx), s.index(ctx))?;
+        } else if let Some(s) = ctx.dyn_cast::<StoreVecOp>(op) {
+            self.store(op, mask, s.values(ctx), s.ptr(ctx), s.index(ctx))?;
+        } else if let Some(a) = ctx.dyn_cast::<SharedAllocOp>(op) {
+            let v = match self.shared.get(&op) {
+                Some(v) => v.clone(),
+                None => {
+                    let n = a.size(ctx).unwrap_or(0).max(0) as usize;
+                    let v = self.new_shared(op, n);
+                    self.shared.insert(op, v.clone());
+                    v
                 }
-            }
-            "mgpu.shuffle" => self.shuffle(op, mask)?,
-            "mgpu.warp_reduce" => self.warp_reduce(op, mask)?,
-            "mgpu.if" => self.run_if(op, mask)?,
-            "mloop.for" => self.run_for(op, mask)?,
-            _ => {
-                if !ctx.regions(op).is_empty() {
-                    let t = mask.iter().position(|a| *a).unwrap_or(0);
-                    return Err(self.err(op, t, "is not supported inside a kernel by the simulator"));
+            };
+            self.set_each(op, mask, |_| v.clone());
+        } else if let Some(d) = ctx.dyn_cast::<DynamicSharedOp>(op) {
+            let ty = ctx.value_type(d.ptr(ctx));
+            let v = match self.dynamic.get(&ty) {
+                Some(v) => v.clone(),
+                None => {
+                    let elem = ptr_parts(ctx, ty).map(|p| p.0).unwrap_or(ty);
+                    let n = self.shared_bytes as usize / elem_bytes(ctx, elem);
+                    let v = self.new_shared(op, n);
+                    self.dynamic.insert(ty, v.clone());
+                    v
                 }
-                for t in actives(mask) {
-                    let r = self.threads[t].run_op(ctx, op);
-                    if let Err(d) = r {
-                        return Err(self.wrap(d, t));
-                    }
+            };
+            self.set_each(op, mask, |_| v.clone());
+        } else if ctx.isa::<BarrierOp>(op) {
+            if let Some(t) = mask.iter().position(|a| !*a) {
+                let active = mask.iter().filter(|a| **a).count();
+                return Err(self.err(
+                    op,
+                    t,
+                    format!(
+                        "reached by only {active} of {} threads of the block (divergent barrier; thread {t} is \
+                         inactive)",
+                        self.nthreads
+                    ),
+                ));
+            }
+        } else if let Some(s) = ctx.dyn_cast::<ShuffleOp>(op) {
+            self.shuffle(s, mask)?;
+        } else if let Some(w) = ctx.dyn_cast::<WarpReduceOp>(op) {
+            self.warp_reduce(w, mask)?;
+        } else if let Some(i) = ctx.dyn_cast::<IfOp>(op) {
+            self.run_if(i, mask)?;
+        } else if ctx.op_name(op) == MLOOP_FOR {
+            self.run_for(op, mask)?;
+        } else {
+            if !ctx.regions(op).is_empty() {
+                let t = mask.iter().position(|a| *a).unwrap_or(0);
+                return Err(self.err(op, t, "is not supported inside a kernel by the simulator"));
+            }
+            for t in actives(mask) {
+                let r = self.threads[t].run_op(ctx, op);
+                if let Err(d) = r {
+                    return Err(self.wrap(d, t));
                 }
             }
         }
@@ -349,10 +356,10 @@ impl<'c> Sim<'c> {
         Ok(off as usize)
     }
 
-    fn load(&mut self, op: OpId, mask: &Mask, w: usize) -> InterpResult<()> {
+    /// Loads `results.len()` elements through `p` at `i`.
+    fn load(&mut self, op: OpId, mask: &Mask, p: Value, i: Value, results: &[Value]) -> InterpResult<()> {
         let ctx = self.ctx;
-        let (p, i) = (ctx.operand(op, 0), ctx.operand(op, 1));
-        let results = ctx.results(op);
+        let w = results.len();
         for t in actives(mask) {
             let (elem, data) = self.memory(op, t, p)?;
             let off = self.int(op, t, i)?;
@@ -370,10 +377,10 @@ impl<'c> Sim<'c> {
         Ok(())
     }
 
-    fn store(&mut self, op: OpId, mask: &Mask, w: usize) -> InterpResult<()> {
+    /// Stores `vals` through `p` at `i`.
+    fn store(&mut self, op: OpId, mask: &Mask, vals: &[Value], p: Value, i: Value) -> InterpResult<()> {
         let ctx = self.ctx;
-        let ops = ctx.operands(op);
-        let (vals, p, i) = (&ops[..w], ops[w], ops[w + 1]);
+        let w = vals.len();
         for t in actives(mask) {
             let (elem, data) = self.memory(op, t, p)?;
             let off = self.int(op, t, i)?;
@@ -394,26 +401,30 @@ impl<'c> Sim<'c> {
         Ok(())
     }
 
-    fn shuffle(&mut self, op: OpId, mask: &Mask) -> InterpResult<()> {
+    fn shuffle(&mut self, s: ShuffleOp, mask: &Mask) -> InterpResult<()> {
         let ctx = self.ctx;
-        let (v, off) = (ctx.operand(op, 0), ctx.operand(op, 1));
-        let mode = ctx.attr(op, "mode").and_then(|a| ctx.attr_str(a)).unwrap_or("");
+        let op = s.id();
+        let (v, off) = (s.value(ctx), s.offset(ctx));
+        let mode = s.shuffle_mode(ctx);
         let n = self.nthreads;
         let mut vals: Vec<Option<RtValue>> = vec![None; n];
         for t in actives(mask) {
             vals[t] = Some(self.get(t, v)?.clone());
         }
-        let r = ctx.result(op, 0);
+        let r = s.result(ctx);
         for t in actives(mask) {
             let o = self.int(op, t, off)?;
             let lane = (t % WARP) as i64;
             let base = t - t % WARP;
             let src = match mode {
-                "xor" => lane ^ o,
-                "down" => lane.saturating_add(o),
-                "up" => lane.saturating_sub(o),
-                "idx" => o.rem_euclid(WARP as i64),
-                _ => return Err(self.err(op, t, format!("unknown shuffle mode '{mode}'"))),
+                Some(ShuffleMode::Xor) => lane ^ o,
+                Some(ShuffleMode::Down) => lane.saturating_add(o),
+                Some(ShuffleMode::Up) => lane.saturating_sub(o),
+                Some(ShuffleMode::Idx) => o.rem_euclid(WARP as i64),
+                None => {
+                    let m = s.mode(ctx).unwrap_or_default();
+                    return Err(self.err(op, t, format!("unknown shuffle mode '{m}'")));
+                }
             };
             let from = if (0..WARP as i64).contains(&src) { base + src as usize } else { t };
             let x = match vals.get(from) {
@@ -425,11 +436,15 @@ impl<'c> Sim<'c> {
         Ok(())
     }
 
-    fn warp_reduce(&mut self, op: OpId, mask: &Mask) -> InterpResult<()> {
+    fn warp_reduce(&mut self, w: WarpReduceOp, mask: &Mask) -> InterpResult<()> {
         let ctx = self.ctx;
-        let v = ctx.operand(op, 0);
-        let r = ctx.result(op, 0);
-        let kind = ctx.attr(op, "kind").and_then(|a| ctx.attr_str(a)).unwrap_or("").to_string();
+        let op = w.id();
+        let (v, r) = (w.value(ctx), w.result(ctx));
+        let Some(kind) = w.reduce_kind(ctx) else {
+            let k = w.kind(ctx).unwrap_or_default();
+            let t = mask.iter().position(|a| *a).unwrap_or(0);
+            return Err(self.err(op, t, format!("unknown combiner '{k}'")));
+        };
         let fk = ctx.float_kind(ctx.value_type(r));
         let n = self.nthreads;
         for base in (0..n).step_by(WARP) {
@@ -442,20 +457,20 @@ impl<'c> Sim<'c> {
                 let x = self.get(t, v)?;
                 acc = match (&acc, x) {
                     (RtValue::Float(a), RtValue::Float(b)) => {
-                        let c = match kind.as_str() {
-                            "sum" => a + b,
-                            "max" | "min" if a.is_nan() || b.is_nan() => f64::NAN,
-                            "max" => a.max(*b),
-                            "min" => a.min(*b),
-                            _ => return Err(self.err(op, t, format!("unknown combiner '{kind}'"))),
+                        let c = match kind {
+                            ReduceKind::Sum => a + b,
+                            ReduceKind::Max | ReduceKind::Min if a.is_nan() || b.is_nan() => f64::NAN,
+                            ReduceKind::Max => a.max(*b),
+                            ReduceKind::Min => a.min(*b),
                         };
                         RtValue::Float(fk.map_or(c, |k| k.round(c)))
                     }
-                    (RtValue::Int(a), RtValue::Int(b)) => RtValue::Int(match kind.as_str() {
-                        "sum" => a.checked_add(*b).ok_or_else(|| self.err(op, t, "integer overflow in the sum"))?,
-                        "max" => *a.max(b),
-                        "min" => *a.min(b),
-                        _ => return Err(self.err(op, t, format!("unknown combiner '{kind}'"))),
+                    (RtValue::Int(a), RtValue::Int(b)) => RtValue::Int(match kind {
+                        ReduceKind::Sum => {
+                            a.checked_add(*b).ok_or_else(|| self.err(op, t, "integer overflow in the sum"))?
+                        }
+                        ReduceKind::Max => *a.max(b),
+                        ReduceKind::Min => *a.min(b),
                     }),
                     _ => return Err(self.err(op, t, "expected a scalar value")),
                 };
@@ -467,9 +482,10 @@ impl<'c> Sim<'c> {
         Ok(())
     }
 
-    fn run_if(&mut self, op: OpId, mask: &Mask) -> InterpResult<()> {
+    fn run_if(&mut self, i: IfOp, mask: &Mask) -> InterpResult<()> {
         let ctx = self.ctx;
-        let c = ctx.operand(op, 0);
+        let op = i.id();
+        let c = i.condition(ctx);
         let n = self.nthreads;
         let mut then_mask = vec![false; n];
         let mut else_mask = vec![false; n];
@@ -480,16 +496,16 @@ impl<'c> Sim<'c> {
                 else_mask[t] = true;
             }
         }
-        let results = ctx.results(op);
-        for (ri, m) in [then_mask, else_mask].iter().enumerate() {
-            if !any(m) {
+        let results = i.results(ctx);
+        for (region, m) in [(i.then_region(ctx), then_mask), (i.else_region(ctx), else_mask)] {
+            if !any(&m) {
                 continue;
             }
-            let Some(b) = ctx.regions(op).get(ri).and_then(|r| ctx.entry_block(*r)) else {
+            let Some(b) = ctx.entry_block(region) else {
                 continue;
             };
-            let term = self.run_block(b, m)?;
-            for t in actives(m) {
+            let term = self.run_block(b, &m)?;
+            for t in actives(&m) {
                 let vals = self.yielded(term, t)?;
                 for (&r, v) in results.iter().zip(vals) {
                     self.threads[t].set(r, v);

@@ -239,7 +239,7 @@ fn kernel_ops_do_not_run_outside_a_launch() {
     morf_gpu::register(&mut ctx);
     let src = "mgpu.func @k() kernel {\n  %t = mgpu.thread_id : index\n  mgpu.return\n}";
     let m = morf_ir::parse_source(&mut ctx, "t.mlir", src, 0).unwrap();
-    let k = morf_gpu::ops::kernel::lookup_kernel(&ctx, m, "k").unwrap();
+    let k = morf_gpu::ops::kernel::lookup_kernel(&ctx, m, "k").unwrap().id();
     let e = run_function(&ctx, k, vec![]).unwrap_err();
     assert!(e.message.contains("runs only inside a kernel launched by 'mgpu.launch'"), "{}", e.message);
 }

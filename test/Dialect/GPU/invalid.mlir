@@ -2,7 +2,7 @@
 
 // Ids are 'index'.
 mgpu.func @id_type() kernel {
-  // expected-error@+1 {{'mgpu.thread_id' op result must be of type 'index', got 'i64'}}
+  // expected-error@+1 {{'mgpu.thread_id' op result #0 ('thread_id') must be an 'index', got 'i64'}}
   %t = "mgpu.thread_id"() : () -> i64
   mgpu.return
 }
@@ -11,7 +11,7 @@ mgpu.func @id_type() kernel {
 
 // A load's index is 'index'.
 mgpu.func @load_index(%p: !mgpu.ptr<f32>, %i: f32) kernel {
-  // expected-error@+1 {{'mgpu.load' op index must be of type 'index', got 'f32'}}
+  // expected-error@+1 {{'mgpu.load' op operand #1 ('index') must be an 'index', got 'f32'}}
   %v = "mgpu.load"(%p, %i) : (!mgpu.ptr<f32>, f32) -> f32
   mgpu.return
 }
@@ -20,7 +20,7 @@ mgpu.func @load_index(%p: !mgpu.ptr<f32>, %i: f32) kernel {
 
 // A load reads through a pointer.
 mgpu.func @load_ptr(%p: f32, %i: index) kernel {
-  // expected-error@+1 {{'mgpu.load' op pointer must be a '!mgpu.ptr', got 'f32'}}
+  // expected-error@+1 {{'mgpu.load' op operand #0 ('ptr') must be a '!mgpu.ptr', got 'f32'}}
   %v = "mgpu.load"(%p, %i) : (f32, index) -> f32
   mgpu.return
 }
@@ -82,7 +82,7 @@ mgpu.func @store_vec_types(%p: !mgpu.ptr<bf16>, %i: index, %a: bf16, %b: f32) ke
 
 // Shared memory comes as a pointer in address space 3.
 mgpu.func @shared_space() kernel {
-  // expected-error@+1 {{'mgpu.shared_alloc' op result must be a shared-memory pointer ('!mgpu.ptr<T, 3>'), got '!mgpu.ptr<f32>'}}
+  // expected-error@+1 {{'mgpu.shared_alloc' op result #0 ('ptr') must be a shared-memory pointer ('!mgpu.ptr<T, 3>'), got '!mgpu.ptr<f32>'}}
   %s = mgpu.shared_alloc {size = 4 : i64} : !mgpu.ptr<f32>
   mgpu.return
 }
@@ -131,7 +131,7 @@ mgpu.func @shuffle_mode(%v: f32, %o: index) kernel {
 // -----
 
 mgpu.func @shuffle_offset(%v: f32, %o: f32) kernel {
-  // expected-error@+1 {{'mgpu.shuffle' op offset must be of type 'index', got 'f32'}}
+  // expected-error@+1 {{'mgpu.shuffle' op operand #1 ('offset') must be an 'index', got 'f32'}}
   %r = "mgpu.shuffle"(%v, %o) {mode = "xor"} : (f32, f32) -> f32
   mgpu.return
 }
@@ -176,7 +176,7 @@ mgpu.func @yield_types(%c: i1, %a: f32, %b: f16) kernel {
 // -----
 
 mgpu.func @if_cond(%c: index) kernel {
-  // expected-error@+1 {{'mgpu.if' op condition must be of type 'i1', got 'index'}}
+  // expected-error@+1 {{'mgpu.if' op operand #0 ('condition') must be an 'i1', got 'index'}}
   "mgpu.if"(%c) ({
     mgpu.yield
   }, {
@@ -270,7 +270,40 @@ func.func @launch_index(%c: index, %b: !mloop.buffer<?xf32>, %f: f32) {
 // -----
 
 func.func @launch_sizes(%c: index, %f: f32) {
-  // expected-error@+1 {{'mgpu.launch' op threads must be of type 'index', got 'f32'}}
+  // expected-error@+1 {{'mgpu.launch' op operand #1 ('threads') must be an 'index', got 'f32'}}
   "mgpu.launch"(%c, %f, %c) {kernel = @k} : (index, f32, index) -> ()
   return
+}
+
+// -----
+
+// The pointer of a vector store follows the values.
+mgpu.func @store_vec_ptr(%a: f32, %b: f32, %i: index) kernel {
+  // expected-error@+1 {{'mgpu.store_vec' op operand #2 ('ptr') must be a '!mgpu.ptr', got 'f32'}}
+  "mgpu.store_vec"(%a, %b, %a, %i) : (f32, f32, f32, index) -> ()
+  mgpu.return
+}
+
+// -----
+
+// Warp ops move scalars.
+mgpu.func @warp_reduce_scalar(%p: !mgpu.ptr<f32>) kernel {
+  // expected-error@+1 {{'mgpu.warp_reduce' op operand #0 ('value') must be a scalar, got '!mgpu.ptr<f32>'}}
+  %r = "mgpu.warp_reduce"(%p) {kind = "sum"} : (!mgpu.ptr<f32>) -> !mgpu.ptr<f32>
+  mgpu.return
+}
+
+// -----
+
+func.func @launch_no_kernel(%c: index) {
+  // expected-error@+1 {{'mgpu.launch' op requires attribute 'kernel'}}
+  "mgpu.launch"(%c, %c, %c) : (index, index, index) -> ()
+  return
+}
+
+// -----
+
+// expected-error@+1 {{'mgpu.func' op attribute 'max_threads' must be an integer, got "many"}}
+mgpu.func @bounds() kernel attributes {max_threads = "many"} {
+  mgpu.return
 }

@@ -13,41 +13,50 @@ use morf_ir::asm::formats::{parse_operands_colon_types, print_operands_colon_typ
 use morf_ir::asm::parser::{OpParser, PResult};
 use morf_ir::asm::printer::OpPrinter;
 use morf_ir::builtin::op_error;
-use morf_ir::{Context, OpId, OpInfo, OperationState, Traits, Type, TypeData};
+use morf_ir::opdef::{AnyType, I1};
+use morf_ir::{define_op, Context, OpId, OperationState, Type};
 
-use super::{expect_results, VResult};
+use super::{interpret_in_kernel_only, VResult};
 
-/// A conditional: operand `cond` (`i1`), two regions (`then`, and `else`, which may be empty
-/// when there are no results), each of one block ending in `mgpu.yield`. Threads of a block
-/// may take different branches.
-pub fn if_() -> OpInfo {
-    OpInfo::new("mgpu.if", "runs one of two regions, per thread")
-        .traits(Traits::SINGLE_BLOCK)
-        .verify(verify_if)
-        .format(parse_if, print_if)
-        .interpret(super::interpret_in_kernel_only)
+define_op! {
+    /// A conditional: `%r = mgpu.if %cond -> (f32) { ... } else { ... }`. Two regions (`then`,
+    /// and `else`, which may be empty when there are no results), each of one block ending in
+    /// `mgpu.yield`. Threads of a block may take different branches.
+    pub struct IfOp("mgpu.if") {
+        summary: "runs one of two regions, per thread",
+        traits: [SINGLE_BLOCK],
+        operands: [condition: I1],
+        variadic_results: results: AnyType,
+        regions: [then_region, else_region],
+        verify: verify_if,
+        format: (parse_if, print_if),
+        interpret: interpret_in_kernel_only,
+    }
+}
+
+define_op! {
+    /// Ends a region of `mgpu.if`: `mgpu.yield` or `mgpu.yield %a, %b : f32, f32`, with the
+    /// parent's result types.
+    pub struct YieldOp("mgpu.yield") {
+        summary: "ends a region of mgpu.if, yielding its values",
+        traits: [TERMINATOR, PURE],
+        variadic: values: AnyType,
+        verify: verify_yield,
+        format: (parse_operands_colon_types, print_operands_colon_types),
+        interpret: interpret_in_kernel_only,
+    }
 }
 
 fn verify_if(ctx: &Context, op: OpId) -> VResult {
-    let ops = ctx.operands(op);
-    if ops.len() != 1 {
-        return Err(op_error(ctx, op, format!("expects 1 operand (the condition), but got {}", ops.len())));
-    }
-    let t = ctx.value_type(ops[0]);
-    if !matches!(ctx.type_data(t), TypeData::Integer(1)) {
-        return Err(op_error(ctx, op, format!("condition must be of type 'i1', got '{}'", ctx.type_to_string(t))));
-    }
-    let regions = ctx.regions(op);
-    if regions.len() != 2 {
-        return Err(op_error(ctx, op, format!("expects two regions (then, else), but got {}", regions.len())));
-    }
-    if ctx.entry_block(regions[0]).is_none() {
+    let o = IfOp(op);
+    let (then_r, else_r) = (o.then_region(ctx), o.else_region(ctx));
+    if ctx.entry_block(then_r).is_none() {
         return Err(op_error(ctx, op, "expects a 'then' block"));
     }
-    if !ctx.results(op).is_empty() && ctx.entry_block(regions[1]).is_none() {
+    if !o.results(ctx).is_empty() && ctx.entry_block(else_r).is_none() {
         return Err(op_error(ctx, op, "must have an 'else' region when it has results"));
     }
-    for &r in regions {
+    for r in [then_r, else_r] {
         if let Some(b) = ctx.entry_block(r) {
             if !ctx.block_args(b).is_empty() {
                 return Err(op_error(ctx, op, "regions must not have arguments"));
@@ -104,23 +113,12 @@ fn print_if(p: &mut OpPrinter<'_>, op: OpId) {
     p.print_optional_attr_dict_with_keyword(op, &[]);
 }
 
-/// Ends a region of `mgpu.if`: `mgpu.yield` or `mgpu.yield %a, %b : f32, f32`, with the
-/// parent's result types.
-pub fn yield_() -> OpInfo {
-    OpInfo::new("mgpu.yield", "ends a region of mgpu.if, yielding its values")
-        .traits(Traits::TERMINATOR | Traits::PURE)
-        .verify(verify_yield)
-        .format(parse_operands_colon_types, print_operands_colon_types)
-        .interpret(super::interpret_in_kernel_only)
-}
-
 fn verify_yield(ctx: &Context, op: OpId) -> VResult {
-    expect_results(ctx, op, 0)?;
-    let Some(parent) = ctx.parent_op(op).filter(|p| ctx.op_name(*p) == "mgpu.if") else {
+    let Some(parent) = ctx.parent_op(op).and_then(|p| ctx.dyn_cast::<IfOp>(p)) else {
         return Err(op_error(ctx, op, "expects parent op 'mgpu.if'"));
     };
-    let want: Vec<Type> = ctx.results(parent).iter().map(|v| ctx.value_type(*v)).collect();
-    let got: Vec<Type> = ctx.operands(op).iter().map(|v| ctx.value_type(*v)).collect();
+    let want: Vec<Type> = parent.results(ctx).iter().map(|v| ctx.value_type(*v)).collect();
+    let got: Vec<Type> = YieldOp(op).values(ctx).iter().map(|v| ctx.value_type(*v)).collect();
     if got != want {
         let list = |ts: &[Type]| ts.iter().map(|t| ctx.type_to_string(*t)).collect::<Vec<_>>().join(", ");
         return Err(op_error(

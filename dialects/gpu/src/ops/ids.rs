@@ -13,27 +13,75 @@
 
 use morf_ir::asm::parser::{OpParser, PResult};
 use morf_ir::asm::printer::OpPrinter;
-use morf_ir::builtin::op_error;
-use morf_ir::{Context, OpId, OpInfo, OperationState, Traits};
+use morf_ir::opdef::Index;
+use morf_ir::{define_op, OpId, OperationState};
 
-use super::{expect_counts, is_index, VResult};
+use super::interpret_in_kernel_only;
 
-/// The id op `name` (one of the six above).
-pub fn id(name: &'static str, summary: &'static str) -> OpInfo {
-    OpInfo::new(name, summary)
-        .traits(Traits::PURE)
-        .verify(verify_id)
-        .format(parse_id, print_id)
-        .interpret(super::interpret_in_kernel_only)
+define_op! {
+    /// `%t = mgpu.thread_id : index`: the thread's index in its block.
+    pub struct ThreadIdOp("mgpu.thread_id") {
+        summary: "the thread's index in its block",
+        traits: [PURE],
+        results: [thread_id: Index],
+        format: (parse_id, print_id),
+        interpret: interpret_in_kernel_only,
+    }
 }
 
-fn verify_id(ctx: &Context, op: OpId) -> VResult {
-    expect_counts(ctx, op, 0, 1)?;
-    let t = ctx.value_type(ctx.result(op, 0));
-    if !is_index(ctx, t) {
-        return Err(op_error(ctx, op, format!("result must be of type 'index', got '{}'", ctx.type_to_string(t))));
+define_op! {
+    /// `%b = mgpu.block_id : index`: the block's index in the grid.
+    pub struct BlockIdOp("mgpu.block_id") {
+        summary: "the block's index in the grid",
+        traits: [PURE],
+        results: [block_id: Index],
+        format: (parse_id, print_id),
+        interpret: interpret_in_kernel_only,
     }
-    Ok(())
+}
+
+define_op! {
+    /// `%bd = mgpu.block_dim : index`: the number of threads per block.
+    pub struct BlockDimOp("mgpu.block_dim") {
+        summary: "the number of threads per block",
+        traits: [PURE],
+        results: [block_dim: Index],
+        format: (parse_id, print_id),
+        interpret: interpret_in_kernel_only,
+    }
+}
+
+define_op! {
+    /// `%gd = mgpu.grid_dim : index`: the number of blocks in the grid.
+    pub struct GridDimOp("mgpu.grid_dim") {
+        summary: "the number of blocks in the grid",
+        traits: [PURE],
+        results: [grid_dim: Index],
+        format: (parse_id, print_id),
+        interpret: interpret_in_kernel_only,
+    }
+}
+
+define_op! {
+    /// `%l = mgpu.lane_id : index`: the thread's lane in its warp (`thread_id % 32`).
+    pub struct LaneIdOp("mgpu.lane_id") {
+        summary: "the thread's lane in its warp (thread_id % 32)",
+        traits: [PURE],
+        results: [lane_id: Index],
+        format: (parse_id, print_id),
+        interpret: interpret_in_kernel_only,
+    }
+}
+
+define_op! {
+    /// `%w = mgpu.warp_id : index`: the thread's warp in its block (`thread_id / 32`).
+    pub struct WarpIdOp("mgpu.warp_id") {
+        summary: "the thread's warp in its block (thread_id / 32)",
+        traits: [PURE],
+        results: [warp_id: Index],
+        format: (parse_id, print_id),
+        interpret: interpret_in_kernel_only,
+    }
 }
 
 fn parse_id(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {

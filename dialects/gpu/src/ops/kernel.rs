@@ -5,78 +5,135 @@ use morf_ir::asm::formats::{parse_symbol_name, print_symbol_name};
 use morf_ir::asm::lexer::Tok;
 use morf_ir::asm::parser::{OpParser, PResult};
 use morf_ir::asm::printer::OpPrinter;
-use morf_ir::builtin::{func_type, op_error, symbol_name};
+use morf_ir::builtin::{op_error, plural, ModuleOp};
 use morf_ir::interp::{InterpResult, Machine};
-use morf_ir::{AttrData, Context, OpId, OpInfo, OperationState, Traits, Type, TypeData};
+use morf_ir::opdef::{AnyType, Index, IntAttr, StrAttr, TypeAttr};
+use morf_ir::{define_op, AttrData, Context, OpId, OperationState, Type, TypeData};
 
-use super::{expect_index, expect_results, plural, VResult};
+use super::{interpret_in_kernel_only, SymbolRefAttr, UnitAttr, VResult};
 use crate::types::ptr_parts;
 
-// ----- func -----
+define_op! {
+    /// A kernel (with the `kernel` keyword) or device function:
+    ///
+    /// ```mlir
+    /// mgpu.func @k(%x: !mgpu.ptr<bf16>, %n: index) kernel attributes {max_threads = 256 : i64} {
+    ///   ...
+    ///   mgpu.return
+    /// }
+    /// ```
+    ///
+    /// `function_type` has no results; `kernel` is a unit attribute; `max_threads` (the launch
+    /// bounds) is in `1..=1024`. Parameters are global pointers and scalars.
+    pub struct FuncOp("mgpu.func") {
+        summary: "a GPU kernel or device function",
+        traits: [ISOLATED_FROM_ABOVE, SYMBOL, SINGLE_BLOCK],
+        attrs: [sym_name: StrAttr, function_type: TypeAttr],
+        optional_attrs: [kernel: UnitAttr, max_threads: IntAttr],
+        regions: [body],
+        verify: verify_func,
+        format: (parse_func, print_func),
+    }
+}
 
-/// A kernel (with the `kernel` keyword) or device function:
-///
-/// ```mlir
-/// mgpu.func @k(%x: !mgpu.ptr<bf16>, %n: index) kernel attributes {max_threads = 256 : i64} {
-///   ...
-///   mgpu.return
-/// }
-/// ```
-///
-/// Attributes: `sym_name`, `function_type` (no results), the unit attribute `kernel`, and
-/// optionally `max_threads` (the launch bounds). Parameters are pointers and scalars.
-pub fn func() -> OpInfo {
-    OpInfo::new("mgpu.func", "a GPU kernel or device function")
-        .traits(Traits::ISOLATED_FROM_ABOVE | Traits::SYMBOL | Traits::SINGLE_BLOCK)
-        .verify(verify_func)
-        .format(parse_func, print_func)
+impl FuncOp {
+    /// Whether it carries the `kernel` unit attribute.
+    pub fn is_kernel(self, ctx: &Context) -> bool {
+        self.kernel(ctx).is_some()
+    }
+
+    /// The parameter types of its `function_type`.
+    pub fn params(self, ctx: &Context) -> Vec<Type> {
+        self.function_type(ctx).and_then(|t| ctx.function_parts(t)).map(|(i, _)| i.to_vec()).unwrap_or_default()
+    }
+}
+
+define_op! {
+    /// Ends an `mgpu.func`: `mgpu.return`.
+    pub struct ReturnOp("mgpu.return") {
+        summary: "ends a kernel",
+        traits: [TERMINATOR],
+        verify: verify_return,
+        format: (parse_return, print_return),
+        interpret: interpret_in_kernel_only,
+    }
+}
+
+define_op! {
+    /// Runs a kernel from a host function:
+    ///
+    /// ```mlir
+    /// mgpu.launch @k blocks(%g) threads(%t) shared(%s) args(%xb, %n) : !mloop.buffer<?x?xbf16>, index
+    /// ```
+    ///
+    /// Attribute `kernel`: a symbol reference to an `mgpu.func` with `kernel`. `shared` is
+    /// dynamic shared memory in bytes. One `args` operand per kernel parameter: a
+    /// `!mloop.buffer` (any rank) for a pointer parameter of the same element type, passed as a
+    /// pointer to its first element (row-major), or a scalar of the parameter's type.
+    pub struct LaunchOp("mgpu.launch") {
+        summary: "runs a kernel on a 1-D grid of 1-D blocks",
+        operands: [blocks: Index, threads: Index, shared: Index],
+        variadic: args: AnyType,
+        attrs: [kernel: SymbolRefAttr],
+        verify: verify_launch,
+        format: (parse_launch, print_launch),
+        interpret: interpret_launch,
+    }
+}
+
+impl LaunchOp {
+    /// The launched `mgpu.func`, looked up in the enclosing module.
+    pub fn callee(self, ctx: &Context) -> Option<FuncOp> {
+        lookup_kernel(ctx, module_of(ctx, self.0)?, self.kernel(ctx)?)
+    }
 }
 
 /// Finds the `mgpu.func` named `name` directly inside `module`.
-pub fn lookup_kernel(ctx: &Context, module: OpId, name: &str) -> Option<OpId> {
+pub fn lookup_kernel(ctx: &Context, module: OpId, name: &str) -> Option<FuncOp> {
     let r = *ctx.regions(module).first()?;
     let b = ctx.entry_block(r)?;
-    ctx.block_ops(b).find(|o| ctx.op_name(*o) == "mgpu.func" && symbol_name(ctx, *o) == Some(name))
+    ctx.block_ops(b).filter_map(|o| ctx.dyn_cast::<FuncOp>(o)).find(|f| f.sym_name(ctx) == Some(name))
 }
 
-/// Whether the `mgpu.func` `f` carries the `kernel` unit attribute.
-pub fn is_kernel(ctx: &Context, f: OpId) -> bool {
-    ctx.attr(f, "kernel").is_some()
+/// The kernel symbol of the `mgpu.launch` `op` (kept for callers holding an untyped op; same as
+/// [`LaunchOp::kernel`]).
+pub fn launch_kernel_name(ctx: &Context, op: OpId) -> Option<&str> {
+    LaunchOp::dyn_cast(ctx, op)?.kernel(ctx)
 }
 
-/// The `max_threads` bound of the `mgpu.func` `f`, if any.
-pub fn max_threads(ctx: &Context, f: OpId) -> Option<i64> {
-    ctx.attr(f, "max_threads").and_then(|a| ctx.attr_int(a))
+/// The `builtin.module` enclosing `op`.
+pub fn module_of(ctx: &Context, op: OpId) -> Option<OpId> {
+    let mut cur = ctx.parent_op(op);
+    while let Some(c) = cur {
+        if ctx.isa::<ModuleOp>(c) {
+            return Some(c);
+        }
+        cur = ctx.parent_op(c);
+    }
+    None
+}
+
+/// Element type of a shaped dialect type named `mloop.buffer`.
+pub(crate) fn buffer_elem(ctx: &Context, t: Type) -> Option<Type> {
+    match ctx.type_data(t) {
+        TypeData::Dialect { name, elem: Some(e), .. } if name == "mloop.buffer" => Some(*e),
+        _ => None,
+    }
 }
 
 fn verify_func(ctx: &Context, op: OpId) -> VResult {
-    if symbol_name(ctx, op).is_none() {
-        return Err(op_error(ctx, op, "requires a string attribute 'sym_name'"));
-    }
-    let Some(fty) = func_type(ctx, op) else {
-        return Err(op_error(ctx, op, "requires a type attribute 'function_type'"));
-    };
+    let f = FuncOp(op);
+    let fty = f.function_type(ctx).expect("checked by the generated verifier");
     let Some((ins, outs)) = ctx.function_parts(fty) else {
         return Err(op_error(ctx, op, "requires 'function_type' to be a function type"));
     };
     if !outs.is_empty() {
         return Err(op_error(ctx, op, format!("must have no results, but its type has {}", outs.len())));
     }
-    if let Some(a) = ctx.attr(op, "kernel") {
-        if !matches!(ctx.attr_data(a), AttrData::Unit) {
-            return Err(op_error(ctx, op, "expects 'kernel' to be a unit attribute"));
-        }
+    if f.max_threads(ctx).is_some_and(|n| !(1..=1024).contains(&n)) {
+        return Err(op_error(ctx, op, "expects 'max_threads' to be an integer in 1..=1024"));
     }
-    if let Some(a) = ctx.attr(op, "max_threads") {
-        match ctx.attr_int(a) {
-            Some(n) if (1..=1024).contains(&n) => {}
-            _ => return Err(op_error(ctx, op, "expects 'max_threads' to be an integer in 1..=1024")),
-        }
-    }
-    if ctx.regions(op).len() != 1 || !ctx.operands(op).is_empty() || !ctx.results(op).is_empty() {
-        return Err(op_error(ctx, op, "expects one region, no operands and no results"));
-    }
-    let Some(b) = ctx.entry_block(ctx.regions(op)[0]) else {
+    let Some(b) = ctx.entry_block(f.body(ctx)) else {
         return Err(op_error(ctx, op, "expects a body"));
     };
     let args = ctx.block_args(b);
@@ -157,21 +214,9 @@ fn print_func(p: &mut OpPrinter<'_>, op: OpId) {
     p.print_region(r, false);
 }
 
-// ----- return -----
-
-/// Ends an `mgpu.func`: `mgpu.return`.
-pub fn return_() -> OpInfo {
-    OpInfo::new("mgpu.return", "ends a kernel")
-        .traits(Traits::TERMINATOR)
-        .verify(verify_return)
-        .format(parse_return, print_return)
-        .interpret(super::interpret_in_kernel_only)
-}
-
 fn verify_return(ctx: &Context, op: OpId) -> VResult {
-    super::expect_counts(ctx, op, 0, 0)?;
     match ctx.parent_op(op) {
-        Some(f) if ctx.op_name(f) == "mgpu.func" => Ok(()),
+        Some(f) if ctx.isa::<FuncOp>(f) => Ok(()),
         _ => Err(op_error(ctx, op, "expects parent op 'mgpu.func'")),
     }
 }
@@ -184,88 +229,31 @@ fn print_return(p: &mut OpPrinter<'_>, op: OpId) {
     p.print_optional_attr_dict(op, &[]);
 }
 
-// ----- launch -----
-
-/// Runs a kernel from a host function:
-///
-/// ```mlir
-/// mgpu.launch @k blocks(%g) threads(%t) shared(%s) args(%xb, %n) : !mloop.buffer<?x?xbf16>, index
-/// ```
-///
-/// Attribute `kernel` (a symbol reference to an `mgpu.func` with `kernel`). Operands:
-/// `blocks`, `threads`, `shared` (index; `shared` is dynamic shared memory in bytes), then one
-/// per kernel parameter: a `!mloop.buffer` (any rank) for a pointer parameter of the same
-/// element type, passed as a pointer to its first element (row-major), or a scalar of the
-/// parameter's type.
-pub fn launch() -> OpInfo {
-    OpInfo::new("mgpu.launch", "runs a kernel on a 1-D grid of 1-D blocks")
-        .verify(verify_launch)
-        .format(parse_launch, print_launch)
-        .interpret(interpret_launch)
-}
-
-/// The kernel symbol of an `mgpu.launch`.
-pub fn launch_kernel_name(ctx: &Context, op: OpId) -> Option<&str> {
-    ctx.attr(op, "kernel").and_then(|a| ctx.attr_symbol(a))
-}
-
-/// The `builtin.module` enclosing `op`.
-pub fn module_of(ctx: &Context, op: OpId) -> Option<OpId> {
-    let mut cur = ctx.parent_op(op);
-    while let Some(c) = cur {
-        if ctx.op_name(c) == "builtin.module" {
-            return Some(c);
-        }
-        cur = ctx.parent_op(c);
-    }
-    None
-}
-
-/// Element type of a shaped dialect type named `mloop.buffer`.
-pub(crate) fn buffer_elem(ctx: &Context, t: Type) -> Option<Type> {
-    match ctx.type_data(t) {
-        TypeData::Dialect { name, elem: Some(e), .. } if name == "mloop.buffer" => Some(*e),
-        _ => None,
-    }
-}
-
 fn verify_launch(ctx: &Context, op: OpId) -> VResult {
-    expect_results(ctx, op, 0)?;
-    let Some(name) = launch_kernel_name(ctx, op) else {
-        return Err(op_error(ctx, op, "requires a symbol reference attribute 'kernel'"));
-    };
-    let ops = ctx.operands(op);
-    if ops.len() < 3 {
-        return Err(op_error(
-            ctx,
-            op,
-            format!("expects at least 3 operands (blocks, threads, shared), but got {}", ops.len()),
-        ));
-    }
-    expect_index(ctx, op, ops[0], "blocks")?;
-    expect_index(ctx, op, ops[1], "threads")?;
-    expect_index(ctx, op, ops[2], "shared")?;
+    let l = LaunchOp(op);
+    let name = l.kernel(ctx).expect("checked by the generated verifier");
     let Some(m) = module_of(ctx, op) else {
         return Ok(());
     };
     let Some(f) = lookup_kernel(ctx, m, name) else {
         return Err(op_error(ctx, op, format!("'{name}' does not reference an 'mgpu.func'")));
     };
-    if !is_kernel(ctx, f) {
+    let floc = ctx.op_loc(f.id());
+    if !f.is_kernel(ctx) {
         return Err(op_error(ctx, op, format!("'@{name}' is not a kernel (it lacks the 'kernel' keyword)"))
-            .with_note(ctx.op_loc(f), "function defined here"));
+            .with_note(floc, "function defined here"));
     }
-    let Some((ins, _)) = func_type(ctx, f).and_then(|t| ctx.function_parts(t)) else {
+    let Some((ins, _)) = f.function_type(ctx).and_then(|t| ctx.function_parts(t)) else {
         return Ok(());
     };
-    let args = &ops[3..];
+    let args = l.args(ctx);
     if args.len() != ins.len() {
         return Err(op_error(
             ctx,
             op,
             format!("passes {} argument{}, but '@{name}' takes {}", args.len(), plural(args.len()), ins.len()),
         )
-        .with_note(ctx.op_loc(f), "kernel defined here"));
+        .with_note(floc, "kernel defined here"));
     }
     for (i, (&a, &p)) in args.iter().zip(ins).enumerate() {
         let ta = ctx.value_type(a);
@@ -287,7 +275,7 @@ fn verify_launch(ctx: &Context, op: OpId) -> VResult {
                     ctx.type_to_string(p)
                 ),
             )
-            .with_note(ctx.op_loc(f), "kernel defined here"));
+            .with_note(floc, "kernel defined here"));
         }
     }
     Ok(())

@@ -8,21 +8,144 @@
 use morf_ir::asm::parser::{OpParser, PResult, UnresolvedOperand};
 use morf_ir::asm::printer::OpPrinter;
 use morf_ir::builtin::op_error;
-use morf_ir::{AttrData, Context, OpId, OpInfo, OperationState, Traits, Type, Value};
+use morf_ir::opdef::{AnyType, Index, IntAttr};
+use morf_ir::{define_op, Context, OpId, OperationState, Type, Value};
 
-use super::{expect_counts, expect_in_kernel, expect_index, expect_results, ptr_of, VResult};
-use crate::types::{elem_bytes, ptr_parts, SHARED};
+use super::{expect_in_kernel, expect_operand, interpret_in_kernel_only, Ptr, SharedPtr, UnitAttr, VResult};
+use crate::types::{elem_bytes, ptr_parts};
+
+define_op! {
+    /// Loads one element: `%v = mgpu.load %p[%i] : !mgpu.ptr<bf16>` (result: the element type).
+    ///
+    /// The unit attribute `nc` marks a read-only load (`ld.global.nc`), as in
+    /// `%v = mgpu.load %p[%i] {nc} : !mgpu.ptr<bf16>`.
+    pub struct LoadOp("mgpu.load") {
+        summary: "loads one element through a pointer",
+        operands: [ptr: Ptr, index: Index],
+        results: [value: AnyType],
+        optional_attrs: [nc: UnitAttr],
+        verify: verify_load,
+        format: (parse_load, print_load),
+        interpret: interpret_in_kernel_only,
+    }
+}
+
+define_op! {
+    /// Stores one element: `mgpu.store %v, %p[%i] : !mgpu.ptr<bf16>` (`value` of the element
+    /// type).
+    pub struct StoreOp("mgpu.store") {
+        summary: "stores one element through a pointer",
+        operands: [value: AnyType, ptr: Ptr, index: Index],
+        verify: verify_store,
+        format: (parse_store, print_store),
+        interpret: interpret_in_kernel_only,
+    }
+}
+
+define_op! {
+    /// Loads `w` consecutive elements (2, 4 or 8; at most 16 bytes), from an `index` that is a
+    /// multiple of `w`, into `w` results of the element type:
+    ///
+    /// ```mlir
+    /// %a, %b, %c, %d = mgpu.load_vec %p[%i] {nc} : !mgpu.ptr<f32> -> f32, f32, f32, f32
+    /// ```
+    pub struct LoadVecOp("mgpu.load_vec") {
+        summary: "loads 2, 4 or 8 consecutive elements",
+        operands: [ptr: Ptr, index: Index],
+        variadic_results: values: AnyType,
+        optional_attrs: [nc: UnitAttr],
+        verify: verify_load_vec,
+        format: (parse_load_vec, print_load_vec),
+        interpret: interpret_in_kernel_only,
+    }
+}
+
+define_op! {
+    /// Stores `w` consecutive elements (2, 4 or 8; at most 16 bytes) at an `index` that is a
+    /// multiple of `w`:
+    ///
+    /// ```mlir
+    /// mgpu.store_vec %a, %b, %p[%i] : !mgpu.ptr<bf16>
+    /// ```
+    ///
+    /// The operands are the `w` values, then `ptr` and `index`: a leading variadic group, so
+    /// the definition declares them all as `all_operands` and [`StoreVecOp::values`],
+    /// [`StoreVecOp::ptr`] and [`StoreVecOp::index`] split them.
+    pub struct StoreVecOp("mgpu.store_vec") {
+        summary: "stores 2, 4 or 8 consecutive elements",
+        variadic: all_operands: AnyType,
+        verify: verify_store_vec,
+        format: (parse_store_vec, print_store_vec),
+        interpret: interpret_in_kernel_only,
+    }
+}
+
+impl StoreVecOp {
+    /// The stored values (all operands but the last two).
+    pub fn values(self, ctx: &Context) -> &[Value] {
+        let ops = ctx.operands(self.0);
+        &ops[..ops.len().saturating_sub(2)]
+    }
+
+    /// The pointer (the second-to-last operand).
+    pub fn ptr(self, ctx: &Context) -> Value {
+        let ops = ctx.operands(self.0);
+        ops[ops.len() - 2]
+    }
+
+    /// The element offset (the last operand).
+    pub fn index(self, ctx: &Context) -> Value {
+        let ops = ctx.operands(self.0);
+        ops[ops.len() - 1]
+    }
+}
+
+define_op! {
+    /// Static shared memory of `size` elements, one array per block:
+    ///
+    /// ```mlir
+    /// %s = mgpu.shared_alloc {size = 256 : i64} : !mgpu.ptr<f32, 3>
+    /// ```
+    pub struct SharedAllocOp("mgpu.shared_alloc") {
+        summary: "static shared memory, one array per block",
+        results: [ptr: SharedPtr],
+        attrs: [size: IntAttr],
+        verify: verify_shared_alloc,
+        format: (parse_typed_nullary, print_typed_nullary),
+        interpret: interpret_in_kernel_only,
+    }
+}
+
+define_op! {
+    /// The launch's dynamic shared memory (`shared` bytes), viewed as elements of the
+    /// pointer's type: `%d = mgpu.dynamic_shared : !mgpu.ptr<f32, 3>`.
+    pub struct DynamicSharedOp("mgpu.dynamic_shared") {
+        summary: "the launch's dynamic shared memory",
+        traits: [PURE],
+        results: [ptr: SharedPtr],
+        verify: expect_in_kernel,
+        format: (parse_typed_nullary, print_typed_nullary),
+        interpret: interpret_in_kernel_only,
+    }
+}
+
+define_op! {
+    /// Waits until every thread of the block reaches it and makes their shared-memory writes
+    /// visible (`bar.sync 0`): `mgpu.barrier`. It must be reached in uniform control flow.
+    pub struct BarrierOp("mgpu.barrier") {
+        summary: "block-wide barrier (bar.sync 0)",
+        verify: expect_in_kernel,
+        format: (parse_barrier, print_barrier),
+        interpret: interpret_in_kernel_only,
+    }
+}
 
 // ----- shared pieces -----
 
-/// Checks the optional unit attribute `nc` (read-only load).
-fn check_nc(ctx: &Context, op: OpId) -> VResult {
-    match ctx.attr(op, "nc") {
-        Some(a) if !matches!(ctx.attr_data(a), AttrData::Unit) => {
-            Err(op_error(ctx, op, "expects 'nc' to be a unit attribute"))
-        }
-        _ => Ok(()),
-    }
+/// The element type of the `!mgpu.ptr` `p` (checked by the generated verifier).
+fn elem_of(ctx: &Context, p: Value) -> Type {
+    let t = ctx.value_type(p);
+    ptr_parts(ctx, t).map_or(t, |(e, _)| e)
 }
 
 /// Checks that `v` (`what`) has the element type `elem` of the pointer.
@@ -99,25 +222,11 @@ fn print_access(p: &mut OpPrinter<'_>, ptr: Value, idx: Value) {
     p.write("]");
 }
 
-// ----- load -----
-
-/// Loads one element: `%v = mgpu.load %p[%i] : !mgpu.ptr<bf16>` (result: the element type).
-///
-/// Operands: `ptr`, `index`. The unit attribute `nc` marks a read-only load
-/// (`ld.global.nc`), as in `%v = mgpu.load %p[%i] {nc} : !mgpu.ptr<bf16>`.
-pub fn load() -> OpInfo {
-    OpInfo::new("mgpu.load", "loads one element through a pointer")
-        .verify(verify_load)
-        .format(parse_load, print_load)
-        .interpret(super::interpret_in_kernel_only)
-}
+// ----- verifiers, parsers and printers -----
 
 fn verify_load(ctx: &Context, op: OpId) -> VResult {
-    expect_counts(ctx, op, 2, 1)?;
-    check_nc(ctx, op)?;
-    let (elem, _) = ptr_of(ctx, op, ctx.operand(op, 0), "pointer")?;
-    expect_index(ctx, op, ctx.operand(op, 1), "index")?;
-    expect_elem(ctx, op, ctx.result(op, 0), elem, "result")
+    let o = LoadOp(op);
+    expect_elem(ctx, op, o.value(ctx), elem_of(ctx, o.ptr(ctx)), "result")
 }
 
 fn parse_load(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
@@ -143,23 +252,9 @@ fn print_load(p: &mut OpPrinter<'_>, op: OpId) {
     p.print_type(p.ctx.value_type(ops[0]));
 }
 
-// ----- store -----
-
-/// Stores one element: `mgpu.store %v, %p[%i] : !mgpu.ptr<bf16>`.
-///
-/// Operands: `value` (the element type), `ptr`, `index`.
-pub fn store() -> OpInfo {
-    OpInfo::new("mgpu.store", "stores one element through a pointer")
-        .verify(verify_store)
-        .format(parse_store, print_store)
-        .interpret(super::interpret_in_kernel_only)
-}
-
 fn verify_store(ctx: &Context, op: OpId) -> VResult {
-    expect_counts(ctx, op, 3, 0)?;
-    let (elem, _) = ptr_of(ctx, op, ctx.operand(op, 1), "pointer")?;
-    expect_index(ctx, op, ctx.operand(op, 2), "index")?;
-    expect_elem(ctx, op, ctx.operand(op, 0), elem, "stored value")
+    let o = StoreOp(op);
+    expect_elem(ctx, op, o.value(ctx), elem_of(ctx, o.ptr(ctx)), "stored value")
 }
 
 fn parse_store(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
@@ -189,30 +284,11 @@ fn print_store(p: &mut OpPrinter<'_>, op: OpId) {
     p.print_type(p.ctx.value_type(ops[1]));
 }
 
-// ----- load_vec -----
-
-/// Loads `w` consecutive elements (2, 4 or 8; at most 16 bytes):
-///
-/// ```mlir
-/// %a, %b, %c, %d = mgpu.load_vec %p[%i] {nc} : !mgpu.ptr<f32> -> f32, f32, f32, f32
-/// ```
-///
-/// Operands: `ptr`, `index` (a multiple of `w`). Results: `w` values of the element type.
-pub fn load_vec() -> OpInfo {
-    OpInfo::new("mgpu.load_vec", "loads 2, 4 or 8 consecutive elements")
-        .verify(verify_load_vec)
-        .format(parse_load_vec, print_load_vec)
-        .interpret(super::interpret_in_kernel_only)
-}
-
 fn verify_load_vec(ctx: &Context, op: OpId) -> VResult {
-    let w = ctx.results(op).len();
-    expect_counts(ctx, op, 2, w)?;
-    check_nc(ctx, op)?;
-    let (elem, _) = ptr_of(ctx, op, ctx.operand(op, 0), "pointer")?;
-    expect_index(ctx, op, ctx.operand(op, 1), "index")?;
-    check_width(ctx, op, w, elem)?;
-    for (i, &r) in ctx.results(op).iter().enumerate() {
+    let o = LoadVecOp(op);
+    let elem = elem_of(ctx, o.ptr(ctx));
+    check_width(ctx, op, o.values(ctx).len(), elem)?;
+    for (i, &r) in o.values(ctx).iter().enumerate() {
         expect_elem(ctx, op, r, elem, &format!("result #{i}"))?;
     }
     Ok(())
@@ -246,37 +322,17 @@ fn print_load_vec(p: &mut OpPrinter<'_>, op: OpId) {
     p.print_types(&tys);
 }
 
-// ----- store_vec -----
-
-/// Stores `w` consecutive elements (2, 4 or 8; at most 16 bytes):
-///
-/// ```mlir
-/// mgpu.store_vec %a, %b, %p[%i] : !mgpu.ptr<bf16>
-/// ```
-///
-/// Operands: the `w` values (the element type), `ptr`, `index` (a multiple of `w`).
-pub fn store_vec() -> OpInfo {
-    OpInfo::new("mgpu.store_vec", "stores 2, 4 or 8 consecutive elements")
-        .verify(verify_store_vec)
-        .format(parse_store_vec, print_store_vec)
-        .interpret(super::interpret_in_kernel_only)
-}
-
 fn verify_store_vec(ctx: &Context, op: OpId) -> VResult {
-    expect_results(ctx, op, 0)?;
-    let ops = ctx.operands(op);
-    if ops.len() < 4 {
-        return Err(op_error(
-            ctx,
-            op,
-            format!("expects the values, a pointer and an index, but got {} operands", ops.len()),
-        ));
+    let n = ctx.operands(op).len();
+    if n < 4 {
+        return Err(op_error(ctx, op, format!("expects the values, a pointer and an index, but got {n} operands")));
     }
-    let w = ops.len() - 2;
-    let (elem, _) = ptr_of(ctx, op, ops[w], "pointer")?;
-    expect_index(ctx, op, ops[w + 1], "index")?;
-    check_width(ctx, op, w, elem)?;
-    for (i, &v) in ops[..w].iter().enumerate() {
+    expect_operand::<Ptr>(ctx, op, n - 2, "ptr")?;
+    expect_operand::<Index>(ctx, op, n - 1, "index")?;
+    let o = StoreVecOp(op);
+    let elem = elem_of(ctx, o.ptr(ctx));
+    check_width(ctx, op, o.values(ctx).len(), elem)?;
+    for (i, &v) in o.values(ctx).iter().enumerate() {
         expect_elem(ctx, op, v, elem, &format!("stored value #{i}"))?;
     }
     Ok(())
@@ -317,42 +373,9 @@ fn print_store_vec(p: &mut OpPrinter<'_>, op: OpId) {
     p.print_type(p.ctx.value_type(ops[w]));
 }
 
-// ----- shared memory -----
-
-/// Static shared memory of `size` elements, one array per block:
-///
-/// ```mlir
-/// %s = mgpu.shared_alloc {size = 256 : i64} : !mgpu.ptr<f32, 3>
-/// ```
-pub fn shared_alloc() -> OpInfo {
-    OpInfo::new("mgpu.shared_alloc", "static shared memory, one array per block")
-        .verify(verify_shared_alloc)
-        .format(parse_typed_nullary, print_typed_nullary)
-        .interpret(super::interpret_in_kernel_only)
-}
-
-/// The `size` attribute of an `mgpu.shared_alloc`.
-pub fn shared_size(ctx: &Context, op: OpId) -> Option<i64> {
-    ctx.attr(op, "size").and_then(|a| ctx.attr_int(a))
-}
-
-fn expect_shared_result(ctx: &Context, op: OpId) -> VResult {
-    expect_counts(ctx, op, 0, 1)?;
-    expect_in_kernel(ctx, op)?;
-    let t = ctx.value_type(ctx.result(op, 0));
-    match ptr_parts(ctx, t) {
-        Some((_, SHARED)) => Ok(()),
-        _ => Err(op_error(
-            ctx,
-            op,
-            format!("result must be a shared-memory pointer ('!mgpu.ptr<T, 3>'), got '{}'", ctx.type_to_string(t)),
-        )),
-    }
-}
-
 fn verify_shared_alloc(ctx: &Context, op: OpId) -> VResult {
-    expect_shared_result(ctx, op)?;
-    match shared_size(ctx, op) {
+    expect_in_kernel(ctx, op)?;
+    match SharedAllocOp(op).size(ctx) {
         Some(n) if n >= 1 => Ok(()),
         _ => Err(op_error(ctx, op, "requires a positive integer attribute 'size' (in elements)")),
     }
@@ -371,32 +394,6 @@ fn print_typed_nullary(p: &mut OpPrinter<'_>, op: OpId) {
     if let Some(&r) = p.ctx.results(op).first() {
         p.print_type(p.ctx.value_type(r));
     }
-}
-
-/// The launch's dynamic shared memory (`shared` bytes), viewed as elements of the pointer's
-/// type: `%d = mgpu.dynamic_shared : !mgpu.ptr<f32, 3>`.
-pub fn dynamic_shared() -> OpInfo {
-    OpInfo::new("mgpu.dynamic_shared", "the launch's dynamic shared memory")
-        .traits(Traits::PURE)
-        .verify(expect_shared_result)
-        .format(parse_typed_nullary, print_typed_nullary)
-        .interpret(super::interpret_in_kernel_only)
-}
-
-// ----- barrier -----
-
-/// Waits until every thread of the block reaches it and makes their shared-memory writes
-/// visible (`bar.sync 0`): `mgpu.barrier`. It must be reached in uniform control flow.
-pub fn barrier() -> OpInfo {
-    OpInfo::new("mgpu.barrier", "block-wide barrier (bar.sync 0)")
-        .verify(verify_barrier)
-        .format(parse_barrier, print_barrier)
-        .interpret(super::interpret_in_kernel_only)
-}
-
-fn verify_barrier(ctx: &Context, op: OpId) -> VResult {
-    expect_counts(ctx, op, 0, 0)?;
-    expect_in_kernel(ctx, op)
 }
 
 fn parse_barrier(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {

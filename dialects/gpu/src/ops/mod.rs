@@ -1,4 +1,6 @@
-//! The ops of the `mgpu` dialect, one file per group, plus the helpers they share.
+//! The ops of the `mgpu` dialect, one file per group, each op one
+//! [`define_op!`](morf_ir::define_op) item; the typed handles are re-exported here
+//! (`morf_gpu::ops::LoadOp`), with the type and attribute constraints they share.
 //!
 //! Ops that only make sense inside a kernel (everything but `func` and `launch`) have an
 //! `interpret` hook that reports an error: the simulator ([`crate::sim`]) executes them.
@@ -9,31 +11,95 @@ pub mod kernel;
 pub mod memory;
 pub mod warp;
 
-use morf_ir::asm::parser::{OpParser, PResult};
-pub(crate) use morf_ir::builtin::{
-    expect_counts, expect_index, expect_results, expect_str_attr as str_attr, is_index, op_error, plural,
-};
-use morf_ir::interp::{InterpResult, Machine};
-use morf_ir::{Context, Diagnostic, OpId, OperationState, Type, Value};
+pub use control::{IfOp, YieldOp};
+pub use ids::{BlockDimOp, BlockIdOp, GridDimOp, LaneIdOp, ThreadIdOp, WarpIdOp};
+pub use kernel::{FuncOp, LaunchOp, ReturnOp};
+pub use memory::{BarrierOp, DynamicSharedOp, LoadOp, LoadVecOp, SharedAllocOp, StoreOp, StoreVecOp};
+pub use warp::{ReduceKind, ShuffleMode, ShuffleOp, WarpReduceOp};
 
-use crate::types::ptr_parts;
+use morf_ir::asm::parser::{OpParser, PResult};
+use morf_ir::builtin::op_error;
+use morf_ir::interp::{InterpResult, Machine};
+use morf_ir::opdef::{AttrConstraint, TypeConstraint};
+use morf_ir::{Attr, AttrData, Context, Diagnostic, OpId, OperationState, Type, TypeData};
+
+use crate::types::{ptr_parts, SHARED};
 
 /// Result of a verifier.
 pub(crate) type VResult = Result<(), Diagnostic>;
 
-/// Element type and address space of `v`, which must be a `!mgpu.ptr`.
-pub(crate) fn ptr_of(ctx: &Context, op: OpId, v: Value, what: &str) -> Result<(Type, i64), Diagnostic> {
-    let t = ctx.value_type(v);
-    ptr_parts(ctx, t)
-        .ok_or_else(|| op_error(ctx, op, format!("{what} must be a '!mgpu.ptr', got '{}'", ctx.type_to_string(t))))
+/// A `!mgpu.ptr` in any address space.
+#[derive(Copy, Clone, Debug)]
+pub struct Ptr;
+impl TypeConstraint for Ptr {
+    const DESCRIPTION: &'static str = "a '!mgpu.ptr'";
+    fn check(ctx: &Context, t: Type) -> bool {
+        ptr_parts(ctx, t).is_some()
+    }
+}
+
+/// A `!mgpu.ptr` to shared memory (address space 3).
+#[derive(Copy, Clone, Debug)]
+pub struct SharedPtr;
+impl TypeConstraint for SharedPtr {
+    const DESCRIPTION: &'static str = "a shared-memory pointer ('!mgpu.ptr<T, 3>')";
+    fn check(ctx: &Context, t: Type) -> bool {
+        matches!(ptr_parts(ctx, t), Some((_, SHARED)))
+    }
+}
+
+/// A scalar: a float, integer or `index`.
+#[derive(Copy, Clone, Debug)]
+pub struct Scalar;
+impl TypeConstraint for Scalar {
+    const DESCRIPTION: &'static str = "a scalar";
+    fn check(ctx: &Context, t: Type) -> bool {
+        matches!(ctx.type_data(t), TypeData::Float(_) | TypeData::Integer(_) | TypeData::Index)
+    }
+}
+
+/// A unit attribute (`kernel`, `nc`); the accessor says it is there.
+#[derive(Copy, Clone, Debug)]
+pub struct UnitAttr;
+impl AttrConstraint for UnitAttr {
+    const DESCRIPTION: &'static str = "a unit attribute";
+    type Value<'c> = ();
+    fn get(ctx: &Context, a: Attr) -> Option<()> {
+        matches!(ctx.attr_data(a), AttrData::Unit).then_some(())
+    }
+}
+
+/// A symbol reference (`@k`); the accessor returns the name.
+#[derive(Copy, Clone, Debug)]
+pub struct SymbolRefAttr;
+impl AttrConstraint for SymbolRefAttr {
+    const DESCRIPTION: &'static str = "a symbol reference";
+    type Value<'c> = &'c str;
+    fn get(ctx: &Context, a: Attr) -> Option<&str> {
+        ctx.attr_symbol(a)
+    }
+}
+
+/// Checks operand `i` (`name`) of `op` against `C`, with the generated verifier's message; for
+/// operands the op definition cannot name (those after a leading variadic group).
+pub(crate) fn expect_operand<C: TypeConstraint>(ctx: &Context, op: OpId, i: usize, name: &str) -> VResult {
+    let t = ctx.value_type(ctx.operand(op, i));
+    if C::check(ctx, t) {
+        return Ok(());
+    }
+    Err(op_error(
+        ctx,
+        op,
+        format!("operand #{i} ('{name}') must be {}, got '{}'", C::DESCRIPTION, ctx.type_to_string(t)),
+    ))
 }
 
 /// The nearest enclosing `mgpu.func` of `op`.
-pub fn enclosing_kernel(ctx: &Context, op: OpId) -> Option<OpId> {
+pub fn enclosing_kernel(ctx: &Context, op: OpId) -> Option<FuncOp> {
     let mut cur = ctx.parent_op(op);
     while let Some(c) = cur {
-        if ctx.op_name(c) == "mgpu.func" {
-            return Some(c);
+        if let Some(f) = ctx.dyn_cast::<FuncOp>(c) {
+            return Some(f);
         }
         cur = ctx.parent_op(c);
     }

@@ -8,9 +8,10 @@
 use morf_ir::asm::parser::{OpParser, PResult};
 use morf_ir::asm::printer::OpPrinter;
 use morf_ir::builtin::op_error;
-use morf_ir::{Context, OpId, OpInfo, OperationState, TypeData};
+use morf_ir::opdef::{AnyType, Index, StrAttr};
+use morf_ir::{define_op, Context, OpId, OperationState};
 
-use super::{expect_counts, expect_in_kernel, expect_index, parse_keyword_attr, str_attr, VResult};
+use super::{expect_in_kernel, interpret_in_kernel_only, parse_keyword_attr, Scalar, VResult};
 
 /// The modes of `mgpu.shuffle`.
 pub const SHUFFLE_MODES: [&str; 4] = ["xor", "down", "up", "idx"];
@@ -18,24 +19,103 @@ pub const SHUFFLE_MODES: [&str; 4] = ["xor", "down", "up", "idx"];
 /// The kinds of `mgpu.warp_reduce`.
 pub const REDUCE_KINDS: [&str; 3] = ["sum", "max", "min"];
 
-/// Reads another lane's value: attribute `mode` (`xor`, `down`, `up` or `idx`), operands
-/// `value` (a scalar) and `offset` (`index`); the result has the value's type.
-///
-/// The source lane is `lane ^ offset`, `lane + offset`, `lane - offset` or `offset`. A source
-/// lane outside the warp returns the thread's own value (as CUDA's `shfl.sync` does).
-pub fn shuffle() -> OpInfo {
-    OpInfo::new("mgpu.shuffle", "reads a value from another lane of the warp")
-        .verify(verify_shuffle)
-        .format(parse_shuffle, print_shuffle)
-        .interpret(super::interpret_in_kernel_only)
+/// The source lane of `mgpu.shuffle`, from the reading lane and the offset.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ShuffleMode {
+    /// `lane ^ offset`.
+    Xor,
+    /// `lane + offset`.
+    Down,
+    /// `lane - offset`.
+    Up,
+    /// `offset` (modulo 32).
+    Idx,
 }
 
-/// Checks that the value operand is a scalar and the result has its type.
-fn check_value(ctx: &Context, op: OpId) -> VResult {
-    let t = ctx.value_type(ctx.operand(op, 0));
-    if !matches!(ctx.type_data(t), TypeData::Float(_) | TypeData::Integer(_) | TypeData::Index) {
-        return Err(op_error(ctx, op, format!("value must be a scalar, got '{}'", ctx.type_to_string(t))));
+impl ShuffleMode {
+    /// The mode named `s` (one of [`SHUFFLE_MODES`]).
+    pub fn from_name(s: &str) -> Option<Self> {
+        Some(match s {
+            "xor" => Self::Xor,
+            "down" => Self::Down,
+            "up" => Self::Up,
+            "idx" => Self::Idx,
+            _ => return None,
+        })
     }
+}
+
+/// The combiner of `mgpu.warp_reduce`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ReduceKind {
+    /// `a + b`.
+    Sum,
+    /// The larger (NaN if either is).
+    Max,
+    /// The smaller (NaN if either is).
+    Min,
+}
+
+impl ReduceKind {
+    /// The combiner named `s` (one of [`REDUCE_KINDS`]).
+    pub fn from_name(s: &str) -> Option<Self> {
+        Some(match s {
+            "sum" => Self::Sum,
+            "max" => Self::Max,
+            "min" => Self::Min,
+            _ => return None,
+        })
+    }
+}
+
+define_op! {
+    /// Reads another lane's value: `%r = mgpu.shuffle xor %v, %off : f32`. Attribute `mode`
+    /// (`xor`, `down`, `up` or `idx`); the result has the value's type.
+    ///
+    /// The source lane is `lane ^ offset`, `lane + offset`, `lane - offset` or `offset`. A
+    /// source lane outside the warp returns the thread's own value (as CUDA's `shfl.sync` does).
+    pub struct ShuffleOp("mgpu.shuffle") {
+        summary: "reads a value from another lane of the warp",
+        operands: [value: Scalar, offset: Index],
+        results: [result: AnyType],
+        attrs: [mode: StrAttr],
+        verify: verify_shuffle,
+        format: (parse_shuffle, print_shuffle),
+        interpret: interpret_in_kernel_only,
+    }
+}
+
+impl ShuffleOp {
+    /// The mode, if the `mode` attribute names one.
+    pub fn shuffle_mode(self, ctx: &Context) -> Option<ShuffleMode> {
+        self.mode(ctx).and_then(ShuffleMode::from_name)
+    }
+}
+
+define_op! {
+    /// Combines a value across the 32 lanes of the warp: `%r = mgpu.warp_reduce sum %v : f32`.
+    /// Attribute `kind` (`sum`, `max` or `min`); every lane gets the result, of the value's type.
+    pub struct WarpReduceOp("mgpu.warp_reduce") {
+        summary: "combines a value across the lanes of a warp",
+        operands: [value: Scalar],
+        results: [result: AnyType],
+        attrs: [kind: StrAttr],
+        verify: verify_warp_reduce,
+        format: (parse_warp_reduce, print_warp_reduce),
+        interpret: interpret_in_kernel_only,
+    }
+}
+
+impl WarpReduceOp {
+    /// The combiner, if the `kind` attribute names one.
+    pub fn reduce_kind(self, ctx: &Context) -> Option<ReduceKind> {
+        self.kind(ctx).and_then(ReduceKind::from_name)
+    }
+}
+
+/// Checks that the result (#0) has the type of the value (operand #0).
+fn check_result_type(ctx: &Context, op: OpId) -> VResult {
+    let t = ctx.value_type(ctx.operand(op, 0));
     let r = ctx.value_type(ctx.result(op, 0));
     if r != t {
         return Err(op_error(
@@ -52,14 +132,13 @@ fn check_value(ctx: &Context, op: OpId) -> VResult {
 }
 
 fn verify_shuffle(ctx: &Context, op: OpId) -> VResult {
-    expect_counts(ctx, op, 2, 1)?;
     expect_in_kernel(ctx, op)?;
-    let m = str_attr(ctx, op, "mode")?;
-    if !SHUFFLE_MODES.contains(&m) {
+    let o = ShuffleOp(op);
+    if o.shuffle_mode(ctx).is_none() {
+        let m = o.mode(ctx).unwrap_or_default();
         return Err(op_error(ctx, op, format!("unknown shuffle mode '{m}'; expected one of xor, down, up, idx")));
     }
-    expect_index(ctx, op, ctx.operand(op, 1), "offset")?;
-    check_value(ctx, op)
+    check_result_type(ctx, op)
 }
 
 fn parse_shuffle(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
@@ -76,37 +155,33 @@ fn parse_shuffle(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
     Ok(())
 }
 
-fn print_shuffle(p: &mut OpPrinter<'_>, op: OpId) {
-    let mode = p.ctx.attr(op, "mode").and_then(|a| p.ctx.attr_str(a)).unwrap_or("?").to_string();
+/// Prints ` <keyword attr> %operands {attrs} : <type of operand 0>`.
+fn print_keyword_op(p: &mut OpPrinter<'_>, op: OpId, attr: &str) {
+    let kw = p.ctx.attr(op, attr).and_then(|a| p.ctx.attr_str(a)).unwrap_or("?").to_string();
     p.write(" ");
-    p.write(&mode);
+    p.write(&kw);
     p.write(" ");
     let ops = p.ctx.operands(op).to_vec();
     p.print_operands(&ops);
-    p.print_optional_attr_dict(op, &["mode"]);
+    p.print_optional_attr_dict(op, &[attr]);
     p.write(" : ");
     if let Some(&v) = ops.first() {
         p.print_type(p.ctx.value_type(v));
     }
 }
 
-/// Combines a value across the 32 lanes of the warp: attribute `kind` (`sum`, `max` or
-/// `min`), operand `value`; every lane gets the result, of the value's type.
-pub fn warp_reduce() -> OpInfo {
-    OpInfo::new("mgpu.warp_reduce", "combines a value across the lanes of a warp")
-        .verify(verify_warp_reduce)
-        .format(parse_warp_reduce, print_warp_reduce)
-        .interpret(super::interpret_in_kernel_only)
+fn print_shuffle(p: &mut OpPrinter<'_>, op: OpId) {
+    print_keyword_op(p, op, "mode");
 }
 
 fn verify_warp_reduce(ctx: &Context, op: OpId) -> VResult {
-    expect_counts(ctx, op, 1, 1)?;
     expect_in_kernel(ctx, op)?;
-    let k = str_attr(ctx, op, "kind")?;
-    if !REDUCE_KINDS.contains(&k) {
+    let o = WarpReduceOp(op);
+    if o.reduce_kind(ctx).is_none() {
+        let k = o.kind(ctx).unwrap_or_default();
         return Err(op_error(ctx, op, format!("unknown combiner '{k}'; expected one of sum, max, min")));
     }
-    check_value(ctx, op)
+    check_result_type(ctx, op)
 }
 
 fn parse_warp_reduce(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
@@ -120,15 +195,5 @@ fn parse_warp_reduce(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<(
 }
 
 fn print_warp_reduce(p: &mut OpPrinter<'_>, op: OpId) {
-    let kind = p.ctx.attr(op, "kind").and_then(|a| p.ctx.attr_str(a)).unwrap_or("?").to_string();
-    p.write(" ");
-    p.write(&kind);
-    p.write(" ");
-    let ops = p.ctx.operands(op).to_vec();
-    p.print_operands(&ops);
-    p.print_optional_attr_dict(op, &["kind"]);
-    p.write(" : ");
-    if let Some(&v) = ops.first() {
-        p.print_type(p.ctx.value_type(v));
-    }
+    print_keyword_op(p, op, "kind");
 }
