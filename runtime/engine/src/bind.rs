@@ -167,7 +167,7 @@ pub fn load_module(ctx: &mut Context, name: &str, text: &str) -> Result<OpId, En
 fn functions(ctx: &Context, module: OpId) -> Vec<OpId> {
     let Some(&r) = ctx.regions(module).first() else { return Vec::new() };
     let Some(b) = ctx.entry_block(r) else { return Vec::new() };
-    ctx.block_ops(b).filter(|o| ctx.op_name(*o) == "func.func").collect()
+    ctx.block_ops(b).filter(|o| ctx.op_name(*o) == morf_ir::builtin::FuncOp::NAME).collect()
 }
 
 /// Picks the function to run: `entry` if given, else the only function of the module.
@@ -234,7 +234,8 @@ impl ArgSpec {
     }
 }
 
-fn dict_get(ctx: &Context, dict: morf_ir::Attr, key: &str) -> Option<morf_ir::Attr> {
+/// Entry `key` of dictionary attribute `dict`.
+pub(crate) fn dict_get(ctx: &Context, dict: morf_ir::Attr, key: &str) -> Option<morf_ir::Attr> {
     match ctx.attr_data(dict) {
         AttrData::Dict(entries) => entries.iter().find(|(k, _)| ctx.str(*k) == key).map(|(_, v)| *v),
         _ => None,

@@ -94,10 +94,7 @@ pub fn size_hints_from_shapes(ctx: &Context, func: OpId, shapes: &[Vec<usize>]) 
     let arg_attrs = ctx.attr(func, "arg_attrs").and_then(|a| ctx.attr_array(a))?;
     let mut hints: Vec<(String, usize)> = Vec::new();
     for (dict, shape) in arg_attrs.iter().zip(shapes) {
-        let morf_ir::AttrData::Dict(entries) = ctx.attr_data(*dict) else { continue };
-        let Some(names) =
-            entries.iter().find(|(k, _)| ctx.str(*k) == "morf.dims").and_then(|(_, v)| ctx.attr_array(*v))
-        else {
+        let Some(names) = crate::bind::dict_get(ctx, *dict, "morf.dims").and_then(|v| ctx.attr_array(v)) else {
             continue;
         };
         for (n, &size) in names.iter().zip(shape) {
@@ -368,7 +365,7 @@ pub fn run_host_on_simulator(
     let mut launches = 0usize;
     let dead = crate::memory::dead_after(ctx, block);
     for (i, op) in ctx.block_ops(block).enumerate() {
-        if ctx.op_name(op) == "func.return" {
+        if ctx.op_name(op) == morf_ir::builtin::ReturnOp::NAME {
             return ctx
                 .operands(op)
                 .iter()

@@ -475,7 +475,7 @@ impl<'a> GpuExecutor<'a> {
                     }
                     self.launches += 1;
                 }
-                "func.return" => {
+                morf_ir::builtin::ReturnOp::NAME => {
                     let mut out = Vec::new();
                     for &v in ctx.operands(op) {
                         match bufs.get(&v) {
