@@ -13,11 +13,17 @@
 //!   `accumulate`, `fill`;
 //! - [`ops::loops`]: `for`, `parallel`, `reduce`, `yield`.
 //!
-//! Every op has a verifier, a custom assembly format (and round-trips in generic form) and
-//! interpreter semantics: scalars are f64 rounded to their type, buffers are shared mutable
-//! arrays, and out-of-bounds accesses are diagnostics at the op.
+//! Every op is one [`morf_ir::define_op!`] item in its group file, with a typed handle
+//! re-exported from [`ops`] (`morf_loop::ops::LoadOp`): named accessors, `build`, a generated
+//! verifier for counts and operand kinds, plus its own checks, a custom assembly format (it
+//! round-trips in generic form too) and interpreter semantics: scalars are f64 rounded to
+//! their type, buffers are shared mutable arrays, and out-of-bounds accesses are diagnostics
+//! at the op. The unary and binary scalar ops come from the function lists of
+//! [`morf_ir::interfaces`], one op per entry.
 //!
 //! ```
+//! use morf_loop::ops::LoadOp;
+//!
 //! let mut ctx = morf_ir::Context::new();
 //! morf_loop::register(&mut ctx);
 //! let src = "func.func @f(%b: !mloop.buffer<4xf32>) -> f32 {
@@ -27,6 +33,8 @@
 //! }";
 //! let m = morf_ir::parse_source(&mut ctx, "f.mlir", src, 0).unwrap();
 //! morf_ir::verify(&ctx, m).unwrap();
+//! let loads: Vec<LoadOp> = ctx.walk_collect(m).into_iter().filter_map(|op| ctx.dyn_cast(op)).collect();
+//! assert_eq!(loads[0].indices(&ctx).len(), 1);
 //! ```
 #![warn(missing_docs)]
 

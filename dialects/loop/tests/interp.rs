@@ -419,3 +419,78 @@ fn ops_built_by_name_verify_print_and_run() {
     let r = run_function(&c, func, vec![xb]).unwrap();
     assert_eq!(array_of(&r[0]).data, vec![7.0]);
 }
+
+#[test]
+fn every_listed_scalar_function_has_its_op_with_the_elementwise_interface() {
+    use morf_ir::interfaces::{BinaryFn, Elementwise, UnaryFn};
+    use morf_ir::Traits;
+    let c = ctx();
+    let ew = |info: &morf_ir::OpInfo| info.elementwise.map(|f| f(&c, OpId::default()));
+    for f in UnaryFn::ALL {
+        let info = c.registry().op(&format!("mloop.{}", f.name())).expect("registered");
+        assert_eq!(ew(info), Some(Some(Elementwise::Unary(*f))), "{}", info.name);
+    }
+    for f in BinaryFn::ALL {
+        let info = c.registry().op(&format!("mloop.{}", f.name())).expect("registered");
+        assert_eq!(ew(info), Some(Some(Elementwise::Binary(*f))), "{}", info.name);
+        assert_eq!(info.has(Traits::COMMUTATIVE), f.commutative(), "{}", info.name);
+    }
+    // The registered kind is the typed handle's 'static info.
+    assert!(std::ptr::eq(c.registry().op("mloop.add").unwrap(), morf_loop::ops::AddOp::info()));
+    assert!(std::ptr::eq(c.registry().op("mloop.rem").unwrap(), morf_loop::ops::RemOp::info()));
+    assert!(morf_loop::ops::RemOp::info().elementwise.is_none());
+}
+
+#[test]
+fn typed_builders_accessors_and_casts() {
+    use morf_ir::interfaces::{elementwise, BinaryFn, Elementwise};
+    use morf_loop::ops::{AddOp, ConstantOp, LoadOp, StoreOp};
+    let mut c = ctx();
+    let (f32t, idx) = (c.f32_type(), c.index_type());
+    let bt = morf_loop::buffer_type(&mut c, &[Dim::Static(2)], f32t);
+    let mut b = Builder::new_module(&mut c);
+    let (func, args) = b.func("f", &[bt], &[f32t]);
+    let buf = args[0];
+    let one = b.ctx.int_attr(1, idx);
+    let st = ConstantOp::state(Loc::Unknown, idx, one);
+    let i = ConstantOp(b.insert(st));
+    let st = LoadOp::state(Loc::Unknown, buf, &[i.result(b.ctx)], f32t);
+    let load = LoadOp(b.insert(st));
+    let st = AddOp::state(Loc::Unknown, load.value(b.ctx), load.value(b.ctx), f32t);
+    let add = AddOp(b.insert(st));
+    let st = StoreOp::state(Loc::Unknown, add.result(b.ctx), buf, &[i.result(b.ctx)]);
+    b.insert(st);
+    b.ret(func, &[add.result(b.ctx)]);
+    let m = b.module();
+    verify(&c, m).unwrap_or_else(|d| panic!("verify: {}", d.message));
+    assert_eq!(load.buffer(&c), buf);
+    assert_eq!(load.indices(&c), &[i.result(&c)]);
+    assert!(c.isa::<LoadOp>(load.id()) && !c.isa::<StoreOp>(load.id()));
+    assert_eq!(c.dyn_cast::<AddOp>(add.id()), Some(add));
+    assert_eq!(elementwise(&c, add.id()), Some(Elementwise::Binary(BinaryFn::Add)));
+    assert_eq!(elementwise(&c, load.id()), None);
+    let xb = f32_buffer(&mut c, vec![2], vec![1.0, 2.5]);
+    let r = run_function(&c, func, vec![xb.clone()]).unwrap();
+    assert_eq!(r[0].as_float(), Some(5.0));
+    assert_eq!(array_of(&xb).data, vec![1.0, 5.0]);
+}
+
+#[test]
+fn generated_verifier_reports_counts_and_operand_kinds() {
+    let bad = [
+        ("%r = \"mloop.add\"(%a) : (f32) -> f32", "'mloop.add' op expects 2 operands, but got 1"),
+        (
+            "%r = \"mloop.load\"(%a) : (f32) -> f32",
+            "'mloop.load' op operand #0 ('buffer') must be a '!mloop.buffer', got 'f32'",
+        ),
+        ("%r = \"mloop.pow\"(%i, %i) : (index, index) -> index", "'mloop.pow' op operands must have a float type"),
+        ("%r = \"mloop.cmp\"(%a, %a) : (f32, f32) -> i1", "'mloop.cmp' op requires attribute 'predicate'"),
+    ];
+    for (line, want) in bad {
+        let src = format!("func.func @f(%a: f32, %i: index) {{\n  {line}\n  return\n}}");
+        let mut c = ctx();
+        let m = parse_source(&mut c, "t.mlir", &src, 0).unwrap_or_else(|d| panic!("parse: {}", d.message));
+        let e = verify(&c, m).expect_err(line);
+        assert!(e.message.contains(want), "{line}: {}", e.message);
+    }
+}

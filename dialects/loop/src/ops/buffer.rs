@@ -17,8 +17,8 @@ use morf_ir::opdef::{AnyAttr, AnyType, Index, IntAttr, StrAttr};
 use morf_ir::{define_op, Attr, AttrData, Context, Diagnostic, Dim, FoldResult, OpId, OperationState, Type, Value};
 
 use super::{
-    buffer, buffer_of, check_kind, combine, constant_int, kind_of, offset, plural, resolve_indices, scalar,
-    scalar_value, Buffer, VResult,
+    buffer, buffer_of, combine, constant_int, kind_of, offset, plural, resolve_indices, scalar, scalar_value, Buffer,
+    VResult,
 };
 use crate::types::buffer_parts;
 
@@ -90,20 +90,28 @@ fn parse_buffer_type(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<(
     }
 }
 
-/// Prints `%b[%i, %j]` for operand `buf` and the indices from `first` on.
-fn print_access(p: &mut OpPrinter<'_>, op: OpId, buf: usize, first: usize) {
-    let ops = p.ctx.operands(op).to_vec();
-    p.print_operand(ops[buf]);
+/// Prints `%b[%i, %j]` for buffer `buf` and indices `idx`.
+fn print_access(p: &mut OpPrinter<'_>, buf: Value, idx: &[Value]) {
+    p.print_operand(buf);
     p.write("[");
-    p.print_operands(&ops[first..]);
+    p.print_operands(idx);
     p.write("]");
 }
 
-/// Prints ` attr-dict : T` with `T` the type of operand `buf`.
-fn print_buffer_type(p: &mut OpPrinter<'_>, op: OpId, buf: usize, elided: &[&str]) {
+/// Prints ` %v, %b[%i, %j] attr-dict : T` with `T` the type of buffer `buf`.
+fn print_value_access(p: &mut OpPrinter<'_>, op: OpId, v: Value, buf: Value, idx: &[Value], elided: &[&str]) {
+    p.write(" ");
+    p.print_operand(v);
+    p.write(", ");
+    print_access(p, buf, idx);
+    print_attrs_and_type(p, op, buf, elided);
+}
+
+/// Prints ` attr-dict : T` with `T` the type of `v`.
+fn print_attrs_and_type(p: &mut OpPrinter<'_>, op: OpId, v: Value, elided: &[&str]) {
     p.print_optional_attr_dict(op, elided);
     p.write(" : ");
-    p.print_type(p.ctx.value_type(p.ctx.operand(op, buf)));
+    p.print_type(p.ctx.value_type(v));
 }
 
 // ----- dim -----
@@ -151,11 +159,12 @@ fn parse_dim(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
 }
 
 fn print_dim(p: &mut OpPrinter<'_>, op: OpId) {
+    let source = DimOp(op).source(p.ctx);
     p.write(" ");
-    p.print_operand(p.ctx.operand(op, 0));
+    p.print_operand(source);
     let i = dim_index(p.ctx, op).unwrap_or(-1);
     p.write(&format!(", {i}"));
-    print_buffer_type(p, op, 0, &["index"]);
+    print_attrs_and_type(p, op, source, &["index"]);
 }
 
 fn fold_dim(ctx: &mut Context, op: OpId, _: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
@@ -316,8 +325,9 @@ fn parse_constant_buffer(p: &mut OpParser<'_>, st: &mut OperationState) -> PResu
 }
 
 fn print_constant_buffer(p: &mut OpPrinter<'_>, op: OpId) {
+    let c = ConstantBufferOp(op);
     p.print_optional_attr_dict(op, &["value"]);
-    if let Some(a) = p.ctx.attr(op, "value") {
+    if let Some(a) = c.value(p.ctx) {
         let s = p.ctx.attr_to_string(a);
         // `dense<...> : tensor<...>`: keep the literal, write the buffer type instead.
         let body = s.rfind(" : ").map_or(s.as_str(), |i| &s[..i]).to_string();
@@ -325,7 +335,7 @@ fn print_constant_buffer(p: &mut OpPrinter<'_>, op: OpId) {
         p.write(&body);
     }
     p.write(" : ");
-    p.print_type(p.ctx.value_type(p.ctx.result(op, 0)));
+    p.print_type(p.ctx.value_type(c.buffer(p.ctx)));
 }
 
 fn interpret_constant_buffer(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
@@ -406,9 +416,10 @@ fn parse_dealloc(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
 }
 
 fn print_dealloc(p: &mut OpPrinter<'_>, op: OpId) {
+    let b = DeallocOp(op).buffer(p.ctx);
     p.write(" ");
-    p.print_operand(DeallocOp(op).buffer(p.ctx));
-    print_buffer_type(p, op, 0, &[]);
+    p.print_operand(b);
+    print_attrs_and_type(p, op, b, &[]);
 }
 
 fn interpret_dealloc(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
@@ -461,9 +472,10 @@ fn parse_load(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
 }
 
 fn print_load(p: &mut OpPrinter<'_>, op: OpId) {
+    let l = LoadOp(op);
     p.write(" ");
-    print_access(p, op, 0, 1);
-    print_buffer_type(p, op, 0, &[]);
+    print_access(p, l.buffer(p.ctx), l.indices(p.ctx));
+    print_attrs_and_type(p, op, l.buffer(p.ctx), &[]);
 }
 
 fn interpret_load(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
@@ -514,11 +526,8 @@ fn parse_value_access(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<
 }
 
 fn print_store(p: &mut OpPrinter<'_>, op: OpId) {
-    p.write(" ");
-    p.print_operand(p.ctx.operand(op, 0));
-    p.write(", ");
-    print_access(p, op, 1, 2);
-    print_buffer_type(p, op, 1, &[]);
+    let s = StoreOp(op);
+    print_value_access(p, op, s.value(p.ctx), s.buffer(p.ctx), s.indices(p.ctx), &[]);
 }
 
 fn parse_store(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
@@ -556,7 +565,7 @@ define_op! {
 
 fn verify_accumulate(ctx: &Context, op: OpId) -> VResult {
     let a = AccumulateOp(op);
-    check_kind(ctx, op)?;
+    kind_of(ctx, op)?;
     let (_, elem) = check_access(ctx, op, a.buffer(ctx), a.indices(ctx))?;
     check_value_type(ctx, op, a.value(ctx), elem, "accumulated value")
 }
@@ -571,11 +580,7 @@ fn print_accumulate(p: &mut OpPrinter<'_>, op: OpId) {
     let k = a.kind(p.ctx).unwrap_or("?").to_string();
     p.write(" ");
     p.write(&k);
-    p.write(" ");
-    p.print_operand(a.value(p.ctx));
-    p.write(", ");
-    print_access(p, op, 1, 2);
-    print_buffer_type(p, op, 1, &["kind"]);
+    print_value_access(p, op, a.value(p.ctx), a.buffer(p.ctx), a.indices(p.ctx), &["kind"]);
 }
 
 fn interpret_accumulate(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
@@ -621,10 +626,11 @@ fn parse_fill(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
 }
 
 fn print_fill(p: &mut OpPrinter<'_>, op: OpId) {
-    let ops = p.ctx.operands(op).to_vec();
+    let f = FillOp(op);
+    let (v, b) = (f.value(p.ctx), f.buffer(p.ctx));
     p.write(" ");
-    p.print_operands(&ops);
-    print_buffer_type(p, op, 1, &[]);
+    p.print_operands(&[v, b]);
+    print_attrs_and_type(p, op, b, &[]);
 }
 
 fn interpret_fill(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {

@@ -15,7 +15,7 @@ use morf_ir::interp::{InterpResult, Machine, RtValue};
 use morf_ir::opdef::{AnyType, FloatOrIndex, Index, StrAttr, TypeConstraint};
 use morf_ir::{define_op, BlockId, Context, Loc, OpId, OperationState, RegionId, Type, Value};
 
-use super::{check_kind, combine, expect_index, kind_of, parse_paren_operands, plural, resolve_indices, Kind, VResult};
+use super::{combine, expect_index, kind_of, parse_paren_operands, plural, resolve_indices, Kind, VResult};
 
 // ----- shared pieces -----
 
@@ -351,14 +351,16 @@ fn print_for(p: &mut OpPrinter<'_>, op: OpId) {
         p.print_operand(iv);
     }
     p.write(" = ");
-    if ops.len() >= 3 {
-        p.print_operand(ops[0]);
+    // Defensive: the printer may see an op the verifier rejects.
+    if let [lb, ub, step, ..] = ops[..] {
+        p.print_operand(lb);
         p.write(" to ");
-        p.print_operand(ops[1]);
+        p.print_operand(ub);
         p.write(" step ");
-        p.print_operand(ops[2]);
+        p.print_operand(step);
     }
-    let inits = ops.get(3..).unwrap_or(&[]);
+    let f = ForOp(op);
+    let inits = f.inits(p.ctx).to_vec();
     if !inits.is_empty() {
         p.write(" iter_args(");
         for (i, v) in inits.iter().enumerate() {
@@ -372,7 +374,7 @@ fn print_for(p: &mut OpPrinter<'_>, op: OpId) {
             p.print_operand(*v);
         }
         p.write(") -> (");
-        let tys: Vec<Type> = p.ctx.results(op).iter().map(|v| p.ctx.value_type(*v)).collect();
+        let tys: Vec<Type> = f.outputs(p.ctx).iter().map(|v| p.ctx.value_type(*v)).collect();
         p.print_types(&tys);
         p.write(")");
     }
@@ -505,7 +507,7 @@ impl ReduceOp {
 
 fn verify_reduce(ctx: &Context, op: OpId) -> VResult {
     let r = ReduceOp(op);
-    check_kind(ctx, op)?;
+    kind_of(ctx, op)?;
     check_box(ctx, op, 1)?;
     let Some(init) = r.init(ctx) else {
         return Err(op_error(ctx, op, "expects an init operand"));

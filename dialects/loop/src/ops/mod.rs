@@ -30,9 +30,6 @@ use crate::types::{buffer_parts, is_buffer};
 /// Result of a verifier.
 pub(crate) type VResult = Result<(), Diagnostic>;
 
-/// The combiners of `mloop.accumulate` and `mloop.reduce`.
-pub const KINDS: [&str; 4] = ["sum", "max", "min", "prod"];
-
 /// The type constraint of buffer operands and results: a `!mloop.buffer`.
 #[derive(Copy, Clone, Debug)]
 pub struct Buffer;
@@ -50,16 +47,6 @@ pub(crate) fn buffer_of(ctx: &Context, op: OpId, v: Value) -> Result<(Vec<morf_i
     match buffer_parts(ctx, t) {
         Some((s, e)) => Ok((s.to_vec(), e)),
         None => Err(op_error(ctx, op, format!("expected a '!mloop.buffer', got '{}'", ctx.type_to_string(t)))),
-    }
-}
-
-/// Checks the combiner attribute `kind` of `op`.
-pub(crate) fn check_kind(ctx: &Context, op: OpId) -> VResult {
-    let k = str_attr(ctx, op, "kind")?;
-    if KINDS.contains(&k) {
-        Ok(())
-    } else {
-        Err(op_error(ctx, op, format!("unknown combiner '{k}'; expected one of sum, max, min, prod")))
     }
 }
 
@@ -193,8 +180,9 @@ impl Kind {
     }
 }
 
-/// The combiner attribute `kind` of `op`.
-pub(crate) fn kind_of(ctx: &Context, op: OpId) -> InterpResult<Kind> {
+/// The combiner attribute `kind` of `op` (`accumulate`, `reduce`), or the verifier's error.
+pub(crate) fn kind_of(ctx: &Context, op: OpId) -> Result<Kind, Diagnostic> {
     let k = str_attr(ctx, op, "kind")?;
-    Kind::from_name(k).ok_or_else(|| op_error(ctx, op, format!("unknown combiner '{k}'")))
+    Kind::from_name(k)
+        .ok_or_else(|| op_error(ctx, op, format!("unknown combiner '{k}'; expected one of sum, max, min, prod")))
 }

@@ -91,8 +91,9 @@ fn parse_constant(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> 
 
 fn print_constant(p: &mut OpPrinter<'_>, op: OpId) {
     p.print_optional_attr_dict(op, &["value"]);
-    let rt = p.ctx.value_type(p.ctx.result(op, 0));
-    let Some(a) = p.ctx.attr(op, "value") else {
+    let c = ConstantOp(op);
+    let rt = p.ctx.value_type(c.result(p.ctx));
+    let Some(a) = c.value(p.ctx) else {
         return;
     };
     let text = match (p.ctx.attr_data(a), p.ctx.float_kind(rt)) {
