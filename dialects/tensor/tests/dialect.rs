@@ -443,3 +443,50 @@ fn canonicalize_mlir_chunks() {
         println!("{}", canonicalize(chunk));
     }
 }
+
+/// The typed handles: kinds by pointer, named accessors, the elementwise interface, and one
+/// registered op per entry of the scalar function lists.
+#[test]
+fn typed_handles() {
+    use morf_ir::interfaces::{elementwise, BinaryFn, CmpPredicate, Elementwise, UnaryFn};
+    use morf_tensor::ops::{binary_op, unary_op, AddOp, CmpOp, ConstantOp, ReduceOp, TransposeOp};
+
+    let mut c = ctx();
+    let src = "func.func @f(%a: tensor<2x3xf32>, %b: tensor<2x3xf32>) -> tensor<3x2xf32> {
+  %s = mtensor.add %a, %b : tensor<2x3xf32>
+  %p = mtensor.cmp le, %s, %b : tensor<2x3xf32>
+  %r = mtensor.reduce max %s dims [1] keepdim : tensor<2x3xf32> -> tensor<2x1xf32>
+  %t = mtensor.transpose %s perm [1, 0] : tensor<2x3xf32> -> tensor<3x2xf32>
+  return %t : tensor<3x2xf32>
+}";
+    let m = parse(&mut c, src);
+    let ops = c.walk_collect(m);
+    let add = ops.iter().find_map(|o| c.dyn_cast::<AddOp>(*o)).expect("add");
+    let f = lookup_function(&c, m, "f").unwrap();
+    let args = c.block_args(c.entry_block(c.regions(f)[0]).unwrap()).to_vec();
+    assert_eq!((add.lhs(&c), add.rhs(&c)), (args[0], args[1]));
+    assert_eq!(elementwise(&c, add.id()), Some(Elementwise::Binary(BinaryFn::Add)));
+    assert!(!c.isa::<TransposeOp>(add.id()));
+    let cmp = ops.iter().find_map(|o| c.dyn_cast::<CmpOp>(*o)).expect("cmp");
+    assert_eq!(cmp.predicate(&c), Some(CmpPredicate::Le));
+    assert_eq!(elementwise(&c, cmp.id()), Some(Elementwise::Cmp(CmpPredicate::Le)));
+    let red = ops.iter().find_map(|o| c.dyn_cast::<ReduceOp>(*o)).expect("reduce");
+    assert_eq!(red.kind(&c), Some(morf_ir::interp::ReduceKind::Max));
+    assert_eq!(red.dims(&c), Some(vec![1]));
+    assert!(red.keepdim(&c).is_some());
+    let tr = ops.iter().find_map(|o| c.dyn_cast::<TransposeOp>(*o)).expect("transpose");
+    assert_eq!(tr.perm(&c), Some(vec![1, 0]));
+    assert_eq!(tr.input(&c), add.result(&c));
+    assert_eq!(TransposeOp::NAME, "mtensor.transpose");
+
+    for f in UnaryFn::ALL {
+        assert_eq!(unary_op(*f).name, format!("mtensor.{}", f.name()));
+        assert!(c.registry().ops().any(|i| std::ptr::eq(i, unary_op(*f))));
+    }
+    for f in BinaryFn::ALL {
+        let info = binary_op(*f);
+        assert_eq!(info.name, format!("mtensor.{}", f.name()));
+        assert_eq!(info.has(morf_ir::Traits::COMMUTATIVE), f.commutative(), "{}", info.name);
+    }
+    assert_eq!(ConstantOp::info().name, "mtensor.constant");
+}

@@ -74,7 +74,7 @@ fn parse_constant(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> 
 
 fn print_constant(p: &mut OpPrinter<'_>, op: OpId) {
     p.print_optional_attr_dict(op, &["value"]);
-    if let Some(a) = p.ctx.attr(op, "value") {
+    if let Some(a) = ConstantOp(op).value(p.ctx) {
         p.write(" ");
         p.print_attr(a);
     }

@@ -123,14 +123,14 @@ fn parse_reduce(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
 fn print_reduce(p: &mut OpPrinter<'_>, op: OpId) {
     let ctx = p.ctx;
     let kind = ctx.attr(op, "kind").and_then(|a| ctx.attr_str(a)).unwrap_or("?").to_string();
-    let dims = ctx.attr(op, "dims").and_then(|a| ctx.attr_int_array(a)).unwrap_or_default();
+    let dims = ReduceOp(op).dims(ctx).unwrap_or_default();
     p.write(" ");
     p.write(&kind);
     p.write(" ");
     p.print_operand(ctx.operand(op, 0));
     p.write(" dims ");
     p.write(&ints_text(&dims));
-    if ctx.attr(op, "keepdim").is_some() {
+    if ReduceOp(op).keepdim(ctx).is_some() {
         p.write(" keepdim");
     }
     p.print_optional_attr_dict(op, &["kind", "dims", "keepdim"]);

@@ -78,7 +78,7 @@ fn print_dim(p: &mut OpPrinter<'_>, op: OpId) {
     let v = ctx.operand(op, 0);
     p.write(" ");
     p.print_operand(v);
-    let i = ctx.attr(op, "index").and_then(|a| ctx.attr_int(a)).unwrap_or(0);
+    let i = DimOp(op).index(ctx).unwrap_or(0);
     p.write(&format!(", {i}"));
     p.print_optional_attr_dict(op, &["index"]);
     p.write(" : ");
@@ -171,7 +171,7 @@ fn print_broadcast(p: &mut OpPrinter<'_>, op: OpId) {
     let ctx = p.ctx;
     p.write(" ");
     p.print_operand(ctx.operand(op, 0));
-    let dims = ctx.attr(op, "dims").and_then(|a| ctx.attr_int_array(a)).unwrap_or_default();
+    let dims = BroadcastOp(op).dims(ctx).unwrap_or_default();
     p.write(" dims ");
     p.write(&ints_text(&dims));
     print_sizes(p, op, 1);
@@ -278,7 +278,7 @@ fn print_transpose(p: &mut OpPrinter<'_>, op: OpId) {
     let ctx = p.ctx;
     p.write(" ");
     p.print_operand(ctx.operand(op, 0));
-    let perm = ctx.attr(op, "perm").and_then(|a| ctx.attr_int_array(a)).unwrap_or_default();
+    let perm = TransposeOp(op).perm(ctx).unwrap_or_default();
     p.write(" perm ");
     p.write(&ints_text(&perm));
     p.print_optional_attr_dict(op, &["perm"]);
@@ -427,8 +427,7 @@ fn collapsed_dim(big: &[Dim], g: &[i64]) -> Dim {
 fn parse_reassoc(p: &mut OpParser<'_>) -> PResult<Attr> {
     let loc = p.loc();
     let a = p.parse_attribute()?;
-    let ok = p.ctx.attr_array(a).is_some_and(|gs| gs.iter().all(|g| p.ctx.attr_int_array(*g).is_some()));
-    if !ok {
+    if Reassociation::get(p.ctx, a).is_none() {
         return Err(p.error_at(loc, "expected a reassociation such as '[[0, 1], [2]]'"));
     }
     Ok(a)
