@@ -374,7 +374,7 @@ pub fn run_host_on_simulator(
                 .map(|r| (r, launches));
         }
         m.run_op(ctx, op)?;
-        if ctx.op_name(op) == "mgpu.launch" {
+        if ctx.op_name(op) == morf_gpu::ops::LaunchOp::NAME {
             launches += 1;
         }
         // Drop what no later op needs, as the interpreter does (the machine has no

@@ -22,8 +22,10 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
+use morf_gpu::ops::LaunchOp;
 use morf_ir::interp::{Array, Machine, RtValue};
 use morf_ir::{Context, Dim, FloatKind, OpId, Type, TypeData, Value};
+use morf_loop::ops::{AllocOp, ConstantBufferOp, DeallocOp, DimOp, FillOp};
 use morf_runtime::{DeviceBuffer, EventPair, Gpu, KernelArg, Module};
 
 /// How one element is stored on the device.
@@ -345,7 +347,7 @@ impl<'a> GpuExecutor<'a> {
         for op in ctx.block_ops(block) {
             let name = ctx.op_name(op);
             match name {
-                "mloop.dim" => {
+                DimOp::NAME => {
                     let b = buffer(&bufs, op, ctx.operand(op, 0))?;
                     let i = ctx.attr(op, "index").and_then(|a| ctx.attr_int(a)).unwrap_or(-1);
                     let n = usize::try_from(i)
@@ -354,7 +356,7 @@ impl<'a> GpuExecutor<'a> {
                         .ok_or_else(|| op_err(ctx, op, format!("dim {i} out of range")))?;
                     m.set(ctx.result(op, 0), RtValue::Int(n as i64));
                 }
-                "mloop.alloc" => {
+                AllocOp::NAME => {
                     let r = ctx.result(op, 0);
                     let ty = ctx.value_type(r);
                     let (dims, elem) = morf_loop::buffer_parts(ctx, ty)
@@ -378,12 +380,12 @@ impl<'a> GpuExecutor<'a> {
                     let a = self.alloc(shape, elem, storage)?;
                     bufs.insert(r, a);
                 }
-                "mloop.dealloc" => {
+                DeallocOp::NAME => {
                     let v = ctx.operand(op, 0);
                     let b = bufs.remove(&v).ok_or_else(|| op_err(ctx, op, "operand is not a live device buffer"))?;
                     self.release(DevValue::Buffer(b));
                 }
-                "mloop.fill" => {
+                FillOp::NAME => {
                     let v = m.get(ctx, ctx.operand(op, 0))?.clone();
                     let x = match v {
                         RtValue::Float(f) => f,
@@ -403,7 +405,7 @@ impl<'a> GpuExecutor<'a> {
                         }
                     }
                 }
-                "mloop.constant_buffer" => {
+                ConstantBufferOp::NAME => {
                     m.run_op(ctx, op)?;
                     let r = ctx.result(op, 0);
                     let v = m.get(ctx, r)?.clone();
@@ -417,7 +419,7 @@ impl<'a> GpuExecutor<'a> {
                         DevValue::Scalar(_) => return Err(op_err(ctx, op, "expected a buffer")),
                     }
                 }
-                "mgpu.launch" => {
+                LaunchOp::NAME => {
                     let kernel = morf_gpu::ops::kernel::launch_kernel_name(ctx, op)
                         .ok_or_else(|| op_err(ctx, op, "has no 'kernel' symbol"))?
                         .to_string();
@@ -517,7 +519,7 @@ impl<'a> GpuExecutor<'a> {
 pub fn kernel_names(ctx: &Context, module: OpId) -> Vec<String> {
     let mut out = Vec::new();
     ctx.walk(module, &mut |op| {
-        if ctx.op_name(op) == "mgpu.func" {
+        if ctx.op_name(op) == morf_gpu::ops::FuncOp::NAME {
             if let Some(n) = morf_ir::builtin::symbol_name(ctx, op) {
                 out.push(n.to_string());
             }

@@ -381,7 +381,8 @@ pub fn device_bytes(ctx: &Context, func: OpId, arg_shapes: &[Vec<usize>], elem_b
     };
     ctx.block_args(block).iter().for_each(&mut add);
     for op in ctx.block_ops(block) {
-        if matches!(ctx.op_name(op), "mloop.alloc" | "mloop.constant_buffer") {
+        let name = ctx.op_name(op);
+        if name == morf_loop::ops::AllocOp::NAME || name == morf_loop::ops::ConstantBufferOp::NAME {
             ctx.results(op).iter().for_each(&mut add);
         }
     }
