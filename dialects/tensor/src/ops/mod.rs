@@ -23,7 +23,7 @@ use morf_ir::asm::parser::{OpParser, PResult, UnresolvedOperand};
 use morf_ir::asm::printer::OpPrinter;
 pub(crate) use morf_ir::builtin::{op_error, plural};
 use morf_ir::interp::{array::Array, check_shape, checked_elements, InterpResult, Machine, RtValue};
-use morf_ir::{Attr, Context, Diagnostic, Dim, OpId, Type, TypeData, Value};
+use morf_ir::{Attr, Context, Diagnostic, Dim, OpId, OperationState, Type, TypeData, Value};
 
 /// Result of a verifier.
 pub(crate) type VResult = Result<(), Diagnostic>;
@@ -85,18 +85,26 @@ pub(crate) fn parse_optional_sizes(p: &mut OpParser<'_>) -> PResult<Vec<Unresolv
     Ok(v)
 }
 
-/// Resolves size operands as `index` values.
-pub(crate) fn resolve_indices(p: &mut OpParser<'_>, os: &[UnresolvedOperand]) -> PResult<Vec<Value>> {
-    let idx = p.ctx.index_type();
-    os.iter().map(|o| p.resolve_operand(o, idx)).collect()
-}
-
-/// Parses `: T0 -> T1`.
-pub(crate) fn parse_arrow_types(p: &mut OpParser<'_>) -> PResult<(Type, Type)> {
+/// Parses the tail `{attrs} : T0 -> T1` shared by the one-input ops, resolving `input` as a
+/// `T0` and `sizes` as `index` values, with result type `T1`.
+pub(crate) fn parse_input_tail(
+    p: &mut OpParser<'_>,
+    st: &mut OperationState,
+    input: &UnresolvedOperand,
+    sizes: &[UnresolvedOperand],
+) -> PResult<()> {
+    p.parse_optional_attr_dict(st)?;
     let a = p.parse_colon_type()?;
     p.expect_punct("->")?;
     let b = p.parse_type()?;
-    Ok((a, b))
+    let idx = p.ctx.index_type();
+    let mut operands = vec![p.resolve_operand(input, a)?];
+    for s in sizes {
+        operands.push(p.resolve_operand(s, idx)?);
+    }
+    st.operands = operands;
+    st.result_types = vec![b];
+    Ok(())
 }
 
 /// Prints ` sizes(%a, %b)` for the operands from `first` on (nothing if none).

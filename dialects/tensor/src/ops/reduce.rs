@@ -7,7 +7,7 @@ use morf_ir::interp::{InterpResult, Machine, ReduceKind};
 use morf_ir::opdef::{AnyAttr, AttrConstraint, FloatTensor, IntArrayAttr, Tensor};
 use morf_ir::{define_op, Attr, Context, Dim, OpId, OperationState};
 
-use super::{ints_text, parse_arrow_types, parse_int_array, store, VResult};
+use super::{ints_text, parse_input_tail, parse_int_array, store, VResult};
 use crate::fold;
 
 define_op! {
@@ -113,11 +113,7 @@ fn parse_reduce(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
         let u = p.ctx.unit_attr();
         st.attrs.push(("keepdim".into(), u));
     }
-    p.parse_optional_attr_dict(st)?;
-    let (a, b) = parse_arrow_types(p)?;
-    st.operands = vec![p.resolve_operand(&o, a)?];
-    st.result_types = vec![b];
-    Ok(())
+    parse_input_tail(p, st, &o, &[])
 }
 
 fn print_reduce(p: &mut OpPrinter<'_>, op: OpId) {

@@ -8,16 +8,18 @@ use morf_ir::asm::printer::OpPrinter;
 use morf_ir::builtin::op_error;
 use morf_ir::interp::{InterpResult, Machine, RtValue};
 use morf_ir::opdef::{AttrConstraint, Index, IntArrayAttr, IntAttr, Tensor};
-use morf_ir::{define_op, Attr, Context, Diagnostic, Dim, OpId, OperationState};
+use morf_ir::{define_op, Attr, Context, Diagnostic, Dim, OpId, OperationState, Value};
 
 use super::{
-    check_sizes, dims_text, ints_text, parse_arrow_types, parse_int_array, parse_optional_sizes, print_arrow_types,
-    print_sizes, resolve_indices, runtime_shape, shape, shape_text, store_exact, VResult,
+    check_sizes, dims_text, ints_text, parse_input_tail, parse_int_array, parse_optional_sizes, print_arrow_types,
+    print_sizes, runtime_shape, shape, shape_text, store_exact, VResult,
 };
 use crate::fold;
 
-fn same_elem(ctx: &Context, op: OpId) -> VResult {
-    let (a, b) = (ctx.value_type(ctx.operand(op, 0)), ctx.value_type(ctx.result(op, 0)));
+/// The operand and result shapes of a shape op (operand `input`, result `result`), after
+/// checking that their element types agree.
+fn in_out_shapes(ctx: &Context, op: OpId, input: Value, result: Value) -> Result<(Vec<Dim>, Vec<Dim>), Diagnostic> {
+    let (a, b) = (ctx.value_type(input), ctx.value_type(result));
     if ctx.element_type(a) != ctx.element_type(b) {
         return Err(op_error(
             ctx,
@@ -29,7 +31,7 @@ fn same_elem(ctx: &Context, op: OpId) -> VResult {
             ),
         ));
     }
-    Ok(())
+    Ok((shape(ctx, input), shape(ctx, result)))
 }
 
 // ----- dim -----
@@ -120,8 +122,7 @@ define_op! {
 
 fn verify_broadcast(ctx: &Context, op: OpId) -> VResult {
     let b = BroadcastOp(op);
-    let (ins, outs) = (shape(ctx, b.input(ctx)), shape(ctx, b.result(ctx)));
-    same_elem(ctx, op)?;
+    let (ins, outs) = in_out_shapes(ctx, op, b.input(ctx), b.result(ctx))?;
     let dims = b.dims(ctx).unwrap_or_default();
     if dims.len() != ins.len() {
         return Err(op_error(
@@ -158,13 +159,7 @@ fn parse_broadcast(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()>
     let dims = parse_int_array(p)?;
     st.attrs.push(("dims".into(), dims));
     let sizes = parse_optional_sizes(p)?;
-    p.parse_optional_attr_dict(st)?;
-    let (a, b) = parse_arrow_types(p)?;
-    let mut operands = vec![p.resolve_operand(&o, a)?];
-    operands.extend(resolve_indices(p, &sizes)?);
-    st.operands = operands;
-    st.result_types = vec![b];
-    Ok(())
+    parse_input_tail(p, st, &o, &sizes)
 }
 
 fn print_broadcast(p: &mut OpPrinter<'_>, op: OpId) {
@@ -228,8 +223,7 @@ define_op! {
 
 fn verify_transpose(ctx: &Context, op: OpId) -> VResult {
     let t = TransposeOp(op);
-    let (ins, outs) = (shape(ctx, t.input(ctx)), shape(ctx, t.result(ctx)));
-    same_elem(ctx, op)?;
+    let (ins, outs) = in_out_shapes(ctx, op, t.input(ctx), t.result(ctx))?;
     let perm = t.perm(ctx).unwrap_or_default();
     let mut seen = vec![false; ins.len()];
     let ok = perm.len() == ins.len()
@@ -267,11 +261,7 @@ fn parse_transpose(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()>
     p.expect_keyword("perm")?;
     let perm = parse_int_array(p)?;
     st.attrs.push(("perm".into(), perm));
-    p.parse_optional_attr_dict(st)?;
-    let (a, b) = parse_arrow_types(p)?;
-    st.operands = vec![p.resolve_operand(&o, a)?];
-    st.result_types = vec![b];
-    Ok(())
+    parse_input_tail(p, st, &o, &[])
 }
 
 fn print_transpose(p: &mut OpPrinter<'_>, op: OpId) {
@@ -319,8 +309,7 @@ fn static_count(s: &[Dim]) -> Option<u64> {
 
 fn verify_reshape(ctx: &Context, op: OpId) -> VResult {
     let r = ReshapeOp(op);
-    let (ins, outs) = (shape(ctx, r.input(ctx)), shape(ctx, r.result(ctx)));
-    same_elem(ctx, op)?;
+    let (ins, outs) = in_out_shapes(ctx, op, r.input(ctx), r.result(ctx))?;
     if let (Some(a), Some(b)) = (static_count(&ins), static_count(&outs)) {
         if a != b {
             return Err(op_error(ctx, op, format!("operand has {a} elements but the result has {b}")));
@@ -332,13 +321,7 @@ fn verify_reshape(ctx: &Context, op: OpId) -> VResult {
 fn parse_reshape(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
     let o = p.parse_operand()?;
     let sizes = parse_optional_sizes(p)?;
-    p.parse_optional_attr_dict(st)?;
-    let (a, b) = parse_arrow_types(p)?;
-    let mut operands = vec![p.resolve_operand(&o, a)?];
-    operands.extend(resolve_indices(p, &sizes)?);
-    st.operands = operands;
-    st.result_types = vec![b];
-    Ok(())
+    parse_input_tail(p, st, &o, &sizes)
 }
 
 fn print_reshape(p: &mut OpPrinter<'_>, op: OpId) {
@@ -466,8 +449,7 @@ define_op! {
 
 fn verify_collapse(ctx: &Context, op: OpId) -> VResult {
     let c = CollapseShapeOp(op);
-    let (ins, outs) = (shape(ctx, c.input(ctx)), shape(ctx, c.result(ctx)));
-    same_elem(ctx, op)?;
+    let (ins, outs) = in_out_shapes(ctx, op, c.input(ctx), c.result(ctx))?;
     let groups = c.reassociation(ctx).unwrap_or_default();
     check_reassociation(ctx, op, &groups, &ins)?;
     let expected: Vec<Dim> = groups.iter().map(|g| collapsed_dim(&ins, g)).collect();
@@ -489,11 +471,7 @@ fn parse_collapse(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> 
     let o = p.parse_operand()?;
     let r = parse_reassoc(p)?;
     st.attrs.push(("reassociation".into(), r));
-    p.parse_optional_attr_dict(st)?;
-    let (a, b) = parse_arrow_types(p)?;
-    st.operands = vec![p.resolve_operand(&o, a)?];
-    st.result_types = vec![b];
-    Ok(())
+    parse_input_tail(p, st, &o, &[])
 }
 
 fn print_collapse(p: &mut OpPrinter<'_>, op: OpId) {
@@ -535,8 +513,7 @@ define_op! {
 
 fn verify_expand(ctx: &Context, op: OpId) -> VResult {
     let e = ExpandShapeOp(op);
-    let (ins, outs) = (shape(ctx, e.input(ctx)), shape(ctx, e.result(ctx)));
-    same_elem(ctx, op)?;
+    let (ins, outs) = in_out_shapes(ctx, op, e.input(ctx), e.result(ctx))?;
     let groups = e.reassociation(ctx).unwrap_or_default();
     check_reassociation(ctx, op, &groups, &outs)?;
     if groups.is_empty() && !ins.is_empty() {
@@ -571,13 +548,7 @@ fn parse_expand(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
     let r = parse_reassoc(p)?;
     st.attrs.push(("reassociation".into(), r));
     let sizes = parse_optional_sizes(p)?;
-    p.parse_optional_attr_dict(st)?;
-    let (a, b) = parse_arrow_types(p)?;
-    let mut operands = vec![p.resolve_operand(&o, a)?];
-    operands.extend(resolve_indices(p, &sizes)?);
-    st.operands = operands;
-    st.result_types = vec![b];
-    Ok(())
+    parse_input_tail(p, st, &o, &sizes)
 }
 
 fn print_expand(p: &mut OpPrinter<'_>, op: OpId) {
