@@ -11,12 +11,10 @@
 //!
 //! `lane_id` is `thread_id % 32` and `warp_id` is `thread_id / 32`.
 
-use morf_ir::asm::parser::{OpParser, PResult};
-use morf_ir::asm::printer::OpPrinter;
+use morf_ir::define_op;
 use morf_ir::opdef::Index;
-use morf_ir::{define_op, OpId, OperationState};
 
-use super::interpret_in_kernel_only;
+use super::{interpret_in_kernel_only, parse_typed_nullary, print_typed_nullary};
 
 define_op! {
     /// `%t = mgpu.thread_id : index`: the thread's index in its block.
@@ -24,7 +22,7 @@ define_op! {
         summary: "the thread's index in its block",
         traits: [PURE],
         results: [thread_id: Index],
-        format: (parse_id, print_id),
+        format: (parse_typed_nullary, print_typed_nullary),
         interpret: interpret_in_kernel_only,
     }
 }
@@ -35,7 +33,7 @@ define_op! {
         summary: "the block's index in the grid",
         traits: [PURE],
         results: [block_id: Index],
-        format: (parse_id, print_id),
+        format: (parse_typed_nullary, print_typed_nullary),
         interpret: interpret_in_kernel_only,
     }
 }
@@ -46,7 +44,7 @@ define_op! {
         summary: "the number of threads per block",
         traits: [PURE],
         results: [block_dim: Index],
-        format: (parse_id, print_id),
+        format: (parse_typed_nullary, print_typed_nullary),
         interpret: interpret_in_kernel_only,
     }
 }
@@ -57,7 +55,7 @@ define_op! {
         summary: "the number of blocks in the grid",
         traits: [PURE],
         results: [grid_dim: Index],
-        format: (parse_id, print_id),
+        format: (parse_typed_nullary, print_typed_nullary),
         interpret: interpret_in_kernel_only,
     }
 }
@@ -68,7 +66,7 @@ define_op! {
         summary: "the thread's lane in its warp (thread_id % 32)",
         traits: [PURE],
         results: [lane_id: Index],
-        format: (parse_id, print_id),
+        format: (parse_typed_nullary, print_typed_nullary),
         interpret: interpret_in_kernel_only,
     }
 }
@@ -79,22 +77,7 @@ define_op! {
         summary: "the thread's warp in its block (thread_id / 32)",
         traits: [PURE],
         results: [warp_id: Index],
-        format: (parse_id, print_id),
+        format: (parse_typed_nullary, print_typed_nullary),
         interpret: interpret_in_kernel_only,
-    }
-}
-
-fn parse_id(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
-    p.parse_optional_attr_dict(st)?;
-    let t = p.parse_colon_type()?;
-    st.result_types = vec![t];
-    Ok(())
-}
-
-fn print_id(p: &mut OpPrinter<'_>, op: OpId) {
-    p.print_optional_attr_dict(op, &[]);
-    p.write(" : ");
-    if let Some(&r) = p.ctx.results(op).first() {
-        p.print_type(p.ctx.value_type(r));
     }
 }

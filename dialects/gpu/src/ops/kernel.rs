@@ -8,9 +8,9 @@ use morf_ir::asm::printer::OpPrinter;
 use morf_ir::builtin::{op_error, plural, ModuleOp};
 use morf_ir::interp::{InterpResult, Machine};
 use morf_ir::opdef::{AnyType, Index, IntAttr, StrAttr, TypeAttr};
-use morf_ir::{define_op, AttrData, Context, OpId, OperationState, Type, TypeData};
+use morf_ir::{define_op, Context, OpId, OperationState, Type, TypeData};
 
-use super::{interpret_in_kernel_only, SymbolRefAttr, UnitAttr, VResult};
+use super::{interpret_in_kernel_only, parse_attr_dict, print_attr_dict, SymbolRefAttr, UnitAttr, VResult};
 use crate::types::ptr_parts;
 
 define_op! {
@@ -54,7 +54,7 @@ define_op! {
         summary: "ends a kernel",
         traits: [TERMINATOR],
         verify: verify_return,
-        format: (parse_return, print_return),
+        format: (parse_attr_dict, print_attr_dict),
         interpret: interpret_in_kernel_only,
     }
 }
@@ -203,7 +203,7 @@ fn print_func(p: &mut OpPrinter<'_>, op: OpId) {
         Some(b) => p.print_block_arg_list(b),
         None => p.write("()"),
     }
-    let kernel = ctx.attr(op, "kernel").is_some_and(|a| matches!(ctx.attr_data(a), AttrData::Unit));
+    let kernel = FuncOp(op).is_kernel(ctx);
     if kernel {
         p.write(" kernel");
     }
@@ -219,14 +219,6 @@ fn verify_return(ctx: &Context, op: OpId) -> VResult {
         Some(f) if ctx.isa::<FuncOp>(f) => Ok(()),
         _ => Err(op_error(ctx, op, "expects parent op 'mgpu.func'")),
     }
-}
-
-fn parse_return(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
-    p.parse_optional_attr_dict(st)
-}
-
-fn print_return(p: &mut OpPrinter<'_>, op: OpId) {
-    p.print_optional_attr_dict(op, &[]);
 }
 
 fn verify_launch(ctx: &Context, op: OpId) -> VResult {

@@ -11,7 +11,10 @@ use morf_ir::builtin::op_error;
 use morf_ir::opdef::{AnyType, Index, IntAttr};
 use morf_ir::{define_op, Context, OpId, OperationState, Type, Value};
 
-use super::{expect_in_kernel, expect_operand, interpret_in_kernel_only, Ptr, SharedPtr, UnitAttr, VResult};
+use super::{
+    expect_in_kernel, expect_operand, interpret_in_kernel_only, parse_attr_dict, parse_typed_nullary, print_attr_dict,
+    print_typed_nullary, Ptr, SharedPtr, UnitAttr, VResult,
+};
 use crate::types::{elem_bytes, ptr_parts};
 
 define_op! {
@@ -135,7 +138,7 @@ define_op! {
     pub struct BarrierOp("mgpu.barrier") {
         summary: "block-wide barrier (bar.sync 0)",
         verify: expect_in_kernel,
-        format: (parse_barrier, print_barrier),
+        format: (parse_attr_dict, print_attr_dict),
         interpret: interpret_in_kernel_only,
     }
 }
@@ -379,27 +382,4 @@ fn verify_shared_alloc(ctx: &Context, op: OpId) -> VResult {
         Some(n) if n >= 1 => Ok(()),
         _ => Err(op_error(ctx, op, "requires a positive integer attribute 'size' (in elements)")),
     }
-}
-
-fn parse_typed_nullary(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
-    p.parse_optional_attr_dict(st)?;
-    let t = p.parse_colon_type()?;
-    st.result_types = vec![t];
-    Ok(())
-}
-
-fn print_typed_nullary(p: &mut OpPrinter<'_>, op: OpId) {
-    p.print_optional_attr_dict(op, &[]);
-    p.write(" : ");
-    if let Some(&r) = p.ctx.results(op).first() {
-        p.print_type(p.ctx.value_type(r));
-    }
-}
-
-fn parse_barrier(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
-    p.parse_optional_attr_dict(st)
-}
-
-fn print_barrier(p: &mut OpPrinter<'_>, op: OpId) {
-    p.print_optional_attr_dict(op, &[]);
 }

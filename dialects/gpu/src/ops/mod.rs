@@ -18,6 +18,7 @@ pub use memory::{BarrierOp, DynamicSharedOp, LoadOp, LoadVecOp, SharedAllocOp, S
 pub use warp::{ReduceKind, ShuffleMode, ShuffleOp, WarpReduceOp};
 
 use morf_ir::asm::parser::{OpParser, PResult};
+use morf_ir::asm::printer::OpPrinter;
 use morf_ir::builtin::op_error;
 use morf_ir::interp::{InterpResult, Machine};
 use morf_ir::opdef::{AttrConstraint, TypeConstraint};
@@ -121,6 +122,33 @@ pub(crate) fn parse_keyword_attr(p: &mut OpParser<'_>, st: &mut OperationState, 
     let a = p.ctx.str_attr(&k);
     st.attrs.push((name.into(), a));
     Ok(())
+}
+
+/// Parses the format `{attrs}` (nothing but an optional attribute dictionary).
+pub(crate) fn parse_attr_dict(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
+    p.parse_optional_attr_dict(st)
+}
+
+/// Prints the format `{attrs}`.
+pub(crate) fn print_attr_dict(p: &mut OpPrinter<'_>, op: OpId) {
+    p.print_optional_attr_dict(op, &[]);
+}
+
+/// Parses the format `{attrs} : type` of an op with no operands and one result.
+pub(crate) fn parse_typed_nullary(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
+    p.parse_optional_attr_dict(st)?;
+    let t = p.parse_colon_type()?;
+    st.result_types = vec![t];
+    Ok(())
+}
+
+/// Prints the format `{attrs} : type`.
+pub(crate) fn print_typed_nullary(p: &mut OpPrinter<'_>, op: OpId) {
+    p.print_optional_attr_dict(op, &[]);
+    p.write(" : ");
+    if let Some(&r) = p.ctx.results(op).first() {
+        p.print_type(p.ctx.value_type(r));
+    }
 }
 
 /// The `interpret` hook of ops that only the simulator runs.
