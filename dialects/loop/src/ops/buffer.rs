@@ -17,8 +17,7 @@ use morf_ir::opdef::{AnyAttr, AnyType, Index, IntAttr, StrAttr};
 use morf_ir::{define_op, Attr, AttrData, Context, Diagnostic, Dim, FoldResult, OpId, OperationState, Type, Value};
 
 use super::{
-    buffer, buffer_of, combine, constant_int, kind_of, offset, plural, resolve_indices, scalar, scalar_value, Buffer,
-    VResult,
+    buffer, buffer_of, constant_int, kind_of, offset, plural, resolve_indices, scalar, scalar_value, Buffer, VResult,
 };
 use crate::types::buffer_parts;
 
@@ -592,7 +591,7 @@ fn interpret_accumulate(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResul
     };
     let mut d = data.borrow_mut();
     let off = offset(m, ctx, op, a.indices(ctx), &d.shape)?;
-    d.data[off] = ctx.round_to_type(*elem, combine(kind, d.data[off], v));
+    d.data[off] = ctx.round_to_type(*elem, kind.function().eval(d.data[off], v));
     Ok(())
 }
 

@@ -15,7 +15,7 @@ use morf_ir::interp::{InterpResult, Machine, RtValue};
 use morf_ir::opdef::{AnyType, FloatOrIndex, Index, StrAttr, TypeConstraint};
 use morf_ir::{define_op, BlockId, Context, Loc, OpId, OperationState, RegionId, Type, Value};
 
-use super::{combine, expect_index, kind_of, parse_paren_operands, plural, resolve_indices, Kind, VResult};
+use super::{expect_index, kind_of, parse_paren_operands, plural, resolve_indices, VResult};
 
 // ----- shared pieces -----
 
@@ -590,8 +590,10 @@ fn interpret_reduce(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()
             let mut acc = start;
             run_box(m, ctx, op, k, |ys| {
                 let y = one(&ys)?.as_int().ok_or_else(|| op_error(ctx, op, "interpreter: expected an index value"))?;
-                acc =
-                    combine_int(kind, acc, y).ok_or_else(|| op_error(ctx, op, "integer overflow in the reduction"))?;
+                acc = kind
+                    .function()
+                    .eval_index(acc, y)
+                    .map_err(|_| op_error(ctx, op, "integer overflow in the reduction"))?;
                 Ok(())
             })?;
             RtValue::Int(acc)
@@ -601,7 +603,7 @@ fn interpret_reduce(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()
             let mut acc = start;
             run_box(m, ctx, op, k, |ys| {
                 let y = one(&ys)?.as_float().ok_or_else(|| op_error(ctx, op, "interpreter: expected a float value"))?;
-                acc = k_.round(combine(kind, acc, y));
+                acc = k_.round(kind.function().eval(acc, y));
                 Ok(())
             })?;
             RtValue::Float(acc)
@@ -610,16 +612,6 @@ fn interpret_reduce(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()
     };
     m.set(res, out);
     Ok(())
-}
-
-/// Combines two integers exactly; `None` on overflow.
-fn combine_int(kind: Kind, a: i64, b: i64) -> Option<i64> {
-    match kind {
-        Kind::Sum => a.checked_add(b),
-        Kind::Prod => a.checked_mul(b),
-        Kind::Max => Some(a.max(b)),
-        Kind::Min => Some(a.min(b)),
-    }
 }
 
 // ----- yield -----

@@ -21,6 +21,7 @@ use std::rc::Rc;
 
 use morf_ir::asm::parser::{OpParser, PResult, UnresolvedOperand};
 pub(crate) use morf_ir::builtin::{expect_index, expect_str_attr as str_attr, op_error, plural};
+use morf_ir::interfaces::BinaryFn;
 use morf_ir::interp::{array::Array, InterpResult, Machine, RtValue};
 use morf_ir::opdef::TypeConstraint;
 use morf_ir::{Context, Diagnostic, OpId, Type, TypeData, Value};
@@ -143,17 +144,6 @@ pub(crate) fn offset(m: &Machine, ctx: &Context, op: OpId, idx: &[Value], shape:
     Ok(off)
 }
 
-/// Combines `acc` with `v` by combiner `kind` (max and min propagate NaN).
-#[inline]
-pub(crate) fn combine(kind: Kind, acc: f64, v: f64) -> f64 {
-    match kind {
-        Kind::Sum => acc + v,
-        Kind::Prod => acc * v,
-        Kind::Max => morf_ir::interfaces::nan_max(acc, v),
-        Kind::Min => morf_ir::interfaces::nan_min(acc, v),
-    }
-}
-
 /// A combiner of `accumulate` and `reduce`.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub enum Kind {
@@ -168,6 +158,17 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// The binary function that combines the accumulator with a value (`sum` is
+    /// [`BinaryFn::Add`]; `max` and `min` propagate NaN).
+    pub fn function(self) -> BinaryFn {
+        match self {
+            Kind::Sum => BinaryFn::Add,
+            Kind::Max => BinaryFn::Max,
+            Kind::Min => BinaryFn::Min,
+            Kind::Prod => BinaryFn::Mul,
+        }
+    }
+
     /// Parses `sum`, `max`, `min` or `prod`.
     pub fn from_name(s: &str) -> Option<Kind> {
         Some(match s {
