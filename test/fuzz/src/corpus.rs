@@ -1,11 +1,11 @@
 //! The seed corpus: every `test/**/*.mlir` file split at `// -----` lines, every
-//! `examples/*.mlir`, and `.npy` files made by morf-run's writer plus a few hand-broken
+//! `examples/*.mlir`, and `.npy` files made by the engine's npy writer plus a few hand-broken
 //! headers. Also the token dictionary `fuzz/mlir.dict` (libFuzzer's format), which the
 //! mutation loop shares with libFuzzer.
 
 use std::path::{Path, PathBuf};
 
-use morf_run::npy::{write_npy, NpyDtype};
+use morf_engine::npy::{write_npy, NpyDtype};
 
 /// The repository root (two levels above this crate).
 pub fn repo_root() -> PathBuf {
@@ -64,7 +64,7 @@ pub fn mlir_seeds() -> Vec<Vec<u8>> {
     seeds
 }
 
-/// The `.npy` seeds: arrays of every dtype and a few shapes written by morf-run's writer
+/// The `.npy` seeds: arrays of every dtype and a few shapes written by the engine's npy writer
 /// (through a temporary file), then hand-broken headers.
 pub fn npy_seeds() -> Vec<Vec<u8>> {
     let dir = std::env::temp_dir().join(format!("morf-fuzz-npy-{}", std::process::id()));

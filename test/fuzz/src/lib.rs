@@ -440,7 +440,7 @@ pub fn interp(data: &[u8]) {
     bump(&INTERP_STAGES[3]);
     // The compiled program must compute what the reference interpreter computed, within
     // morf-run's tolerances (`--check`).
-    for c in morf_run::gpu_run::compare_outputs(&ctx, &out, &reference) {
+    for c in morf_engine::check::compare_outputs(&ctx, &out, &reference) {
         assert!(c.ok(), "the 'gpu' pipeline miscompiles @{name} (hints {hints:?}): {c}");
     }
 }
@@ -457,7 +457,7 @@ pub fn npy(data: &[u8]) {
     }
 }
 
-/// Reads `.npy` bytes with morf-run's reader.
-fn read_npy(data: &[u8]) -> Result<morf_run::npy::NpyArray, morf_run::npy::NpyError> {
-    morf_run::npy::read_npy_bytes(data, std::path::Path::new("fuzz.npy"))
+/// Reads `.npy` bytes with the engine's npy reader.
+fn read_npy(data: &[u8]) -> Result<morf_engine::npy::NpyArray, morf_engine::npy::NpyError> {
+    morf_engine::npy::read_npy_bytes(data, std::path::Path::new("fuzz.npy"))
 }

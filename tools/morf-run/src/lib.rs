@@ -17,16 +17,6 @@ use morf_engine::{
     MAX_SOURCE_BYTES,
 };
 
-/// `.npy` reading and writing, now in `morf-engine` (kept here for callers of morf-run's
-/// former library, `test/fuzz`).
-pub use morf_engine::npy;
-
-/// Output checks, now in `morf-engine` (kept here for callers of morf-run's former
-/// library, `test/fuzz`).
-pub mod gpu_run {
-    pub use morf_engine::check::compare_outputs;
-}
-
 #[derive(clap::Parser, Debug)]
 #[command(
     name = "morf-run",
