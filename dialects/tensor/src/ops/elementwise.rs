@@ -35,14 +35,35 @@ use crate::fold;
 /// rounds to the result type). `None` when `args` has too few arrays.
 pub(crate) fn apply(f: Elementwise, args: &[&Array]) -> Option<Array> {
     Some(match f {
-        Elementwise::Unary(u) => args.first()?.map(|a| u.eval(a)),
-        Elementwise::Binary(b) => args.first()?.zip(args.get(1)?, |x, y| b.eval(x, y)),
-        Elementwise::Cmp(p) => args.first()?.zip(args.get(1)?, |x, y| if p.eval(x, y) { 1.0 } else { 0.0 }),
+        Elementwise::Unary(u) => args.first()?.map(unary_kernel(u)),
+        Elementwise::Binary(b) => args.first()?.zip(args.get(1)?, binary_kernel(b)),
+        Elementwise::Cmp(p) => args.first()?.zip(args.get(1)?, cmp_kernel(p)),
         Elementwise::Select => {
             Array::zip3(args.first()?, args.get(1)?, args.get(2)?, |c, a, b| if c != 0.0 { a } else { b })
         }
         Elementwise::Convert => (*args.first()?).clone(),
     })
+}
+
+/// `p` as an f64 kernel giving 1.0 for true and 0.0 for false, chosen once per op so that
+/// the loop over the elements does not dispatch on the predicate.
+fn cmp_kernel(p: CmpPredicate) -> fn(f64, f64) -> f64 {
+    #[inline(always)]
+    fn k(p: CmpPredicate, x: f64, y: f64) -> f64 {
+        if p.eval(x, y) {
+            1.0
+        } else {
+            0.0
+        }
+    }
+    match p {
+        CmpPredicate::Eq => |x, y| k(CmpPredicate::Eq, x, y),
+        CmpPredicate::Ne => |x, y| k(CmpPredicate::Ne, x, y),
+        CmpPredicate::Lt => |x, y| k(CmpPredicate::Lt, x, y),
+        CmpPredicate::Le => |x, y| k(CmpPredicate::Le, x, y),
+        CmpPredicate::Gt => |x, y| k(CmpPredicate::Gt, x, y),
+        CmpPredicate::Ge => |x, y| k(CmpPredicate::Ge, x, y),
+    }
 }
 
 fn same_runtime_shape(ctx: &Context, op: OpId, arrays: &[&Array]) -> InterpResult<()> {
@@ -114,6 +135,14 @@ macro_rules! tensor_unary_ops {
                 $(UnaryFn::$v => $op::info(),)*
             }
         }
+
+        /// The f64 kernel of `f`, chosen once per op so that the loop over the elements
+        /// does not dispatch on the function.
+        fn unary_kernel(f: UnaryFn) -> fn(f64) -> f64 {
+            match f {
+                $(UnaryFn::$v => |a| UnaryFn::$v.eval(a),)*
+            }
+        }
     };
 }
 for_each_unary_fn!(tensor_unary_ops);
@@ -127,6 +156,14 @@ macro_rules! tensor_binary_ops {
         pub fn binary_op(f: BinaryFn) -> &'static OpInfo {
             match f {
                 $(BinaryFn::$v => $op::info(),)*
+            }
+        }
+
+        /// The f64 kernel of `f`, chosen once per op so that the loop over the elements
+        /// does not dispatch on the function.
+        fn binary_kernel(f: BinaryFn) -> fn(f64, f64) -> f64 {
+            match f {
+                $(BinaryFn::$v => |a, b| BinaryFn::$v.eval(a, b),)*
             }
         }
     };
