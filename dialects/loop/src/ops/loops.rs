@@ -142,6 +142,32 @@ fn print_box(p: &mut OpPrinter<'_>, op: OpId, k: usize) {
     group(p, &ops[2 * k..3 * k]);
 }
 
+/// Parses the body region (entry arguments `args`) and `attributes {...}` after it, and
+/// fills `st` with them, `operands` and `result_types`.
+fn parse_body(
+    p: &mut OpParser<'_>,
+    st: &mut OperationState,
+    args: &[(String, Type, Loc)],
+    operands: Vec<Value>,
+    result_types: Vec<Type>,
+) -> PResult<()> {
+    let r = p.parse_region(args, false)?;
+    p.parse_optional_attr_dict_with_keyword(st)?;
+    st.operands = operands;
+    st.result_types = result_types;
+    st.regions.push(r);
+    Ok(())
+}
+
+/// Prints ` { body } attributes {...}` of a loop, leaving out the attributes `elided`.
+fn print_body(p: &mut OpPrinter<'_>, op: OpId, elided: &[&str]) {
+    if let Some(&r) = p.ctx.regions(op).first() {
+        p.write(" ");
+        p.print_region(r, false);
+    }
+    p.print_optional_attr_dict_with_keyword(op, elided);
+}
+
 /// The `index` values of `vs`.
 fn ints(m: &Machine, ctx: &Context, op: OpId, vs: &[Value]) -> InterpResult<Vec<i64>> {
     vs.iter().map(|v| m.int(ctx, op, *v)).collect()
@@ -326,12 +352,7 @@ fn parse_for(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
     }
     let mut args = iv_args(p, std::slice::from_ref(&iv));
     args.extend(names.iter().zip(&tys).map(|(n, t)| (n.name.clone(), *t, n.loc)));
-    let r = p.parse_region(&args, false)?;
-    p.parse_optional_attr_dict_with_keyword(st)?;
-    st.operands = operands;
-    st.result_types = tys;
-    st.regions.push(r);
-    Ok(())
+    parse_body(p, st, &args, operands, tys)
 }
 
 fn print_for(p: &mut OpPrinter<'_>, op: OpId) {
@@ -378,9 +399,7 @@ fn print_for(p: &mut OpPrinter<'_>, op: OpId) {
         p.print_types(&tys);
         p.write(")");
     }
-    p.write(" ");
-    p.print_region(r, false);
-    p.print_optional_attr_dict_with_keyword(op, &[]);
+    print_body(p, op, &[]);
 }
 
 fn interpret_for(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
@@ -447,21 +466,13 @@ fn verify_parallel(ctx: &Context, op: OpId) -> VResult {
 fn parse_parallel(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
     let (ivs, bounds) = parse_box(p)?;
     let args = iv_args(p, &ivs);
-    let r = p.parse_region(&args, false)?;
-    p.parse_optional_attr_dict_with_keyword(st)?;
-    st.operands = bounds;
-    st.regions.push(r);
-    Ok(())
+    parse_body(p, st, &args, bounds, Vec::new())
 }
 
 fn print_parallel(p: &mut OpPrinter<'_>, op: OpId) {
     let k = ParallelOp(op).bounds(p.ctx).len() / 3;
     print_box(p, op, k);
-    if let Some(&r) = p.ctx.regions(op).first() {
-        p.write(" ");
-        p.print_region(r, false);
-    }
-    p.print_optional_attr_dict_with_keyword(op, &[]);
+    print_body(p, op, &[]);
 }
 
 fn interpret_parallel(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
@@ -544,12 +555,7 @@ fn parse_reduce(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
     let ty = p.parse_colon_type()?;
     bounds.push(p.resolve_operand(&init, ty)?);
     let args = iv_args(p, &ivs);
-    let r = p.parse_region(&args, false)?;
-    p.parse_optional_attr_dict_with_keyword(st)?;
-    st.operands = bounds;
-    st.result_types = vec![ty];
-    st.regions.push(r);
-    Ok(())
+    parse_body(p, st, &args, bounds, vec![ty])
 }
 
 fn print_reduce(p: &mut OpPrinter<'_>, op: OpId) {
@@ -565,11 +571,7 @@ fn print_reduce(p: &mut OpPrinter<'_>, op: OpId) {
         p.write(") : ");
         p.print_type(p.ctx.value_type(init));
     }
-    if let Some(&r) = p.ctx.regions(op).first() {
-        p.write(" ");
-        p.print_region(r, false);
-    }
-    p.print_optional_attr_dict_with_keyword(op, &["kind"]);
+    print_body(p, op, &["kind"]);
 }
 
 fn interpret_reduce(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
