@@ -52,10 +52,6 @@ pub const MAX_THREADS: i64 = 1024;
 /// The most dynamic shared memory per block, in bytes (227 KiB, as on sm_90).
 pub const MAX_SHARED_BYTES: i64 = 227 * 1024;
 
-/// The loop op the simulator runs itself. This crate does not depend on `morf-loop` (kernels
-/// hold its ops the way MLIR's gpu kernels hold `arith` ops), so it is known by name.
-const MLOOP_FOR: &str = "mloop.for";
-
 /// Runs the `mgpu.launch` op `op` with the host values of `host`.
 pub fn run_launch(host: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
     let launch = LaunchOp::dyn_cast(ctx, op).ok_or_else(|| op_error(ctx, op, "is not an 'mgpu.launch'"))?;
@@ -300,7 +296,7 @@ impl<'c> Sim<'c> {
             self.warp_reduce(w, mask)?;
         } else if let Some(i) = ctx.dyn_cast::<IfOp>(op) {
             self.run_if(i, mask)?;
-        } else if ctx.op_name(op) == MLOOP_FOR {
+        } else if ctx.isa::<morf_loop::ops::ForOp>(op) {
             self.run_for(op, mask)?;
         } else {
             if !ctx.regions(op).is_empty() {

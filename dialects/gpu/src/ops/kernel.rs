@@ -113,12 +113,9 @@ pub fn module_of(ctx: &Context, op: OpId) -> Option<OpId> {
     None
 }
 
-/// Element type of a shaped dialect type named `mloop.buffer`.
+/// Element type of an `!mloop.buffer`.
 pub(crate) fn buffer_elem(ctx: &Context, t: Type) -> Option<Type> {
-    match ctx.type_data(t) {
-        TypeData::Dialect { name, elem: Some(e), .. } if name == "mloop.buffer" => Some(*e),
-        _ => None,
-    }
+    morf_loop::buffer_parts(ctx, t).map(|(_, e)| e)
 }
 
 fn verify_func(ctx: &Context, op: OpId) -> VResult {
