@@ -62,15 +62,20 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use morf_ir::builtin::{op_error, symbol_name};
+use morf_gpu::ops as mgpu;
+use morf_gpu::ptr_type;
+use morf_ir::builtin::{op_error, symbol_name, FuncOp, ModuleOp};
+use morf_ir::conversion::ConversionTarget;
+use morf_ir::interfaces::{elementwise, BinaryFn, Elementwise};
+use morf_ir::opdef::Op;
 use morf_ir::pass::{NamedPipeline, Pass, PassInfo, PassOptionInfo, PassOptions, PassRegistry, PassResult};
 use morf_ir::{Attr, BlockId, Context, Diagnostic, Dim, Loc, OpId, OperationState, Type, TypeData, Value};
+use morf_loop::ops as mloop;
+use morf_loop::{buffer_type, is_buffer};
 
 use super::schedule::{choose_schedule, Mapping, NestShape, Overrides, PartialStore, Schedule};
 use crate::fusion::device::Device;
-use crate::transforms::loop_utils::{
-    buffer_type, const_int, defined_outside, is_buffer, kind_name, loop_parts, same_index, Ib, LoopParts,
-};
+use crate::transforms::loop_utils::{const_int, defined_outside, loop_parts, same_index, Ib, LoopParts};
 
 /// The options of [`LowerLoopToGpu`].
 #[derive(Clone, Debug, Default)]
@@ -170,43 +175,36 @@ impl Pass for LowerLoopToGpu {
     }
 
     fn run(&mut self, ctx: &mut Context, root: OpId) -> PassResult {
-        if ctx.op_name(root) != "builtin.module" {
+        if !ctx.isa::<ModuleOp>(root) {
             return Err(op_error(ctx, root, "pass 'lower-loop-to-gpu' runs on a 'builtin.module'"));
         }
         let Some(mblock) = ctx.regions(root).first().and_then(|r| ctx.entry_block(*r)) else { return Ok(()) };
-        let funcs: Vec<OpId> = ctx.block_ops(mblock).filter(|&o| ctx.op_name(o) == "func.func").collect();
+        let funcs: Vec<OpId> = ctx.block_ops(mblock).filter(|&o| ctx.isa::<FuncOp>(o)).collect();
         for f in funcs {
             lower_function(ctx, mblock, f, &self.options)?;
         }
         // Legality: host functions keep only host ops.
-        for op in ctx.walk_collect(root) {
-            let name = ctx.op_name(op);
-            let in_kernel = ancestor_named(ctx, op, "mgpu.func");
-            let bad = if in_kernel {
-                matches!(name, "mloop.load" | "mloop.store" | "mloop.accumulate" | "mloop.parallel" | "mloop.reduce")
-            } else {
-                matches!(
-                    name,
-                    "mloop.load" | "mloop.store" | "mloop.accumulate" | "mloop.parallel" | "mloop.reduce" | "mloop.for"
-                )
-            };
-            if bad {
-                return Err(Diagnostic::error(ctx.op_loc(op), format!("failed to legalize operation '{name}'")));
-            }
-        }
-        Ok(())
+        legal_target().check_legal(ctx, root)
     }
 }
 
-fn ancestor_named(ctx: &Context, op: OpId, name: &str) -> bool {
-    let mut cur = ctx.parent_op(op);
-    while let Some(p) = cur {
-        if ctx.op_name(p) == name {
-            return true;
-        }
-        cur = ctx.parent_op(p);
-    }
-    false
+/// What `lower-loop-to-gpu` leaves: `builtin`, `func` and `mgpu` ops, and the `mloop` ops of
+/// the host (`dim`, `alloc`, `fill`, `dealloc`, scalars) and of kernel bodies (scalars,
+/// `for`, `yield`); no memory access or parallel loop of `mloop`, and `mloop.for` only in a
+/// kernel.
+fn legal_target() -> ConversionTarget {
+    let mut t = ConversionTarget::new();
+    t.add_legal_dialect("builtin")
+        .add_legal_dialect("func")
+        .add_legal_dialect("mgpu")
+        .add_legal_dialect("mloop")
+        .add_illegal_op::<mloop::LoadOp>()
+        .add_illegal_op::<mloop::StoreOp>()
+        .add_illegal_op::<mloop::AccumulateOp>()
+        .add_illegal_op::<mloop::ParallelOp>()
+        .add_illegal_op::<mloop::ReduceOp>()
+        .add_dynamically_legal_op::<mloop::ForOp>(|ctx, op| mgpu::enclosing_kernel(ctx, op).is_some());
+    t
 }
 
 // ----- the pieces of a function -----
@@ -230,8 +228,13 @@ fn lower_function(ctx: &mut Context, mblock: BlockId, func: OpId, opts: &LoopToG
             continue;
         }
         if matches!(
-            ctx.op_name(op),
-            "mloop.parallel" | "mloop.for" | "mloop.reduce" | "mloop.load" | "mloop.store" | "mloop.accumulate"
+            LoopOp::of(ctx, op),
+            LoopOp::Parallel
+                | LoopOp::For(_)
+                | LoopOp::Reduce(_)
+                | LoopOp::Load(_)
+                | LoopOp::Store(_)
+                | LoopOp::Accumulate(_)
         ) {
             // A nest, a rank-0 reduction, or scalar code outside any nest (rank-0 pointwise):
             // the ops after it that consume its results run in its kernel.
@@ -272,44 +275,36 @@ fn lower_function(ctx: &mut Context, mblock: BlockId, func: OpId, opts: &LoopToG
 fn fills_to_nests(ctx: &mut Context, body: BlockId) {
     let mut on_device: HashSet<Value> = HashSet::new();
     for o in ctx.block_ops(body).collect::<Vec<_>>() {
-        let name = ctx.op_name(o);
-        if matches!(name, "mloop.load" | "mloop.reduce" | "mloop.for")
-            || (SCALAR_OPS.contains(&name) && ctx.operands(o).iter().any(|v| on_device.contains(v)))
+        if matches!(LoopOp::of(ctx, o), LoopOp::Load(_) | LoopOp::Reduce(_) | LoopOp::For(_))
+            || (is_scalar(ctx, o) && ctx.operands(o).iter().any(|v| on_device.contains(v)))
         {
             on_device.extend(ctx.results(o).iter().copied());
         }
-        if name != "mloop.fill" || !on_device.contains(&ctx.operand(o, 0)) {
+        let Some(fill) = ctx.dyn_cast::<mloop::FillOp>(o) else { continue };
+        let (v, buf) = (fill.value(ctx), fill.buffer(ctx));
+        if !on_device.contains(&v) {
             continue;
         }
-        let (v, buf) = (ctx.operand(o, 0), ctx.operand(o, 1));
         let ib = Ib { before: o };
+        let loc = ctx.op_loc(o);
         let rank = buffer_shape(ctx, buf).len();
         if rank == 0 {
-            ib.op(ctx, "mloop.store", &[v, buf], &[], &[]);
+            insert_before(ctx, o, mloop::StoreOp::state(loc, v, buf, &[]));
         } else {
             let it = ctx.index_type();
-            let mut ubs = Vec::new();
-            for k in 0..rank {
-                let ia = ctx.int_attr(k as i64, it);
-                let d = ib.op(ctx, "mloop.dim", &[buf], &[it], &[("index", ia)]);
-                ubs.push(ctx.result(d, 0));
-            }
+            let ubs: Vec<Value> = (0..rank).map(|k| host_dim(ctx, o, buf, k)).collect();
             let (c0, c1) = (ib.index(ctx, 0), ib.index(ctx, 1));
             let mut operands = vec![c0; rank];
             operands.extend_from_slice(&ubs);
             operands.extend(std::iter::repeat_n(c1, rank));
-            let loc = ctx.op_loc(o);
             let region = ctx.create_region();
             let blk = ctx.create_block(region, &vec![it; rank]);
             let ivs = ctx.block_args(blk).to_vec();
-            let mut st_operands = vec![v, buf];
-            st_operands.extend(ivs);
-            let store = ctx.create_op(OperationState::new("mloop.store", loc).operands(&st_operands));
+            let store = ctx.create_op(mloop::StoreOp::state(loc, v, buf, &ivs));
             ctx.append_op(blk, store);
-            let y = ctx.create_op(OperationState::new("mloop.yield", loc));
+            let y = ctx.create_op(mloop::YieldOp::state(loc, &[]));
             ctx.append_op(blk, y);
-            let par = ctx.create_op(OperationState::new("mloop.parallel", loc).operands(&operands).region(region));
-            ctx.insert_op_before(o, par);
+            insert_before(ctx, o, mloop::ParallelOp::state(loc, &operands).region(region));
         }
         ctx.erase_op(o);
     }
@@ -327,16 +322,16 @@ fn scalar_epilogue(ctx: &Context, op: OpId, rest: &[OpId]) -> Vec<OpId> {
         return epilogue;
     }
     for &o in rest {
-        let name = ctx.op_name(o);
+        let kind = LoopOp::of(ctx, o);
         let movable = ctx.regions(o).is_empty()
-            && (SCALAR_OPS.contains(&name) || matches!(name, "mloop.load" | "mloop.store" | "mloop.accumulate"));
+            && matches!(kind, LoopOp::Scalar | LoopOp::Load(_) | LoopOp::Store(_) | LoopOp::Accumulate(_));
         if movable && ctx.operands(o).iter().any(|v| live.contains(v)) {
             live.extend(ctx.results(o).iter().copied());
             epilogue.push(o);
             continue;
         }
-        let touches_memory =
-            !ctx.regions(o).is_empty() || !(SCALAR_OPS.contains(&name) || matches!(name, "mloop.dim" | "mloop.alloc"));
+        let touches_memory = !ctx.regions(o).is_empty()
+            || !(matches!(kind, LoopOp::Scalar | LoopOp::Dim(_)) || ctx.isa::<mloop::AllocOp>(o));
         if touches_memory {
             break;
         }
@@ -373,10 +368,12 @@ fn spill_buffers(ctx: &mut Context, body: BlockId, units: &[Unit]) -> R<HashMap<
                     ));
                 }
                 let bt = buffer_type(ctx, &[], ty);
-                let alloc = Ib { before: unit.op }.op(ctx, "mloop.alloc", &[], &[bt], &[]);
+                let loc = ctx.op_loc(unit.op);
+                let alloc = insert_before(ctx, unit.op, mloop::AllocOp::state(loc, &[], bt));
                 let buf = ctx.result(alloc, 0);
                 let ret = ctx.block_ops(body).last().expect("a function body ends in a return");
-                Ib { before: ret }.op(ctx, "mloop.dealloc", &[buf], &[], &[]);
+                let loc = ctx.op_loc(ret);
+                insert_before(ctx, ret, mloop::DeallocOp::state(loc, buf));
                 spills.insert(v, buf);
             }
         }
@@ -404,7 +401,7 @@ fn erase_lowered(ctx: &mut Context, body: BlockId, lowered: &[OpId]) -> PassResu
             continue;
         }
         let dead = ctx.results(o).iter().all(|v| ctx.uses(*v).is_empty());
-        if lowered.contains(&o) || (dead && SCALAR_OPS.contains(&ctx.op_name(o))) {
+        if lowered.contains(&o) || (dead && is_scalar(ctx, o)) {
             if let Some(u) = ctx.results(o).iter().find_map(|v| ctx.uses(*v).first().copied()) {
                 return Err(op_error(
                     ctx,
@@ -442,45 +439,147 @@ fn dim_names(ctx: &Context, func: OpId) -> HashMap<(Value, usize), String> {
     out
 }
 
-/// The pointer type `!mgpu.ptr<elem>` (global) or `!mgpu.ptr<elem, 3>` (shared).
-fn ptr_type(ctx: &mut Context, elem: Type, shared: bool) -> Type {
-    let params = if shared { vec![ctx.i64_attr(3)] } else { vec![] };
-    ctx.intern_type(TypeData::Dialect { name: "mgpu.ptr".into(), shape: vec![], elem: Some(elem), params })
-}
-
 fn buffer_shape(ctx: &Context, v: Value) -> Vec<Dim> {
     ctx.shape_of(ctx.value_type(v)).unwrap_or(&[]).to_vec()
 }
 
-const SCALAR_OPS: &[&str] = &[
-    "mloop.constant",
-    "mloop.add",
-    "mloop.sub",
-    "mloop.mul",
-    "mloop.div",
-    "mloop.rem",
-    "mloop.max",
-    "mloop.min",
-    "mloop.pow",
-    "mloop.neg",
-    "mloop.exp",
-    "mloop.log",
-    "mloop.sqrt",
-    "mloop.rsqrt",
-    "mloop.tanh",
-    "mloop.abs",
-    "mloop.cmp",
-    "mloop.select",
-    "mloop.convert",
-];
+/// Whether `op` is a scalar `mloop` op (`constant`, `rem` or one with the elementwise
+/// interface on scalars: the unary and binary functions, `cmp`, `select`, `convert`): it
+/// reads no memory and holds no region.
+fn is_scalar(ctx: &Context, op: OpId) -> bool {
+    ctx.isa::<mloop::ConstantOp>(op)
+        || ctx.isa::<mloop::RemOp>(op)
+        || (elementwise(ctx, op).is_some()
+            && ctx.regions(op).is_empty()
+            && ctx.results(op).iter().all(|&r| ctx.tensor_parts(ctx.value_type(r)).is_none()))
+}
 
-fn combiner(kind: &str) -> Option<&'static str> {
-    match kind {
-        "sum" => Some("mloop.add"),
-        "prod" => Some("mloop.mul"),
-        "max" => Some("mloop.max"),
-        "min" => Some("mloop.min"),
+/// The `mloop` op kinds the lowering dispatches on, with their typed handles.
+#[derive(Copy, Clone, Debug)]
+enum LoopOp {
+    Load(mloop::LoadOp),
+    Store(mloop::StoreOp),
+    Accumulate(mloop::AccumulateOp),
+    Reduce(mloop::ReduceOp),
+    Parallel,
+    For(mloop::ForOp),
+    Yield,
+    Dim(mloop::DimOp),
+    /// See [`is_scalar`].
+    Scalar,
+    Other,
+}
+
+impl LoopOp {
+    fn of(ctx: &Context, op: OpId) -> LoopOp {
+        if let Some(o) = ctx.dyn_cast::<mloop::LoadOp>(op) {
+            LoopOp::Load(o)
+        } else if let Some(o) = ctx.dyn_cast::<mloop::StoreOp>(op) {
+            LoopOp::Store(o)
+        } else if let Some(o) = ctx.dyn_cast::<mloop::AccumulateOp>(op) {
+            LoopOp::Accumulate(o)
+        } else if let Some(o) = ctx.dyn_cast::<mloop::ReduceOp>(op) {
+            LoopOp::Reduce(o)
+        } else if ctx.isa::<mloop::ParallelOp>(op) {
+            LoopOp::Parallel
+        } else if let Some(o) = ctx.dyn_cast::<mloop::ForOp>(op) {
+            LoopOp::For(o)
+        } else if ctx.isa::<mloop::YieldOp>(op) {
+            LoopOp::Yield
+        } else if let Some(o) = ctx.dyn_cast::<mloop::DimOp>(op) {
+            LoopOp::Dim(o)
+        } else if is_scalar(ctx, op) {
+            LoopOp::Scalar
+        } else {
+            LoopOp::Other
+        }
+    }
+}
+
+/// The state of a copy of `op` (same kind, result types and attributes) with `operands`.
+fn copy_state(ctx: &Context, op: OpId, loc: Loc, operands: &[Value]) -> OperationState {
+    let results: Vec<Type> = ctx.results(op).iter().map(|&r| ctx.value_type(r)).collect();
+    let mut st = OperationState::new(ctx.op_name(op), loc).operands(operands).results(&results);
+    for &(key, a) in ctx.attrs(op) {
+        st = st.attr(ctx.str(key), a);
+    }
+    st
+}
+
+/// The combiner `kind` of a `reduce` or an `accumulate`.
+fn kind_name(ctx: &Context, op: OpId) -> Option<String> {
+    let kind = match LoopOp::of(ctx, op) {
+        LoopOp::Reduce(r) => r.kind(ctx),
+        LoopOp::Accumulate(a) => a.kind(ctx),
         _ => None,
+    };
+    kind.map(str::to_string)
+}
+
+/// Whether `op` computes the binary function `f` (`mloop.min`, ...).
+fn is_binary(ctx: &Context, op: OpId, f: BinaryFn) -> bool {
+    elementwise(ctx, op) == Some(Elementwise::Binary(f))
+}
+
+/// Creates the op of `st` before `before`; returns it.
+fn insert_before(ctx: &mut Context, before: OpId, st: OperationState) -> OpId {
+    let op = ctx.create_op(st);
+    ctx.insert_op_before(before, op);
+    op
+}
+
+/// `mloop.dim %buf, k` before `before`; returns its result.
+fn host_dim(ctx: &mut Context, before: OpId, buf: Value, k: usize) -> Value {
+    let it = ctx.index_type();
+    let ia = ctx.int_attr(k as i64, it);
+    let loc = ctx.op_loc(before);
+    let d = insert_before(ctx, before, mloop::DimOp::state(loc, buf, it, ia));
+    ctx.result(d, 0)
+}
+
+/// The binary function that combines values of reduction kind `kind` (`sum`: `add`).
+fn combiner(kind: &str) -> Option<BinaryFn> {
+    mloop::Kind::from_name(kind).map(mloop::Kind::function)
+}
+
+macro_rules! define_binary_state {
+    ($(($v:ident, $s:literal, $op:ident, $sum:literal, $comm:tt, $f:expr)),* $(,)?) => {
+        /// The state of the `mloop` op computing `f(a, b)` of type `ty`.
+        fn binary_state(f: BinaryFn, loc: Loc, a: Value, b: Value, ty: Type) -> OperationState {
+            match f {
+                $(BinaryFn::$v => mloop::$op::state(loc, a, b, ty),)*
+            }
+        }
+    };
+}
+morf_ir::for_each_binary_fn!(define_binary_state);
+
+/// The `index` arithmetic the kernels compute (folded on constants by
+/// [`KernelBuilder::ibin`]).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum Ix {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Min,
+    Max,
+}
+
+impl Ix {
+    /// The state of the `mloop` op computing `a op b` of type `ty`.
+    fn state(self, loc: Loc, a: Value, b: Value, ty: Type) -> OperationState {
+        let f = match self {
+            Ix::Rem => return mloop::RemOp::state(loc, a, b, ty),
+            Ix::Add => BinaryFn::Add,
+            Ix::Sub => BinaryFn::Sub,
+            Ix::Mul => BinaryFn::Mul,
+            Ix::Div => BinaryFn::Div,
+            Ix::Min => BinaryFn::Min,
+            Ix::Max => BinaryFn::Max,
+        };
+        binary_state(f, loc, a, b, ty)
     }
 }
 
@@ -612,16 +711,12 @@ impl<'a> KernelBuilder<'a> {
         let ft = ctx.function_type(&[], &[]);
         let fta = ctx.type_attr(ft);
         let unit = ctx.unit_attr();
-        let st = OperationState::new("mgpu.func", loc)
-            .attr("sym_name", sym)
-            .attr("function_type", fta)
-            .attr("kernel", unit)
-            .region(region);
+        let st = mgpu::FuncOp::state(loc, sym, fta, Some(unit), None).region(region);
         let kernel = ctx.create_op(st);
         ctx.append_op(mblock, kernel);
         let mut written = HashSet::new();
         for o in ctx.walk_collect(nest) {
-            if matches!(ctx.op_name(o), "mloop.store" | "mloop.accumulate") {
+            if ctx.isa::<mloop::StoreOp>(o) || ctx.isa::<mloop::AccumulateOp>(o) {
                 written.insert(ctx.operand(o, 1));
             }
         }
@@ -661,19 +756,22 @@ impl<'a> KernelBuilder<'a> {
     }
 
     /// Appends an op to the current block; returns it.
-    fn push(&mut self, name: &str, operands: &[Value], results: &[Type], attrs: &[(&str, Attr)]) -> OpId {
-        let mut st = OperationState::new(name, self.loc).operands(operands).results(results);
-        for (k, a) in attrs {
-            st = st.attr(k, *a);
-        }
+    fn push(&mut self, st: OperationState) -> OpId {
         let op = self.ctx.create_op(st);
         self.ctx.append_op(self.cur, op);
         op
     }
 
-    fn push1(&mut self, name: &str, operands: &[Value], ty: Type, attrs: &[(&str, Attr)]) -> Value {
-        let op = self.push(name, operands, &[ty], attrs);
+    /// Appends an op with one result to the current block; returns the result.
+    fn push1(&mut self, st: OperationState) -> Value {
+        let op = self.push(st);
         self.ctx.result(op, 0)
+    }
+
+    /// The `nc` (read-only) attribute of a load of nest buffer `buf`: set unless the nest
+    /// writes `buf`.
+    fn nc(&mut self, buf: Value) -> Option<Attr> {
+        (!self.written.contains(&buf)).then(|| self.ctx.unit_attr())
     }
 
     /// Inserts an op into the kernel prologue (entry block, before the body).
@@ -690,14 +788,15 @@ impl<'a> KernelBuilder<'a> {
         op
     }
 
-    fn id(&mut self, name: &'static str) -> Value {
-        if let Some(&v) = self.ids.get(name) {
+    /// The kernel's value of the id op `T` (`mgpu.thread_id`, ...), made once in the prologue.
+    fn id<T: Op>(&mut self) -> Value {
+        if let Some(&v) = self.ids.get(T::name()) {
             return v;
         }
         let it = self.it();
-        let op = self.prologue(OperationState::new(name, self.loc).results(&[it]));
+        let op = self.prologue(OperationState::new(T::name(), self.loc).results(&[it]));
         let v = self.ctx.result(op, 0);
-        self.ids.insert(name, v);
+        self.ids.insert(T::name(), v);
         v
     }
 
@@ -707,7 +806,7 @@ impl<'a> KernelBuilder<'a> {
             return v;
         }
         let a = self.ctx.int_attr(n, it);
-        let op = self.prologue(OperationState::new("mloop.constant", self.loc).attr("value", a).results(&[it]));
+        let op = self.prologue(mloop::ConstantOp::state(self.loc, it, a));
         let v = self.ctx.result(op, 0);
         self.consts.insert((n as u64, it), v);
         v
@@ -718,43 +817,43 @@ impl<'a> KernelBuilder<'a> {
             return v;
         }
         let a = self.ctx.float_attr(x, ty);
-        let op = self.prologue(OperationState::new("mloop.constant", self.loc).attr("value", a).results(&[ty]));
+        let op = self.prologue(mloop::ConstantOp::state(self.loc, ty, a));
         let v = self.ctx.result(op, 0);
         self.consts.insert((x.to_bits(), ty), v);
         v
     }
 
-    fn ibin(&mut self, name: &str, a: Value, b: Value) -> Value {
+    fn ibin(&mut self, f: Ix, a: Value, b: Value) -> Value {
         let (ca, cb) = (const_int(self.ctx, a), const_int(self.ctx, b));
         if let (Some(x), Some(y)) = (ca, cb) {
-            let r = match name {
-                "mloop.add" => x.checked_add(y),
-                "mloop.sub" => x.checked_sub(y),
-                "mloop.mul" => x.checked_mul(y),
-                "mloop.div" if y > 0 => Some(x.div_euclid(y)),
-                "mloop.rem" if y > 0 => Some(x.rem_euclid(y)),
-                "mloop.min" => Some(x.min(y)),
-                "mloop.max" => Some(x.max(y)),
+            let r = match f {
+                Ix::Add => x.checked_add(y),
+                Ix::Sub => x.checked_sub(y),
+                Ix::Mul => x.checked_mul(y),
+                Ix::Div if y > 0 => Some(x.div_euclid(y)),
+                Ix::Rem if y > 0 => Some(x.rem_euclid(y)),
+                Ix::Min => Some(x.min(y)),
+                Ix::Max => Some(x.max(y)),
                 _ => None,
             };
             if let Some(r) = r {
                 return self.iconst(r);
             }
         }
-        match (name, ca, cb) {
-            ("mloop.add", Some(0), _) | ("mloop.mul", Some(1), _) => return b,
-            ("mloop.add" | "mloop.sub", _, Some(0)) | ("mloop.mul" | "mloop.div", _, Some(1)) => return a,
-            ("mloop.mul", Some(0), _) | ("mloop.mul", _, Some(0)) => return self.iconst(0),
+        match (f, ca, cb) {
+            (Ix::Add, Some(0), _) | (Ix::Mul, Some(1), _) => return b,
+            (Ix::Add | Ix::Sub, _, Some(0)) | (Ix::Mul | Ix::Div, _, Some(1)) => return a,
+            (Ix::Mul, Some(0), _) | (Ix::Mul, _, Some(0)) => return self.iconst(0),
             _ => {}
         }
         let it = self.it();
-        self.push1(name, &[a, b], it, &[])
+        self.push1(f.state(self.loc, a, b, it))
     }
 
     fn icmp(&mut self, pred: &str, a: Value, b: Value) -> Value {
         let i1 = self.ctx.i1_type();
         let p = self.ctx.str_attr(pred);
-        self.push1("mloop.cmp", &[a, b], i1, &[("predicate", p)])
+        self.push1(mloop::CmpOp::state(self.loc, a, b, i1, p))
     }
 
     /// `mloop.for %iv = lb to ub step st iter_args(inits)`; `body` gets (iv, iters) and
@@ -777,11 +876,9 @@ impl<'a> KernelBuilder<'a> {
         let saved = self.cur;
         self.cur = blk;
         let ys = body(self, bargs[0], &bargs[1..])?;
-        self.push("mloop.yield", &ys, &[], &[]);
+        self.push(mloop::YieldOp::state(self.loc, &ys));
         self.cur = saved;
-        let mut operands = vec![lb, ub, step];
-        operands.extend_from_slice(inits);
-        let st = OperationState::new("mloop.for", self.loc).operands(&operands).results(&tys).region(region);
+        let st = mloop::ForOp::state(self.loc, lb, ub, step, inits, &tys).region(region);
         let op = self.ctx.create_op(st);
         self.ctx.append_op(self.cur, op);
         Ok(self.ctx.results(op).to_vec())
@@ -794,21 +891,21 @@ impl<'a> KernelBuilder<'a> {
         let saved = self.cur;
         self.cur = blk;
         then(self)?;
-        self.push("mgpu.yield", &[], &[], &[]);
+        self.push(mgpu::YieldOp::state(self.loc, &[]));
         self.cur = saved;
         let els = self.ctx.create_region();
-        let st = OperationState::new("mgpu.if", self.loc).operands(&[cond]).region(region).region(els);
+        let st = mgpu::IfOp::state(self.loc, cond, &[]).region(region).region(els);
         let op = self.ctx.create_op(st);
         self.ctx.append_op(self.cur, op);
         Ok(())
     }
 
     fn combine(&mut self, kind: &str, a: Value, b: Value) -> R<Value> {
-        let name = combiner(kind).ok_or_else(|| {
+        let f = combiner(kind).ok_or_else(|| {
             Diagnostic::error(self.loc, format!("unknown reduction kind '{kind}' in lower-loop-to-gpu"))
         })?;
         let ty = self.ctx.value_type(a);
-        Ok(self.push1(name, &[a, b], ty, &[]))
+        Ok(self.push1(binary_state(f, self.loc, a, b, ty)))
     }
 
     // ----- values from outside the nest -----
@@ -836,9 +933,9 @@ impl<'a> KernelBuilder<'a> {
             // Computed by an earlier kernel: load it from its spill buffer.
             let p = self.get(buf)?;
             let zero = self.iconst(0);
-            let op = self.prologue(OperationState::new("mgpu.load", self.loc).operands(&[p, zero]).results(&[ty]));
+            let op = self.prologue(mgpu::LoadOp::state(self.loc, p, zero, ty, None));
             self.ctx.result(op, 0)
-        } else if is_buffer(self.ctx, v) {
+        } else if is_buffer(self.ctx, ty) {
             let elem = self.ctx.element_type(ty);
             let pt = ptr_type(self.ctx, elem, false);
             self.param(v, pt)
@@ -863,19 +960,14 @@ impl<'a> KernelBuilder<'a> {
                     format!("needs a '{t}' argument of the function, which a kernel cannot take as a parameter"),
                 ));
             };
-            let name = self.ctx.op_name(d).to_string();
-            if !SCALAR_OPS.contains(&name.as_str()) || !self.ctx.regions(d).is_empty() {
+            if !is_scalar(self.ctx, d) {
                 return Err(op_error(self.ctx, d, "computes a scalar on the host that a kernel needs"));
             }
             let mut operands = Vec::new();
             for o in self.ctx.operands(d).to_vec() {
                 operands.push(self.get(o)?);
             }
-            let mut st = OperationState::new(&name, self.loc).operands(&operands).results(&[ty]);
-            for (key, a) in self.ctx.attrs(d).to_vec() {
-                let key = self.ctx.str(key).to_string();
-                st = st.attr(&key, a);
-            }
+            let st = copy_state(self.ctx, d, self.loc, &operands);
             let op = self.prologue(st);
             self.ctx.result(op, 0)
         };
@@ -892,10 +984,7 @@ impl<'a> KernelBuilder<'a> {
             Some(Dim::Static(n)) => self.iconst(*n as i64),
             _ => {
                 let it = self.it();
-                let ia = self.ctx.int_attr(k as i64, it);
-                let ib = Ib { before: self.nest };
-                let d = ib.op(self.ctx, "mloop.dim", &[buf], &[it], &[("index", ia)]);
-                let h = self.ctx.result(d, 0);
+                let h = host_dim(self.ctx, self.nest, buf, k);
                 self.param(h, it)
             }
         };
@@ -911,8 +1000,8 @@ impl<'a> KernelBuilder<'a> {
         };
         for (k, &i) in idx.iter().enumerate().skip(1) {
             let d = self.dim(buf, k);
-            let m = self.ibin("mloop.mul", off, d);
-            off = self.ibin("mloop.add", m, i);
+            let m = self.ibin(Ix::Mul, off, d);
+            off = self.ibin(Ix::Add, m, i);
         }
         off
     }
@@ -923,7 +1012,7 @@ impl<'a> KernelBuilder<'a> {
             return u64::try_from(n).ok();
         }
         let d = self.ctx.defining_op(v)?;
-        if self.ctx.op_name(d) == "mloop.dim" {
+        if self.ctx.isa::<mloop::DimOp>(d) {
             let buf = self.ctx.operand(d, 0);
             let k = self.ctx.attr(d, "index").and_then(|a| self.ctx.attr_int(a))? as usize;
             if let Some(Dim::Static(n)) = buffer_shape(self.ctx, buf).get(k) {
@@ -941,7 +1030,7 @@ impl<'a> KernelBuilder<'a> {
         let ops: Vec<OpId> = self.ctx.block_ops(b).collect();
         let mut yielded = Vec::new();
         for op in ops {
-            if self.ctx.op_name(op) == "mloop.yield" {
+            if self.ctx.isa::<mloop::YieldOp>(op) {
                 for v in self.ctx.operands(op).to_vec() {
                     yielded.push(self.get(v)?);
                 }
@@ -962,35 +1051,35 @@ impl<'a> KernelBuilder<'a> {
     }
 
     fn emit_op(&mut self, op: OpId) -> R<()> {
-        let name = self.ctx.op_name(op).to_string();
         let operands = self.ctx.operands(op).to_vec();
-        match name.as_str() {
-            "mloop.load" => {
+        match LoopOp::of(self.ctx, op) {
+            LoopOp::Load(l) => {
+                let buf = l.buffer(self.ctx);
                 let idx = self.get_all(&operands[1..])?;
-                let ptr = self.get(operands[0])?;
-                let off = self.offset(operands[0], &idx);
-                let ty = self.ctx.value_type(self.ctx.result(op, 0));
-                let attrs: Vec<(&str, Attr)> =
-                    if self.written.contains(&operands[0]) { vec![] } else { vec![("nc", self.ctx.unit_attr())] };
-                let v = self.push1("mgpu.load", &[ptr, off], ty, &attrs);
-                self.map.insert(self.ctx.result(op, 0), v);
+                let ptr = self.get(buf)?;
+                let off = self.offset(buf, &idx);
+                let ty = self.ctx.value_type(l.value(self.ctx));
+                let nc = self.nc(buf);
+                let v = self.push1(mgpu::LoadOp::state(self.loc, ptr, off, ty, nc));
+                self.map.insert(l.value(self.ctx), v);
             }
-            "mloop.store" => {
-                let val = self.get(operands[0])?;
+            LoopOp::Store(s) => {
+                let (val, buf) = (s.value(self.ctx), s.buffer(self.ctx));
+                let val = self.get(val)?;
                 let idx = self.get_all(&operands[2..])?;
-                let ptr = self.get(operands[1])?;
-                let off = self.offset(operands[1], &idx);
+                let ptr = self.get(buf)?;
+                let off = self.offset(buf, &idx);
                 match self.row_guard {
                     Some(g) => self.if_then(g, &mut |kb| {
-                        kb.push("mgpu.store", &[val, ptr, off], &[], &[]);
+                        kb.push(mgpu::StoreOp::state(kb.loc, val, ptr, off));
                         Ok(())
                     })?,
                     None => {
-                        self.push("mgpu.store", &[val, ptr, off], &[], &[]);
+                        self.push(mgpu::StoreOp::state(self.loc, val, ptr, off));
                     }
                 }
             }
-            "mloop.accumulate" => {
+            LoopOp::Accumulate(_) => {
                 let kind = kind_name(self.ctx, op).unwrap_or_default();
                 let val = self.get(operands[0])?;
                 if let Some(p) = self.partial_accs.as_ref().and_then(|(ix, _)| ix.get(&operands[1]).copied()) {
@@ -1005,14 +1094,14 @@ impl<'a> KernelBuilder<'a> {
                         if operands.last() == Some(&iv) {
                             let (smem, slots, slot, n) = (sp.smem, sp.slots, sp.slot, sp.n);
                             let pc = self.iconst(p as i64);
-                            let a = self.ibin("mloop.mul", pc, slots);
-                            let a = self.ibin("mloop.add", a, slot);
-                            let a = self.ibin("mloop.mul", a, n);
-                            let off = self.ibin("mloop.add", a, pos);
+                            let a = self.ibin(Ix::Mul, pc, slots);
+                            let a = self.ibin(Ix::Add, a, slot);
+                            let a = self.ibin(Ix::Mul, a, n);
+                            let off = self.ibin(Ix::Add, a, pos);
                             let ty = self.ctx.value_type(val);
-                            let old = self.push1("mgpu.load", &[smem, off], ty, &[]);
+                            let old = self.push1(mgpu::LoadOp::state(self.loc, smem, off, ty, None));
                             let new = self.combine(&kind, old, val)?;
-                            self.push("mgpu.store", &[new, smem, off], &[], &[]);
+                            self.push(mgpu::StoreOp::state(self.loc, new, smem, off));
                             return Ok(());
                         }
                     }
@@ -1023,9 +1112,9 @@ impl<'a> KernelBuilder<'a> {
                 let ty = self.ctx.value_type(val);
                 let guard = self.row_guard;
                 let mut body = |kb: &mut Self| -> R<()> {
-                    let old = kb.push1("mgpu.load", &[ptr, off], ty, &[]);
+                    let old = kb.push1(mgpu::LoadOp::state(kb.loc, ptr, off, ty, None));
                     let new = kb.combine(&kind, old, val)?;
-                    kb.push("mgpu.store", &[new, ptr, off], &[], &[]);
+                    kb.push(mgpu::StoreOp::state(kb.loc, new, ptr, off));
                     Ok(())
                 };
                 match guard {
@@ -1033,22 +1122,22 @@ impl<'a> KernelBuilder<'a> {
                     None => body(self)?,
                 }
             }
-            "mloop.reduce" => {
+            LoopOp::Reduce(_) => {
                 let parts = loop_parts(self.ctx, op, true).map_err(|e| op_error(self.ctx, op, e))?;
                 let kind = kind_name(self.ctx, op).unwrap_or_default();
                 let init = self.get(parts.init.expect("reduce"))?;
                 let r = self.seq_reduce(&parts, &kind, init)?;
                 self.map.insert(self.ctx.result(op, 0), r);
             }
-            "mloop.parallel" => {
+            LoopOp::Parallel => {
                 let parts = loop_parts(self.ctx, op, false).map_err(|e| op_error(self.ctx, op, e))?;
                 self.seq_parallel(&parts, 0)?;
             }
-            "mloop.for" => {
-                let (lb, ub, st) = (self.get(operands[0])?, self.get(operands[1])?, self.get(operands[2])?);
+            LoopOp::For(f) => {
+                let (lb, ub, st) = (f.lower_bound(self.ctx), f.upper_bound(self.ctx), f.step(self.ctx));
+                let (lb, ub, st) = (self.get(lb)?, self.get(ub)?, self.get(st)?);
                 let inits = self.get_all(&operands[3..])?;
-                let region = self.ctx.regions(op)[0];
-                let body = self.ctx.entry_block(region).expect("for body");
+                let body = self.ctx.entry_block(f.body(self.ctx)).expect("for body");
                 let bargs = self.ctx.block_args(body).to_vec();
                 let rs = self.for_loop(lb, ub, st, &inits, &mut |kb, iv, iters| {
                     kb.map.insert(bargs[0], iv);
@@ -1061,31 +1150,24 @@ impl<'a> KernelBuilder<'a> {
                     self.map.insert(a, b);
                 }
             }
-            "mloop.dim" => {
-                let k = self.ctx.attr(op, "index").and_then(|a| self.ctx.attr_int(a)).unwrap_or(0) as usize;
-                let buf = operands[0];
+            LoopOp::Dim(d) => {
+                let k = d.index(self.ctx).unwrap_or(0) as usize;
+                let buf = d.source(self.ctx);
                 if !defined_outside(self.ctx, buf, self.nest) {
                     return Err(op_error(self.ctx, op, "takes the dim of a buffer made inside a loop nest"));
                 }
                 let d = self.dim(buf, k);
                 self.map.insert(self.ctx.result(op, 0), d);
             }
-            n if SCALAR_OPS.contains(&n) => {
+            LoopOp::Scalar => {
                 let ops = self.get_all(&operands)?;
-                let ty = self.ctx.value_type(self.ctx.result(op, 0));
-                let attrs: Vec<(String, Attr)> =
-                    self.ctx.attrs(op).iter().map(|(k, a)| (self.ctx.str(*k).to_string(), *a)).collect();
-                let mut st = OperationState::new(n, self.loc).operands(&ops).results(&[ty]);
-                for (k, a) in attrs {
-                    st = st.attr(&k, a);
-                }
-                let new = self.ctx.create_op(st);
-                self.ctx.append_op(self.cur, new);
-                let v = self.ctx.result(new, 0);
+                let st = copy_state(self.ctx, op, self.loc, &ops);
+                let v = self.push1(st);
                 self.map.insert(self.ctx.result(op, 0), v);
             }
-            other => {
-                return Err(Diagnostic::error(self.ctx.op_loc(op), format!("failed to legalize operation '{other}'")));
+            LoopOp::Yield | LoopOp::Other => {
+                let name = self.ctx.op_name(op);
+                return Err(Diagnostic::error(self.ctx.op_loc(op), format!("failed to legalize operation '{name}'")));
             }
         }
         Ok(())
@@ -1128,10 +1210,10 @@ impl<'a> KernelBuilder<'a> {
     ) -> R<Value> {
         let id = self.fconst(identity(kind), ty);
         let bs = self.iconst(REDUCE_BLOCK);
-        let span = self.ibin("mloop.mul", step, bs);
+        let span = self.ibin(Ix::Mul, step, bs);
         let r = self.for_loop(lb, ub, span, &[id], &mut |kb, c, acc| {
-            let end = kb.ibin("mloop.add", c, span);
-            let end = kb.ibin("mloop.min", end, ub);
+            let end = kb.ibin(Ix::Add, c, span);
+            let end = kb.ibin(Ix::Min, end, ub);
             let part = kb.for_loop(c, end, step, &[id], &mut |kb, e, p| {
                 let y = body(kb, e)?;
                 Ok(vec![kb.combine(kind, p[0], y)?])
@@ -1176,14 +1258,14 @@ impl<'a> KernelBuilder<'a> {
         let mut total = self.iconst(1);
         for d in 0..parts.ivs.len() {
             let (lb, ub, st) = (self.get(parts.lbs[d])?, self.get(parts.ubs[d])?, self.get(parts.steps[d])?);
-            let diff = self.ibin("mloop.sub", ub, lb);
+            let diff = self.ibin(Ix::Sub, ub, lb);
             let zero = self.iconst(0);
-            let diff = self.ibin("mloop.max", diff, zero);
+            let diff = self.ibin(Ix::Max, diff, zero);
             let one = self.iconst(1);
-            let sm1 = self.ibin("mloop.sub", st, one);
-            let num = self.ibin("mloop.add", diff, sm1);
-            let e = self.ibin("mloop.div", num, st);
-            total = self.ibin("mloop.mul", total, e);
+            let sm1 = self.ibin(Ix::Sub, st, one);
+            let num = self.ibin(Ix::Add, diff, sm1);
+            let e = self.ibin(Ix::Div, num, st);
+            total = self.ibin(Ix::Mul, total, e);
             ext.push(e);
         }
         Ok((ext, total))
@@ -1198,13 +1280,13 @@ impl<'a> KernelBuilder<'a> {
     fn bind_flat_dims(&mut self, parts: &LoopParts, ext: &[Value], lo: usize, hi: usize, flat: Value) -> R<()> {
         let mut rest = flat;
         for d in (lo..hi).rev() {
-            let pos = if d == lo { rest } else { self.ibin("mloop.rem", rest, ext[d]) };
+            let pos = if d == lo { rest } else { self.ibin(Ix::Rem, rest, ext[d]) };
             if d > lo {
-                rest = self.ibin("mloop.div", rest, ext[d]);
+                rest = self.ibin(Ix::Div, rest, ext[d]);
             }
             let (lb, st) = (self.get(parts.lbs[d])?, self.get(parts.steps[d])?);
-            let m = self.ibin("mloop.mul", pos, st);
-            let iv = self.ibin("mloop.add", lb, m);
+            let m = self.ibin(Ix::Mul, pos, st);
+            let iv = self.ibin(Ix::Add, lb, m);
             self.map.insert(parts.ivs[d], iv);
         }
         Ok(())
@@ -1230,7 +1312,7 @@ impl<'a> KernelBuilder<'a> {
         let g = ib.min(self.ctx, g, cap);
         let one = ib.index(self.ctx, 1);
         let it = self.ctx.index_type();
-        let op = ib.op(self.ctx, "mloop.max", &[g, one], &[it], &[]);
+        let op = insert_before(self.ctx, self.nest, mloop::MaxOp::state(self.loc, g, one, it));
         self.ctx.result(op, 0)
     }
 
@@ -1281,9 +1363,9 @@ impl<'a> KernelBuilder<'a> {
 
     fn classify(&self, op: OpId) -> Mapping {
         let ctx = &*self.ctx;
-        let has_acc = ctx.walk_collect(op).iter().any(|&o| ctx.op_name(o) == "mloop.accumulate");
-        match ctx.op_name(op) {
-            "mloop.reduce" => {
+        let has_acc = ctx.walk_collect(op).iter().any(|&o| ctx.isa::<mloop::AccumulateOp>(o));
+        match LoopOp::of(ctx, op) {
+            LoopOp::Reduce(_) => {
                 let kind = kind_name(ctx, op).unwrap_or_default();
                 let float = loop_parts(ctx, op, true)
                     .ok()
@@ -1295,7 +1377,7 @@ impl<'a> KernelBuilder<'a> {
                     Mapping::Sequential
                 }
             }
-            "mloop.parallel" => {
+            LoopOp::Parallel => {
                 if self.kernel_kind(op).as_deref() == Some("row-fused") && self.row_fused_ok(op) {
                     return Mapping::RowFused;
                 }
@@ -1340,7 +1422,7 @@ impl<'a> KernelBuilder<'a> {
             if ctx.regions(o).is_empty() {
                 continue;
             }
-            if ctx.op_name(o) != "mloop.reduce" || !self.flat_body(o) {
+            if !ctx.isa::<mloop::ReduceOp>(o) || !self.flat_body(o) {
                 return false;
             }
             let kind = kind_name(ctx, o).unwrap_or_default();
@@ -1350,7 +1432,7 @@ impl<'a> KernelBuilder<'a> {
             }
             reduces += 1;
             for l in ctx.block_ops(rp.body) {
-                if ctx.op_name(l) != "mloop.load" || ctx.operands(l).len() < 2 {
+                if !ctx.isa::<mloop::LoadOp>(l) || ctx.operands(l).len() < 2 {
                     continue;
                 }
                 let last = *ctx.operands(l).last().unwrap();
@@ -1378,9 +1460,9 @@ impl<'a> KernelBuilder<'a> {
         let i = parts.ivs[0];
         let mut inner = 0;
         for o in ctx.block_ops(parts.body) {
-            match ctx.op_name(o) {
-                "mloop.accumulate" => return false,
-                "mloop.reduce" => {
+            match LoopOp::of(ctx, o) {
+                LoopOp::Accumulate(_) => return false,
+                LoopOp::Reduce(_) => {
                     let kind = kind_name(ctx, o).unwrap_or_default();
                     let float = loop_parts(ctx, o, true)
                         .ok()
@@ -1390,14 +1472,14 @@ impl<'a> KernelBuilder<'a> {
                         return false;
                     }
                 }
-                "mloop.parallel" => {
+                LoopOp::Parallel => {
                     inner += 1;
                     let Ok(ip) = loop_parts(ctx, o, false) else { return false };
                     if ip.ivs.len() != 1 || !self.flat_body(o) || !defined_outside(ctx, ip.ubs[0], op) {
                         return false;
                     }
                     for a in ctx.block_ops(ip.body) {
-                        if ctx.op_name(a) != "mloop.accumulate" {
+                        if !ctx.isa::<mloop::AccumulateOp>(a) {
                             continue;
                         }
                         let ops = ctx.operands(a);
@@ -1406,7 +1488,7 @@ impl<'a> KernelBuilder<'a> {
                         }
                         // First index: i div S with the kernel's split.
                         let Some(d) = ctx.defining_op(ops[2]) else { return false };
-                        if ctx.op_name(d) != "mloop.div"
+                        if !ctx.isa::<mloop::DivOp>(d)
                             || ctx.operand(d, 0) != i
                             || const_int(ctx, ctx.operand(d, 1)) != Some(split)
                         {
@@ -1424,8 +1506,8 @@ impl<'a> KernelBuilder<'a> {
     fn nest_shape(&self, rows: Option<u64>, cols: Option<u64>) -> NestShape {
         let mut elem_bytes = 1;
         for o in self.ctx.walk_collect(self.nest) {
-            if matches!(self.ctx.op_name(o), "mloop.load" | "mloop.store") {
-                let buf = self.ctx.operand(o, if self.ctx.op_name(o) == "mloop.load" { 0 } else { 1 });
+            if self.ctx.isa::<mloop::LoadOp>(o) || self.ctx.isa::<mloop::StoreOp>(o) {
+                let buf = self.ctx.operand(o, if self.ctx.isa::<mloop::LoadOp>(o) { 0 } else { 1 });
                 let t = self.ctx.element_type(self.ctx.value_type(buf));
                 let b = match self.ctx.float_kind(t).map(|k| k.name()) {
                     Some("f64") => 8,
@@ -1450,13 +1532,13 @@ impl<'a> KernelBuilder<'a> {
     }
 
     fn global_thread(&mut self) -> (Value, Value) {
-        let tid = self.id("mgpu.thread_id");
-        let bid = self.id("mgpu.block_id");
-        let bdim = self.id("mgpu.block_dim");
-        let gdim = self.id("mgpu.grid_dim");
-        let g = self.ibin("mloop.mul", bid, bdim);
-        let g = self.ibin("mloop.add", g, tid);
-        let stride = self.ibin("mloop.mul", gdim, bdim);
+        let tid = self.id::<mgpu::ThreadIdOp>();
+        let bid = self.id::<mgpu::BlockIdOp>();
+        let bdim = self.id::<mgpu::BlockDimOp>();
+        let gdim = self.id::<mgpu::GridDimOp>();
+        let g = self.ibin(Ix::Mul, bid, bdim);
+        let g = self.ibin(Ix::Add, g, tid);
+        let stride = self.ibin(Ix::Mul, gdim, bdim);
         (g, stride)
     }
 
@@ -1480,12 +1562,12 @@ impl<'a> KernelBuilder<'a> {
         let mut k = None;
         let mut ws: Vec<(Value, String)> = Vec::new();
         for o in ctx.block_ops(parts.body) {
-            if ctx.op_name(o) != "mloop.accumulate" {
+            if !ctx.isa::<mloop::AccumulateOp>(o) {
                 continue;
             }
             let ops = ctx.operands(o);
             let d = ctx.defining_op(*ops.get(2)?)?;
-            if ctx.op_name(d) != "mloop.div" || const_int(ctx, ctx.operand(d, 1)) != Some(split) {
+            if !ctx.isa::<mloop::DivOp>(d) || const_int(ctx, ctx.operand(d, 1)) != Some(split) {
                 return None;
             }
             let kk = self.flat_prefix(ctx.operand(d, 0), &parts.ivs, &parts.ubs)?;
@@ -1502,9 +1584,9 @@ impl<'a> KernelBuilder<'a> {
         }
         // The workspaces are only accumulated into.
         for o in ctx.block_ops(parts.body) {
-            let buf = match ctx.op_name(o) {
-                "mloop.load" => ctx.operand(o, 0),
-                "mloop.store" => ctx.operand(o, 1),
+            let buf = match LoopOp::of(ctx, o) {
+                LoopOp::Load(_) => ctx.operand(o, 0),
+                LoopOp::Store(_) => ctx.operand(o, 1),
                 _ => continue,
             };
             if ws.iter().any(|(w, _)| *w == buf) {
@@ -1522,12 +1604,12 @@ impl<'a> KernelBuilder<'a> {
             return Some(1);
         }
         let add = ctx.defining_op(v)?;
-        if ctx.op_name(add) != "mloop.add" {
+        if !ctx.isa::<mloop::AddOp>(add) {
             return None;
         }
         let last = ivs.iter().position(|&iv| iv == ctx.operand(add, 1))?;
         let mul = ctx.defining_op(ctx.operand(add, 0))?;
-        if ctx.op_name(mul) != "mloop.mul" || !same_index(ctx, ctx.operand(mul, 1), ubs[last]) {
+        if !ctx.isa::<mloop::MulOp>(mul) || !same_index(ctx, ctx.operand(mul, 1), ubs[last]) {
             return None;
         }
         (last >= 1 && self.flat_prefix(ctx.operand(mul, 0), ivs, ubs)? == last).then_some(last + 1)
@@ -1551,17 +1633,17 @@ impl<'a> KernelBuilder<'a> {
         let one = self.iconst(1);
         let mut rows = one;
         for &e in &ext[..k] {
-            rows = self.ibin("mloop.mul", rows, e);
+            rows = self.ibin(Ix::Mul, rows, e);
         }
         let mut cols = one;
         for &e in &ext[k..] {
-            cols = self.ibin("mloop.mul", cols, e);
+            cols = self.ibin(Ix::Mul, cols, e);
         }
         let sc = self.iconst(split);
         let sm1 = self.iconst(split - 1);
-        let nsplit = self.ibin("mloop.add", rows, sm1);
-        let nsplit = self.ibin("mloop.div", nsplit, sc);
-        let work = self.ibin("mloop.mul", nsplit, cols);
+        let nsplit = self.ibin(Ix::Add, rows, sm1);
+        let nsplit = self.ibin(Ix::Div, nsplit, sc);
+        let work = self.ibin(Ix::Mul, nsplit, cols);
         let block = self.iconst(PARTIAL_BLOCK);
         let index: HashMap<Value, usize> = plan.ws.iter().enumerate().map(|(p, (w, _))| (*w, p)).collect();
         let kinds: Vec<String> = plan.ws.iter().map(|(_, kd)| kd.clone()).collect();
@@ -1573,15 +1655,15 @@ impl<'a> KernelBuilder<'a> {
         let body = parts.body;
         let (g, stride) = self.global_thread();
         self.for_loop(g, work, stride, &[], &mut |kb, e, _| {
-            let sidx = kb.ibin("mloop.div", e, cols);
-            let c = kb.ibin("mloop.rem", e, cols);
+            let sidx = kb.ibin(Ix::Div, e, cols);
+            let c = kb.ibin(Ix::Rem, e, cols);
             kb.bind_flat_dims(&parts, &ext, k, n, c)?;
-            let r0 = kb.ibin("mloop.mul", sidx, sc);
-            let r1 = kb.ibin("mloop.add", r0, sc);
-            let r1 = kb.ibin("mloop.min", r1, rows);
+            let r0 = kb.ibin(Ix::Mul, sidx, sc);
+            let r1 = kb.ibin(Ix::Add, r0, sc);
+            let r1 = kb.ibin(Ix::Min, r1, rows);
             let accs = kb.for_loop(r0, r1, block, &ids, &mut |kb, b0, accs| {
-                let b1 = kb.ibin("mloop.add", b0, block);
-                let b1 = kb.ibin("mloop.min", b1, r1);
+                let b1 = kb.ibin(Ix::Add, b0, block);
+                let b1 = kb.ibin(Ix::Min, b1, r1);
                 let one = kb.iconst(1);
                 let part = kb.for_loop(b0, b1, one, &ids, &mut |kb, r, cur| {
                     kb.bind_flat_dims(&parts, &ext, 0, k, r)?;
@@ -1605,9 +1687,9 @@ impl<'a> KernelBuilder<'a> {
                 let wp = kb.get(*w)?;
                 let off = kb.offset(*w, &idx);
                 let ty = kb.ctx.value_type(accs[p]);
-                let old = kb.push1("mgpu.load", &[wp, off], ty, &[]);
+                let old = kb.push1(mgpu::LoadOp::state(kb.loc, wp, off, ty, None));
                 let new = kb.combine(kd, old, accs[p])?;
-                kb.push("mgpu.store", &[new, wp, off], &[], &[]);
+                kb.push(mgpu::StoreOp::state(kb.loc, new, wp, off));
             }
             Ok(vec![])
         })?;
@@ -1655,11 +1737,11 @@ impl<'a> KernelBuilder<'a> {
     /// Thread index within its row, and the row's thread count, for `threads_per_row`.
     fn row_threads(&mut self, s: &Schedule) -> (Value, Value) {
         if s.threads_per_row == 32 {
-            let lane = self.id("mgpu.lane_id");
+            let lane = self.id::<mgpu::LaneIdOp>();
             (lane, self.iconst(32))
         } else {
-            let tid = self.id("mgpu.thread_id");
-            let bdim = self.id("mgpu.block_dim");
+            let tid = self.id::<mgpu::ThreadIdOp>();
+            let bdim = self.id::<mgpu::BlockDimOp>();
             (tid, bdim)
         }
     }
@@ -1672,9 +1754,9 @@ impl<'a> KernelBuilder<'a> {
         let zero = self.iconst(0);
         let first = self.icmp("eq", t, zero);
         for o in ops {
-            match self.ctx.op_name(o) {
-                "mloop.yield" => {}
-                "mloop.reduce" => {
+            match LoopOp::of(self.ctx, o) {
+                LoopOp::Yield => {}
+                LoopOp::Reduce(_) => {
                     let parts = loop_parts(self.ctx, o, true).map_err(|e| op_error(self.ctx, o, e))?;
                     let kind = kind_name(self.ctx, o).unwrap_or_default();
                     let init = self.get(parts.init.expect("reduce"))?;
@@ -1703,7 +1785,7 @@ impl<'a> KernelBuilder<'a> {
                     let r = self.combine(&kind, init, red)?;
                     self.map.insert(self.ctx.result(o, 0), r);
                 }
-                "mloop.parallel" => {
+                LoopOp::Parallel => {
                     let parts = loop_parts(self.ctx, o, false).map_err(|e| op_error(self.ctx, o, e))?;
                     let (ext, total) = self.extents(&parts)?;
                     self.for_loop(t, total, tpr, &[], &mut |kb, e, _| {
@@ -1727,7 +1809,7 @@ impl<'a> KernelBuilder<'a> {
     fn warp_reduce(&mut self, kind: &str, v: Value) -> Value {
         let ty = self.ctx.value_type(v);
         let k = self.ctx.str_attr(kind);
-        self.push1("mgpu.warp_reduce", &[v], ty, &[("kind", k)])
+        self.push1(mgpu::WarpReduceOp::state(self.loc, v, ty, k))
     }
 
     /// Block reduction: warps reduce, lane 0 of each writes shared memory, every thread
@@ -1739,36 +1821,35 @@ impl<'a> KernelBuilder<'a> {
             None => {
                 let pt = ptr_type(self.ctx, ty, true);
                 let size = self.ctx.i64_attr(32);
-                let op =
-                    self.prologue(OperationState::new("mgpu.shared_alloc", self.loc).attr("size", size).results(&[pt]));
+                let op = self.prologue(mgpu::SharedAllocOp::state(self.loc, pt, size));
                 let s = self.ctx.result(op, 0);
                 self.block_smem.insert(ty, s);
                 s
             }
         };
         let w = self.warp_reduce(kind, v);
-        let lane = self.id("mgpu.lane_id");
-        let warp = self.id("mgpu.warp_id");
+        let lane = self.id::<mgpu::LaneIdOp>();
+        let warp = self.id::<mgpu::WarpIdOp>();
         let zero = self.iconst(0);
         let is0 = self.icmp("eq", lane, zero);
         self.if_then(is0, &mut |kb| {
-            kb.push("mgpu.store", &[w, smem, warp], &[], &[]);
+            kb.push(mgpu::StoreOp::state(kb.loc, w, smem, warp));
             Ok(())
         })?;
-        self.push("mgpu.barrier", &[], &[], &[]);
-        let bdim = self.id("mgpu.block_dim");
+        self.push(mgpu::BarrierOp::state(self.loc));
+        let bdim = self.id::<mgpu::BlockDimOp>();
         let c32 = self.iconst(32);
         let c31 = self.iconst(31);
-        let nw = self.ibin("mloop.add", bdim, c31);
-        let nw = self.ibin("mloop.div", nw, c32);
+        let nw = self.ibin(Ix::Add, bdim, c31);
+        let nw = self.ibin(Ix::Div, nw, c32);
         let one = self.iconst(1);
         let id = self.fconst(identity(kind), ty);
         let kind = kind.to_string();
         let tot = self.for_loop(zero, nw, one, &[id], &mut |kb, k, acc| {
-            let x = kb.push1("mgpu.load", &[smem, k], ty, &[]);
+            let x = kb.push1(mgpu::LoadOp::state(kb.loc, smem, k, ty, None));
             Ok(vec![kb.combine(&kind, acc[0], x)?])
         })?[0];
-        self.push("mgpu.barrier", &[], &[], &[]);
+        self.push(mgpu::BarrierOp::state(self.loc));
         Ok(tot)
     }
 
@@ -1777,7 +1858,7 @@ impl<'a> KernelBuilder<'a> {
         let rows: Option<u64> = parts.ubs.iter().map(|u| self.size_of(*u)).product();
         let mut cols = None;
         for o in self.ctx.block_ops(parts.body).collect::<Vec<_>>() {
-            if self.ctx.op_name(o) == "mloop.reduce" {
+            if self.ctx.isa::<mloop::ReduceOp>(o) {
                 if let Ok(rp) = loop_parts(self.ctx, o, true) {
                     cols = rp.ubs.iter().map(|u| self.size_of(*u)).product();
                 }
@@ -1792,9 +1873,9 @@ impl<'a> KernelBuilder<'a> {
         let (start, stride) = if warp {
             let (g, stride) = self.global_thread();
             let c32 = self.iconst(32);
-            (self.ibin("mloop.div", g, c32), self.ibin("mloop.div", stride, c32))
+            (self.ibin(Ix::Div, g, c32), self.ibin(Ix::Div, stride, c32))
         } else {
-            (self.id("mgpu.block_id"), self.id("mgpu.grid_dim"))
+            (self.id::<mgpu::BlockIdOp>(), self.id::<mgpu::GridDimOp>())
         };
         self.for_loop(start, total, stride, &[], &mut |kb, row, _| {
             kb.bind_flat(&parts, &ext, row)?;
@@ -1817,8 +1898,8 @@ impl<'a> KernelBuilder<'a> {
         let init = self.get(parts.init.expect("reduce"))?;
         let ty = self.ctx.value_type(init);
         let (ext, total) = self.extents(&parts)?;
-        let tid = self.id("mgpu.thread_id");
-        let bdim = self.id("mgpu.block_dim");
+        let tid = self.id::<mgpu::ThreadIdOp>();
+        let bdim = self.id::<mgpu::BlockDimOp>();
         let part = self.blocked_reduce(&kind, ty, tid, total, bdim, &mut |kb, e| {
             kb.bind_flat(&parts, &ext, e)?;
             Ok(kb.emit_block(parts.body)?[0])
@@ -1853,7 +1934,7 @@ impl<'a> KernelBuilder<'a> {
                     let x = self.get(v)?;
                     let p = self.get(buf)?;
                     let zero = self.iconst(0);
-                    self.push("mgpu.store", &[x, p, zero], &[], &[]);
+                    self.push(mgpu::StoreOp::state(self.loc, x, p, zero));
                 }
             }
         }
@@ -1863,9 +1944,9 @@ impl<'a> KernelBuilder<'a> {
     fn sequential(&mut self, op: OpId, epilogue: &[OpId]) -> R<()> {
         let shape = self.nest_shape(None, None);
         self.set_schedule(Mapping::Sequential, &shape);
-        let tid = self.id("mgpu.thread_id");
-        let bid = self.id("mgpu.block_id");
-        let t = self.ibin("mloop.add", tid, bid);
+        let tid = self.id::<mgpu::ThreadIdOp>();
+        let bid = self.id::<mgpu::BlockIdOp>();
+        let t = self.ibin(Ix::Add, tid, bid);
         let zero = self.iconst(0);
         let first = self.icmp("eq", t, zero);
         let mut all = vec![op];
@@ -1891,12 +1972,12 @@ impl<'a> KernelBuilder<'a> {
         let mut workspaces: Vec<Value> = Vec::new();
         let mut all_f32 = true;
         for o in self.ctx.block_ops(parts.body).collect::<Vec<_>>() {
-            match self.ctx.op_name(o) {
-                "mloop.parallel" => {
+            match LoopOp::of(self.ctx, o) {
+                LoopOp::Parallel => {
                     let ip = loop_parts(self.ctx, o, false).map_err(|e| op_error(self.ctx, o, e))?;
                     cols = self.size_of(ip.ubs[0]);
                     for a in self.ctx.block_ops(ip.body).collect::<Vec<_>>() {
-                        if self.ctx.op_name(a) == "mloop.accumulate" {
+                        if self.ctx.isa::<mloop::AccumulateOp>(a) {
                             let w = self.ctx.operand(a, 1);
                             let et = self.ctx.element_type(self.ctx.value_type(w));
                             all_f32 &= self.ctx.float_kind(et).map(|k| k.name()) == Some("f32");
@@ -1910,7 +1991,7 @@ impl<'a> KernelBuilder<'a> {
                     all_f32 &= simple;
                     inner = Some(ip);
                 }
-                "mloop.reduce" if cols.is_none() => {
+                LoopOp::Reduce(_) if cols.is_none() => {
                     if let Ok(rp) = loop_parts(self.ctx, o, true) {
                         cols = rp.ubs.iter().map(|u| self.size_of(*u)).product();
                     }
@@ -1932,14 +2013,14 @@ impl<'a> KernelBuilder<'a> {
         let one = self.iconst(1);
         let zero = self.iconst(0);
         let sm1 = self.iconst(split as i64 - 1);
-        let nsplit = self.ibin("mloop.add", m, sm1);
-        let nsplit = self.ibin("mloop.div", nsplit, sc);
+        let nsplit = self.ibin(Ix::Add, m, sm1);
+        let nsplit = self.ibin(Ix::Div, nsplit, sc);
         let (t, tpr) = self.row_threads(&s);
         let warp = s.threads_per_row == 32;
         let slots = self.iconst(s.rows_per_cta as i64);
-        let slot = if warp { self.id("mgpu.warp_id") } else { zero };
-        let tid = self.id("mgpu.thread_id");
-        let bdim = self.id("mgpu.block_dim");
+        let slot = if warp { self.id::<mgpu::WarpIdOp>() } else { zero };
+        let tid = self.id::<mgpu::ThreadIdOp>();
+        let bdim = self.id::<mgpu::BlockDimOp>();
         let shared = s.partials == PartialStore::Shared;
         let mut n_kernel = zero;
         if shared {
@@ -1947,15 +2028,15 @@ impl<'a> KernelBuilder<'a> {
             let f32t = self.ctx.f32_type();
             let pt = ptr_type(self.ctx, f32t, true);
             let smem = {
-                let op = self.prologue(OperationState::new("mgpu.dynamic_shared", self.loc).results(&[pt]));
+                let op = self.prologue(mgpu::DynamicSharedOp::state(self.loc, pt));
                 self.ctx.result(op, 0)
             };
             n_kernel = self.get(ip.ubs[0])?;
             let index = workspaces.iter().enumerate().map(|(k, w)| (*w, k)).collect();
             self.shared_partials = Some(SharedPartials { smem, index, slots, slot, n: n_kernel, col: None });
         }
-        let bid = self.id("mgpu.block_id");
-        let gdim = self.id("mgpu.grid_dim");
+        let bid = self.id::<mgpu::BlockIdOp>();
+        let gdim = self.id::<mgpu::GridDimOp>();
         let kinds: Vec<String> = workspaces
             .iter()
             .map(|w| {
@@ -1963,7 +2044,7 @@ impl<'a> KernelBuilder<'a> {
                 let ctx = &*self.ctx;
                 ctx.walk_collect(op)
                     .into_iter()
-                    .find(|&a| ctx.op_name(a) == "mloop.accumulate" && ctx.operand(a, 1) == *w)
+                    .find(|&a| ctx.isa::<mloop::AccumulateOp>(a) && ctx.operand(a, 1) == *w)
                     .and_then(|a| kind_name(ctx, a))
                     .unwrap_or_default()
             })
@@ -1981,20 +2062,20 @@ impl<'a> KernelBuilder<'a> {
                     for (p, kind) in kinds.iter().enumerate() {
                         let id = kb.fconst(identity(kind), f32t);
                         let pc = kb.iconst(p as i64);
-                        let base = kb.ibin("mloop.mul", pc, slots);
-                        let base = kb.ibin("mloop.add", base, slot);
-                        let base = kb.ibin("mloop.mul", base, n_kernel);
+                        let base = kb.ibin(Ix::Mul, pc, slots);
+                        let base = kb.ibin(Ix::Add, base, slot);
+                        let base = kb.ibin(Ix::Mul, base, n_kernel);
                         kb.for_loop(t, n_kernel, tpr, &[], &mut |kb, j, _| {
-                            let off = kb.ibin("mloop.add", base, j);
-                            kb.push("mgpu.store", &[id, smem, off], &[], &[]);
+                            let off = kb.ibin(Ix::Add, base, j);
+                            kb.push(mgpu::StoreOp::state(kb.loc, id, smem, off));
                             Ok(vec![])
                         })?;
                     }
                 }
-                let row0 = kb.ibin("mloop.mul", sidx, sc);
-                let rend = kb.ibin("mloop.add", row0, sc);
-                let rend = kb.ibin("mloop.min", rend, m);
-                let start = kb.ibin("mloop.add", row0, slot);
+                let row0 = kb.ibin(Ix::Mul, sidx, sc);
+                let rend = kb.ibin(Ix::Add, row0, sc);
+                let rend = kb.ibin(Ix::Min, rend, m);
+                let start = kb.ibin(Ix::Add, row0, slot);
                 kb.for_loop(start, rend, slots, &[], &mut |kb, i, _| {
                     kb.map.insert(iv, i);
                     kb.emit_row(body, t, tpr, warp)?;
@@ -2045,29 +2126,29 @@ impl<'a> KernelBuilder<'a> {
         let smem = self.shared_partials.as_ref().expect("shared partials").smem;
         let f32t = self.ctx.f32_type();
         let (slots, n_kernel, zero, one) = (g.slots, g.n_kernel, g.zero, g.one);
-        self.push("mgpu.barrier", &[], &[], &[]);
+        self.push(mgpu::BarrierOp::state(self.loc));
         for (p, w) in ws.iter().enumerate() {
             let kind = kinds[p].clone();
             let wp = self.get(*w)?;
             self.for_loop(g.tid, n_kernel, g.bdim, &[], &mut |kb, j, _| {
                 let id = kb.fconst(identity(&kind), f32t);
                 let pc = kb.iconst(p as i64);
-                let base = kb.ibin("mloop.mul", pc, slots);
+                let base = kb.ibin(Ix::Mul, pc, slots);
                 let tot = kb.for_loop(zero, slots, one, &[id], &mut |kb, k, acc| {
-                    let a = kb.ibin("mloop.add", base, k);
-                    let a = kb.ibin("mloop.mul", a, n_kernel);
-                    let off = kb.ibin("mloop.add", a, j);
-                    let x = kb.push1("mgpu.load", &[smem, off], f32t, &[]);
+                    let a = kb.ibin(Ix::Add, base, k);
+                    let a = kb.ibin(Ix::Mul, a, n_kernel);
+                    let off = kb.ibin(Ix::Add, a, j);
+                    let x = kb.push1(mgpu::LoadOp::state(kb.loc, smem, off, f32t, None));
                     Ok(vec![kb.combine(&kind, acc[0], x)?])
                 })?[0];
                 let off = kb.offset(*w, &[sidx, j]);
-                let old = kb.push1("mgpu.load", &[wp, off], f32t, &[]);
+                let old = kb.push1(mgpu::LoadOp::state(kb.loc, wp, off, f32t, None));
                 let new = kb.combine(&kind, old, tot)?;
-                kb.push("mgpu.store", &[new, wp, off], &[], &[]);
+                kb.push(mgpu::StoreOp::state(kb.loc, new, wp, off));
                 Ok(vec![])
             })?;
         }
-        self.push("mgpu.barrier", &[], &[], &[]);
+        self.push(mgpu::BarrierOp::state(self.loc));
         Ok(())
     }
 
@@ -2075,7 +2156,7 @@ impl<'a> KernelBuilder<'a> {
     /// (the nests are erased once the whole function is lowered, [`erase_lowered`]).
     fn finish(mut self) -> R<()> {
         self.cur = self.entry;
-        self.push("mgpu.return", &[], &[], &[]);
+        self.push(mgpu::ReturnOp::state(self.loc));
         let tys: Vec<Type> = self.ctx.block_args(self.entry).iter().map(|v| self.ctx.value_type(*v)).collect();
         let ft = self.ctx.function_type(&tys, &[]);
         let fta = self.ctx.type_attr(ft);
@@ -2085,14 +2166,10 @@ impl<'a> KernelBuilder<'a> {
         let threads = self.host_index(s.threads as i64);
         let name = symbol_name(self.ctx, self.kernel).unwrap_or_default().to_string();
         let sym = self.ctx.symbol_ref_attr(&name);
-        let mut operands = vec![blocks, threads, shared];
-        operands.extend_from_slice(&self.args);
-        let st = OperationState::new("mgpu.launch", self.loc).operands(&operands).attr("kernel", sym);
-        let launch = self.ctx.create_op(st);
-        self.ctx.insert_op_before(self.nest, launch);
+        let st = mgpu::LaunchOp::state(self.loc, blocks, threads, shared, &self.args, sym);
+        insert_before(self.ctx, self.nest, st);
         if let Some(w) = self.dealloc {
-            let d = self.ctx.create_op(OperationState::new("mloop.dealloc", self.loc).operands(&[w]));
-            self.ctx.insert_op_before(self.nest, d);
+            insert_before(self.ctx, self.nest, mloop::DeallocOp::state(self.loc, w));
         }
         Ok(())
     }
@@ -2189,11 +2266,10 @@ impl<'a> KernelBuilder<'a> {
         let mut plan = FastPlan::default();
         let outside = |v: Value| defined_outside(ctx, v, op);
         for o in ctx.block_ops(parts.body) {
-            let name = ctx.op_name(o);
-            if !matches!(name, "mloop.reduce" | "mloop.parallel") {
+            let is_reduce = ctx.isa::<mloop::ReduceOp>(o);
+            if !is_reduce && !ctx.isa::<mloop::ParallelOp>(o) {
                 continue;
             }
-            let is_reduce = name == "mloop.reduce";
             let lp = loop_parts(ctx, o, is_reduce).ok()?;
             if lp.ivs.len() != 1
                 || const_int(ctx, lp.lbs[0]) != Some(0)
@@ -2207,17 +2283,19 @@ impl<'a> KernelBuilder<'a> {
             let mut jdep: HashSet<Value> = HashSet::new();
             for b in ctx.block_ops(lp.body) {
                 let ops = ctx.operands(b);
-                let name = ctx.op_name(b);
+                let kind = LoopOp::of(ctx, b);
+                let (is_load, is_store) = (matches!(kind, LoopOp::Load(_)), matches!(kind, LoopOp::Store(_)));
                 let has_j = ops.iter().any(|v| jexact.contains(v));
                 let has_dep = ops.iter().any(|v| jdep.contains(v));
-                match name {
-                    "mloop.yield" => {
+                match kind {
+                    LoopOp::Yield => {
                         if has_j {
                             return None;
                         }
                     }
-                    "mloop.min"
-                        if ops.len() == 2
+                    LoopOp::Scalar
+                        if is_binary(ctx, b, BinaryFn::Min)
+                            && ops.len() == 2
                             && matches!(ctx.type_data(ctx.value_type(ops[0])), TypeData::Index)
                             && (jexact.contains(&ops[0]) || jexact.contains(&ops[1])) =>
                     {
@@ -2228,20 +2306,20 @@ impl<'a> KernelBuilder<'a> {
                         plan.ge_n1.push(c);
                         jexact.insert(ctx.result(b, 0));
                     }
-                    "mloop.load" | "mloop.store" => {
-                        let (buf, idx) = if name == "mloop.load" { (ops[0], &ops[1..]) } else { (ops[1], &ops[2..]) };
-                        if idx.iter().any(|v| jdep.contains(v)) || (name == "mloop.store" && is_reduce) {
+                    LoopOp::Load(_) | LoopOp::Store(_) => {
+                        let (buf, idx) = if is_load { (ops[0], &ops[1..]) } else { (ops[1], &ops[2..]) };
+                        if idx.iter().any(|v| jdep.contains(v)) || (is_store && is_reduce) {
                             return None;
                         }
-                        if name == "mloop.load" && has_dep {
+                        if is_load && has_dep {
                             return None;
                         }
                         let jpos: Vec<usize> = (0..idx.len()).filter(|&k| jexact.contains(&idx[k])).collect();
-                        if name == "mloop.store" && jexact.contains(&ops[0]) {
+                        if is_store && jexact.contains(&ops[0]) {
                             return None;
                         }
                         if jpos.is_empty() {
-                            if name == "mloop.store" {
+                            if is_store {
                                 return None;
                             }
                             continue;
@@ -2252,14 +2330,14 @@ impl<'a> KernelBuilder<'a> {
                         if !outside(buf) {
                             return None;
                         }
-                        if name == "mloop.load" {
+                        if is_load {
                             if self.written.contains(&buf) {
                                 return None;
                             }
                             jdep.insert(ctx.result(b, 0));
                         }
                         match (idx.len(), jpos.as_slice()) {
-                            (1, [0]) if name == "mloop.load" => {
+                            (1, [0]) if is_load => {
                                 if !plan.hoist.contains(&buf) {
                                     plan.hoist.push(buf);
                                 }
@@ -2272,14 +2350,14 @@ impl<'a> KernelBuilder<'a> {
                             _ => return None,
                         }
                     }
-                    "mloop.accumulate" => {
+                    LoopOp::Accumulate(_) => {
                         // row_fused_ok checked `W[i div S, j]`.
                         if is_reduce || jexact.contains(&ops[0]) {
                             return None;
                         }
                     }
-                    "mloop.dim" => {}
-                    n if SCALAR_OPS.contains(&n) => {
+                    LoopOp::Dim(_) => {}
+                    LoopOp::Scalar => {
                         if has_j {
                             return None;
                         }
@@ -2318,7 +2396,7 @@ impl<'a> KernelBuilder<'a> {
             conds.push(self.icmp("eq", d, nv));
         }
         for c in conds {
-            ok = self.push1("mloop.select", &[c, ok, zero], it, &[]);
+            ok = self.push1(mloop::SelectOp::state(self.loc, c, ok, zero, it));
         }
         Ok(self.icmp("eq", ok, one))
     }
@@ -2338,13 +2416,13 @@ impl<'a> KernelBuilder<'a> {
             self.cur = blk;
             let r = if which == 0 { then(self) } else { els(self) };
             if r.is_ok() {
-                self.push("mgpu.yield", &[], &[], &[]);
+                self.push(mgpu::YieldOp::state(self.loc, &[]));
             }
             self.cur = saved;
             r?;
             regions.push(region);
         }
-        let st = OperationState::new("mgpu.if", self.loc).operands(&[cond]).region(regions[0]).region(regions[1]);
+        let st = mgpu::IfOp::state(self.loc, cond, &[]).region(regions[0]).region(regions[1]);
         let op = self.ctx.create_op(st);
         self.ctx.append_op(self.cur, op);
         Ok(())
@@ -2368,15 +2446,11 @@ impl<'a> KernelBuilder<'a> {
             self.cur = saved;
             let ys = r?;
             tys = ys.iter().map(|v| self.ctx.value_type(*v)).collect();
-            let y = self.ctx.create_op(OperationState::new("mgpu.yield", self.loc).operands(&ys));
+            let y = self.ctx.create_op(mgpu::YieldOp::state(self.loc, &ys));
             self.ctx.append_op(blk, y);
             regions.push(region);
         }
-        let st = OperationState::new("mgpu.if", self.loc)
-            .operands(&[cond])
-            .results(&tys)
-            .region(regions[0])
-            .region(regions[1]);
+        let st = mgpu::IfOp::state(self.loc, cond, &tys).region(regions[0]).region(regions[1]);
         let op = self.ctx.create_op(st);
         self.ctx.append_op(self.cur, op);
         Ok(self.ctx.results(op).to_vec())
@@ -2390,12 +2464,12 @@ impl<'a> KernelBuilder<'a> {
     /// zeros where `valid` is false.
     fn vload(&mut self, ptr: Value, off: Value, elem: Type, nc: bool, valid: Option<Value>) -> R<Vec<Value>> {
         let v = self.fs().v;
-        let attrs: Vec<(&str, Attr)> = if nc { vec![("nc", self.ctx.unit_attr())] } else { vec![] };
+        let nc = nc.then(|| self.ctx.unit_attr());
         let mut load = |kb: &mut Self| -> R<Vec<Value>> {
             if v == 1 {
-                Ok(vec![kb.push1("mgpu.load", &[ptr, off], elem, &attrs)])
+                Ok(vec![kb.push1(mgpu::LoadOp::state(kb.loc, ptr, off, elem, nc))])
             } else {
-                let op = kb.push("mgpu.load_vec", &[ptr, off], &vec![elem; v], &attrs);
+                let op = kb.push(mgpu::LoadVecOp::state(kb.loc, ptr, off, &vec![elem; v], nc));
                 Ok(kb.ctx.results(op).to_vec())
             }
         };
@@ -2410,10 +2484,14 @@ impl<'a> KernelBuilder<'a> {
 
     fn vstore(&mut self, vals: &[Value], ptr: Value, off: Value, valid: Option<Value>) -> R<()> {
         let mut store = |kb: &mut Self| -> R<()> {
-            let mut operands = vals.to_vec();
-            operands.extend([ptr, off]);
-            let name = if vals.len() == 1 { "mgpu.store" } else { "mgpu.store_vec" };
-            kb.push(name, &operands, &[], &[]);
+            let st = if let [val] = vals {
+                mgpu::StoreOp::state(kb.loc, *val, ptr, off)
+            } else {
+                let mut operands = vals.to_vec();
+                operands.extend([ptr, off]);
+                mgpu::StoreVecOp::state(kb.loc, &operands)
+            };
+            kb.push(st);
             Ok(())
         };
         match valid {
@@ -2440,13 +2518,13 @@ impl<'a> KernelBuilder<'a> {
         let parts = loop_parts(self.ctx, op, false).map_err(|e| op_error(self.ctx, op, e))?;
         // Columns of the thread's chunks.
         let vc = self.iconst(v as i64);
-        let tv = self.ibin("mloop.mul", t, vc);
+        let tv = self.ibin(Ix::Mul, t, vc);
         let nc = self.iconst(n);
         let mut bases = Vec::new();
         let mut valid = Vec::new();
         for c in 0..k {
             let off = self.iconst(c as i64 * tpr * v as i64);
-            let b = self.ibin("mloop.add", tv, off);
+            let b = self.ibin(Ix::Add, tv, off);
             bases.push(b);
             valid.push(if ((c + 1) as i64) * tpr * v as i64 > n { Some(self.icmp("lt", b, nc)) } else { None });
         }
@@ -2482,10 +2560,10 @@ impl<'a> KernelBuilder<'a> {
         let warp = s.threads_per_row == 32;
         let (sc, m, slot, slots) = (g.sc, g.m, g.slot, g.slots);
         self.for_loop(g.bid, g.nsplit, g.gdim, &[], &mut |kb, sidx, _| {
-            let row0 = kb.ibin("mloop.mul", sidx, sc);
-            let rend = kb.ibin("mloop.add", row0, sc);
-            let rend = kb.ibin("mloop.min", rend, m);
-            let start = kb.ibin("mloop.add", row0, slot);
+            let row0 = kb.ibin(Ix::Mul, sidx, sc);
+            let rend = kb.ibin(Ix::Add, row0, sc);
+            let rend = kb.ibin(Ix::Min, rend, m);
+            let start = kb.ibin(Ix::Add, row0, slot);
             let accs = kb.for_loop(start, rend, slots, &inits, &mut |kb, i, accs| {
                 kb.map.insert(iv, i);
                 {
@@ -2507,12 +2585,12 @@ impl<'a> KernelBuilder<'a> {
                 let smem = kb.shared_partials.as_ref().expect("shared").smem;
                 for p in 0..ws.len() {
                     let pc = kb.iconst(p as i64);
-                    let base = kb.ibin("mloop.mul", pc, slots);
-                    let base = kb.ibin("mloop.add", base, slot);
-                    let base = kb.ibin("mloop.mul", base, nc);
+                    let base = kb.ibin(Ix::Mul, pc, slots);
+                    let base = kb.ibin(Ix::Add, base, slot);
+                    let base = kb.ibin(Ix::Mul, base, nc);
                     for c in 0..k {
                         let vals = accs[p * slots_n + c * v..p * slots_n + (c + 1) * v].to_vec();
-                        let b0 = kb.ibin("mloop.add", base, bases[c]);
+                        let b0 = kb.ibin(Ix::Add, base, bases[c]);
                         kb.vstore_scalars(&vals, smem, b0, valid[c])?;
                     }
                 }
@@ -2528,11 +2606,11 @@ impl<'a> KernelBuilder<'a> {
                         let mut body = |kb: &mut Self| -> R<()> {
                             for (e, &x) in vals.iter().enumerate() {
                                 let ec = kb.iconst(e as i64);
-                                let off = kb.ibin("mloop.add", b0, ec);
+                                let off = kb.ibin(Ix::Add, b0, ec);
                                 let ty = kb.ctx.value_type(x);
-                                let old = kb.push1("mgpu.load", &[wp, off], ty, &[]);
+                                let old = kb.push1(mgpu::LoadOp::state(kb.loc, wp, off, ty, None));
                                 let new = kb.combine(&kind, old, x)?;
-                                kb.push("mgpu.store", &[new, wp, off], &[], &[]);
+                                kb.push(mgpu::StoreOp::state(kb.loc, new, wp, off));
                             }
                             Ok(())
                         };
@@ -2554,8 +2632,8 @@ impl<'a> KernelBuilder<'a> {
         let mut body = |kb: &mut Self| -> R<()> {
             for (e, &x) in vals.iter().enumerate() {
                 let ec = kb.iconst(e as i64);
-                let o = kb.ibin("mloop.add", off, ec);
-                kb.push("mgpu.store", &[x, ptr, o], &[], &[]);
+                let o = kb.ibin(Ix::Add, off, ec);
+                kb.push(mgpu::StoreOp::state(kb.loc, x, ptr, o));
             }
             Ok(())
         };
@@ -2571,9 +2649,9 @@ impl<'a> KernelBuilder<'a> {
         let zero = self.iconst(0);
         let first = self.icmp("eq", t, zero);
         for o in self.ctx.block_ops(body).collect::<Vec<_>>() {
-            match self.ctx.op_name(o) {
-                "mloop.yield" => {}
-                "mloop.reduce" => {
+            match LoopOp::of(self.ctx, o) {
+                LoopOp::Yield => {}
+                LoopOp::Reduce(_) => {
                     let parts = loop_parts(self.ctx, o, true).map_err(|e| op_error(self.ctx, o, e))?;
                     let kind = kind_name(self.ctx, o).unwrap_or_default();
                     let init = self.get(parts.init.expect("reduce"))?;
@@ -2591,7 +2669,7 @@ impl<'a> KernelBuilder<'a> {
                                 Fv::J => unreachable!("checked by fast_plan"),
                             };
                             if let Some(cv) = valid[c] {
-                                x = self.push1("mloop.select", &[cv, x, id], ty, &[]);
+                                x = self.push1(mloop::SelectOp::state(self.loc, cv, x, id, ty));
                             }
                             acc = self.combine(&kind, acc, x)?;
                         }
@@ -2602,11 +2680,11 @@ impl<'a> KernelBuilder<'a> {
                     self.map.insert(res, r);
                     self.fs().fmap.insert(res, Fv::Uni(r));
                 }
-                "mloop.parallel" => {
+                LoopOp::Parallel => {
                     let parts = loop_parts(self.ctx, o, false).map_err(|e| op_error(self.ctx, o, e))?;
                     self.fast_block(parts.body, parts.ivs[0])?;
                 }
-                "mloop.load" => self.fast_op(o)?,
+                LoopOp::Load(_) => self.fast_op(o)?,
                 _ => self.emit_op_row_guarded(o, first)?,
             }
         }
@@ -2618,7 +2696,7 @@ impl<'a> KernelBuilder<'a> {
         self.fs().fmap.insert(iv, Fv::J);
         let mut y = Fv::Uni(iv);
         for o in self.ctx.block_ops(body).collect::<Vec<_>>() {
-            if self.ctx.op_name(o) == "mloop.yield" {
+            if self.ctx.isa::<mloop::YieldOp>(o) {
                 if let Some(&v) = self.ctx.operands(o).first() {
                     y = self.fget(v)?;
                 }
@@ -2663,7 +2741,6 @@ impl<'a> KernelBuilder<'a> {
     }
 
     fn fast_op(&mut self, op: OpId) -> R<()> {
-        let name = self.ctx.op_name(op).to_string();
         let operands = self.ctx.operands(op).to_vec();
         let mut f = Vec::new();
         for &o in &operands {
@@ -2673,8 +2750,8 @@ impl<'a> KernelBuilder<'a> {
             Fv::Uni(u) => Some(*u),
             _ => None,
         };
-        match name.as_str() {
-            "mloop.load" => {
+        match LoopOp::of(self.ctx, op) {
+            LoopOp::Load(_) => {
                 let buf = operands[0];
                 let res = self.ctx.result(op, 0);
                 let elem = self.ctx.value_type(res);
@@ -2689,8 +2766,8 @@ impl<'a> KernelBuilder<'a> {
                     }
                     let ptr = self.get(buf)?;
                     let off = self.offset(buf, &idx);
-                    let attrs: Vec<(&str, Attr)> = if nc { vec![("nc", self.ctx.unit_attr())] } else { vec![] };
-                    let v = self.push1("mgpu.load", &[ptr, off], elem, &attrs);
+                    let attr = nc.then(|| self.ctx.unit_attr());
+                    let v = self.push1(mgpu::LoadOp::state(self.loc, ptr, off, elem, attr));
                     if nc {
                         self.fs().uni.insert((buf, idx), v);
                     }
@@ -2707,11 +2784,11 @@ impl<'a> KernelBuilder<'a> {
                             let ptr = self.get(buf)?;
                             let (n, k) = (self.fs().n, self.fs().k);
                             let nc_ = self.iconst(n);
-                            let rowoff = self.ibin("mloop.mul", r, nc_);
+                            let rowoff = self.ibin(Ix::Mul, r, nc_);
                             let mut vals = Vec::new();
                             for c in 0..k {
                                 let (b, valid) = (self.fs().bases[c], self.fs().valid[c]);
-                                let off = self.ibin("mloop.add", rowoff, b);
+                                let off = self.ibin(Ix::Add, rowoff, b);
                                 vals.extend(self.vload(ptr, off, elem, true, valid)?);
                             }
                             self.fs().rows.insert((buf, r), vals.clone());
@@ -2721,13 +2798,13 @@ impl<'a> KernelBuilder<'a> {
                 };
                 self.fs().fmap.insert(res, Fv::Cols(vals));
             }
-            "mloop.store" => {
+            LoopOp::Store(_) => {
                 let buf = operands[1];
                 let ptr = self.get(buf)?;
                 let r = uni(&f[2]).expect("checked by fast_plan");
                 let (n, k, v) = (self.fs().n, self.fs().k, self.fs().v);
                 let nc_ = self.iconst(n);
-                let rowoff = self.ibin("mloop.mul", r, nc_);
+                let rowoff = self.ibin(Ix::Mul, r, nc_);
                 for c in 0..k {
                     let (b, valid) = (self.fs().bases[c], self.fs().valid[c]);
                     let vals: Vec<Value> = match &f[0] {
@@ -2735,11 +2812,11 @@ impl<'a> KernelBuilder<'a> {
                         Fv::Cols(cs) => cs[c * v..(c + 1) * v].to_vec(),
                         Fv::J => unreachable!("checked by fast_plan"),
                     };
-                    let off = self.ibin("mloop.add", rowoff, b);
+                    let off = self.ibin(Ix::Add, rowoff, b);
                     self.vstore(&vals, ptr, off, valid)?;
                 }
             }
-            "mloop.accumulate" => {
+            LoopOp::Accumulate(_) => {
                 let kind = kind_name(self.ctx, op).unwrap_or_default();
                 let p = self.fs().ws[&operands[1]];
                 let cols = self.fs().k * self.fs().v;
@@ -2754,17 +2831,17 @@ impl<'a> KernelBuilder<'a> {
                     self.fs().accs[p][c] = new;
                 }
             }
-            "mloop.min" if f.iter().any(|x| matches!(x, Fv::J)) => {
+            LoopOp::Scalar if is_binary(self.ctx, op, BinaryFn::Min) && f.iter().any(|x| matches!(x, Fv::J)) => {
                 let res = self.ctx.result(op, 0);
                 self.fs().fmap.insert(res, Fv::J);
             }
-            "mloop.dim" => {
+            LoopOp::Dim(_) => {
                 self.emit_op(op)?;
                 let res = self.ctx.result(op, 0);
                 let k = self.map[&res];
                 self.fs().fmap.insert(res, Fv::Uni(k));
             }
-            n if SCALAR_OPS.contains(&n) => {
+            LoopOp::Scalar => {
                 let res = self.ctx.result(op, 0);
                 if f.iter().all(|x| uni(x).is_some()) {
                     let ops: Vec<Value> = f.iter().filter_map(uni).collect();
@@ -2787,8 +2864,9 @@ impl<'a> KernelBuilder<'a> {
                     self.fs().fmap.insert(res, Fv::Cols(out));
                 }
             }
-            other => {
-                return Err(Diagnostic::error(self.ctx.op_loc(op), format!("failed to legalize operation '{other}'")));
+            _ => {
+                let name = self.ctx.op_name(op);
+                return Err(Diagnostic::error(self.ctx.op_loc(op), format!("failed to legalize operation '{name}'")));
             }
         }
         Ok(())
@@ -2800,7 +2878,7 @@ impl<'a> KernelBuilder<'a> {
 impl<'a> KernelBuilder<'a> {
     /// The reduces of a nest body, in order.
     fn body_reduces(&self, body: BlockId) -> Vec<OpId> {
-        self.ctx.block_ops(body).filter(|&o| self.ctx.op_name(o) == "mloop.reduce").collect()
+        self.ctx.block_ops(body).filter(|&o| self.ctx.isa::<mloop::ReduceOp>(o)).collect()
     }
 
     /// A parallel whose body holds at least one reduce (flat, float, sum/max/min) and no other
@@ -2812,8 +2890,8 @@ impl<'a> KernelBuilder<'a> {
         let mut tainted: HashSet<Value> = HashSet::new();
         let mut reduces = 0;
         for o in ctx.block_ops(parts.body) {
-            match ctx.op_name(o) {
-                "mloop.reduce" => {
+            match LoopOp::of(ctx, o) {
+                LoopOp::Reduce(_) => {
                     let kind = kind_name(ctx, o).unwrap_or_default();
                     let Ok(rp) = loop_parts(ctx, o, true) else { return false };
                     let float = rp.init.is_some_and(|v| ctx.is_float(ctx.value_type(v)));
@@ -2877,13 +2955,14 @@ impl<'a> KernelBuilder<'a> {
         }
         let a = self.hint_of(self.ctx.operand(d, 0), depth + 1)?;
         let b = self.hint_of(self.ctx.operand(d, 1), depth + 1)?;
-        match self.ctx.op_name(d) {
-            "mloop.add" => a.checked_add(b),
-            "mloop.sub" => Some(a.saturating_sub(b)),
-            "mloop.mul" => a.checked_mul(b),
-            "mloop.div" if b > 0 => Some(a / b),
-            "mloop.max" => Some(a.max(b)),
-            "mloop.min" => Some(a.min(b)),
+        let Some(Elementwise::Binary(f)) = elementwise(self.ctx, d) else { return None };
+        match f {
+            BinaryFn::Add => a.checked_add(b),
+            BinaryFn::Sub => Some(a.saturating_sub(b)),
+            BinaryFn::Mul => a.checked_mul(b),
+            BinaryFn::Div if b > 0 => Some(a / b),
+            BinaryFn::Max => Some(a.max(b)),
+            BinaryFn::Min => Some(a.min(b)),
             _ => None,
         }
     }
@@ -2904,11 +2983,11 @@ impl<'a> KernelBuilder<'a> {
         let mut tainted: HashSet<Value> = HashSet::new();
         let mut p = 0;
         for o in ops {
-            let name = self.ctx.op_name(o).to_string();
-            if matches!(name.as_str(), "mloop.yield" | "mloop.store" | "mloop.accumulate") {
+            let kind = LoopOp::of(self.ctx, o);
+            if matches!(kind, LoopOp::Yield | LoopOp::Store(_) | LoopOp::Accumulate(_)) {
                 continue;
             }
-            if name == "mloop.reduce" {
+            if let LoopOp::Reduce(_) = kind {
                 tainted.extend(self.ctx.results(o).iter().copied());
                 let parts = loop_parts(self.ctx, o, true).map_err(|e| op_error(self.ctx, o, e))?;
                 let kind = kind_name(self.ctx, o).unwrap_or_default();
@@ -2921,8 +3000,8 @@ impl<'a> KernelBuilder<'a> {
                 let one = self.iconst(1);
                 let (lb, ub, step) = match range {
                     PosRange::Block { lo, len } => {
-                        let hi = self.ibin("mloop.add", *lo, *len);
-                        (*lo, self.ibin("mloop.min", total, hi), one)
+                        let hi = self.ibin(Ix::Add, *lo, *len);
+                        (*lo, self.ibin(Ix::Min, total, hi), one)
                     }
                     PosRange::Strided { start, step } => (*start, total, *step),
                 };
@@ -2931,12 +3010,12 @@ impl<'a> KernelBuilder<'a> {
                     let y = match ws {
                         Some((w, blocks, n, j)) => {
                             let pv = kb.iconst(pc);
-                            let r = kb.ibin("mloop.mul", pv, blocks);
-                            let r = kb.ibin("mloop.add", r, pos);
-                            let r = kb.ibin("mloop.mul", r, n);
-                            let off = kb.ibin("mloop.add", r, j);
+                            let r = kb.ibin(Ix::Mul, pv, blocks);
+                            let r = kb.ibin(Ix::Add, r, pos);
+                            let r = kb.ibin(Ix::Mul, r, n);
+                            let off = kb.ibin(Ix::Add, r, j);
                             let nc = kb.ctx.unit_attr();
-                            kb.push1("mgpu.load", &[w, off], ty, &[("nc", nc)])
+                            kb.push1(mgpu::LoadOp::state(kb.loc, w, off, ty, Some(nc)))
                         }
                         None => {
                             kb.bind_flat(&parts, &ext, pos)?;
@@ -2992,7 +3071,7 @@ impl<'a> KernelBuilder<'a> {
                 ext = ib.mul(self.ctx, ext, e);
             }
             let nb = ib.ceildiv(self.ctx, ext, sv);
-            let m = ib.op(self.ctx, "mloop.max", &[blocks, nb], &[it], &[]);
+            let m = insert_before(self.ctx, self.nest, mloop::MaxOp::state(self.loc, blocks, nb, it));
             blocks = self.ctx.result(m, 0);
         }
         let ncols_host = self.host_total(&parts);
@@ -3006,7 +3085,7 @@ impl<'a> KernelBuilder<'a> {
             .collect();
         let dynamic: Vec<Value> = sizes.iter().copied().filter(|v| const_int(self.ctx, *v).is_none()).collect();
         let wty = buffer_type(self.ctx, &dims, acc_ty);
-        let alloc = ib.op(self.ctx, "mloop.alloc", &dynamic, &[wty], &[]);
+        let alloc = insert_before(self.ctx, self.nest, mloop::AllocOp::state(self.loc, &dynamic, wty));
         let w = self.ctx.result(alloc, 0);
         self.ctx.set_value_name(w, Some("split_ws"));
         let work_host = ib.mul(self.ctx, blocks, ncols_host);
@@ -3016,20 +3095,20 @@ impl<'a> KernelBuilder<'a> {
         let wk = self.get(w)?;
         let bk = self.get(blocks)?;
         let sk = self.iconst(rows as i64);
-        let work = self.ibin("mloop.mul", bk, total);
+        let work = self.ibin(Ix::Mul, bk, total);
         let (g, stride) = self.global_thread();
         self.for_loop(g, work, stride, &[], &mut |kb, e, _| {
-            let b = kb.ibin("mloop.div", e, total);
-            let j = kb.ibin("mloop.rem", e, total);
+            let b = kb.ibin(Ix::Div, e, total);
+            let j = kb.ibin(Ix::Rem, e, total);
             kb.bind_flat(&parts, &ext, j)?;
-            let lo = kb.ibin("mloop.mul", b, sk);
+            let lo = kb.ibin(Ix::Mul, b, sk);
             kb.emit_partials(parts.body, &PosRange::Block { lo, len: sk }, None, &mut |kb, p, acc| {
                 let pv = kb.iconst(p as i64);
-                let r = kb.ibin("mloop.mul", pv, bk);
-                let r = kb.ibin("mloop.add", r, b);
-                let r = kb.ibin("mloop.mul", r, total);
-                let off = kb.ibin("mloop.add", r, j);
-                kb.push("mgpu.store", &[acc, wk, off], &[], &[]);
+                let r = kb.ibin(Ix::Mul, pv, bk);
+                let r = kb.ibin(Ix::Add, r, b);
+                let r = kb.ibin(Ix::Mul, r, total);
+                let off = kb.ibin(Ix::Add, r, j);
+                kb.push(mgpu::StoreOp::state(kb.loc, acc, wk, off));
                 Ok(())
             })?;
             Ok(vec![])
@@ -3067,7 +3146,7 @@ impl<'a> KernelBuilder<'a> {
             let ty = self.ctx.value_type(rp.init.expect("reduce"));
             let pt = ptr_type(self.ctx, ty, true);
             let size = self.ctx.i64_attr(warps * 32);
-            let a = self.prologue(OperationState::new("mgpu.shared_alloc", self.loc).attr("size", size).results(&[pt]));
+            let a = self.prologue(mgpu::SharedAllocOp::state(self.loc, pt, size));
             smem.push((self.ctx.result(a, 0), ty));
         }
         let (ext, total) = self.extents(&parts)?;
@@ -3075,32 +3154,32 @@ impl<'a> KernelBuilder<'a> {
             Some(w) => Some((self.get(w.w)?, self.get(w.blocks)?)),
             None => None,
         };
-        let lane = self.id("mgpu.lane_id");
-        let warp = self.id("mgpu.warp_id");
-        let bid = self.id("mgpu.block_id");
-        let gdim = self.id("mgpu.grid_dim");
+        let lane = self.id::<mgpu::LaneIdOp>();
+        let warp = self.id::<mgpu::WarpIdOp>();
+        let bid = self.id::<mgpu::BlockIdOp>();
+        let gdim = self.id::<mgpu::GridDimOp>();
         let (zero, one, c31, c32) = (self.iconst(0), self.iconst(1), self.iconst(31), self.iconst(32));
         let rk = self.iconst(warps);
-        let t = self.ibin("mloop.add", total, c31);
-        let tiles = self.ibin("mloop.div", t, c32);
+        let t = self.ibin(Ix::Add, total, c31);
+        let tiles = self.ibin(Ix::Div, t, c32);
         let body = parts.body;
         self.for_loop(bid, tiles, gdim, &[], &mut |kb, tile, _| {
-            let j0 = kb.ibin("mloop.mul", tile, c32);
-            let j = kb.ibin("mloop.add", j0, lane);
+            let j0 = kb.ibin(Ix::Mul, tile, c32);
+            let j = kb.ibin(Ix::Add, j0, lane);
             let valid = kb.icmp("lt", j, total);
             kb.bind_flat(&parts, &ext, j)?;
-            let slot = kb.ibin("mloop.mul", warp, c32);
-            let slot = kb.ibin("mloop.add", slot, lane);
+            let slot = kb.ibin(Ix::Mul, warp, c32);
+            let slot = kb.ibin(Ix::Add, slot, lane);
             let smem1 = smem.clone();
             kb.if_then(valid, &mut |kb| {
                 let range = PosRange::Strided { start: warp, step: rk };
                 let ws4 = wsk.map(|(w, b)| (w, b, total, j));
                 kb.emit_partials(body, &range, ws4, &mut |kb, p, acc| {
-                    kb.push("mgpu.store", &[acc, smem1[p].0, slot], &[], &[]);
+                    kb.push(mgpu::StoreOp::state(kb.loc, acc, smem1[p].0, slot));
                     Ok(())
                 })
             })?;
-            kb.push("mgpu.barrier", &[], &[], &[]);
+            kb.push(mgpu::BarrierOp::state(kb.loc));
             let is0 = kb.icmp("eq", warp, zero);
             let smem2 = smem.clone();
             kb.if_then(valid, &mut |kb| {
@@ -3108,17 +3187,17 @@ impl<'a> KernelBuilder<'a> {
                     let ops: Vec<OpId> = kb.ctx.block_ops(body).collect();
                     let mut p = 0;
                     for o in ops {
-                        match kb.ctx.op_name(o) {
-                            "mloop.yield" => {}
-                            "mloop.reduce" => {
+                        match LoopOp::of(kb.ctx, o) {
+                            LoopOp::Yield => {}
+                            LoopOp::Reduce(_) => {
                                 let rp = loop_parts(kb.ctx, o, true).map_err(|e| op_error(kb.ctx, o, e))?;
                                 let kind = kind_name(kb.ctx, o).unwrap_or_default();
                                 let init = kb.get(rp.init.expect("reduce"))?;
                                 let (sm, ty) = smem2[p];
                                 let tot = kb.for_loop(zero, rk, one, &[init], &mut |kb, w, acc| {
-                                    let a = kb.ibin("mloop.mul", w, c32);
-                                    let a = kb.ibin("mloop.add", a, lane);
-                                    let x = kb.push1("mgpu.load", &[sm, a], ty, &[]);
+                                    let a = kb.ibin(Ix::Mul, w, c32);
+                                    let a = kb.ibin(Ix::Add, a, lane);
+                                    let x = kb.push1(mgpu::LoadOp::state(kb.loc, sm, a, ty, None));
                                     Ok(vec![kb.combine(&kind, acc[0], x)?])
                                 })?[0];
                                 kb.map.insert(kb.ctx.result(o, 0), tot);
@@ -3130,7 +3209,7 @@ impl<'a> KernelBuilder<'a> {
                     Ok(())
                 })
             })?;
-            kb.push("mgpu.barrier", &[], &[], &[]);
+            kb.push(mgpu::BarrierOp::state(kb.loc));
             Ok(vec![])
         })?;
         let work = self.host_total(&parts);
