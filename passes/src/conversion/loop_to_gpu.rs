@@ -716,9 +716,11 @@ impl<'a> KernelBuilder<'a> {
         ctx.append_op(mblock, kernel);
         let mut written = HashSet::new();
         for o in ctx.walk_collect(nest) {
-            if ctx.isa::<mloop::StoreOp>(o) || ctx.isa::<mloop::AccumulateOp>(o) {
-                written.insert(ctx.operand(o, 1));
-            }
+            match LoopOp::of(ctx, o) {
+                LoopOp::Store(s) => written.insert(s.buffer(ctx)),
+                LoopOp::Accumulate(a) => written.insert(a.buffer(ctx)),
+                _ => continue,
+            };
         }
         KernelBuilder {
             ctx,
@@ -1012,9 +1014,9 @@ impl<'a> KernelBuilder<'a> {
             return u64::try_from(n).ok();
         }
         let d = self.ctx.defining_op(v)?;
-        if self.ctx.isa::<mloop::DimOp>(d) {
-            let buf = self.ctx.operand(d, 0);
-            let k = self.ctx.attr(d, "index").and_then(|a| self.ctx.attr_int(a))? as usize;
+        if let Some(dim) = self.ctx.dyn_cast::<mloop::DimOp>(d) {
+            let buf = dim.source(self.ctx);
+            let k = dim.index(self.ctx)? as usize;
             if let Some(Dim::Static(n)) = buffer_shape(self.ctx, buf).get(k) {
                 return Some(*n);
             }
@@ -1487,11 +1489,10 @@ impl<'a> KernelBuilder<'a> {
                             return false;
                         }
                         // First index: i div S with the kernel's split.
-                        let Some(d) = ctx.defining_op(ops[2]) else { return false };
-                        if !ctx.isa::<mloop::DivOp>(d)
-                            || ctx.operand(d, 0) != i
-                            || const_int(ctx, ctx.operand(d, 1)) != Some(split)
-                        {
+                        let Some(d) = ctx.defining_op(ops[2]).and_then(|d| ctx.dyn_cast::<mloop::DivOp>(d)) else {
+                            return false;
+                        };
+                        if d.lhs(ctx) != i || const_int(ctx, d.rhs(ctx)) != Some(split) {
                             return false;
                         }
                     }
@@ -1506,8 +1507,12 @@ impl<'a> KernelBuilder<'a> {
     fn nest_shape(&self, rows: Option<u64>, cols: Option<u64>) -> NestShape {
         let mut elem_bytes = 1;
         for o in self.ctx.walk_collect(self.nest) {
-            if self.ctx.isa::<mloop::LoadOp>(o) || self.ctx.isa::<mloop::StoreOp>(o) {
-                let buf = self.ctx.operand(o, if self.ctx.isa::<mloop::LoadOp>(o) { 0 } else { 1 });
+            let buf = match LoopOp::of(self.ctx, o) {
+                LoopOp::Load(l) => Some(l.buffer(self.ctx)),
+                LoopOp::Store(s) => Some(s.buffer(self.ctx)),
+                _ => None,
+            };
+            if let Some(buf) = buf {
                 let t = self.ctx.element_type(self.ctx.value_type(buf));
                 let b = match self.ctx.float_kind(t).map(|k| k.name()) {
                     Some("f64") => 8,
@@ -1566,11 +1571,11 @@ impl<'a> KernelBuilder<'a> {
                 continue;
             }
             let ops = ctx.operands(o);
-            let d = ctx.defining_op(*ops.get(2)?)?;
-            if !ctx.isa::<mloop::DivOp>(d) || const_int(ctx, ctx.operand(d, 1)) != Some(split) {
+            let d = ctx.dyn_cast::<mloop::DivOp>(ctx.defining_op(*ops.get(2)?)?)?;
+            if const_int(ctx, d.rhs(ctx)) != Some(split) {
                 return None;
             }
-            let kk = self.flat_prefix(ctx.operand(d, 0), &parts.ivs, &parts.ubs)?;
+            let kk = self.flat_prefix(d.lhs(ctx), &parts.ivs, &parts.ubs)?;
             if *k.get_or_insert(kk) != kk || ops.len() != 3 + n - kk || ops[3..] != parts.ivs[kk..] {
                 return None;
             }
@@ -1585,8 +1590,8 @@ impl<'a> KernelBuilder<'a> {
         // The workspaces are only accumulated into.
         for o in ctx.block_ops(parts.body) {
             let buf = match LoopOp::of(ctx, o) {
-                LoopOp::Load(_) => ctx.operand(o, 0),
-                LoopOp::Store(_) => ctx.operand(o, 1),
+                LoopOp::Load(l) => l.buffer(ctx),
+                LoopOp::Store(s) => s.buffer(ctx),
                 _ => continue,
             };
             if ws.iter().any(|(w, _)| *w == buf) {
@@ -1603,16 +1608,13 @@ impl<'a> KernelBuilder<'a> {
         if v == ivs[0] {
             return Some(1);
         }
-        let add = ctx.defining_op(v)?;
-        if !ctx.isa::<mloop::AddOp>(add) {
+        let add = ctx.dyn_cast::<mloop::AddOp>(ctx.defining_op(v)?)?;
+        let last = ivs.iter().position(|&iv| iv == add.rhs(ctx))?;
+        let mul = ctx.dyn_cast::<mloop::MulOp>(ctx.defining_op(add.lhs(ctx))?)?;
+        if !same_index(ctx, mul.rhs(ctx), ubs[last]) {
             return None;
         }
-        let last = ivs.iter().position(|&iv| iv == ctx.operand(add, 1))?;
-        let mul = ctx.defining_op(ctx.operand(add, 0))?;
-        if !ctx.isa::<mloop::MulOp>(mul) || !same_index(ctx, ctx.operand(mul, 1), ubs[last]) {
-            return None;
-        }
-        (last >= 1 && self.flat_prefix(ctx.operand(mul, 0), ivs, ubs)? == last).then_some(last + 1)
+        (last >= 1 && self.flat_prefix(mul.lhs(ctx), ivs, ubs)? == last).then_some(last + 1)
     }
 
     /// [`Mapping::PartialPointwise`]: a thread per (split `s`, kept point `c`), `c`
@@ -1977,8 +1979,8 @@ impl<'a> KernelBuilder<'a> {
                     let ip = loop_parts(self.ctx, o, false).map_err(|e| op_error(self.ctx, o, e))?;
                     cols = self.size_of(ip.ubs[0]);
                     for a in self.ctx.block_ops(ip.body).collect::<Vec<_>>() {
-                        if self.ctx.isa::<mloop::AccumulateOp>(a) {
-                            let w = self.ctx.operand(a, 1);
+                        if let Some(acc) = self.ctx.dyn_cast::<mloop::AccumulateOp>(a) {
+                            let w = acc.buffer(self.ctx);
                             let et = self.ctx.element_type(self.ctx.value_type(w));
                             all_f32 &= self.ctx.float_kind(et).map(|k| k.name()) == Some("f32");
                             if !workspaces.contains(&w) {
@@ -2044,7 +2046,7 @@ impl<'a> KernelBuilder<'a> {
                 let ctx = &*self.ctx;
                 ctx.walk_collect(op)
                     .into_iter()
-                    .find(|&a| ctx.isa::<mloop::AccumulateOp>(a) && ctx.operand(a, 1) == *w)
+                    .find(|&a| ctx.dyn_cast::<mloop::AccumulateOp>(a).is_some_and(|acc| acc.buffer(ctx) == *w))
                     .and_then(|a| kind_name(ctx, a))
                     .unwrap_or_default()
             })
