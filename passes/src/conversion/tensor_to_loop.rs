@@ -3,9 +3,11 @@
 //!
 //! Every tensor value is treated as an *expression at an index*: to read element `idx` of a
 //! value, the pass emits scalar code at the current point of a loop body. Arguments are
-//! loaded (`mloop.load`); elementwise ops become the scalar op of the same name on the
-//! operands' scalars (`mtensor.add` -> `mloop.add`, ... `cmp`, `select`, `convert`), so each
-//! result is rounded to the element type exactly as the tensor interpreter rounds it;
+//! loaded (`mloop.load`); elementwise ops become the scalar op of the same function on the
+//! operands' scalars, found through the elementwise interface (`mtensor.add` -> `mloop.add`,
+//! ... `cmp`, `select`, `convert`; the unary and binary ops are generated from the function
+//! lists, so every function has its lowering). Each result is rounded to the element type
+//! exactly as the tensor interpreter rounds it;
 //! splat constants become `mloop.constant`, other constants an `mloop.constant_buffer` at
 //! the function entry plus a load; `broadcast`, `transpose`, `reshape`, `collapse_shape` and
 //! `expand_shape` only rewrite the index (a dynamic operand dim of a broadcast reads
@@ -36,9 +38,11 @@
 //!
 //! **IR expected:** `func.func`s whose body is one block of `mtensor` ops (and ops that do
 //! not touch tensors). Calls with tensor operands or results are rejected with an error.
-//! **IR produced:** `mloop` ops only; the pass ends with a legality check (`failed to
-//! legalize operation 'mtensor.add'`). It runs on the op it is given (a module or a
-//! function) and every function nested in it.
+//! **IR produced:** `mloop` ops only. Legality is a `ConversionTarget` (`mtensor` illegal;
+//! `mloop`, `func` and `builtin` legal): an `mtensor` op the lowering has no lowering for is
+//! rejected before anything changes, and the pass ends with a check that no illegal op is
+//! left (`failed to legalize operation 'mtensor.add': ...`, at the op). It runs on the op it
+//! is given (a module or a function) and every function nested in it.
 //!
 //! **Options:** `accumulator-type` (`f32` or `f64`, default `f32`): the type that reductions
 //! of f16, bf16 and f32 accumulate in (f64 inputs always accumulate in f64).
@@ -78,9 +82,14 @@
 
 use std::collections::{HashMap, HashSet};
 
-use morf_ir::builtin::{func_type, op_error};
+use morf_ir::builtin::{func_type, op_error, FuncOp, ReturnOp};
+use morf_ir::conversion::{failed_to_legalize, ConversionTarget};
+use morf_ir::interfaces::{elementwise, BinaryFn, CmpPredicate, Elementwise, UnaryFn};
+use morf_ir::interp::array::ReduceKind;
 use morf_ir::pass::{Pass, PassInfo, PassOptionInfo, PassOptions, PassResult};
 use morf_ir::{Attr, BlockId, Context, Diagnostic, Dim, FloatKind, Loc, OpId, OperationState, Type, TypeData, Value};
+use morf_loop::ops as lp;
+use morf_tensor::ops as tn;
 
 /// The options of [`LowerTensorToLoop`].
 #[derive(Clone, Debug)]
@@ -141,13 +150,14 @@ impl Pass for LowerTensorToLoop {
     }
 
     fn run(&mut self, ctx: &mut Context, root: OpId) -> PassResult {
+        let target = conversion_target();
         let ops = ctx.walk_collect(root);
         for &op in &ops {
-            let name = ctx.op_name(op);
-            if name.starts_with("mtensor.") && !is_supported(name) {
-                return Err(legality_error(ctx, op));
+            let tensor_op = is_tensor_op(&target, ctx, op);
+            if tensor_op && !convertible(ctx, op) {
+                return Err(failed_to_legalize(ctx, op, "lower-tensor-to-loop has no lowering for it"));
             }
-            if !name.starts_with("mtensor.") && name != "func.return" && touches_tensors(ctx, op) {
+            if !tensor_op && !ctx.isa::<ReturnOp>(op) && touches_tensors(ctx, op) {
                 return Err(op_error(
                     ctx,
                     op,
@@ -156,43 +166,73 @@ impl Pass for LowerTensorToLoop {
                 ));
             }
         }
-        let funcs: Vec<OpId> = ops.into_iter().filter(|o| ctx.op_name(*o) == "func.func").collect();
+        let funcs: Vec<OpId> = ops.into_iter().filter(|o| ctx.isa::<FuncOp>(*o)).collect();
         for f in funcs {
-            lower_function(ctx, f, &self.options)?;
+            lower_function(ctx, &target, f, &self.options)?;
         }
-        // Legality: no mtensor op may be left.
+        // Legality: no mtensor op may be left. Ops of other dialects that do not touch
+        // tensors stay as they are (the check is partial: only illegal ops fail).
         for op in ctx.walk_collect(root) {
-            if ctx.op_name(op).starts_with("mtensor.") {
-                return Err(legality_error(ctx, op));
+            if op != root && is_tensor_op(&target, ctx, op) {
+                return Err(failed_to_legalize(ctx, op, "it is not legal for the target"));
             }
         }
         Ok(())
     }
 }
 
-fn legality_error(ctx: &Context, op: OpId) -> Diagnostic {
-    Diagnostic::error(ctx.op_loc(op), format!("failed to legalize operation '{}'", ctx.op_name(op)))
+/// What the lowering leaves: `mloop`, `func` and `builtin` ops, and no `mtensor` op.
+fn conversion_target() -> ConversionTarget {
+    let mut t = ConversionTarget::new();
+    t.add_illegal_dialect("mtensor").add_legal_dialect("mloop").add_legal_dialect("func").add_legal_dialect("builtin");
+    t
 }
 
-const BINARY: &[&str] = &["add", "sub", "mul", "div", "max", "min", "pow"];
-const UNARY: &[&str] = &["neg", "exp", "log", "sqrt", "rsqrt", "tanh", "abs"];
-const OTHER: &[&str] = &[
-    "constant",
-    "cmp",
-    "select",
-    "convert",
-    "reduce",
-    "dim",
-    "broadcast",
-    "transpose",
-    "reshape",
-    "collapse_shape",
-    "expand_shape",
-];
-
-fn is_supported(name: &str) -> bool {
-    name.strip_prefix("mtensor.").is_some_and(|n| BINARY.contains(&n) || UNARY.contains(&n) || OTHER.contains(&n))
+/// Whether `op` is one the lowering must remove (an `mtensor` op: illegal for `target`).
+fn is_tensor_op(target: &ConversionTarget, ctx: &Context, op: OpId) -> bool {
+    target.is_legal(ctx, op) == Some(false)
 }
+
+/// Whether the lowering converts tensor op `op`: every elementwise op (through the
+/// elementwise interface), constants, reductions, `dim` and the shape ops.
+fn convertible(ctx: &Context, op: OpId) -> bool {
+    elementwise(ctx, op).is_some()
+        || ctx.isa::<tn::ConstantOp>(op)
+        || ctx.isa::<tn::ReduceOp>(op)
+        || ctx.isa::<tn::DimOp>(op)
+        || ctx.isa::<tn::BroadcastOp>(op)
+        || ctx.isa::<tn::TransposeOp>(op)
+        || ctx.isa::<tn::ReshapeOp>(op)
+        || ctx.isa::<tn::CollapseShapeOp>(op)
+        || ctx.isa::<tn::ExpandShapeOp>(op)
+}
+
+/// Generates [`unary_state`] from the list of unary functions, so that every [`UnaryFn`]
+/// has its `mloop` op and a new entry cannot be missed.
+macro_rules! define_unary_state {
+    ($(($v:ident, $s:literal, $op:ident, $($rest:tt)*)),* $(,)?) => {
+        /// The `mloop` op applying unary function `f` to `a`, giving a `ty`.
+        fn unary_state(f: UnaryFn, loc: Loc, a: Value, ty: Type) -> OperationState {
+            match f {
+                $(UnaryFn::$v => lp::$op::state(loc, a, ty),)*
+            }
+        }
+    };
+}
+morf_ir::for_each_unary_fn!(define_unary_state);
+
+/// Generates [`binary_state`] from the list of binary functions (see [`unary_state`]).
+macro_rules! define_binary_state {
+    ($(($v:ident, $s:literal, $op:ident, $($rest:tt)*)),* $(,)?) => {
+        /// The `mloop` op applying binary function `f` to `a` and `b`, giving a `ty`.
+        fn binary_state(f: BinaryFn, loc: Loc, a: Value, b: Value, ty: Type) -> OperationState {
+            match f {
+                $(BinaryFn::$v => lp::$op::state(loc, a, b, ty),)*
+            }
+        }
+    };
+}
+morf_ir::for_each_binary_fn!(define_binary_state);
 
 fn touches_tensors(ctx: &Context, op: OpId) -> bool {
     ctx.operands(op).iter().chain(ctx.results(op)).any(|v| ctx.is_tensor(ctx.value_type(*v)))
@@ -203,7 +243,7 @@ fn buffer_type(ctx: &mut Context, t: Type) -> Type {
     match ctx.tensor_parts(t) {
         Some((shape, elem)) => {
             let shape = shape.to_vec();
-            ctx.intern_type(TypeData::Dialect { name: "mloop.buffer".into(), shape, elem: Some(elem), params: vec![] })
+            morf_loop::buffer_type(ctx, &shape, elem)
         }
         None => t,
     }
@@ -214,9 +254,7 @@ fn buffer_type(ctx: &mut Context, t: Type) -> Type {
 /// `!mloop.buffer<i32>` that no later tool could read back.
 fn unsupported_element(ctx: &Context, t: Type) -> Option<String> {
     let (_, elem) = ctx.tensor_parts(t)?;
-    // The element types of `!mloop.buffer` (morf-loop's `is_buffer_element`; this crate does not
-    // depend on the dialects yet, issue 9).
-    if matches!(ctx.type_data(elem), TypeData::Float(_) | TypeData::Integer(1)) {
+    if morf_loop::types::is_buffer_element(ctx, elem) {
         return None;
     }
     Some(format!(
@@ -226,7 +264,7 @@ fn unsupported_element(ctx: &Context, t: Type) -> Option<String> {
 }
 
 /// Lowers one function in place.
-fn lower_function(ctx: &mut Context, func: OpId, opts: &TensorToLoopOptions) -> PassResult {
+fn lower_function(ctx: &mut Context, target: &ConversionTarget, func: OpId, opts: &TensorToLoopOptions) -> PassResult {
     let Some(fty) = func_type(ctx, func) else { return Ok(()) };
     let Some((ins, outs)) = ctx.function_parts(fty).map(|(a, b)| (a.to_vec(), b.to_vec())) else { return Ok(()) };
     for (what, types) in [("argument", &ins), ("result", &outs)] {
@@ -254,9 +292,9 @@ fn lower_function(ctx: &mut Context, func: OpId, opts: &TensorToLoopOptions) -> 
         if ctx.region_blocks(r).count() != 1 {
             return Err(op_error(ctx, func, "has more than one block, which lower-tensor-to-loop does not support"));
         }
-        let has_tensor_ops = ctx.block_ops(entry).any(|o| ctx.op_name(o).starts_with("mtensor."));
+        let has_tensor_ops = ctx.block_ops(entry).any(|o| is_tensor_op(target, ctx, o));
         if has_tensor_ops || ins != new_ins || outs != new_outs {
-            Lowering::new(ctx, func, entry, opts)?.run()?;
+            Lowering::new(ctx, target, func, entry, opts)?.run()?;
         }
     }
     let nt = ctx.function_type(&new_ins, &new_outs);
@@ -265,8 +303,8 @@ fn lower_function(ctx: &mut Context, func: OpId, opts: &TensorToLoopOptions) -> 
     Ok(())
 }
 
-/// Scalar ops are memoized by name, operands, attributes and result type.
-type OpKey = (&'static str, Vec<Value>, Vec<(&'static str, Attr)>, Option<Type>);
+/// Scalar ops are memoized by name, operands, attributes and result types.
+type OpKey = (String, Vec<Value>, Vec<(String, Attr)>, Vec<Type>);
 
 /// An insertion point of the nest being built: the function entry (level 0), the body of
 /// the nest's outer loop (level 1; the function body itself for rank-0 nests), an inner
@@ -287,6 +325,8 @@ impl Scope {
 
 struct Lowering<'a> {
     ctx: &'a mut Context,
+    /// What the lowering leaves (its illegal ops are the tensor ops).
+    target: &'a ConversionTarget,
     opts: &'a TensorToLoopOptions,
     entry: BlockId,
     ret: OpId,
@@ -317,11 +357,12 @@ struct Lowering<'a> {
 impl<'a> Lowering<'a> {
     fn new(
         ctx: &'a mut Context,
+        target: &'a ConversionTarget,
         func: OpId,
         entry: BlockId,
         opts: &'a TensorToLoopOptions,
     ) -> Result<Self, Diagnostic> {
-        let Some(ret) = ctx.block_last_op(entry).filter(|o| ctx.op_name(*o) == "func.return") else {
+        let Some(ret) = ctx.block_last_op(entry).filter(|o| ctx.isa::<ReturnOp>(*o)) else {
             return Err(op_error(ctx, func, "body does not end with 'func.return'"));
         };
         let first = ctx.block_ops(entry).next();
@@ -337,6 +378,7 @@ impl<'a> Lowering<'a> {
         }
         Ok(Lowering {
             ctx,
+            target,
             opts,
             entry,
             ret,
@@ -366,14 +408,14 @@ impl<'a> Lowering<'a> {
             }
             if let Some(d) = self.ctx.defining_op(v) {
                 // Sizes come from the shapes, not from the values.
-                if self.ctx.op_name(d).starts_with("mtensor.") && self.ctx.op_name(d) != "mtensor.dim" {
+                if self.is_tensor_op(d) && !self.ctx.isa::<tn::DimOp>(d) {
                     stack.extend(self.ctx.operands(d).iter().copied());
                 }
             }
         }
         // Sizes of every needed value, so that all equal sizes are known before any nest.
         for &op in &body {
-            if self.ctx.op_name(op).starts_with("mtensor.") {
+            if self.is_tensor_op(op) {
                 for v in self.ctx.results(op).to_vec() {
                     if needed.contains(&v) && self.ctx.is_tensor(self.ctx.value_type(v)) {
                         self.dims(v)?;
@@ -387,15 +429,14 @@ impl<'a> Lowering<'a> {
         let mut roots: Vec<(Value, Vec<OpId>, Value)> = Vec::new();
         let mut fused_targets: HashSet<Value> = HashSet::new();
         for &op in &body {
-            let name = self.ctx.op_name(op);
-            if !name.starts_with("mtensor.") || name == "mtensor.dim" {
+            if !self.is_tensor_op(op) || self.ctx.isa::<tn::DimOp>(op) {
                 continue;
             }
             let v = self.ctx.result(op, 0);
             if !needed.contains(&v) || fused_targets.contains(&v) {
                 continue;
             }
-            if name == "mtensor.reduce" {
+            if self.ctx.isa::<tn::ReduceOp>(op) {
                 let (chain, target) = self.epilogue_chain(v, &returned);
                 if !chain.is_empty() {
                     fused_targets.insert(target);
@@ -413,8 +454,8 @@ impl<'a> Lowering<'a> {
             self.nest = k;
             let op = self.ctx.defining_op(*v).expect("roots are op results");
             self.loc = self.ctx.op_loc(op);
-            let (buf, end) = if self.ctx.op_name(op) == "mtensor.reduce" {
-                self.reduce_nest(op, chain, *target)?
+            let (buf, end) = if let Some(red) = self.ctx.dyn_cast::<tn::ReduceOp>(op) {
+                self.reduce_nest(red, chain, *target)?
             } else {
                 self.elementwise_nest(*v)?
             };
@@ -428,8 +469,7 @@ impl<'a> Lowering<'a> {
         // Free intermediate buffers after the nest that reads them last.
         for buf in intermediate {
             if let Some(&k) = self.last_read.get(&buf).or(own_nest.get(&buf)) {
-                let st = OperationState::new("mloop.dealloc", self.loc).operands(&[buf]);
-                let d = self.ctx.create_op(st);
+                let d = self.ctx.create_op(lp::DeallocOp::state(self.loc, buf));
                 self.ctx.insert_op_after(nest_end[k], d);
             }
         }
@@ -437,16 +477,16 @@ impl<'a> Lowering<'a> {
         for (i, v) in returned.iter().enumerate() {
             if let Some(&b) = self.buffers.get(v) {
                 self.ctx.set_operand(self.ret, i, b);
-            } else if self.ctx.defining_op(*v).is_some_and(|d| self.ctx.op_name(d) == "mtensor.dim") {
+            } else if self.ctx.defining_op(*v).is_some_and(|d| self.ctx.isa::<tn::DimOp>(d)) {
                 let iv = self.index_value(*v)?;
                 self.ctx.set_operand(self.ret, i, iv);
             }
         }
         // Other users of `mtensor.dim` results read the entry-level size instead.
         for &op in &body {
-            if self.ctx.op_name(op) == "mtensor.dim" {
-                let r = self.ctx.result(op, 0);
-                if self.ctx.uses(r).iter().any(|u| !self.ctx.op_name(u.op).starts_with("mtensor.")) {
+            if let Some(dim) = self.ctx.dyn_cast::<tn::DimOp>(op) {
+                let r = dim.result(self.ctx);
+                if self.ctx.uses(r).iter().any(|u| !self.is_tensor_op(u.op)) {
                     let iv = self.index_value(r)?;
                     self.ctx.replace_all_uses_with(r, iv);
                 }
@@ -460,7 +500,7 @@ impl<'a> Lowering<'a> {
         }
         // Erase the tensor ops, users first.
         for &op in body.iter().rev() {
-            if self.ctx.op_name(op).starts_with("mtensor.") {
+            if self.is_tensor_op(op) {
                 if let Some(u) = self.ctx.results(op).iter().flat_map(|r| self.ctx.uses(*r)).next() {
                     let user = u.op;
                     return Err(op_error(self.ctx, user, "uses a tensor value that lower-tensor-to-loop cannot lower"));
@@ -482,8 +522,9 @@ impl<'a> Lowering<'a> {
                 return (Vec::new(), r);
             }
             let u = uses[0].op;
-            let short = self.ctx.op_name(u).strip_prefix("mtensor.").unwrap_or("");
-            if !(UNARY.contains(&short) || short == "convert") {
+            let unary_or_convert = self.is_tensor_op(u)
+                && matches!(elementwise(self.ctx, u), Some(Elementwise::Unary(_) | Elementwise::Convert));
+            if !unary_or_convert {
                 return (Vec::new(), r);
             }
             chain.push(u);
@@ -493,6 +534,11 @@ impl<'a> Lowering<'a> {
     }
 
     // ----- emission -----
+
+    /// Whether `op` is a tensor op (one the lowering removes).
+    fn is_tensor_op(&self, op: OpId) -> bool {
+        is_tensor_op(self.target, self.ctx, op)
+    }
 
     fn index_type(&mut self) -> Type {
         self.ctx.index_type()
@@ -532,25 +578,14 @@ impl<'a> Lowering<'a> {
 
     /// Creates a pure single-result op in the outermost scope where its operands are
     /// defined (at least `min_level`), once per scope.
-    fn emit(
-        &mut self,
-        name: &'static str,
-        operands: &[Value],
-        attrs: &[(&'static str, Attr)],
-        ty: Type,
-        min_level: usize,
-    ) -> Value {
-        let key: OpKey = (name, operands.to_vec(), attrs.to_vec(), Some(ty));
-        let lvl = operands.iter().map(|v| self.level.get(v).copied().unwrap_or(0)).fold(min_level, usize::max);
+    fn emit(&mut self, st: OperationState, min_level: usize) -> Value {
+        let key: OpKey = (st.name.clone(), st.operands.clone(), st.attrs.clone(), st.result_types.clone());
+        let lvl = st.operands.iter().map(|v| self.level.get(v).copied().unwrap_or(0)).fold(min_level, usize::max);
         let lvl = lvl.min(self.scopes.len() - 1);
         for s in self.scopes[..=lvl].iter().rev() {
             if let Some(&v) = s.ops.get(&key) {
                 return v;
             }
-        }
-        let mut st = OperationState::new(name, self.loc).operands(operands).results(&[ty]);
-        for (k, a) in attrs {
-            st = st.attr(k, *a);
         }
         let op = self.emit_at(lvl, st);
         let v = self.ctx.result(op, 0);
@@ -561,7 +596,7 @@ impl<'a> Lowering<'a> {
     fn index_const(&mut self, n: i64) -> Value {
         let it = self.index_type();
         let a = self.ctx.int_attr(n, it);
-        let v = self.emit("mloop.constant", &[], &[("value", a)], it, 0);
+        let v = self.emit(lp::ConstantOp::state(self.loc, it, a), 0);
         self.index_consts.insert(v, n);
         v
     }
@@ -574,39 +609,47 @@ impl<'a> Lowering<'a> {
         } else {
             self.ctx.int_attr(x as i64, ty)
         };
-        self.emit("mloop.constant", &[], &[("value", a)], ty, 0)
+        self.emit(lp::ConstantOp::state(self.loc, ty, a), 0)
     }
 
-    /// Index arithmetic (`add sub mul div rem min`), folded when it is trivial.
-    fn index_op(&mut self, name: &'static str, a: Value, b: Value) -> Value {
+    /// Index arithmetic (`add sub mul div min`), folded when it is trivial.
+    fn index_op(&mut self, f: BinaryFn, a: Value, b: Value) -> Value {
         let (ca, cb) = (self.index_consts.get(&a).copied(), self.index_consts.get(&b).copied());
         if let (Some(x), Some(y)) = (ca, cb) {
-            let folded = match name {
-                "mloop.add" => Some(x + y),
-                "mloop.sub" => Some(x - y),
-                "mloop.mul" => Some(x * y),
-                "mloop.div" if y > 0 => Some(x.div_euclid(y)),
-                "mloop.rem" if y > 0 => Some(x.rem_euclid(y)),
-                "mloop.min" => Some(x.min(y)),
+            let folded = match f {
+                BinaryFn::Add => Some(x + y),
+                BinaryFn::Sub => Some(x - y),
+                BinaryFn::Mul => Some(x * y),
+                BinaryFn::Div if y > 0 => Some(x.div_euclid(y)),
+                BinaryFn::Min => Some(x.min(y)),
                 _ => None,
             };
             if let Some(n) = folded {
                 return self.index_const(n);
             }
         }
-        match (name, ca, cb) {
-            ("mloop.add", Some(0), _) | ("mloop.mul", Some(1), _) => return b,
-            ("mloop.add" | "mloop.sub", _, Some(0)) | ("mloop.mul" | "mloop.div", _, Some(1)) => return a,
-            ("mloop.mul", Some(0), _) | ("mloop.mul", _, Some(0)) | ("mloop.rem", _, Some(1)) => {
-                return self.index_const(0)
-            }
+        match (f, ca, cb) {
+            (BinaryFn::Add, Some(0), _) | (BinaryFn::Mul, Some(1), _) => return b,
+            (BinaryFn::Add | BinaryFn::Sub, _, Some(0)) | (BinaryFn::Mul | BinaryFn::Div, _, Some(1)) => return a,
+            (BinaryFn::Mul, Some(0), _) | (BinaryFn::Mul, _, Some(0)) => return self.index_const(0),
             _ => {}
         }
-        if name == "mloop.min" && a == b {
+        if f == BinaryFn::Min && a == b {
             return a;
         }
         let it = self.index_type();
-        self.emit(name, &[a, b], &[], it, 0)
+        self.emit(binary_state(f, self.loc, a, b, it), 0)
+    }
+
+    /// The index remainder `a rem b`, folded when it is trivial.
+    fn index_rem(&mut self, a: Value, b: Value) -> Value {
+        match (self.index_consts.get(&a).copied(), self.index_consts.get(&b).copied()) {
+            (Some(x), Some(y)) if y > 0 => return self.index_const(x.rem_euclid(y)),
+            (_, Some(1)) => return self.index_const(0),
+            _ => {}
+        }
+        let it = self.index_type();
+        self.emit(lp::RemOp::state(self.loc, a, b, it), 0)
     }
 
     fn alloc(&mut self, v: Value) -> Result<Value, Diagnostic> {
@@ -615,8 +658,7 @@ impl<'a> Lowering<'a> {
         let dims = self.dims(v)?;
         let dynamic: Vec<Value> =
             self.shape(v).iter().zip(&dims).filter(|(d, _)| **d == Dim::Dynamic).map(|(_, s)| *s).collect();
-        let st = OperationState::new("mloop.alloc", self.loc).operands(&dynamic).results(&[bt]);
-        let op = self.ctx.create_op(st);
+        let op = self.ctx.create_op(lp::AllocOp::state(self.loc, &dynamic, bt));
         self.ctx.insert_op_before(self.ret, op);
         Ok(self.ctx.result(op, 0))
     }
@@ -631,10 +673,9 @@ impl<'a> Lowering<'a> {
         let it = self.index_type();
         let r = self.ctx.create_region();
         let body = self.ctx.create_block(r, &vec![it; ubs.len()]);
-        let y = self.ctx.create_op(OperationState::new("mloop.yield", self.loc));
+        let y = self.ctx.create_op(lp::YieldOp::state(self.loc, &[]));
         self.ctx.append_op(body, y);
-        let st = OperationState::new("mloop.parallel", self.loc).operands(&operands).region(r);
-        let op = self.ctx.create_op(st);
+        let op = self.ctx.create_op(lp::ParallelOp::state(self.loc, &operands).region(r));
         self.ctx.insert_op_before(self.ret, op);
         let ivs = self.ctx.block_args(body).to_vec();
         (op, body, ivs)
@@ -651,9 +692,7 @@ impl<'a> Lowering<'a> {
     }
 
     fn store(&mut self, level: usize, val: Value, buf: Value, idx: &[Value]) -> OpId {
-        let mut operands = vec![val, buf];
-        operands.extend_from_slice(idx);
-        self.emit_at(level, OperationState::new("mloop.store", self.loc).operands(&operands))
+        self.emit_at(level, lp::StoreOp::state(self.loc, val, buf, idx))
     }
 
     /// The nest of a root that is not a reduction: returns its buffer and its last op in
@@ -679,19 +718,13 @@ impl<'a> Lowering<'a> {
 
     /// The nest of an `mtensor.reduce`, storing `target`: its result, or the end of an
     /// epilogue `chain` of single-operand elementwise ops applied to it.
-    fn reduce_nest(&mut self, op: OpId, chain: &[OpId], target: Value) -> Result<(Value, OpId), Diagnostic> {
-        let input = self.ctx.operand(op, 0);
-        let result = self.ctx.result(op, 0);
-        let kind = self.ctx.attr(op, "kind").and_then(|a| self.ctx.attr_str(a)).unwrap_or("sum").to_string();
-        let rdims: Vec<usize> = self
-            .ctx
-            .attr(op, "dims")
-            .and_then(|a| self.ctx.attr_int_array(a))
-            .unwrap_or_default()
-            .into_iter()
-            .map(|d| d as usize)
-            .collect();
-        let keepdim = self.ctx.attr(op, "keepdim").is_some();
+    fn reduce_nest(&mut self, red: tn::ReduceOp, chain: &[OpId], target: Value) -> Result<(Value, OpId), Diagnostic> {
+        let op = red.id();
+        let input = red.input(self.ctx);
+        let result = red.result(self.ctx);
+        let kind = red.kind(self.ctx).unwrap_or(ReduceKind::Sum);
+        let rdims: Vec<usize> = red.dims(self.ctx).unwrap_or_default().into_iter().map(|d| d as usize).collect();
+        let keepdim = red.keepdim(self.ctx).is_some();
         let in_elem = self.elem(input);
         let out_elem = self.elem(result);
         let acc_ty = match self.ctx.float_kind(in_elem) {
@@ -701,19 +734,19 @@ impl<'a> Lowering<'a> {
         let xd = self.dims(input)?;
         let rank = xd.len();
         let kept: Vec<usize> = (0..rank).filter(|d| !rdims.contains(d)).collect();
-        let identity = match kind.as_str() {
-            "prod" => 1.0,
-            "max" => f64::NEG_INFINITY,
-            "min" => f64::INFINITY,
-            _ => 0.0,
+        let identity = match kind {
+            ReduceKind::Prod => 1.0,
+            ReduceKind::Max => f64::NEG_INFINITY,
+            ReduceKind::Min => f64::INFINITY,
+            ReduceKind::Sum | ReduceKind::Mean => 0.0,
         };
         let init = self.float_const(identity, acc_ty);
-        let count = if kind == "mean" {
+        let count = if kind == ReduceKind::Mean {
             let mut n = self.index_const(1);
             for &d in &rdims {
-                n = self.index_op("mloop.mul", n, xd[d]);
+                n = self.index_op(BinaryFn::Mul, n, xd[d]);
             }
-            Some(self.emit("mloop.convert", &[n], &[], acc_ty, 0))
+            Some(self.emit(lp::ConvertOp::state(self.loc, n, acc_ty), 0))
         } else {
             None
         };
@@ -739,14 +772,9 @@ impl<'a> Lowering<'a> {
         let r = self.ctx.create_region();
         let rbody = self.ctx.create_block(r, &vec![it; rdims.len()]);
         let red_ivs = self.ctx.block_args(rbody).to_vec();
-        let kname = if kind == "mean" { "sum" } else { kind.as_str() };
+        let kname = if kind == ReduceKind::Mean { ReduceKind::Sum.name() } else { kind.name() };
         let ka = self.ctx.str_attr(kname);
-        let st = OperationState::new("mloop.reduce", self.loc)
-            .operands(&operands)
-            .attr("kind", ka)
-            .results(&[acc_ty])
-            .region(r);
-        let red = self.emit_at(1, st);
+        let red = self.emit_at(1, lp::ReduceOp::state(self.loc, &operands, acc_ty, ka).region(r));
         let saved = self.scopes[1].before;
         self.scopes[1].before = Some(red);
         self.scopes.push(Scope::new(rbody, None));
@@ -761,28 +789,27 @@ impl<'a> Lowering<'a> {
         }
         let mut val = self.gen(input, &full)?;
         if in_elem != acc_ty {
-            val = self.emit("mloop.convert", &[val], &[], acc_ty, 0);
+            val = self.emit(lp::ConvertOp::state(self.loc, val, acc_ty), 0);
         }
-        let y = self.ctx.create_op(OperationState::new("mloop.yield", self.loc).operands(&[val]));
+        let y = self.ctx.create_op(lp::YieldOp::state(self.loc, &[val]));
         self.ctx.append_op(rbody, y);
         self.scopes.pop();
         self.scopes[1].before = saved;
         // Epilogue: mean, conversion, store.
         let mut res = self.ctx.result(red, 0);
         if let Some(n) = count {
-            res = self.emit("mloop.div", &[res, n], &[], acc_ty, 1);
+            res = self.emit(lp::DivOp::state(self.loc, res, n, acc_ty), 1);
         }
         if out_elem != acc_ty {
-            res = self.emit("mloop.convert", &[res], &[], out_elem, 1);
+            res = self.emit(lp::ConvertOp::state(self.loc, res, out_elem), 1);
         }
         for &u in chain {
             let (from, to) = (self.elem(self.ctx.operand(u, 0)), self.elem(self.ctx.result(u, 0)));
-            let short = self.ctx.op_name(u).strip_prefix("mtensor.").unwrap_or("").to_string();
             self.loc = self.ctx.op_loc(u);
-            if short != "convert" {
-                res = self.emit(loop_name(&short), &[res], &[], to, 1);
-            } else if from != to {
-                res = self.emit("mloop.convert", &[res], &[], to, 1);
+            match elementwise(self.ctx, u) {
+                Some(Elementwise::Unary(f)) => res = self.emit(unary_state(f, self.loc, res, to), 1),
+                _ if from != to => res = self.emit(lp::ConvertOp::state(self.loc, res, to), 1),
+                _ => {}
             }
         }
         self.loc = self.ctx.op_loc(op);
@@ -806,10 +833,10 @@ impl<'a> Lowering<'a> {
     fn index_value(&mut self, v: Value) -> Result<Value, Diagnostic> {
         match self.ctx.defining_op(v) {
             None => Ok(v),
-            Some(d) if self.ctx.op_name(d) == "mtensor.dim" => {
-                let i = self.ctx.attr(d, "index").and_then(|a| self.ctx.attr_int(a)).unwrap_or(0) as usize;
-                let src = self.ctx.operand(d, 0);
-                let dims = self.dims(src)?;
+            Some(d) if self.ctx.isa::<tn::DimOp>(d) => {
+                let dim = tn::DimOp(d);
+                let i = dim.index(self.ctx).unwrap_or(0) as usize;
+                let dims = self.dims(dim.source(self.ctx))?;
                 dims.get(i).copied().ok_or_else(|| op_error(self.ctx, d, "dim index is out of range"))
             }
             Some(d) => Err(op_error(
@@ -828,73 +855,11 @@ impl<'a> Lowering<'a> {
         }
         let shape = self.shape(v);
         let def = self.ctx.defining_op(v);
-        let name = def.map(|d| self.ctx.op_name(d).to_string()).unwrap_or_default();
         // Where the dynamic dims come from.
         let derived: Option<Vec<Value>> = match def {
             _ if shape.iter().all(|d| *d != Dim::Dynamic) => None,
             None => None,
-            Some(op) => {
-                let operands = self.ctx.operands(op).to_vec();
-                let short = name.strip_prefix("mtensor.").unwrap_or("");
-                if BINARY.contains(&short) || UNARY.contains(&short) || matches!(short, "cmp" | "convert" | "select") {
-                    // Every operand has the result's shape.
-                    let first = self.dims(operands[0])?;
-                    for &o in &operands[1..] {
-                        let d = self.dims(o)?;
-                        for (a, b) in first.iter().zip(d) {
-                            self.union(*a, b);
-                        }
-                    }
-                    Some(first)
-                } else if short == "transpose" {
-                    let perm = self.int_array(op, "perm");
-                    let d = self.dims(operands[0])?;
-                    Some(perm.iter().map(|&p| d[p as usize]).collect())
-                } else if short == "reduce" {
-                    let rd = self.int_array(op, "dims");
-                    let keep = self.ctx.attr(op, "keepdim").is_some();
-                    let d = self.dims(operands[0])?;
-                    let one = self.index_const(1);
-                    let mut out = Vec::new();
-                    for (i, s) in d.into_iter().enumerate() {
-                        if !rd.contains(&(i as i64)) {
-                            out.push(s);
-                        } else if keep {
-                            out.push(one);
-                        }
-                    }
-                    Some(out)
-                } else if short == "collapse_shape" {
-                    let groups = self.groups(op);
-                    let d = self.dims(operands[0])?;
-                    let mut out = Vec::new();
-                    for g in groups {
-                        let mut p = self.index_const(1);
-                        for i in g {
-                            p = self.index_op("mloop.mul", p, d[i]);
-                        }
-                        out.push(p);
-                    }
-                    Some(out)
-                } else if matches!(short, "broadcast" | "reshape" | "expand_shape") {
-                    // One size operand per dynamic result dim.
-                    let mut sizes = operands[1..].iter();
-                    let mut out = Vec::new();
-                    for d in &shape {
-                        match d {
-                            Dim::Static(n) => out.push(self.index_const(*n as i64)),
-                            Dim::Dynamic => {
-                                let s =
-                                    *sizes.next().ok_or_else(|| op_error(self.ctx, op, "has too few size operands"))?;
-                                out.push(self.index_value(s)?);
-                            }
-                        }
-                    }
-                    Some(out)
-                } else {
-                    return Err(legality_error(self.ctx, op));
-                }
-            }
+            Some(op) => Some(self.derived_dims(op, &shape)?),
         };
         let mut out = Vec::with_capacity(shape.len());
         for (i, d) in shape.iter().enumerate() {
@@ -910,12 +875,84 @@ impl<'a> Lowering<'a> {
                     };
                     let it = self.index_type();
                     let a = self.ctx.i64_attr(i as i64);
-                    self.emit("mloop.dim", &[buf], &[("index", a)], it, 0)
+                    self.emit(lp::DimOp::state(self.loc, buf, it, a), 0)
                 }
             };
             out.push(s);
         }
         self.dims.insert(v, out.clone());
+        Ok(out)
+    }
+
+    /// The sizes of the result of tensor op `op`, of shape `shape`, from its operands' sizes
+    /// and its size operands.
+    fn derived_dims(&mut self, op: OpId, shape: &[Dim]) -> Result<Vec<Value>, Diagnostic> {
+        if elementwise(self.ctx, op).is_some() {
+            // Every operand has the result's shape.
+            let operands = self.ctx.operands(op).to_vec();
+            let first = self.dims(operands[0])?;
+            for &o in &operands[1..] {
+                let d = self.dims(o)?;
+                for (a, b) in first.iter().zip(d) {
+                    self.union(*a, b);
+                }
+            }
+            return Ok(first);
+        }
+        if let Some(t) = self.ctx.dyn_cast::<tn::TransposeOp>(op) {
+            let perm = t.perm(self.ctx).unwrap_or_default();
+            let d = self.dims(t.input(self.ctx))?;
+            return Ok(perm.iter().map(|&p| d[p as usize]).collect());
+        }
+        if let Some(r) = self.ctx.dyn_cast::<tn::ReduceOp>(op) {
+            let rd = r.dims(self.ctx).unwrap_or_default();
+            let keep = r.keepdim(self.ctx).is_some();
+            let d = self.dims(r.input(self.ctx))?;
+            let one = self.index_const(1);
+            let mut out = Vec::new();
+            for (i, s) in d.into_iter().enumerate() {
+                if !rd.contains(&(i as i64)) {
+                    out.push(s);
+                } else if keep {
+                    out.push(one);
+                }
+            }
+            return Ok(out);
+        }
+        if let Some(c) = self.ctx.dyn_cast::<tn::CollapseShapeOp>(op) {
+            let groups = groups(c.reassociation(self.ctx));
+            let d = self.dims(c.input(self.ctx))?;
+            let mut out = Vec::new();
+            for g in groups {
+                let mut p = self.index_const(1);
+                for i in g {
+                    p = self.index_op(BinaryFn::Mul, p, d[i]);
+                }
+                out.push(p);
+            }
+            return Ok(out);
+        }
+        // Broadcast, reshape and expand_shape: one size operand per dynamic result dim.
+        let sizes = if let Some(b) = self.ctx.dyn_cast::<tn::BroadcastOp>(op) {
+            b.sizes(self.ctx).to_vec()
+        } else if let Some(r) = self.ctx.dyn_cast::<tn::ReshapeOp>(op) {
+            r.sizes(self.ctx).to_vec()
+        } else if let Some(e) = self.ctx.dyn_cast::<tn::ExpandShapeOp>(op) {
+            e.sizes(self.ctx).to_vec()
+        } else {
+            return Err(failed_to_legalize(self.ctx, op, "lower-tensor-to-loop cannot size its result"));
+        };
+        let mut sizes = sizes.into_iter();
+        let mut out = Vec::new();
+        for d in shape {
+            match d {
+                Dim::Static(n) => out.push(self.index_const(*n as i64)),
+                Dim::Dynamic => {
+                    let s = sizes.next().ok_or_else(|| op_error(self.ctx, op, "has too few size operands"))?;
+                    out.push(self.index_value(s)?);
+                }
+            }
+        }
         Ok(out)
     }
 
@@ -933,20 +970,6 @@ impl<'a> Lowering<'a> {
         }
     }
 
-    fn int_array(&self, op: OpId, name: &str) -> Vec<i64> {
-        self.ctx.attr(op, name).and_then(|a| self.ctx.attr_int_array(a)).unwrap_or_default()
-    }
-
-    fn groups(&self, op: OpId) -> Vec<Vec<usize>> {
-        let Some(a) = self.ctx.attr(op, "reassociation") else { return Vec::new() };
-        self.ctx
-            .attr_array(a)
-            .unwrap_or(&[])
-            .iter()
-            .map(|g| self.ctx.attr_int_array(*g).unwrap_or_default().into_iter().map(|x| x as usize).collect())
-            .collect()
-    }
-
     /// `idx` over `dims` as one row-major position.
     fn linearize(&mut self, idx: &[Value], dims: &[Value]) -> Value {
         let mut acc = match idx.first() {
@@ -954,8 +977,8 @@ impl<'a> Lowering<'a> {
             None => return self.index_const(0),
         };
         for k in 1..idx.len() {
-            let m = self.index_op("mloop.mul", acc, dims[k]);
-            acc = self.index_op("mloop.add", m, idx[k]);
+            let m = self.index_op(BinaryFn::Mul, acc, dims[k]);
+            acc = self.index_op(BinaryFn::Add, m, idx[k]);
         }
         acc
     }
@@ -964,8 +987,8 @@ impl<'a> Lowering<'a> {
     fn delinearize(&mut self, mut flat: Value, dims: &[Value]) -> Vec<Value> {
         let mut out = vec![flat; dims.len()];
         for k in (1..dims.len()).rev() {
-            out[k] = self.index_op("mloop.rem", flat, dims[k]);
-            flat = self.index_op("mloop.div", flat, dims[k]);
+            out[k] = self.index_rem(flat, dims[k]);
+            flat = self.index_op(BinaryFn::Div, flat, dims[k]);
         }
         if !dims.is_empty() {
             out[0] = flat;
@@ -977,9 +1000,7 @@ impl<'a> Lowering<'a> {
 
     fn load(&mut self, buf: Value, idx: &[Value], elem: Type) -> Value {
         self.last_read.insert(buf, self.nest);
-        let mut operands = vec![buf];
-        operands.extend_from_slice(idx);
-        self.emit("mloop.load", &operands, &[], elem, 1)
+        self.emit(lp::LoadOp::state(self.loc, buf, idx, elem), 1)
     }
 
     /// Emits the scalar element `idx` of tensor value `v`.
@@ -1011,140 +1032,141 @@ impl<'a> Lowering<'a> {
     }
 
     fn gen_op(&mut self, op: OpId, v: Value, idx: &[Value], elem: Type) -> Result<Value, Diagnostic> {
-        let name = self.ctx.op_name(op).to_string();
-        let short = name.strip_prefix("mtensor.").unwrap_or("").to_string();
-        let operands = self.ctx.operands(op).to_vec();
-        if let Some(&n) = BINARY.iter().chain(UNARY).find(|n| **n == short) {
-            let mut xs = Vec::with_capacity(operands.len());
-            for &o in &operands {
-                xs.push(self.gen(o, idx)?);
-            }
-            let lname = loop_name(n);
-            return Ok(self.emit(lname, &xs, &[], elem, 0));
+        if let Some(ew) = elementwise(self.ctx, op) {
+            return self.gen_elementwise(op, ew, idx, elem);
         }
-        match short.as_str() {
-            "cmp" => {
-                let a = self.gen(operands[0], idx)?;
-                let b = self.gen(operands[1], idx)?;
-                let p = self.ctx.attr(op, "predicate").ok_or_else(|| op_error(self.ctx, op, "has no 'predicate'"))?;
-                Ok(self.emit("mloop.cmp", &[a, b], &[("predicate", p)], elem, 0))
+        if let Some(c) = self.ctx.dyn_cast::<tn::ConstantOp>(op) {
+            let a = c.value(self.ctx).ok_or_else(|| op_error(self.ctx, op, "has no 'value'"))?;
+            if let Some(x) = self.ctx.dense_splat_value(a) {
+                return Ok(self.float_const(x, elem));
             }
-            "select" => {
-                let c = self.gen(operands[0], idx)?;
-                let a = self.gen(operands[1], idx)?;
-                let b = self.gen(operands[2], idx)?;
-                Ok(self.emit("mloop.select", &[c, a, b], &[], elem, 0))
-            }
-            "convert" => {
-                let a = self.gen(operands[0], idx)?;
-                if self.elem(operands[0]) == elem {
-                    return Ok(a);
+            let buf = match self.const_buffers.get(&v) {
+                Some(&b) => b,
+                None => {
+                    let t = self.ctx.value_type(v);
+                    let bt = buffer_type(self.ctx, t);
+                    let c = self.emit_at(0, lp::ConstantBufferOp::state(self.loc, bt, a));
+                    let b = self.ctx.result(c, 0);
+                    self.const_buffers.insert(v, b);
+                    b
                 }
-                Ok(self.emit("mloop.convert", &[a], &[], elem, 0))
-            }
-            "constant" => {
-                let a = self.ctx.attr(op, "value").ok_or_else(|| op_error(self.ctx, op, "has no 'value'"))?;
-                if let Some(x) = self.ctx.dense_splat_value(a) {
-                    return Ok(self.float_const(x, elem));
-                }
-                let buf = match self.const_buffers.get(&v) {
-                    Some(&b) => b,
-                    None => {
-                        let t = self.ctx.value_type(v);
-                        let bt = buffer_type(self.ctx, t);
-                        let st = OperationState::new("mloop.constant_buffer", self.loc).attr("value", a).results(&[bt]);
-                        let c = self.emit_at(0, st);
-                        let b = self.ctx.result(c, 0);
-                        self.const_buffers.insert(v, b);
-                        b
+            };
+            return Ok(self.load(buf, idx, elem));
+        }
+        if let Some(b) = self.ctx.dyn_cast::<tn::BroadcastOp>(op) {
+            let input = b.input(self.ctx);
+            let map = b.dims(self.ctx).unwrap_or_default();
+            let in_shape = self.shape(input);
+            let in_dims = self.dims(input)?;
+            let out_dims = self.dims(v)?;
+            let mut oidx = Vec::with_capacity(map.len());
+            for (i, &d) in map.iter().enumerate() {
+                let d = d as usize;
+                let x = match in_shape[i] {
+                    Dim::Static(1) => self.index_const(0),
+                    Dim::Static(_) => idx[d],
+                    Dim::Dynamic if self.find(in_dims[i]) == self.find(out_dims[d]) => idx[d],
+                    Dim::Dynamic => {
+                        let one = self.index_const(1);
+                        let last = self.index_op(BinaryFn::Sub, in_dims[i], one);
+                        self.index_op(BinaryFn::Min, idx[d], last)
                     }
                 };
-                Ok(self.load(buf, idx, elem))
+                oidx.push(x);
             }
-            "broadcast" => {
-                let input = operands[0];
-                let map = self.int_array(op, "dims");
-                let in_shape = self.shape(input);
-                let in_dims = self.dims(input)?;
-                let out_dims = self.dims(v)?;
-                let mut oidx = Vec::with_capacity(map.len());
-                for (i, &d) in map.iter().enumerate() {
-                    let d = d as usize;
-                    let x = match in_shape[i] {
-                        Dim::Static(1) => self.index_const(0),
-                        Dim::Static(_) => idx[d],
-                        Dim::Dynamic if self.find(in_dims[i]) == self.find(out_dims[d]) => idx[d],
-                        Dim::Dynamic => {
-                            let one = self.index_const(1);
-                            let last = self.index_op("mloop.sub", in_dims[i], one);
-                            self.index_op("mloop.min", idx[d], last)
-                        }
-                    };
-                    oidx.push(x);
-                }
-                self.gen(input, &oidx)
-            }
-            "transpose" => {
-                let perm = self.int_array(op, "perm");
-                let mut oidx = idx.to_vec();
-                for (i, &p) in perm.iter().enumerate() {
-                    oidx[p as usize] = idx[i];
-                }
-                self.gen(operands[0], &oidx)
-            }
-            "reshape" => {
-                let out_dims = self.dims(v)?;
-                let in_dims = self.dims(operands[0])?;
-                let flat = self.linearize(idx, &out_dims);
-                let oidx = self.delinearize(flat, &in_dims);
-                self.gen(operands[0], &oidx)
-            }
-            "collapse_shape" => {
-                let in_dims = self.dims(operands[0])?;
-                let groups = self.groups(op);
-                let mut oidx = Vec::with_capacity(in_dims.len());
-                if groups.is_empty() {
-                    let z = self.index_const(0);
-                    oidx = vec![z; in_dims.len()];
-                }
-                for (g, dims) in groups.iter().enumerate() {
-                    let gd: Vec<Value> = dims.iter().map(|&d| in_dims[d]).collect();
-                    oidx.extend(self.delinearize(idx[g], &gd));
-                }
-                self.gen(operands[0], &oidx)
-            }
-            "expand_shape" => {
-                let out_dims = self.dims(v)?;
-                let groups = self.groups(op);
-                let mut oidx = Vec::with_capacity(groups.len());
-                for dims in &groups {
-                    let gi: Vec<Value> = dims.iter().map(|&d| idx[d]).collect();
-                    let gd: Vec<Value> = dims.iter().map(|&d| out_dims[d]).collect();
-                    oidx.push(self.linearize(&gi, &gd));
-                }
-                self.gen(operands[0], &oidx)
-            }
-            _ => Err(legality_error(self.ctx, op)),
+            return self.gen(input, &oidx);
         }
+        if let Some(t) = self.ctx.dyn_cast::<tn::TransposeOp>(op) {
+            let perm = t.perm(self.ctx).unwrap_or_default();
+            let mut oidx = idx.to_vec();
+            for (i, &p) in perm.iter().enumerate() {
+                oidx[p as usize] = idx[i];
+            }
+            return self.gen(t.input(self.ctx), &oidx);
+        }
+        if let Some(r) = self.ctx.dyn_cast::<tn::ReshapeOp>(op) {
+            let input = r.input(self.ctx);
+            let out_dims = self.dims(v)?;
+            let in_dims = self.dims(input)?;
+            let flat = self.linearize(idx, &out_dims);
+            let oidx = self.delinearize(flat, &in_dims);
+            return self.gen(input, &oidx);
+        }
+        if let Some(c) = self.ctx.dyn_cast::<tn::CollapseShapeOp>(op) {
+            let input = c.input(self.ctx);
+            let in_dims = self.dims(input)?;
+            let groups = groups(c.reassociation(self.ctx));
+            let mut oidx = Vec::with_capacity(in_dims.len());
+            if groups.is_empty() {
+                let z = self.index_const(0);
+                oidx = vec![z; in_dims.len()];
+            }
+            for (g, dims) in groups.iter().enumerate() {
+                let gd: Vec<Value> = dims.iter().map(|&d| in_dims[d]).collect();
+                oidx.extend(self.delinearize(idx[g], &gd));
+            }
+            return self.gen(input, &oidx);
+        }
+        if let Some(e) = self.ctx.dyn_cast::<tn::ExpandShapeOp>(op) {
+            let out_dims = self.dims(v)?;
+            let groups = groups(e.reassociation(self.ctx));
+            let mut oidx = Vec::with_capacity(groups.len());
+            for dims in &groups {
+                let gi: Vec<Value> = dims.iter().map(|&d| idx[d]).collect();
+                let gd: Vec<Value> = dims.iter().map(|&d| out_dims[d]).collect();
+                oidx.push(self.linearize(&gi, &gd));
+            }
+            return self.gen(e.input(self.ctx), &oidx);
+        }
+        Err(failed_to_legalize(self.ctx, op, "lower-tensor-to-loop has no lowering for it"))
+    }
+
+    /// The scalar code of elementwise op `op` (function `ew`) at `idx`: the `mloop` op of
+    /// the same function on the operands' scalars.
+    fn gen_elementwise(&mut self, op: OpId, ew: Elementwise, idx: &[Value], elem: Type) -> Result<Value, Diagnostic> {
+        let operands = self.ctx.operands(op).to_vec();
+        let mut xs = Vec::with_capacity(operands.len());
+        for &o in &operands {
+            xs.push(self.gen(o, idx)?);
+        }
+        let arity = |n: usize| -> Result<(), Diagnostic> {
+            if xs.len() == n {
+                Ok(())
+            } else {
+                Err(op_error(self.ctx, op, format!("expects {n} operands, got {}", xs.len())))
+            }
+        };
+        let st = match ew {
+            Elementwise::Unary(f) => {
+                arity(1)?;
+                unary_state(f, self.loc, xs[0], elem)
+            }
+            Elementwise::Binary(f) => {
+                arity(2)?;
+                binary_state(f, self.loc, xs[0], xs[1], elem)
+            }
+            Elementwise::Cmp(p) => {
+                arity(2)?;
+                let pa = self.ctx.str_attr(CmpPredicate::name(p));
+                lp::CmpOp::state(self.loc, xs[0], xs[1], elem, pa)
+            }
+            Elementwise::Select => {
+                arity(3)?;
+                lp::SelectOp::state(self.loc, xs[0], xs[1], xs[2], elem)
+            }
+            Elementwise::Convert => {
+                arity(1)?;
+                if self.elem(operands[0]) == elem {
+                    return Ok(xs[0]);
+                }
+                lp::ConvertOp::state(self.loc, xs[0], elem)
+            }
+        };
+        Ok(self.emit(st, 0))
     }
 }
 
-/// The `mloop` scalar op of an elementwise `mtensor` op (`add` -> `mloop.add`).
-fn loop_name(short: &str) -> &'static str {
-    match short {
-        "add" => "mloop.add",
-        "sub" => "mloop.sub",
-        "mul" => "mloop.mul",
-        "div" => "mloop.div",
-        "max" => "mloop.max",
-        "min" => "mloop.min",
-        "pow" => "mloop.pow",
-        "neg" => "mloop.neg",
-        "exp" => "mloop.exp",
-        "log" => "mloop.log",
-        "sqrt" => "mloop.sqrt",
-        "rsqrt" => "mloop.rsqrt",
-        "tanh" => "mloop.tanh",
-        _ => "mloop.abs",
-    }
+/// The reassociation groups of a `collapse_shape` or `expand_shape` (none when absent).
+fn groups(g: Option<Vec<Vec<i64>>>) -> Vec<Vec<usize>> {
+    g.unwrap_or_default().into_iter().map(|g| g.into_iter().map(|x| x as usize).collect()).collect()
 }
