@@ -18,6 +18,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use morf_gpu::ops::FuncOp;
 use morf_ir::{parse_source, Context};
 use morf_passes::target::ptx::{bench_kernels, emit_module, PtxOptions};
 
@@ -120,7 +121,7 @@ fn every_kernel_assembles() {
         let rel = file.strip_prefix(&root).unwrap().display().to_string();
         // Some tests are deliberately not UTF-8; they hold no kernels.
         let Ok(text) = std::fs::read_to_string(&file) else { continue };
-        if !text.contains("mgpu.func") {
+        if !text.contains(FuncOp::NAME) {
             continue;
         }
         let mut line_offset = 0;
@@ -128,7 +129,7 @@ fn every_kernel_assembles() {
         for (n, chunk) in text.split("\n// -----").enumerate() {
             let offset = line_offset;
             line_offset += chunk.matches('\n').count() as u32 + 1;
-            if !chunk.contains("mgpu.func") || chunk.contains("expected-error") {
+            if !chunk.contains(FuncOp::NAME) || chunk.contains("expected-error") {
                 continue;
             }
             let name = format!("{rel} (chunk {n})");
@@ -251,7 +252,7 @@ fn benchmark_shapes_do_not_spill() {
             let bench = bench_kernels(&ctx, module);
             let mut schedules = Vec::new();
             ctx.walk(module, &mut |op| {
-                if ctx.op_name(op) == "mgpu.func" {
+                if ctx.isa::<FuncOp>(op) {
                     let s = ctx.attr(op, "morf.schedule").and_then(|a| ctx.attr_str(a)).unwrap_or("").to_string();
                     let k = morf_ir::builtin::symbol_name(&ctx, op).unwrap_or("").to_string();
                     schedules.push((k, s));

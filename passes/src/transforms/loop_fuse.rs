@@ -54,6 +54,7 @@ use std::collections::{HashMap, HashSet};
 use morf_ir::builtin::op_error;
 use morf_ir::pass::{Pass, PassInfo, PassOptionInfo, PassOptions, PassResult};
 use morf_ir::{Context, Diagnostic, OpId, Value};
+use morf_loop::ops::ParallelOp;
 
 use super::loop_utils::{
     defined_outside, loop_parts, nested_effects, same_index, select_nest, target_functions, terminator, Effect,
@@ -238,7 +239,7 @@ fn conflict(a: &[Effect], b: &[Effect]) -> bool {
 pub fn fuse(ctx: &mut Context, first: OpId, second: OpId, first_index: usize) -> Result<(), Diagnostic> {
     let err = |ctx: &Context, m: String| op_error(ctx, second, format!("cannot be fused with nest {first_index}: {m}"));
     for op in [first, second] {
-        if ctx.op_name(op) != "mloop.parallel" {
+        if !ctx.isa::<ParallelOp>(op) {
             return Err(op_error(ctx, op, "cannot be fused: only 'mloop.parallel' nests can be fused"));
         }
     }

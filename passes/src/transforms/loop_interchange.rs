@@ -32,7 +32,8 @@
 
 use morf_ir::builtin::op_error;
 use morf_ir::pass::{Pass, PassInfo, PassOptionInfo, PassOptions, PassResult};
-use morf_ir::{Context, OpId, OperationState};
+use morf_ir::{Context, OpId};
+use morf_loop::ops::ParallelOp;
 
 use super::loop_utils::{loop_parts, select_nest, target_functions, usize_list};
 
@@ -93,7 +94,7 @@ impl Pass for LoopInterchange {
 /// dimension `perm[i]` of `nest`. Returns the new op (`nest` is erased).
 pub fn interchange(ctx: &mut Context, nest: OpId, perm: &[usize]) -> Result<OpId, morf_ir::Diagnostic> {
     let err = |ctx: &Context, m: String| op_error(ctx, nest, format!("cannot be interchanged: {m}"));
-    if ctx.op_name(nest) != "mloop.parallel" {
+    if !ctx.isa::<ParallelOp>(nest) {
         return Err(err(ctx, "only 'mloop.parallel' nests can be interchanged".into()));
     }
     let parts = loop_parts(ctx, nest, false).map_err(|m| err(ctx, m))?;
@@ -125,7 +126,7 @@ pub fn interchange(ctx: &mut Context, nest: OpId, perm: &[usize]) -> Result<OpId
         ctx.detach_op(o);
         ctx.append_op(nb, o);
     }
-    let mut st = OperationState::new("mloop.parallel", ctx.op_loc(nest)).operands(&operands).region(region);
+    let mut st = ParallelOp::state(ctx.op_loc(nest), &operands).region(region);
     for &(k, a) in ctx.attrs(nest) {
         st.attrs.push((ctx.str(k).to_string(), a));
     }

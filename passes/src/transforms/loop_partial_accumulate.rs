@@ -74,11 +74,13 @@ use std::collections::HashMap;
 
 use morf_ir::builtin::op_error;
 use morf_ir::pass::{Pass, PassInfo, PassOptionInfo, PassOptions, PassResult};
-use morf_ir::{Context, Diagnostic, Dim, OpId, OperationState, Value};
+use morf_ir::{Context, Diagnostic, Dim, OpId, Value};
+use morf_loop::buffer_type;
+use morf_loop::ops::{AccumulateOp, AllocOp, DeallocOp, FillOp, LoadOp, ParallelOp, ReduceOp, YieldOp};
 
 use super::loop_utils::{
-    buffer_type, clone_body, const_float, const_int, defined_outside, identity_of, kind_name, loop_parts,
-    nested_effects, select_nest, target_functions, Effect, Ib,
+    clone_body, const_float, const_int, defined_outside, identity_of, loop_parts, nested_effects, select_nest,
+    target_functions, Effect, Ib,
 };
 
 /// The registry entry of `loop-partial-accumulate`.
@@ -147,13 +149,13 @@ impl Pass for LoopPartialAccumulate {
 pub fn partial_accumulate(ctx: &mut Context, nest: OpId, split: usize) -> Result<OpId, Diagnostic> {
     let err =
         |ctx: &Context, m: &str| op_error(ctx, nest, format!("cannot be converted to partial accumulations: {m}"));
-    if ctx.op_name(nest) != "mloop.parallel" {
+    if !ctx.isa::<ParallelOp>(nest) {
         return Err(err(ctx, "only 'mloop.parallel' reduction nests can be converted"));
     }
     let p = loop_parts(ctx, nest, false).map_err(|m| err(ctx, &m))?;
     let body_ops: Vec<OpId> = ctx.block_ops(p.body).collect();
     let reduces: Vec<usize> =
-        body_ops.iter().enumerate().filter(|(_, o)| ctx.op_name(**o) == "mloop.reduce").map(|(i, _)| i).collect();
+        body_ops.iter().enumerate().filter(|(_, o)| ctx.isa::<ReduceOp>(**o)).map(|(i, _)| i).collect();
     let [ri] = reduces[..] else {
         return Err(err(
             ctx,
@@ -171,7 +173,7 @@ pub fn partial_accumulate(ctx: &mut Context, nest: OpId, split: usize) -> Result
         }
     }
     let rp = loop_parts(ctx, red, true).map_err(|m| err(ctx, &format!("its 'mloop.reduce' is malformed: {m}")))?;
-    let kind = kind_name(ctx, red).unwrap_or_default();
+    let kind = ReduceOp(red).kind(ctx).unwrap_or_default().to_string();
     let Some(identity) = identity_of(&kind) else {
         return Err(err(ctx, &format!("reduction kind '{kind}' is not one of sum, max, min, prod")));
     };
@@ -222,11 +224,11 @@ pub fn partial_accumulate(ctx: &mut Context, nest: OpId, split: usize) -> Result
         sizes.iter().map(|v| const_int(ctx, *v).map_or(Dim::Dynamic, |c| Dim::Static(c.max(0) as u64))).collect();
     let dynamic: Vec<Value> = sizes.iter().copied().filter(|v| const_int(ctx, *v).is_none()).collect();
     let wty = buffer_type(ctx, &dims, ty);
-    let alloc = ib.op(ctx, "mloop.alloc", &dynamic, &[wty], &[]);
+    let alloc = ib.insert(ctx, |loc| AllocOp::state(loc, &dynamic, wty));
     let w = ctx.result(alloc, 0);
     ctx.set_value_name(w, Some("workspace"));
     let fill_value = if const_float(ctx, init) == Some(identity) { init } else { ib.float(ctx, identity, ty) };
-    ib.op(ctx, "mloop.fill", &[fill_value, w], &[], &[]);
+    ib.insert(ctx, |loc| FillOp::state(loc, fill_value, w));
 
     // The pointwise nest: (red ivs..., kept ivs...).
     let loc = ctx.op_loc(nest);
@@ -243,7 +245,7 @@ pub fn partial_accumulate(ctx: &mut Context, nest: OpId, split: usize) -> Result
             list.push(a);
         }
     }
-    let yield_op = ctx.create_op(OperationState::new("mloop.yield", loc));
+    let yield_op = ctx.create_op(YieldOp::state(loc, &[]));
     ctx.append_op(block, yield_op);
     let inner = Ib { before: yield_op };
     for &o in prologue {
@@ -259,41 +261,40 @@ pub fn partial_accumulate(ctx: &mut Context, nest: OpId, split: usize) -> Result
         flat = inner.add(ctx, scaled, pos);
     }
     let sidx = inner.div(ctx, flat, s);
-    let mut acc_operands = vec![e, w, sidx];
+    let mut acc_indices = vec![sidx];
     for (d, &iv) in new_kept.iter().enumerate() {
-        acc_operands.push(inner.position(ctx, iv, p.lbs[d], p.steps[d]));
+        acc_indices.push(inner.position(ctx, iv, p.lbs[d], p.steps[d]));
     }
-    inner.op(ctx, "mloop.accumulate", &acc_operands, &[], &[("kind", kind_attr)]);
+    inner.insert(ctx, |loc| AccumulateOp::state(loc, e, w, &acc_indices, kind_attr));
     let mut operands: Vec<Value> = Vec::new();
     for (a, b) in [(&rp.lbs, &p.lbs), (&rp.ubs, &p.ubs), (&rp.steps, &p.steps)] {
         operands.extend(a.iter().chain(b.iter()).copied());
     }
-    let pointwise = ctx.create_op(OperationState::new("mloop.parallel", loc).operands(&operands).region(region));
+    let pointwise = ctx.create_op(ParallelOp::state(loc, &operands).region(region));
     ctx.insert_op_before(nest, pointwise);
 
     // The final reduction over the splits, in place of the old reduce.
     let c0 = ib.index(ctx, 0);
     let c1 = ib.index(ctx, 1);
     let before_red = Ib { before: red };
-    let mut load_operands = vec![w];
+    let mut load_indices = Vec::new();
     let sregion = ctx.create_region();
     let sblock = ctx.create_block(sregion, &[]);
     let it = ctx.index_type();
     let sname = ctx.sym("split");
     let siv = ctx.add_block_arg(sblock, it, Some(sname), loc);
-    load_operands.push(siv);
+    load_indices.push(siv);
     for d in 0..p.ivs.len() {
-        load_operands.push(before_red.position(ctx, p.ivs[d], p.lbs[d], p.steps[d]));
+        load_indices.push(before_red.position(ctx, p.ivs[d], p.lbs[d], p.steps[d]));
     }
-    let load = ctx.create_op(OperationState::new("mloop.load", loc).operands(&load_operands).results(&[ty]));
+    let load = ctx.create_op(LoadOp::state(loc, w, &load_indices, ty));
     ctx.append_op(sblock, load);
     let lv = ctx.result(load, 0);
-    let y = ctx.create_op(OperationState::new("mloop.yield", loc).operands(&[lv]));
+    let y = ctx.create_op(YieldOp::state(loc, &[lv]));
     ctx.append_op(sblock, y);
-    let mut st = OperationState::new("mloop.reduce", ctx.op_loc(red)).operands(&[c0, nsplit, c1, init]).results(&[ty]);
-    for &(k, a) in ctx.attrs(red) {
-        st.attrs.push((ctx.str(k).to_string(), a));
-    }
+    let mut st = ReduceOp::state(ctx.op_loc(red), &[c0, nsplit, c1, init], ty, kind_attr);
+    // The old reduction's attributes, `kind` included, in their order.
+    st.attrs = ctx.attrs(red).iter().map(|&(k, a)| (ctx.str(k).to_string(), a)).collect();
     st.result_names = vec![ctx.value(ctx.result(red, 0)).name];
     let new_red_op = ctx.create_op(st.region(sregion));
     ctx.insert_op_before(red, new_red_op);
@@ -307,7 +308,7 @@ pub fn partial_accumulate(ctx: &mut Context, nest: OpId, split: usize) -> Result
         }
     }
 
-    let dealloc = ctx.create_op(OperationState::new("mloop.dealloc", loc).operands(&[w]));
+    let dealloc = ctx.create_op(DeallocOp::state(loc, w));
     ctx.insert_op_after(nest, dealloc);
     Ok(pointwise)
 }

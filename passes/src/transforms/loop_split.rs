@@ -41,7 +41,8 @@
 
 use morf_ir::builtin::op_error;
 use morf_ir::pass::{Pass, PassInfo, PassOptionInfo, PassOptions, PassResult};
-use morf_ir::{Context, Diagnostic, OpId, OperationState, Value};
+use morf_ir::{Context, Diagnostic, OpId, Value};
+use morf_loop::ops::{ForOp, ParallelOp, YieldOp};
 
 use super::loop_utils::{const_int, loop_parts, required_usize, select_nest, target_functions, Ib};
 
@@ -133,7 +134,7 @@ impl Pass for LoopSplit {
 /// `size`. Returns the inner loop.
 pub fn split(ctx: &mut Context, nest: OpId, dim: usize, size: usize, inner: InnerKind) -> Result<OpId, Diagnostic> {
     let err = |ctx: &Context, m: String| op_error(ctx, nest, format!("cannot be split: {m}"));
-    let is_for = ctx.op_name(nest) == "mloop.for";
+    let is_for = ctx.isa::<ForOp>(nest);
     // (lb, ub, step) operand positions of `dim`, the body, the iv and the iter args.
     let (k, body, iv, iter_args, step_pos, ub) = if is_for {
         let ops = ctx.operands(nest);
@@ -143,11 +144,11 @@ pub fn split(ctx: &mut Context, nest: OpId, dim: usize, size: usize, inner: Inne
         let region = *ctx.regions(nest).first().ok_or_else(|| err(ctx, "it has no region".into()))?;
         let body = ctx.entry_block(region).ok_or_else(|| err(ctx, "its region has no block".into()))?;
         let args = ctx.block_args(body).to_vec();
-        if args.len() != ops.len() - 2 || ctx.block_last_op(body).is_none_or(|t| ctx.op_name(t) != "mloop.yield") {
+        if args.len() != ops.len() - 2 || ctx.block_last_op(body).is_none_or(|t| !ctx.isa::<YieldOp>(t)) {
             return Err(err(ctx, "its body does not match its operands".into()));
         }
         (1, body, args[0], args[1..].to_vec(), 2, ops[1])
-    } else if ctx.op_name(nest) == "mloop.parallel" {
+    } else if ctx.isa::<ParallelOp>(nest) {
         let p = loop_parts(ctx, nest, false).map_err(|m| err(ctx, m))?;
         let k = p.ivs.len();
         if dim >= k {
@@ -203,20 +204,21 @@ pub fn split(ctx: &mut Context, nest: OpId, dim: usize, size: usize, inner: Inne
     // The outer body: the inner bounds, the inner loop and a yield of its results.
     let loc = ctx.op_loc(nest);
     let result_types: Vec<_> = iter_args.iter().map(|a| ctx.value_type(*a)).collect();
-    let yield_op = ctx.create_op(OperationState::new("mloop.yield", loc));
+    let yield_op = ctx.create_op(YieldOp::state(loc, &[]));
     ctx.append_op(body, yield_op);
     let ib = Ib { before: yield_op };
     let end = ib.add(ctx, iv, outer_step);
     let ub_in = ib.min(ctx, end, ub);
-    let mut operands = vec![iv, ub_in, step];
-    operands.extend(iter_args.iter().copied());
-    let name = if inner_for { "mloop.for" } else { "mloop.parallel" };
-    let inner_op =
-        ctx.create_op(OperationState::new(name, loc).operands(&operands).results(&result_types).region(region));
+    let st = if inner_for {
+        ForOp::state(loc, iv, ub_in, step, &iter_args, &result_types)
+    } else {
+        ParallelOp::state(loc, &[iv, ub_in, step])
+    };
+    let inner_op = ctx.create_op(st.region(region));
     ctx.insert_op_before(yield_op, inner_op);
     if !iter_args.is_empty() {
         let results = ctx.results(inner_op).to_vec();
-        let y = ctx.create_op(OperationState::new("mloop.yield", loc).operands(&results));
+        let y = ctx.create_op(YieldOp::state(loc, &results));
         ctx.insert_op_before(yield_op, y);
         ctx.erase_op(yield_op);
     }

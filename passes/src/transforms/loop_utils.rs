@@ -3,30 +3,33 @@
 //! the parts of `mloop.parallel` / `mloop.reduce` / `mloop.for`, building index arithmetic
 //! with constant folding, and the memory effects of `mloop` ops.
 //!
-//! The passes build ops by name (`OperationState`), with the operand order and attributes of
-//! docs/dialects/loop.md, so they do not depend on the dialect crate.
+//! Ops are found and built through the typed handles of `morf_loop::ops`.
 
 use std::collections::HashMap;
 
-use morf_ir::builtin::op_error;
+use morf_ir::builtin::{op_error, CallOp, FuncOp, ModuleOp};
 use morf_ir::pass::PassOptions;
-use morf_ir::{Attr, BlockId, Context, Diagnostic, Dim, OpId, OperationState, Type, TypeData, Value, ValueDef};
+use morf_ir::{Attr, BlockId, Context, Diagnostic, Loc, OpId, OperationState, Type, Value, ValueDef};
+use morf_loop::ops::{
+    AccumulateOp, AddOp, ConstantOp, DeallocOp, DimOp, DivOp, FillOp, ForOp, LoadOp, MinOp, MulOp, ParallelOp,
+    ReduceOp, SelectOp, StoreOp, SubOp, YieldOp,
+};
 
 /// The functions a loop transform runs on: `root` itself when it is a `func.func`, the
 /// functions directly in it when it is a `builtin.module`.
 pub(crate) fn target_functions(ctx: &Context, root: OpId, pass: &str) -> Result<Vec<OpId>, Diagnostic> {
-    match ctx.op_name(root) {
-        "func.func" => Ok(vec![root]),
-        "builtin.module" => {
-            let mut out = Vec::new();
-            for &r in ctx.regions(root) {
-                for b in ctx.region_blocks(r) {
-                    out.extend(ctx.block_ops(b).filter(|&o| ctx.op_name(o) == "func.func"));
-                }
+    if ctx.isa::<FuncOp>(root) {
+        Ok(vec![root])
+    } else if ctx.isa::<ModuleOp>(root) {
+        let mut out = Vec::new();
+        for &r in ctx.regions(root) {
+            for b in ctx.region_blocks(r) {
+                out.extend(ctx.block_ops(b).filter(|&o| ctx.isa::<FuncOp>(o)));
             }
-            Ok(out)
         }
-        _ => Err(op_error(ctx, root, format!("pass '{pass}' runs on 'func.func' or 'builtin.module'"))),
+        Ok(out)
+    } else {
+        Err(op_error(ctx, root, format!("pass '{pass}' runs on 'func.func' or 'builtin.module'")))
     }
 }
 
@@ -38,7 +41,7 @@ pub(crate) fn body_block(ctx: &Context, func: OpId) -> Option<BlockId> {
 
 /// Whether `op` is a loop nest root (`mloop.parallel` or `mloop.for`).
 pub(crate) fn is_nest(ctx: &Context, op: OpId) -> bool {
-    matches!(ctx.op_name(op), "mloop.parallel" | "mloop.for")
+    ctx.isa::<ParallelOp>(op) || ctx.isa::<ForOp>(op)
 }
 
 /// The top-level loop nests of a function, in order.
@@ -122,7 +125,7 @@ pub(crate) fn loop_parts(ctx: &Context, op: OpId, reduce: bool) -> Result<LoopPa
         return Err(format!("its body has {} arguments for {k} dimensions", ivs.len()));
     }
     match ctx.block_last_op(body) {
-        Some(t) if ctx.op_name(t) == "mloop.yield" => {}
+        Some(t) if ctx.isa::<YieldOp>(t) => {}
         _ => return Err("its body does not end with 'mloop.yield'".into()),
     }
     Ok(LoopParts {
@@ -140,22 +143,23 @@ pub(crate) fn terminator(ctx: &Context, b: BlockId) -> OpId {
     ctx.block_last_op(b).expect("checked: the body ends with mloop.yield")
 }
 
+/// The `value` attribute of the constant (`mloop.constant`, or `arith.constant`) defining `v`.
+fn const_attr(ctx: &Context, v: Value) -> Option<Attr> {
+    let op = ctx.defining_op(v)?;
+    if let Some(c) = ConstantOp::dyn_cast(ctx, op) {
+        return c.value(ctx);
+    }
+    (ctx.op_name(op) == "arith.constant").then(|| ctx.attr(op, "value")).flatten()
+}
+
 /// The integer value of an index constant (`mloop.constant 4 : index`, or `arith.constant`).
 pub(crate) fn const_int(ctx: &Context, v: Value) -> Option<i64> {
-    let op = ctx.defining_op(v)?;
-    if !matches!(ctx.op_name(op), "mloop.constant" | "arith.constant") {
-        return None;
-    }
-    ctx.attr(op, "value").and_then(|a| ctx.attr_int(a))
+    const_attr(ctx, v).and_then(|a| ctx.attr_int(a))
 }
 
 /// The float value of a float constant.
 pub(crate) fn const_float(ctx: &Context, v: Value) -> Option<f64> {
-    let op = ctx.defining_op(v)?;
-    if !matches!(ctx.op_name(op), "mloop.constant" | "arith.constant") {
-        return None;
-    }
-    ctx.attr(op, "value").and_then(|a| ctx.attr_float(a))
+    const_attr(ctx, v).and_then(|a| ctx.attr_float(a))
 }
 
 /// Whether two index values are the same value or equal constants.
@@ -176,21 +180,6 @@ pub(crate) fn defined_outside(ctx: &Context, v: Value, op: OpId) -> bool {
     }
 }
 
-/// The name of a reduction kind attribute (`sum`), if it is a string.
-pub(crate) fn kind_name(ctx: &Context, op: OpId) -> Option<String> {
-    ctx.attr(op, "kind").and_then(|a| ctx.attr_str(a)).map(str::to_string)
-}
-
-/// `!mloop.buffer<dims x elem>`.
-pub(crate) fn buffer_type(ctx: &mut Context, dims: &[Dim], elem: Type) -> Type {
-    ctx.intern_type(TypeData::Dialect {
-        name: "mloop.buffer".into(),
-        shape: dims.to_vec(),
-        elem: Some(elem),
-        params: vec![],
-    })
-}
-
 /// Builds ops before a fixed op (or at the end of a block), folding index arithmetic on
 /// constants.
 pub(crate) struct Ib {
@@ -198,21 +187,13 @@ pub(crate) struct Ib {
     pub before: OpId,
 }
 
+/// The `state` constructor of a binary `mloop` op (`AddOp::state`).
+type BinaryState = fn(Loc, Value, Value, Type) -> OperationState;
+
 impl Ib {
-    /// Creates `name` with operands, result types and attributes before the anchor.
-    pub fn op(
-        &self,
-        ctx: &mut Context,
-        name: &str,
-        operands: &[Value],
-        results: &[Type],
-        attrs: &[(&str, Attr)],
-    ) -> OpId {
-        let loc = ctx.op_loc(self.before);
-        let mut st = OperationState::new(name, loc).operands(operands).results(results);
-        for (k, a) in attrs {
-            st = st.attr(k, *a);
-        }
+    /// Creates the op `state` builds (given the anchor's location) before the anchor.
+    pub fn insert(&self, ctx: &mut Context, state: impl FnOnce(Loc) -> OperationState) -> OpId {
+        let st = state(ctx.op_loc(self.before));
         let op = ctx.create_op(st);
         ctx.insert_op_before(self.before, op);
         op
@@ -222,25 +203,25 @@ impl Ib {
     pub fn index(&self, ctx: &mut Context, v: i64) -> Value {
         let it = ctx.index_type();
         let a = ctx.int_attr(v, it);
-        let op = self.op(ctx, "mloop.constant", &[], &[it], &[("value", a)]);
+        let op = self.insert(ctx, |loc| ConstantOp::state(loc, it, a));
         ctx.result(op, 0)
     }
 
     /// `mloop.constant v : ty` for a float type.
     pub fn float(&self, ctx: &mut Context, v: f64, ty: Type) -> Value {
         let a = ctx.float_attr(v, ty);
-        let op = self.op(ctx, "mloop.constant", &[], &[ty], &[("value", a)]);
+        let op = self.insert(ctx, |loc| ConstantOp::state(loc, ty, a));
         ctx.result(op, 0)
     }
 
-    fn bin(&self, ctx: &mut Context, name: &str, a: Value, b: Value, f: fn(i64, i64) -> Option<i64>) -> Value {
+    fn bin(&self, ctx: &mut Context, state: BinaryState, a: Value, b: Value, f: fn(i64, i64) -> Option<i64>) -> Value {
         if let (Some(x), Some(y)) = (const_int(ctx, a), const_int(ctx, b)) {
             if let Some(r) = f(x, y) {
                 return self.index(ctx, r);
             }
         }
         let it = ctx.index_type();
-        let op = self.op(ctx, name, &[a, b], &[it], &[]);
+        let op = self.insert(ctx, |loc| state(loc, a, b, it));
         ctx.result(op, 0)
     }
 
@@ -252,7 +233,7 @@ impl Ib {
         if const_int(ctx, a) == Some(0) {
             return b;
         }
-        self.bin(ctx, "mloop.add", a, b, i64::checked_add)
+        self.bin(ctx, AddOp::state, a, b, i64::checked_add)
     }
 
     /// `a - b` on index.
@@ -260,7 +241,7 @@ impl Ib {
         if const_int(ctx, b) == Some(0) {
             return a;
         }
-        self.bin(ctx, "mloop.sub", a, b, i64::checked_sub)
+        self.bin(ctx, SubOp::state, a, b, i64::checked_sub)
     }
 
     /// `a * b` on index.
@@ -271,7 +252,7 @@ impl Ib {
         if const_int(ctx, a) == Some(1) {
             return b;
         }
-        self.bin(ctx, "mloop.mul", a, b, i64::checked_mul)
+        self.bin(ctx, MulOp::state, a, b, i64::checked_mul)
     }
 
     /// `floor(a / b)` on index.
@@ -279,7 +260,7 @@ impl Ib {
         if const_int(ctx, b) == Some(1) {
             return a;
         }
-        self.bin(ctx, "mloop.div", a, b, |x, y| if y == 0 { None } else { Some(x.div_euclid(y)) })
+        self.bin(ctx, DivOp::state, a, b, |x, y| if y == 0 { None } else { Some(x.div_euclid(y)) })
     }
 
     /// `min(a, b)` on index.
@@ -287,7 +268,7 @@ impl Ib {
         if a == b {
             return a;
         }
-        self.bin(ctx, "mloop.min", a, b, |x, y| Some(x.min(y)))
+        self.bin(ctx, MinOp::state, a, b, |x, y| Some(x.min(y)))
     }
 
     /// The trip count `ceildiv(ub - lb, step)` of a dimension (for `ub >= lb`, `step > 0`).
@@ -328,24 +309,31 @@ pub(crate) enum Effect {
 
 /// The memory effects of one op (not of the ops nested in it).
 pub(crate) fn op_effects(ctx: &Context, op: OpId) -> Vec<Effect> {
-    let ops = ctx.operands(op);
-    match ctx.op_name(op) {
-        "mloop.load" if !ops.is_empty() => vec![Effect::Read { buffer: ops[0], indices: ops[1..].to_vec() }],
-        "mloop.store" | "mloop.accumulate" if ops.len() >= 2 => {
-            vec![Effect::Write { buffer: ops[1], indices: Some(ops[2..].to_vec()) }]
-        }
-        "mloop.fill" if ops.len() == 2 => vec![Effect::Write { buffer: ops[1], indices: None }],
-        "mloop.dealloc" if ops.len() == 1 => vec![Effect::Write { buffer: ops[0], indices: None }],
-        "func.call" => vec![Effect::Unknown],
-        n if n.starts_with("mloop.") => Vec::new(),
-        _ => {
-            // An op of another dialect touching a buffer: unknown.
-            if ops.iter().any(|v| is_buffer(ctx, *v)) {
-                vec![Effect::Unknown]
-            } else {
-                Vec::new()
-            }
-        }
+    let n = ctx.operands(op).len();
+    if let Some(l) = LoadOp::dyn_cast(ctx, op).filter(|_| n >= 1) {
+        vec![Effect::Read { buffer: l.buffer(ctx), indices: l.indices(ctx).to_vec() }]
+    } else if let Some(s) = StoreOp::dyn_cast(ctx, op).filter(|_| n >= 2) {
+        vec![Effect::Write { buffer: s.buffer(ctx), indices: Some(s.indices(ctx).to_vec()) }]
+    } else if let Some(a) = AccumulateOp::dyn_cast(ctx, op).filter(|_| n >= 2) {
+        vec![Effect::Write { buffer: a.buffer(ctx), indices: Some(a.indices(ctx).to_vec()) }]
+    } else if let Some(f) = FillOp::dyn_cast(ctx, op).filter(|_| n == 2) {
+        vec![Effect::Write { buffer: f.buffer(ctx), indices: None }]
+    } else if let Some(d) = DeallocOp::dyn_cast(ctx, op).filter(|_| n == 1) {
+        vec![Effect::Write { buffer: d.buffer(ctx), indices: None }]
+    } else if ctx.isa::<CallOp>(op) {
+        vec![Effect::Unknown]
+    } else if [DimOp::info(), SelectOp::info(), ForOp::info(), ParallelOp::info(), ReduceOp::info(), YieldOp::info()]
+        .into_iter()
+        .any(|k| ctx.op_is(op, k))
+    {
+        // The `mloop` ops that may take a buffer without touching its elements: they read its
+        // sizes or pass it along. (The other `mloop` ops take no buffers.)
+        Vec::new()
+    } else if ctx.operands(op).iter().any(|v| morf_loop::is_buffer(ctx, ctx.value_type(*v))) {
+        // An op of another dialect touching a buffer: unknown.
+        vec![Effect::Unknown]
+    } else {
+        Vec::new()
     }
 }
 
@@ -356,11 +344,6 @@ pub(crate) fn nested_effects(ctx: &Context, op: OpId) -> Vec<Effect> {
         out.extend(op_effects(ctx, o));
     }
     out
-}
-
-/// Whether `v` has an `mloop.buffer` type.
-pub(crate) fn is_buffer(ctx: &Context, v: Value) -> bool {
-    matches!(ctx.type_data(ctx.value_type(v)), TypeData::Dialect { name, .. } if name == "mloop.buffer")
 }
 
 /// Whether a float attribute or constant is the identity of a reduction kind.

@@ -42,7 +42,7 @@ pub fn check_ptx_flags(flags: &PtxFlags) -> Result<(), String> {
 /// A module without any is an error at the module: there is nothing to emit.
 pub fn emit_ptx(ctx: &Context, module: OpId, flags: &PtxFlags) -> Result<String, Diagnostic> {
     let mut kernels = 0usize;
-    ctx.walk(module, &mut |op| kernels += usize::from(ctx.op_name(op) == "mgpu.func"));
+    ctx.walk(module, &mut |op| kernels += usize::from(ctx.isa::<morf_gpu::ops::FuncOp>(op)));
     if kernels == 0 {
         return Err(morf_ir::builtin::op_error(
             ctx,

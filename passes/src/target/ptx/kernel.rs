@@ -10,7 +10,10 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
+use morf_gpu::ops as gpu;
+use morf_ir::interfaces::{elementwise, BinaryFn, Elementwise, UnaryFn};
 use morf_ir::{BlockId, Context, Diagnostic, FloatKind, OpId, Type, TypeData, Value};
+use morf_loop::ops as lp;
 
 use super::{PtxOptions, DYNAMIC_SHARED};
 
@@ -113,6 +116,24 @@ impl Rc {
     fn index(self) -> usize {
         self as usize
     }
+}
+
+/// A scalar function the emitter computes: a unary or binary function of
+/// [`morf_ir::interfaces`], or the remainder of `index` division (`mloop.rem`).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum Arith {
+    Unary(UnaryFn),
+    Binary(BinaryFn),
+    Rem,
+}
+
+/// A memory access (`mgpu.load`, `mgpu.store`, `mgpu.load_vec`, `mgpu.store_vec`).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+struct Access {
+    /// A store (else a load).
+    store: bool,
+    /// A vector access (`_vec`).
+    vector: bool,
 }
 
 /// The type of a kernel value.
@@ -323,15 +344,12 @@ impl<'a> Kernel<'a> {
         if let Some(s) = self.scalar(t) {
             return Ok(VTy::Scalar(s));
         }
-        if let TypeData::Dialect { name, elem: Some(e), params, .. } = self.ctx.type_data(t) {
-            if name == "mgpu.ptr" {
-                if let Some(s) = self.scalar(*e).filter(|s| *s != Sc::I1) {
-                    let space = params.first().and_then(|&a| self.ctx.attr_int(a)).unwrap_or(0);
-                    match space {
-                        0 | 1 => return Ok(VTy::Ptr(s, false)),
-                        3 => return Ok(VTy::Ptr(s, true)),
-                        _ => {}
-                    }
+        if let Some((e, space)) = morf_gpu::ptr_parts(self.ctx, t) {
+            if let Some(s) = self.scalar(e).filter(|s| *s != Sc::I1) {
+                match space {
+                    0 | 1 => return Ok(VTy::Ptr(s, false)),
+                    morf_gpu::SHARED => return Ok(VTy::Ptr(s, true)),
+                    _ => {}
                 }
             }
         }
@@ -382,82 +400,129 @@ impl<'a> Kernel<'a> {
     /// Emits the ops of `b` and returns the operands of its terminating `yield`, if any.
     fn block(&mut self, b: BlockId) -> Result<Vec<Value>, Diagnostic> {
         for op in self.ctx.block_ops(b).collect::<Vec<_>>() {
-            match self.ctx.op_name(op) {
-                "mloop.yield" | "mgpu.yield" => return Ok(self.ctx.operands(op).to_vec()),
-                _ => self.op(op)?,
+            if self.ctx.isa::<lp::YieldOp>(op) || self.ctx.isa::<gpu::YieldOp>(op) {
+                return Ok(self.ctx.operands(op).to_vec());
             }
+            self.op(op)?;
         }
         Ok(Vec::new())
     }
 
     fn op(&mut self, op: OpId) -> Result<(), Diagnostic> {
-        let name = self.ctx.op_name(op);
-        let Some((dialect, short)) = name.split_once('.') else {
-            return Err(self.err(op, "not a kernel op"));
-        };
-        match (dialect, short) {
-            ("mloop", "constant") => self.constant(op),
-            ("mloop", "add" | "sub" | "mul" | "div" | "rem" | "max" | "min" | "pow") => {
+        let ctx = self.ctx;
+        // Scalar math: the elementwise interface says what the op computes.
+        match elementwise(ctx, op) {
+            Some(Elementwise::Binary(f)) => {
                 let (d, s) = self.result(op)?;
                 let (a, b) = (self.operand(op, 0)?, self.operand(op, 1)?);
-                self.binary(op, short, s, &d, &a, &b)
+                return self.binary(op, Arith::Binary(f), s, &d, &a, &b);
             }
-            ("mloop", "neg" | "exp" | "log" | "sqrt" | "rsqrt" | "tanh" | "abs") => {
+            Some(Elementwise::Unary(f)) => {
                 let (d, s) = self.result(op)?;
                 let a = self.operand(op, 0)?;
-                self.float_op(op, short, s, &d, &[a])
+                return self.float_op(op, Arith::Unary(f), s, &d, &[a]);
             }
-            ("mloop", "cmp") => self.cmp(op),
-            ("mloop", "select") => self.select(op),
-            ("mloop", "convert") => self.convert(op),
-            ("mloop", "for") => self.for_loop(op),
-            ("mgpu", "if") => self.if_op(op),
-            ("mgpu", "return") => {
-                self.line("ret;".into());
-                Ok(())
+            Some(Elementwise::Cmp(_)) => return self.cmp(op),
+            Some(Elementwise::Select) => return self.select(op),
+            Some(Elementwise::Convert) => return self.convert(op),
+            None => {}
+        }
+        if ctx.isa::<lp::ConstantOp>(op) {
+            self.constant(op)
+        } else if ctx.isa::<lp::RemOp>(op) {
+            let (d, s) = self.result(op)?;
+            let (a, b) = (self.operand(op, 0)?, self.operand(op, 1)?);
+            self.binary(op, Arith::Rem, s, &d, &a, &b)
+        } else if ctx.isa::<lp::ForOp>(op) {
+            self.for_loop(op)
+        } else if ctx.isa::<gpu::IfOp>(op) {
+            self.if_op(op)
+        } else if ctx.isa::<gpu::ReturnOp>(op) {
+            self.line("ret;".into());
+            Ok(())
+        } else if let Some(sreg) = self.special_reg(op) {
+            self.special(op, sreg)
+        } else if ctx.isa::<gpu::BarrierOp>(op) {
+            self.line("bar.sync 0;".into());
+            Ok(())
+        } else if let Some(access) = self.access(op) {
+            self.memory(op, access)
+        } else if let Some(alloc) = gpu::SharedAllocOp::dyn_cast(ctx, op) {
+            let (VTy::Ptr(e, true), Some(&v)) = (self.vty(op, self.result_type(op)?)?, ctx.results(op).first()) else {
+                return Err(self.err(op, "the result must be a shared pointer"));
+            };
+            let size = alloc.size(ctx).unwrap_or(-1);
+            if size < 0 {
+                return Err(self.err(op, "requires a non-negative integer attribute 'size'"));
             }
-            ("mgpu", "thread_id" | "block_id" | "block_dim" | "grid_dim" | "lane_id" | "warp_id") => {
-                self.special(op, short)
-            }
-            ("mgpu", "barrier") => {
-                self.line("bar.sync 0;".into());
-                Ok(())
-            }
-            ("mgpu", "load" | "store" | "load_vec" | "store_vec") => self.memory(op, short),
-            ("mgpu", "shared_alloc") => {
-                let (VTy::Ptr(e, true), Some(&v)) =
-                    (self.vty(op, self.result_type(op)?)?, self.ctx.results(op).first())
-                else {
-                    return Err(self.err(op, "the result must be a shared pointer"));
-                };
-                let size = self.ctx.attr(op, "size").and_then(|a| self.ctx.attr_int(a)).unwrap_or(-1);
-                if size < 0 {
-                    return Err(self.err(op, "requires a non-negative integer attribute 'size'"));
-                }
-                let arr = format!("__smem{}", self.shared.len());
-                let bytes = (size as u64 * u64::from(e.bytes())).max(1);
-                self.shared.push(format!(".shared .align 16 .b8 {arr}[{bytes}];"));
-                let d = self.def(op, v)?;
-                self.line(format!("mov.u64 {d}, {arr};"));
-                Ok(())
-            }
-            ("mgpu", "dynamic_shared") => {
-                let Some(&v) = self.ctx.results(op).first() else {
-                    return Err(self.err(op, "expected a result"));
-                };
-                self.uses_dynamic_shared = true;
-                let d = self.def(op, v)?;
-                self.line(format!("mov.u64 {d}, {DYNAMIC_SHARED};"));
-                Ok(())
-            }
-            ("mgpu", "shuffle") => self.shuffle_op(op),
-            ("mgpu", "warp_reduce") => self.warp_reduce(op),
-            ("mloop", "load" | "store" | "accumulate" | "fill" | "alloc" | "dealloc" | "dim") => Err(self
-                .err(op, "buffer ops belong to host code; kernels access memory through 'mgpu.load' and 'mgpu.store'")),
-            ("mloop", "parallel" | "reduce") => {
-                Err(self.err(op, "lower it to threads first ('mloop.for' is the only loop a kernel may hold)"))
-            }
-            _ => Err(self.err(op, "no PTX lowering for this op")),
+            let arr = format!("__smem{}", self.shared.len());
+            let bytes = (size as u64 * u64::from(e.bytes())).max(1);
+            self.shared.push(format!(".shared .align 16 .b8 {arr}[{bytes}];"));
+            let d = self.def(op, v)?;
+            self.line(format!("mov.u64 {d}, {arr};"));
+            Ok(())
+        } else if ctx.isa::<gpu::DynamicSharedOp>(op) {
+            let Some(&v) = ctx.results(op).first() else {
+                return Err(self.err(op, "expected a result"));
+            };
+            self.uses_dynamic_shared = true;
+            let d = self.def(op, v)?;
+            self.line(format!("mov.u64 {d}, {DYNAMIC_SHARED};"));
+            Ok(())
+        } else if ctx.isa::<gpu::ShuffleOp>(op) {
+            self.shuffle_op(op)
+        } else if ctx.isa::<gpu::WarpReduceOp>(op) {
+            self.warp_reduce(op)
+        } else if ctx.isa::<lp::LoadOp>(op)
+            || ctx.isa::<lp::StoreOp>(op)
+            || ctx.isa::<lp::AccumulateOp>(op)
+            || ctx.isa::<lp::FillOp>(op)
+            || ctx.isa::<lp::AllocOp>(op)
+            || ctx.isa::<lp::DeallocOp>(op)
+            || ctx.isa::<lp::DimOp>(op)
+        {
+            Err(self
+                .err(op, "buffer ops belong to host code; kernels access memory through 'mgpu.load' and 'mgpu.store'"))
+        } else if ctx.isa::<lp::ParallelOp>(op) || ctx.isa::<lp::ReduceOp>(op) {
+            Err(self.err(op, "lower it to threads first ('mloop.for' is the only loop a kernel may hold)"))
+        } else {
+            Err(self.err(op, "no PTX lowering for this op"))
+        }
+    }
+
+    /// The special register an id op reads (`%tid.x`), and whether it is the warp id.
+    fn special_reg(&self, op: OpId) -> Option<(&'static str, bool)> {
+        let ctx = self.ctx;
+        if ctx.isa::<gpu::ThreadIdOp>(op) {
+            Some(("%tid.x", false))
+        } else if ctx.isa::<gpu::WarpIdOp>(op) {
+            Some(("%tid.x", true))
+        } else if ctx.isa::<gpu::BlockIdOp>(op) {
+            Some(("%ctaid.x", false))
+        } else if ctx.isa::<gpu::BlockDimOp>(op) {
+            Some(("%ntid.x", false))
+        } else if ctx.isa::<gpu::GridDimOp>(op) {
+            Some(("%nctaid.x", false))
+        } else if ctx.isa::<gpu::LaneIdOp>(op) {
+            Some(("%laneid", false))
+        } else {
+            None
+        }
+    }
+
+    /// The kind of memory access `op` is, if it is one.
+    fn access(&self, op: OpId) -> Option<Access> {
+        let ctx = self.ctx;
+        if ctx.isa::<gpu::LoadOp>(op) {
+            Some(Access { store: false, vector: false })
+        } else if ctx.isa::<gpu::StoreOp>(op) {
+            Some(Access { store: true, vector: false })
+        } else if ctx.isa::<gpu::LoadVecOp>(op) {
+            Some(Access { store: false, vector: true })
+        } else if ctx.isa::<gpu::StoreVecOp>(op) {
+            Some(Access { store: true, vector: true })
+        } else {
+            None
         }
     }
 
@@ -496,21 +561,24 @@ impl<'a> Kernel<'a> {
         Ok(())
     }
 
-    /// `d = a <name> b` of scalar type `s` (float or index).
-    fn binary(&mut self, op: OpId, name: &str, s: Sc, d: &str, a: &str, b: &str) -> Result<(), Diagnostic> {
+    /// `d = a <f> b` of scalar type `s` (float or index).
+    fn binary(&mut self, op: OpId, f: Arith, s: Sc, d: &str, a: &str, b: &str) -> Result<(), Diagnostic> {
         if s == Sc::Index {
             // Index division and remainder are floor operations; kernels only divide
             // non-negative indices (thread and element positions), where they equal the
             // unsigned ones.
-            let instr = match name {
-                "add" => "add.s64",
-                "sub" => "sub.s64",
-                "mul" => "mul.lo.s64",
-                "div" => "div.u64",
-                "rem" => "rem.u64",
-                "max" => "max.s64",
-                "min" => "min.s64",
-                _ => return Err(self.err(op, "not defined on 'index'")),
+            let instr = match f {
+                Arith::Binary(f) => match f {
+                    BinaryFn::Add => "add.s64",
+                    BinaryFn::Sub => "sub.s64",
+                    BinaryFn::Mul => "mul.lo.s64",
+                    BinaryFn::Div => "div.u64",
+                    BinaryFn::Max => "max.s64",
+                    BinaryFn::Min => "min.s64",
+                    BinaryFn::Pow => return Err(self.err(op, "not defined on 'index'")),
+                },
+                Arith::Rem => "rem.u64",
+                Arith::Unary(_) => return Err(self.err(op, "not defined on 'index'")),
             };
             self.line(format!("{instr} {d}, {a}, {b};"));
             return Ok(());
@@ -518,18 +586,18 @@ impl<'a> Kernel<'a> {
         if s == Sc::I1 {
             return Err(self.err(op, "not defined on 'i1'"));
         }
-        self.float_op(op, name, s, d, &[a.to_string(), b.to_string()])
+        self.float_op(op, f, s, d, &[a.to_string(), b.to_string()])
     }
 
     /// A float op of type `s`: 16-bit types compute in f32 and round back.
-    fn float_op(&mut self, op: OpId, name: &str, s: Sc, d: &str, args: &[String]) -> Result<(), Diagnostic> {
+    fn float_op(&mut self, op: OpId, f: Arith, s: Sc, d: &str, args: &[String]) -> Result<(), Diagnostic> {
         match s {
-            Sc::F32 => self.compute(op, name, false, d, args),
-            Sc::F64 => self.compute(op, name, true, d, args),
+            Sc::F32 => self.compute(op, f, false, d, args),
+            Sc::F64 => self.compute(op, f, true, d, args),
             Sc::F16 | Sc::BF16 => {
                 let wide: Vec<String> = args.iter().map(|a| self.widen(a, s)).collect();
                 let t = self.tmp(Rc::F32);
-                self.compute(op, name, false, &t, &wide)?;
+                self.compute(op, f, false, &t, &wide)?;
                 self.line(format!("cvt.rn.{}.f32 {d}, {t};", s.half_name()));
                 Ok(())
             }
@@ -544,59 +612,73 @@ impl<'a> Kernel<'a> {
         t
     }
 
-    fn compute(&mut self, op: OpId, name: &str, f64: bool, d: &str, a: &[String]) -> Result<(), Diagnostic> {
+    fn compute(&mut self, op: OpId, f: Arith, f64: bool, d: &str, a: &[String]) -> Result<(), Diagnostic> {
         let t = if f64 { "f64" } else { "f32" };
         let arg = |i: usize| a.get(i).cloned().unwrap_or_default();
         let (x, y) = (arg(0), arg(1));
-        match name {
-            "add" | "sub" | "mul" | "div" => self.line(format!("{name}.rn.{t} {d}, {x}, {y};")),
-            "max" | "min" if !f64 => self.line(format!("{name}.NaN.f32 {d}, {x}, {y};")),
-            "max" | "min" => {
-                // `max.f64` returns the non-NaN operand; our max propagates NaN.
-                let m = self.tmp(Rc::F64);
-                let p = self.tmp(Rc::Pred);
-                let n = self.tmp(Rc::F64);
-                self.line(format!("{name}.f64 {m}, {x}, {y};"));
-                self.line(format!("setp.nan.f64 {p}, {x}, {y};"));
-                self.line(format!("add.rn.f64 {n}, {x}, {y};"));
-                self.line(format!("selp.f64 {d}, {n}, {m}, {p};"));
-            }
-            "neg" | "abs" => self.line(format!("{name}.{t} {d}, {x};")),
-            "sqrt" => self.line(format!("sqrt.rn.{t} {d}, {x};")),
-            "rsqrt" if !f64 && (self.opts.fast_math || self.opts.approx_rsqrt) => {
-                self.line(format!("rsqrt.approx.f32 {d}, {x};"))
-            }
-            "rsqrt" => {
-                let r = self.tmp(if f64 { Rc::F64 } else { Rc::F32 });
-                self.line(format!("sqrt.rn.{t} {r}, {x};"));
-                self.line(format!("rcp.rn.{t} {d}, {r};"));
-            }
-            "exp" | "log" | "pow" | "tanh" if f64 => {
-                return Err(self.err(op, "not supported on f64 in PTX emission yet"));
-            }
-            "exp" if self.opts.fast_math => {
-                let s = self.tmp(Rc::F32);
-                self.line(format!("mul.rn.f32 {s}, {x}, {};", f32_imm(LOG2_E)));
-                self.line(format!("ex2.approx.f32 {d}, {s};"));
-            }
-            "exp" => self.accurate_exp(d, &x),
-            "log" if self.opts.fast_math => {
-                let s = self.tmp(Rc::F32);
-                self.line(format!("lg2.approx.f32 {s}, {x};"));
-                self.line(format!("mul.rn.f32 {d}, {s}, {};", f32_imm(LN_2)));
-            }
-            "log" => self.accurate_log(d, &x),
-            "pow" => {
-                // The same sequence with and without fast-math (docs/target-ptx.md): its error
-                // grows with |y * log2 x| (the rounding of the product feeds ex2).
-                let (l, m) = (self.tmp(Rc::F32), self.tmp(Rc::F32));
-                self.line(format!("lg2.approx.f32 {l}, {x};"));
-                self.line(format!("mul.rn.f32 {m}, {l}, {y};"));
-                self.line(format!("ex2.approx.f32 {d}, {m};"));
-            }
-            "tanh" if self.opts.fast_math => self.line(format!("tanh.approx.f32 {d}, {x};")),
-            "tanh" => self.accurate_tanh(d, &x),
-            _ => return Err(self.err(op, &format!("'{name}' is not defined on floats"))),
+        // Exhaustive over the function lists: a new entry needs its PTX lowering here.
+        match f {
+            Arith::Binary(f) => match f {
+                BinaryFn::Add => self.line(format!("add.rn.{t} {d}, {x}, {y};")),
+                BinaryFn::Sub => self.line(format!("sub.rn.{t} {d}, {x}, {y};")),
+                BinaryFn::Mul => self.line(format!("mul.rn.{t} {d}, {x}, {y};")),
+                BinaryFn::Div => self.line(format!("div.rn.{t} {d}, {x}, {y};")),
+                BinaryFn::Max | BinaryFn::Min => {
+                    let name = if f == BinaryFn::Max { "max" } else { "min" };
+                    if f64 {
+                        // `max.f64` returns the non-NaN operand; our max propagates NaN.
+                        let m = self.tmp(Rc::F64);
+                        let p = self.tmp(Rc::Pred);
+                        let n = self.tmp(Rc::F64);
+                        self.line(format!("{name}.f64 {m}, {x}, {y};"));
+                        self.line(format!("setp.nan.f64 {p}, {x}, {y};"));
+                        self.line(format!("add.rn.f64 {n}, {x}, {y};"));
+                        self.line(format!("selp.f64 {d}, {n}, {m}, {p};"));
+                    } else {
+                        self.line(format!("{name}.NaN.f32 {d}, {x}, {y};"));
+                    }
+                }
+                BinaryFn::Pow if f64 => return Err(self.err(op, "not supported on f64 in PTX emission yet")),
+                BinaryFn::Pow => {
+                    // The same sequence with and without fast-math (docs/target-ptx.md): its error
+                    // grows with |y * log2 x| (the rounding of the product feeds ex2).
+                    let (l, m) = (self.tmp(Rc::F32), self.tmp(Rc::F32));
+                    self.line(format!("lg2.approx.f32 {l}, {x};"));
+                    self.line(format!("mul.rn.f32 {m}, {l}, {y};"));
+                    self.line(format!("ex2.approx.f32 {d}, {m};"));
+                }
+            },
+            Arith::Unary(f) => match f {
+                UnaryFn::Neg => self.line(format!("neg.{t} {d}, {x};")),
+                UnaryFn::Abs => self.line(format!("abs.{t} {d}, {x};")),
+                UnaryFn::Sqrt => self.line(format!("sqrt.rn.{t} {d}, {x};")),
+                UnaryFn::Rsqrt if !f64 && (self.opts.fast_math || self.opts.approx_rsqrt) => {
+                    self.line(format!("rsqrt.approx.f32 {d}, {x};"))
+                }
+                UnaryFn::Rsqrt => {
+                    let r = self.tmp(if f64 { Rc::F64 } else { Rc::F32 });
+                    self.line(format!("sqrt.rn.{t} {r}, {x};"));
+                    self.line(format!("rcp.rn.{t} {d}, {r};"));
+                }
+                UnaryFn::Exp | UnaryFn::Log | UnaryFn::Tanh if f64 => {
+                    return Err(self.err(op, "not supported on f64 in PTX emission yet"));
+                }
+                UnaryFn::Exp if self.opts.fast_math => {
+                    let s = self.tmp(Rc::F32);
+                    self.line(format!("mul.rn.f32 {s}, {x}, {};", f32_imm(LOG2_E)));
+                    self.line(format!("ex2.approx.f32 {d}, {s};"));
+                }
+                UnaryFn::Exp => self.accurate_exp(d, &x),
+                UnaryFn::Log if self.opts.fast_math => {
+                    let s = self.tmp(Rc::F32);
+                    self.line(format!("lg2.approx.f32 {s}, {x};"));
+                    self.line(format!("mul.rn.f32 {d}, {s}, {};", f32_imm(LN_2)));
+                }
+                UnaryFn::Log => self.accurate_log(d, &x),
+                UnaryFn::Tanh if self.opts.fast_math => self.line(format!("tanh.approx.f32 {d}, {x};")),
+                UnaryFn::Tanh => self.accurate_tanh(d, &x),
+            },
+            Arith::Rem => return Err(self.err(op, "'rem' is not defined on floats")),
         }
         Ok(())
     }
@@ -821,18 +903,12 @@ impl<'a> Kernel<'a> {
         Ok(())
     }
 
-    fn special(&mut self, op: OpId, which: &str) -> Result<(), Diagnostic> {
+    /// An id op: special register `sreg`, shifted down by 5 for the warp id.
+    fn special(&mut self, op: OpId, (sreg, warp): (&str, bool)) -> Result<(), Diagnostic> {
         let (d, _) = self.result(op)?;
-        let sreg = match which {
-            "thread_id" | "warp_id" => "%tid.x",
-            "block_id" => "%ctaid.x",
-            "block_dim" => "%ntid.x",
-            "grid_dim" => "%nctaid.x",
-            _ => "%laneid",
-        };
         let r = self.tmp(Rc::B32);
         self.line(format!("mov.u32 {r}, {sreg};"));
-        let r = if which == "warp_id" {
+        let r = if warp {
             let w = self.tmp(Rc::B32);
             self.line(format!("shr.u32 {w}, {r}, 5;"));
             w
@@ -845,7 +921,7 @@ impl<'a> Kernel<'a> {
 
     /// Loads and stores, scalar and vector. Operands: `load (p, i)`, `store (v, p, i)`,
     /// `load_vec (p, i)` with `w` results, `store_vec (v0..vw-1, p, i)`.
-    fn memory(&mut self, op: OpId, which: &str) -> Result<(), Diagnostic> {
+    fn memory(&mut self, op: OpId, Access { store: stores, vector }: Access) -> Result<(), Diagnostic> {
         let ops = self.ctx.operands(op).to_vec();
         if ops.len() < 2 {
             return Err(self.err(op, "expects a pointer and an index"));
@@ -859,12 +935,11 @@ impl<'a> Kernel<'a> {
         }
         let space = if shared {
             "shared"
-        } else if which.starts_with("load") && self.ctx.attr(op, "nc").is_some() {
+        } else if !stores && self.ctx.attr(op, "nc").is_some() {
             "global.nc"
         } else {
             "global"
         };
-        let stores = which.starts_with("store");
         let (pr, ir) = (self.get(op, p)?, self.get(op, i)?);
         let off = self.tmp(Rc::B64);
         self.line(format!("shl.b64 {off}, {ir}, {};", e.bytes().trailing_zeros()));
@@ -877,7 +952,7 @@ impl<'a> Kernel<'a> {
             rs.iter().map(|&v| self.def(op, v)).collect::<Result<_, _>>()?
         };
         let w = elems.len();
-        if which.ends_with("_vec") {
+        if vector {
             if !matches!(w, 2 | 4 | 8) || w as u32 * e.bytes() > 16 {
                 return Err(self.err(
                     op,
@@ -970,10 +1045,10 @@ impl<'a> Kernel<'a> {
 
     fn warp_reduce(&mut self, op: OpId) -> Result<(), Diagnostic> {
         let kind = self.str_attr(op, &["kind", "mode"]).unwrap_or_default();
-        let name = match kind.as_str() {
-            "sum" => "add",
-            "max" => "max",
-            "min" => "min",
+        let f = match kind.as_str() {
+            "sum" => BinaryFn::Add,
+            "max" => BinaryFn::Max,
+            "min" => BinaryFn::Min,
             _ => return Err(self.err(op, &format!("unknown reduction kind '{kind}'"))),
         };
         let (d, s) = self.result(op)?;
@@ -987,7 +1062,7 @@ impl<'a> Kernel<'a> {
             let other = self.tmp(s.class());
             self.shuffle("bfly", s, &other, &acc, &k.to_string());
             let next = if n == 4 { d.clone() } else { self.tmp(s.class()) };
-            self.binary(op, name, s, &next, &acc, &other)?;
+            self.binary(op, Arith::Binary(f), s, &next, &acc, &other)?;
             acc = next;
         }
         Ok(())

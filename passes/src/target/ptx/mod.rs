@@ -24,6 +24,7 @@
 
 mod kernel;
 
+use morf_gpu::ops::FuncOp;
 use morf_ir::{Context, Diagnostic, OpId};
 
 /// Options of PTX emission.
@@ -87,7 +88,7 @@ pub fn emit_module(ctx: &Context, module: OpId, opts: &PtxOptions) -> Result<Str
     opts.validate().map_err(|e| morf_ir::builtin::op_error(ctx, module, e))?;
     let mut kernels = Vec::new();
     ctx.walk(module, &mut |op| {
-        if ctx.op_name(op) == "mgpu.func" {
+        if ctx.isa::<FuncOp>(op) {
             kernels.push(op);
         }
     });
@@ -116,7 +117,7 @@ pub fn emit_module(ctx: &Context, module: OpId, opts: &PtxOptions) -> Result<Str
 pub fn bench_kernels(ctx: &Context, module: OpId) -> Vec<String> {
     let mut names = Vec::new();
     ctx.walk(module, &mut |op| {
-        if ctx.op_name(op) == "mgpu.func" && ctx.attr(op, "morf.bench").is_some() {
+        if ctx.isa::<FuncOp>(op) && ctx.attr(op, "morf.bench").is_some() {
             names.push(kernel::kernel_name(ctx, op));
         }
     });
