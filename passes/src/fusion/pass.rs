@@ -59,9 +59,14 @@
 use std::collections::{BTreeMap, HashMap};
 use std::time::Duration;
 
-use morf_ir::builtin::op_error;
+use morf_ir::builtin::{op_error, CallOp, ReturnOp};
 use morf_ir::pass::{Pass, PassInfo, PassOptionInfo, PassOptions, PassResult};
-use morf_ir::{AttrData, BlockId, Context, Diagnostic, FloatKind, OpId, OperationState, TypeData, Value, ValueDef};
+use morf_ir::{AttrData, BlockId, Context, Diagnostic, FloatKind, OpId, TypeData, Value, ValueDef};
+use morf_loop::buffer_parts;
+use morf_loop::ops::{
+    AccumulateOp, AllocOp, ConstantBufferOp, DeallocOp, DimOp, FillOp, ForOp, LoadOp, MinOp, ParallelOp, ReduceOp,
+    StoreOp, YieldOp,
+};
 
 use super::{
     search, Access, Axis, Combiner, Device, Extents, Kernel, NestInfo, NestKind, Plan, RowStyle, SearchConfig,
@@ -277,23 +282,23 @@ impl FuseMixedReductions {
         let body = body_block(ctx, f).ok_or("the function has no body")?;
         let mut nests = Vec::new();
         for op in ctx.block_ops(body) {
-            let name = ctx.op_name(op);
-            match name {
-                "mloop.parallel" => nests.push(op),
-                "func.return" | "mloop.dealloc" | "mloop.alloc" | "mloop.constant_buffer" => {}
-                "mloop.fill" => {
-                    let b = ctx.operands(op)[1];
-                    let fresh = ctx.defining_op(b).is_some_and(|d| ctx.op_name(d) == "mloop.alloc");
-                    let touched = nests.iter().any(|&n| uses_value_inside(ctx, n, b));
-                    if !fresh || touched {
-                        return Err("an 'mloop.fill' of a buffer that a nest uses before it".into());
-                    }
+            let buffer_op = ctx.isa::<DeallocOp>(op) || ctx.isa::<AllocOp>(op) || ctx.isa::<ConstantBufferOp>(op);
+            if ctx.isa::<ParallelOp>(op) {
+                nests.push(op);
+            } else if ctx.isa::<ReturnOp>(op) || buffer_op {
+                continue;
+            } else if let Some(fill) = ctx.dyn_cast::<FillOp>(op) {
+                let b = fill.buffer(ctx);
+                let fresh = ctx.defining_op(b).is_some_and(|d| ctx.isa::<AllocOp>(d));
+                let touched = nests.iter().any(|&n| uses_value_inside(ctx, n, b));
+                if !fresh || touched {
+                    return Err("an 'mloop.fill' of a buffer that a nest uses before it".into());
                 }
-                _ => {
-                    let pure = ctx.op_info(op).is_some_and(|i| i.has(morf_ir::Traits::PURE));
-                    if !pure || !ctx.regions(op).is_empty() {
-                        return Err(format!("a top-level '{name}' op (only 'mloop.parallel' nests are fused)"));
-                    }
+            } else {
+                let pure = ctx.op_info(op).is_some_and(|i| i.has(morf_ir::Traits::PURE));
+                if !pure || !ctx.regions(op).is_empty() {
+                    let name = ctx.op_name(op);
+                    return Err(format!("a top-level '{name}' op (only 'mloop.parallel' nests are fused)"));
                 }
             }
         }
@@ -338,20 +343,23 @@ impl FuseMixedReductions {
                 domain.push(a);
             }
             let direct: Vec<OpId> = ctx.block_ops(p.body).collect();
-            let reduces: Vec<OpId> = direct.iter().copied().filter(|o| ctx.op_name(*o) == "mloop.reduce").collect();
+            let reduces: Vec<ReduceOp> = direct.iter().filter_map(|o| ctx.dyn_cast::<ReduceOp>(*o)).collect();
             let all = ctx.walk_collect(n);
             for &o in &all[1..] {
-                let nm = ctx.op_name(o);
-                if matches!(nm, "mloop.parallel" | "mloop.for") || (nm == "mloop.reduce" && !reduces.contains(&o)) {
-                    return Err(format!("nest {id} holds a nested '{nm}'"));
+                let nested_loop = ctx.isa::<ParallelOp>(o)
+                    || ctx.isa::<ForOp>(o)
+                    || (ctx.isa::<ReduceOp>(o) && !reduces.iter().any(|r| r.id() == o));
+                if nested_loop {
+                    return Err(format!("nest {id} holds a nested '{}'", ctx.op_name(o)));
                 }
-                if matches!(nm, "mloop.fill" | "mloop.dealloc" | "mloop.alloc" | "func.call") {
-                    return Err(format!("nest {id} holds an '{nm}'"));
+                if ctx.isa::<FillOp>(o) || ctx.isa::<DeallocOp>(o) || ctx.isa::<AllocOp>(o) || ctx.isa::<CallOp>(o) {
+                    return Err(format!("nest {id} holds an '{}'", ctx.op_name(o)));
                 }
             }
             let kind = match reduces[..] {
                 [] => NestKind::Pointwise { domain: domain.clone() },
-                [r] => {
+                [red] => {
+                    let r = red.id();
                     let rp = loop_parts(ctx, r, true)?;
                     check_unit(ctx, &rp.lbs, &rp.steps)?;
                     let mut reduced = Vec::new();
@@ -360,7 +368,7 @@ impl FuseMixedReductions {
                         iv_axis.insert(*iv, (a, domain.len() + reduced.len()));
                         reduced.push(a);
                     }
-                    let combiner = match ctx.attr(r, "kind").and_then(|a| ctx.attr_str(a)) {
+                    let combiner = match red.kind(ctx) {
                         Some("sum") => Combiner::Sum,
                         Some("prod") => Combiner::Prod,
                         Some("max") => Combiner::Max,
@@ -368,8 +376,7 @@ impl FuseMixedReductions {
                         other => Combiner::Other(other.unwrap_or("?").to_string()),
                     };
                     let after = direct.iter().skip_while(|o| **o != r).skip(1);
-                    let epilogue_ops =
-                        after.filter(|o| !matches!(ctx.op_name(**o), "mloop.store" | "mloop.yield")).count();
+                    let epilogue_ops = after.filter(|o| !ctx.isa::<StoreOp>(**o) && !ctx.isa::<YieldOp>(**o)).count();
                     NestKind::Reduction { kept: domain.clone(), reduced, combiner, epilogue_ops }
                 }
                 _ => return Err(format!("nest {id} holds {} reductions", reduces.len())),
@@ -377,11 +384,14 @@ impl FuseMixedReductions {
             let mut reads: Vec<Access> = Vec::new();
             let mut writes: Vec<Access> = Vec::new();
             for &o in &all[1..] {
-                let ops = ctx.operands(o);
-                let (buf, idx, write) = match ctx.op_name(o) {
-                    "mloop.load" => (ops[0], &ops[1..], false),
-                    "mloop.store" | "mloop.accumulate" => (ops[1], &ops[2..], true),
-                    _ => continue,
+                let (buf, idx, write) = if let Some(l) = ctx.dyn_cast::<LoadOp>(o) {
+                    (l.buffer(ctx), l.indices(ctx), false)
+                } else if let Some(st) = ctx.dyn_cast::<StoreOp>(o) {
+                    (st.buffer(ctx), st.indices(ctx), true)
+                } else if let Some(acc) = ctx.dyn_cast::<AccumulateOp>(o) {
+                    (acc.buffer(ctx), acc.indices(ctx), true)
+                } else {
+                    continue;
                 };
                 let mut axes = Vec::new();
                 let mut dims = Vec::new();
@@ -532,26 +542,23 @@ fn size_key(ctx: &Context, v: Value, names: &HashMap<Value, Vec<Option<String>>>
     if let Some(c) = const_int(ctx, v) {
         return SizeKey::Const(c);
     }
-    if let Some(d) = ctx.defining_op(v) {
-        if ctx.op_name(d) == "mloop.dim" {
-            let b = ctx.operands(d)[0];
-            let k = ctx.attr(d, "index").and_then(|a| ctx.attr_int(a)).unwrap_or(-1);
-            if k >= 0 {
-                let k = k as usize;
-                if let TypeData::Dialect { shape, .. } = ctx.type_data(ctx.value_type(b)) {
-                    if let Some(morf_ir::Dim::Static(s)) = shape.get(k) {
-                        return SizeKey::Const(*s as i64);
-                    }
-                    if let Some(Some(n)) = names.get(&b).and_then(|ns| ns.get(k)) {
-                        return SizeKey::Name(n.clone());
-                    }
-                    if let Some(a) = ctx.defining_op(b).filter(|a| ctx.op_name(*a) == "mloop.alloc") {
-                        let dyn_pos = shape[..k].iter().filter(|d| matches!(d, morf_ir::Dim::Dynamic)).count();
-                        if let Some(&s) = ctx.operands(a).get(dyn_pos) {
-                            return size_key(ctx, s, names);
-                        }
-                    }
-                }
+    let Some(dim) = ctx.defining_op(v).and_then(|d| ctx.dyn_cast::<DimOp>(d)) else { return SizeKey::Value(v) };
+    let b = dim.source(ctx);
+    let (Some(k), Some((shape, _))) = (dim.index(ctx), buffer_parts(ctx, ctx.value_type(b))) else {
+        return SizeKey::Value(v);
+    };
+    if k >= 0 {
+        let k = k as usize;
+        if let Some(morf_ir::Dim::Static(s)) = shape.get(k) {
+            return SizeKey::Const(*s as i64);
+        }
+        if let Some(Some(n)) = names.get(&b).and_then(|ns| ns.get(k)) {
+            return SizeKey::Name(n.clone());
+        }
+        if let Some(a) = ctx.defining_op(b).and_then(|a| ctx.dyn_cast::<AllocOp>(a)) {
+            let dyn_pos = shape[..k].iter().filter(|d| matches!(d, morf_ir::Dim::Dynamic)).count();
+            if let Some(&s) = a.sizes(ctx).get(dyn_pos) {
+                return size_key(ctx, s, names);
             }
         }
     }
@@ -562,8 +569,8 @@ fn size_key(ctx: &Context, v: Value, names: &HashMap<Value, Vec<Option<String>>>
 fn index_iv(ctx: &Context, v: Value) -> Option<Value> {
     match ctx.value(v).def {
         ValueDef::BlockArg { .. } => Some(v),
-        ValueDef::OpResult { op, .. } if ctx.op_name(op) == "mloop.min" => {
-            let a = ctx.operands(op)[0];
+        ValueDef::OpResult { op, .. } if ctx.isa::<MinOp>(op) => {
+            let a = MinOp(op).lhs(ctx);
             matches!(ctx.value(a).def, ValueDef::BlockArg { .. }).then_some(a)
         }
         _ => None,
@@ -572,10 +579,7 @@ fn index_iv(ctx: &Context, v: Value) -> Option<Value> {
 
 /// Bytes per element of a buffer.
 fn elem_bytes(ctx: &Context, buf: Value) -> u32 {
-    let elem = match ctx.type_data(ctx.value_type(buf)) {
-        TypeData::Dialect { elem: Some(e), .. } => *e,
-        _ => return 4,
-    };
+    let Some((_, elem)) = buffer_parts(ctx, ctx.value_type(buf)) else { return 4 };
     match ctx.type_data(elem) {
         TypeData::Float(FloatKind::F16 | FloatKind::BF16) => 2,
         TypeData::Float(FloatKind::F64) => 8,
@@ -598,7 +602,7 @@ fn uses_value_inside(ctx: &Context, op: OpId, v: Value) -> bool {
 }
 
 fn contains_reduce(ctx: &Context, op: OpId) -> bool {
-    ctx.walk_collect(op).iter().any(|o| ctx.op_name(*o) == "mloop.reduce")
+    ctx.walk_collect(op).iter().any(|o| ctx.isa::<ReduceOp>(*o))
 }
 
 /// Top-level `parallel`, `for` and `reduce` ops of `f`.
@@ -606,7 +610,7 @@ fn all_top_level_loops(ctx: &Context, f: OpId) -> Vec<OpId> {
     match body_block(ctx, f) {
         Some(b) => ctx
             .block_ops(b)
-            .filter(|o| matches!(ctx.op_name(*o), "mloop.parallel" | "mloop.for" | "mloop.reduce"))
+            .filter(|o| ctx.isa::<ParallelOp>(*o) || ctx.isa::<ForOp>(*o) || ctx.isa::<ReduceOp>(*o))
             .collect(),
         None => Vec::new(),
     }
@@ -634,7 +638,7 @@ fn set_kernel_attr(ctx: &mut Context, op: OpId, kind: &str, style: Option<RowSty
 /// nests; freeing later is always legal).
 fn normalize_top_level(ctx: &mut Context, body: BlockId) {
     let ops: Vec<OpId> = ctx.block_ops(body).collect();
-    let Some(&first) = ops.iter().find(|o| ctx.op_name(**o) == "mloop.parallel") else { return };
+    let Some(&first) = ops.iter().find(|o| ctx.isa::<ParallelOp>(**o)) else { return };
     let ret = terminator(ctx, body);
     let mut seen_first = false;
     for &o in &ops {
@@ -642,11 +646,13 @@ fn normalize_top_level(ctx: &mut Context, body: BlockId) {
             seen_first = true;
             continue;
         }
-        match ctx.op_name(o) {
-            "mloop.parallel" | "func.return" => {}
-            "mloop.dealloc" => ctx.move_op_before(o, ret),
-            _ if seen_first => ctx.move_op_before(o, first),
-            _ => {}
+        if ctx.isa::<ParallelOp>(o) || ctx.isa::<ReturnOp>(o) {
+            continue;
+        }
+        if ctx.isa::<DeallocOp>(o) {
+            ctx.move_op_before(o, ret);
+        } else if seen_first {
+            ctx.move_op_before(o, first);
         }
     }
 }
@@ -658,10 +664,12 @@ fn materialize(ctx: &mut Context, f: OpId, s: &Summary, plan: &Plan) -> PassResu
     // One value per axis for every loop bound, so that same-domain checks are identity.
     for &n in &s.nests {
         for o in ctx.walk_collect(n) {
-            let nb = match ctx.op_name(o) {
-                "mloop.parallel" => ctx.operands(o).len(),
-                "mloop.reduce" => ctx.operands(o).len() - 1,
-                _ => continue,
+            let nb = if let Some(par) = ctx.dyn_cast::<ParallelOp>(o) {
+                par.bounds(ctx).len()
+            } else if let Some(red) = ctx.dyn_cast::<ReduceOp>(o) {
+                red.bounds_and_init(ctx).len() - 1
+            } else {
+                continue;
             };
             let k = nb / 3;
             for i in k..2 * k {
@@ -696,7 +704,7 @@ fn materialize(ctx: &mut Context, f: OpId, s: &Summary, plan: &Plan) -> PassResu
     // Kernels in plan order, before the first dealloc (or the return).
     let anchor = ctx
         .block_ops(body)
-        .find(|o| matches!(ctx.op_name(*o), "mloop.dealloc" | "func.return"))
+        .find(|o| ctx.isa::<DeallocOp>(*o) || ctx.isa::<ReturnOp>(*o))
         .expect("a function body ends with a return");
     for k in &plan.kernels {
         for p in k.parts() {
@@ -794,17 +802,19 @@ fn nest_into_row(ctx: &mut Context, r: OpId, p: OpId) -> Result<(), Diagnostic> 
     let row_written: Vec<Value> = ctx
         .walk_collect(r)
         .into_iter()
-        .filter(|o| matches!(ctx.op_name(*o), "mloop.store" | "mloop.accumulate"))
-        .map(|o| ctx.operands(o)[1])
+        .filter_map(|o| match ctx.dyn_cast::<StoreOp>(o) {
+            Some(st) => Some(st.buffer(ctx)),
+            None => ctx.dyn_cast::<AccumulateOp>(o).map(|acc| acc.buffer(ctx)),
+        })
         .collect();
     for o in ctx.walk_collect(p) {
-        if ctx.op_name(o) != "mloop.load" || !row_written.contains(&ctx.operands(o)[0]) {
+        let Some(load) = ctx.dyn_cast::<LoadOp>(o).filter(|l| row_written.contains(&l.buffer(ctx))) else {
             continue;
-        }
-        let idx = &ctx.operands(o)[1..];
+        };
+        let idx = load.indices(ctx);
         let at_row = idx.len() == k && idx.iter().zip(&pp.ivs[..k]).all(|(v, iv)| index_iv(ctx, *v) == Some(*iv));
         if !at_row {
-            let name = buffer_name(ctx, ctx.operands(o)[0], 0);
+            let name = buffer_name(ctx, load.buffer(ctx), 0);
             return Err(err(
                 ctx,
                 &format!("it reads '{name}', which the row loop writes, at an index other than the row's"),
@@ -831,7 +841,7 @@ fn nest_into_row(ctx: &mut Context, r: OpId, p: OpId) -> Result<(), Diagnostic> 
     for list in [&pp.lbs, &pp.ubs, &pp.steps] {
         operands.extend_from_slice(&list[k..]);
     }
-    let inner = ctx.create_op(OperationState::new("mloop.parallel", loc).operands(&operands).region(region));
+    let inner = ctx.create_op(ParallelOp::state(loc, &operands).region(region));
     let rt = terminator(ctx, rp.body);
     ctx.insert_op_before(rt, inner);
     ctx.erase_op(p);
@@ -841,8 +851,7 @@ fn nest_into_row(ctx: &mut Context, r: OpId, p: OpId) -> Result<(), Diagnostic> 
 /// In the body of `kernel`, replaces loads of a buffer at the indices of an earlier store in the
 /// same block by the stored value, and erases temporaries nothing reads any more.
 fn forward_stores(ctx: &mut Context, kernel: OpId) {
-    let loops: Vec<OpId> =
-        ctx.walk_collect(kernel).into_iter().filter(|o| ctx.op_name(*o) == "mloop.parallel").collect();
+    let loops: Vec<OpId> = ctx.walk_collect(kernel).into_iter().filter(|o| ctx.isa::<ParallelOp>(*o)).collect();
     for l in loops {
         forward_in_body(ctx, l);
     }
@@ -854,14 +863,13 @@ fn forward_in_body(ctx: &mut Context, kernel: OpId) {
     let ops: Vec<OpId> = ctx.block_ops(p.body).collect();
     let mut temps = Vec::new();
     for (i, &st) in ops.iter().enumerate() {
-        if !ctx.op_exists(st) || ctx.op_name(st) != "mloop.store" {
+        let Some(store) = Some(st).filter(|o| ctx.op_exists(*o)).and_then(|o| ctx.dyn_cast::<StoreOp>(o)) else {
             continue;
-        }
-        let sops = ctx.operands(st).to_vec();
-        let (val, buf, idx) = (sops[0], sops[1], &sops[2..]);
+        };
+        let (val, buf, idx) = (store.value(ctx), store.buffer(ctx), store.indices(ctx).to_vec());
         let stores_here = ops
             .iter()
-            .filter(|o| ctx.op_exists(**o) && ctx.op_name(**o) == "mloop.store" && ctx.operands(**o)[1] == buf)
+            .filter(|o| ctx.op_exists(**o) && ctx.dyn_cast::<StoreOp>(**o).is_some_and(|s| s.buffer(ctx) == buf))
             .count();
         if stores_here != 1 {
             continue;
@@ -871,16 +879,16 @@ fn forward_in_body(ctx: &mut Context, kernel: OpId) {
                 continue;
             }
             for o in ctx.walk_collect(later) {
-                if ctx.op_name(o) != "mloop.load" || ctx.operands(o)[0] != buf {
+                let Some(load) = ctx.dyn_cast::<LoadOp>(o).filter(|l| l.buffer(ctx) == buf) else {
                     continue;
-                }
-                let lidx = ctx.operands(o)[1..].to_vec();
+                };
+                let lidx = load.indices(ctx).to_vec();
                 let same = lidx.len() == idx.len()
-                    && lidx.iter().zip(idx).all(|(a, b)| {
+                    && lidx.iter().zip(&idx).all(|(a, b)| {
                         same_index(ctx, *a, *b) || (index_iv(ctx, *a) == Some(*b) && index_iv(ctx, *b) == Some(*b))
                     });
                 if same {
-                    let res = ctx.result(o, 0);
+                    let res = load.value(ctx);
                     ctx.replace_all_uses_with(res, val);
                     ctx.erase_op(o);
                 }
@@ -889,8 +897,8 @@ fn forward_in_body(ctx: &mut Context, kernel: OpId) {
         temps.push((st, buf));
     }
     for (st, buf) in temps {
-        let Some(alloc) = ctx.defining_op(buf).filter(|a| ctx.op_name(*a) == "mloop.alloc") else { continue };
-        let only_store_and_dealloc = ctx.uses(buf).iter().all(|u| u.op == st || ctx.op_name(u.op) == "mloop.dealloc");
+        let Some(alloc) = ctx.defining_op(buf).filter(|a| ctx.isa::<AllocOp>(*a)) else { continue };
+        let only_store_and_dealloc = ctx.uses(buf).iter().all(|u| u.op == st || ctx.isa::<DeallocOp>(u.op));
         if !only_store_and_dealloc {
             continue;
         }
