@@ -14,6 +14,7 @@
 //!
 //! A mismatch prints the seed and a shrunk program.
 
+use morf_ir::interfaces::{elementwise, BinaryFn, Elementwise, UnaryFn};
 use morf_ir::{verify, Context, OpId};
 use morf_tensor::progen::{generate, GenConfig};
 
@@ -193,5 +194,59 @@ fn handwritten_programs_agree() {
             }
         }
         assert!(checked >= 4, "program {i}: only {checked} runs were checked");
+    }
+}
+
+macro_rules! function_list {
+    ($ty:ident: $(($v:ident, $($rest:tt)*)),* $(,)?) => {
+        &[$($ty::$v),*]
+    };
+}
+macro_rules! unary_list {
+    ($($t:tt)*) => {
+        function_list!(UnaryFn: $($t)*)
+    };
+}
+macro_rules! binary_list {
+    ($($t:tt)*) => {
+        function_list!(BinaryFn: $($t)*)
+    };
+}
+
+/// Every unary and binary function of the lists.
+const UNARY: &[UnaryFn] = morf_ir::for_each_unary_fn!(unary_list);
+const BINARY: &[BinaryFn] = morf_ir::for_each_binary_fn!(binary_list);
+
+/// Every elementwise function lowers (to the `mloop` op of the same function, found through
+/// the elementwise interface) and agrees exactly with the tensor interpreter: the lowering's
+/// mapping is generated from the function lists, so a new entry cannot be missed.
+#[test]
+fn every_elementwise_function_lowers_to_its_loop_op() {
+    let ty = "tensor<?xf32>";
+    let args = format!("%a: {ty} {{morf.dims = [\"N\"]}}, %b: {ty} {{morf.dims = [\"N\"]}}");
+    let mut cases: Vec<(String, Elementwise)> = Vec::new();
+    for &f in UNARY {
+        let op = morf_tensor::ops::unary_op(f).name;
+        cases.push((format!("%0 = {op} %a : {ty}"), Elementwise::Unary(f)));
+    }
+    for &f in BINARY {
+        let op = morf_tensor::ops::binary_op(f).name;
+        cases.push((format!("%0 = {op} %a, %b : {ty}"), Elementwise::Binary(f)));
+    }
+    for (line, ew) in cases {
+        let text = format!("func.func @f({args}) -> {ty} {{\n  {line}\n  return %0 : {ty}\n}}");
+        let (mut ctx, m, _) = parse_program(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let mut pass = registry().create("lower-tensor-to-loop", "").expect("the pass exists");
+        pass.run(&mut ctx, m).unwrap_or_else(|d| panic!("{}\n{text}", ctx.render(&d)));
+        let lowered: Vec<OpId> =
+            ctx.walk_collect(m).into_iter().filter(|o| elementwise(&ctx, *o) == Some(ew)).collect();
+        assert_eq!(lowered.len(), 1, "{ew:?}: expected one op of the function after lowering\n{text}");
+        let f32t = ctx.f32_type();
+        let scalar = ctx.results(lowered[0]).first().is_some_and(|r| ctx.value_type(*r) == f32t);
+        assert!(scalar, "{ew:?} lowered to '{}', not a scalar op", ctx.op_name(lowered[0]));
+        for seed in 0..4u64 {
+            let inputs = |ctx: &Context, f: OpId| signature_inputs(ctx, f, seed);
+            assert_eq!(check(&text, &inputs, true), Ok(true), "{ew:?} (seed {seed})\n{text}");
+        }
     }
 }
