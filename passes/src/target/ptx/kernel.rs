@@ -10,8 +10,8 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
-use morf_gpu::ops as gpu;
-use morf_ir::interfaces::{elementwise, BinaryFn, Elementwise, UnaryFn};
+use morf_gpu::ops::{self as gpu, ReduceKind, ShuffleMode};
+use morf_ir::interfaces::{elementwise, BinaryFn, CmpPredicate, Elementwise, UnaryFn};
 use morf_ir::{BlockId, Context, Diagnostic, FloatKind, OpId, Type, TypeData, Value};
 use morf_loop::ops as lp;
 
@@ -388,15 +388,6 @@ impl<'a> Kernel<'a> {
         Ok((self.def(op, v)?, s))
     }
 
-    fn str_attr(&self, op: OpId, names: &[&str]) -> Option<String> {
-        for n in names {
-            if let Some(s) = self.ctx.attr(op, n).and_then(|a| self.ctx.attr_str(a)) {
-                return Some(s.to_string());
-            }
-        }
-        None
-    }
-
     /// Emits the ops of `b` and returns the operands of its terminating `yield`, if any.
     fn block(&mut self, b: BlockId) -> Result<Vec<Value>, Diagnostic> {
         for op in self.ctx.block_ops(b).collect::<Vec<_>>() {
@@ -422,13 +413,13 @@ impl<'a> Kernel<'a> {
                 let a = self.operand(op, 0)?;
                 return self.float_op(op, Arith::Unary(f), s, &d, &[a]);
             }
-            Some(Elementwise::Cmp(_)) => return self.cmp(op),
+            Some(Elementwise::Cmp(pred)) => return self.cmp(op, pred),
             Some(Elementwise::Select) => return self.select(op),
             Some(Elementwise::Convert) => return self.convert(op),
             None => {}
         }
-        if ctx.isa::<lp::ConstantOp>(op) {
-            self.constant(op)
+        if let Some(c) = lp::ConstantOp::dyn_cast(ctx, op) {
+            self.constant(c)
         } else if ctx.isa::<lp::RemOp>(op) {
             let (d, s) = self.result(op)?;
             let (a, b) = (self.operand(op, 0)?, self.operand(op, 1)?);
@@ -469,10 +460,10 @@ impl<'a> Kernel<'a> {
             let d = self.def(op, v)?;
             self.line(format!("mov.u64 {d}, {DYNAMIC_SHARED};"));
             Ok(())
-        } else if ctx.isa::<gpu::ShuffleOp>(op) {
-            self.shuffle_op(op)
-        } else if ctx.isa::<gpu::WarpReduceOp>(op) {
-            self.warp_reduce(op)
+        } else if let Some(sh) = gpu::ShuffleOp::dyn_cast(ctx, op) {
+            self.shuffle_op(sh)
+        } else if let Some(wr) = gpu::WarpReduceOp::dyn_cast(ctx, op) {
+            self.warp_reduce(wr)
         } else if ctx.isa::<lp::LoadOp>(op)
             || ctx.isa::<lp::StoreOp>(op)
             || ctx.isa::<lp::AccumulateOp>(op)
@@ -530,9 +521,10 @@ impl<'a> Kernel<'a> {
         self.ctx.results(op).first().map(|&v| self.ctx.value_type(v)).ok_or_else(|| self.err(op, "expected a result"))
     }
 
-    fn constant(&mut self, op: OpId) -> Result<(), Diagnostic> {
+    fn constant(&mut self, c: lp::ConstantOp) -> Result<(), Diagnostic> {
+        let op = c.id();
         let (d, s) = self.result(op)?;
-        let Some(a) = self.ctx.attr(op, "value") else {
+        let Some(a) = c.value(self.ctx) else {
             return Err(self.err(op, "requires attribute 'value'"));
         };
         let line = match s {
@@ -817,17 +809,21 @@ impl<'a> Kernel<'a> {
         self.line(format!("copysign.f32 {d}, {x}, {sel};"));
     }
 
-    fn cmp(&mut self, op: OpId) -> Result<(), Diagnostic> {
+    fn cmp(&mut self, op: OpId, pred: CmpPredicate) -> Result<(), Diagnostic> {
         let (d, _) = self.result(op)?;
         let v = self.ctx.operand(op, 0);
         let s = self.sc_of(op, v)?;
         let (mut a, mut b) = (self.operand(op, 0)?, self.operand(op, 1)?);
-        let pred = self.str_attr(op, &["predicate"]).unwrap_or_default();
-        if !matches!(pred.as_str(), "eq" | "ne" | "lt" | "le" | "gt" | "ge") {
-            return Err(self.err(op, &format!("unknown predicate '{pred}'")));
-        }
+        let ordered = match pred {
+            CmpPredicate::Eq => "eq",
+            CmpPredicate::Ne => "ne",
+            CmpPredicate::Lt => "lt",
+            CmpPredicate::Le => "le",
+            CmpPredicate::Gt => "gt",
+            CmpPredicate::Ge => "ge",
+        };
         let (cond, ty) = match s {
-            Sc::Index => (pred.as_str(), "s64"),
+            Sc::Index => (ordered, "s64"),
             Sc::I1 => return Err(self.err(op, "cannot compare 'i1' values")),
             _ => {
                 if s.is_half() {
@@ -835,7 +831,7 @@ impl<'a> Kernel<'a> {
                     b = self.widen(&b, s);
                 }
                 // Ordered comparisons are false on NaN; `ne` is the unordered one, true on NaN.
-                (if pred == "ne" { "neu" } else { pred.as_str() }, if s == Sc::F64 { "f64" } else { "f32" })
+                (if pred == CmpPredicate::Ne { "neu" } else { ordered }, if s == Sc::F64 { "f64" } else { "f32" })
             }
         };
         self.line(format!("setp.{cond}.{ty} {d}, {a}, {b};"));
@@ -1026,14 +1022,17 @@ impl<'a> Kernel<'a> {
         }
     }
 
-    fn shuffle_op(&mut self, op: OpId) -> Result<(), Diagnostic> {
-        let mode = self.str_attr(op, &["mode", "kind"]).unwrap_or_default();
-        let ptx_mode = match mode.as_str() {
-            "xor" => "bfly",
-            "down" => "down",
-            "up" => "up",
-            "idx" => "idx",
-            _ => return Err(self.err(op, &format!("unknown shuffle mode '{mode}'"))),
+    fn shuffle_op(&mut self, sh: gpu::ShuffleOp) -> Result<(), Diagnostic> {
+        let op = sh.id();
+        let ptx_mode = match sh.shuffle_mode(self.ctx) {
+            Some(ShuffleMode::Xor) => "bfly",
+            Some(ShuffleMode::Down) => "down",
+            Some(ShuffleMode::Up) => "up",
+            Some(ShuffleMode::Idx) => "idx",
+            None => {
+                let mode = sh.mode(self.ctx).unwrap_or_default();
+                return Err(self.err(op, &format!("unknown shuffle mode '{mode}'")));
+            }
         };
         let (d, s) = self.result(op)?;
         let (a, off) = (self.operand(op, 0)?, self.operand(op, 1)?);
@@ -1043,13 +1042,16 @@ impl<'a> Kernel<'a> {
         Ok(())
     }
 
-    fn warp_reduce(&mut self, op: OpId) -> Result<(), Diagnostic> {
-        let kind = self.str_attr(op, &["kind", "mode"]).unwrap_or_default();
-        let f = match kind.as_str() {
-            "sum" => BinaryFn::Add,
-            "max" => BinaryFn::Max,
-            "min" => BinaryFn::Min,
-            _ => return Err(self.err(op, &format!("unknown reduction kind '{kind}'"))),
+    fn warp_reduce(&mut self, wr: gpu::WarpReduceOp) -> Result<(), Diagnostic> {
+        let op = wr.id();
+        let f = match wr.reduce_kind(self.ctx) {
+            Some(ReduceKind::Sum) => BinaryFn::Add,
+            Some(ReduceKind::Max) => BinaryFn::Max,
+            Some(ReduceKind::Min) => BinaryFn::Min,
+            None => {
+                let kind = wr.kind(self.ctx).unwrap_or_default();
+                return Err(self.err(op, &format!("unknown reduction kind '{kind}'")));
+            }
         };
         let (d, s) = self.result(op)?;
         if s == Sc::I1 {
