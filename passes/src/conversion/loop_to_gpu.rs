@@ -1057,7 +1057,8 @@ impl<'a> KernelBuilder<'a> {
         match LoopOp::of(self.ctx, op) {
             LoopOp::Load(l) => {
                 let buf = l.buffer(self.ctx);
-                let idx = self.get_all(&operands[1..])?;
+                let idx = l.indices(self.ctx).to_vec();
+                let idx = self.get_all(&idx)?;
                 let ptr = self.get(buf)?;
                 let off = self.offset(buf, &idx);
                 let ty = self.ctx.value_type(l.value(self.ctx));
@@ -1068,7 +1069,8 @@ impl<'a> KernelBuilder<'a> {
             LoopOp::Store(s) => {
                 let (val, buf) = (s.value(self.ctx), s.buffer(self.ctx));
                 let val = self.get(val)?;
-                let idx = self.get_all(&operands[2..])?;
+                let idx = s.indices(self.ctx).to_vec();
+                let idx = self.get_all(&idx)?;
                 let ptr = self.get(buf)?;
                 let off = self.offset(buf, &idx);
                 match self.row_guard {
@@ -1081,10 +1083,11 @@ impl<'a> KernelBuilder<'a> {
                     }
                 }
             }
-            LoopOp::Accumulate(_) => {
-                let kind = kind_name(self.ctx, op).unwrap_or_default();
-                let val = self.get(operands[0])?;
-                if let Some(p) = self.partial_accs.as_ref().and_then(|(ix, _)| ix.get(&operands[1]).copied()) {
+            LoopOp::Accumulate(acc) => {
+                let kind = acc.kind(self.ctx).unwrap_or_default().to_string();
+                let (buf, indices) = (acc.buffer(self.ctx), acc.indices(self.ctx).to_vec());
+                let val = self.get(acc.value(self.ctx))?;
+                if let Some(p) = self.partial_accs.as_ref().and_then(|(ix, _)| ix.get(&buf).copied()) {
                     // A partial-pointwise kernel: into this thread's register partial.
                     let acc = self.partial_accs.as_ref().expect("checked").1[p];
                     let new = self.combine(&kind, acc, val)?;
@@ -1092,8 +1095,8 @@ impl<'a> KernelBuilder<'a> {
                     return Ok(());
                 }
                 if let Some(sp) = &self.shared_partials {
-                    if let (Some(&p), Some((iv, pos))) = (sp.index.get(&operands[1]), sp.col) {
-                        if operands.last() == Some(&iv) {
+                    if let (Some(&p), Some((iv, pos))) = (sp.index.get(&buf), sp.col) {
+                        if indices.last() == Some(&iv) {
                             let (smem, slots, slot, n) = (sp.smem, sp.slots, sp.slot, sp.n);
                             let pc = self.iconst(p as i64);
                             let a = self.ibin(Ix::Mul, pc, slots);
@@ -1108,9 +1111,9 @@ impl<'a> KernelBuilder<'a> {
                         }
                     }
                 }
-                let idx = self.get_all(&operands[2..])?;
-                let ptr = self.get(operands[1])?;
-                let off = self.offset(operands[1], &idx);
+                let idx = self.get_all(&indices)?;
+                let ptr = self.get(buf)?;
+                let off = self.offset(buf, &idx);
                 let ty = self.ctx.value_type(val);
                 let guard = self.row_guard;
                 let mut body = |kb: &mut Self| -> R<()> {
@@ -1124,12 +1127,12 @@ impl<'a> KernelBuilder<'a> {
                     None => body(self)?,
                 }
             }
-            LoopOp::Reduce(_) => {
+            LoopOp::Reduce(red) => {
                 let parts = loop_parts(self.ctx, op, true).map_err(|e| op_error(self.ctx, op, e))?;
-                let kind = kind_name(self.ctx, op).unwrap_or_default();
+                let kind = red.kind(self.ctx).unwrap_or_default().to_string();
                 let init = self.get(parts.init.expect("reduce"))?;
                 let r = self.seq_reduce(&parts, &kind, init)?;
-                self.map.insert(self.ctx.result(op, 0), r);
+                self.map.insert(red.result(self.ctx), r);
             }
             LoopOp::Parallel => {
                 let parts = loop_parts(self.ctx, op, false).map_err(|e| op_error(self.ctx, op, e))?;
@@ -2753,9 +2756,8 @@ impl<'a> KernelBuilder<'a> {
             _ => None,
         };
         match LoopOp::of(self.ctx, op) {
-            LoopOp::Load(_) => {
-                let buf = operands[0];
-                let res = self.ctx.result(op, 0);
+            LoopOp::Load(l) => {
+                let (buf, res) = (l.buffer(self.ctx), l.value(self.ctx));
                 let elem = self.ctx.value_type(res);
                 let nc = !self.written.contains(&buf);
                 if f[1..].iter().all(|x| uni(x).is_some()) {
@@ -2800,8 +2802,8 @@ impl<'a> KernelBuilder<'a> {
                 };
                 self.fs().fmap.insert(res, Fv::Cols(vals));
             }
-            LoopOp::Store(_) => {
-                let buf = operands[1];
+            LoopOp::Store(st) => {
+                let buf = st.buffer(self.ctx);
                 let ptr = self.get(buf)?;
                 let r = uni(&f[2]).expect("checked by fast_plan");
                 let (n, k, v) = (self.fs().n, self.fs().k, self.fs().v);
@@ -2818,9 +2820,10 @@ impl<'a> KernelBuilder<'a> {
                     self.vstore(&vals, ptr, off, valid)?;
                 }
             }
-            LoopOp::Accumulate(_) => {
-                let kind = kind_name(self.ctx, op).unwrap_or_default();
-                let p = self.fs().ws[&operands[1]];
+            LoopOp::Accumulate(acc) => {
+                let kind = acc.kind(self.ctx).unwrap_or_default().to_string();
+                let buf = acc.buffer(self.ctx);
+                let p = self.fs().ws[&buf];
                 let cols = self.fs().k * self.fs().v;
                 for c in 0..cols {
                     let x = match &f[0] {
