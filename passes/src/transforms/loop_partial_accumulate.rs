@@ -76,7 +76,7 @@ use morf_ir::builtin::op_error;
 use morf_ir::pass::{Pass, PassInfo, PassOptionInfo, PassOptions, PassResult};
 use morf_ir::{Context, Diagnostic, Dim, OpId, Value};
 use morf_loop::buffer_type;
-use morf_loop::ops::{AccumulateOp, AllocOp, DeallocOp, FillOp, LoadOp, ParallelOp, ReduceOp, YieldOp};
+use morf_loop::ops::{AccumulateOp, AllocOp, DeallocOp, FillOp, Kind, LoadOp, ParallelOp, ReduceOp, YieldOp};
 
 use super::loop_utils::{
     clone_body, const_float, const_int, defined_outside, identity_of, loop_parts, nested_effects, select_nest,
@@ -173,8 +173,8 @@ pub fn partial_accumulate(ctx: &mut Context, nest: OpId, split: usize) -> Result
         }
     }
     let rp = loop_parts(ctx, red, true).map_err(|m| err(ctx, &format!("its 'mloop.reduce' is malformed: {m}")))?;
-    let kind = ReduceOp(red).kind(ctx).unwrap_or_default().to_string();
-    let Some(identity) = identity_of(&kind) else {
+    let kind = ReduceOp(red).kind(ctx).unwrap_or_default();
+    let Some(identity) = Kind::from_name(kind).map(identity_of) else {
         return Err(err(ctx, &format!("reduction kind '{kind}' is not one of sum, max, min, prod")));
     };
     let kind_attr = ctx.attr(red, "kind").expect("kind checked");

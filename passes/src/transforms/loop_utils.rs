@@ -11,7 +11,7 @@ use morf_ir::builtin::{op_error, CallOp, FuncOp, ModuleOp};
 use morf_ir::pass::PassOptions;
 use morf_ir::{Attr, BlockId, Context, Diagnostic, Loc, OpId, OperationState, Type, Value, ValueDef};
 use morf_loop::ops::{
-    AccumulateOp, AddOp, ConstantOp, DeallocOp, DimOp, DivOp, FillOp, ForOp, LoadOp, MinOp, MulOp, ParallelOp,
+    AccumulateOp, AddOp, ConstantOp, DeallocOp, DimOp, DivOp, FillOp, ForOp, Kind, LoadOp, MinOp, MulOp, ParallelOp,
     ReduceOp, SelectOp, StoreOp, SubOp, YieldOp,
 };
 
@@ -346,14 +346,13 @@ pub(crate) fn nested_effects(ctx: &Context, op: OpId) -> Vec<Effect> {
     out
 }
 
-/// Whether a float attribute or constant is the identity of a reduction kind.
-pub(crate) fn identity_of(kind: &str) -> Option<f64> {
+/// The identity of a reduction kind.
+pub(crate) fn identity_of(kind: Kind) -> f64 {
     match kind {
-        "sum" => Some(0.0),
-        "prod" => Some(1.0),
-        "max" => Some(f64::NEG_INFINITY),
-        "min" => Some(f64::INFINITY),
-        _ => None,
+        Kind::Sum => 0.0,
+        Kind::Prod => 1.0,
+        Kind::Max => f64::NEG_INFINITY,
+        Kind::Min => f64::INFINITY,
     }
 }
 
