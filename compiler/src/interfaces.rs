@@ -25,6 +25,7 @@ macro_rules! for_each_unary_fn {
             (Rsqrt, "rsqrt", RsqrtOp, "reciprocal square root", |a: f64| 1.0 / a.sqrt()),
             (Tanh, "tanh", TanhOp, "hyperbolic tangent", f64::tanh),
             (Abs, "abs", AbsOp, "absolute value", f64::abs),
+            (Erf, "erf", ErfOp, "error function", $crate::numerics::erf),
         }
     };
 }

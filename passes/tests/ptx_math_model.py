@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""A model of the accurate f32 `exp`, `log` and `tanh` sequences that the PTX emitter
-(`passes/src/target/ptx/kernel.rs`, `accurate_exp`/`accurate_log`/`accurate_tanh`) writes, step
+"""A model of the accurate f32 `exp`, `log`, `tanh` and `erf` sequences that the PTX emitter
+(`passes/src/target/ptx/kernel.rs`, `accurate_exp`/`accurate_log`/`accurate_tanh`/`accurate_erf`) writes, step
 by step, in numpy float32, measured against float64 `math`/numpy over dense sweeps.
 
     python3 passes/tests/ptx_math_model.py [--random N]
@@ -49,6 +49,11 @@ TANH_P = [
 ]
 # log(1 + f) = f - s (f - R), s = f / (2 + f), R = z (2/3 + z (2/5 + z (2/7 + z 2/9))), z = s^2.
 LOG_R = [2 / 3, 2 / 5, 2 / 7, 2 / 9]
+# erf x = x P(x^2) for |x| < 1: Taylor coefficients 2/sqrt(pi) (-1)^n / (n! (2n + 1)), n = 0..12.
+ERF_P = [2 / math.sqrt(math.pi) * (-1) ** n / (math.factorial(n) * (2 * n + 1)) for n in range(13)]
+# erfc a = t exp(-a^2 + Q(t)), t = 1 / (1 + a / 2) (Numerical Recipes' erfcc), constant term first.
+ERFC_Q = [-1.26551223, 1.00002368, 0.37409196, 0.09678418, -0.18628806, 0.27886807, -1.13520398, 1.48851587,
+          -0.82215223, 0.17087277]
 INF = f32(np.inf)
 
 
@@ -128,6 +133,26 @@ def tanh_seq(x, d):
         big = (f32(1.0) - (f32(2.0) / (E + f32(1.0)).astype(f32)).astype(f32)).astype(f32)
     # copysign.f32 on the selected value: the sign of x, also for tanh(-0) = -0.
     return np.copysign(sel(a < TANH_T, small, big), x).astype(f32)
+
+
+def erf_seq(x, d):
+    x = np.asarray(x, f32)
+    a = np.abs(x)
+    z = (x * x).astype(f32)
+    P = np.full_like(z, f32(ERF_P[-1]))
+    for c in ERF_P[-2::-1]:
+        P = fma(P, z, np.full_like(z, f32(c)))
+    small = (x * P).astype(f32)
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        t = (f32(1.0) / ((a * f32(0.5)).astype(f32) + f32(1.0)).astype(f32)).astype(f32)
+        Q = np.full_like(t, f32(ERFC_Q[-1]))
+        for c in ERFC_Q[-2::-1]:
+            Q = fma(Q, t, np.full_like(t, f32(c)))
+        arg = fma(-a, a, Q)
+        E = exp_seq(arg, d)
+        big = (f32(1.0) - (t * E).astype(f32)).astype(f32)
+    # copysign.f32 on the selected value: erf is odd, erf(-0) = -0.
+    return np.copysign(sel(a < f32(1.0), small, big), x).astype(f32)
 
 
 def err(out, ref):
@@ -212,6 +237,20 @@ def main():
     xt = xt[np.isfinite(xt)]
     worst["tanh"] = report("tanh", xt, tanh_seq, np.tanh(xt.astype(np.float64)))
 
+    # erf: all exponents both signs, dense over [-6, 6] and around the switch at 1, random bits.
+    xf = np.concatenate(
+        [
+            sweep_all_exponents(-np.inf, np.inf),
+            np.linspace(-6.0, 6.0, 4_000_001).astype(f32),
+            np.linspace(0.99, 1.01, 1_000_001).astype(f32),
+            rng.uniform(-5.0, 5.0, n_random).astype(f32),
+            rng.integers(0, 2**32, n_random, dtype=np.uint64).astype(np.uint32).view(f32),
+        ]
+    )
+    xf = xf[np.isfinite(xf)]
+    ref = np.array([math.erf(v) for v in xf.astype(np.float64).tolist()])
+    worst["erf"] = report("erf", xf, erf_seq, ref)
+
     # Special values, exact.
     bad = []
     nan = f32(np.nan)
@@ -224,6 +263,8 @@ def main():
              [nan, -INF, -INF, nan, nan, INF, 0.0, math.log(2.0**-149)]),
             ("tanh", tanh_seq, [nan, INF, -INF, f32(0.0), f32(-0.0), mn, -mn, f32(1e-30), f32(20.0), f32(-20.0)],
              [nan, 1.0, -1.0, 0.0, -0.0, mn, -mn, f32(1e-30), 1.0, -1.0]),
+            ("erf", erf_seq, [nan, INF, -INF, f32(0.0), f32(-0.0), f32(4.5), f32(-4.5), f32(30.0)],
+             [nan, 1.0, -1.0, 0.0, -0.0, 1.0, -1.0, 1.0]),
         ]
         for name, fn, xs, want in cases:
             out = fn(np.array(xs, f32), d)

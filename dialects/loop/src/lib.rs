@@ -8,7 +8,7 @@
 //! Ops, by group (see `docs/dialects/loop.md` for the full reference):
 //!
 //! - [`ops::scalar`]: `constant`, `add`, `sub`, `mul`, `div`, `max`, `min`, `pow`, `rem`,
-//!   `neg`, `exp`, `log`, `sqrt`, `rsqrt`, `tanh`, `abs`, `cmp`, `select`, `convert`;
+//!   `neg`, `exp`, `log`, `sqrt`, `rsqrt`, `tanh`, `abs`, `erf`, `cmp`, `select`, `convert`;
 //! - [`ops::buffer`]: `dim`, `alloc`, `constant_buffer`, `dealloc`, `load`, `store`,
 //!   `accumulate`, `fill`;
 //! - [`ops::loops`]: `for`, `parallel`, `reduce`, `yield`.

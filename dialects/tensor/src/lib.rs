@@ -8,7 +8,7 @@
 //!
 //! - `mtensor.constant`, in [`ops::constant`];
 //! - in [`ops::elementwise`]: `add`, `sub`, `mul`, `div`, `max`, `min`, `pow`, `neg`, `exp`,
-//!   `log`, `sqrt`, `rsqrt`, `tanh`, `abs` (one op per entry of the scalar function lists
+//!   `log`, `sqrt`, `rsqrt`, `tanh`, `abs`, `erf` (one op per entry of the scalar function lists
 //!   `morf_ir::for_each_unary_fn!` / `for_each_binary_fn!`), `cmp`, `select`, `convert`;
 //! - `mtensor.reduce`, in [`ops::reduce`];
 //! - in [`ops::shape`]: `dim`, `broadcast`, `transpose`, `reshape`, `collapse_shape`,

@@ -212,7 +212,8 @@ impl Gen<'_> {
         match self.rng.below(9) {
             0 => {
                 use UnaryFn::*;
-                let f = *self.rng.pick(&[Neg, Abs, Tanh, Exp, Sqrt, Rsqrt, Log]);
+                // Every unary function of the list, so new ones are generated too.
+                let f = *self.rng.pick(UnaryFn::ALL);
                 // Keep exp/log/sqrt/rsqrt in range: apply to tanh or abs first.
                 let (src, pre) = match f {
                     Exp => {

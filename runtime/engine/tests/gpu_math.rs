@@ -1,12 +1,13 @@
-//! The f32 `exp`, `log`, `tanh` and `pow` of the PTX emitter, measured on the GPU: tiny
+//! The f32 `exp`, `log`, `tanh`, `erf` and `pow` of the PTX emitter, measured on the GPU: tiny
 //! `mtensor` programs (`%y = mtensor.exp %x`, ...) over 2^20 chosen f32 inputs (a log-spaced
 //! sweep over the whole f32 range, both signs, a dense sweep of the interesting interval, and
 //! the special values) go through the `gpu` pipeline and PTX, run on GPU 0, and each element is
-//! compared with the f64 function of its input (Rust's `exp`, `ln`, `tanh`, `powf`).
+//! compared with the f64 function of its input (Rust's `exp`, `ln`, `tanh`, `powf`;
+//! `morf_ir::numerics::erf`).
 //!
 //! The error of an element is `|out - ref| / max(|ref|, f32::MIN_POSITIVE)`: relative, except
 //! that subnormal results are measured against the smallest normal f32 (their precision is
-//! absolute). `exp`, `log` and `tanh` (the accurate sequences, the default without fast-math)
+//! absolute). `exp`, `log`, `tanh` and `erf` (the accurate sequences, the default without fast-math)
 //! must stay within 4e-7 and give the special values exactly; `pow`, which is
 //! `ex2.approx(y * lg2.approx(x))` in both modes, is held to the bound of that sequence,
 //! `6e-7 + 4e-7 |y log2 x| + 3e-7 |y|` per element (lg2.approx's absolute error near 1 is
@@ -219,6 +220,7 @@ fn special_expectations(op: &str) -> Vec<(f32, f32)> {
             (1e-30, 1e-30),
             (-1e-30, -1e-30),
         ],
+        "erf" => vec![(nan, nan), (inf, 1.0), (-inf, -1.0), (0.0, 0.0), (-0.0, -0.0), (4.5, 1.0), (-4.5, -1.0)],
         _ => vec![],
     }
 }
@@ -233,6 +235,7 @@ fn accurate_math_on_the_gpu() {
         ("exp", f64::exp as fn(f64) -> f64, -104.0, 89.0),
         ("log", f64::ln, 0.0, 4.0),
         ("tanh", f64::tanh, -10.0, 10.0),
+        ("erf", morf_ir::numerics::erf, -6.0, 6.0),
     ] {
         let (worst, at, bad) = check_unary(&gpu, op, f, lo, hi);
         if worst > BOUND {

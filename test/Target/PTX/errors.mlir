@@ -27,3 +27,14 @@ mgpu.func @flag(%x: !mgpu.ptr<f32>, %p: i1) kernel {
   mgpu.return
 }
 // expected-error@-3 {{'mgpu.func' op cannot be emitted to PTX: kernel parameter #1 has type 'i1'; only global pointers, 'index' and floats are supported}}
+
+// -----
+
+mgpu.func @erf_f64(%x: !mgpu.ptr<f64>) kernel {
+  %t = mgpu.thread_id : index
+  %a = mgpu.load %x[%t] : !mgpu.ptr<f64>
+  // expected-error@+1 {{'mloop.erf' op cannot be emitted to PTX: not supported on f64 in PTX emission yet}}
+  %e = mloop.erf %a : f64
+  mgpu.store %e, %x[%t] : !mgpu.ptr<f64>
+  mgpu.return
+}

@@ -297,6 +297,37 @@ const TANH_P: [f64; 10] = [
     -0.000_239_129_114_243_552_48,
     9.691_537_956_929_451e-5,
 ];
+/// Taylor coefficients of erf x = x P(z) (z = x^2): `2/sqrt(pi) (-1)^n / (n! (2n + 1))`,
+/// n = 0 through 12.
+const ERF_P: [f64; 13] = [
+    std::f64::consts::FRAC_2_SQRT_PI,
+    -0.37612638903183754,
+    0.11283791670955126,
+    -0.026866170645131252,
+    0.005223977625442188,
+    -0.0008548327023450852,
+    0.00012055332981789664,
+    -1.492565035840625e-05,
+    1.6462114365889246e-06,
+    -1.6365844691234924e-07,
+    1.4807192815879218e-08,
+    -1.2290555301717926e-09,
+    9.422759064650411e-11,
+];
+/// erfc(a) = t exp(-a^2 + Q(t)), t = 1 / (1 + a / 2): the coefficients of Q, constant term
+/// first (Numerical Recipes, `erfcc`; relative error below 1.2e-7 for a >= 0).
+const ERFC_Q: [f64; 10] = [
+    -1.26551223,
+    1.00002368,
+    0.37409196,
+    0.09678418,
+    -0.18628806,
+    0.27886807,
+    -1.13520398,
+    1.48851587,
+    -0.82215223,
+    0.17087277,
+];
 
 impl<'a> Kernel<'a> {
     fn err(&self, op: OpId, why: &str) -> Diagnostic {
@@ -652,7 +683,7 @@ impl<'a> Kernel<'a> {
                     self.line(format!("sqrt.rn.{t} {r}, {x};"));
                     self.line(format!("rcp.rn.{t} {d}, {r};"));
                 }
-                UnaryFn::Exp | UnaryFn::Log | UnaryFn::Tanh if f64 => {
+                UnaryFn::Exp | UnaryFn::Log | UnaryFn::Tanh | UnaryFn::Erf if f64 => {
                     return Err(self.err(op, "not supported on f64 in PTX emission yet"));
                 }
                 UnaryFn::Exp if self.opts.fast_math => {
@@ -669,10 +700,65 @@ impl<'a> Kernel<'a> {
                 UnaryFn::Log => self.accurate_log(d, &x),
                 UnaryFn::Tanh if self.opts.fast_math => self.line(format!("tanh.approx.f32 {d}, {x};")),
                 UnaryFn::Tanh => self.accurate_tanh(d, &x),
+                UnaryFn::Erf => self.accurate_erf(d, &x),
             },
             Arith::Rem => return Err(self.err(op, "'rem' is not defined on floats")),
         }
         Ok(())
+    }
+
+    /// `d = erf(x)` on f32, within about 2.5 ulp (`passes/tests/ptx_math_model.py`: 1.7e-7);
+    /// no approximate instruction but the `ex2` inside [`Self::accurate_exp`].
+    ///
+    /// `|x| < 1`: `x P(x^2)`, P the Taylor series of `erf(x) / x` through `x^24` (the first
+    /// term left out is below 2^-33 of the result). Otherwise `1 - erfc(|x|)` with
+    /// `erfc(a) = t exp(-a^2 + Q(t))`, `t = 1 / (1 + a / 2)` and Q the degree-9 Chebyshev fit
+    /// of Numerical Recipes' `erfcc` (relative error below 1.2e-7), `-a^2 + Q` in one fma;
+    /// beyond 4 the result rounds to 1. `copysign` puts the sign of `x` on either branch (erf
+    /// is odd: erf(-0) = -0); NaN propagates through the second branch and erf(±inf) = ±1.
+    fn accurate_erf(&mut self, d: &str, x: &str) {
+        let f = |k: &mut Self| k.tmp(Rc::F32);
+        let (a, z, p, small, h, den, t, q, na, arg, ex, erfc, big, sel) = (
+            f(self),
+            f(self),
+            f(self),
+            f(self),
+            f(self),
+            f(self),
+            f(self),
+            f(self),
+            f(self),
+            f(self),
+            f(self),
+            f(self),
+            f(self),
+            f(self),
+        );
+        let is_small = self.tmp(Rc::Pred);
+        self.line(format!("abs.f32 {a}, {x};"));
+        self.line(format!("mul.rn.f32 {z}, {x}, {x};"));
+        let (last, rest) = ERF_P.split_last().expect("coefficients");
+        self.line(format!("mov.f32 {p}, {};", f32_imm(*last as f32)));
+        for c in rest.iter().rev() {
+            self.line(format!("fma.rn.f32 {p}, {p}, {z}, {};", f32_imm(*c as f32)));
+        }
+        self.line(format!("mul.rn.f32 {small}, {x}, {p};"));
+        self.line(format!("mul.rn.f32 {h}, {a}, {};", f32_imm(0.5)));
+        self.line(format!("add.rn.f32 {den}, {h}, {};", f32_imm(1.0)));
+        self.line(format!("div.rn.f32 {t}, {}, {den};", f32_imm(1.0)));
+        let (last, rest) = ERFC_Q.split_last().expect("coefficients");
+        self.line(format!("mov.f32 {q}, {};", f32_imm(*last as f32)));
+        for c in rest.iter().rev() {
+            self.line(format!("fma.rn.f32 {q}, {q}, {t}, {};", f32_imm(*c as f32)));
+        }
+        self.line(format!("neg.f32 {na}, {a};"));
+        self.line(format!("fma.rn.f32 {arg}, {na}, {a}, {q};"));
+        self.accurate_exp(&ex, &arg);
+        self.line(format!("mul.rn.f32 {erfc}, {t}, {ex};"));
+        self.line(format!("sub.rn.f32 {big}, {}, {erfc};", f32_imm(1.0)));
+        self.line(format!("setp.lt.f32 {is_small}, {a}, {};", f32_imm(1.0)));
+        self.line(format!("selp.f32 {sel}, {small}, {big}, {is_small};"));
+        self.line(format!("copysign.f32 {d}, {x}, {sel};"));
     }
 
     /// `d = exp(x)` on f32, within about 6 ulp over the whole range (`passes/tests/ptx_math_model.py`
