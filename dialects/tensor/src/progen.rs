@@ -205,6 +205,18 @@ impl Gen<'_> {
         name
     }
 
+    /// Pushes `1 + abs(x)` for the value `x` of `axes` and `elem`; returns its name.
+    fn one_plus_abs(&mut self, x: &str, axes: &[usize], elem: FloatKind) -> String {
+        let t = self.ty(axes, elem);
+        let m = self.fresh();
+        self.push(m.clone(), axes.to_vec(), elem, format!("%{m} = {} %{x} : {t}", AbsOp::NAME));
+        let one = self.constant(axes, elem, 1.0);
+        let k = self.fresh();
+        let line = format!("%{k} = {} %{m}, %{one} : {t}", AddOp::NAME);
+        self.push(k.clone(), axes.to_vec(), elem, line);
+        k
+    }
+
     fn step(&mut self) {
         let v = self.rng.pick(&self.vals).clone();
         let t = self.ty(&v.axes, v.elem);
@@ -214,16 +226,15 @@ impl Gen<'_> {
                 use UnaryFn::*;
                 // Every unary function of the list, so new ones are generated too.
                 let f = *self.rng.pick(UnaryFn::ALL);
-                // Keep exp/log/sqrt/rsqrt in range: apply to tanh or abs first.
+                // Keep exp/log/sqrt/rsqrt in range and well conditioned: exp of a tanh, and
+                // log/sqrt/rsqrt of 1 + abs(x), never of a value near 0 (the log of a sum that
+                // cancels to almost 0 magnifies the sum's rounding beyond any tolerance).
                 let (src, pre) = match f {
                     Exp => {
                         let m = self.fresh();
                         (m.clone(), Some(format!("%{m} = {} %{} : {t}", TanhOp::NAME, v.name)))
                     }
-                    Sqrt | Rsqrt | Log => {
-                        let m = self.fresh();
-                        (m.clone(), Some(format!("%{m} = {} %{} : {t}", AbsOp::NAME, v.name)))
-                    }
+                    Sqrt | Rsqrt | Log => (self.one_plus_abs(&v.name, &v.axes, v.elem), None),
                     _ => (v.name.clone(), None),
                 };
                 if let Some(p) = pre {
@@ -237,18 +248,8 @@ impl Gen<'_> {
                 let f = *self.rng.pick(&[Add, Sub, Mul, Max, Min, Div, Add, Mul]);
                 let other = self.value_like(&v.axes.clone(), v.elem);
                 let (a, b) = if self.rng.chance(0.5) { (v.name.clone(), other) } else { (other, v.name.clone()) };
-                let b = if f == Div {
-                    // Divide by something away from zero: 1 + abs(b).
-                    let m = self.fresh();
-                    self.push(m.clone(), v.axes.clone(), v.elem, format!("%{m} = {} %{b} : {t}", AbsOp::NAME));
-                    let one = self.constant(&v.axes.clone(), v.elem, 1.0);
-                    let k = self.fresh();
-                    let line = format!("%{k} = {} %{m}, %{one} : {t}", AddOp::NAME);
-                    self.push(k.clone(), v.axes.clone(), v.elem, line);
-                    k
-                } else {
-                    b
-                };
+                // Divide by something away from zero: 1 + abs(b).
+                let b = if f == Div { self.one_plus_abs(&b, &v.axes, v.elem) } else { b };
                 let op = binary_op(f).name;
                 self.push(n.clone(), v.axes.clone(), v.elem, format!("%{n} = {op} %{a}, %{b} : {t}"));
             }

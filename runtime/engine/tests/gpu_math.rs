@@ -72,6 +72,8 @@ fn specials() -> Vec<f32> {
         -0.0,
         1.0,
         -1.0,
+        4.5,
+        -4.5,
         f32::MIN_POSITIVE,
         -f32::MIN_POSITIVE,
         f32::from_bits(1),
