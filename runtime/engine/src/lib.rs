@@ -12,7 +12,9 @@
 //! - checking outputs against the fp64 interpreter ([`check`], tolerances from
 //!   [`morf_ir::numerics`]);
 //! - estimating the memory of a run before allocating it ([`memory`]);
-//! - timing compiled programs on the GPU with CUDA events ([`timing`]).
+//! - timing compiled programs on the GPU with CUDA events ([`timing`]);
+//! - benchmarking a function fused vs unfused vs a copy-kernel floor, with the report's
+//!   table and JSON ([`mod@bench`], what `morf-bench` runs).
 //!
 //! `morf-run` and `morf-bench` are thin command-line shells around this crate; see
 //! `docs/engine.md`. Every user error is an [`EngineError`], never a panic; errors in
@@ -37,6 +39,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod bench;
 pub mod bind;
 pub mod check;
 pub mod compile;
@@ -47,6 +50,7 @@ pub mod npy;
 pub mod run;
 pub mod timing;
 
+pub use bench::{run_bench, run_bench_file, BenchConfig, BenchError, BenchReport};
 pub use bind::{
     bind_arguments, estimate_interpreter_run, load_module, new_context, parse_input_spec, parse_random_spec,
     plan_arguments, read_source, select_function, write_error, write_results, InputArray, ResultSummary, RunOptions,

@@ -2,39 +2,17 @@
 //! (and optionally the unfused one), against the bandwidth of a device-to-device copy
 //! kernel measured in the same run. See `tools/morf-bench/README.md` and `docs/perf.md`.
 //!
-//! Method, per shape: bind fresh pseudo-random inputs (normal; `morf.random = "positive"`
-//! arguments such as `rstd` uniform in [0.5, 2)), compile, run each program once and
-//! check every output against the fp64 reference interpreter (unless `--no-check`), then
-//! time the host sequence of one call (all its launches, fills and workspace reuse)
-//! between two CUDA events: `warmup` untimed calls, then the median of `runs` timed calls.
-//! The inputs stay the same between calls. A fused program that fails its check is not
-//! timed (the other shapes still run; the exit status is 1); an unfused one that fails is
-//! timed anyway and marked. With `--per-kernel`, a second pass of `runs` calls records a
-//! pair of events around each launch (the whole-call figures come from the first pass,
-//! which records nothing between launches).
-//!
-//! floor = minimum bytes / copy bandwidth, where the minimum bytes are every argument read
-//! once plus every result written once (x, dy, rstd[, mean], w in; dx, dw[, db] out for the
-//! norm backward passes), element sizes by dtype; copy bandwidth = (bytes read + bytes
-//! written) / median time of the copy kernel on a 1 GiB buffer.
+//! A thin shell over the engine's benchmark ([`morf_engine::bench`], which owns the method,
+//! the floor, the report and its rendering): this crate parses the command line into a
+//! [`BenchConfig`], runs it, prints the table, writes the JSON atomically and picks the
+//! exit status.
 #![warn(missing_docs)]
 
 use std::ffi::OsString;
-use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use clap::Parser as _;
-use morf_engine::compile::{compile_for_gpu, GpuProgram};
-use morf_engine::timing::{time_kernels, time_program};
-use morf_engine::{
-    bind_arguments, compare_outputs, load_module, new_context, parse_random_spec, select_function, EngineError,
-    OutputCheck, RunOptions,
-};
-use morf_ir::interp::RtValue;
-use morf_ir::{Context, OpId, TypeData};
-use morf_runtime::{Gpu, RuntimeError};
-
-pub use morf_engine::timing::KernelTiming;
+use morf_engine::{parse_random_spec, run_bench_file, BenchConfig, BenchError, EngineError};
 
 /// Command line of morf-bench.
 #[derive(clap::Parser, Debug, Clone)]
@@ -89,7 +67,7 @@ pub struct Cli {
     pub no_check: bool,
 }
 
-/// Parses a command line (argv[0] first) and checks the values clap cannot.
+/// Parses a command line (`argv[0]` first) and checks the values clap cannot.
 pub fn parse_cli(args: Vec<OsString>) -> Result<Cli, clap::Error> {
     let cli = Cli::try_parse_from(args)?;
     Ok(cli)
@@ -115,615 +93,25 @@ pub fn validate(cli: &Cli) -> Result<Vec<Vec<(String, usize)>>, String> {
         .collect()
 }
 
-/// Bytes moved at least once by a call: every input read once, every output written once.
-/// Each entry is `(elements, bytes per element)`.
-pub fn floor_bytes(tensors: &[(usize, usize)]) -> u64 {
-    tensors.iter().map(|&(n, b)| n as u64 * b as u64).sum()
-}
-
-/// The time `bytes` take at `tb_per_s` (10^12 bytes per second), in microseconds.
-pub fn floor_us(bytes: u64, tb_per_s: f64) -> f64 {
-    bytes as f64 / (tb_per_s * 1e12) * 1e6
-}
-
-/// `floor / measured` in percent (how close a time is to the floor).
-pub fn pct_of_floor(floor_us: f64, measured_us: f64) -> f64 {
-    100.0 * floor_us / measured_us
-}
-
-/// The outcome of a program's output check.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CheckStatus {
-    /// Every output matched the reference.
-    Passed,
-    /// Some output did not.
-    Failed,
-    /// No check was made (`--no-check`).
-    Unchecked,
-}
-
-impl CheckStatus {
-    /// The status of `checks`.
-    pub fn of(checks: &[OutputCheck]) -> CheckStatus {
-        if checks.iter().all(OutputCheck::ok) {
-            CheckStatus::Passed
-        } else {
-            CheckStatus::Failed
-        }
-    }
-
-    /// The JSON value of `check_ok`: `true`, `false`, or `null` when unchecked.
-    fn json(self) -> &'static str {
-        match self {
-            CheckStatus::Passed => "true",
-            CheckStatus::Failed => "false",
-            CheckStatus::Unchecked => "null",
-        }
-    }
-
-    /// The mark after a time in the table.
-    fn mark(self) -> &'static str {
-        match self {
-            CheckStatus::Passed => "",
-            CheckStatus::Failed => " (check failed)",
-            CheckStatus::Unchecked => " (unchecked)",
-        }
-    }
-}
-
-/// The figures of one program on one shape.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Timing {
-    /// Median time of one call, in microseconds (NaN when not timed: a failed fused check).
-    pub median_us: f64,
-    /// Fastest call (NaN when not timed).
-    pub min_us: f64,
-    /// Kernel launches per call (0 when not timed).
-    pub launches: usize,
-    /// Whether the outputs matched the reference.
-    pub check: CheckStatus,
-    /// The output checks made before timing (empty when unchecked).
-    pub checks: Vec<OutputCheck>,
-    /// Each launch of a call, in order (`--per-kernel` only).
-    pub kernels: Option<Vec<KernelTiming>>,
-}
-
-/// The figures of one shape.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ShapeResult {
-    /// `576000 x 384`.
-    pub shape: String,
-    /// The sizes as given.
-    pub sizes: Vec<(String, usize)>,
-    /// Element type of the first argument (`bf16`, `f32`).
-    pub dtype: String,
-    /// Minimum bytes of a call.
-    pub floor_bytes: u64,
-    /// The floor in microseconds at the copy bandwidth.
-    pub floor_us: f64,
-    /// The fused program.
-    pub fused: Timing,
-    /// The unfused program, when asked.
-    pub unfused: Option<Timing>,
-}
-
-/// The copy kernel's figures.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct CopyFigures {
-    /// Bytes copied (read and written once each).
-    pub bytes: usize,
-    /// Median time of one copy.
-    pub median_us: f64,
-    /// (bytes read + bytes written) / median time, TB/s.
-    pub tb_per_s: f64,
-}
-
-/// Everything one morf-bench run measured.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Report {
-    /// Device name.
-    pub device: String,
-    /// Streaming multiprocessors.
-    pub sm_count: u32,
-    /// The IR file.
-    pub file: String,
-    /// The function timed.
-    pub function: String,
-    /// Timed calls per program.
-    pub runs: usize,
-    /// Untimed calls per program.
-    pub warmup: usize,
-    /// Pipelines: fused, and unfused when timed.
-    pub pipelines: (String, Option<String>),
-    /// The copy reference.
-    pub copy: CopyFigures,
-    /// Whether outputs were checked against the reference (not `--no-check`).
-    pub checked: bool,
-    /// Whether launches were timed one by one (`--per-kernel`).
-    pub per_kernel: bool,
-    /// One entry per shape.
-    pub shapes: Vec<ShapeResult>,
-}
-
-fn fmt_opt(x: Option<f64>, digits: usize) -> String {
-    match x {
-        Some(v) if v.is_finite() => format!("{v:.digits$}"),
-        _ => "-".into(),
-    }
-}
-
-fn fmt_time(t: Option<&Timing>) -> String {
-    match t {
-        Some(t) => format!("{}{}", fmt_opt(Some(t.median_us), 1), t.check.mark()),
-        None => "-".into(),
-    }
-}
-
-fn fmt_pct(floor_us: f64, t: Option<&Timing>) -> String {
-    match t {
-        Some(t) if t.median_us.is_finite() => format!("{:.1}%", pct_of_floor(floor_us, t.median_us)),
-        _ => "-".into(),
-    }
-}
-
-/// A markdown table with `left` left-aligned leading columns, the rest right-aligned.
-fn render_table(rows: &[Vec<String>], left: usize) -> String {
-    let cols = rows.first().map(Vec::len).unwrap_or(0);
-    let widths: Vec<usize> = (0..cols).map(|c| rows.iter().map(|r| r[c].len()).max().unwrap_or(0)).collect();
-    let mut out = String::new();
-    for (i, r) in rows.iter().enumerate() {
-        let cells: Vec<String> = r
-            .iter()
-            .enumerate()
-            .map(|(c, v)| if c < left { format!("{v:<w$}", w = widths[c]) } else { format!("{v:>w$}", w = widths[c]) })
-            .collect();
-        let _ = writeln!(out, "| {} |", cells.join(" | "));
-        if i == 0 {
-            let dashes: Vec<String> = widths.iter().map(|w| "-".repeat(*w)).collect();
-            let _ = writeln!(out, "| {} |", dashes.join(" | "));
-        }
-    }
-    out
-}
-
-/// The per-kernel table of one program: launch index, kernel, grid, block, shared bytes,
-/// median us, and that launch's share of the call's median time.
-pub fn kernel_table(kernels: &[KernelTiming], call_median_us: f64) -> String {
-    let header = ["#", "kernel", "grid", "block", "shared bytes", "median us", "share of call"];
-    let mut rows: Vec<Vec<String>> = vec![header.iter().map(|s| s.to_string()).collect()];
-    for (i, k) in kernels.iter().enumerate() {
-        rows.push(vec![
-            i.to_string(),
-            k.kernel.clone(),
-            k.grid.to_string(),
-            k.block.to_string(),
-            k.shared_bytes.to_string(),
-            format!("{:.1}", k.median_us),
-            fmt_share(k.median_us, call_median_us),
-        ]);
-    }
-    let sum: f64 = kernels.iter().map(|k| k.median_us).sum();
-    rows.push(vec![
-        String::new(),
-        "(sum of kernels)".into(),
-        String::new(),
-        String::new(),
-        String::new(),
-        format!("{sum:.1}"),
-        fmt_share(sum, call_median_us),
-    ]);
-    render_table(&rows, 2)
-}
-
-fn fmt_share(us: f64, call_us: f64) -> String {
-    if call_us.is_finite() && call_us > 0.0 {
-        format!("{:.1}%", 100.0 * us / call_us)
-    } else {
-        "-".into()
-    }
-}
-
-impl Report {
-    /// The table: `shape, dtype, fused us, unfused us, copy TB/s, floor us, fused % of
-    /// floor, unfused % of floor`.
-    pub fn table(&self) -> String {
-        let header = [
-            "shape",
-            "dtype",
-            "fused us",
-            "unfused us",
-            "copy TB/s",
-            "floor us",
-            "fused % of floor",
-            "unfused % of floor",
-        ];
-        let mut rows: Vec<Vec<String>> = vec![header.iter().map(|s| s.to_string()).collect()];
-        for s in &self.shapes {
-            rows.push(vec![
-                s.shape.clone(),
-                s.dtype.clone(),
-                fmt_time(Some(&s.fused)),
-                fmt_time(s.unfused.as_ref()),
-                format!("{:.2}", self.copy.tb_per_s),
-                format!("{:.1}", s.floor_us),
-                fmt_pct(s.floor_us, Some(&s.fused)),
-                fmt_pct(s.floor_us, s.unfused.as_ref()),
-            ]);
-        }
-        render_table(&rows, 2)
-    }
-
-    /// The per-kernel tables (`--per-kernel`): one per shape and program timed with it,
-    /// each under a `shape program: call median ...` line. Empty when none was.
-    pub fn kernel_tables(&self) -> String {
-        let mut out = String::new();
-        for s in &self.shapes {
-            for (label, t) in [("fused", Some(&s.fused)), ("unfused", s.unfused.as_ref())] {
-                let Some(t) = t else { continue };
-                let Some(k) = &t.kernels else { continue };
-                let _ = writeln!(
-                    out,
-                    "\n{} {label}: call median {} us{}, {} launch(es) per call",
-                    s.shape,
-                    fmt_opt(Some(t.median_us), 1),
-                    t.check.mark(),
-                    k.len()
-                );
-                out.push_str(&kernel_table(k, t.median_us));
-            }
-        }
-        out
-    }
-
-    /// Warnings for the end of a run: one line per unfused program whose outputs failed
-    /// the check (the fused failures are errors, reported by [`Report::fused_failures`]).
-    pub fn unfused_warnings(&self) -> Vec<String> {
-        self.shapes
-            .iter()
-            .filter(|s| s.unfused.as_ref().is_some_and(|t| t.check == CheckStatus::Failed))
-            .map(|s| {
-                format!(
-                    "warning: {}: the unfused program's outputs do not match the reference (timed anyway, marked 'check failed')",
-                    s.shape
-                )
-            })
-            .collect()
-    }
-
-    /// The shapes whose fused program failed its check (not timed; exit status 1).
-    pub fn fused_failures(&self) -> Vec<&str> {
-        self.shapes.iter().filter(|s| s.fused.check == CheckStatus::Failed).map(|s| s.shape.as_str()).collect()
-    }
-
-    /// The same figures as JSON (keys in a fixed order).
-    pub fn to_json(&self) -> String {
-        let mut j = String::new();
-        let _ = writeln!(j, "{{");
-        let _ = writeln!(j, "  \"device\": {},", json_str(&self.device));
-        let _ = writeln!(j, "  \"sm_count\": {},", self.sm_count);
-        let _ = writeln!(j, "  \"file\": {},", json_str(&self.file));
-        let _ = writeln!(j, "  \"function\": {},", json_str(&self.function));
-        let _ = writeln!(
-            j,
-            "  \"method\": {{\"statistic\": \"median\", \"timer\": \"cuda events\", \"runs\": {}, \"warmup\": {}, \"checked\": {}, \"per_kernel\": {}, \"fused_pipeline\": {}, \"unfused_pipeline\": {}}},",
-            self.runs,
-            self.warmup,
-            self.checked,
-            self.per_kernel,
-            json_str(&self.pipelines.0),
-            self.pipelines.1.as_deref().map(json_str).unwrap_or_else(|| "null".into())
-        );
-        let _ = writeln!(
-            j,
-            "  \"copy\": {{\"bytes\": {}, \"median_us\": {}, \"tb_per_s\": {}}},",
-            self.copy.bytes,
-            json_num(self.copy.median_us),
-            json_num(self.copy.tb_per_s)
-        );
-        let _ = writeln!(j, "  \"shapes\": [");
-        for (i, s) in self.shapes.iter().enumerate() {
-            let sizes: Vec<String> = s.sizes.iter().map(|(n, v)| format!("{}: {v}", json_str(n))).collect();
-            let _ = writeln!(j, "    {{");
-            let _ = writeln!(j, "      \"shape\": {},", json_str(&s.shape));
-            let _ = writeln!(j, "      \"sizes\": {{{}}},", sizes.join(", "));
-            let _ = writeln!(j, "      \"dtype\": {},", json_str(&s.dtype));
-            let _ = writeln!(j, "      \"floor_bytes\": {},", s.floor_bytes);
-            let _ = writeln!(j, "      \"floor_us\": {},", json_num(s.floor_us));
-            let _ = writeln!(j, "      \"fused\": {},", timing_json(&s.fused, s.floor_us));
-            let _ = writeln!(
-                j,
-                "      \"unfused\": {}",
-                s.unfused.as_ref().map(|t| timing_json(t, s.floor_us)).unwrap_or_else(|| "null".into())
-            );
-            let _ = writeln!(j, "    }}{}", if i + 1 < self.shapes.len() { "," } else { "" });
-        }
-        let _ = writeln!(j, "  ]");
-        let _ = writeln!(j, "}}");
-        j
-    }
-}
-
-fn timing_json(t: &Timing, floor_us: f64) -> String {
-    let checks: Vec<String> = t
-        .checks
-        .iter()
-        .map(|c| {
-            format!(
-                "{{\"output\": {}, \"rel_err\": {}, \"tol\": {}, \"ok\": {}}}",
-                c.index,
-                json_num(c.rel_err),
-                json_num(c.tol),
-                c.ok()
-            )
-        })
-        .collect();
-    let kernels = match &t.kernels {
-        None => "null".to_string(),
-        Some(ks) => {
-            let ks: Vec<String> = ks
-                .iter()
-                .map(|k| {
-                    let share =
-                        if t.median_us.is_finite() && t.median_us > 0.0 { k.median_us / t.median_us } else { f64::NAN };
-                    format!(
-                        "{{\"kernel\": {}, \"grid\": {}, \"block\": {}, \"shared_bytes\": {}, \"median_us\": {}, \"share_of_call\": {}}}",
-                        json_str(&k.kernel),
-                        k.grid,
-                        k.block,
-                        k.shared_bytes,
-                        json_num(k.median_us),
-                        json_num(share)
-                    )
-                })
-                .collect();
-            format!("[{}]", ks.join(", "))
-        }
-    };
-    format!(
-        "{{\"check_ok\": {}, \"median_us\": {}, \"min_us\": {}, \"pct_of_floor\": {}, \"launches\": {}, \"checks\": [{}], \"kernels\": {}}}",
-        t.check.json(),
-        json_num(t.median_us),
-        json_num(t.min_us),
-        json_num(pct_of_floor(floor_us, t.median_us)),
-        t.launches,
-        checks.join(", "),
-        kernels
-    )
-}
-
-/// A JSON string literal.
-pub fn json_str(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
-/// A JSON number (`null` for NaN and infinities, which JSON cannot hold).
-pub fn json_num(x: f64) -> String {
-    if x.is_finite() {
-        format!("{x}")
-    } else {
-        "null".into()
-    }
-}
-
-/// Why a benchmark stopped.
-#[derive(Debug)]
-pub enum BenchError {
-    /// No CUDA driver: nothing was measured (exit 0, "skipped").
-    Skipped(String),
-    /// Anything else (exit 1).
-    Run(EngineError),
-}
-
-impl From<EngineError> for BenchError {
-    /// A missing CUDA driver is [`BenchError::Skipped`]; anything else [`BenchError::Run`].
-    fn from(e: EngineError) -> Self {
-        match e {
-            EngineError::NoGpu(m) => BenchError::Skipped(m),
-            e => BenchError::Run(e),
-        }
-    }
-}
-
-fn gpu_err(e: RuntimeError) -> BenchError {
-    match e {
-        RuntimeError::NoCuda(m) => BenchError::Skipped(m),
-        e => BenchError::Run(morf_engine::compile::runtime_err(e)),
-    }
-}
-
-fn elem_bytes_and_name(ctx: &Context, v: &RtValue) -> (usize, usize, String) {
-    let (elem, n) = match v {
-        RtValue::Tensor { elem, array } => (Some(*elem), array.num_elements()),
-        RtValue::Buffer { elem, data } => (Some(*elem), data.borrow().num_elements()),
-        _ => (None, 1),
-    };
-    match elem.map(|e| ctx.type_data(e).clone()) {
-        Some(TypeData::Float(k)) => (n, k.bits() as usize / 8, k.name().to_string()),
-        Some(TypeData::Integer(w)) => (n, (w as usize).div_ceil(8), format!("i{w}")),
-        _ => (n, 8, "scalar".into()),
-    }
-}
-
-/// Parses and verifies the file, picks the function; returns the context, module and function.
-fn load(cli: &Cli, name: &str, text: &str) -> Result<(Context, OpId), BenchError> {
-    let mut ctx = new_context(false);
-    let module = load_module(&mut ctx, name, text)?;
-    let _ = ctx.take_emitted();
-    let func = select_function(&ctx, module, cli.entry.as_deref(), name)?;
-    Ok((ctx, func))
-}
-
-/// Runs the benchmark `cli` describes and returns its report.
-pub fn run_bench(cli: &Cli, log: &mut dyn FnMut(&str)) -> Result<Report, BenchError> {
-    let shapes = validate(cli).map_err(|e| BenchError::Run(EngineError::Other(e)))?;
-    let name = cli.file.display().to_string();
-    let text =
-        std::fs::read_to_string(&cli.file).map_err(|e| EngineError::Other(format!("cannot read {name}: {e}")))?;
-    let (rctx, rfunc) = load(cli, &name, &text)?;
-    let function = morf_ir::builtin::symbol_name(&rctx, rfunc).unwrap_or("?").to_string();
-    let gpu = Gpu::new(cli.device).map_err(gpu_err)?;
-    let device = gpu.device_name().map_err(gpu_err)?;
-    let sm_count = gpu.sm_count().map_err(gpu_err)?;
-    log(&format!("device: {device} ({sm_count} SMs)"));
-
-    let cb = gpu.measure_copy_bandwidth(cli.copy_bytes, cli.warmup, cli.runs).map_err(gpu_err)?;
-    let copy = CopyFigures { bytes: cb.bytes, median_us: cb.median_us, tb_per_s: cb.tb_per_s() };
-    log(&format!("copy: {} bytes in {:.1} us = {:.3} TB/s", copy.bytes, copy.median_us, copy.tb_per_s));
-
-    let mut results = Vec::new();
-    for sizes in shapes {
-        let shape = sizes.iter().map(|(_, v)| v.to_string()).collect::<Vec<_>>().join(" x ");
-        let opts =
-            RunOptions { entry: cli.entry.clone(), random: Some(sizes.clone()), seed: cli.seed, ..Default::default() };
-        let (args, _warnings) = bind_arguments(&rctx, rfunc, &opts)?;
-        let reference = if cli.no_check {
-            None
-        } else {
-            let t = std::time::Instant::now();
-            let r = morf_ir::interp::run_function(&rctx, rfunc, args.clone())
-                .map_err(|d| EngineError::Diagnostic(rctx.render(&d)))?;
-            log(&format!("{shape}: reference interpreter took {:.1} s", t.elapsed().as_secs_f64()));
-            Some(r)
-        };
-        let mut tensors: Vec<(usize, usize)> = Vec::new();
-        let mut dtype = String::from("?");
-        for (i, a) in args.iter().enumerate() {
-            let (n, b, d) = elem_bytes_and_name(&rctx, a);
-            if i == 0 {
-                dtype = d;
-            }
-            tensors.push((n, b));
-        }
-
-        // Compile for this shape: the size-specialized passes get the sizes as hints (the
-        // kernels keep run-time guards), as a JIT specializing on shapes would.
-        let hints = sizes.iter().map(|(n, v)| format!("{n}={v}")).collect::<Vec<_>>().join(",");
-        let fused =
-            compile_for_gpu(&gpu, &name, &text, cli.entry.as_deref(), false, &cli.fused_pipeline, Some(&hints))?;
-        log(&format!("{shape} fused ('{}'): {} kernel(s)", cli.fused_pipeline, fused.kernels.len()));
-
-        // One untimed call of the fused program: its outputs are checked, and give the
-        // result sizes of the floor (the reference's, when checking).
-        let fused_out = fused.run(&gpu, &args)?;
-        match &reference {
-            Some(r) => r.iter().for_each(|r| {
-                let (n, b, _) = elem_bytes_and_name(&rctx, r);
-                tensors.push((n, b));
-            }),
-            None => fused_out.iter().for_each(|r| {
-                let (n, b, _) = elem_bytes_and_name(&fused.ctx, r);
-                tensors.push((n, b));
-            }),
-        }
-        let fb = floor_bytes(&tensors);
-        let fl = floor_us(fb, copy.tb_per_s);
-
-        let check = |prog: &GpuProgram,
-                     out: &[RtValue],
-                     label: &str,
-                     log: &mut dyn FnMut(&str)|
-         -> (CheckStatus, Vec<OutputCheck>) {
-            let Some(reference) = &reference else {
-                log(&format!("{shape} {label}: outputs not checked (--no-check)"));
-                return (CheckStatus::Unchecked, Vec::new());
-            };
-            let checks = compare_outputs(&prog.ctx, out, reference);
-            for c in &checks {
-                log(&format!("{shape} {label}: {c}"));
-            }
-            (CheckStatus::of(&checks), checks)
-        };
-        let (fcheck, fchecks) = check(&fused, &fused_out, "fused", log);
-        drop(fused_out);
-        if fcheck == CheckStatus::Failed {
-            log(&format!(
-                "error: {shape}: the fused program's outputs do not match the reference; this shape is not timed"
-            ));
-            let f = Timing {
-                median_us: f64::NAN,
-                min_us: f64::NAN,
-                launches: 0,
-                check: fcheck,
-                checks: fchecks,
-                kernels: None,
-            };
-            results.push(ShapeResult { shape, sizes, dtype, floor_bytes: fb, floor_us: fl, fused: f, unfused: None });
-            continue;
-        }
-        let unfused = if cli.unfused {
-            let p =
-                compile_for_gpu(&gpu, &name, &text, cli.entry.as_deref(), false, &cli.unfused_pipeline, Some(&hints))?;
-            log(&format!("{shape} unfused ('{}'): {} kernel(s)", cli.unfused_pipeline, p.kernels.len()));
-            let out = p.run(&gpu, &args)?;
-            let c = check(&p, &out, "unfused", log);
-            if c.0 == CheckStatus::Failed {
-                log(&format!(
-                    "warning: {shape}: the unfused program's outputs do not match the reference; timing it anyway"
-                ));
-            }
-            Some((p, c))
-        } else {
-            None
-        };
-
-        let measure = |prog: &GpuProgram,
-                       label: &str,
-                       (check, checks): (CheckStatus, Vec<OutputCheck>),
-                       log: &mut dyn FnMut(&str)|
-         -> Result<Timing, BenchError> {
-            let (median_us, min_us, launches) = time_program(&gpu, prog, &args, cli.warmup, cli.runs)?;
-            log(&format!(
-                "{shape} {label}: median {median_us:.1} us over {} runs ({launches} launches per call)",
-                cli.runs
-            ));
-            let kernels = if cli.per_kernel {
-                let k = time_kernels(&gpu, prog, &args, cli.warmup, cli.runs)?;
-                for (i, k) in k.iter().enumerate() {
-                    log(&format!(
-                        "{shape} {label}: launch {i} @{} (grid {}, block {}, shared {}): median {:.1} us",
-                        k.kernel, k.grid, k.block, k.shared_bytes, k.median_us
-                    ));
-                }
-                Some(k)
-            } else {
-                None
-            };
-            Ok(Timing { median_us, min_us, launches, check, checks, kernels })
-        };
-        let f = measure(&fused, "fused", (fcheck, fchecks), log)?;
-        let u = match unfused {
-            Some((p, c)) => Some(measure(&p, "unfused", c, log)?),
-            None => None,
-        };
-        results.push(ShapeResult { shape, sizes, dtype, floor_bytes: fb, floor_us: fl, fused: f, unfused: u });
-    }
-    Ok(Report {
-        device,
-        sm_count,
-        file: name,
-        function,
+/// The engine's benchmark configuration of a command line ([`validate`] first).
+pub fn bench_config(cli: &Cli) -> Result<BenchConfig, String> {
+    Ok(BenchConfig {
+        shapes: validate(cli)?,
+        entry: cli.entry.clone(),
         runs: cli.runs,
         warmup: cli.warmup,
-        pipelines: (cli.fused_pipeline.clone(), cli.unfused.then(|| cli.unfused_pipeline.clone())),
-        copy,
-        checked: !cli.no_check,
+        unfused: cli.unfused,
+        fused_pipeline: cli.fused_pipeline.clone(),
+        unfused_pipeline: cli.unfused_pipeline.clone(),
+        seed: cli.seed,
+        copy_bytes: cli.copy_bytes,
+        device: cli.device,
         per_kernel: cli.per_kernel,
-        shapes: results,
+        check: !cli.no_check,
     })
 }
 
-/// Runs morf-bench with the given command line (argv[0] first); returns the exit code:
+/// Runs morf-bench with the given command line (`argv[0]` first); returns the exit code:
 /// 0 on success or when skipped (no CUDA driver), 1 on an error, a malformed command line or a
 /// failed fused check.
 pub fn main_with_args(args: Vec<OsString>) -> i32 {
@@ -744,7 +132,14 @@ pub fn main_with_args(args: Vec<OsString>) -> i32 {
             1
         }
     };
-    match run_bench(&cli, &mut log) {
+    let config = match bench_config(&cli) {
+        Ok(c) => c,
+        Err(e) => {
+            eprint_lossy(&format!("morf-bench: error: {e}"));
+            return 1;
+        }
+    };
+    match run_bench_file(&cli.file, &config, &mut log) {
         Ok(report) => {
             let mut code = stdout(&format!("{}{}", report.table(), report.kernel_tables()));
             if let Some(path) = &cli.json {
@@ -822,153 +217,39 @@ mod tests {
     }
 
     #[test]
-    fn floor_formula() {
-        // RMSNorm backward, 576000 x 384 bf16: read x, dy (bf16), rstd (f32), w (bf16);
-        // write dx (bf16), dw (bf16).
-        let (m, n) = (576000usize, 384usize);
-        let b = floor_bytes(&[(m * n, 2), (n, 2), (m * n, 2), (m, 4), (m * n, 2), (n, 2)]);
-        assert_eq!(b, 3 * (m * n * 2) as u64 + m as u64 * 4 + 2 * n as u64 * 2);
-        // At the brief's 4.27 TB/s that is 311 us.
-        assert!((floor_us(b, 4.27) - 311.0).abs() < 1.0, "{}", floor_us(b, 4.27));
-        assert!((pct_of_floor(311.0, 338.0) - 92.01).abs() < 0.01);
-    }
-
-    fn sample() -> Report {
-        let t = |us: f64| Timing {
-            median_us: us,
-            min_us: us - 1.0,
-            launches: 2,
-            check: CheckStatus::Passed,
-            checks: vec![OutputCheck { index: 0, rel_err: 1e-3, tol: 1e-2, note: None }],
-            kernels: None,
-        };
-        Report {
-            device: "NVIDIA H200".into(),
-            sm_count: 132,
-            file: "examples/rmsnorm_bwd.mlir".into(),
-            function: "rmsnorm_bwd".into(),
-            runs: 100,
-            warmup: 10,
-            pipelines: ("gpu".into(), Some("gpu-unfused".into())),
-            copy: CopyFigures { bytes: 1 << 30, median_us: 500.0, tb_per_s: 4.29 },
-            checked: true,
-            per_kernel: false,
-            shapes: vec![ShapeResult {
-                shape: "576000 x 384".into(),
-                sizes: vec![("M".into(), 576000), ("N".into(), 384)],
-                dtype: "bf16".into(),
-                floor_bytes: 1_329_000_000,
-                floor_us: 311.0,
-                fused: t(330.0),
-                unfused: Some(t(660.0)),
-            }],
-        }
-    }
-
-    #[test]
-    fn table_layout() {
-        let t = sample().table();
-        let lines: Vec<&str> = t.lines().collect();
-        assert_eq!(lines.len(), 3);
-        assert!(lines[0].starts_with("| shape        | dtype | fused us | unfused us | copy TB/s | floor us |"));
-        assert!(lines[2].contains("| 576000 x 384 | bf16  |    330.0 |      660.0 |      4.29 |    311.0 |"), "{t}");
-        assert!(lines[2].contains("94.2%") && lines[2].contains("47.1%"), "{t}");
-    }
-
-    #[test]
-    fn json_output() {
-        let j = sample().to_json();
-        assert!(j.contains("\"device\": \"NVIDIA H200\""));
-        assert!(j.contains("\"copy\": {\"bytes\": 1073741824, \"median_us\": 500, \"tb_per_s\": 4.29}"));
-        assert!(j.contains("\"sizes\": {\"M\": 576000, \"N\": 384}"));
-        assert!(j.contains("\"fused\": {\"check_ok\": true, \"median_us\": 330, \"min_us\": 329, \"pct_of_floor\": 94.24242424242425, \"launches\": 2, \"checks\": [{\"output\": 0, \"rel_err\": 0.001, \"tol\": 0.01, \"ok\": true}], \"kernels\": null}"), "{j}");
-        assert!(j.contains("\"checked\": true, \"per_kernel\": false,"), "{j}");
-        // Balanced braces and brackets (a cheap well-formedness check without a JSON crate).
-        assert_eq!(j.matches('{').count(), j.matches('}').count());
-        assert_eq!(j.matches('[').count(), j.matches(']').count());
-        assert_eq!(json_num(f64::NAN), "null");
-        assert_eq!(json_str("a\"b\\\n"), "\"a\\\"b\\\\\\n\"");
-    }
-
-    #[test]
-    fn check_marks() {
-        // Unfused failed: timed and marked; fused unchecked; a fused failure is not timed.
-        let mut r = sample();
-        r.shapes[0].unfused.as_mut().unwrap().check = CheckStatus::Failed;
-        let t = r.table();
-        assert!(t.contains("660.0 (check failed)"), "{t}");
-        assert!(t.contains("47.1%"), "{t}");
-        assert_eq!(r.unfused_warnings().len(), 1);
-        assert!(r.fused_failures().is_empty());
-        let j = r.to_json();
-        assert!(j.contains("\"unfused\": {\"check_ok\": false, \"median_us\": 660"), "{j}");
-
-        let mut r = sample();
-        r.checked = false;
-        let sh = &mut r.shapes[0];
-        for t in [&mut sh.fused, sh.unfused.as_mut().unwrap()] {
-            t.check = CheckStatus::Unchecked;
-            t.checks.clear();
-        }
-        let t = r.table();
-        assert!(t.contains("330.0 (unchecked)") && t.contains("660.0 (unchecked)"), "{t}");
-        assert!(r.to_json().contains("\"fused\": {\"check_ok\": null,"));
-
-        let mut r = sample();
-        let mut second = r.shapes[0].clone();
-        second.shape = "8 x 4".into();
-        second.fused = Timing {
-            median_us: f64::NAN,
-            min_us: f64::NAN,
-            launches: 0,
-            check: CheckStatus::Failed,
-            checks: vec![OutputCheck { index: 0, rel_err: 0.5, tol: 1e-2, note: None }],
-            kernels: None,
-        };
-        second.unfused = None;
-        r.shapes.push(second);
-        let t = r.table();
-        let last = t.lines().last().unwrap();
-        assert!(last.starts_with("| 8 x 4") && last.contains("- (check failed)"), "{t}");
-        assert!(!last.contains("NaN"), "{t}");
-        assert_eq!(r.fused_failures(), vec!["8 x 4"]);
-        let j = r.to_json();
-        assert!(
-            j.contains(
-                "\"fused\": {\"check_ok\": false, \"median_us\": null, \"min_us\": null, \"pct_of_floor\": null,"
-            ),
-            "{j}"
+    fn config_from_arguments() {
+        let c = bench_config(&cli(&["f.mlir", "--sizes", "M=8,N=4"]).unwrap()).unwrap();
+        assert_eq!(c, BenchConfig::new(vec![vec![("M".to_string(), 8), ("N".to_string(), 4)]]));
+        let c = bench_config(
+            &cli(&[
+                "f.mlir",
+                "--sizes",
+                "M=8",
+                "--entry",
+                "g",
+                "--runs",
+                "3",
+                "--warmup",
+                "1",
+                "--unfused",
+                "--seed",
+                "7",
+                "--copy-bytes",
+                "64",
+                "--device",
+                "1",
+                "--per-kernel",
+                "--no-check",
+            ])
+            .unwrap(),
+        )
+        .unwrap();
+        assert_eq!(c.entry.as_deref(), Some("g"));
+        assert_eq!((c.runs, c.warmup, c.seed, c.copy_bytes, c.device), (3, 1, 7, 64, 1));
+        assert!(c.unfused && c.per_kernel && !c.check);
+        assert_eq!(
+            bench_config(&cli(&["f.mlir", "--sizes", "M=1", "--copy-bytes", "8"]).unwrap()).unwrap_err(),
+            "--copy-bytes must be at least 16"
         );
-        assert_eq!(j.matches('{').count(), j.matches('}').count());
-    }
-
-    #[test]
-    fn per_kernel_output() {
-        let mut r = sample();
-        r.per_kernel = true;
-        let ks = vec![
-            KernelTiming { kernel: "k_rows".into(), grid: 132, block: 256, shared_bytes: 0, median_us: 300.0 },
-            KernelTiming { kernel: "k_cols".into(), grid: 3, block: 128, shared_bytes: 4096, median_us: 30.0 },
-        ];
-        r.shapes[0].fused.kernels = Some(ks.clone());
-        let t = r.kernel_tables();
-        let lines: Vec<&str> = t.lines().filter(|l| !l.is_empty()).collect();
-        assert_eq!(lines[0], "576000 x 384 fused: call median 330.0 us, 2 launch(es) per call", "{t}");
-        assert!(
-            lines[1].starts_with("| # | kernel ")
-                && lines[1].contains("| grid | block | shared bytes | median us | share of call |"),
-            "{t}"
-        );
-        assert!(
-            lines[3].contains("| 0 | k_rows")
-                && lines[3].contains("|  132 |   256 |            0 |     300.0 |         90.9% |"),
-            "{t}"
-        );
-        assert!(lines[4].contains("| 1 | k_cols") && lines[4].contains("4096 |      30.0 |          9.1% |"), "{t}");
-        assert!(lines[5].contains("(sum of kernels)") && lines[5].contains("330.0 |        100.0% |"), "{t}");
-        assert_eq!(lines.len(), 6, "the unfused program has no kernel figures: {t}");
-        let j = r.to_json();
-        assert!(j.contains("\"kernels\": [{\"kernel\": \"k_rows\", \"grid\": 132, \"block\": 256, \"shared_bytes\": 0, \"median_us\": 300, \"share_of_call\": 0.9090909090909091}, {\"kernel\": \"k_cols\""), "{j}");
-        assert!(sample().kernel_tables().is_empty());
     }
 }
