@@ -205,6 +205,16 @@ pub enum Elementwise {
 /// attribute it needs is malformed; the verifier reports that).
 pub type ElementwiseFn = fn(&Context, OpId) -> Option<Elementwise>;
 
+/// The elementwise interface of every select op ([`Elementwise::Select`]).
+pub fn select_interface(_: &Context, _: OpId) -> Option<Elementwise> {
+    Some(Elementwise::Select)
+}
+
+/// The elementwise interface of every convert op ([`Elementwise::Convert`]).
+pub fn convert_interface(_: &Context, _: OpId) -> Option<Elementwise> {
+    Some(Elementwise::Convert)
+}
+
 /// What `op` computes per element, if its kind implements the elementwise interface.
 pub fn elementwise(ctx: &Context, op: OpId) -> Option<Elementwise> {
     (ctx.op_info(op)?.elementwise?)(ctx, op)

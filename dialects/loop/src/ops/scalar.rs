@@ -411,12 +411,8 @@ define_op! {
         format: (parse_select, print_select),
         fold: fold_select,
         interpret: interpret_select,
-        elementwise: select_elementwise,
+        elementwise: morf_ir::interfaces::select_interface,
     }
-}
-
-fn select_elementwise(_: &Context, _: OpId) -> Option<Elementwise> {
-    Some(Elementwise::Select)
 }
 
 fn verify_select(ctx: &Context, op: OpId) -> VResult {
@@ -492,12 +488,8 @@ define_op! {
         format: (parse_operand_colon_type_to_type, print_operand_colon_type_to_type),
         fold: fold_convert,
         interpret: interpret_convert,
-        elementwise: convert_elementwise,
+        elementwise: morf_ir::interfaces::convert_interface,
     }
-}
-
-fn convert_elementwise(_: &Context, _: OpId) -> Option<Elementwise> {
-    Some(Elementwise::Convert)
 }
 
 fn interpret_convert(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {

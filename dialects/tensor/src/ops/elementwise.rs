@@ -289,12 +289,8 @@ define_op! {
         format: (parse_select, print_select),
         fold: fold::fold_select,
         interpret: interpret_elementwise,
-        elementwise: select_elementwise,
+        elementwise: morf_ir::interfaces::select_interface,
     }
-}
-
-fn select_elementwise(_ctx: &Context, _op: OpId) -> Option<Elementwise> {
-    Some(Elementwise::Select)
 }
 
 fn verify_select(ctx: &Context, op: OpId) -> VResult {
@@ -377,12 +373,8 @@ define_op! {
         fold: fold::fold_convert,
         patterns: fold::convert_patterns,
         interpret: interpret_elementwise,
-        elementwise: convert_elementwise,
+        elementwise: morf_ir::interfaces::convert_interface,
     }
-}
-
-fn convert_elementwise(_ctx: &Context, _op: OpId) -> Option<Elementwise> {
-    Some(Elementwise::Convert)
 }
 
 fn verify_convert(ctx: &Context, op: OpId) -> VResult {
