@@ -12,7 +12,7 @@
 //! - [`ops::kernel`]: `func`, `return`, `launch` ([`ops::FuncOp`], [`ops::ReturnOp`],
 //!   [`ops::LaunchOp`]);
 //! - [`ops::ids`]: `thread_id`, `block_id`, `block_dim`, `grid_dim`, `lane_id`, `warp_id`;
-//! - [`ops::memory`]: `load`, `store`, `load_vec`, `store_vec`, `shared_alloc`,
+//! - [`ops::memory`]: `load`, `store`, `load_vec`, `store_vec`, `atomic_rmw`, `shared_alloc`,
 //!   `dynamic_shared`, `barrier`;
 //! - [`ops::warp`]: `shuffle`, `warp_reduce`;
 //! - [`ops::control`]: `if`, `yield`.
@@ -67,6 +67,7 @@ pub fn register(ctx: &mut Context) {
         StoreOp::info(),
         LoadVecOp::info(),
         StoreVecOp::info(),
+        AtomicRmwOp::info(),
         SharedAllocOp::info(),
         DynamicSharedOp::info(),
         BarrierOp::info(),

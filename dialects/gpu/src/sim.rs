@@ -27,7 +27,12 @@
 //! - global memory is the host buffers themselves (a pointer argument points to the first
 //!   element of its buffer, row-major); loads and stores are bounds-checked, vector accesses
 //!   alignment-checked, and a violation is a diagnostic naming the op, the thread and the
-//!   block.
+//!   block;
+//! - `mgpu.atomic_rmw` updates its element once per active thread, in thread order (blocks in
+//!   block order), each thread reading the element left by the one before: one serialization
+//!   of the hardware's unordered updates, so integer-valued float sums are exact and other
+//!   float sums agree with a GPU up to the order of the additions. The simulator has no race
+//!   detector, so atomics need no exemption from one.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -38,8 +43,9 @@ use morf_ir::interp::{Array, InterpResult, Machine, RtValue};
 use morf_ir::{BlockId, Context, Diagnostic, OpId, Traits, Type, Value};
 
 use crate::ops::{
-    BarrierOp, BlockDimOp, BlockIdOp, DynamicSharedOp, GridDimOp, IfOp, LaneIdOp, LaunchOp, LoadOp, LoadVecOp,
-    ReduceKind, SharedAllocOp, ShuffleMode, ShuffleOp, StoreOp, StoreVecOp, ThreadIdOp, WarpIdOp, WarpReduceOp,
+    AtomicKind, AtomicRmwOp, BarrierOp, BlockDimOp, BlockIdOp, DynamicSharedOp, GridDimOp, IfOp, LaneIdOp, LaunchOp,
+    LoadOp, LoadVecOp, ReduceKind, SharedAllocOp, ShuffleMode, ShuffleOp, StoreOp, StoreVecOp, ThreadIdOp, WarpIdOp,
+    WarpReduceOp,
 };
 use crate::types::{elem_bytes, ptr_parts};
 
@@ -253,6 +259,8 @@ impl<'c> Sim<'c> {
             self.store(op, mask, &[s.value(ctx)], s.ptr(ctx), s.index(ctx))?;
         } else if let Some(s) = ctx.dyn_cast::<StoreVecOp>(op) {
             self.store(op, mask, s.values(ctx), s.ptr(ctx), s.index(ctx))?;
+        } else if let Some(a) = ctx.dyn_cast::<AtomicRmwOp>(op) {
+            self.atomic_rmw(a, mask)?;
         } else if let Some(a) = ctx.dyn_cast::<SharedAllocOp>(op) {
             let v = match self.shared.get(&op) {
                 Some(v) => v.clone(),
@@ -393,6 +401,55 @@ impl<'c> Sim<'c> {
             let mut a = data.borrow_mut();
             let o = self.check_access(op, t, p, off, w, a.data.len())?;
             a.data[o..o + w].copy_from_slice(&xs);
+        }
+        Ok(())
+    }
+
+    /// `mgpu.atomic_rmw`: one indivisible update per active thread, in thread order; each
+    /// thread's result is the element it found.
+    fn atomic_rmw(&mut self, a: AtomicRmwOp, mask: &Mask) -> InterpResult<()> {
+        let ctx = self.ctx;
+        let op = a.id();
+        let (v, p, i, r) = (a.value(ctx), a.ptr(ctx), a.index(ctx), a.old(ctx));
+        let Some(kind) = a.atomic_kind(ctx) else {
+            let k = a.kind(ctx).unwrap_or_default();
+            let t = mask.iter().position(|a| *a).unwrap_or(0);
+            return Err(self.err(op, t, format!("unknown atomic kind '{k}'")));
+        };
+        for t in actives(mask) {
+            let (elem, data) = self.memory(op, t, p)?;
+            let off = self.int(op, t, i)?;
+            let x = self.get(t, v)?.clone();
+            let mut mem = data.borrow_mut();
+            let o = self.check_access(op, t, p, off, 1, mem.data.len())?;
+            let cur = mem.data[o];
+            let (old, new) = match (x, ctx.float_kind(elem)) {
+                (RtValue::Float(x), Some(fk)) => {
+                    let x = fk.round(x);
+                    let c = match kind {
+                        AtomicKind::Add => cur + x,
+                        AtomicKind::Max | AtomicKind::Min if cur.is_nan() || x.is_nan() => f64::NAN,
+                        AtomicKind::Max => cur.max(x),
+                        AtomicKind::Min => cur.min(x),
+                    };
+                    (RtValue::Float(cur), fk.round(c))
+                }
+                (RtValue::Int(x), None) => {
+                    let c = cur as i64;
+                    let n = match kind {
+                        AtomicKind::Add => {
+                            c.checked_add(x).ok_or_else(|| self.err(op, t, "integer overflow in the atomic add"))?
+                        }
+                        AtomicKind::Max => c.max(x),
+                        AtomicKind::Min => c.min(x),
+                    };
+                    (RtValue::Int(c), n as f64)
+                }
+                _ => return Err(self.err(op, t, "expected a value of the pointer's element type")),
+            };
+            mem.data[o] = new;
+            drop(mem);
+            self.threads[t].set(r, old);
         }
         Ok(())
     }

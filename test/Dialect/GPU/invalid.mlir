@@ -307,3 +307,70 @@ func.func @launch_no_kernel(%c: index) {
 mgpu.func @bounds() kernel attributes {max_threads = "many"} {
   mgpu.return
 }
+
+// -----
+
+// Atomic kinds are add, max and min.
+mgpu.func @atomic_kind(%p: !mgpu.ptr<f32>, %v: f32, %i: index) kernel {
+  // expected-error@+1 {{'mgpu.atomic_rmw' op unknown atomic kind 'mul'; expected one of add, max, min}}
+  %o = "mgpu.atomic_rmw"(%v, %p, %i) {kind = "mul"} : (f32, !mgpu.ptr<f32>, index) -> f32
+  mgpu.return
+}
+
+// -----
+
+mgpu.func @atomic_no_kind(%p: !mgpu.ptr<f32>, %v: f32, %i: index) kernel {
+  // expected-error@+1 {{'mgpu.atomic_rmw' op requires attribute 'kind'}}
+  %o = "mgpu.atomic_rmw"(%v, %p, %i) : (f32, !mgpu.ptr<f32>, index) -> f32
+  mgpu.return
+}
+
+// -----
+
+// Atomics update global memory only.
+mgpu.func @atomic_shared(%v: f32, %i: index) kernel {
+  %s = mgpu.shared_alloc {size = 32 : i64} : !mgpu.ptr<f32, 3>
+  // expected-error@+1 {{'mgpu.atomic_rmw' op requires a global pointer, got '!mgpu.ptr<f32, 3>' (shared-memory atomics are not supported)}}
+  %o = mgpu.atomic_rmw add %v, %s[%i] : !mgpu.ptr<f32, 3>
+  mgpu.return
+}
+
+// -----
+
+mgpu.func @atomic_bf16(%p: !mgpu.ptr<bf16>, %v: bf16, %i: index) kernel {
+  // expected-error@+1 {{'mgpu.atomic_rmw' op atomic elements must be 'f32', 'f64' or 'index', got 'bf16'}}
+  %o = mgpu.atomic_rmw add %v, %p[%i] : !mgpu.ptr<bf16>
+  mgpu.return
+}
+
+// -----
+
+mgpu.func @atomic_value_type(%p: !mgpu.ptr<f32>, %v: f64, %i: index) kernel {
+  // expected-error@+1 {{'mgpu.atomic_rmw' op value has type 'f64', but the pointer's element type is 'f32'}}
+  %o = "mgpu.atomic_rmw"(%v, %p, %i) {kind = "add"} : (f64, !mgpu.ptr<f32>, index) -> f32
+  mgpu.return
+}
+
+// -----
+
+mgpu.func @atomic_result_type(%p: !mgpu.ptr<f32>, %v: f32, %i: index) kernel {
+  // expected-error@+1 {{'mgpu.atomic_rmw' op result has type 'f64', but the pointer's element type is 'f32'}}
+  %o = "mgpu.atomic_rmw"(%v, %p, %i) {kind = "max"} : (f32, !mgpu.ptr<f32>, index) -> f64
+  mgpu.return
+}
+
+// -----
+
+mgpu.func @atomic_ptr(%p: f32, %v: f32, %i: index) kernel {
+  // expected-error@+1 {{'mgpu.atomic_rmw' op operand #1 ('ptr') must be a '!mgpu.ptr', got 'f32'}}
+  %o = "mgpu.atomic_rmw"(%v, %p, %i) {kind = "add"} : (f32, f32, index) -> f32
+  mgpu.return
+}
+
+// -----
+
+func.func @atomic_outside(%p: !mgpu.ptr<f32>, %v: f32, %i: index) {
+  // expected-error@+1 {{'mgpu.atomic_rmw' op must be nested in an 'mgpu.func'}}
+  %o = mgpu.atomic_rmw add %v, %p[%i] : !mgpu.ptr<f32>
+  return
+}

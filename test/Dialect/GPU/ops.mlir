@@ -61,6 +61,23 @@ mgpu.func @warp(%v: f32, %off: index) kernel {
   mgpu.return
 }
 
+// CHECK-LABEL: mgpu.func @atomics
+mgpu.func @atomics(%p: !mgpu.ptr<f32>, %pd: !mgpu.ptr<f64>, %pi: !mgpu.ptr<index>, %v: f32, %vd: f64, %i: index) kernel {
+  // CHECK: %{{.*}} = mgpu.atomic_rmw add %{{.*}}, %{{.*}}[%{{.*}}] : !mgpu.ptr<f32>
+  %o0 = mgpu.atomic_rmw add %v, %p[%i] : !mgpu.ptr<f32>
+  // CHECK: mgpu.atomic_rmw max %{{.*}}, %{{.*}}[%{{.*}}] : !mgpu.ptr<f32>
+  %o1 = mgpu.atomic_rmw max %v, %p[%i] : !mgpu.ptr<f32>
+  // CHECK: mgpu.atomic_rmw min %{{.*}}, %{{.*}}[%{{.*}}] : !mgpu.ptr<f64>
+  %o2 = mgpu.atomic_rmw min %vd, %pd[%i] : !mgpu.ptr<f64>
+  // CHECK: mgpu.atomic_rmw add %{{.*}}, %{{.*}}[%{{.*}}] : !mgpu.ptr<index>
+  %o3 = mgpu.atomic_rmw add %i, %pi[%i] : !mgpu.ptr<index>
+  // The old value feeds other ops like any value.
+  // CHECK: mloop.add %{{.*}}, %{{.*}} : f32
+  %s = mloop.add %o0, %o1 : f32
+  mgpu.store %s, %p[%i] : !mgpu.ptr<f32>
+  mgpu.return
+}
+
 // CHECK-LABEL: mgpu.func @control
 mgpu.func @control(%p: !mgpu.ptr<f32>, %n: index) kernel {
   %t = mgpu.thread_id : index

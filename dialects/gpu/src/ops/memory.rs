@@ -1,5 +1,5 @@
-//! Memory: scalar and vector loads and stores through `!mgpu.ptr` (global or shared),
-//! static and dynamic shared memory, and the block barrier.
+//! Memory: scalar and vector loads and stores through `!mgpu.ptr` (global or shared), atomic
+//! read-modify-writes of global memory, static and dynamic shared memory, and the block barrier.
 //!
 //! Indexing is by element offset. A vector access of width `w` (2, 4 or 8 elements, at most
 //! 16 bytes) must start at an offset that is a multiple of `w`; the simulator checks this and
@@ -8,14 +8,14 @@
 use morf_ir::asm::parser::{OpParser, PResult, UnresolvedOperand};
 use morf_ir::asm::printer::OpPrinter;
 use morf_ir::builtin::op_error;
-use morf_ir::opdef::{AnyType, Index, IntAttr};
-use morf_ir::{define_op, Context, OpId, OperationState, Type, Value};
+use morf_ir::opdef::{AnyType, Index, IntAttr, StrAttr};
+use morf_ir::{define_op, Context, FloatKind, OpId, OperationState, Type, TypeData, Value};
 
 use super::{
-    expect_in_kernel, expect_operand, interpret_in_kernel_only, parse_attr_dict, parse_typed_nullary, print_attr_dict,
-    print_typed_nullary, Ptr, SharedPtr, UnitAttr, VResult,
+    expect_in_kernel, expect_operand, interpret_in_kernel_only, parse_attr_dict, parse_keyword_attr,
+    parse_typed_nullary, print_attr_dict, print_typed_nullary, Ptr, Scalar, SharedPtr, UnitAttr, VResult,
 };
-use crate::types::{elem_bytes, ptr_parts};
+use crate::types::{elem_bytes, ptr_parts, SHARED};
 
 define_op! {
     /// Loads one element: `%v = mgpu.load %p[%i] : !mgpu.ptr<bf16>` (result: the element type).
@@ -100,6 +100,73 @@ impl StoreVecOp {
     pub fn index(self, ctx: &Context) -> Value {
         let ops = ctx.operands(self.0);
         ops[ops.len() - 1]
+    }
+}
+
+/// The kinds of `mgpu.atomic_rmw`.
+pub const ATOMIC_KINDS: [&str; 3] = ["add", "max", "min"];
+
+/// What `mgpu.atomic_rmw` stores: a function of the old element and the value.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum AtomicKind {
+    /// `old + value`.
+    Add,
+    /// The larger of `old` and `value`; NaN if either is NaN (floats).
+    Max,
+    /// The smaller of `old` and `value`; NaN if either is NaN (floats).
+    Min,
+}
+
+impl AtomicKind {
+    /// The kind named `s` (one of [`ATOMIC_KINDS`]).
+    pub fn from_name(s: &str) -> Option<Self> {
+        Some(match s {
+            "add" => Self::Add,
+            "max" => Self::Max,
+            "min" => Self::Min,
+            _ => return None,
+        })
+    }
+
+    /// The keyword (`add`, `max`, `min`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Add => "add",
+            Self::Max => "max",
+            Self::Min => "min",
+        }
+    }
+}
+
+define_op! {
+    /// Atomically replaces one element of global memory by `kind(old, value)` and returns the
+    /// old element:
+    ///
+    /// ```mlir
+    /// %old = mgpu.atomic_rmw add %v, %p[%i] : !mgpu.ptr<f32>    // kinds: add, max, min
+    /// ```
+    ///
+    /// Elements are `f32`, `f64` or `index`; `value` and the result have the element type, and
+    /// the result may be left unused (PTX emission then uses `red` instead of `atom`). Float
+    /// `max`/`min` propagate NaN. The read-modify-write of one element is indivisible; the order
+    /// of the threads' updates is unspecified, so float sums may differ in the last bits between
+    /// runs on a GPU. No lowering emits it yet: schedules ask for it (deterministic lowering
+    /// stays the default).
+    pub struct AtomicRmwOp("mgpu.atomic_rmw") {
+        summary: "atomic read-modify-write of one global element",
+        operands: [value: Scalar, ptr: Ptr, index: Index],
+        results: [old: AnyType],
+        attrs: [kind: StrAttr],
+        verify: verify_atomic_rmw,
+        format: (parse_atomic_rmw, print_atomic_rmw),
+        interpret: interpret_in_kernel_only,
+    }
+}
+
+impl AtomicRmwOp {
+    /// The kind, if the `kind` attribute names one.
+    pub fn atomic_kind(self, ctx: &Context) -> Option<AtomicKind> {
+        self.kind(ctx).and_then(AtomicKind::from_name)
     }
 }
 
@@ -382,4 +449,66 @@ fn verify_shared_alloc(ctx: &Context, op: OpId) -> VResult {
         Some(n) if n >= 1 => Ok(()),
         _ => Err(op_error(ctx, op, "requires a positive integer attribute 'size' (in elements)")),
     }
+}
+
+fn verify_atomic_rmw(ctx: &Context, op: OpId) -> VResult {
+    expect_in_kernel(ctx, op)?;
+    let o = AtomicRmwOp(op);
+    if o.atomic_kind(ctx).is_none() {
+        let k = o.kind(ctx).unwrap_or_default();
+        return Err(op_error(ctx, op, format!("unknown atomic kind '{k}'; expected one of add, max, min")));
+    }
+    let pty = ctx.value_type(o.ptr(ctx));
+    if matches!(ptr_parts(ctx, pty), Some((_, SHARED))) {
+        return Err(op_error(
+            ctx,
+            op,
+            format!(
+                "requires a global pointer, got '{}' (shared-memory atomics are not supported)",
+                ctx.type_to_string(pty)
+            ),
+        ));
+    }
+    let elem = elem_of(ctx, o.ptr(ctx));
+    if !matches!(ctx.type_data(elem), TypeData::Index | TypeData::Float(FloatKind::F32 | FloatKind::F64)) {
+        return Err(op_error(
+            ctx,
+            op,
+            format!("atomic elements must be 'f32', 'f64' or 'index', got '{}'", ctx.type_to_string(elem)),
+        ));
+    }
+    expect_elem(ctx, op, o.value(ctx), elem, "value")?;
+    expect_elem(ctx, op, o.old(ctx), elem, "result")
+}
+
+fn parse_atomic_rmw(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
+    parse_keyword_attr(p, st, "kind", "atomic kind (add, max or min)")?;
+    let loc = p.loc();
+    let v = p.parse_operand()?;
+    p.expect_punct(",")?;
+    let (ptr, idx) = parse_access(p)?;
+    p.parse_optional_attr_dict(st)?;
+    let pty = p.parse_colon_type()?;
+    let (pv, iv, elem) = resolve_access(p, &ptr, &idx, pty, loc)?;
+    let vv = p.resolve_operand(&v, elem)?;
+    st.operands = vec![vv, pv, iv];
+    st.result_types = vec![elem];
+    Ok(())
+}
+
+fn print_atomic_rmw(p: &mut OpPrinter<'_>, op: OpId) {
+    let ops = p.ctx.operands(op).to_vec();
+    if ops.len() != 3 {
+        return;
+    }
+    let kw = p.ctx.attr(op, "kind").and_then(|a| p.ctx.attr_str(a)).unwrap_or("?").to_string();
+    p.write(" ");
+    p.write(&kw);
+    p.write(" ");
+    p.print_operand(ops[0]);
+    p.write(", ");
+    print_access(p, ops[1], ops[2]);
+    p.print_optional_attr_dict(op, &["kind"]);
+    p.write(" : ");
+    p.print_type(p.ctx.value_type(ops[1]));
 }

@@ -14,7 +14,9 @@ pub mod warp;
 pub use control::{IfOp, YieldOp};
 pub use ids::{BlockDimOp, BlockIdOp, GridDimOp, LaneIdOp, ThreadIdOp, WarpIdOp};
 pub use kernel::{FuncOp, LaunchOp, ReturnOp};
-pub use memory::{BarrierOp, DynamicSharedOp, LoadOp, LoadVecOp, SharedAllocOp, StoreOp, StoreVecOp};
+pub use memory::{
+    AtomicKind, AtomicRmwOp, BarrierOp, DynamicSharedOp, LoadOp, LoadVecOp, SharedAllocOp, StoreOp, StoreVecOp,
+};
 pub use warp::{ReduceKind, ShuffleMode, ShuffleOp, WarpReduceOp};
 
 use morf_ir::asm::parser::{OpParser, PResult};

@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
-use morf_gpu::ops::{self as gpu, ReduceKind, ShuffleMode};
+use morf_gpu::ops::{self as gpu, AtomicKind, ReduceKind, ShuffleMode};
 use morf_ir::interfaces::{elementwise, BinaryFn, CmpPredicate, Elementwise, UnaryFn};
 use morf_ir::{BlockId, Context, Diagnostic, FloatKind, OpId, Type, TypeData, Value};
 use morf_loop::ops as lp;
@@ -469,6 +469,8 @@ impl<'a> Kernel<'a> {
             Ok(())
         } else if let Some(access) = self.access(op) {
             self.memory(op, access)
+        } else if let Some(a) = gpu::AtomicRmwOp::dyn_cast(ctx, op) {
+            self.atomic_rmw(a)
         } else if let Some(alloc) = gpu::SharedAllocOp::dyn_cast(ctx, op) {
             let (VTy::Ptr(e, true), Some(&v)) = (self.vty(op, self.result_type(op)?)?, ctx.results(op).first()) else {
                 return Err(self.err(op, "the result must be a shared pointer"));
@@ -1070,6 +1072,68 @@ impl<'a> Kernel<'a> {
         } else {
             self.line(format!("ld.{space}.{} {}, [{addr}];", e.mem_suffix(), elems[0]));
         }
+        Ok(())
+    }
+
+    /// `mgpu.atomic_rmw` on global memory (relaxed, `.gpu` scope: PTX's defaults). `add` and
+    /// index `max`/`min` are one `atom` (or `red` when the old value is unused); float
+    /// `max`/`min` have no NaN-propagating atomic, so they are a compare-and-swap loop around the
+    /// dialect's `max`/`min` (`max.NaN.f32`; f64: `max.f64` plus the NaN select).
+    fn atomic_rmw(&mut self, a: gpu::AtomicRmwOp) -> Result<(), Diagnostic> {
+        let op = a.id();
+        let ctx = self.ctx;
+        let Some(kind) = a.atomic_kind(ctx) else {
+            let k = a.kind(ctx).unwrap_or_default();
+            return Err(self.err(op, &format!("unknown atomic kind '{k}'")));
+        };
+        let VTy::Ptr(e, false) = self.vty(op, ctx.value_type(a.ptr(ctx)))? else {
+            return Err(self.err(op, "atomics need a global pointer"));
+        };
+        if !matches!(e, Sc::F32 | Sc::F64 | Sc::Index) {
+            return Err(self.err(op, "atomic elements must be 'f32', 'f64' or 'index'"));
+        }
+        let (pr, ir, v) = (self.get(op, a.ptr(ctx))?, self.get(op, a.index(ctx))?, self.get(op, a.value(ctx))?);
+        let off = self.tmp(Rc::B64);
+        self.line(format!("shl.b64 {off}, {ir}, {};", e.bytes().trailing_zeros()));
+        let addr = self.tmp(Rc::B64);
+        self.line(format!("add.s64 {addr}, {pr}, {off};"));
+        let unused = ctx.uses(a.old(ctx)).is_empty();
+        let single = match (kind, e) {
+            (AtomicKind::Add, Sc::Index) => Some("add.u64"),
+            (AtomicKind::Add, _) => Some(if e == Sc::F32 { "add.f32" } else { "add.f64" }),
+            (AtomicKind::Max, Sc::Index) => Some("max.s64"),
+            (AtomicKind::Min, Sc::Index) => Some("min.s64"),
+            (AtomicKind::Max | AtomicKind::Min, _) => None,
+        };
+        if let Some(instr) = single {
+            if unused {
+                self.line(format!("red.global.{instr} [{addr}], {v};"));
+            } else {
+                let d = self.def(op, a.old(ctx))?;
+                self.line(format!("atom.global.{instr} {d}, [{addr}], {v};"));
+            }
+            return Ok(());
+        }
+        // old = *addr; loop { new = f(old, v); seen = cas(addr, old, new); if seen == old break;
+        // old = seen }. The CAS compares bits, so a NaN in memory ends the loop too.
+        let f64 = e == Sc::F64;
+        let (bits, cl, w) = if f64 { (Rc::B64, Rc::F64, "b64") } else { (Rc::B32, Rc::F32, "b32") };
+        let f = if kind == AtomicKind::Max { BinaryFn::Max } else { BinaryFn::Min };
+        let old = self.tmp(bits);
+        self.line(format!("ld.relaxed.gpu.global.{w} {old}, [{addr}];"));
+        let head = self.label();
+        self.line(format!("{head}:"));
+        let (oldf, newf, new, seen, p) =
+            (self.tmp(cl), self.tmp(cl), self.tmp(bits), self.tmp(bits), self.tmp(Rc::Pred));
+        self.line(format!("mov.{w} {oldf}, {old};"));
+        self.compute(op, Arith::Binary(f), f64, &newf, &[oldf.clone(), v])?;
+        self.line(format!("mov.{w} {new}, {newf};"));
+        self.line(format!("atom.global.cas.{w} {seen}, [{addr}], {old}, {new};"));
+        self.line(format!("setp.ne.{w} {p}, {seen}, {old};"));
+        self.line(format!("mov.{w} {old}, {seen};"));
+        self.line(format!("@{p} bra {head};"));
+        let d = self.def(op, a.old(ctx))?;
+        self.line(format!("mov.{w} {d}, {old};"));
         Ok(())
     }
 
