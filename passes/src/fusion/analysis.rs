@@ -108,6 +108,9 @@ pub struct Ctx {
     pub nests: Vec<NestInfo>,
     /// Position of each nest id in `nests`.
     pub index: BTreeMap<usize, usize>,
+    /// Program position of each nest id, which orders the members of a fused kernel: its
+    /// position in `nests` unless set with [`Ctx::with_program_order`].
+    pub program_pos: BTreeMap<usize, usize>,
     /// For each buffer, the nests of the whole function that read it.
     pub readers: BTreeMap<usize, BTreeSet<usize>>,
     /// For each buffer, the nests of the whole function that write it.
@@ -124,7 +127,8 @@ impl Ctx {
     /// A context for `nests` (a group) inside the function `all`.
     pub fn new(nests: Vec<NestInfo>, all: &[NestInfo], extents: Extents, device: Device, cfg: SearchConfig) -> Ctx {
         let nests: Vec<NestInfo> = nests.into_iter().map(NestInfo::with_dims).collect();
-        let index = nests.iter().enumerate().map(|(i, n)| (n.id, i)).collect();
+        let index: BTreeMap<usize, usize> = nests.iter().enumerate().map(|(i, n)| (n.id, i)).collect();
+        let program_pos = index.clone();
         let mut readers: BTreeMap<usize, BTreeSet<usize>> = BTreeMap::new();
         let mut writers: BTreeMap<usize, BTreeSet<usize>> = BTreeMap::new();
         for n in all {
@@ -135,7 +139,13 @@ impl Ctx {
                 writers.entry(a.buffer).or_default().insert(n.id);
             }
         }
-        Ctx { nests, index, readers, writers, extents, device, cfg }
+        Ctx { nests, index, program_pos, readers, writers, extents, device, cfg }
+    }
+
+    /// `self` with the program position of each nest id (see [`Ctx::program_pos`]).
+    pub fn with_program_order(mut self, program_pos: BTreeMap<usize, usize>) -> Ctx {
+        self.program_pos = program_pos;
+        self
     }
 
     /// `members` of one kernel in program order of their nests. The rules only fuse parts
@@ -143,7 +153,7 @@ impl Ctx {
     /// independent work), so this is a valid order, and kernels that differ only in how they
     /// were assembled become equal.
     pub fn program_order(&self, mut members: Vec<Kernel>) -> Vec<Kernel> {
-        members.sort_by_key(|m| m.nests().first().map(|n| self.index.get(n).copied()));
+        members.sort_by_key(|m| m.nests().first().map(|n| self.program_pos.get(n).copied()));
         members
     }
 

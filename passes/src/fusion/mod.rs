@@ -356,6 +356,13 @@ pub struct SearchConfig {
     pub max_dot_nodes: usize,
     /// Sweep dynamic sizes to report crossovers.
     pub sweep_dynamic: bool,
+    /// Render [`SearchResult::report`]. Rendering re-costs every extracted plan for each pair
+    /// of reductions (and sweeps dynamic sizes), which costs as much as the search itself, so
+    /// a caller that prints no report (the pass without `report`) turns it off; the text is
+    /// then empty.
+    pub report: bool,
+    /// Render [`SearchResult::dot`] (empty when off).
+    pub dot: bool,
 }
 
 impl Default for SearchConfig {
@@ -373,6 +380,8 @@ impl Default for SearchConfig {
             min_gain_s: 0.1e-6,
             max_dot_nodes: 400,
             sweep_dynamic: true,
+            report: true,
+            dot: true,
         }
     }
 }
@@ -410,6 +419,10 @@ setter! {
     with_max_dot_nodes: max_dot_nodes: usize,
     /// Sets [`SearchConfig::sweep_dynamic`].
     with_sweep_dynamic: sweep_dynamic: bool,
+    /// Sets [`SearchConfig::report`].
+    with_report: report: bool,
+    /// Sets [`SearchConfig::dot`].
+    with_dot: dot: bool,
 }
 
 /// The search result of one group of nests connected by shared buffers.
@@ -448,9 +461,10 @@ pub struct SearchResult {
     pub egraph_classes: usize,
     /// Rewrite iterations, the most over groups.
     pub iterations: usize,
-    /// The `--fusion-report` text.
+    /// The `--fusion-report` text (empty unless [`SearchConfig::report`]).
     pub report: String,
-    /// Graphviz of the e-graphs, at most `max_dot_nodes` e-nodes.
+    /// Graphviz of the e-graphs, at most `max_dot_nodes` e-nodes (empty unless
+    /// [`SearchConfig::dot`]).
     pub dot: String,
     /// Per-group detail.
     pub groups: Vec<GroupResult>,
@@ -493,11 +507,10 @@ pub fn groups(nests: &[NestInfo]) -> Vec<Vec<usize>> {
 pub fn search(nests: &[NestInfo], extents: &Extents, device: &Device, cfg: &SearchConfig) -> SearchResult {
     let start = Instant::now();
     let mut results = Vec::new();
-    let mut dot = String::from("digraph fusion {\n  compound=true;\n");
+    let mut dot = if cfg.dot { String::from("digraph fusion {\n  compound=true;\n") } else { String::new() };
     let mut dot_budget = cfg.max_dot_nodes;
     for (gi, group) in groups(nests).into_iter().enumerate() {
-        let members: Vec<NestInfo> = group.iter().map(|&i| nests[i].clone()).collect();
-        let (res, egraph) = search_group(members, nests, extents, device, cfg);
+        let (res, egraph) = search_group(&group, nests, extents, device, cfg);
         tracing::info!(
             group = gi,
             nests = ?res.nests,
@@ -508,10 +521,14 @@ pub fn search(nests: &[NestInfo], extents: &Extents, device: &Device, cfg: &Sear
             chosen = %res.chosen,
             "fuse-mixed-reductions search"
         );
-        report::dot_group(&mut dot, gi, &egraph, &mut dot_budget);
+        if cfg.dot {
+            report::dot_group(&mut dot, gi, &egraph, &mut dot_budget);
+        }
         results.push(res);
     }
-    dot.push_str("}\n");
+    if cfg.dot {
+        dot.push_str("}\n");
+    }
     let elapsed = start.elapsed();
 
     let mut chosen = Plan::default();
@@ -535,7 +552,8 @@ pub fn search(nests: &[NestInfo], extents: &Extents, device: &Device, cfg: &Sear
     let egraph_nodes = results.iter().map(|g| g.egraph_nodes).sum();
     let egraph_classes = results.iter().map(|g| g.egraph_classes).sum();
     let iterations = results.iter().map(|g| g.iterations).max().unwrap_or(0);
-    let report = report::render(nests, extents, device, cfg, &results, elapsed);
+    let report =
+        if cfg.report { report::render(nests, extents, device, cfg, &results, elapsed) } else { String::new() };
     SearchResult {
         chosen,
         candidates,
@@ -549,17 +567,137 @@ pub fn search(nests: &[NestInfo], extents: &Extents, device: &Device, cfg: &Sear
     }
 }
 
-/// Runs the e-graph search on one group (`members`, program order; `all` is the function).
+/// A canonical order of a group for seeding the e-graph: a topological order of its
+/// dependences that does not depend on the order of independent statements. The rules fuse
+/// adjacent kernels and move only partials (earlier), so the seed decides what can meet:
+/// among the nests ready to run, a nest that consumes the nest just placed comes first (an
+/// epilogue or a row consumer next to its producer), column reductions come last (their
+/// partials are hoisted to the row kernels they join, and their finals end up adjacent), then
+/// a structural key (what a nest is and how it indexes its buffers, never ids); program order
+/// only breaks ties between nests the key cannot tell apart.
+///
+/// `group` holds positions in `all` (program order); so does the result.
+pub fn seed_order(group: &[usize], all: &[NestInfo], ctx: &Ctx) -> Vec<usize> {
+    let n = group.len();
+    let nest = |g: usize| &all[group[g]];
+    let writes = |g: usize| nest(g).writes.iter().map(|a| a.buffer).collect::<BTreeSet<usize>>();
+    let reads = |g: usize| nest(g).reads.iter().map(|a| a.buffer).collect::<BTreeSet<usize>>();
+    let (w, r): (Vec<_>, Vec<_>) = (0..n).map(|g| (writes(g), reads(g))).unzip();
+    // b after a: b reads what a writes, or b overwrites what a reads or writes.
+    let mut preds = vec![0usize; n];
+    let mut succs: Vec<Vec<usize>> = vec![vec![]; n];
+    for b in 0..n {
+        for a in 0..b {
+            if !w[a].is_disjoint(&r[b]) || !w[b].is_disjoint(&r[a]) || !w[a].is_disjoint(&w[b]) {
+                preds[b] += 1;
+                succs[a].push(b);
+            }
+        }
+    }
+    let keys: Vec<String> = (0..n).map(|g| structural_key(nest(g), &w, &r, g)).collect();
+    let column: Vec<bool> = (0..n).map(|g| ctx.is_outer_reduction(nest(g).id)).collect();
+    let mut ready: Vec<usize> = (0..n).filter(|&g| preds[g] == 0).collect();
+    let mut order = Vec::with_capacity(n);
+    let mut last: Option<usize> = None;
+    while !ready.is_empty() {
+        let consumes_last = |g: usize| last.is_some_and(|l| !w[l].is_disjoint(&r[g]));
+        let (pos, &g) = ready
+            .iter()
+            .enumerate()
+            .min_by(|(_, &x), (_, &y)| {
+                column[x]
+                    .cmp(&column[y])
+                    .then(consumes_last(y).cmp(&consumes_last(x)))
+                    .then_with(|| keys[x].cmp(&keys[y]))
+                    .then(x.cmp(&y))
+            })
+            .expect("ready is not empty");
+        ready.swap_remove(pos);
+        order.push(group[g]);
+        last = Some(g);
+        for &s in &succs[g] {
+            preds[s] -= 1;
+            if preds[s] == 0 {
+                ready.push(s);
+            }
+        }
+    }
+    debug_assert_eq!(order.len(), n, "dependences among nests in program order form no cycle");
+    order
+}
+
+/// What nest `g` is and how it touches its buffers, without ids: the tie-break of
+/// [`seed_order`]. `w`/`r`: the buffers each nest of the group writes/reads.
+fn structural_key(n: &NestInfo, w: &[BTreeSet<usize>], r: &[BTreeSet<usize>], g: usize) -> String {
+    let kind = match &n.kind {
+        NestKind::Reduction { kept, reduced, combiner, epilogue_ops } => {
+            format!("0 reduce {combiner} k{} r{} e{epilogue_ops}", kept.len(), reduced.len())
+        }
+        NestKind::Pointwise { domain } => format!("1 pointwise {}", domain.len()),
+    };
+    let access = |a: &Access, produced: bool| format!("{:?}{:?}{}{}", a.dims, a.axes.len(), a.elem_bytes, produced);
+    let mut ins: Vec<String> =
+        n.reads.iter().map(|a| access(a, w.iter().enumerate().any(|(o, s)| o != g && s.contains(&a.buffer)))).collect();
+    let mut outs: Vec<String> = n
+        .writes
+        .iter()
+        .map(|a| access(a, r.iter().enumerate().any(|(o, s)| o != g && s.contains(&a.buffer))))
+        .collect();
+    ins.sort();
+    outs.sort();
+    format!("{kind} in {} out {}", ins.join(","), outs.join(","))
+}
+
+/// Renames the nest ids of a plan.
+fn rename_plan(plan: &Plan, to: &dyn Fn(usize) -> usize) -> Plan {
+    fn kernel(k: &Kernel, to: &dyn Fn(usize) -> usize) -> Kernel {
+        match k {
+            Kernel::Nest(n) => Kernel::Nest(to(*n)),
+            Kernel::Partial { nest, split } => Kernel::Partial { nest: to(*nest), split: *split },
+            Kernel::Final { nest, split } => Kernel::Final { nest: to(*nest), split: *split },
+            Kernel::Fused { members, style } => {
+                Kernel::Fused { members: members.iter().map(|m| kernel(m, to)).collect(), style: *style }
+            }
+        }
+    }
+    Plan { kernels: plan.kernels.iter().map(|k| kernel(k, to)).collect() }
+}
+
+/// Runs the e-graph search on one group (`group`: positions in `all`, program order).
+///
+/// The search runs on a renamed copy of the function: the group's nests get ids `0..k` in
+/// [`seed_order`] and the other nests ids from `k` on, so that nothing in the search (the seed,
+/// the order of fused members, the printed plans that break cost ties) depends on the order of
+/// independent statements. The plans are renamed back before they are returned.
 fn search_group(
-    members: Vec<NestInfo>,
+    group: &[usize],
     all: &[NestInfo],
     extents: &Extents,
     device: &Device,
     cfg: &SearchConfig,
 ) -> (GroupResult, egg::EGraph<lang::PlanLang, PlanAnalysis>) {
-    let ids: Vec<usize> = members.iter().map(|n| n.id).collect();
-    let ctx = Ctx::new(members, all, extents.clone(), device.clone(), cfg.clone());
-    let expr = lang::unfused_term(&ids);
+    let ids: Vec<usize> = group.iter().map(|&i| all[i].id).collect();
+    let program_ctx =
+        Ctx::new(group.iter().map(|&i| all[i].clone()).collect(), all, extents.clone(), device.clone(), cfg.clone());
+    let order = seed_order(group, all, &program_ctx);
+    // Position in `all` -> search id, and search id -> original id.
+    let mut search_id = vec![usize::MAX; all.len()];
+    for (k, &i) in order.iter().enumerate() {
+        search_id[i] = k;
+    }
+    for (next, slot) in (order.len()..).zip(search_id.iter_mut().filter(|s| **s == usize::MAX)) {
+        *slot = next;
+    }
+    let original: Vec<usize> = order.iter().map(|&i| all[i].id).collect();
+    let renamed: Vec<NestInfo> =
+        all.iter().enumerate().map(|(i, n)| NestInfo { id: search_id[i], ..n.clone() }).collect();
+    let members: Vec<NestInfo> = order.iter().map(|&i| renamed[i].clone()).collect();
+    let seed: Vec<usize> = (0..order.len()).collect();
+
+    // Fused members stay in program order (a legal order, as the seed's), as before renaming.
+    let program_pos = order.iter().enumerate().map(|(k, &i)| (k, i)).collect();
+    let ctx = Ctx::new(members, &renamed, extents.clone(), device.clone(), cfg.clone()).with_program_order(program_pos);
+    let expr = lang::unfused_term(&seed);
     let runner = Runner::<lang::PlanLang, PlanAnalysis, ()>::new(PlanAnalysis::new(ctx))
         .with_scheduler(SimpleScheduler)
         .with_iter_limit(cfg.iter_limit)
@@ -579,31 +717,63 @@ fn search_group(
     let egraph = runner.egraph;
     let ctx = &egraph.analysis.ctx;
     let extracted = cost::DagExtractor::new(&egraph, cfg.top_k).plans(root);
-    let unfused = Plan { kernels: ids.iter().map(|&i| Kernel::Nest(i)).collect() };
+    // Every plan of single nests is the unfused plan (in some legal order): it is listed in
+    // program order, which the pass keeps as it is.
+    let back = |p: &Plan| {
+        if p.kernels.iter().all(|k| matches!(k, Kernel::Nest(_))) && p.kernels.len() == ids.len() {
+            Plan { kernels: ids.iter().map(|&i| Kernel::Nest(i)).collect() }
+        } else {
+            rename_plan(p, &|n| original[n])
+        }
+    };
+    let seed_plan = Plan { kernels: seed.iter().map(|&i| Kernel::Nest(i)).collect() };
+    let unfused = back(&seed_plan);
 
-    let mut all_plans: Vec<(Plan, CostBreakdown)> =
-        extracted.into_iter().map(|p| (p.clone(), cost::plan_cost(&p, ctx))).collect();
-    if !all_plans.iter().any(|(p, _)| *p == unfused) {
-        all_plans.push((unfused.clone(), cost::plan_cost(&unfused, ctx)));
+    let mut all_plans: Vec<(Plan, CostBreakdown)> = extracted
+        .into_iter()
+        .map(|p| {
+            let c = cost::plan_cost(&p, ctx);
+            (p, c)
+        })
+        .collect();
+    if !all_plans.iter().any(|(p, _)| back(p) == unfused) {
+        all_plans.push((seed_plan.clone(), cost::plan_cost(&seed_plan, ctx)));
     }
     all_plans.sort_by(cost::plan_order);
-    let chosen = choose(&all_plans, cfg);
+    let chosen_s = choose(&all_plans, cfg);
     // The best plan of each shape, then the chosen and the unfused plan if not yet listed.
     let mut seen = BTreeSet::new();
-    let mut candidates: Vec<(Plan, CostBreakdown)> =
-        all_plans.iter().filter(|(p, _)| seen.insert(p.shape())).take(cfg.max_candidates).cloned().collect();
-    for must in [&chosen, &unfused] {
-        if !candidates.iter().any(|(p, _)| p == must) {
-            let c = all_plans.iter().find(|(p, _)| p == must).expect("chosen and unfused are costed").clone();
-            candidates.push(c);
+    let mut candidates: Vec<Plan> = all_plans
+        .iter()
+        .filter(|(p, _)| seen.insert(p.shape()))
+        .take(cfg.max_candidates)
+        .map(|(p, _)| p.clone())
+        .collect();
+    for must in [&chosen_s, &seed_plan] {
+        if !candidates.iter().any(|p| back(p) == back(must)) {
+            candidates.push(
+                all_plans.iter().find(|(p, _)| back(p) == back(must)).expect("chosen and unfused are costed").0.clone(),
+            );
         }
     }
+    // Costed again under the original ids (the kernel labels of the report).
+    let program_ctx = &program_ctx;
+    let mut candidates: Vec<(Plan, CostBreakdown)> = candidates
+        .iter()
+        .map(|p| {
+            let p = back(p);
+            let c = cost::plan_cost(&p, program_ctx);
+            (p, c)
+        })
+        .collect();
     candidates.sort_by(cost::plan_order);
+    let chosen = back(&chosen_s);
+    let all_plans = all_plans.iter().map(|(p, _)| back(p)).collect();
     let res = GroupResult {
         nests: ids,
         chosen,
         candidates,
-        all_plans: all_plans.into_iter().map(|(p, _)| p).collect(),
+        all_plans,
         stop_reason,
         egraph_nodes: egraph.total_number_of_nodes(),
         egraph_classes: egraph.number_of_classes(),

@@ -246,7 +246,13 @@ impl FuseMixedReductions {
         };
         let t0 = std::time::Instant::now();
         // The dynamic-size sweep only feeds the report text.
-        let cfg = SearchConfig { sweep_dynamic: self.cfg.sweep_dynamic && self.report, ..self.cfg.clone() };
+        // The report and the e-graph dump are rendered only when asked for.
+        let cfg = SearchConfig {
+            sweep_dynamic: self.cfg.sweep_dynamic && self.report,
+            report: self.report,
+            dot: self.dump_egraph.is_some(),
+            ..self.cfg.clone()
+        };
         let res = search(&summary.infos, &summary.extents, &self.device, &cfg);
         let search_time = t0.elapsed();
         tracing::info!(
@@ -311,6 +317,8 @@ impl FuseMixedReductions {
         let mut axis_of_ub: HashMap<Value, Axis> = HashMap::new();
         let mut buffers: Vec<Value> = Vec::new();
         let mut infos = Vec::new();
+        // Per buffer, the axes of the loops indexing all its dims exactly (no clamp, no constant).
+        let mut exact: Vec<(usize, Vec<Axis>)> = Vec::new();
         for (id, &n) in nests.iter().enumerate() {
             let mut axis = |ctx: &Context, ub: Value| -> Result<Axis, String> {
                 if let Some(&a) = axis_of_ub.get(&ub) {
@@ -395,7 +403,9 @@ impl FuseMixedReductions {
                 };
                 let mut axes = Vec::new();
                 let mut dims = Vec::new();
+                let mut all_ivs = true;
                 for &v in idx {
+                    all_ivs &= index_iv(ctx, v) == Some(v);
                     match index_iv(ctx, v) {
                         Some(iv) => match iv_axis.get(&iv) {
                             Some(&(a, d)) => {
@@ -416,6 +426,10 @@ impl FuseMixedReductions {
                         buffers.len() - 1
                     }
                 };
+                let rank = buffer_parts(ctx, ctx.value_type(buf)).map(|(shape, _)| shape.len());
+                if all_ivs && rank == Some(axes.len()) {
+                    exact.push((b, axes.clone()));
+                }
                 let acc = Access { buffer: b, axes, elem_bytes: elem_bytes(ctx, buf), dims };
                 let list = if write { &mut writes } else { &mut reads };
                 if !list.contains(&acc) {
@@ -440,6 +454,7 @@ impl FuseMixedReductions {
                 writes,
             });
         }
+        let (keys, axis_rep, axis_of_ub) = unify_axes(&mut infos, &exact, keys, axis_rep, axis_of_ub);
         // The engine fuses adjacent kernels only, so each pointwise nest moves right after the
         // last nest it depends on (a legal program order): a column reduction lowered between
         // a row reduction and its row-wise consumer no longer separates them.
@@ -534,6 +549,70 @@ fn arg_dim_names(ctx: &Context, f: OpId) -> HashMap<Value, Vec<Option<String>>> 
         out.insert(arg, names);
     }
     out
+}
+
+/// Merges axes that index the same dimension of one buffer exactly (loop bounds of different
+/// values, e.g. `dim %a, 0` and the size operand of a broadcast, that must be equal for the
+/// program to be valid): the nests then share one axis whatever value each loop bound was
+/// lowered from, which depends on the order of the statements. Axes with two different known
+/// sizes (constants or `morf.dims` names) are never merged. The merged axis keeps the best known
+/// size (a constant, else a name) and is renumbered in order of first use.
+fn unify_axes(
+    infos: &mut [NestInfo],
+    exact: &[(usize, Vec<Axis>)],
+    keys: Vec<SizeKey>,
+    axis_rep: Vec<Value>,
+    axis_of_ub: HashMap<Value, Axis>,
+) -> (Vec<SizeKey>, Vec<Value>, HashMap<Value, Axis>) {
+    let mut parent: Vec<usize> = (0..keys.len()).collect();
+    fn root(p: &[usize], mut i: usize) -> usize {
+        while p[i] != i {
+            i = p[i];
+        }
+        i
+    }
+    // The best key of each class root: a constant, else a name, else none.
+    let known = |k: &SizeKey| !matches!(k, SizeKey::Value(_));
+    let mut first: HashMap<usize, &Vec<Axis>> = HashMap::new();
+    for (b, axes) in exact {
+        let Some(prev) = first.get(b).copied() else {
+            first.insert(*b, axes);
+            continue;
+        };
+        for (x, y) in prev.iter().zip(axes) {
+            let (rx, ry) = (root(&parent, x.0), root(&parent, y.0));
+            if rx == ry || (known(&keys[rx]) && known(&keys[ry])) {
+                continue;
+            }
+            // The root with a known size (or the older axis) represents the class.
+            let (keep, drop) = if known(&keys[ry]) || (!known(&keys[rx]) && ry < rx) { (ry, rx) } else { (rx, ry) };
+            parent[drop] = keep;
+        }
+    }
+    let mut new_id: Vec<Option<usize>> = vec![None; keys.len()];
+    let (mut new_keys, mut new_rep) = (Vec::new(), Vec::new());
+    for a in 0..keys.len() {
+        let r = root(&parent, a);
+        if new_id[r].is_none() {
+            new_id[r] = Some(new_keys.len());
+            new_keys.push(keys[r].clone());
+            new_rep.push(axis_rep[r]);
+        }
+    }
+    let map = |a: Axis| Axis(new_id[root(&parent, a.0)].expect("every root is numbered"));
+    for n in infos.iter_mut() {
+        match &mut n.kind {
+            NestKind::Pointwise { domain } => domain.iter_mut().for_each(|a| *a = map(*a)),
+            NestKind::Reduction { kept, reduced, .. } => {
+                kept.iter_mut().chain(reduced.iter_mut()).for_each(|a| *a = map(*a))
+            }
+        }
+        for acc in n.reads.iter_mut().chain(n.writes.iter_mut()) {
+            acc.axes.iter_mut().for_each(|a| *a = map(*a));
+        }
+    }
+    let axis_of_ub = axis_of_ub.into_iter().map(|(v, a)| (v, map(a))).collect();
+    (new_keys, new_rep, axis_of_ub)
 }
 
 /// The size key of an index value: constants, `dim`s of named argument dims, `dim`s of

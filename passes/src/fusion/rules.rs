@@ -104,25 +104,44 @@ impl Applier<PlanLang, PlanAnalysis> for SplitIntoPartials {
 /// A condition over the kernels bound to some pattern variables.
 type Cond = Box<dyn Fn(&mut EG, Id, &Subst) -> bool + Send + Sync>;
 
-/// Binds a kernel argument: a variable `?a`, or `(final ?s ?j)` / `(nest ?j)` (looked up).
-fn kernel_arg<'e>(eg: &'e EG, subst: &Subst, arg: &str) -> Option<&'e KernelData> {
-    if let Some(inner) = arg.strip_prefix('(').and_then(|s| s.strip_suffix(')')) {
-        let words: Vec<&str> = inner.split_whitespace().collect();
-        let id = |w: &str| subst.get(var(w)).copied();
-        let node = match words.as_slice() {
-            ["final", s, j] => PlanLang::Final([id(s)?, id(j)?]),
-            ["nest", j] => PlanLang::Nest(id(j)?),
-            _ => return None,
+/// A kernel argument of a condition, parsed once: a variable `?a`, or `(final ?s ?j)` /
+/// `(nest ?j)`, whose kernel class is looked up (conditions run for every match, so the pattern
+/// text is not re-parsed there).
+#[derive(Clone, Copy, Debug)]
+enum KernelArg {
+    Var(Var),
+    Final(Var, Var),
+    Nest(Var),
+}
+
+impl KernelArg {
+    fn parse(arg: &str) -> KernelArg {
+        if let Some(inner) = arg.strip_prefix('(').and_then(|s| s.strip_suffix(')')) {
+            let words: Vec<&str> = inner.split_whitespace().collect();
+            return match words.as_slice() {
+                ["final", s, j] => KernelArg::Final(var(s), var(j)),
+                ["nest", j] => KernelArg::Nest(var(j)),
+                _ => panic!("unknown kernel argument '{arg}'"),
+            };
+        }
+        KernelArg::Var(var(arg))
+    }
+
+    /// Binds the argument in `subst` to its kernel data.
+    fn get<'e>(self, eg: &'e EG, subst: &Subst) -> Option<&'e KernelData> {
+        let node = match self {
+            KernelArg::Var(v) => return kernel_of(eg, subst[v]),
+            KernelArg::Final(s, j) => PlanLang::Final([*subst.get(s)?, *subst.get(j)?]),
+            KernelArg::Nest(j) => PlanLang::Nest(*subst.get(j)?),
         };
         let class = eg.lookup(node)?;
-        return kernel_of(eg, class);
+        kernel_of(eg, class)
     }
-    kernel_of(eg, subst[var(arg)])
 }
 
 fn pair(a: &str, b: &str, f: fn(&KernelData, &KernelData) -> bool) -> Cond {
-    let (a, b) = (a.to_string(), b.to_string());
-    Box::new(move |eg, _, subst| match (kernel_arg(eg, subst, &a), kernel_arg(eg, subst, &b)) {
+    let (a, b) = (KernelArg::parse(a), KernelArg::parse(b));
+    Box::new(move |eg, _, subst| match (a.get(eg, subst), b.get(eg, subst)) {
         (Some(ka), Some(kb)) => f(ka, kb),
         _ => false,
     })
