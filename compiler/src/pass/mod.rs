@@ -8,7 +8,10 @@
 //! - [`PassManager`]: runs a pipeline with instrumentation: verification after each pass
 //!   (on by default; a failure names the pass), IR printing before/after passes, and a
 //!   timing report.
+//! - [`hints`]: size hints (`M=576000,N=384`) given to a whole pipeline: every pass that
+//!   declares a `size-hints` option gets them ([`apply_size_hints`]).
 
+pub mod hints;
 pub mod pipeline;
 
 use std::collections::BTreeMap;
@@ -19,6 +22,7 @@ use crate::builtin::op_error;
 use crate::context::{Context, OpId};
 use crate::diag::Diagnostic;
 
+pub use hints::{apply_size_hints, module_size_hints, HintsApplied, SizeHints, SIZE_HINTS_ATTR, SIZE_HINTS_OPTION};
 pub use pipeline::{parse_pipeline, PipelineElement, PipelineText};
 
 /// A pass failed; its diagnostic has the details.
@@ -287,6 +291,30 @@ impl PassRegistry {
     pub fn pipelines(&self) -> impl Iterator<Item = &NamedPipeline> {
         self.pipelines.values()
     }
+    /// The passes of pipeline `text` that take size hints, in pipeline order, each once
+    /// (none when the text does not parse).
+    pub fn pipeline_size_hinted_passes(&self, text: &str) -> Vec<String> {
+        fn walk(reg: &PassRegistry, elems: &[PipelineElement], out: &mut Vec<String>) {
+            for e in elems {
+                match e {
+                    PipelineElement::Pass { name, .. } => {
+                        if reg.takes_size_hints(name) && !out.contains(name) {
+                            out.push(name.clone());
+                        }
+                    }
+                    PipelineElement::Nested { elements, .. } => walk(reg, elements, out),
+                }
+            }
+        }
+        let mut out = Vec::new();
+        match parse_pipeline(text) {
+            Ok(PipelineText::Anchored { elements, .. } | PipelineText::Bare(elements)) => {
+                walk(self, &elements, &mut out)
+            }
+            Err(_) => {}
+        }
+        out
+    }
     /// Builds a pass from its name and option text.
     pub fn create(&self, name: &str, options: &str) -> Result<Box<dyn Pass>, String> {
         let info = self.passes.get(name).ok_or_else(|| format!("'{name}' does not refer to a registered pass"))?;
@@ -307,6 +335,10 @@ impl PassRegistry {
             s.push_str("Named pipelines (--pipeline=NAME):\n");
             for p in self.pipelines.values() {
                 s.push_str(&format!("  {:<30} {}\n      = {}\n", p.name, p.description, p.text));
+                let takers = self.pipeline_size_hinted_passes(p.text);
+                if !takers.is_empty() {
+                    s.push_str(&format!("      --size-hints go to: {}\n", takers.join(", ")));
+                }
             }
         }
         s
@@ -389,6 +421,26 @@ impl PassManager {
         let nodes = build_nodes(reg, elems)?;
         self.nodes.extend(nodes);
         Ok(())
+    }
+
+    /// Builds the manager from parsed pipeline text, giving `hints` (if any) to every pass
+    /// of it that takes size hints ([`apply_size_hints`]; an explicit `size-hints` option
+    /// wins). Returns what the hints reached.
+    pub fn add_pipeline_with_hints(
+        &mut self,
+        reg: &PassRegistry,
+        text: &PipelineText,
+        hints: Option<&SizeHints>,
+    ) -> Result<HintsApplied, String> {
+        match hints {
+            None => self.add_pipeline(reg, text).map(|_| HintsApplied::default()),
+            Some(h) => {
+                let mut text = text.clone();
+                let done = apply_size_hints(&mut text, reg, h);
+                self.add_pipeline(reg, &text)?;
+                Ok(done)
+            }
+        }
     }
 
     /// The pipeline as text (`--dump-pass-pipeline`).

@@ -38,6 +38,31 @@ pub enum PipelineText {
     Bare(Vec<PipelineElement>),
 }
 
+/// The element as pipeline text (`name{options}`, `anchor(a,b)`); parsing it gives it back.
+impl std::fmt::Display for PipelineElement {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PipelineElement::Pass { name, options } if options.is_empty() => f.write_str(name),
+            PipelineElement::Pass { name, options } => write!(f, "{name}{{{options}}}"),
+            PipelineElement::Nested { anchor, elements } => write!(f, "{anchor}({})", list_text(elements)),
+        }
+    }
+}
+
+/// The pipeline as text (`builtin.module(a,b)` or `a,b`); parsing it gives it back.
+impl std::fmt::Display for PipelineText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PipelineText::Anchored { anchor, elements } => write!(f, "{anchor}({})", list_text(elements)),
+            PipelineText::Bare(elements) => f.write_str(&list_text(elements)),
+        }
+    }
+}
+
+fn list_text(elements: &[PipelineElement]) -> String {
+    elements.iter().map(|e| e.to_string()).collect::<Vec<_>>().join(",")
+}
+
 /// Parses pipeline text; errors carry the 1-based column of the problem.
 pub fn parse_pipeline(text: &str) -> Result<PipelineText, String> {
     let chars: Vec<char> = text.chars().collect();
@@ -155,5 +180,14 @@ mod tests {
             PipelineElement::Pass { name: "f".into(), options: "dump-egraph=\"/tmp/a }{ b.dot\" report".into() }
         );
         assert!(parse_pipeline("f{a=\"x}").is_err());
+    }
+
+    #[test]
+    fn printing_round_trips() {
+        for t in ["builtin.module(func.func(canonicalize{max-iterations=8},cse),dce)", "cse,dce", "f{a=\"x }\" b}"] {
+            let p = parse_pipeline(t).unwrap();
+            assert_eq!(p.to_string(), t);
+            assert_eq!(parse_pipeline(&p.to_string()).unwrap(), p);
+        }
     }
 }

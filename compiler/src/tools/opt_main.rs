@@ -2,6 +2,7 @@
 //!
 //! ```text
 //! morf-opt [FILE|-] [-o FILE] [--pass-pipeline=TEXT | --<pass>[=OPTIONS] ... | --pipeline=NAME]
+//!          [--size-hints=NAME=SIZE,...]
 //!          [--split-input-file] [--verify-diagnostics] [--print-op-generic] [--mlir-print-debuginfo]
 //!          [--allow-unregistered-dialect] [--print-ir-{before,after}-all] [--print-ir-{before,after}=PASS]
 //!          [--print-ir-after-change] [--print-ir-after-failure] [--verify-each[=BOOL]] [--no-verify-each]
@@ -16,6 +17,13 @@
 //! flag `--P` and `--P=OPTIONS`, where OPTIONS is the text that would go inside `P{...}`
 //! (`--canonicalize='max-iterations=4 test-convergence'`). They run in command-line order on
 //! the module. Such flags are taken out of the command line before the rest goes to clap.
+//!
+//! `--size-hints=M=576000,N=384` gives size hints to every pass of the pipeline that takes
+//! them ([`crate::pass::hints`]); a pass option `size-hints=...` written in the pipeline
+//! text wins. Without the flag, a module's `morf.size_hints = "M=..,N=.."` attribute gives
+//! them for that module. Malformed hints are an error (the flag's before any input is read;
+//! the attribute's at the module, with `file:line:col`). Hints on a pipeline with no pass
+//! that takes them are a warning, and the run goes on.
 //!
 //! Exit codes: 0 on success, 1 on any error (including bad flags). Diagnostics go to stderr
 //! with `file:line:col`, the source line and a caret; IR dumps and the timing report go to
@@ -34,7 +42,10 @@ use crate::asm::{parse_source, print_op, PrintOptions};
 use crate::context::{Context, OpId};
 use crate::diag::{Diagnostic, Severity};
 use crate::io::{eprint_lossy, write_atomic, write_stdout};
-use crate::pass::{parse_pipeline, Instrumentation, PassManager, PassRegistry, PipelineElement, PipelineText};
+use crate::pass::{
+    module_size_hints, parse_pipeline, HintsApplied, Instrumentation, PassManager, PassRegistry, PipelineElement,
+    PipelineText, SizeHints, SIZE_HINTS_ATTR,
+};
 use crate::tools::split_input::{split_input, Chunk, SPLIT_MARKER};
 use crate::tools::verify_diagnostics::{check_diagnostics, parse_expectations};
 
@@ -74,6 +85,11 @@ struct Cli {
     /// Run a named pipeline (see --list-passes).
     #[arg(long, value_name = "NAME")]
     pipeline: Option<String>,
+    /// Sizes of named dynamic dims, `M=576000,N=384`, for every pass of the pipeline that
+    /// takes size hints (an explicit `size-hints` pass option wins). Without this flag, a
+    /// `morf.size_hints` attribute on the module gives them.
+    #[arg(long, value_name = "NAME=SIZE,...")]
+    size_hints: Option<String>,
     /// Print the IR before every pass (to stderr).
     #[arg(long, visible_alias = "mlir-print-ir-before-all")]
     print_ir_before_all: bool,
@@ -267,20 +283,20 @@ fn split_names(v: &[String], passes: &PassRegistry, flag: &str) -> Result<Vec<St
     Ok(out)
 }
 
-fn build_pass_manager(cli: &Cli, shorthand: Vec<PipelineElement>, passes: &PassRegistry) -> Result<PassManager, Fatal> {
-    let verify_each = !cli.no_verify_each && cli.verify_each.unwrap_or(true);
-    let instr = Instrumentation {
-        verify_each,
-        print_before_all: cli.print_ir_before_all,
-        print_after_all: cli.print_ir_after_all,
-        print_before: split_names(&cli.print_ir_before, passes, "print-ir-before")?,
-        print_after: split_names(&cli.print_ir_after, passes, "print-ir-after")?,
-        print_after_change: cli.print_ir_after_change,
-        print_after_failure: cli.print_ir_after_failure,
-        print_generic: cli.print_generic,
-        timing: cli.timing,
-    };
-    let mut pm = PassManager::new(instr);
+/// One piece of the command line's pipeline (`--pipeline`, `--pass-pipeline`, the pass
+/// flags), parsed, with the prefix of its errors.
+struct PipelinePiece {
+    prefix: Option<String>,
+    text: PipelineText,
+}
+
+/// The pieces of the command line's pipeline, in the order they run.
+fn pipeline_pieces(
+    cli: &Cli,
+    shorthand: Vec<PipelineElement>,
+    passes: &PassRegistry,
+) -> Result<Vec<PipelinePiece>, Fatal> {
+    let mut pieces = Vec::new();
     if cli.pass_pipeline.is_some() && !shorthand.is_empty() {
         return Err(Fatal("--pass-pipeline cannot be combined with pass flags such as --cse".into()));
     }
@@ -294,16 +310,88 @@ fn build_pass_manager(cli: &Cli, shorthand: Vec<PipelineElement>, passes: &PassR
             }));
         };
         let text = parse_pipeline(p.text).map_err(|e| Fatal(format!("pipeline '{name}': {e}")))?;
-        pm.add_pipeline(passes, &text).map_err(|e| Fatal(format!("pipeline '{name}': {e}")))?;
+        pieces.push(PipelinePiece { prefix: Some(format!("pipeline '{name}'")), text });
     }
     if let Some(t) = &cli.pass_pipeline {
         let text = parse_pipeline(t).map_err(|e| Fatal(format!("invalid pass pipeline '{t}': {e}")))?;
-        pm.add_pipeline(passes, &text).map_err(|e| Fatal(format!("invalid pass pipeline '{t}': {e}")))?;
+        pieces.push(PipelinePiece { prefix: Some(format!("invalid pass pipeline '{t}'")), text });
     }
     if !shorthand.is_empty() {
-        pm.add_pipeline(passes, &PipelineText::Bare(shorthand)).map_err(Fatal)?;
+        pieces.push(PipelinePiece { prefix: None, text: PipelineText::Bare(shorthand) });
+    }
+    Ok(pieces)
+}
+
+/// Builds the passes of `pieces` into `pm`, giving `hints` to every pass that takes them.
+fn add_pieces(
+    pm: &mut PassManager,
+    pieces: &[PipelinePiece],
+    passes: &PassRegistry,
+    hints: Option<&SizeHints>,
+) -> Result<HintsApplied, String> {
+    let mut all = HintsApplied::default();
+    for piece in pieces {
+        let done = pm.add_pipeline_with_hints(passes, &piece.text, hints).map_err(|e| match &piece.prefix {
+            Some(p) => format!("{p}: {e}"),
+            None => e,
+        })?;
+        all.given += done.given;
+        all.explicit += done.explicit;
+    }
+    Ok(all)
+}
+
+/// The `--size-hints` flag, parsed.
+fn flag_size_hints(cli: &Cli) -> Result<Option<SizeHints>, Fatal> {
+    cli.size_hints
+        .as_deref()
+        .map(|t| SizeHints::parse(t).map_err(|e| Fatal(format!("invalid --size-hints '{t}': {e}"))))
+        .transpose()
+}
+
+fn build_pass_manager(cli: &Cli, pieces: &[PipelinePiece], passes: &PassRegistry) -> Result<PassManager, Fatal> {
+    let verify_each = !cli.no_verify_each && cli.verify_each.unwrap_or(true);
+    let instr = Instrumentation {
+        verify_each,
+        print_before_all: cli.print_ir_before_all,
+        print_after_all: cli.print_ir_after_all,
+        print_before: split_names(&cli.print_ir_before, passes, "print-ir-before")?,
+        print_after: split_names(&cli.print_ir_after, passes, "print-ir-after")?,
+        print_after_change: cli.print_ir_after_change,
+        print_after_failure: cli.print_ir_after_failure,
+        print_generic: cli.print_generic,
+        timing: cli.timing,
+    };
+    let mut pm = PassManager::new(instr);
+    let hints = flag_size_hints(cli)?;
+    let done = add_pieces(&mut pm, pieces, passes, hints.as_ref()).map_err(Fatal)?;
+    if hints.is_some() && !done.any_taker() {
+        let takers = passes.size_hinted_passes();
+        eprint_lossy(&format!(
+            "{TOOL}: warning: --size-hints: no pass of the pipeline takes size hints, so they change nothing{}",
+            if takers.is_empty() { String::new() } else { format!(" (passes that do: {})", takers.join(", ")) }
+        ));
     }
     Ok(pm)
+}
+
+/// The passes to run on `module` when the command line gives no `--size-hints` and the
+/// module has a `morf.size_hints` attribute: the pipeline rebuilt with those hints.
+/// `Ok(None)` when the pipeline as built applies (a flag, no attribute, no passes).
+fn module_hinted_nodes(
+    cli: &Cli,
+    ctx: &Context,
+    module: OpId,
+    pieces: &[PipelinePiece],
+    passes: &PassRegistry,
+) -> Result<Option<PassManager>, Diagnostic> {
+    if cli.size_hints.is_some() || pieces.is_empty() {
+        return Ok(None);
+    }
+    let Some(hints) = module_size_hints(ctx, module)? else { return Ok(None) };
+    let mut pm = PassManager::new(Instrumentation::default());
+    add_pieces(&mut pm, pieces, passes, Some(&hints)).map_err(|e| crate::builtin::op_error(ctx, module, e))?;
+    Ok(Some(pm))
 }
 
 fn run(
@@ -367,7 +455,8 @@ fn run(
         }
     }
 
-    let mut pm = build_pass_manager(&cli, shorthand, passes)?;
+    let pieces = pipeline_pieces(&cli, shorthand, passes)?;
+    let mut pm = build_pass_manager(&cli, &pieces, passes)?;
     if cli.dump_pass_pipeline {
         eprint_lossy(&pm.pipeline_text());
     }
@@ -410,9 +499,26 @@ fn run(
         let t0 = Instant::now();
         let parsed = parse_source(&mut ctx, &file_name, chunk.text, chunk.line_offset);
         parse_time += t0.elapsed();
-        let mut result: Result<OpId, Diagnostic> = parsed
-            .and_then(|m| crate::verify::verify(&ctx, m).map(|_| m))
-            .and_then(|m| if pm.nodes.is_empty() { Ok(m) } else { pm.run(&mut ctx, m).map(|_| m) });
+        let mut result: Result<OpId, Diagnostic> =
+            parsed.and_then(|m| crate::verify::verify(&ctx, m).map(|_| m)).and_then(|m| {
+                if pm.nodes.is_empty() {
+                    return Ok(m);
+                }
+                // The module's own `morf.size_hints` (when no --size-hints is given): the
+                // same passes, rebuilt with its hints, for this module only.
+                let own = module_hinted_nodes(&cli, &ctx, m, &pieces, passes)?;
+                let saved = own.map(|own| {
+                    if cli.dump_pass_pipeline {
+                        eprint_lossy(&format!("{} (with the module's {SIZE_HINTS_ATTR})", own.pipeline_text()));
+                    }
+                    std::mem::replace(&mut pm.nodes, own.nodes)
+                });
+                let r = pm.run(&mut ctx, m).map(|_| m);
+                if let Some(nodes) = saved {
+                    pm.nodes = nodes;
+                }
+                r
+            });
         if !pm.dumps.is_empty() {
             eprint_text(&std::mem::take(&mut pm.dumps));
         }

@@ -147,7 +147,10 @@ const GPU_UNFUSED: &str = "builtin.module(lower-tensor-to-loop,canonicalize,cse,
 
 /// Registers the named pipelines `gpu` (tensor to loop, mixed-order fusion, cleanup, GPU) and
 /// `gpu-unfused` (the same without fusion). Call after the passes are registered: `gpu`
-/// includes `fuse-mixed-reductions` only when that pass is registered.
+/// includes `fuse-mixed-reductions` only when that pass is registered. The texts carry no
+/// sizes: size hints reach every pass of them that has a `size-hints` option through
+/// `morf_ir::pass::apply_size_hints` (`morf-opt --pipeline=gpu --size-hints M=..,N=..`,
+/// a module's `morf.size_hints` attribute, or the engine's hints).
 pub fn register_pipelines(reg: &mut PassRegistry) {
     let fused = reg.get("fuse-mixed-reductions").is_some();
     reg.register_pipeline(NamedPipeline {

@@ -6,7 +6,9 @@
 use std::time::{Duration, Instant};
 
 use morf_ir::interp::RtValue;
-use morf_ir::pass::{parse_pipeline, Instrumentation, PassManager, PassRegistry};
+use morf_ir::pass::{
+    apply_size_hints, module_size_hints, parse_pipeline, Instrumentation, PassManager, PassRegistry, SizeHints,
+};
 use morf_ir::{Context, OpId};
 use morf_runtime::{Gpu, RuntimeError};
 
@@ -40,38 +42,38 @@ pub fn pass_registry() -> PassRegistry {
     reg
 }
 
-/// The passes that specialize their decisions for size hints (`size-hints=M=576000,N=384`):
-/// the fusion search (its cost model) and the GPU mapping (its schedules). Both keep the
-/// program correct for other sizes: the kernels check the sizes at run time.
-pub const HINTED_PASSES: [&str; 2] = ["fuse-mixed-reductions", "lower-loop-to-gpu"];
-
-/// Adds `size-hints=HINTS` to every pass of pipeline `text` named in [`HINTED_PASSES`].
+/// Pipeline `text` with `hints` (`M=576000,N=384`) given to every pass of it that takes
+/// size hints, as the pass registry says ([`morf_ir::pass::apply_size_hints`]; an explicit
+/// `size-hints` option in `text` wins). Text that does not parse, or hints that do not
+/// parse, give `text` back unchanged (running it reports the error). For logs and tests;
+/// [`run_named_pipeline`] applies hints without going through text.
 pub fn pipeline_with_hints(text: &str, hints: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 64);
-    let mut rest = text;
-    'outer: while !rest.is_empty() {
-        for pass in HINTED_PASSES {
-            if let Some(after) = rest.strip_prefix(pass) {
-                let boundary = out.chars().last().is_none_or(|c| matches!(c, '(' | ',' | ' '));
-                let next = after.chars().next();
-                if boundary && next.is_none_or(|c| matches!(c, '{' | ',' | ')' | ' ')) {
-                    out.push_str(pass);
-                    if let Some(opts) = after.strip_prefix('{') {
-                        out.push_str(&format!("{{size-hints={hints} "));
-                        rest = opts;
-                    } else {
-                        out.push_str(&format!("{{size-hints={hints}}}"));
-                        rest = after;
-                    }
-                    continue 'outer;
-                }
-            }
+    match (parse_pipeline(text), SizeHints::parse(hints)) {
+        (Ok(mut p), Ok(h)) => {
+            apply_size_hints(&mut p, &pass_registry(), &h);
+            p.to_string()
         }
-        let c = rest.chars().next().unwrap_or(' ');
-        out.push(c);
-        rest = &rest[c.len_utf8()..];
+        _ => text.to_string(),
     }
-    out
+}
+
+/// The size hints a compile of `module` uses, by precedence: `explicit` (a flag, an
+/// [`crate::EngineOptions::size_hints`]), else the module's `morf.size_hints` attribute
+/// ([`morf_ir::pass::module_size_hints`]), else `derived` (the shapes of the actual
+/// inputs, [`size_hints_from_args`]). A malformed attribute is a diagnostic at the module.
+pub fn resolve_size_hints(
+    ctx: &Context,
+    module: OpId,
+    explicit: Option<&str>,
+    derived: Option<String>,
+) -> Result<Option<String>, EngineError> {
+    if let Some(h) = explicit {
+        return Ok(Some(h.to_string()));
+    }
+    match module_size_hints(ctx, module).map_err(|d| EngineError::Diagnostic(ctx.render(&d)))? {
+        Some(h) => Ok(Some(h.to_string())),
+        None => Ok(derived),
+    }
 }
 
 /// Size hints (`M=576000,N=384`) from the `morf.dims` names of `func`'s arguments and the
@@ -121,8 +123,10 @@ pub fn size_hints_from_shapes(ctx: &Context, func: OpId, shapes: &[Vec<usize>]) 
     }
 }
 
-/// Runs the named pipeline `name` of `reg` on `module`, verifying after each pass; with
-/// `hints`, the size-specialized passes get them (see [`pipeline_with_hints`]).
+/// Runs the named pipeline `name` of `reg` on `module`, verifying after each pass. Every
+/// pass of it that takes size hints gets `hints` when given, else those of the module's
+/// `morf.size_hints` attribute, if any ([`resolve_size_hints`]; a `size-hints` option
+/// written in the pipeline text wins over both).
 pub fn run_named_pipeline(
     ctx: &mut Context,
     module: OpId,
@@ -137,12 +141,12 @@ pub fn run_named_pipeline(
             if known.is_empty() { "none".to_string() } else { known.join(", ") }
         ))
     })?;
-    let full = match hints {
-        Some(h) => pipeline_with_hints(p.text, h),
-        None => p.text.to_string(),
-    };
-    tracing::info!("pipeline '{name}': {full}");
-    let text = parse_pipeline(&full).map_err(|e| EngineError::Other(format!("pipeline '{name}': {e}")))?;
+    let mut text = parse_pipeline(p.text).map_err(|e| EngineError::Other(format!("pipeline '{name}': {e}")))?;
+    if let Some(h) = resolve_size_hints(ctx, module, hints, None)? {
+        let h = SizeHints::parse(&h).map_err(|e| EngineError::Other(format!("size hints '{h}': {e}")))?;
+        apply_size_hints(&mut text, reg, &h);
+    }
+    tracing::info!("pipeline '{name}': {text}");
     let mut pm = PassManager::new(Instrumentation { verify_each: true, ..Default::default() });
     pm.add_pipeline(reg, &text).map_err(|e| EngineError::Other(format!("pipeline '{name}': {e}")))?;
     pm.run(ctx, module).map_err(|d| EngineError::Diagnostic(ctx.render(&d)))
@@ -432,6 +436,7 @@ mod hint_tests {
 
     #[test]
     fn hints_reach_the_specialized_passes_only() {
+        // Which passes take hints comes from the registry (their `size-hints` option).
         let p =
             "builtin.module(lower-tensor-to-loop,fuse-mixed-reductions,canonicalize,lower-loop-to-gpu{threads=128})";
         assert_eq!(

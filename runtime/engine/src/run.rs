@@ -5,6 +5,10 @@
 //!
 //! The reference and the compiled run use two contexts parsed from the same text: lowering
 //! rewrites its module in place, and the reference must run the function as written.
+//!
+//! A compiled run specializes for size hints ([`crate::compile::resolve_size_hints`]): the
+//! module's `morf.size_hints` attribute when it has one, else the shapes of the actual
+//! inputs (an explicit flag, where a tool has one, comes before both).
 
 use std::time::Instant;
 
@@ -13,8 +17,8 @@ use morf_runtime::Gpu;
 use crate::bind::{bind_arguments, load_module, new_context, select_function, write_results, RunOptions, RunReport};
 use crate::check::{compare_outputs_judged, OutputCheck};
 use crate::compile::{
-    compile_for_gpu, emit_ptx, has_kernels, pass_registry, run_host_on_simulator, run_named_pipeline, runtime_err,
-    size_hints_from_args, size_hints_from_shapes, text_has_kernels, GPU_PIPELINE,
+    compile_for_gpu, emit_ptx, has_kernels, pass_registry, resolve_size_hints, run_host_on_simulator,
+    run_named_pipeline, runtime_err, size_hints_from_args, size_hints_from_shapes, text_has_kernels, GPU_PIPELINE,
 };
 use crate::EngineError;
 
@@ -82,8 +86,9 @@ pub fn run_source_gpu(name: &str, text: &str, opts: &RunOptions, check: bool) ->
     warnings.extend(arg_warnings);
 
     // Specialize for the sizes this run has, as a JIT would (the kernels keep run-time
-    // guards, so the program stays correct for other sizes).
-    let hints = size_hints_from_args(&rctx, rfunc, &args);
+    // guards, so the program stays correct for other sizes), unless the module's
+    // `morf.size_hints` attribute says otherwise.
+    let hints = resolve_size_hints(&rctx, rmodule, None, size_hints_from_args(&rctx, rfunc, &args))?;
     let prog = compile_for_gpu(
         &gpu,
         name,
@@ -135,7 +140,7 @@ pub fn run_source_sim_compiled(
     let fname = morf_ir::builtin::symbol_name(&rctx, rfunc).unwrap_or("?").to_string();
 
     let rshapes = crate::plan_arguments(&rctx, rfunc, opts)?;
-    let hints = size_hints_from_shapes(&rctx, rfunc, &rshapes);
+    let hints = resolve_size_hints(&rctx, rmodule, None, size_hints_from_shapes(&rctx, rfunc, &rshapes))?;
     let mut ctx = new_context(opts.allow_unregistered_dialect);
     let module = load_module(&mut ctx, name, text)?;
     let _ = ctx.take_emitted();
