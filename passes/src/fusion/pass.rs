@@ -439,22 +439,20 @@ impl FuseMixedReductions {
             let bname = |a: &Access| buffer_name(ctx, buffers[a.buffer], a.buffer);
             let rs: Vec<String> = reads.iter().map(bname).collect();
             let ws: Vec<String> = writes.iter().map(bname).collect();
-            let what = match &kind {
+            // The kind is prefixed once the axes are final (below).
+            infos.push(NestInfo { id, name: format!(" of {} -> {}", rs.join(","), ws.join(",")), kind, reads, writes });
+        }
+        let (keys, axis_rep, axis_of_ub) = unify_axes(&mut infos, &exact, keys, axis_rep, axis_of_ub);
+        for n in &mut infos {
+            let what = match &n.kind {
                 NestKind::Pointwise { .. } => "pointwise".to_string(),
                 NestKind::Reduction { combiner, reduced, .. } => {
                     let r: Vec<String> = reduced.iter().map(|a| format!("d{}", a.0)).collect();
                     format!("reduce {combiner} over [{}]", r.join(","))
                 }
             };
-            infos.push(NestInfo {
-                id,
-                name: format!("{what} of {} -> {}", rs.join(","), ws.join(",")),
-                kind,
-                reads,
-                writes,
-            });
+            n.name = format!("{what}{}", n.name);
         }
-        let (keys, axis_rep, axis_of_ub) = unify_axes(&mut infos, &exact, keys, axis_rep, axis_of_ub);
         // The engine fuses adjacent kernels only, so each pointwise nest moves right after the
         // last nest it depends on (a legal program order): a column reduction lowered between
         // a row reduction and its row-wise consumer no longer separates them.
