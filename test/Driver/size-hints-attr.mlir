@@ -25,6 +25,9 @@
 // LOG: check result0: {{.*}} ok
 // LOG: check result1: {{.*}} ok
 // SHAPES: pipeline 'gpu': {{.*}}fuse-mixed-reductions{size-hints=M=7,N=100}
+// ... and its --size-hints flag wins over both:
+// RUN: morf-run %s --device sim --random M=7,N=100 --size-hints M=9,N=11 --output-dir %t/flag -v 2>&1 | FileCheck --check-prefix=RUNFLAG %s
+// RUNFLAG: pipeline 'gpu': builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=9,N=11},canonicalize,cse,lower-loop-to-gpu{size-hints=M=9,N=11})
 
 module attributes {morf.size_hints = "M=576000,N=384"} {
 func.func @rmsnorm_bwd(%x: tensor<?x?xbf16> {morf.dims = ["M", "N"]},

@@ -14,13 +14,15 @@
 // RUN: morf-opt %s --split-input-file --pipeline=gpu >/dev/null 2>&1; test $? -eq 1
 // A valid flag takes the place of the attribute, so the attribute is not read:
 // RUN: morf-opt %s --split-input-file --pipeline=gpu --size-hints M=4,N=4 -o /dev/null
-// ATTR: size-hints-invalid.mlir:[[@LINE+9]]:1: error: 'builtin.module' op invalid size hints in attribute 'morf.size_hints': the size of 'M' in 'M=many' is not an unsigned integer
+// ATTR: size-hints-invalid.mlir:[[@LINE+11]]:1: error: 'builtin.module' op invalid size hints in attribute 'morf.size_hints': the size of 'M' in 'M=many' is not an unsigned integer
 // ATTR-NEXT: module attributes {morf.size_hints = "M=many"} {
 // ATTR-NEXT: ^
-// ATTR: size-hints-invalid.mlir:[[@LINE+14]]:1: error: 'builtin.module' op attribute 'morf.size_hints' must be a string such as "M=576000,N=384"
-// ATTR: size-hints-invalid.mlir:[[@LINE+18]]:1: error: 'builtin.module' op invalid size hints in attribute 'morf.size_hints': expected NAME=SIZE, got 'N'
+// ATTR: size-hints-invalid.mlir:[[@LINE+16]]:1: error: 'builtin.module' op attribute 'morf.size_hints' must be a string such as "M=576000,N=384"
+// ATTR: size-hints-invalid.mlir:[[@LINE+20]]:1: error: 'builtin.module' op invalid size hints in attribute 'morf.size_hints': expected NAME=SIZE, got 'N'
 // morf-run reports the attribute the same way:
 // RUN: not morf-run %S/Inputs/size-hints-bad-attr.mlir --device sim --random M=4 --output-dir %t 2>&1 | FileCheck --check-prefix=RUNERR %s
+// RUN: not morf-run %S/Inputs/size-hints-bad-attr.mlir --device sim --random M=4 --size-hints M=4,x --output-dir %t 2>&1 | FileCheck --check-prefix=RUNFLAG %s
+// RUNFLAG: morf-run: error: invalid --size-hints 'M=4,x': expected NAME=SIZE, got 'x'
 // RUNERR: size-hints-bad-attr.mlir:1:1: error: 'builtin.module' op invalid size hints in attribute 'morf.size_hints': the size of 'M' in 'M=many' is not an unsigned integer
 
 module attributes {morf.size_hints = "M=many"} {

@@ -7,8 +7,8 @@
 //! rewrites its module in place, and the reference must run the function as written.
 //!
 //! A compiled run specializes for size hints ([`crate::compile::resolve_size_hints`]): the
-//! module's `morf.size_hints` attribute when it has one, else the shapes of the actual
-//! inputs (an explicit flag, where a tool has one, comes before both).
+//! explicit hints (the `*_with_hints` functions, `morf-run --size-hints`), else the
+//! module's `morf.size_hints` attribute, else the shapes of the actual inputs.
 
 use std::time::Instant;
 
@@ -61,6 +61,18 @@ pub struct GpuRunReport {
 /// Runs `text` on GPU 0 as `opts` says, writes the results, and with `check` compares
 /// them with the reference interpreter run of the original function.
 pub fn run_source_gpu(name: &str, text: &str, opts: &RunOptions, check: bool) -> Result<GpuRunReport, EngineError> {
+    run_source_gpu_with_hints(name, text, opts, check, None)
+}
+
+/// [`run_source_gpu`] with explicit size hints (`M=576000,N=384`, `morf-run --size-hints`),
+/// which win over the module's `morf.size_hints` attribute and the shapes of the inputs.
+pub fn run_source_gpu_with_hints(
+    name: &str,
+    text: &str,
+    opts: &RunOptions,
+    check: bool,
+    size_hints: Option<&str>,
+) -> Result<GpuRunReport, EngineError> {
     let gpu = Gpu::new(0).map_err(runtime_err)?;
     let device = gpu.device_name().unwrap_or_else(|_| "?".into());
     // Reference context: the function as written; arguments are bound here.
@@ -88,7 +100,7 @@ pub fn run_source_gpu(name: &str, text: &str, opts: &RunOptions, check: bool) ->
     // Specialize for the sizes this run has, as a JIT would (the kernels keep run-time
     // guards, so the program stays correct for other sizes), unless the module's
     // `morf.size_hints` attribute says otherwise.
-    let hints = resolve_size_hints(&rctx, rmodule, None, size_hints_from_args(&rctx, rfunc, &args))?;
+    let hints = resolve_size_hints(&rctx, rmodule, size_hints, size_hints_from_args(&rctx, rfunc, &args))?;
     let prog = compile_for_gpu(
         &gpu,
         name,
@@ -133,6 +145,18 @@ pub fn run_source_sim_compiled(
     opts: &RunOptions,
     check: bool,
 ) -> Result<GpuRunReport, EngineError> {
+    run_source_sim_compiled_with_hints(name, text, opts, check, None)
+}
+
+/// [`run_source_sim_compiled`] with explicit size hints, which win over the module's
+/// `morf.size_hints` attribute and the shapes of the inputs.
+pub fn run_source_sim_compiled_with_hints(
+    name: &str,
+    text: &str,
+    opts: &RunOptions,
+    check: bool,
+    size_hints: Option<&str>,
+) -> Result<GpuRunReport, EngineError> {
     let mut rctx = new_context(opts.allow_unregistered_dialect);
     let rmodule = load_module(&mut rctx, name, text)?;
     let mut warnings: Vec<String> = rctx.take_emitted().iter().map(|d| rctx.render(d).trim_end().to_string()).collect();
@@ -140,7 +164,7 @@ pub fn run_source_sim_compiled(
     let fname = morf_ir::builtin::symbol_name(&rctx, rfunc).unwrap_or("?").to_string();
 
     let rshapes = crate::plan_arguments(&rctx, rfunc, opts)?;
-    let hints = resolve_size_hints(&rctx, rmodule, None, size_hints_from_shapes(&rctx, rfunc, &rshapes))?;
+    let hints = resolve_size_hints(&rctx, rmodule, size_hints, size_hints_from_shapes(&rctx, rfunc, &rshapes))?;
     let mut ctx = new_context(opts.allow_unregistered_dialect);
     let module = load_module(&mut ctx, name, text)?;
     let _ = ctx.take_emitted();
@@ -190,8 +214,20 @@ pub fn run_source_sim_compiled(
 /// output is compared with the fp64 interpreter of the function as written. (A module
 /// with kernels has no other reference than this simulation, so `check` compares nothing.)
 pub fn run_source_sim(name: &str, text: &str, opts: &RunOptions, check: bool) -> Result<GpuRunReport, EngineError> {
+    run_source_sim_with_hints(name, text, opts, check, None)
+}
+
+/// [`run_source_sim`] with explicit size hints for the compile of a module without
+/// kernels (a module with kernels is not compiled, so they change nothing).
+pub fn run_source_sim_with_hints(
+    name: &str,
+    text: &str,
+    opts: &RunOptions,
+    check: bool,
+    size_hints: Option<&str>,
+) -> Result<GpuRunReport, EngineError> {
     if !text_has_kernels(name, text) {
-        return run_source_sim_compiled(name, text, opts, check);
+        return run_source_sim_compiled_with_hints(name, text, opts, check, size_hints);
     }
     let mut ctx = new_context(opts.allow_unregistered_dialect);
     let module = load_module(&mut ctx, name, text)?;

@@ -65,6 +65,11 @@ struct Cli {
     /// cgroup limit where one is set).
     #[arg(long, value_name = "SIZE")]
     max_memory: Option<String>,
+    /// Size hints for compiling (`--device sim|gpu|auto`): sizes of named dims,
+    /// M=576000,N=384, for every pass of the `gpu` pipeline that takes them. Default: the
+    /// module's `morf.size_hints` attribute, else the shapes of the inputs.
+    #[arg(long, value_name = "NAME=SIZE,...")]
+    size_hints: Option<String>,
     /// Accept operations of unregistered dialects (generic form).
     #[arg(long)]
     allow_unregistered_dialect: bool,
@@ -229,6 +234,11 @@ fn run_cli(cli: &Cli) -> Result<CliOutcome, EngineError> {
         }
         (cli.file.clone(), read_source(f, &cli.file, max).map_err(cap_note)?)
     };
+    if let Some(h) = &cli.size_hints {
+        morf_ir::pass::SizeHints::parse(h)
+            .map_err(|e| EngineError::Other(format!("invalid --size-hints '{h}': {e}")))?;
+    }
+    let hints = cli.size_hints.as_deref();
     let auto = cli.device.as_deref() == Some("auto");
     let on_gpu = match cli.device.as_deref() {
         Some("gpu") => true,
@@ -244,22 +254,25 @@ fn run_cli(cli: &Cli) -> Result<CliOutcome, EngineError> {
             if cli.check && kernels {
                 note("--check compares a compiled run with the interpreter; this module already has kernels, so the simulation is its only semantics and there is nothing to check");
             }
-            morf_engine::run_source_sim(&name, &text, &opts, cli.check)?
+            morf_engine::run::run_source_sim_with_hints(&name, &text, &opts, cli.check, hints)?
         } else {
             note("no CUDA driver found; running the compiled kernels on the CPU simulator");
-            morf_engine::run_source_sim_compiled(&name, &text, &opts, cli.check)?
+            morf_engine::run::run_source_sim_compiled_with_hints(&name, &text, &opts, cli.check, hints)?
         };
         if let Some(n) = r.launches {
             lines.push(format!("ran {n} kernel launch{} on the GPU simulator", if n == 1 { "" } else { "es" }));
         }
         (r.run, r.checks)
     } else if on_gpu {
-        let r = morf_engine::run_source_gpu(&name, &text, &opts, cli.check)?;
+        let r = morf_engine::run::run_source_gpu_with_hints(&name, &text, &opts, cli.check, hints)?;
         tracing::info!("ran on {}", r.device);
         (r.run, r.checks)
     } else {
         if cli.check {
             note("--check compares a GPU run with the interpreter; this run is on the interpreter, so there is nothing to check");
+        }
+        if hints.is_some() {
+            note("--size-hints only matter when compiling (--device sim, gpu or auto); this run is on the interpreter");
         }
         (morf_engine::run_source(&name, &text, &opts)?, Vec::new())
     };
