@@ -432,7 +432,28 @@ mod tests {
 
 #[cfg(test)]
 mod hint_tests {
-    use super::pipeline_with_hints;
+    use super::{new_context, pipeline_with_hints, resolve_size_hints};
+    use crate::bind::load_module;
+    use crate::EngineError;
+
+    #[test]
+    fn explicit_hints_beat_the_attribute_which_beats_the_shapes() {
+        let text = "module attributes {morf.size_hints = \"M=5,N=6\"} {\n}\n";
+        let mut ctx = new_context(false);
+        let m = load_module(&mut ctx, "a.mlir", text).unwrap();
+        let shapes = Some("M=7,N=8".to_string());
+        assert_eq!(resolve_size_hints(&ctx, m, Some("M=1"), shapes.clone()).unwrap().as_deref(), Some("M=1"));
+        assert_eq!(resolve_size_hints(&ctx, m, None, shapes.clone()).unwrap().as_deref(), Some("M=5,N=6"));
+        let mut plain = new_context(false);
+        let p = load_module(&mut plain, "b.mlir", "module {\n}\n").unwrap();
+        assert_eq!(resolve_size_hints(&plain, p, None, shapes.clone()).unwrap().as_deref(), Some("M=7,N=8"));
+        let mut bad = new_context(false);
+        let b = load_module(&mut bad, "c.mlir", "module attributes {morf.size_hints = \"M\"} {\n}\n").unwrap();
+        match resolve_size_hints(&bad, b, None, shapes) {
+            Err(EngineError::Diagnostic(d)) => assert!(d.starts_with("c.mlir:1:1: error:"), "{d}"),
+            other => panic!("{:?}", other.map_err(|e| e.to_string())),
+        }
+    }
 
     #[test]
     fn hints_reach_the_specialized_passes_only() {
