@@ -7,7 +7,7 @@
 
 use std::collections::BTreeSet;
 
-use egg::{rewrite as rw, Applier, EGraph, Id, PatternAst, Rewrite, Subst, Symbol, Var};
+use egg::{rewrite as rw, Applier, EGraph, Id, Pattern, PatternAst, Rewrite, SearchMatches, Subst, Symbol, Var};
 
 use super::analysis::{identity, kernel_of, Buf, Data, Idx, KernelData, PlanAnalysis, Shape};
 use super::lang::PlanLang;
@@ -26,29 +26,42 @@ pub fn rules() -> Vec<Rewrite<PlanLang, PlanAnalysis>> {
         rw!("column-reduction-to-partial"; "(seq (nest ?j) ?rest)" =>
             { SplitIntoPartials { j: var("?j"), rest: var("?rest") } }
             if is_outer_reduction("?j")),
-        // --- Reordering ---
-        // a; partial = partial; a when neither reads or writes what the other writes. Only
-        // partials move, and only earlier, so that they meet the row nests they fuse with.
-        rw!("hoist-partial"; "(seq ?a (seq ?p ?rest))" => "(seq ?p (seq ?a ?rest))"
-            if can_hoist_partial("?a", "?p")),
-        // --- Fusion ---
-        // a; b = fuse(a, b) for pointwise kernels over one domain that share an input or where b
-        // reads a's output at the same index: each point of b then needs only the same point of
-        // a, so one program can do both and read the shared input once.
-        rw!("fuse-pointwise"; "(seq ?a (seq ?b ?rest))" => "(seq (fuse ?a ?b) ?rest)"
-            if pointwise_fusable("?a", "?b")),
-        // a; b = fuse(a, b) for independent reductions of the same order (same kept and reduced
-        // axes) that share an input: one multi-output reduction reads it once.
-        rw!("fuse-sibling-reductions"; "(seq ?a (seq ?b ?rest))" => "(seq (fuse ?a ?b) ?rest)"
-            if reductions_fusable("?a", "?b")),
-        // r; p = rowfused(r, p) when r reduces the inner axes of [rows, cols] data and p is
-        // pointwise over [rows, cols], reading r's result per row or sharing r's inputs: once a
-        // program owns a row it can finish r on it and then run p on the same row. Persistent
-        // keeps the row in registers; looped streams it twice. The cost model decides which.
-        rw!("fuse-row-reduction-persistent"; "(seq ?r (seq ?p ?rest))" =>
-            "(seq (rowfused persistent ?r ?p) ?rest)" if row_fusable("?r", "?p")),
-        rw!("fuse-row-reduction-looped"; "(seq ?r (seq ?p ?rest))" =>
-            "(seq (rowfused looped ?r ?p) ?rest)" if row_fusable("?r", "?p")),
+        // The rules over two adjacent kernels `(seq ?a (seq ?b ?rest))`, one search for all of
+        // them (`Adjacent`): they are applied in this order, arm by arm over all matches, exactly
+        // as separate rules would be, but the e-graph is searched for the pattern once instead of
+        // five times (the search was most of the compile time).
+        Rewrite::new(
+            "adjacent-kernels",
+            "(seq ?a (seq ?b ?rest))".parse::<Pattern<PlanLang>>().expect("a pattern"),
+            Adjacent {
+                arms: vec![
+                    // --- Reordering ---
+                    // hoist-partial: a; partial = partial; a when neither reads or writes what the
+                    // other writes. Only partials move, and only earlier, so that they meet the
+                    // row nests they fuse with.
+                    (can_hoist_partial("?a", "?b"), pat("(seq ?b (seq ?a ?rest))")),
+                    // --- Fusion ---
+                    // fuse-pointwise: a; b = fuse(a, b) for pointwise kernels over one domain
+                    // that share an input or where b reads a's output at the same index: each
+                    // point of b then needs only the same point of a, so one program can do both
+                    // and read the shared input once.
+                    (pointwise_fusable("?a", "?b"), pat("(seq (fuse ?a ?b) ?rest)")),
+                    // fuse-sibling-reductions: a; b = fuse(a, b) for independent reductions of
+                    // the same order (same kept and reduced axes) that share an input: one
+                    // multi-output reduction reads it once.
+                    (reductions_fusable("?a", "?b"), pat("(seq (fuse ?a ?b) ?rest)")),
+                    // fuse-row-reduction-persistent / -looped: r; p = rowfused(r, p) when r
+                    // reduces the inner axes of [rows, cols] data and p is pointwise over
+                    // [rows, cols], reading r's result per row or sharing r's inputs: once a
+                    // program owns a row it can finish r on it and then run p on the same row.
+                    // Persistent keeps the row in registers; looped streams it twice. The cost
+                    // model decides which.
+                    (row_fusable("?a", "?b"), pat("(seq (rowfused persistent ?a ?b) ?rest)")),
+                    (row_fusable("?a", "?b"), pat("(seq (rowfused looped ?a ?b) ?rest)")),
+                ],
+            },
+        )
+        .expect("a rewrite"),
         // --- Epilogues ---
         // final; e = fuse(final, e) when e is pointwise over the final's result axes and reads the
         // result at the same index (mean division, downcast): the final already holds each value.
@@ -66,6 +79,54 @@ pub fn rules() -> Vec<Rewrite<PlanLang, PlanAnalysis>> {
 
 fn var(s: &str) -> Var {
     s.parse().expect("a pattern variable")
+}
+
+fn pat(s: &str) -> Pattern<PlanLang> {
+    s.parse().expect("a pattern")
+}
+
+/// Several conditional rewrites of one left-hand side, searched once: each arm is applied to
+/// every match in turn (arm by arm, in order), where its condition holds, which is what egg
+/// does with one rule per arm listed in that order.
+struct Adjacent {
+    arms: Vec<(Cond, Pattern<PlanLang>)>,
+}
+
+impl Applier<PlanLang, PlanAnalysis> for Adjacent {
+    fn apply_matches(&self, eg: &mut EG, matches: &[SearchMatches<PlanLang>], rule_name: Symbol) -> Vec<Id> {
+        let mut added = vec![];
+        for (cond, rhs) in &self.arms {
+            for mat in matches {
+                for subst in &mat.substs {
+                    if cond(eg, mat.eclass, subst) {
+                        added.extend(rhs.apply_one(eg, mat.eclass, subst, None, rule_name));
+                    }
+                }
+            }
+        }
+        added
+    }
+
+    fn apply_one(
+        &self,
+        eg: &mut EG,
+        eclass: Id,
+        subst: &Subst,
+        ast: Option<&PatternAst<PlanLang>>,
+        name: Symbol,
+    ) -> Vec<Id> {
+        let mut added = vec![];
+        for (cond, rhs) in &self.arms {
+            if cond(eg, eclass, subst) {
+                added.extend(rhs.apply_one(eg, eclass, subst, ast, name));
+            }
+        }
+        added
+    }
+
+    fn vars(&self) -> Vec<Var> {
+        ["?a", "?b", "?rest"].into_iter().map(var).collect()
+    }
 }
 
 /// Adds `(seq (partial S j) (seq (final S j) rest))` for every split candidate `S` of nest `j`.
