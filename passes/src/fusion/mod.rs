@@ -10,7 +10,8 @@
 //! Algorithm (details in `docs/fusion.md`):
 //! 1. Split the nests into groups connected by shared buffers; each group is searched alone,
 //!    which keeps every e-graph small (a function with 64 independent norms makes 64 tiny
-//!    e-graphs, not one huge one).
+//!    e-graphs, not one huge one). A small read-only input (a weight vector shared by norms)
+//!    connects nothing: see [`groups`].
 //! 2. Seed an e-graph with the unfused plan `(seq (nest 0) (seq (nest 1) ... end))` and run the
 //!    [`rules`] (rewrites over plans) under the limits of [`SearchConfig`].
 //! 3. Extract the top plans with a DAG cost (a kernel shared by two alternatives is counted
@@ -438,12 +439,47 @@ pub struct GroupResult {
     pub all_plans: Vec<Plan>,
     /// Why the runner stopped.
     pub stop_reason: String,
+    /// The search limit that stopped the runner before saturation, if any: the chosen plan is
+    /// then the best one found so far (the pass warns, naming the option that raises it).
+    pub limit: Option<SearchLimit>,
     /// E-nodes.
     pub egraph_nodes: usize,
     /// E-classes.
     pub egraph_classes: usize,
     /// Rewrite iterations.
     pub iterations: usize,
+}
+
+/// A search limit that stopped a group's runner before the e-graph saturated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SearchLimit {
+    /// [`SearchConfig::iter_limit`] (pass option `max-iterations`).
+    Iterations(usize),
+    /// [`SearchConfig::node_limit`] (pass option `max-nodes`).
+    Nodes(usize),
+    /// [`SearchConfig::time_limit`] (pass option `time-limit-ms`), in milliseconds.
+    TimeMs(u128),
+}
+
+impl SearchLimit {
+    /// The pass option that raises the limit.
+    pub fn option(&self) -> &'static str {
+        match self {
+            SearchLimit::Iterations(_) => "max-iterations",
+            SearchLimit::Nodes(_) => "max-nodes",
+            SearchLimit::TimeMs(_) => "time-limit-ms",
+        }
+    }
+}
+
+impl fmt::Display for SearchLimit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SearchLimit::Iterations(n) => write!(f, "the iteration limit ({n} iterations)"),
+            SearchLimit::Nodes(n) => write!(f, "the e-node limit ({n} e-nodes)"),
+            SearchLimit::TimeMs(t) => write!(f, "the time limit ({t} ms)"),
+        }
+    }
 }
 
 /// What [`search`] returns.
@@ -472,6 +508,13 @@ pub struct SearchResult {
 
 /// Splits `nests` into groups connected by shared buffers (program order inside a group,
 /// groups ordered by their first nest).
+///
+/// A *small shared input* connects nothing: a buffer that no nest writes and that every nest
+/// reading it reads over fewer axes than its iteration space (a weight vector `w[N]` read by
+/// nests over `M x N`). Nests that share only such buffers have no dependence between them,
+/// and fusing them saves at most one read of the small buffer, so they are searched apart:
+/// 64 norms sharing one weight make 64 small e-graphs instead of one that grows with the
+/// product of their plans (and stops at the node limit).
 pub fn groups(nests: &[NestInfo]) -> Vec<Vec<usize>> {
     let mut parent: Vec<usize> = (0..nests.len()).collect();
     fn root(p: &mut [usize], mut i: usize) -> usize {
@@ -481,9 +524,15 @@ pub fn groups(nests: &[NestInfo]) -> Vec<Vec<usize>> {
         }
         i
     }
+    let written: BTreeSet<usize> = nests.iter().flat_map(|n| n.writes.iter().map(|a| a.buffer)).collect();
+    let mut large: BTreeSet<usize> = written.clone();
+    for n in nests {
+        let rank = n.space().len();
+        large.extend(n.reads.iter().filter(|a| a.axes.len() >= rank).map(|a| a.buffer));
+    }
     let mut owner: BTreeMap<usize, usize> = BTreeMap::new();
     for (i, n) in nests.iter().enumerate() {
-        for a in n.reads.iter().chain(&n.writes) {
+        for a in n.reads.iter().chain(&n.writes).filter(|a| large.contains(&a.buffer)) {
             match owner.get(&a.buffer) {
                 Some(&j) => {
                     let (ri, rj) = (root(&mut parent, i), root(&mut parent, j));
@@ -713,6 +762,13 @@ fn search_group(
         Some(egg::StopReason::Other(s)) => s.clone(),
         None => "not run".to_string(),
     };
+    // The configured limit (egg reports the count it reached, which may overshoot it).
+    let limit = match &runner.stop_reason {
+        Some(egg::StopReason::IterationLimit(_)) => Some(SearchLimit::Iterations(cfg.iter_limit)),
+        Some(egg::StopReason::NodeLimit(_)) => Some(SearchLimit::Nodes(cfg.node_limit)),
+        Some(egg::StopReason::TimeLimit(_)) => Some(SearchLimit::TimeMs(cfg.time_limit.as_millis())),
+        _ => None,
+    };
     let root = runner.egraph.find(runner.roots[0]);
     let egraph = runner.egraph;
     let ctx = &egraph.analysis.ctx;
@@ -775,6 +831,7 @@ fn search_group(
         candidates,
         all_plans,
         stop_reason,
+        limit,
         egraph_nodes: egraph.total_number_of_nodes(),
         egraph_classes: egraph.number_of_classes(),
         iterations: runner.iterations.len(),

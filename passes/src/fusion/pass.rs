@@ -16,7 +16,10 @@
 //!    Axes are classes of loop bounds: the same SSA value, equal constants, or `mloop.dim`s of
 //!    arguments whose `morf.dims` name the same size (`dim %x, 0` and `dim %dy, 0` with `"M"`).
 //!    A dynamic axis is sized by `size-hints` (by `morf.dims` name) or `default-hint`.
-//! 2. *Search* with the options below; the stop reason is logged (`tracing::info!`).
+//! 2. *Search* with the options below; the stop reason is logged (`tracing::info!`). A search
+//!    stopped by a limit (`max-iterations`, `max-nodes`, `time-limit-ms`) still applies the best
+//!    plan found so far, and the pass warns at the first nest of the first group it stopped,
+//!    naming the limit, its value and the option.
 //! 3. *Materialize* the chosen plan: top-level allocs and fills move to the first nest and
 //!    deallocs to the return; loop bounds of one axis become one value; each `partial` is made
 //!    by `loop-partial-accumulate`; kernels are put in plan order; same-domain members are fused
@@ -267,6 +270,34 @@ impl FuseMixedReductions {
         if self.report {
             morf_ir::io::eprint_lossy(&format!("fuse-mixed-reductions: @{fname}: chosen plan: {}", res.chosen));
             morf_ir::io::eprint_lossy(&format!("{}\n", res.report));
+        }
+        // One warning per limit hit (at the first nest of the first group it stopped): the
+        // chosen plan of such a group is the best one found so far, never a silent fallback.
+        let mut hit: Vec<(&crate::fusion::SearchLimit, Vec<&crate::fusion::GroupResult>)> = Vec::new();
+        for g in &res.groups {
+            let Some(limit) = &g.limit else { continue };
+            match hit.iter_mut().find(|(l, _)| *l == limit) {
+                Some((_, gs)) => gs.push(g),
+                None => hit.push((limit, vec![g])),
+            }
+        }
+        for (limit, gs) in hit {
+            // Nest ids are positions in `summary.nests`.
+            let at = gs[0].nests.iter().min().and_then(|&i| summary.nests.get(i)).copied().unwrap_or(f);
+            let fused = gs.iter().filter(|g| g.chosen.kernels.len() < g.nests.len() || g.chosen.partials() > 0).count();
+            let what = if res.groups.len() == 1 {
+                format!("the search of @{fname} ({} nests)", gs[0].nests.len())
+            } else {
+                format!("the search of {} of the {} nest groups of @{fname}", gs.len(), res.groups.len())
+            };
+            let msg = format!(
+                "fuse-mixed-reductions: {what} stopped at {limit} before exploring every plan; the best plan \
+                 found so far is used ({fused} of {} fused); raise the limit with the pass option '{}'",
+                gs.len(),
+                limit.option()
+            );
+            let loc = ctx.op_loc(at);
+            ctx.emit(morf_ir::Diagnostic::warning(loc, msg));
         }
         dot.push_str(&format!("// @{fname}\n{}", res.dot));
         let unfused = Plan { kernels: (0..summary.nests.len()).map(Kernel::Nest).collect() };
