@@ -20,6 +20,7 @@ pub fn register_all(reg: &mut PassRegistry) {
     reg.register(transforms::cse::info());
     reg.register(transforms::dce::info());
     reg.register(fusion::pass::info());
+    reg.register(conversion::gpu_choose_schedule::info());
     reg.register(conversion::tensor_to_loop::info());
     reg.register(transforms::loop_fuse::info());
     reg.register(transforms::loop_interchange::info());
@@ -48,6 +49,7 @@ mod tests {
                 "cse",
                 "dce",
                 "fuse-mixed-reductions",
+                "gpu-choose-schedule",
                 "loop-fuse",
                 "loop-interchange",
                 "loop-partial-accumulate",

@@ -227,3 +227,80 @@ fn random_3d_mixed_order_programs_lower_to_gpu_and_agree() {
     assert!(multi_dim >= N / 4, "only {multi_dim} programs reduce two axes at once");
     assert!(partial_pointwise >= 10, "only {partial_pointwise} programs had a partial-pointwise kernel");
 }
+
+/// Runs the pipeline up to fusion, then `passes` (name, options) in order; the module printed.
+fn lower_with(ctx: &mut Context, m: OpId, fuse_opts: &str, passes: &[(&str, &str)]) -> Result<String, String> {
+    let reg = registry();
+    let front = [("lower-tensor-to-loop", ""), ("canonicalize", ""), ("cse", ""), ("fuse-mixed-reductions", fuse_opts)];
+    for (pass, opts) in front.iter().chain([("canonicalize", ""), ("cse", "")].iter()).chain(passes.iter()) {
+        let mut p = reg.create(pass, opts)?;
+        p.run(ctx, m).map_err(|d| format!("{pass} failed: {}", ctx.render(&d)))?;
+    }
+    Ok(print_op(ctx, m, &PrintOptions::default()))
+}
+
+/// `gpu-choose-schedule` then `lower-loop-to-gpu` (same options) gives the IR of
+/// `lower-loop-to-gpu` alone, on every example, with and without fusion incentives and size
+/// hints (the register-resident fast path).
+#[test]
+fn chosen_schedules_lower_like_the_heuristic() {
+    let mut annotated = 0;
+    for (path, text) in examples() {
+        for fuse in FUSE_OPTIONS {
+            for gpu in GPU_OPTIONS.iter().copied().chain(["size-hints=M=4096,N=384"]) {
+                let (mut ctx, m, _) = parse_program(&text).unwrap();
+                let alone = lower_with(&mut ctx, m, fuse, &[("lower-loop-to-gpu", gpu)]).unwrap();
+                let (mut ctx, m, _) = parse_program(&text).unwrap();
+                let chosen = lower_with(&mut ctx, m, fuse, &[("gpu-choose-schedule", gpu)]).unwrap();
+                annotated += chosen.matches("morf.schedule = {").count();
+                let reg = registry();
+                let mut p = reg.create("lower-loop-to-gpu", gpu).unwrap();
+                p.run(&mut ctx, m).unwrap_or_else(|d| panic!("{}: {}", path.display(), ctx.render(&d)));
+                let both = print_op(&ctx, m, &PrintOptions::default());
+                assert_eq!(alone, both, "{} (fuse '{fuse}', gpu '{gpu}')", path.display());
+            }
+        }
+    }
+    assert!(annotated > 0);
+}
+
+/// Every nest's `morf.schedule` edited to `sequential` (one thread runs the nest): one launch
+/// of one CTA per nest, and the same results as the tensor reference on the simulator.
+#[test]
+fn sequential_schedules_from_the_ir_agree() {
+    for (path, text) in examples() {
+        let (mut ctx, m, f) = parse_program(&text).unwrap();
+        let ins = signature_inputs(&ctx, f, 5, &[3, 37]);
+        let Ok(before) = run(&ctx, f, &ins) else { continue };
+        if has_nan(&before) {
+            continue;
+        }
+        lower_with(&mut ctx, m, "", &[("gpu-choose-schedule", "")]).unwrap();
+        let seq = morf_passes::conversion::schedule::Schedule {
+            mapping: morf_passes::conversion::schedule::Mapping::Sequential,
+            threads: 32,
+            threads_per_row: 1,
+            rows_per_cta: 1,
+            vector: 1,
+            rows_in_flight_per_warp: 1,
+            max_grid: 1,
+            partials: morf_passes::conversion::schedule::PartialStore::None,
+            fast: None,
+            split_rows: 0,
+        };
+        let seq = seq.to_attr(&mut ctx, None);
+        let nests: Vec<OpId> =
+            ctx.walk_collect(m).into_iter().filter(|&o| ctx.attr(o, "morf.schedule").is_some()).collect();
+        assert!(!nests.is_empty(), "{}", path.display());
+        for o in nests {
+            ctx.set_attr(o, "morf.schedule", seq);
+        }
+        let mut p = registry().create("lower-loop-to-gpu", "").unwrap();
+        p.run(&mut ctx, m).unwrap_or_else(|d| panic!("{}: {}", path.display(), ctx.render(&d)));
+        let printed = print_op(&ctx, m, &PrintOptions::default());
+        assert!(!printed.contains("RowFused") && printed.contains("Sequential"), "{}", path.display());
+        verify(&ctx, m).unwrap_or_else(|d| panic!("{}: {}", path.display(), ctx.render(&d)));
+        let after = run(&ctx, f, &ins).unwrap_or_else(|e| panic!("{}: {e}\n{printed}", path.display()));
+        close(&before, &after, Some("NaN")).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    }
+}

@@ -73,7 +73,9 @@ use morf_ir::{Attr, BlockId, Context, Diagnostic, Dim, Loc, OpId, OperationState
 use morf_loop::ops as mloop;
 use morf_loop::{buffer_type, is_buffer};
 
-use super::schedule::{choose_schedule, Mapping, NestShape, Overrides, PartialStore, Schedule};
+use super::schedule::{
+    choose_schedule, mapping_applies, Mapping, NestShape, Overrides, PartialStore, Schedule, SCHEDULE_ATTR,
+};
 use crate::fusion::device::Device;
 use crate::transforms::loop_utils::{const_int, defined_outside, loop_parts, same_index, Ib, LoopParts};
 
@@ -86,7 +88,14 @@ pub struct LoopToGpuOptions {
     pub device: Device,
     /// Sizes of named dynamic dims (`size-hints=M=4096,N=384`).
     pub size_hints: BTreeMap<String, u64>,
+    /// `gpu-choose-schedule`'s dry run: when set, `morf.schedule` attributes are ignored (the
+    /// heuristic chooses) and every schedule chosen is recorded here with its nest.
+    pub dry_run: Option<ScheduleLog>,
 }
+
+/// The schedules a dry run of the lowering chose, with their nests, in order (a split-K
+/// column reduction records its partial launch, then its final launch).
+pub type ScheduleLog = std::rc::Rc<std::cell::RefCell<Vec<(OpId, Schedule)>>>;
 
 impl LoopToGpuOptions {
     /// Reads the options from `key=value` text options.
@@ -106,7 +115,7 @@ impl LoopToGpuOptions {
         }
         let device = Device::parse(&o.string("device", ""))?;
         let size_hints = o.named_sizes("size-hints")?;
-        Ok(LoopToGpuOptions { overrides, device, size_hints })
+        Ok(LoopToGpuOptions { overrides, device, size_hints, dry_run: None })
     }
 }
 
@@ -251,17 +260,19 @@ fn lower_function(ctx: &mut Context, mblock: BlockId, func: OpId, opts: &LoopToG
     for (n, unit) in units.iter().enumerate() {
         let kname = format!("{fname}_k{n}");
         let mut kb = KernelBuilder::new(ctx, mblock, unit.op, &kname, &names, opts, &spills);
-        if kb.classify(unit.op) == Mapping::SplitPartial {
+        let (mapping, final_schedule) = kb.chosen_mapping(unit.op)?;
+        if mapping == Mapping::SplitPartial {
             // Split-K column reduction: two launches around a workspace.
             let ws = kb.split_partial(unit.op)?;
             kb.finish()?;
             let fin = format!("{kname}_final");
             let mut kf = KernelBuilder::new(ctx, mblock, unit.op, &fin, &names, opts, &spills);
+            kf.ir_schedule = final_schedule;
             kf.final_reduction(unit.op, Some(ws))?;
             kf.dealloc = Some(ws.w);
             kf.finish()?;
         } else {
-            kb.lower_unit(unit)?;
+            kb.lower_unit(unit, mapping)?;
             kb.finish()?;
         }
         lowered.push(unit.op);
@@ -640,6 +651,9 @@ struct KernelBuilder<'a> {
     names: &'a HashMap<(Value, usize), String>,
     opts: &'a LoopToGpuOptions,
     schedule: Option<Schedule>,
+    /// The schedule the nest's `morf.schedule` attribute gives, if any (used instead of the
+    /// heuristic's for the mapping it names).
+    ir_schedule: Option<Schedule>,
     /// Host values of the launch: blocks, shared bytes.
     launch: Option<(Value, Value)>,
     /// Kernel: stores at row level only by the row's first thread (`t == 0`).
@@ -741,6 +755,7 @@ impl<'a> KernelBuilder<'a> {
             names,
             opts,
             schedule: None,
+            ir_schedule: None,
             launch: None,
             row_guard: None,
             shared_partials: None,
@@ -1330,9 +1345,8 @@ impl<'a> KernelBuilder<'a> {
 
     // ----- mappings -----
 
-    fn lower_unit(&mut self, unit: &Unit) -> R<()> {
+    fn lower_unit(&mut self, unit: &Unit, mapping: Mapping) -> R<()> {
         let op = unit.op;
-        let mapping = self.classify(op);
         match mapping {
             Mapping::ThreadPerPoint => self.thread_per_point(op),
             Mapping::PartialPointwise => self.partial_pointwise(op),
@@ -1343,6 +1357,32 @@ impl<'a> KernelBuilder<'a> {
             Mapping::SplitPartial => unreachable!("split-K reductions are lowered by lower_function"),
             Mapping::Sequential => self.sequential(op, &unit.epilogue),
         }
+    }
+
+    /// The mapping of a unit: the one its `morf.schedule` attribute names (checked: well
+    /// formed, and applicable to the nest, see [`mapping_applies`]; the schedule is then used
+    /// instead of the heuristic's) or else [`Self::classify`]'s. Returns the final launch's
+    /// schedule of a split-K column reduction from the attribute too.
+    fn chosen_mapping(&mut self, op: OpId) -> R<(Mapping, Option<Schedule>)> {
+        let natural = self.classify(op);
+        let Some(a) = self.ctx.attr(op, SCHEDULE_ATTR).filter(|_| self.opts.dry_run.is_none()) else {
+            return Ok((natural, None));
+        };
+        let (s, fin) = Schedule::from_attr(self.ctx, a).map_err(|e| op_error(self.ctx, op, e))?;
+        if !mapping_applies(s.mapping, natural) {
+            return Err(op_error(
+                self.ctx,
+                op,
+                format!(
+                    "'morf.schedule' mapping \"{}\" does not apply to this nest (lower-loop-to-gpu maps it as \"{}\")",
+                    s.mapping.name(),
+                    natural.name()
+                ),
+            ));
+        }
+        let mapping = s.mapping;
+        self.ir_schedule = Some(s);
+        Ok((mapping, fin))
     }
 
     fn kernel_kind(&self, op: OpId) -> Option<String> {
@@ -1533,7 +1573,13 @@ impl<'a> KernelBuilder<'a> {
     }
 
     fn set_schedule(&mut self, mapping: Mapping, shape: &NestShape) -> Schedule {
-        let s = choose_schedule(mapping, shape, &self.opts.device, &self.opts.overrides);
+        let s = match self.ir_schedule.clone().filter(|s| s.mapping == mapping) {
+            Some(s) => s,
+            None => choose_schedule(mapping, shape, &self.opts.device, &self.opts.overrides),
+        };
+        if let Some(log) = &self.opts.dry_run {
+            log.borrow_mut().push((self.nest, s.clone()));
+        }
         let threads = self.ctx.i64_attr(s.threads as i64);
         self.ctx.set_attr(self.kernel, "max_threads", threads);
         let text = self.ctx.str_attr(&s.to_string());

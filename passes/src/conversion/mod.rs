@@ -1,6 +1,8 @@
 //! Conversions between dialects: `lower-tensor-to-loop` (`mtensor` to `mloop`) and
-//! `lower-loop-to-gpu` (`mloop` to `mgpu`, with its launch [`schedule`]s).
+//! `lower-loop-to-gpu` (`mloop` to `mgpu`, with its launch [`schedule`]s), and
+//! `gpu-choose-schedule` (those schedules as `morf.schedule` attributes on the nests).
 
+pub mod gpu_choose_schedule;
 pub mod loop_to_gpu;
 pub mod schedule;
 pub mod tensor_to_loop;

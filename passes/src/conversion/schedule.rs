@@ -4,6 +4,8 @@
 
 use std::fmt;
 
+use morf_ir::{Attr, AttrData, Context};
+
 use crate::fusion::device::Device;
 
 /// How a nest is mapped onto the grid.
@@ -117,6 +119,241 @@ impl fmt::Display for Schedule {
         }
         Ok(())
     }
+}
+
+/// The name of the nest attribute that carries a schedule (`gpu-choose-schedule` writes it,
+/// `lower-loop-to-gpu` honours it).
+pub const SCHEDULE_ATTR: &str = "morf.schedule";
+
+impl Mapping {
+    /// Every mapping, in declaration order.
+    pub const ALL: [Mapping; 8] = [
+        Mapping::ThreadPerPoint,
+        Mapping::RowReduction,
+        Mapping::BlockReduction,
+        Mapping::RowFused,
+        Mapping::FinalReduction,
+        Mapping::SplitPartial,
+        Mapping::PartialPointwise,
+        Mapping::Sequential,
+    ];
+
+    /// Its name in a `morf.schedule` attribute.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mapping::ThreadPerPoint => "thread_per_point",
+            Mapping::RowReduction => "row_reduction",
+            Mapping::BlockReduction => "block_reduction",
+            Mapping::RowFused => "row_fused",
+            Mapping::FinalReduction => "final_reduction",
+            Mapping::SplitPartial => "split_partial",
+            Mapping::PartialPointwise => "partial_pointwise",
+            Mapping::Sequential => "sequential",
+        }
+    }
+
+    /// The mapping of a name.
+    pub fn from_name(s: &str) -> Option<Mapping> {
+        Mapping::ALL.into_iter().find(|m| m.name() == s)
+    }
+}
+
+impl PartialStore {
+    /// Its name in a `morf.schedule` attribute.
+    pub fn name(self) -> &'static str {
+        match self {
+            PartialStore::None => "none",
+            PartialStore::Shared => "shared",
+            PartialStore::Global => "global",
+        }
+    }
+}
+
+impl Schedule {
+    /// The schedule as a `morf.schedule` dictionary attribute. A split-K column reduction
+    /// carries the schedule of its second (final) launch as the entry `final`.
+    pub fn to_attr(&self, ctx: &mut Context, final_launch: Option<&Schedule>) -> Attr {
+        let mut e = Vec::new();
+        let int = |ctx: &mut Context, e: &mut Vec<(morf_ir::Sym, Attr)>, k: &str, v: u64| {
+            let (k, v) = (ctx.sym(k), ctx.i64_attr(v as i64));
+            e.push((k, v));
+        };
+        int(ctx, &mut e, "threads", self.threads as u64);
+        int(ctx, &mut e, "threads_per_row", self.threads_per_row as u64);
+        int(ctx, &mut e, "rows_per_cta", self.rows_per_cta as u64);
+        int(ctx, &mut e, "vector", self.vector as u64);
+        int(ctx, &mut e, "rows_in_flight_per_warp", self.rows_in_flight_per_warp as u64);
+        int(ctx, &mut e, "max_grid", self.max_grid);
+        if self.split_rows > 0 {
+            int(ctx, &mut e, "split_rows", self.split_rows);
+        }
+        if let Some(f) = self.fast {
+            let mut fe = Vec::new();
+            int(ctx, &mut fe, "cols", f.cols);
+            int(ctx, &mut fe, "chunks", f.chunks as u64);
+            int(ctx, &mut fe, "vector", f.vector as u64);
+            let (k, v) = (ctx.sym("fast"), ctx.dict_attr(fe));
+            e.push((k, v));
+        }
+        let (k, v) = (ctx.sym("mapping"), ctx.str_attr(self.mapping.name()));
+        e.push((k, v));
+        let (k, v) = (ctx.sym("partials"), ctx.str_attr(self.partials.name()));
+        e.push((k, v));
+        if let Some(f) = final_launch {
+            let (k, v) = (ctx.sym("final"), f.to_attr(ctx, None));
+            e.push((k, v));
+        }
+        ctx.dict_attr(e)
+    }
+
+    /// Reads a `morf.schedule` attribute written by [`Schedule::to_attr`] (or by hand): the
+    /// schedule and, for `split_partial`, the final launch's. Every field but `fast`,
+    /// `split_rows` and `final` is required; the error says what is wrong.
+    pub fn from_attr(ctx: &Context, a: Attr) -> Result<(Schedule, Option<Schedule>), String> {
+        let AttrData::Dict(entries) = ctx.attr_data(a) else {
+            return Err("'morf.schedule' must be a dictionary attribute".into());
+        };
+        let get = |k: &str| entries.iter().find(|(n, _)| ctx.str(*n) == k).map(|(_, v)| *v);
+        for (n, _) in entries {
+            let n = ctx.str(*n);
+            if !matches!(
+                n,
+                "mapping"
+                    | "threads"
+                    | "threads_per_row"
+                    | "rows_per_cta"
+                    | "vector"
+                    | "rows_in_flight_per_warp"
+                    | "max_grid"
+                    | "partials"
+                    | "fast"
+                    | "split_rows"
+                    | "final"
+            ) {
+                return Err(format!("'morf.schedule' has an unknown entry '{n}'"));
+            }
+        }
+        let int = |k: &str, lo: u64, hi: u64| -> Result<u64, String> {
+            let v = get(k).ok_or_else(|| format!("'morf.schedule' lacks the entry '{k}'"))?;
+            let v = ctx.attr_int(v).ok_or_else(|| format!("'morf.schedule' entry '{k}' must be an integer"))?;
+            if v < lo as i64 || v > hi as i64 {
+                return Err(format!("'morf.schedule' entry '{k}' must be in [{lo}, {hi}], got {v}"));
+            }
+            Ok(v as u64)
+        };
+        let string = |k: &str| -> Result<&str, String> {
+            let v = get(k).ok_or_else(|| format!("'morf.schedule' lacks the entry '{k}'"))?;
+            ctx.attr_str(v).ok_or_else(|| format!("'morf.schedule' entry '{k}' must be a string"))
+        };
+        let m = string("mapping")?;
+        let mapping = Mapping::from_name(m).ok_or_else(|| {
+            let names: Vec<&str> = Mapping::ALL.iter().map(|m| m.name()).collect();
+            format!("'morf.schedule' has an unknown mapping \"{m}\" (one of: {})", names.join(", "))
+        })?;
+        let threads = int("threads", 32, 1024)? as u32;
+        if !threads.is_multiple_of(32) {
+            return Err(format!("'morf.schedule' entry 'threads' must be a multiple of 32, got {threads}"));
+        }
+        let threads_per_row = int("threads_per_row", 1, 1024)? as u32;
+        if threads_per_row > threads || !(threads_per_row == 1 || threads_per_row == 32 || threads_per_row == threads) {
+            return Err(format!(
+                "'morf.schedule' entry 'threads_per_row' must be 1, 32 or 'threads' ({threads}), got {threads_per_row}"
+            ));
+        }
+        let rows_per_cta = int("rows_per_cta", 1, 1024)? as u32;
+        if rows_per_cta as u64 * threads_per_row as u64 > threads as u64 {
+            return Err(format!(
+                "'morf.schedule': rows_per_cta x threads_per_row ({rows_per_cta} x {threads_per_row}) exceeds \
+                 threads ({threads})"
+            ));
+        }
+        let vector = int("vector", 1, 16)? as u32;
+        if !vector.is_power_of_two() {
+            return Err(format!("'morf.schedule' entry 'vector' must be a power of two, got {vector}"));
+        }
+        let rows_in_flight_per_warp = int("rows_in_flight_per_warp", 1, 64)? as u32;
+        let max_grid = int("max_grid", 1, i64::MAX as u64)?;
+        let partials = match string("partials")? {
+            "none" => PartialStore::None,
+            "shared" => PartialStore::Shared,
+            "global" => PartialStore::Global,
+            p => {
+                return Err(format!(
+                    "'morf.schedule' entry 'partials' must be \"none\", \"shared\" or \"global\", got \"{p}\""
+                ))
+            }
+        };
+        if mapping != Mapping::RowFused && partials != PartialStore::None {
+            return Err(format!("'morf.schedule': partials = \"{}\" needs mapping \"row_fused\"", partials.name()));
+        }
+        let split_rows = if mapping == Mapping::SplitPartial {
+            int("split_rows", 1, i64::MAX as u64)?
+        } else if get("split_rows").is_some() {
+            return Err("'morf.schedule' entry 'split_rows' needs mapping \"split_partial\"".into());
+        } else {
+            0
+        };
+        let fast = match get("fast") {
+            None => None,
+            Some(_) if mapping != Mapping::RowFused => {
+                return Err("'morf.schedule' entry 'fast' needs mapping \"row_fused\"".into());
+            }
+            Some(f) => {
+                let AttrData::Dict(fe) = ctx.attr_data(f) else {
+                    return Err("'morf.schedule' entry 'fast' must be a dictionary {cols, chunks, vector}".into());
+                };
+                let fint = |k: &str| -> Result<u64, String> {
+                    fe.iter()
+                        .find(|(n, _)| ctx.str(*n) == k)
+                        .and_then(|(_, v)| ctx.attr_int(*v))
+                        .filter(|v| *v >= 1)
+                        .map(|v| v as u64)
+                        .ok_or_else(|| format!("'morf.schedule' entry 'fast' needs a positive integer '{k}'"))
+                };
+                Some(FastShape { cols: fint("cols")?, chunks: fint("chunks")? as u32, vector: fint("vector")? as u32 })
+            }
+        };
+        let final_launch = match get("final") {
+            None if mapping == Mapping::SplitPartial => {
+                return Err("'morf.schedule' of a \"split_partial\" mapping lacks the entry 'final'".into());
+            }
+            None => None,
+            Some(_) if mapping != Mapping::SplitPartial => {
+                return Err("'morf.schedule' entry 'final' needs mapping \"split_partial\"".into());
+            }
+            Some(f) => {
+                let (fs, _) = Schedule::from_attr(ctx, f).map_err(|e| format!("in entry 'final': {e}"))?;
+                if fs.mapping != Mapping::FinalReduction {
+                    return Err("'morf.schedule' entry 'final' must have mapping \"final_reduction\"".into());
+                }
+                Some(fs)
+            }
+        };
+        let s = Schedule {
+            mapping,
+            threads,
+            threads_per_row,
+            rows_per_cta,
+            vector,
+            rows_in_flight_per_warp,
+            max_grid,
+            partials,
+            fast,
+            split_rows,
+        };
+        Ok((s, final_launch))
+    }
+}
+
+/// Whether a schedule of mapping `chosen` can lower a nest the lowering classifies as
+/// `natural`: the same mapping; `sequential` (one thread runs any nest); or
+/// `thread_per_point` for a parallel nest without `accumulate` (row, column and final
+/// reductions run their reduces sequentially per point).
+pub fn mapping_applies(chosen: Mapping, natural: Mapping) -> bool {
+    chosen == natural
+        || chosen == Mapping::Sequential
+        || (chosen == Mapping::ThreadPerPoint
+            && matches!(natural, Mapping::RowReduction | Mapping::FinalReduction | Mapping::SplitPartial))
 }
 
 /// What the heuristic knows about a nest.
@@ -387,5 +624,34 @@ mod tests {
         assert_eq!(choose_schedule(Mapping::FinalReduction, &shape(Some(5), 384), &d, &o).threads, 256);
         let t = Overrides { threads: 64, ..o };
         assert_eq!(choose_schedule(Mapping::FinalReduction, &shape(Some(4500), 384), &d, &t).rows_per_cta, 2);
+    }
+
+    #[test]
+    fn schedule_attributes_round_trip() {
+        let d = Device::h200();
+        let o = Overrides::default();
+        let mut ctx = Context::new();
+        let shape = |n: u64, bytes: u32| NestShape {
+            rows: Some(4096),
+            cols: Some(n),
+            elem_bytes: 2,
+            partials: 1,
+            shared_ok: true,
+            fast_bytes: bytes,
+        };
+        let split = choose_schedule(Mapping::SplitPartial, &shape(384, 0), &d, &o);
+        let fin = choose_schedule(Mapping::FinalReduction, &shape(384, 0), &d, &o);
+        let a = split.to_attr(&mut ctx, Some(&fin));
+        assert_eq!(Schedule::from_attr(&ctx, a), Ok((split, Some(fin))));
+        for m in Mapping::ALL.into_iter().filter(|m| *m != Mapping::SplitPartial) {
+            let s = choose_schedule(m, &shape(384, 2), &d, &o);
+            let a = s.to_attr(&mut ctx, None);
+            assert_eq!(Schedule::from_attr(&ctx, a), Ok((s, None)), "{m:?}");
+        }
+        assert!(choose_schedule(Mapping::RowFused, &shape(384, 2), &d, &o).fast.is_some());
+        let bad = ctx.str_attr("row_reduction");
+        assert!(Schedule::from_attr(&ctx, bad).unwrap_err().contains("dictionary"));
+        assert!(mapping_applies(Mapping::Sequential, Mapping::RowFused));
+        assert!(!mapping_applies(Mapping::RowReduction, Mapping::ThreadPerPoint));
     }
 }
