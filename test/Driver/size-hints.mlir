@@ -21,7 +21,7 @@
 // A pipeline with no pass that takes size hints runs as usual, with a warning:
 // RUN: morf-opt %s --cse --size-hints M=4 2>&1 >/dev/null | FileCheck --check-prefix=WARN %s
 // RUN: morf-opt %s --cse --size-hints M=4 -o /dev/null
-// WARN: morf-opt: warning: --size-hints: no pass of the pipeline takes size hints, so they change nothing (passes that do: fuse-mixed-reductions, lower-loop-to-gpu)
+// WARN: morf-opt: warning: --size-hints: no pass of the pipeline takes size hints, so they change nothing (passes that do: fuse-mixed-reductions, gpu-choose-schedule, lower-loop-to-gpu)
 //
 // --list-passes says which passes of each named pipeline take the hints:
 // RUN: morf-opt --list-passes | FileCheck --check-prefix=LIST %s
