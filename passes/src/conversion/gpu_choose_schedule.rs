@@ -11,7 +11,8 @@
 //! outside nests get no attribute.
 //!
 //! **Options:** those of `lower-loop-to-gpu` (`threads`, `threads-per-row`, `vector`,
-//! `rows-per-cta`, `grid`, `fast`, `split-rows`, `device`, `size-hints`).
+//! `rows-per-cta`, `grid`, `fast`, `split-rows`, `device`, `size-hints`; `report` is accepted
+//! and prints nothing: the dry run never reports).
 //!
 //! **Example:**
 //!

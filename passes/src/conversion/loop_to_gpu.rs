@@ -38,7 +38,9 @@
 //! heuristic's choice, [`schedule::choose_schedule`]), `device` (`sms=...,smem=...`
 //! overrides of the H200 description), `size-hints=M=4096,N=384` (sizes of named dynamic
 //! dims for the heuristic), `fast` (1: the register-resident row-fused form where N is static
-//! or hinted, behind a run-time guard that falls back to the looped form; 0: never).
+//! or hinted, behind a run-time guard that falls back to the looped form; 0: never), `report`
+//! (print each nest's schedule, its source and the reasons of a poor mapping to stderr,
+//! docs/conversion-loop-to-gpu.md "Schedule report"; `morf-opt --schedule-report`).
 //!
 //! **Example:**
 //!
@@ -74,7 +76,7 @@ use morf_loop::ops as mloop;
 use morf_loop::{buffer_type, is_buffer};
 
 use super::schedule::{
-    choose_schedule, mapping_applies, Mapping, NestShape, Overrides, PartialStore, Schedule, SCHEDULE_ATTR,
+    choose_schedule, mapping_applies, Fallback, Mapping, NestShape, Overrides, PartialStore, Schedule, SCHEDULE_ATTR,
 };
 use crate::fusion::device::Device;
 use crate::transforms::loop_utils::{const_int, defined_outside, loop_parts, same_index, Ib, LoopParts};
@@ -91,6 +93,8 @@ pub struct LoopToGpuOptions {
     /// `gpu-choose-schedule`'s dry run: when set, `morf.schedule` attributes are ignored (the
     /// heuristic chooses) and every schedule chosen is recorded here with its nest.
     pub dry_run: Option<ScheduleLog>,
+    /// `report`: print the schedule of each top-level nest to stderr (not in a dry run).
+    pub report: bool,
 }
 
 /// The schedules a dry run of the lowering chose, with their nests, in order (a split-K
@@ -115,7 +119,8 @@ impl LoopToGpuOptions {
         }
         let device = Device::parse(&o.string("device", ""))?;
         let size_hints = o.named_sizes("size-hints")?;
-        Ok(LoopToGpuOptions { overrides, device, size_hints, dry_run: None })
+        let report = o.bool("report", false)?;
+        Ok(LoopToGpuOptions { overrides, device, size_hints, dry_run: None, report })
     }
 }
 
@@ -138,6 +143,11 @@ pub const OPTIONS: &[PassOptionInfo] = &[
     },
     PassOptionInfo { key: "device", help: "device overrides, e.g. sms=108,smem=167936", default: "" },
     PassOptionInfo { key: "size-hints", help: "sizes of named dynamic dims, e.g. M=4096,N=384", default: "" },
+    PassOptionInfo {
+        key: "report",
+        help: "print each nest's schedule, its source and why a poor mapping was taken to stderr",
+        default: "false",
+    },
 ];
 
 /// The registry entry of `lower-loop-to-gpu`.
@@ -260,25 +270,55 @@ fn lower_function(ctx: &mut Context, mblock: BlockId, func: OpId, opts: &LoopToG
     for (n, unit) in units.iter().enumerate() {
         let kname = format!("{fname}_k{n}");
         let mut kb = KernelBuilder::new(ctx, mblock, unit.op, &kname, &names, opts, &spills);
-        let (mapping, final_schedule) = kb.chosen_mapping(unit.op)?;
+        let (mapping, final_schedule, why) = kb.chosen_mapping(unit.op)?;
+        // (kernel, schedule, whether it came from the attribute) per launch, for the report.
+        let mut launches = Vec::new();
         if mapping == Mapping::SplitPartial {
             // Split-K column reduction: two launches around a workspace.
             let ws = kb.split_partial(unit.op)?;
+            launches.push(kb.launch_record(&kname));
             kb.finish()?;
             let fin = format!("{kname}_final");
             let mut kf = KernelBuilder::new(ctx, mblock, unit.op, &fin, &names, opts, &spills);
             kf.ir_schedule = final_schedule;
             kf.final_reduction(unit.op, Some(ws))?;
             kf.dealloc = Some(ws.w);
+            launches.push(kf.launch_record(&fin));
             kf.finish()?;
         } else {
             kb.lower_unit(unit, mapping)?;
+            launches.push(kb.launch_record(&kname));
             kb.finish()?;
+        }
+        if opts.report && opts.dry_run.is_none() {
+            morf_ir::io::eprint_lossy(&schedule_report(ctx, unit.op, &launches, &why));
         }
         lowered.push(unit.op);
         lowered.extend(unit.epilogue.iter().copied());
     }
     erase_lowered(ctx, body, &lowered)
+}
+
+/// The schedule report of one top-level nest (`report`): a line per launch with the nest's
+/// location, the schedule and its source, then, when the mapping is a poor one
+/// ([`Mapping::is_poor`]) for a nest that reduces, a `note: fallback:` line per reason.
+fn schedule_report(ctx: &Context, nest: OpId, launches: &[(String, Schedule, bool)], why: &[Fallback]) -> String {
+    let loc = ctx.loc_prefix(ctx.op_loc(nest));
+    let mut out = String::new();
+    for (kernel, s, from_ir) in launches {
+        let source = if *from_ir { "the nest's morf.schedule attribute" } else { "the heuristic" };
+        out.push_str(&format!("{loc}: schedule: @{kernel}: {} (from {source})\n", s.summary()));
+    }
+    let reduces =
+        ctx.walk_collect(nest).iter().any(|&o| ctx.isa::<mloop::ReduceOp>(o) || ctx.isa::<mloop::AccumulateOp>(o))
+            || (ctx.isa::<mloop::ForOp>(nest) && !ctx.results(nest).is_empty());
+    let poor = launches.first().is_some_and(|(_, s, _)| s.mapping.is_poor());
+    if poor && reduces {
+        for r in why {
+            out.push_str(&format!("{loc}: note: fallback: {r}\n"));
+        }
+    }
+    out
 }
 
 /// Rewrites each top-level `mloop.fill` whose value a kernel computes (it depends on a
@@ -1363,10 +1403,13 @@ impl<'a> KernelBuilder<'a> {
     /// formed, and applicable to the nest, see [`mapping_applies`]; the schedule is then used
     /// instead of the heuristic's) or else [`Self::classify`]'s. Returns the final launch's
     /// schedule of a split-K column reduction from the attribute too.
-    fn chosen_mapping(&mut self, op: OpId) -> R<(Mapping, Option<Schedule>)> {
-        let natural = self.classify(op);
+    ///
+    /// Also returns why the mapping is a poorer one than the nest could have had
+    /// ([`Fallback`]s, from [`Self::classify_why`], and the attribute's override).
+    fn chosen_mapping(&mut self, op: OpId) -> R<(Mapping, Option<Schedule>, Vec<Fallback>)> {
+        let (natural, mut why) = self.classify_why(op);
         let Some(a) = self.ctx.attr(op, SCHEDULE_ATTR).filter(|_| self.opts.dry_run.is_none()) else {
-            return Ok((natural, None));
+            return Ok((natural, None, why));
         };
         let (s, fin) = Schedule::from_attr(self.ctx, a).map_err(|e| op_error(self.ctx, op, e))?;
         if !mapping_applies(s.mapping, natural) {
@@ -1381,8 +1424,19 @@ impl<'a> KernelBuilder<'a> {
             ));
         }
         let mapping = s.mapping;
+        if mapping != natural {
+            why.push(Fallback::AttributeOverride(natural));
+        }
         self.ir_schedule = Some(s);
-        Ok((mapping, fin))
+        Ok((mapping, fin, why))
+    }
+
+    /// The report's record of this builder's launch: kernel name, schedule, and whether the
+    /// schedule came from the nest's `morf.schedule` attribute.
+    fn launch_record(&self, kernel: &str) -> (String, Schedule, bool) {
+        let s = self.schedule.clone().expect("a mapping sets the schedule");
+        let from_ir = self.ir_schedule.as_ref().is_some_and(|i| i.mapping == s.mapping);
+        (kernel.to_string(), s, from_ir)
     }
 
     fn kernel_kind(&self, op: OpId) -> Option<String> {
@@ -1409,10 +1463,14 @@ impl<'a> KernelBuilder<'a> {
         None
     }
 
-    fn classify(&self, op: OpId) -> Mapping {
+    /// The mapping the lowering gives a nest by its structure, and why better mappings were
+    /// rejected on the way ([`Fallback`]; the schedule report shows them when the mapping is
+    /// a poor one for a nest that reduces).
+    fn classify_why(&self, op: OpId) -> (Mapping, Vec<Fallback>) {
         let ctx = &*self.ctx;
         let has_acc = ctx.walk_collect(op).iter().any(|&o| ctx.isa::<mloop::AccumulateOp>(o));
-        match LoopOp::of(ctx, op) {
+        let mut why = Vec::new();
+        let mapping = match LoopOp::of(ctx, op) {
             LoopOp::Reduce(_) => {
                 let kind = kind_name(ctx, op).unwrap_or_default();
                 let float = loop_parts(ctx, op, true)
@@ -1422,20 +1480,26 @@ impl<'a> KernelBuilder<'a> {
                 if !has_acc && float && matches!(kind.as_str(), "sum" | "max" | "min") && self.flat_body(op) {
                     Mapping::BlockReduction
                 } else {
+                    why.push(if has_acc { Fallback::AccumulateNotProvable } else { Fallback::Rank0ReduceShape });
                     Mapping::Sequential
                 }
             }
-            LoopOp::Parallel => {
-                if self.kernel_kind(op).as_deref() == Some("row-fused") && self.row_fused_ok(op) {
-                    return Mapping::RowFused;
+            LoopOp::Parallel => 'p: {
+                if self.kernel_kind(op).as_deref() == Some("row-fused") {
+                    match self.row_fused_check(op) {
+                        Ok(()) => break 'p Mapping::RowFused,
+                        Err(r) => why.push(r),
+                    }
                 }
                 if has_acc {
                     if self.partial_plan(op).is_some() {
-                        return Mapping::PartialPointwise;
+                        break 'p Mapping::PartialPointwise;
                     }
-                    return Mapping::Sequential;
+                    why.push(Fallback::AccumulateNotProvable);
+                    break 'p Mapping::Sequential;
                 }
-                if self.is_row_reduction(op) {
+                let row = self.row_reduction_check(op);
+                if row.is_ok() {
                     Mapping::RowReduction
                 } else if self.column_reduction_ok(op) {
                     if self.kernel_kind(op).as_deref() == Some("final") {
@@ -1443,14 +1507,21 @@ impl<'a> KernelBuilder<'a> {
                     } else if self.split_ok(op) {
                         Mapping::SplitPartial
                     } else {
+                        why.push(Fallback::ColumnNotSplittable);
                         Mapping::ThreadPerPoint
                     }
                 } else {
+                    why.extend(row.err());
                     Mapping::ThreadPerPoint
                 }
             }
+            LoopOp::For(_) => {
+                why.push(Fallback::TopLevelFor);
+                Mapping::Sequential
+            }
             _ => Mapping::Sequential,
-        }
+        };
+        (mapping, why)
     }
 
     /// Whether a loop's body holds no region ops.
@@ -1461,9 +1532,9 @@ impl<'a> KernelBuilder<'a> {
 
     /// A parallel whose body holds reduces (flat, float, sum/max/min) and no other region op,
     /// whose loads in the reduces index their last dim by a reduce iv, never by a parallel iv.
-    fn is_row_reduction(&self, op: OpId) -> bool {
+    fn row_reduction_check(&self, op: OpId) -> Result<(), Fallback> {
         let ctx = &*self.ctx;
-        let Ok(parts) = loop_parts(ctx, op, false) else { return false };
+        let Ok(parts) = loop_parts(ctx, op, false) else { return Err(Fallback::RowsNotInnermost) };
         let mut reduces = 0;
         let mut row_loads = 0;
         for o in ctx.block_ops(parts.body) {
@@ -1471,12 +1542,12 @@ impl<'a> KernelBuilder<'a> {
                 continue;
             }
             if !ctx.isa::<mloop::ReduceOp>(o) || !self.flat_body(o) {
-                return false;
+                return Err(Fallback::NestedRegion);
             }
             let kind = kind_name(ctx, o).unwrap_or_default();
-            let Ok(rp) = loop_parts(ctx, o, true) else { return false };
+            let Ok(rp) = loop_parts(ctx, o, true) else { return Err(Fallback::ReduceKind) };
             if !matches!(kind.as_str(), "sum" | "max" | "min") || !ctx.is_float(ctx.value_type(rp.init.unwrap())) {
-                return false;
+                return Err(Fallback::ReduceKind);
             }
             reduces += 1;
             for l in ctx.block_ops(rp.body) {
@@ -1485,31 +1556,35 @@ impl<'a> KernelBuilder<'a> {
                 }
                 let last = *ctx.operands(l).last().unwrap();
                 if parts.ivs.contains(&last) {
-                    return false;
+                    return Err(Fallback::RowsNotInnermost);
                 }
                 if rp.ivs.contains(&last) {
                     row_loads += 1;
                 }
             }
         }
-        reduces > 0 && row_loads > 0
+        if reduces > 0 && row_loads > 0 {
+            Ok(())
+        } else {
+            Err(Fallback::RowsNotInnermost)
+        }
     }
 
     /// The row-fused shape: 1-D parallel from 0 step 1, direct reduces (flat), at most one
     /// inner 1-D parallel (flat), `accumulate`s only in it, into `W[i div S, j]`.
-    fn row_fused_ok(&self, op: OpId) -> bool {
+    fn row_fused_check(&self, op: OpId) -> Result<(), Fallback> {
         let ctx = &*self.ctx;
-        let Ok(parts) = loop_parts(ctx, op, false) else { return false };
-        let Some(split) = self.kernel_split(op).filter(|s| *s > 0) else { return false };
+        let Ok(parts) = loop_parts(ctx, op, false) else { return Err(Fallback::RowFusedDomain) };
+        let Some(split) = self.kernel_split(op).filter(|s| *s > 0) else { return Err(Fallback::RowFusedNoSplit) };
         if parts.ivs.len() != 1 || const_int(ctx, parts.lbs[0]) != Some(0) || const_int(ctx, parts.steps[0]) != Some(1)
         {
-            return false;
+            return Err(Fallback::RowFusedDomain);
         }
         let i = parts.ivs[0];
         let mut inner = 0;
         for o in ctx.block_ops(parts.body) {
             match LoopOp::of(ctx, o) {
-                LoopOp::Accumulate(_) => return false,
+                LoopOp::Accumulate(_) => return Err(Fallback::RowFusedAccumulate),
                 LoopOp::Reduce(_) => {
                     let kind = kind_name(ctx, o).unwrap_or_default();
                     let float = loop_parts(ctx, o, true)
@@ -1517,14 +1592,14 @@ impl<'a> KernelBuilder<'a> {
                         .and_then(|p| p.init)
                         .is_some_and(|v| ctx.is_float(ctx.value_type(v)));
                     if !self.flat_body(o) || !float || !matches!(kind.as_str(), "sum" | "max" | "min") {
-                        return false;
+                        return Err(Fallback::RowFusedBody);
                     }
                 }
                 LoopOp::Parallel => {
                     inner += 1;
-                    let Ok(ip) = loop_parts(ctx, o, false) else { return false };
+                    let Ok(ip) = loop_parts(ctx, o, false) else { return Err(Fallback::RowFusedBody) };
                     if ip.ivs.len() != 1 || !self.flat_body(o) || !defined_outside(ctx, ip.ubs[0], op) {
-                        return false;
+                        return Err(Fallback::RowFusedBody);
                     }
                     for a in ctx.block_ops(ip.body) {
                         if !ctx.isa::<mloop::AccumulateOp>(a) {
@@ -1532,22 +1607,26 @@ impl<'a> KernelBuilder<'a> {
                         }
                         let ops = ctx.operands(a);
                         if ops.len() != 4 || ops[3] != ip.ivs[0] {
-                            return false;
+                            return Err(Fallback::RowFusedAccumulate);
                         }
                         // First index: i div S with the kernel's split.
                         let Some(d) = ctx.defining_op(ops[2]).and_then(|d| ctx.dyn_cast::<mloop::DivOp>(d)) else {
-                            return false;
+                            return Err(Fallback::RowFusedAccumulate);
                         };
                         if d.lhs(ctx) != i || const_int(ctx, d.rhs(ctx)) != Some(split) {
-                            return false;
+                            return Err(Fallback::RowFusedAccumulate);
                         }
                     }
                 }
-                _ if !ctx.regions(o).is_empty() => return false,
+                _ if !ctx.regions(o).is_empty() => return Err(Fallback::RowFusedBody),
                 _ => {}
             }
         }
-        inner <= 1
+        if inner <= 1 {
+            Ok(())
+        } else {
+            Err(Fallback::RowFusedBody)
+        }
     }
 
     fn nest_shape(&self, rows: Option<u64>, cols: Option<u64>) -> NestShape {

@@ -356,6 +356,123 @@ pub fn mapping_applies(chosen: Mapping, natural: Mapping) -> bool {
             && matches!(natural, Mapping::RowReduction | Mapping::FinalReduction | Mapping::SplitPartial))
 }
 
+impl Mapping {
+    /// Whether the mapping is a poor one for a nest that reduces (`sequential`: one thread
+    /// runs the nest; `thread_per_point`: one thread per output point walks its reduction,
+    /// uncoalesced). The schedule report explains these ([`Fallback`]).
+    pub fn is_poor(self) -> bool {
+        matches!(self, Mapping::Sequential | Mapping::ThreadPerPoint)
+    }
+}
+
+/// Why a nest got a poorer mapping than a better one it could have had: the condition of
+/// the classification in `lower-loop-to-gpu` that rejected the better mapping. Collected
+/// where the lowering decides, printed by the schedule report (`report`,
+/// `morf-opt --schedule-report`) as `note: fallback: ...`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fallback {
+    /// A top-level `mloop.for`: one thread runs it.
+    TopLevelFor,
+    /// A rank-0 reduce that is not a flat float `sum`/`max`/`min` without `accumulate`.
+    Rank0ReduceShape,
+    /// `accumulate`s that neither the row-fused nor the partial-pointwise form can prove
+    /// race-free.
+    AccumulateNotProvable,
+    /// A `row-fused` nest without a positive `split` in its `morf.kernel` attribute.
+    RowFusedNoSplit,
+    /// A `row-fused` nest that is not a 1-D parallel from 0 step 1.
+    RowFusedDomain,
+    /// A `row-fused` body with other than flat float sum/max/min reduces and at most one flat
+    /// 1-D inner parallel (with bounds from outside).
+    RowFusedBody,
+    /// A `row-fused` `accumulate` not of the form `W[i div S, j]` in the inner parallel.
+    RowFusedAccumulate,
+    /// The body holds a region op other than a flat reduce (a row reduction needs reduces
+    /// directly in the parallel).
+    NestedRegion,
+    /// A reduce that is not a float `sum`, `max` or `min`.
+    ReduceKind,
+    /// No reduce loads its last dim by a reduce iv, or a load's last index is a parallel iv.
+    RowsNotInnermost,
+    /// A column reduction the split-K form cannot take (reduce bounds from inside the nest,
+    /// mixed accumulator types, or a short reduction).
+    ColumnNotSplittable,
+    /// The nest's `morf.schedule` attribute asks for this mapping; the heuristic would take
+    /// the one given.
+    AttributeOverride(Mapping),
+}
+
+impl fmt::Display for Fallback {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Fallback::TopLevelFor => write!(f, "top-level mloop.for (no parallel loop to map)"),
+            Fallback::Rank0ReduceShape => {
+                write!(f, "rank-0 reduce is not a flat float sum/max/min without accumulate (no block reduction)")
+            }
+            Fallback::AccumulateNotProvable => write!(
+                f,
+                "accumulate the other mappings cannot prove race-free (neither row-fused W[i div S, j] nor \
+                 partial W[flat(r) div S, c...])"
+            ),
+            Fallback::RowFusedNoSplit => {
+                write!(f, "row-fused nest without a positive 'split' in its morf.kernel attribute (no row_fused)")
+            }
+            Fallback::RowFusedDomain => write!(f, "row-fused nest is not a 1-D parallel from 0 step 1 (no row_fused)"),
+            Fallback::RowFusedBody => write!(
+                f,
+                "row-fused body holds more than flat float sum/max/min reduces and one flat 1-D inner parallel \
+                 (no row_fused)"
+            ),
+            Fallback::RowFusedAccumulate => {
+                write!(f, "row-fused accumulate is not W[i div S, j] in the inner parallel (no row_fused)")
+            }
+            Fallback::NestedRegion => write!(
+                f,
+                "not a plain row reduction: the body holds a region op other than a flat reduce (an inner \
+                 parallel or loop) (no row_reduction)"
+            ),
+            Fallback::ReduceKind => write!(f, "a reduce is not a float sum/max/min (no row or column reduction)"),
+            Fallback::RowsNotInnermost => write!(
+                f,
+                "rows of the nest are not innermost: no reduce loads its last dim by a reduce iv, or a load's last \
+                 index is a parallel iv (no row_reduction)"
+            ),
+            Fallback::ColumnNotSplittable => write!(
+                f,
+                "column reduction the split-K form cannot take (reduce bounds from inside the nest, mixed \
+                 accumulator types, or a short reduction)"
+            ),
+            Fallback::AttributeOverride(m) => {
+                write!(f, "the nest's morf.schedule attribute asks for it (the heuristic maps it as \"{}\")", m.name())
+            }
+        }
+    }
+}
+
+impl Schedule {
+    /// The one-line summary of the schedule report: the mapping and its main numbers.
+    pub fn summary(&self) -> String {
+        let mut out = format!(
+            "{} threads={} threads_per_row={} rows_per_cta={} grid<={} vector={} partials={}",
+            self.mapping.name(),
+            self.threads,
+            self.threads_per_row,
+            self.rows_per_cta,
+            self.max_grid,
+            self.vector,
+            self.partials.name()
+        );
+        if self.split_rows > 0 {
+            out.push_str(&format!(" split_rows={}", self.split_rows));
+        }
+        match self.fast {
+            Some(f) => out.push_str(&format!(" fast=yes(N={} vector={} chunks={})", f.cols, f.vector, f.chunks)),
+            None => out.push_str(" fast=no"),
+        }
+        out
+    }
+}
+
 /// What the heuristic knows about a nest.
 #[derive(Clone, Debug, Default)]
 pub struct NestShape {

@@ -53,14 +53,13 @@ pub fn emit_ptx(ctx: &Context, module: OpId, flags: &PtxFlags) -> Result<String,
     morf_passes::target::ptx::emit_module(ctx, module, &ptx_options(flags))
 }
 
-/// Adds `extra` to the options of every `fuse-mixed-reductions` in pipeline text.
-fn add_fusion_options(text: &str, extra: &str) -> String {
-    const NAME: &str = "fuse-mixed-reductions";
+/// Adds `extra` to the options of every pass `name` in pipeline text.
+fn add_pass_options(text: &str, name: &str, extra: &str) -> String {
     let mut out = String::new();
     let mut rest = text;
-    while let Some(i) = rest.find(NAME) {
-        out.push_str(&rest[..i + NAME.len()]);
-        rest = &rest[i + NAME.len()..];
+    while let Some(i) = rest.find(name) {
+        out.push_str(&rest[..i + name.len()]);
+        rest = &rest[i + name.len()..];
         if let Some(r) = rest.strip_prefix('{') {
             out.push('{');
             out.push_str(extra);
@@ -74,49 +73,33 @@ fn add_fusion_options(text: &str, extra: &str) -> String {
     out
 }
 
-/// The flags `--fusion-report` and `--dump-egraph=FILE`: they set the `report` and
-/// `dump-egraph` options of every `fuse-mixed-reductions` the command line runs (as a pass
-/// flag, in `--pass-pipeline` or in a named pipeline such as `--pipeline=fuse`). The file
-/// name is quoted for the option text ([`quote_option_value`]), so it may hold spaces,
-/// braces or `=`; a name no quoting can carry is an error.
-fn apply_fusion_flags(
+/// Splices `extra` into the options of every `pass` the command line runs: as a pass flag
+/// (`--pass` or `--pass=...`), in `--pass-pipeline`, and in the registered named pipelines
+/// (`--pipeline=...`) that run it.
+fn splice_pass_options(
     args: Vec<std::ffi::OsString>,
     reg: &mut PassRegistry,
-) -> Result<Vec<std::ffi::OsString>, String> {
-    let mut extra = Vec::new();
-    let mut kept = Vec::new();
-    for a in args {
-        match a.to_str() {
-            Some("--fusion-report") => extra.push("report".to_string()),
-            Some(s) if s.starts_with("--dump-egraph=") => {
-                let path = &s["--dump-egraph=".len()..];
-                let q = quote_option_value(path).map_err(|e| format!("--dump-egraph: {e}"))?;
-                extra.push(format!("dump-egraph={q}"));
-            }
-            _ => kept.push(a),
-        }
-    }
-    if extra.is_empty() {
-        return Ok(kept);
-    }
-    let extra = extra.join(" ");
+    pass: &str,
+    extra: &str,
+) -> Vec<std::ffi::OsString> {
     let pipelines: Vec<morf_ir::pass::NamedPipeline> = reg.pipelines().cloned().collect();
     for p in pipelines {
-        if p.text.contains("fuse-mixed-reductions") {
-            let text: &'static str = Box::leak(add_fusion_options(p.text, &extra).into_boxed_str());
+        if p.text.contains(pass) {
+            let text: &'static str = Box::leak(add_pass_options(p.text, pass, extra).into_boxed_str());
             reg.register_pipeline(morf_ir::pass::NamedPipeline { text, ..p });
         }
     }
+    let flag = format!("--{pass}");
     let mut out = Vec::new();
     let mut prev_pipeline = false;
-    for a in kept {
+    for a in args {
         let s = a.to_string_lossy().to_string();
         let new = if prev_pipeline || s.starts_with("--pass-pipeline=") {
-            add_fusion_options(&s, &extra)
-        } else if s == "--fuse-mixed-reductions" {
+            add_pass_options(&s, pass, extra)
+        } else if s == flag {
             format!("{s}={extra}")
-        } else if let Some(o) = s.strip_prefix("--fuse-mixed-reductions=") {
-            format!("--fuse-mixed-reductions={o} {extra}")
+        } else if let Some(o) = s.strip_prefix(&format!("{flag}=")) {
+            format!("{flag}={o} {extra}")
         } else {
             out.push(a);
             prev_pipeline = s == "--pass-pipeline";
@@ -125,7 +108,40 @@ fn apply_fusion_flags(
         prev_pipeline = false;
         out.push(new.into());
     }
-    Ok(out)
+    out
+}
+
+/// The report flags: `--fusion-report` and `--dump-egraph=FILE` set the `report` and
+/// `dump-egraph` options of every `fuse-mixed-reductions` the command line runs;
+/// `--schedule-report` sets `report` of every `lower-loop-to-gpu` (as a pass flag, in
+/// `--pass-pipeline` or in a named pipeline such as `--pipeline=gpu`). The file name is
+/// quoted for the option text ([`quote_option_value`]), so it may hold spaces, braces or
+/// `=`; a name no quoting can carry is an error.
+fn apply_fusion_flags(
+    args: Vec<std::ffi::OsString>,
+    reg: &mut PassRegistry,
+) -> Result<Vec<std::ffi::OsString>, String> {
+    let mut fusion = Vec::new();
+    let mut schedule = Vec::new();
+    let mut kept = Vec::new();
+    for a in args {
+        match a.to_str() {
+            Some("--fusion-report") => fusion.push("report".to_string()),
+            Some("--schedule-report") => schedule.push("report".to_string()),
+            Some(s) if s.starts_with("--dump-egraph=") => {
+                let path = &s["--dump-egraph=".len()..];
+                let q = quote_option_value(path).map_err(|e| format!("--dump-egraph: {e}"))?;
+                fusion.push(format!("dump-egraph={q}"));
+            }
+            _ => kept.push(a),
+        }
+    }
+    for (pass, extra) in [("fuse-mixed-reductions", fusion), ("lower-loop-to-gpu", schedule)] {
+        if !extra.is_empty() {
+            kept = splice_pass_options(kept, reg, pass, &extra.join(" "));
+        }
+    }
+    Ok(kept)
 }
 
 /// Runs morf-opt with the given command line (argv[0] first) and returns the process exit code.
@@ -154,5 +170,21 @@ mod tests {
         assert_eq!(out[2], "--fuse-mixed-reductions=dump-egraph=\"/tmp/a b{c}.dot\"");
         let bad = ["morf-opt", "--dump-egraph=/tmp/a\nb"];
         assert!(apply_fusion_flags(bad.iter().map(Into::into).collect(), &mut reg).is_err());
+    }
+
+    #[test]
+    fn schedule_report_sets_the_lowering_option() {
+        let mut reg = pass_registry();
+        let args = ["morf-opt", "--lower-loop-to-gpu=threads=64", "--schedule-report", "--fusion-report"];
+        let out = apply_fusion_flags(args.iter().map(Into::into).collect(), &mut reg).unwrap();
+        assert_eq!(out[1], "--lower-loop-to-gpu=threads=64 report");
+        let args = ["morf-opt", "--pass-pipeline=builtin.module(fuse-mixed-reductions,lower-loop-to-gpu{grid=2})"];
+        let mut args: Vec<std::ffi::OsString> = args.iter().map(Into::into).collect();
+        args.push("--schedule-report".into());
+        let mut reg = pass_registry();
+        let out = apply_fusion_flags(args, &mut reg).unwrap();
+        assert_eq!(out[1], "--pass-pipeline=builtin.module(fuse-mixed-reductions,lower-loop-to-gpu{report grid=2})");
+        let gpu = reg.pipelines().find(|p| p.name == "gpu").unwrap();
+        assert!(gpu.text.contains("lower-loop-to-gpu{report}"), "{}", gpu.text);
     }
 }

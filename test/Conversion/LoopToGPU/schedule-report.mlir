@@ -1,0 +1,48 @@
+// The schedule report: `--schedule-report` (or the pass option `report` of
+// lower-loop-to-gpu) prints, per top-level nest, its location, the chosen mapping and its
+// numbers, where the schedule came from, and for a poor mapping (sequential,
+// thread_per_point) of a nest that reduces, `note: fallback:` lines saying why.
+//
+// A row reduction: a good mapping, no fallback note.
+// RUN: morf-opt %s --pipeline=gpu --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=ROW
+// RUN: morf-opt %s --lower-tensor-to-loop --lower-loop-to-gpu=report 2>&1 >/dev/null | FileCheck %s --check-prefix=ROW
+// ROW: schedule-report.mlir:[[@LINE+8]]:{{[0-9]+}}: schedule: @rowsum_k0: row_reduction threads=256 threads_per_row=32 rows_per_cta=8 grid<=1056 vector=4 partials=none fast=no (from the heuristic)
+// ROW-NOT: fallback
+//
+// Without the flag nothing is printed.
+// RUN: morf-opt %s --pipeline=gpu 2>&1 >/dev/null | FileCheck %s --allow-empty --check-prefix=NONE
+// RUN: morf-opt %S/../../../examples/rmsnorm_fwd.mlir --pipeline=gpu 2>&1 >/dev/null | FileCheck %s --allow-empty --check-prefix=NONE
+// NONE-NOT: {{.}}
+func.func @rowsum(%a: tensor<?x?xf32> {morf.dims = ["M", "N"]}) -> tensor<?xf32> {
+  %s = mtensor.reduce sum %a dims [1] : tensor<?x?xf32> -> tensor<?xf32>
+  return %s : tensor<?xf32>
+}
+
+// RMSNorm forward: the fused row kernel has no split (no column partials), so it is not
+// lowered as row_fused, and its inner parallel keeps it from row_reduction: one thread per
+// row (issue 10).
+// RUN: morf-opt %S/../../../examples/rmsnorm_fwd.mlir --pipeline=gpu --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=RMS
+// RMS: rmsnorm_fwd.mlir:{{[0-9]+}}:{{[0-9]+}}: schedule: @rmsnorm_fwd_k0: thread_per_point threads=256 threads_per_row=1 rows_per_cta=1 grid<=1056 vector=4 partials=none fast=no (from the heuristic)
+// RMS-NEXT: rmsnorm_fwd.mlir:{{[0-9]+}}:{{[0-9]+}}: note: fallback: row-fused nest without a positive 'split' in its morf.kernel attribute (no row_fused)
+// RMS-NEXT: note: fallback: not a plain row reduction: the body holds a region op other than a flat reduce (an inner parallel or loop) (no row_reduction)
+// RMS-NOT: schedule:
+//
+// tanh backward with a bias gradient: partial sums in the pointwise kernel, then the final
+// reduction; both good mappings, no fallback.
+// RUN: morf-opt %S/../../../examples/tanh_bwd_bias.mlir --pipeline=gpu --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=TANH
+// TANH: tanh_bwd_bias.mlir:{{[0-9]+}}:{{[0-9]+}}: schedule: @tanh_bwd_bias_k0: partial_pointwise threads=256 {{.*}} vector=8 partials=none fast=no (from the heuristic)
+// TANH-NEXT: tanh_bwd_bias.mlir:{{[0-9]+}}:{{[0-9]+}}: schedule: @tanh_bwd_bias_k1: final_reduction threads=512 threads_per_row=32 rows_per_cta=16 {{.*}} (from the heuristic)
+// TANH-NOT: fallback
+//
+// A schedule from the IR: a split-K column reduction edited, and one made sequential (the
+// note names the mapping the heuristic would take).
+// RUN: morf-opt %S/Inputs/schedule-colsum-edited.mlir --lower-loop-to-gpu --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=EDIT
+// EDIT: schedule: @colsum_k0: split_partial {{.*}} split_rows=3 fast=no (from the nest's morf.schedule attribute)
+// EDIT-NEXT: schedule: @colsum_k0_final: final_reduction threads=64 {{.*}} (from the nest's morf.schedule attribute)
+// EDIT-NOT: fallback
+// RUN: morf-opt %S/Inputs/schedule-colsum-sequential.mlir --lower-loop-to-gpu --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=SEQ
+// SEQ: schedule: @colsum_k0: sequential threads=32 {{.*}} grid<=1 {{.*}} (from the nest's morf.schedule attribute)
+// SEQ-NEXT: note: fallback: the nest's morf.schedule attribute asks for it (the heuristic maps it as "split_partial")
+//
+// gpu-choose-schedule (a dry run of the lowering) prints nothing even with `report`.
+// RUN: morf-opt %s --lower-tensor-to-loop --gpu-choose-schedule=report 2>&1 >/dev/null | FileCheck %s --allow-empty --check-prefix=NONE
