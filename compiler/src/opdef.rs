@@ -440,8 +440,8 @@ macro_rules! define_op {
             }
         }
 
-        $crate::define_op!(@operands $Name, 0usize, [$($($on),*)?], [$($vn)?]);
-        $crate::define_op!(@results $Name, 0usize, [$($($rn),*)?], [$($vrn)?]);
+        $crate::define_op!(@values $Name, operand, operands, "operand", 0usize, [$($($on),*)?], [$($vn)?]);
+        $crate::define_op!(@values $Name, result, results, "result", 0usize, [$($($rn),*)?], [$($vrn)?]);
         $crate::define_op!(@regions $Name, 0usize, [$($($reg),*)?]);
         #[allow(dead_code)]
         impl $Name {
@@ -460,46 +460,27 @@ macro_rules! define_op {
         }
     };
 
-    (@operands $Name:ident, $i:expr, [], []) => {};
-    (@operands $Name:ident, $i:expr, [], [$vn:ident]) => {
+    // Accessors of operands or results: `$one`/`$all` are the context's getters
+    // (`operand`/`operands` or `result`/`results`), `$what` names them in the docs.
+    (@values $Name:ident, $one:ident, $all:ident, $what:literal, $i:expr, [], []) => {};
+    (@values $Name:ident, $one:ident, $all:ident, $what:literal, $i:expr, [], [$vn:ident]) => {
         #[allow(dead_code)]
         impl $Name {
-            #[doc = concat!("The variadic operands `", stringify!($vn), "`.")]
+            #[doc = concat!("The variadic ", $what, "s `", stringify!($vn), "`.")]
             pub fn $vn(self, ctx: &$crate::Context) -> &[$crate::Value] {
-                ctx.operands(self.0).get($i..).unwrap_or(&[])
+                ctx.$all(self.0).get($i..).unwrap_or(&[])
             }
         }
     };
-    (@operands $Name:ident, $i:expr, [$first:ident $(, $rest:ident)*], [$($vn:ident)?]) => {
+    (@values $Name:ident, $one:ident, $all:ident, $what:literal, $i:expr, [$first:ident $(, $rest:ident)*], [$($vn:ident)?]) => {
         #[allow(dead_code)]
         impl $Name {
-            #[doc = concat!("Operand `", stringify!($first), "`.")]
+            #[doc = concat!("The ", $what, " `", stringify!($first), "`.")]
             pub fn $first(self, ctx: &$crate::Context) -> $crate::Value {
-                ctx.operand(self.0, $i)
+                ctx.$one(self.0, $i)
             }
         }
-        $crate::define_op!(@operands $Name, $i + 1, [$($rest),*], [$($vn)?]);
-    };
-
-    (@results $Name:ident, $i:expr, [], []) => {};
-    (@results $Name:ident, $i:expr, [], [$vn:ident]) => {
-        #[allow(dead_code)]
-        impl $Name {
-            #[doc = concat!("The variadic results `", stringify!($vn), "`.")]
-            pub fn $vn(self, ctx: &$crate::Context) -> &[$crate::Value] {
-                ctx.results(self.0).get($i..).unwrap_or(&[])
-            }
-        }
-    };
-    (@results $Name:ident, $i:expr, [$first:ident $(, $rest:ident)*], [$($vn:ident)?]) => {
-        #[allow(dead_code)]
-        impl $Name {
-            #[doc = concat!("Result `", stringify!($first), "`.")]
-            pub fn $first(self, ctx: &$crate::Context) -> $crate::Value {
-                ctx.result(self.0, $i)
-            }
-        }
-        $crate::define_op!(@results $Name, $i + 1, [$($rest),*], [$($vn)?]);
+        $crate::define_op!(@values $Name, $one, $all, $what, $i + 1, [$($rest),*], [$($vn)?]);
     };
 
     (@regions $Name:ident, $i:expr, []) => {};

@@ -709,6 +709,16 @@ impl<'a> Kernel<'a> {
         Ok(())
     }
 
+    /// `acc = c[0] + v (c[1] + v (c[2] + ...))` in f32 by Horner's rule: the last coefficient
+    /// moved in, then one fma per coefficient down to the constant term.
+    fn horner(&mut self, acc: &str, coeffs: &[f64], v: &str) {
+        let Some((last, rest)) = coeffs.split_last() else { return };
+        self.line(format!("mov.f32 {acc}, {};", f32_imm(*last as f32)));
+        for c in rest.iter().rev() {
+            self.line(format!("fma.rn.f32 {acc}, {acc}, {v}, {};", f32_imm(*c as f32)));
+        }
+    }
+
     /// `d = erf(x)` on f32, within about 2.5 ulp (`passes/tests/ptx_math_model.py`: 1.7e-7);
     /// no approximate instruction but the `ex2` inside [`Self::accurate_exp`].
     ///
@@ -719,40 +729,16 @@ impl<'a> Kernel<'a> {
     /// beyond 4 the result rounds to 1. `copysign` puts the sign of `x` on either branch (erf
     /// is odd: erf(-0) = -0); NaN propagates through the second branch and erf(±inf) = ±1.
     fn accurate_erf(&mut self, d: &str, x: &str) {
-        let f = |k: &mut Self| k.tmp(Rc::F32);
-        let (a, z, p, small, h, den, t, q, na, arg, ex, erfc, big, sel) = (
-            f(self),
-            f(self),
-            f(self),
-            f(self),
-            f(self),
-            f(self),
-            f(self),
-            f(self),
-            f(self),
-            f(self),
-            f(self),
-            f(self),
-            f(self),
-            f(self),
-        );
+        let [a, z, p, small, h, den, t, q, na, arg, ex, erfc, big, sel] = std::array::from_fn(|_| self.tmp(Rc::F32));
         let is_small = self.tmp(Rc::Pred);
         self.line(format!("abs.f32 {a}, {x};"));
         self.line(format!("mul.rn.f32 {z}, {x}, {x};"));
-        let (last, rest) = ERF_P.split_last().expect("coefficients");
-        self.line(format!("mov.f32 {p}, {};", f32_imm(*last as f32)));
-        for c in rest.iter().rev() {
-            self.line(format!("fma.rn.f32 {p}, {p}, {z}, {};", f32_imm(*c as f32)));
-        }
+        self.horner(&p, &ERF_P, &z);
         self.line(format!("mul.rn.f32 {small}, {x}, {p};"));
         self.line(format!("mul.rn.f32 {h}, {a}, {};", f32_imm(0.5)));
         self.line(format!("add.rn.f32 {den}, {h}, {};", f32_imm(1.0)));
         self.line(format!("div.rn.f32 {t}, {}, {den};", f32_imm(1.0)));
-        let (last, rest) = ERFC_Q.split_last().expect("coefficients");
-        self.line(format!("mov.f32 {q}, {};", f32_imm(*last as f32)));
-        for c in rest.iter().rev() {
-            self.line(format!("fma.rn.f32 {q}, {q}, {t}, {};", f32_imm(*c as f32)));
-        }
+        self.horner(&q, &ERFC_Q, &t);
         self.line(format!("neg.f32 {na}, {a};"));
         self.line(format!("fma.rn.f32 {arg}, {na}, {a}, {q};"));
         self.accurate_exp(&ex, &arg);
@@ -880,11 +866,7 @@ impl<'a> Kernel<'a> {
         let is_small = self.tmp(Rc::Pred);
         self.line(format!("abs.f32 {a}, {x};"));
         self.line(format!("mul.rn.f32 {z}, {x}, {x};"));
-        let (last, rest) = TANH_P.split_last().expect("coefficients");
-        self.line(format!("mov.f32 {p}, {};", f32_imm(*last as f32)));
-        for c in rest.iter().rev() {
-            self.line(format!("fma.rn.f32 {p}, {p}, {z}, {};", f32_imm(*c as f32)));
-        }
+        self.horner(&p, &TANH_P, &z);
         self.line(format!("mul.rn.f32 {xz}, {x}, {z};"));
         self.line(format!("fma.rn.f32 {small}, {xz}, {p}, {x};"));
         self.line(format!("add.rn.f32 {a2}, {a}, {a};"));
