@@ -167,7 +167,7 @@ pub struct OptConfig {
     pub ptx_check: Option<PtxFlagsCheck>,
 }
 
-/// Runs `morf-opt` with `args` (argv[0] first). `setup` registers dialects into each fresh
+/// Runs `morf-opt` with `args` (`argv[0]` first). `setup` registers dialects into each fresh
 /// context; `passes` lists the passes. Returns the exit code.
 pub fn opt_main(args: Vec<OsString>, setup: &dyn Fn(&mut Context), passes: &PassRegistry) -> i32 {
     opt_main_with(args, setup, passes, &OptConfig::default())
