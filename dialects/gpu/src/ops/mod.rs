@@ -86,15 +86,7 @@ impl AttrConstraint for SymbolRefAttr {
 /// Checks operand `i` (`name`) of `op` against `C`, with the generated verifier's message; for
 /// operands the op definition cannot name (those after a leading variadic group).
 pub(crate) fn expect_operand<C: TypeConstraint>(ctx: &Context, op: OpId, i: usize, name: &str) -> VResult {
-    let t = ctx.value_type(ctx.operand(op, i));
-    if C::check(ctx, t) {
-        return Ok(());
-    }
-    Err(op_error(
-        ctx,
-        op,
-        format!("operand #{i} ('{name}') must be {}, got '{}'", C::DESCRIPTION, ctx.type_to_string(t)),
-    ))
+    morf_ir::opdef::support::check_type::<C>(ctx, op, "operand", i, name, ctx.value_type(ctx.operand(op, i)))
 }
 
 /// The nearest enclosing `mgpu.func` of `op`.
