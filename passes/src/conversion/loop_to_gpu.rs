@@ -1501,6 +1501,10 @@ impl<'a> KernelBuilder<'a> {
                 let row = self.row_reduction_check(op);
                 if row.is_ok() {
                     Mapping::RowReduction
+                } else if row == Err(Fallback::NestedRegion) && self.row_fused_check(op).is_ok() {
+                    // A row kernel (reduces, then the row's pointwise part) without the
+                    // fusion pass's attribute: the row-fused form without partials.
+                    Mapping::RowFused
                 } else if self.column_reduction_ok(op) {
                     if self.kernel_kind(op).as_deref() == Some("final") {
                         Mapping::FinalReduction
@@ -1575,7 +1579,11 @@ impl<'a> KernelBuilder<'a> {
     fn row_fused_check(&self, op: OpId) -> Result<(), Fallback> {
         let ctx = &*self.ctx;
         let Ok(parts) = loop_parts(ctx, op, false) else { return Err(Fallback::RowFusedDomain) };
-        let Some(split) = self.kernel_split(op).filter(|s| *s > 0) else { return Err(Fallback::RowFusedNoSplit) };
+        // Without a split the nest must not accumulate (nothing to partial): a row kernel.
+        let split = self.kernel_split(op).filter(|s| *s > 0);
+        if split.is_none() && ctx.walk_collect(op).iter().any(|&o| ctx.isa::<mloop::AccumulateOp>(o)) {
+            return Err(Fallback::RowFusedNoSplit);
+        }
         if parts.ivs.len() != 1 || const_int(ctx, parts.lbs[0]) != Some(0) || const_int(ctx, parts.steps[0]) != Some(1)
         {
             return Err(Fallback::RowFusedDomain);
@@ -1613,7 +1621,7 @@ impl<'a> KernelBuilder<'a> {
                         let Some(d) = ctx.defining_op(ops[2]).and_then(|d| ctx.dyn_cast::<mloop::DivOp>(d)) else {
                             return Err(Fallback::RowFusedAccumulate);
                         };
-                        if d.lhs(ctx) != i || const_int(ctx, d.rhs(ctx)) != Some(split) {
+                        if d.lhs(ctx) != i || const_int(ctx, d.rhs(ctx)) != split {
                             return Err(Fallback::RowFusedAccumulate);
                         }
                     }
@@ -2098,7 +2106,8 @@ impl<'a> KernelBuilder<'a> {
 
     fn row_fused(&mut self, op: OpId) -> R<()> {
         let parts = loop_parts(self.ctx, op, false).map_err(|e| op_error(self.ctx, op, e))?;
-        let split = self.kernel_split(op).expect("checked") as u64;
+        // Rows per split; a row kernel without partials takes one row per warp slot.
+        let split = self.kernel_split(op).filter(|s| *s > 0).map(|s| s as u64);
         // The inner parallel (the row's pointwise work) and the workspaces.
         let mut inner = None;
         let mut cols = None;
@@ -2138,6 +2147,7 @@ impl<'a> KernelBuilder<'a> {
         shape.shared_ok = all_f32 && inner.is_some();
         shape.fast_bytes = plan.as_ref().map_or(0, |p| p.bytes);
         let s = self.set_schedule(Mapping::RowFused, &shape);
+        let split = split.unwrap_or(s.rows_per_cta as u64);
         let bench = self.ctx.unit_attr();
         self.ctx.set_attr(self.kernel, "morf.bench", bench);
 

@@ -378,7 +378,8 @@ pub enum Fallback {
     /// `accumulate`s that neither the row-fused nor the partial-pointwise form can prove
     /// race-free.
     AccumulateNotProvable,
-    /// A `row-fused` nest without a positive `split` in its `morf.kernel` attribute.
+    /// A `row-fused` nest that accumulates without a positive `split` in its `morf.kernel`
+    /// attribute (without accumulates no split is needed: a row kernel).
     RowFusedNoSplit,
     /// A `row-fused` nest that is not a 1-D parallel from 0 step 1.
     RowFusedDomain,
@@ -415,7 +416,7 @@ impl fmt::Display for Fallback {
                  partial W[flat(r) div S, c...])"
             ),
             Fallback::RowFusedNoSplit => {
-                write!(f, "row-fused nest without a positive 'split' in its morf.kernel attribute (no row_fused)")
+                write!(f, "row-fused nest accumulates without a positive 'split' in its morf.kernel attribute (no row_fused)")
             }
             Fallback::RowFusedDomain => write!(f, "row-fused nest is not a 1-D parallel from 0 step 1 (no row_fused)"),
             Fallback::RowFusedBody => write!(

@@ -107,7 +107,7 @@ const OPTIONS: &[PassOptionInfo] = &[
     PassOptionInfo { key: "time-limit-ms", help: "search time limit per group (a safety net)", default: "5000" },
     PassOptionInfo {
         key: "splits",
-        help: "split sizes (rows per partial program) to try",
+        help: "split sizes (rows per partial program) to try; when given, no sizes are derived",
         default: "16,32,64,128,256",
     },
     PassOptionInfo { key: "size-hints", help: "sizes of dynamic dims by morf.dims name: M=576000,N=384", default: "" },
@@ -166,6 +166,8 @@ impl FuseMixedReductions {
                 return Err("option 'splits' sizes must be at least 1".into());
             }
             p.cfg.splits = splits;
+            // Sizes given explicitly are the only ones tried.
+            p.cfg.derived_splits = false;
         }
         // A zero hint would make every cost vanish; hints are at least 1.
         p.size_hints = o.named_sizes("size-hints")?.into_iter().map(|(k, v)| (k, v.max(1))).collect();

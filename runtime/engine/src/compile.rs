@@ -123,7 +123,9 @@ pub fn size_hints_from_shapes(ctx: &Context, func: OpId, shapes: &[Vec<usize>]) 
     }
 }
 
-/// Runs the named pipeline `name` of `reg` on `module`, verifying after each pass. Every
+/// Runs the named pipeline `name` of `reg` (or, when no pipeline has that name and it holds a
+/// `(`, the textual pipeline `name`, as `morf-opt --pass-pipeline` takes it) on `module`,
+/// verifying after each pass. Every
 /// pass of it that takes size hints gets `hints` when given, else those of the module's
 /// `morf.size_hints` attribute, if any ([`resolve_size_hints`]; a `size-hints` option
 /// written in the pipeline text wins over both).
@@ -134,14 +136,20 @@ pub fn run_named_pipeline(
     name: &str,
     hints: Option<&str>,
 ) -> Result<(), EngineError> {
-    let p = reg.pipeline(name).ok_or_else(|| {
-        let known: Vec<&str> = reg.pipelines().map(|p| p.name).collect();
-        EngineError::Other(format!(
-            "no pipeline named '{name}' is registered (known: {}); the input is not at GPU level (it has no mgpu.func), so it must be lowered first",
-            if known.is_empty() { "none".to_string() } else { known.join(", ") }
-        ))
-    })?;
-    let mut text = parse_pipeline(p.text).map_err(|e| EngineError::Other(format!("pipeline '{name}': {e}")))?;
+    // A registered name, or a textual pipeline (`builtin.module(...)`, as `--pass-pipeline`).
+    let source = match reg.pipeline(name) {
+        Some(p) => p.text,
+        None if name.contains('(') => name,
+        None => {
+            let known: Vec<&str> = reg.pipelines().map(|p| p.name).collect();
+            return Err(EngineError::Other(format!(
+                "no pipeline named '{name}' is registered (known: {}; or give a textual pipeline such as \
+                 'builtin.module(...)'); the input is not at GPU level (it has no mgpu.func), so it must be lowered first",
+                if known.is_empty() { "none".to_string() } else { known.join(", ") }
+            )));
+        }
+    };
+    let mut text = parse_pipeline(source).map_err(|e| EngineError::Other(format!("pipeline '{name}': {e}")))?;
     if let Some(h) = resolve_size_hints(ctx, module, hints, None)? {
         let h = SizeHints::parse(&h).map_err(|e| EngineError::Other(format!("size hints '{h}': {e}")))?;
         apply_size_hints(&mut text, reg, &h);

@@ -18,14 +18,17 @@ func.func @rowsum(%a: tensor<?x?xf32> {morf.dims = ["M", "N"]}) -> tensor<?xf32>
   return %s : tensor<?xf32>
 }
 
-// RMSNorm forward: the fused row kernel has no split (no column partials), so it is not
-// lowered as row_fused, and its inner parallel keeps it from row_reduction: one thread per
-// row (issue 10).
-// RUN: morf-opt %S/../../../examples/rmsnorm_fwd.mlir --pipeline=gpu --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=RMS
-// RMS: rmsnorm_fwd.mlir:{{[0-9]+}}:{{[0-9]+}}: schedule: @rmsnorm_fwd_k0: thread_per_point threads=256 threads_per_row=1 rows_per_cta=1 grid<=1056 vector=4 partials=none fast=no (from the heuristic)
-// RMS-NEXT: rmsnorm_fwd.mlir:{{[0-9]+}}:{{[0-9]+}}: note: fallback: row-fused nest without a positive 'split' in its morf.kernel attribute (no row_fused)
-// RMS-NEXT: note: fallback: not a plain row reduction: the body holds a region op other than a flat reduce (an inner parallel or loop) (no row_reduction)
-// RMS-NOT: schedule:
+// RMSNorm forward: the fused row kernel has no split (no column partials): the row-fused
+// form without partials, a CTA per row at N=1024 with the register-resident fast path.
+// RUN: morf-opt %S/../../../examples/rmsnorm_fwd.mlir --pipeline=gpu --size-hints M=65536,N=1024 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=RMS
+// RMS: rmsnorm_fwd.mlir:{{[0-9]+}}:{{[0-9]+}}: schedule: @rmsnorm_fwd_k0: row_fused threads=128 threads_per_row=128 rows_per_cta=1 grid<=2112 {{.*}} partials=none fast=yes(N=1024 vector=8 chunks=1) (from the heuristic)
+// RMS-NOT: fallback
+//
+// A row-fused nest that accumulates without a split: sequential, and the notes say why.
+// RUN: morf-opt %S/Inputs/rowfused-acc-no-split.mlir --lower-loop-to-gpu --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=ACC
+// ACC: rowfused-acc-no-split.mlir:9:3: schedule: @acc_k0: sequential threads=32 {{.*}} (from the heuristic)
+// ACC-NEXT: rowfused-acc-no-split.mlir:9:3: note: fallback: row-fused nest accumulates without a positive 'split' in its morf.kernel attribute (no row_fused)
+// ACC-NEXT: note: fallback: accumulate the other mappings cannot prove race-free
 //
 // tanh backward with a bias gradient: partial sums in the pointwise kernel, then the final
 // reduction; both good mappings, no fallback.

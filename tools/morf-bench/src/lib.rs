@@ -43,10 +43,11 @@ pub struct Cli {
     /// Also compile and time the unfused pipeline.
     #[arg(long)]
     pub unfused: bool,
-    /// The named pipeline of the fused program.
+    /// The named pipeline of the fused program, or a textual one
+    /// (`builtin.module(lower-tensor-to-loop,...)`, e.g. to sweep pass options)
     #[arg(long, value_name = "NAME", default_value = "gpu")]
     pub fused_pipeline: String,
-    /// The named pipeline of the unfused program.
+    /// The named pipeline of the unfused program, or a textual one
     #[arg(long, value_name = "NAME", default_value = "gpu-unfused")]
     pub unfused_pipeline: String,
     /// Seed of the generated inputs.
