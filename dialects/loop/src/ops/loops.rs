@@ -460,7 +460,7 @@ define_op! {
 }
 
 fn verify_parallel(ctx: &Context, op: OpId) -> VResult {
-    check_box(ctx, op, 0).map(|_| ())
+    check_box(ctx, op, 0).and_then(|_| crate::mapping::verify_parallel_mapping(ctx, op))
 }
 
 fn parse_parallel(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
