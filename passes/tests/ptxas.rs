@@ -6,6 +6,9 @@
 //! fails the test, and so does a register spill ("bytes spill stores/loads") in a kernel
 //! marked `{morf.bench}`.
 //!
+//! Every example of `examples/` is also compiled through the `gpu` pipeline (with and without
+//! large size hints) and assembled; there, a spill in any kernel fails the test.
+//!
 //! Chunks that expect diagnostics (`expected-error`) are skipped. Emission must succeed for
 //! the files of `Target/PTX` and `Run`; elsewhere (dialect tests) a kernel that cannot be
 //! emitted is reported and skipped.
@@ -177,6 +180,77 @@ fn every_kernel_assembles() {
     println!("ptxas ({}): {assembled} modules assembled", ptxas.display());
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
     assert!(assembled > 0, "no kernels found under test/");
+}
+
+/// Every example of `examples/` through `--pipeline=gpu` (without size hints, and with
+/// large ones: `B=64`, `N=1024`, every other dim 65536) assembles with `ptxas`, and none of
+/// its kernels spills: the examples are what users run first.
+#[test]
+fn every_example_assembles_without_spills() {
+    let Some(ptxas) = find_ptxas() else {
+        println!("ptxas not found, skipping");
+        return;
+    };
+    let root = repo_root();
+    let mut files = Vec::new();
+    mlir_files(&root.join("examples"), &mut files);
+    let tmp = std::env::temp_dir().join(format!("morf-ptxas-examples-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let mut failures = Vec::new();
+    let mut assembled = 0;
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        for hints in ["", "size-hints=B=64,M=65536,K=65536,N=1024"] {
+            let name = format!("{} [{hints}]", file.strip_prefix(&root).unwrap().display());
+            let mut ctx = Context::new();
+            setup(&mut ctx);
+            let module = parse_source(&mut ctx, "example.mlir", &text, 0).expect("parses");
+            let mut reg = morf_ir::pass::PassRegistry::default();
+            morf_passes::register_all(&mut reg);
+            for (pass, opts) in [
+                ("lower-tensor-to-loop", ""),
+                ("canonicalize", ""),
+                ("cse", ""),
+                ("fuse-mixed-reductions", hints),
+                ("canonicalize", ""),
+                ("cse", ""),
+                ("lower-loop-to-gpu", hints),
+            ] {
+                let mut p = reg.create(pass, opts).unwrap();
+                p.run(&mut ctx, module).unwrap_or_else(|d| panic!("{name}: {pass}: {}", ctx.render(&d)));
+            }
+            morf_ir::verify(&ctx, module).unwrap_or_else(|d| panic!("{name}: {}", ctx.render(&d)));
+            let ptx = emit_module(&ctx, module, &PtxOptions::default())
+                .unwrap_or_else(|d| panic!("{name}: {}", ctx.render(&d)));
+            let ptx_path = tmp.join("example.ptx");
+            std::fs::write(&ptx_path, &ptx).unwrap();
+            let out = Command::new(&ptxas)
+                .args(["-arch=sm_90", "-v", "-o"])
+                .arg(tmp.join("example.cubin"))
+                .arg(&ptx_path)
+                .output()
+                .expect("running ptxas");
+            let log = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+            if !out.status.success() {
+                failures.push(format!("{name}: ptxas failed:\n{log}"));
+                continue;
+            }
+            assembled += 1;
+            let kernels = registers(&log);
+            if kernels.is_empty() {
+                failures.push(format!("{name}: no kernel in the ptxas log:\n{log}"));
+            }
+            for (k, stores, loads) in spills(&log) {
+                if stores > 0 || loads > 0 {
+                    failures.push(format!("{name}: kernel '{k}' spills ({stores} bytes stored, {loads} loaded)"));
+                }
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+    println!("ptxas ({}): {assembled} example modules assembled", ptxas.display());
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    assert!(files.len() >= 15, "expected at least 15 examples, found {}", files.len());
 }
 
 /// Registers per function in ptxas `-v` output: (name, registers).

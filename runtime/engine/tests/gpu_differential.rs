@@ -49,7 +49,7 @@ use morf_engine::gpu_exec::DevValue;
 use morf_engine::{bind_arguments, compare_values, load_module, new_context, select_function, RunOptions};
 use morf_ir::interp::{run_function, Array, RtValue};
 use morf_ir::numerics::tolerance;
-use morf_ir::{Context, FloatKind, OpId};
+use morf_ir::{AttrData, Context, FloatKind, OpId};
 use morf_runtime::Gpu;
 use morf_tensor::progen::{generate, GenConfig, Rng};
 
@@ -815,12 +815,43 @@ fn example_shapes(device: Device) -> Vec<(usize, usize)> {
 /// One example run: example index, shape index, `pass` or the problem, the checks, seconds.
 type ExampleRow = (usize, usize, String, Vec<OutCheck>, f64);
 
-/// Binds generated inputs of the function of `text` at `M, N` in `rctx`.
+/// The `morf.dims` names of the arguments of `func`, each once, in order.
+fn dim_names(ctx: &Context, func: OpId) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    let args = ctx.attr(func, "arg_attrs").and_then(|a| ctx.attr_array(a)).unwrap_or_default();
+    for &a in args {
+        let AttrData::Dict(entries) = ctx.attr_data(a) else { continue };
+        let Some((_, dims)) = entries.iter().find(|(k, _)| ctx.str(*k) == "morf.dims") else { continue };
+        for &d in ctx.attr_array(*dims).unwrap_or_default() {
+            if let Some(n) = ctx.attr_str(d).filter(|n| !names.iter().any(|x| x == n)) {
+                names.push(n.to_string());
+            }
+        }
+    }
+    names
+}
+
+/// Binds generated inputs of the function of `text` at `M, N` in `rctx`. The other dims an
+/// example names get sizes of their own: a batch `B` is 2, a second row count `K` is
+/// `M / 2 + 1` (so two inputs of one example differ in rows).
 fn bind_example(rctx: &mut Context, name: &str, text: &str, m: usize, n: usize, seed: u64) -> (OpId, Vec<RtValue>) {
     let module = load_module(rctx, name, text).unwrap_or_else(|e| panic!("{name}: {e}"));
     let _ = rctx.take_emitted();
     let func = select_function(rctx, module, None, name).unwrap_or_else(|e| panic!("{name}: {e}"));
-    let opts = RunOptions { random: Some(vec![("M".into(), m), ("N".into(), n)]), seed, ..Default::default() };
+    let random = dim_names(rctx, func)
+        .into_iter()
+        .map(|d| {
+            let size = match d.as_str() {
+                "M" => m,
+                "N" => n,
+                "B" => 2,
+                "K" => m / 2 + 1,
+                other => panic!("{name}: no size for the dim '{other}' in the examples test"),
+            };
+            (d, size)
+        })
+        .collect();
+    let opts = RunOptions { random: Some(random), seed, ..Default::default() };
     let (args, _) = bind_arguments(rctx, func, &opts).unwrap_or_else(|e| panic!("{name}: {e}"));
     (func, args)
 }
@@ -830,7 +861,7 @@ fn examples_at_odd_shapes() {
     let device = device();
     let shapes = example_shapes(device);
     let exs = examples();
-    assert!(exs.len() >= 9, "expected the 9 examples, found {}", exs.len());
+    assert!(exs.len() >= 15, "expected the 15 examples, found {}", exs.len());
     let jobs: Vec<(usize, usize)> = (0..exs.len()).flat_map(|e| (0..shapes.len()).map(move |s| (e, s))).collect();
     // The largest shapes hold several GiB in the fp64 interpreter: fewer threads for them.
     let nthreads = threads().min(env_usize("MORF_GPU_DIFF_EXAMPLE_THREADS", 8)).max(1);
