@@ -23,7 +23,10 @@
 // RMSREPORT: why not fused:
 // RMSREPORT-NEXT: (fewer than two reductions)
 
+// LayerNorm's variance reads the mean at the row: both reductions and the normalization share
+// one row kernel (test/Fusion/chained-row-reductions.mlir).
 // LN-LABEL: func.func @layernorm_fwd
 // LN-NOT:     mloop.accumulate
-// LN:         attributes {morf.kernel = {kind = "reduction"}}
+// LN-NOT:     kind = "reduction"
 // LN:         attributes {morf.kernel = {kind = "row-fused", style = "persistent"}}
+// LN-NOT:     mloop.parallel

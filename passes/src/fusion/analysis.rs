@@ -69,8 +69,17 @@ pub enum Shape {
         /// Result axes.
         domain: Vec<Axis>,
     },
-    /// A row kernel (`rowfused`); nothing more fuses into it.
-    Row,
+    /// A row kernel (`rowfused`): one program per point of `kept` runs its row reductions over
+    /// `reduced` and then its per-row work. Only a row reduction whose result it reads at the
+    /// row can join it (in front, `prepend-row-reduction`); nothing fuses after it.
+    Row {
+        /// The row axes (the kept axes of its row reductions).
+        kept: Vec<Axis>,
+        /// The axes its row reductions combine (the columns of the row).
+        reduced: Vec<Axis>,
+        /// How it holds its row.
+        style: RowStyle,
+    },
     /// A combination no rule produces; kept so a bad rule shows up in the report instead of a panic.
     Invalid,
 }
@@ -308,7 +317,18 @@ impl Ctx {
             }
         }
         let shape = match &kernel {
-            Kernel::Fused { style: Some(_), .. } => Shape::Row,
+            Kernel::Fused { members, style: Some(style) } => members
+                .iter()
+                .find_map(|m| match m {
+                    Kernel::Nest(n) => match &self.nest(*n).kind {
+                        NestKind::Reduction { kept, reduced, .. } => {
+                            Some(Shape::Row { kept: kept.clone(), reduced: reduced.clone(), style: *style })
+                        }
+                        NestKind::Pointwise { .. } => None,
+                    },
+                    _ => None,
+                })
+                .unwrap_or(Shape::Invalid),
             Kernel::Fused { members, style: None } => {
                 members.iter().map(|m| self.part_shape(m)).reduce(join_shapes).unwrap_or(Shape::Invalid)
             }

@@ -278,8 +278,11 @@ fn why(
             }
         }
     }
+    let fusing = costed.iter().filter(|(p, _)| together(p, a.id, b.id).is_some()).min_by(|x, y| cost::plan_order(x, y));
+    // A dependence rules fusion out unless some plan fuses the pair anyway (a row reduction
+    // chained to the one whose result it reads, in one row kernel).
     for (x, y) in [(a, b), (b, a)] {
-        if let Some(path) = reaches(all, x.id, y.id) {
+        if let Some(path) = reaches(all, x.id, y.id).filter(|_| fusing.is_none()) {
             let via: Vec<String> = path.iter().map(|n| format!("nest{n}")).collect();
             return format!(
                 "not fused: dependence {} (nest{} needs nest{}'s complete result)",
@@ -289,7 +292,6 @@ fn why(
             );
         }
     }
-    let fusing = costed.iter().filter(|(p, _)| together(p, a.id, b.id).is_some()).min_by(|x, y| cost::plan_order(x, y));
     match fusing {
         None => "not fused: no rule puts them in one kernel (different domains, or not adjacent after hoisting)".into(),
         Some((p, c)) if !c.total_s.is_finite() => {

@@ -11,6 +11,7 @@ use egg::{rewrite as rw, Applier, EGraph, Id, Pattern, PatternAst, Rewrite, Sear
 
 use super::analysis::{identity, kernel_of, Buf, Data, Idx, KernelData, PlanAnalysis, Shape};
 use super::lang::PlanLang;
+use super::{Axis, RowStyle};
 
 type EG = EGraph<PlanLang, PlanAnalysis>;
 
@@ -58,6 +59,14 @@ pub fn rules() -> Vec<Rewrite<PlanLang, PlanAnalysis>> {
                     // model decides which.
                     (row_fusable("?a", "?b"), pat("(seq (rowfused persistent ?a ?b) ?rest)")),
                     (row_fusable("?a", "?b"), pat("(seq (rowfused looped ?a ?b) ?rest)")),
+                    // prepend-row-reduction-persistent / -looped: r1; k = rowfused(r1, k) when
+                    // r1 is a row reduction and k is a row reduction, or a row kernel of the
+                    // same style, over the same rows that reads r1's result at its row (layernorm's
+                    // variance of x - mean, softmax's sum of exp(x - max)): the program that owns
+                    // a row finishes r1 on it, then k's reductions and per-row work. Rows are
+                    // built back to front (k first), so a chain of any length ends in one kernel.
+                    (row_chainable("?a", "?b", RowStyle::Persistent), pat("(seq (rowfused persistent ?a ?b) ?rest)")),
+                    (row_chainable("?a", "?b", RowStyle::Looped), pat("(seq (rowfused looped ?a ?b) ?rest)")),
                 ],
             },
         )
@@ -254,6 +263,13 @@ pub fn reductions_fusable(a: &str, b: &str) -> Cond {
     })
 }
 
+/// Whether kernel `k` reads `[kept..., reduced...]` data at its own row and columns: a row
+/// reduction by position (its kept loops index the leading dims of its data).
+fn reads_row(k: &KernelData, kept: &[Axis], reduced: &[Axis]) -> bool {
+    let row: Vec<Axis> = kept.iter().chain(reduced).copied().collect();
+    k.reads.values().flatten().any(|x| x.axes == row && x.dims == identity(row.len()))
+}
+
 /// `r` reduces the inner axes of `[kept, reduced]` data and `p` is pointwise over
 /// `[kept, reduced]`, reading `r`'s result per row or sharing its inputs.
 pub fn row_fusable(r: &str, p: &str) -> Cond {
@@ -261,16 +277,37 @@ pub fn row_fusable(r: &str, p: &str) -> Cond {
         let Shape::Reduction { kept, reduced } = &r.shape else { return false };
         let Shape::Pointwise { domain, .. } = &p.shape else { return false };
         let row: Vec<_> = kept.iter().chain(reduced).copied().collect();
-        // A row reduction by position: its kept loops index the leading dims of its data.
-        let reads_row = r.reads.values().flatten().any(|x| x.axes == row && x.dims == identity(row.len()));
         // The row loop fuses `p`'s leading `kept.len()` dims with `r`'s kept dims; `p` may
         // read `r`'s results only at the row it is on.
         *domain == row
-            && reads_row
+            && reads_row(r, kept, reduced)
             && (shares_input(r, p) || !flow(r, p).is_empty())
             && flows_at_fused_index(r, p, kept.len())
             && flow(p, r).is_empty()
             && no_output_conflict(r, p)
+    })
+}
+
+/// `r` is a row reduction (with its epilogues) and `k`, which reads `r`'s result, is a row
+/// reduction over the same rows, or a row kernel of that `style` over the same rows: one
+/// program per row can run `r` and then `k` on its row. `k` may read `r`'s results only at the
+/// row it is on ([`flows_at_fused_index`] over the kept dims), so no row waits for another.
+pub fn row_chainable(r: &str, k: &str, style: RowStyle) -> Cond {
+    let (r, k) = (KernelArg::parse(r), KernelArg::parse(k));
+    Box::new(move |eg, _, subst| {
+        let (Some(r), Some(k)) = (r.get(eg, subst), k.get(eg, subst)) else { return false };
+        let Shape::Reduction { kept, reduced } = &r.shape else { return false };
+        let same_rows = match &k.shape {
+            Shape::Reduction { kept: k2, reduced: r2 } => k2 == kept && r2 == reduced && reads_row(k, kept, reduced),
+            Shape::Row { kept: k2, reduced: r2, style: s } => k2 == kept && r2 == reduced && *s == style,
+            _ => false,
+        };
+        same_rows
+            && reads_row(r, kept, reduced)
+            && !flow(r, k).is_empty()
+            && flows_at_fused_index(r, k, kept.len())
+            && flow(k, r).is_empty()
+            && no_output_conflict(r, k)
     })
 }
 
