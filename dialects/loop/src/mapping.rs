@@ -25,9 +25,10 @@
 //!
 //! The invariant [`verify_parallel_mapping`] keeps (it runs in `mloop.parallel`'s verifier):
 //! along every nesting path the levels go `grid` outside `warp` or `thread` (never both)
-//! outside `lane`, with `lane` only inside a `warp`; `grid` only in the outermost loop; a
-//! mapped loop only inside mapped `mloop.parallel`s and `mloop.for`s below a mapped top-level
-//! parallel, never inside an `mloop.reduce`; a mapped `mloop.reduce` (a collective: lane
+//! outside `lane`, with `lane` only inside a `warp`, each at most once (`seq` anywhere);
+//! `grid` only in the top-level loop; a mapped loop only inside mapped `mloop.parallel`s and
+//! `mloop.for`s below a mapped top-level parallel, never inside an `mloop.reduce`; a mapped
+//! `mloop.reduce` (a collective: lane
 //! partials combined by a warp or CTA reduction) all `lane`, all `thread` or all `seq`, with
 //! `lane` directly inside a `warp` level (the warp runs it together) and `thread` where the
 //! whole CTA runs it (no `warp`, `thread` or `lane` level outside).
@@ -216,13 +217,14 @@ impl Mapping {
         ctx.array_attr(items)
     }
 
-    /// Runs of adjacent entries of one level (flattened and distributed together), as
-    /// `(level, first iv, end)`; a run is split where `persistent` or `size` changes.
+    /// Runs of adjacent entries of one level other than `seq` (flattened and distributed
+    /// together), as `(first entry, first iv, end)`; the run takes the options (`persistent`,
+    /// `size`) of its first entry. Each `seq` entry is a run of its own.
     pub fn groups(&self) -> Vec<(DimMapping, usize, usize)> {
         let mut out: Vec<(DimMapping, usize, usize)> = Vec::new();
         for (k, d) in self.dims.iter().enumerate() {
             match out.last_mut() {
-                Some((g, _, end)) if *end == k && g == d && d.level != Level::Seq => *end = k + 1,
+                Some((g, _, end)) if *end == k && g.level == d.level && d.level != Level::Seq => *end = k + 1,
                 _ => out.push((*d, k, k + 1)),
             }
         }
@@ -277,14 +279,23 @@ pub struct MapContext {
 }
 
 impl MapContext {
-    /// The context inside a group of level `level` entered here (`outermost`: the group is
-    /// the first of the outermost loop); an error message when the nesting is illegal.
-    pub fn enter(self, level: Level, outermost: bool) -> Result<MapContext, String> {
+    /// The context inside a group of level `level` entered here (`top_level`: in the
+    /// top-level loop of the nest); an error message when the nesting is illegal.
+    pub fn enter(self, level: Level, top_level: bool) -> Result<MapContext, String> {
         let mut c = self;
         match level {
             Level::Grid => {
-                if !outermost {
-                    return Err("level 'grid' must be the outermost level of the top-level nest".into());
+                if !top_level {
+                    return Err("level 'grid' is only allowed in the top-level loop of a nest".into());
+                }
+                if c.lane {
+                    return Err("level 'grid' cannot be nested inside level 'lane'".into());
+                }
+                if let Some(outer) = c.cta {
+                    return Err(format!("level 'grid' cannot be nested inside level '{}'", outer.name()));
+                }
+                if c.grid {
+                    return Err("level 'grid' cannot be nested inside level 'grid'".into());
                 }
                 c.grid = true;
             }
@@ -395,10 +406,10 @@ fn parallel_context(ctx: &Context, op: OpId) -> Result<Option<MapContext>, Diagn
                 .with_note(ctx.op_loc(a), "the unmapped loop"));
         }
     }
-    let outermost = ancestors.is_empty();
-    for (i, (g, first, _)) in m.groups().into_iter().enumerate() {
+    let top_level = ancestors.is_empty();
+    for (g, first, _) in m.groups() {
         c = c
-            .enter(g.level, outermost && i == 0)
+            .enter(g.level, top_level)
             .map_err(|e| op_error(ctx, op, format!("invalid 'mapping': induction variable #{first}: {e}")))?;
     }
     Ok(Some(c))

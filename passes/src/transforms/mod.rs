@@ -6,6 +6,7 @@ pub mod cse;
 pub mod dce;
 pub mod loop_fuse;
 pub mod loop_interchange;
+pub mod loop_map;
 pub mod loop_partial_accumulate;
 pub mod loop_split;
 pub(crate) mod loop_utils;

@@ -166,7 +166,7 @@ func.func @grid_inside(%x: !mloop.buffer<?x?xf32>, %m: index, %n: index) {
   %c0 = mloop.constant 0 : index
   %c1 = mloop.constant 1 : index
   %z = mloop.constant 0.0 : f32
-  // expected-error@+1 {{'mloop.parallel' op invalid 'mapping': induction variable #1: level 'grid' must be the outermost level of the top-level nest}}
+  // expected-error@+1 {{'mloop.parallel' op invalid 'mapping': induction variable #1: level 'grid' cannot be nested inside level 'warp'}}
   mloop.parallel (%i, %j) = (%c0, %c0) to (%m, %n) step (%c1, %c1) {
     mloop.yield
   } attributes {mapping = [{level = "warp"}, {level = "grid"}]}
@@ -212,7 +212,7 @@ func.func @grid_nested(%x: !mloop.buffer<?x?xf32>, %m: index, %n: index) {
   %c1 = mloop.constant 1 : index
   %z = mloop.constant 0.0 : f32
   mloop.parallel (%i) = (%c0) to (%m) step (%c1) {
-    // expected-error@+1 {{'mloop.parallel' op invalid 'mapping': induction variable #0: level 'grid' must be the outermost level of the top-level nest}}
+    // expected-error@+1 {{'mloop.parallel' op invalid 'mapping': induction variable #0: level 'grid' is only allowed in the top-level loop of a nest}}
     mloop.parallel (%j) = (%c0) to (%n) step (%c1) {
       %v = mloop.load %x[%i, %j] : !mloop.buffer<?x?xf32>
       mloop.store %v, %x[%i, %j] : !mloop.buffer<?x?xf32>
@@ -374,5 +374,18 @@ func.func @rif0(%x: !mloop.buffer<?x?xf32>, %m: index, %n: index) {
   mloop.parallel (%i) = (%c0) to (%m) step (%c1) {
     mloop.yield
   } attributes {mapping = [{level = "grid"}], rows_in_flight = 0 : i64}
+  return
+}
+
+// -----
+
+// Two grid levels apart would split the grid twice (only some pairs would run).
+func.func @grid_twice(%x: !mloop.buffer<?x?x?xf32>, %m: index, %n: index) {
+  %c0 = mloop.constant 0 : index
+  %c1 = mloop.constant 1 : index
+  // expected-error@+1 {{'mloop.parallel' op invalid 'mapping': induction variable #2: level 'grid' cannot be nested inside level 'grid'}}
+  mloop.parallel (%i, %j, %k) = (%c0, %c0, %c0) to (%m, %n, %n) step (%c1, %c1, %c1) {
+    mloop.yield
+  } attributes {mapping = [{level = "grid"}, {level = "seq"}, {level = "grid"}]}
   return
 }

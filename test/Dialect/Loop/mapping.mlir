@@ -100,3 +100,19 @@ func.func @seq_inside(%x: !mloop.buffer<?x?xf32>, %y: !mloop.buffer<?x?xf32>) {
   } attributes {mapping = [{level = "thread"}, {level = "seq"}]}
   return
 }
+
+// CHECK-LABEL: func.func @seq_then_grid
+func.func @seq_then_grid(%x: !mloop.buffer<?x?xf32>, %w: !mloop.buffer<?xf32>) {
+  %c0 = mloop.constant 0 : index
+  %c1 = mloop.constant 1 : index
+  %m = mloop.dim %x, 0 : !mloop.buffer<?x?xf32>
+  %n = mloop.dim %x, 1 : !mloop.buffer<?x?xf32>
+  // Rows in order, columns over the grid: each column's updates stay in one CTA, in order.
+  mloop.parallel (%i, %j) = (%c0, %c0) to (%m, %n) step (%c1, %c1) {
+    %v = mloop.load %x[%i, %j] : !mloop.buffer<?x?xf32>
+    mloop.accumulate sum %v, %w[%j] : !mloop.buffer<?xf32>
+    mloop.yield
+  // CHECK: {mapping = [{level = "seq"}, {level = "grid"}]}
+  } attributes {mapping = [{level = "seq"}, {level = "grid"}]}
+  return
+}
