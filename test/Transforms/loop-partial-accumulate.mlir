@@ -25,6 +25,17 @@
 // RUN:   | morf-run - --random M=37,N=100 --output-dir %t/rms-row
 // RUN: python3 %S/Inputs/compare_results.py %t/rms-ref %t/rms-row --rtol 1e-2
 //
+// A 3-D input reduced over dims (0, 1) and over dim 2 (examples/reduce3d.mlir), fused: the
+// partials split the flattened (B, M) rows (ceildiv(B*M, S) workspace rows), and the row
+// kernel's rows (b, m) collapse to one flat row loop over B*M (`collapse_parallel_dims`), so
+// the partial index is `row div S` and the GPU mapping is row_fused, not one thread.
+// RUN: morf-opt %S/../../examples/reduce3d.mlir --pipeline=fuse --size-hints B=64,M=1024,N=1024 \
+// RUN:   | FileCheck --check-prefix=R3D %s
+// RUN: morf-opt %S/../../examples/reduce3d.mlir --pipeline=gpu --size-hints B=64,M=1024,N=1024 \
+// RUN:   --schedule-report -o /dev/null 2>&1 | FileCheck --check-prefix=R3D-SCHED %s
+// RUN: morf-run %S/../../examples/reduce3d.mlir --device sim --random B=3,M=13,N=100 --check \
+// RUN:   --output-dir %t/r3d 2>&1 | FileCheck --check-prefix=R3D-RUN %s
+//
 // Errors.
 // RUN: not morf-opt %s --loop-partial-accumulate='nest=1' 2>&1 | FileCheck --check-prefix=SHAPE %s
 // RUN: not morf-opt %s --loop-partial-accumulate='nest=3' 2>&1 | FileCheck --check-prefix=RANGE %s
@@ -64,6 +75,31 @@
 // RMS:         mloop.accumulate sum %{{.*}}, %[[W]][%{{.*}}, %{{.*}}] : !mloop.buffer<?x?xf32>
 // RMS:         mloop.reduce sum
 // RMS:         mloop.dealloc %[[W]]
+
+// R3D-LABEL: func.func @reduce3d
+// R3D-DAG:     %[[B:.*]] = mloop.dim %x, 0
+// R3D-DAG:     %[[M:.*]] = mloop.dim %x, 1
+// R3D:         %[[BM:.*]] = mloop.mul %[[B]], %[[M]] : index
+// R3D:         %[[S:.*]] = mloop.constant 256 : index
+// R3D:         %workspace = mloop.alloc(%{{.*}}, %{{.*}}) : !mloop.buffer<?x?xf32>
+// R3D:         mloop.parallel (%row) = (%{{.*}}) to (%[[BM]]) step (%{{.*}}) {
+// R3D-NEXT:      %[[IM:.*]] = mloop.rem %row, %[[M]] : index
+// R3D-NEXT:      %[[IB:.*]] = mloop.div %row, %[[M]] : index
+// R3D:           mloop.load %x[%[[IB]], %[[IM]], %{{.*}}]
+// R3D:           mloop.parallel (%[[J:.*]]) =
+// R3D-NOT:       mloop.mul
+// R3D:             %[[SPLIT:.*]] = mloop.div %row, %[[S]] : index
+// R3D-NEXT:        mloop.accumulate sum %{{.*}}, %workspace[%[[SPLIT]], %[[J]]]
+// R3D:         } attributes {morf.kernel = {kind = "row-fused", split = 256, style = "{{.*}}"}}
+
+// R3D-SCHED: schedule: @reduce3d_k0: row_fused
+// R3D-SCHED-NOT: sequential
+// R3D-SCHED: schedule: @reduce3d_k1: final_reduction
+// R3D-SCHED-NOT: sequential
+
+// R3D-RUN: ran {{[1-9][0-9]*}} kernel launch{{(es)?}} on the GPU simulator
+// R3D-RUN-NEXT: check result0: rel_err={{.*}} ok
+// R3D-RUN-NEXT: check result1: rel_err={{.*}} ok
 
 // SHAPE: error: 'mloop.parallel' op cannot be converted to partial accumulations: expected exactly one 'mloop.reduce' directly in the body, found 0
 // RANGE: error: 'func.func' op has no loop nest nest=3: it has 3 top-level 'mloop.parallel'/'mloop.for' nests

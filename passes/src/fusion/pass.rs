@@ -75,7 +75,7 @@ use super::{
     search, Access, Axis, Combiner, Device, Extents, Kernel, NestInfo, NestKind, Plan, RowStyle, SearchConfig,
 };
 use crate::transforms::loop_fuse::fuse;
-use crate::transforms::loop_partial_accumulate::partial_accumulate;
+use crate::transforms::loop_partial_accumulate::{collapse_parallel_dims, partial_accumulate};
 use crate::transforms::loop_utils::{body_block, const_int, loop_parts, same_index, target_functions, terminator};
 
 /// The registry entry of `fuse-mixed-reductions`.
@@ -883,6 +883,9 @@ fn materialize(ctx: &mut Context, f: OpId, s: &Summary, plan: &Plan) -> PassResu
                     nest_into_row(ctx, r, p0)?;
                 }
                 forward_stores(ctx, r);
+                // Rows over several kept dims become one flat row loop (the 1-D shape the
+                // row-fused GPU mapping takes; partials W[flat(rows) div S, j] become W[r div S, j]).
+                let r = collapse_parallel_dims(ctx, r)?;
                 set_kernel_attr(ctx, r, "row-fused", Some(*style), split);
             }
         }

@@ -37,6 +37,12 @@
 //! **Options:** `nest=K` (default 0), `split-size=S` (default 16, at least 1). A nest of
 //! another shape is an error at the nest that says what is wrong.
 //!
+//! **Rows over several kept dims.** [`collapse_parallel_dims`] (not a pass option: the
+//! fusion pass calls it on each row-fused kernel) turns a row loop `(b, m)` into one flat
+//! loop `(row)` over `B*M` and the partial index `flat(b, m) div S` built here into
+//! `row div S`: the 1-D shape of a row-fused kernel that `lower-loop-to-gpu` maps to
+//! `row_fused` (a 2-D one fell back to a single thread).
+//!
 //! **Example** (`--loop-partial-accumulate='nest=0 split-size=16'`, a column sum):
 //!
 //! ```text
@@ -76,11 +82,13 @@ use morf_ir::builtin::op_error;
 use morf_ir::pass::{Pass, PassInfo, PassOptionInfo, PassOptions, PassResult};
 use morf_ir::{Context, Diagnostic, Dim, OpId, Value};
 use morf_loop::buffer_type;
-use morf_loop::ops::{AccumulateOp, AllocOp, DeallocOp, FillOp, Kind, LoadOp, ParallelOp, ReduceOp, YieldOp};
+use morf_loop::ops::{
+    AccumulateOp, AddOp, AllocOp, DeallocOp, FillOp, Kind, LoadOp, MulOp, ParallelOp, ReduceOp, RemOp, YieldOp,
+};
 
 use super::loop_utils::{
-    clone_body, const_float, const_int, defined_outside, identity_of, loop_parts, nested_effects, select_nest,
-    target_functions, Effect, Ib,
+    clone_body, const_float, const_int, defined_outside, identity_of, loop_parts, nested_effects, same_index,
+    select_nest, target_functions, Effect, Ib,
 };
 
 /// The registry entry of `loop-partial-accumulate`.
@@ -311,4 +319,136 @@ pub fn partial_accumulate(ctx: &mut Context, nest: OpId, split: usize) -> Result
     let dealloc = ctx.create_op(DeallocOp::state(loc, w));
     ctx.insert_op_after(nest, dealloc);
     Ok(pointwise)
+}
+
+/// Collapses the dims of the `mloop.parallel` `nest` into one row-major dim, so that a row
+/// kernel over several kept dims (a row reduction of a 3-D tensor over its last dim, whose rows
+/// are `(b, m)`) has the 1-D row loop the row-fused GPU mapping takes, with its partials
+/// indexed `W[%r div S, j]`:
+///
+/// ```text
+/// mloop.parallel (%b, %m) = (%c0, %c0) to (%nb, %nm) step (%c1, %c1) {
+///   ... %x[%b, %m, ...] ...
+///   %f = mloop.add (mloop.mul %b, %nm), %m      // flat(b, m), as `partial_accumulate` builds it
+///   %s = mloop.div %f, %c256
+///   mloop.accumulate sum %v, %W[%s, %j]
+/// }
+/// // becomes
+/// mloop.parallel (%r) = (%c0) to (%nb * %nm) step (%c1) {
+///   %b = mloop.div %r, %nm
+///   %m = mloop.rem %r, %nm
+///   ... %x[%b, %m, ...] ...
+///   %s = mloop.div %r, %c256
+///   mloop.accumulate sum %v, %W[%s, %j]
+/// }
+/// ```
+///
+/// Each old iv is recomputed from `%r` by `div`/`rem` at the top of the body; every value in the
+/// nest that is the row-major flat position of all the old ivs becomes `%r` (its now unused
+/// `mul`/`add` chain is erased). The iterations are the same, in the same row-major order. The
+/// new nest takes the old one's attributes and place and is returned; a nest with fewer than
+/// two dims, or a dim that does not start at 0 with step 1, is returned unchanged.
+pub fn collapse_parallel_dims(ctx: &mut Context, nest: OpId) -> Result<OpId, Diagnostic> {
+    if !ctx.isa::<ParallelOp>(nest) {
+        return Err(op_error(ctx, nest, "cannot be collapsed: only 'mloop.parallel' nests can be collapsed"));
+    }
+    let p = loop_parts(ctx, nest, false).map_err(|m| op_error(ctx, nest, format!("cannot be collapsed: {m}")))?;
+    let k = p.ivs.len();
+    let unit = |v: &[Value], c: i64| v.iter().all(|x| const_int(ctx, *x) == Some(c));
+    if k < 2 || !unit(&p.lbs, 0) || !unit(&p.steps, 1) {
+        return Ok(nest);
+    }
+    // Values that are flat(all ivs), and the index ops that compute them.
+    let mut flats = Vec::new();
+    let mut chain = Vec::new();
+    for o in ctx.walk_collect(nest) {
+        for &v in ctx.results(o) {
+            let mut ops = Vec::new();
+            if flat_prefix_len(ctx, v, &p.ivs, &p.ubs, &mut ops) == Some(k) {
+                flats.push(v);
+                chain.extend(ops);
+            }
+        }
+    }
+
+    let ib = Ib { before: nest };
+    let mut total = p.ubs[0];
+    for &u in &p.ubs[1..] {
+        total = ib.mul(ctx, total, u);
+    }
+    let c0 = ib.index(ctx, 0);
+    let c1 = ib.index(ctx, 1);
+    let loc = ctx.op_loc(nest);
+    let region = ctx.create_region();
+    let block = ctx.create_block(region, &[]);
+    let it = ctx.index_type();
+    let rname = ctx.sym("row");
+    let r = ctx.add_block_arg(block, it, Some(rname), loc);
+    for o in ctx.block_ops(p.body).collect::<Vec<_>>() {
+        ctx.detach_op(o);
+        ctx.append_op(block, o);
+    }
+    let first = ctx.block_ops(block).next().expect("the moved body ends with its yield");
+    let inner = Ib { before: first };
+    // The ivs, innermost first: iv[d] = (r div (ub[d+1] * ... * ub[k-1])) rem ub[d].
+    let mut q = r;
+    let mut recomputed = Vec::new();
+    for d in (0..k).rev() {
+        let iv = if d == 0 {
+            q
+        } else {
+            let rem = inner.insert(ctx, |l| RemOp::state(l, q, p.ubs[d], it));
+            recomputed.push(rem);
+            let v = ctx.result(rem, 0);
+            q = inner.div(ctx, q, p.ubs[d]);
+            if let Some(def) = ctx.defining_op(q).filter(|o| ctx.op_parent_block(*o) == Some(block)) {
+                recomputed.push(def);
+            }
+            v
+        };
+        if let Some(name) = ctx.value(p.ivs[d]).name {
+            let name = ctx.str(name).to_string();
+            ctx.set_value_name(iv, Some(&name));
+        }
+        ctx.replace_all_uses_with(p.ivs[d], iv);
+    }
+    for v in flats {
+        ctx.replace_all_uses_with(v, r);
+    }
+    for o in chain.into_iter().rev().chain(recomputed.into_iter().rev()) {
+        if ctx.op_exists(o) && morf_ir::rewrite::is_trivially_dead(ctx, o) {
+            ctx.erase_op(o);
+        }
+    }
+
+    let mut st = ParallelOp::state(loc, &[c0, total, c1]);
+    st.attrs = ctx.attrs(nest).iter().map(|&(key, a)| (ctx.str(key).to_string(), a)).collect();
+    let collapsed = ctx.create_op(st.region(region));
+    ctx.insert_op_before(nest, collapsed);
+    ctx.erase_op(nest);
+    Ok(collapsed)
+}
+
+/// `Some(n)` when `v` is the row-major flat position of `ivs[..n]` over the extents `ubs`
+/// (`ivs[0]`, or `flat(ivs[..n-1]) * ubs[n-1] + ivs[n-1]`, the multiplication left out for
+/// an extent of 1), as [`partial_accumulate`] builds the split index; the `mul`/`add` ops of
+/// the expression go to `ops`.
+fn flat_prefix_len(ctx: &Context, v: Value, ivs: &[Value], ubs: &[Value], ops: &mut Vec<OpId>) -> Option<usize> {
+    if v == ivs[0] {
+        return Some(1);
+    }
+    let def = ctx.defining_op(v)?;
+    let add = ctx.dyn_cast::<AddOp>(def)?;
+    let last = ivs.iter().position(|&iv| iv == add.rhs(ctx)).filter(|&l| l >= 1)?;
+    let lhs = add.lhs(ctx);
+    let prefix = match ctx.defining_op(lhs).and_then(|d| ctx.dyn_cast::<MulOp>(d)) {
+        Some(mul) if same_index(ctx, mul.rhs(ctx), ubs[last]) => {
+            ops.push(mul.0);
+            mul.lhs(ctx)
+        }
+        _ if const_int(ctx, ubs[last]) == Some(1) => lhs,
+        _ => return None,
+    };
+    ops.push(def);
+    (flat_prefix_len(ctx, prefix, ivs, ubs, ops)? == last).then_some(last + 1)
 }
