@@ -53,6 +53,7 @@ mod tests {
                 "gpu-choose-schedule",
                 "loop-fuse",
                 "loop-interchange",
+                "loop-map",
                 "loop-partial-accumulate",
                 "loop-split",
                 "lower-loop-to-gpu",

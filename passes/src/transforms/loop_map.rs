@@ -18,7 +18,8 @@
 //!   (`seq`, so that the updates of one element stay in one thread, in order). A 1-D nest is
 //!   split by `threads` (exact tail bounds): tiles to `grid`, a tile's points to `thread`s; a
 //!   k-D nest maps its last parallel iv to `thread`s and the run of parallel ivs from the
-//!   first one before it to the `grid` (flattened);
+//!   first one before it to the `grid` (flattened), or, when that run is empty (the ivs
+//!   before run in order), splits the last parallel iv like a 1-D nest;
 //! - **rank-0 reduction**: a top-level float `mloop.reduce` (sum/max/min) whose result only
 //!   its scalar epilogue uses (scalar ops and stores right after it) is wrapped with that
 //!   epilogue into a one-point `mloop.parallel` mapped to the `grid` (one CTA), the reduce
@@ -72,7 +73,7 @@ use morf_loop::ops::{
 };
 
 use super::loop_split::{split, InnerKind};
-use super::loop_utils::{body_block, const_int, defined_outside, loop_parts, target_functions, Ib};
+use super::loop_utils::{body_block, const_int, defined_outside, loop_parts, target_functions, Ib, LoopParts};
 
 /// The registry entry of `loop-map`.
 pub fn info() -> PassInfo {
@@ -330,37 +331,58 @@ impl LoopMap {
                 }
                 v
             };
-            race_check(ctx, &all, &hw)?;
-            let row_len = const_extent(ctx, lane_reduces[0], true, 0);
-            let cta = match self.rows {
-                RowMapping::Cta => true,
-                RowMapping::Warp => false,
-                RowMapping::Auto => row_len.is_some_and(|n| n > self.cta_rows_above),
-            };
-            let (level, size) = if cta {
-                Self::set(ctx, op, vec![self.grid_entry(false); k]);
-                (Level::Thread, Some(self.threads))
-            } else {
-                let rows = split(ctx, op, k - 1, self.warps as usize, InnerKind::Parallel).map_err(|d| d.message)?;
-                Self::set(ctx, op, vec![self.grid_entry(true); k]);
-                Self::set(ctx, rows, vec![DimMapping::new(Level::Warp).with_size(self.warps)]);
-                (Level::Lane, None)
-            };
-            let entry = DimMapping { size, ..DimMapping::new(level) };
-            for &r in &lane_reduces {
-                let n = ivs_of(ctx, r, true).len();
-                Self::set(ctx, r, vec![entry; n]);
+            // A row kernel that is not race free may still map as a pointwise nest below.
+            if race_check(ctx, &all, &hw).is_ok() {
+                self.map_rows(ctx, op, k, &lane_reduces, &inner)?;
+                return Ok(());
             }
-            for &p in &inner {
-                let n = ivs_of(ctx, p, false).len();
-                Self::set(ctx, p, vec![entry; n]);
-            }
-            return Ok(());
         }
+        self.map_pointwise(ctx, op, &parts, &all)
+    }
+
+    /// The row strategy (checked race free): a warp per row or a CTA per row.
+    fn map_rows(
+        &self,
+        ctx: &mut Context,
+        op: OpId,
+        k: usize,
+        lane_reduces: &[OpId],
+        inner: &[OpId],
+    ) -> Result<(), String> {
+        let row_len = const_extent(ctx, lane_reduces[0], true, 0);
+        let cta = match self.rows {
+            RowMapping::Cta => true,
+            RowMapping::Warp => false,
+            RowMapping::Auto => row_len.is_some_and(|n| n > self.cta_rows_above),
+        };
+        let (level, size) = if cta {
+            Self::set(ctx, op, vec![self.grid_entry(false); k]);
+            (Level::Thread, Some(self.threads))
+        } else {
+            let rows = split(ctx, op, k - 1, self.warps as usize, InnerKind::Parallel).map_err(|d| d.message)?;
+            Self::set(ctx, op, vec![self.grid_entry(true); k]);
+            Self::set(ctx, rows, vec![DimMapping::new(Level::Warp).with_size(self.warps)]);
+            (Level::Lane, None)
+        };
+        let entry = DimMapping { size, ..DimMapping::new(level) };
+        for &r in lane_reduces {
+            let n = ivs_of(ctx, r, true).len();
+            Self::set(ctx, r, vec![entry; n]);
+        }
+        for &p in inner {
+            let n = ivs_of(ctx, p, false).len();
+            Self::set(ctx, p, vec![entry; n]);
+        }
+        Ok(())
+    }
+
+    /// The pointwise strategy.
+    fn map_pointwise(&self, ctx: &mut Context, op: OpId, parts: &LoopParts, all: &[OpId]) -> Result<(), String> {
+        let k = parts.ivs.len();
         // Pointwise: the ivs that index every store and accumulate run in parallel, the
         // others in order.
         let mut hw: Vec<Value> = parts.ivs.clone();
-        for &o in &all {
+        for &o in all {
             if let Some((_, idx)) = write_of(ctx, o) {
                 hw.retain(|iv| idx.contains(iv));
             }
@@ -368,7 +390,7 @@ impl LoopMap {
         let Some(&thread_iv) = hw.last() else {
             return Err("no induction variable indexes every store and accumulate (nothing runs in parallel)".into());
         };
-        race_check(ctx, &all, &|_| hw.clone())?;
+        race_check(ctx, all, &|_| hw.clone())?;
         if k == 1 {
             let tile = split(ctx, op, 0, self.threads as usize, InnerKind::Parallel).map_err(|d| d.message)?;
             Self::set(ctx, op, vec![self.grid_entry(false)]);
@@ -387,6 +409,15 @@ impl LoopMap {
         while d < t_dim && hw.contains(&parts.ivs[d]) {
             dims[d] = self.grid_entry(false);
             d += 1;
+        }
+        if d == first && first == t_dim {
+            // No grid iv (the ivs before the thread one run in order): split the thread iv
+            // into tiles over the grid and a tile's points over the threads.
+            let tile = split(ctx, op, t_dim, self.threads as usize, InnerKind::Parallel).map_err(|d| d.message)?;
+            dims[t_dim] = self.grid_entry(false);
+            Self::set(ctx, op, dims);
+            Self::set(ctx, tile, vec![DimMapping::new(Level::Thread).with_size(self.threads)]);
+            return Ok(());
         }
         dims[t_dim] = DimMapping::new(Level::Thread).with_size(t);
         Self::set(ctx, op, dims);
