@@ -27,6 +27,7 @@ pub fn register_all(reg: &mut PassRegistry) {
     reg.register(transforms::loop_map::info());
     reg.register(transforms::loop_partial_accumulate::info());
     reg.register(transforms::loop_split::info());
+    reg.register(transforms::loop_tile::info());
     reg.register(conversion::loop_to_gpu::info());
     reg.register_pipeline(morf_ir::pass::NamedPipeline {
         name: "fuse",
@@ -56,6 +57,7 @@ mod tests {
                 "loop-map",
                 "loop-partial-accumulate",
                 "loop-split",
+                "loop-tile",
                 "lower-loop-to-gpu",
                 "lower-tensor-to-loop"
             ]

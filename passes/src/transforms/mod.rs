@@ -9,4 +9,5 @@ pub mod loop_interchange;
 pub mod loop_map;
 pub mod loop_partial_accumulate;
 pub mod loop_split;
+pub mod loop_tile;
 pub(crate) mod loop_utils;
