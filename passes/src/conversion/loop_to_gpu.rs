@@ -81,6 +81,9 @@ use super::schedule::{
 use crate::fusion::device::Device;
 use crate::transforms::loop_utils::{const_int, defined_outside, loop_parts, same_index, Ib, LoopParts};
 
+#[path = "mapped.rs"]
+mod mapped;
+
 /// The options of [`LowerLoopToGpu`].
 #[derive(Clone, Debug, Default)]
 pub struct LoopToGpuOptions {
@@ -269,6 +272,12 @@ fn lower_function(ctx: &mut Context, mblock: BlockId, func: OpId, opts: &LoopToG
     let mut lowered = Vec::new();
     for (n, unit) in units.iter().enumerate() {
         let kname = format!("{fname}_k{n}");
+        if unit.epilogue.is_empty() && mapped::has_mapping(ctx, unit.op) {
+            // A nest with a `mapping` attribute: the mechanical lowering (mapped.rs).
+            mapped::lower_mapped(ctx, mblock, unit.op, &kname, &names, opts, &spills)?;
+            lowered.push(unit.op);
+            continue;
+        }
         let mut kb = KernelBuilder::new(ctx, mblock, unit.op, &kname, &names, opts, &spills);
         let (mapping, final_schedule, why) = kb.chosen_mapping(unit.op)?;
         // (kernel, schedule, whether it came from the attribute) per launch, for the report.
