@@ -29,17 +29,17 @@ func.func @colsum_broadcast(%a: tensor<300x300xf32>) -> (tensor<300x300xf32>) {
 
 // Seed 2257: a row max of a square product was taken for a column reduction (its axes alone
 // match [reduced, kept]); its partial, fused with the product, was then rejected by loop-fuse.
-// It is a row reduction of its own kernel after the product, and the gpu pipeline compiles it.
+// It is a row reduction (no partial); since `producer-into-row` it recomputes the returned
+// product in one row kernel that also stores it, and the gpu pipeline compiles that.
 // CHECK-LABEL: func.func @rowmax_of_square
 // CHECK-NOT:     mloop.accumulate
-// CHECK:         {morf.kernel = {kind = "pointwise"}}
-// CHECK:         {morf.kernel = {kind = "reduction"}}
-// REPORT: @rowmax_of_square: chosen plan: nest0 ; nest1
+// CHECK:         {morf.kernel = {kind = "row-fused", style = "persistent"}}
+// REPORT: @rowmax_of_square: chosen plan: rowfused.persistent[nest0 + nest1]
 // REPORT: row (inner) reduction: max
 // GPU-LABEL: func.func @rowmax_of_square
 // GPU: mgpu.launch @rowmax_of_square_k0
-// GPU: mgpu.launch @rowmax_of_square_k1
-// GPU: morf.schedule = "RowReduction
+// GPU-NOT: mgpu.launch @rowmax_of_square_k1
+// GPU: morf.schedule = "RowFused
 func.func @rowmax_of_square(%a0: tensor<64x64xf64> {morf.dims = ["d0", "d1"]}) -> (tensor<64xf64>, tensor<64x64xf64>) {
   %v1 = mtensor.mul %a0, %a0 : tensor<64x64xf64>
   %v14 = mtensor.reduce max %v1 dims [1] : tensor<64x64xf64> -> tensor<64xf64>

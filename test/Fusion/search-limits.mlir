@@ -3,8 +3,9 @@
 //
 // Three RMSNorm-backward-like norms share one weight vector %w[N]. The weight is read-only and
 // lower-rank than the nests' M x N domains, so it connects nothing: three groups of three
-// nests, each searched alone, each fused into a row kernel with partial column sums and a
-// final; no limit is hit and nothing is warned.
+// nests, each searched alone, each fused into a row kernel with partial column sums; the three
+// finals, independent and over the same columns, are merged into one launch; no limit is hit
+// and nothing is warned.
 // RUN: morf-opt %s --lower-tensor-to-loop --fuse-mixed-reductions='size-hints=M=576000,N=384 report' \
 // RUN:   2>&1 >/dev/null | FileCheck %s --check-prefix=REPORT
 // RUN: morf-opt %s --lower-tensor-to-loop --fuse-mixed-reductions='size-hints=M=576000,N=384' \
@@ -14,9 +15,15 @@
 // REPORT: == group 0: nest0, nest1, nest2 ==
 // REPORT: == group 1: nest3, nest4, nest5 ==
 // REPORT: == group 2: nest6, nest7, nest8 ==
+// REPORT: finals of 3 independent groups merged into one launch ({{.*}}): fused[final(nest2, S={{[0-9]+}}) + final(nest5, S={{[0-9]+}}) + final(nest8, S={{[0-9]+}})]
 // REPORT-NOT: warning
 // FUSED-NOT: warning
 // FUSED-COUNT-3: kind = "row-fused"
+// FUSED:       mloop.reduce sum
+// FUSED:       mloop.reduce sum
+// FUSED:       mloop.reduce sum
+// FUSED:     kind = "final"
+// FUSED-NOT: kind = "final"
 // FUSED-NOT: warning
 //
 // A node limit too small for the search: a warning at the first nest of the first group it

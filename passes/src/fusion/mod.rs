@@ -364,6 +364,11 @@ pub struct SearchConfig {
     pub report: bool,
     /// Render [`SearchResult::dot`] (empty when off).
     pub dot: bool,
+    /// Let a row reduction recompute a pointwise producer whose output has a buffer (it is
+    /// returned) so the producer joins the row kernel (`producer-into-row`). Each element of
+    /// the producer is then computed twice (in the reduction and in the row's inner loop): off,
+    /// such a producer stays a kernel of its own (with the column partials it can take).
+    pub recompute_producers: bool,
 }
 
 impl Default for SearchConfig {
@@ -383,6 +388,7 @@ impl Default for SearchConfig {
             sweep_dynamic: true,
             report: true,
             dot: true,
+            recompute_producers: true,
         }
     }
 }
@@ -424,6 +430,8 @@ setter! {
     with_report: report: bool,
     /// Sets [`SearchConfig::dot`].
     with_dot: dot: bool,
+    /// Sets [`SearchConfig::recompute_producers`].
+    with_recompute_producers: recompute_producers: bool,
 }
 
 /// The search result of one group of nests connected by shared buffers.
@@ -485,7 +493,8 @@ impl fmt::Display for SearchLimit {
 /// What [`search`] returns.
 #[derive(Clone, Debug)]
 pub struct SearchResult {
-    /// The plan of the whole function: the groups' chosen plans, ordered by first nest.
+    /// The plan of the whole function: the groups' chosen plans, ordered by first nest, with
+    /// independent finals over the same columns merged ([`merge_independent_finals`]).
     pub chosen: Plan,
     /// With one group, its candidates; with several, the chosen and the unfused function plans.
     pub candidates: Vec<(Plan, CostBreakdown)>,
@@ -580,13 +589,13 @@ pub fn search(nests: &[NestInfo], extents: &Extents, device: &Device, cfg: &Sear
     }
     let elapsed = start.elapsed();
 
-    let mut chosen = Plan::default();
     let mut unfused = Plan::default();
     for g in &results {
-        chosen.kernels.extend(g.chosen.kernels.iter().cloned());
         unfused.kernels.extend(g.nests.iter().map(|&i| Kernel::Nest(nests[i].id)));
     }
     let ctx = Ctx::new(nests.to_vec(), nests, extents.clone(), device.clone(), cfg.clone());
+    let group_plans: Vec<&Plan> = results.iter().map(|g| &g.chosen).collect();
+    let (chosen, merged) = merge_independent_finals(&group_plans, &ctx);
     let candidates = if results.len() == 1 {
         results[0].candidates.clone()
     } else {
@@ -601,8 +610,11 @@ pub fn search(nests: &[NestInfo], extents: &Extents, device: &Device, cfg: &Sear
     let egraph_nodes = results.iter().map(|g| g.egraph_nodes).sum();
     let egraph_classes = results.iter().map(|g| g.egraph_classes).sum();
     let iterations = results.iter().map(|g| g.iterations).max().unwrap_or(0);
-    let report =
+    let mut report =
         if cfg.report { report::render(nests, extents, device, cfg, &results, elapsed) } else { String::new() };
+    if cfg.report && !merged.is_empty() {
+        report.push_str(&report::merged_finals(&merged, &ctx));
+    }
     SearchResult {
         chosen,
         candidates,
@@ -614,6 +626,61 @@ pub fn search(nests: &[NestInfo], extents: &Extents, device: &Device, cfg: &Sear
         dot,
         groups: results,
     }
+}
+
+/// The final-reduction kernels of different groups merged into one launch by
+/// [`merge_independent_finals`]: the merged kernel and the kernels it replaces.
+pub type MergedFinals = Vec<(Kernel, Vec<Kernel>)>;
+
+/// The function's plan from the groups' chosen plans (groups in order), with the final
+/// reductions of different groups over the same columns merged into one kernel.
+///
+/// Groups share no written buffer, so their kernels may interleave in any order that keeps
+/// each group's own order. The first final kernel of each group (a `final`, alone or with its
+/// sibling finals and epilogues: [`Shape::Final`](analysis::Shape::Final)) is bucketed by its
+/// columns; a bucket of finals from two or more groups becomes one kernel (members in program
+/// order) when the cost model prices it at most the sum of the separate finals (it saves the
+/// launches). The plan is then: every group's kernels before its merged final, the merged
+/// finals, every group's kernels after it. 64 independent norms make 64 row kernels and one
+/// final instead of 64 finals. Without a bucket to merge, the plan is the groups' plans in
+/// order. Returns the plan and the merges done.
+pub fn merge_independent_finals(group_plans: &[&Plan], ctx: &Ctx) -> (Plan, MergedFinals) {
+    // Per bucket of columns: (group, position of its first final kernel).
+    let mut buckets: BTreeMap<Vec<Axis>, Vec<(usize, usize)>> = BTreeMap::new();
+    for (g, plan) in group_plans.iter().enumerate() {
+        let first = plan.kernels.iter().enumerate().find_map(|(i, k)| match ctx.kernel_data(k.clone()).shape {
+            analysis::Shape::Final { domain } => Some((i, domain)),
+            _ => None,
+        });
+        if let Some((i, domain)) = first {
+            buckets.entry(domain).or_default().push((g, i));
+        }
+    }
+    let mut at: BTreeMap<usize, usize> = BTreeMap::new();
+    let mut merged: MergedFinals = Vec::new();
+    for finals in buckets.into_values().filter(|f| f.len() >= 2) {
+        let parts: Vec<Kernel> = finals.iter().map(|&(g, i)| group_plans[g].kernels[i].clone()).collect();
+        let mut members: Vec<Kernel> = parts.iter().flat_map(|k| k.parts().iter().cloned()).collect();
+        members.sort_by_key(|m| m.nests().first().copied());
+        let kernel = Kernel::Fused { members, style: None };
+        let separate: f64 = parts.iter().map(|k| cost::kernel_cost(k, ctx).time_s).sum();
+        if cost::kernel_cost(&kernel, ctx).time_s <= separate {
+            at.extend(finals.iter().copied());
+            merged.push((kernel, parts));
+        }
+    }
+    let mut plan = Plan::default();
+    for (g, p) in group_plans.iter().enumerate() {
+        let end = at.get(&g).copied().unwrap_or(p.kernels.len());
+        plan.kernels.extend(p.kernels[..end].iter().cloned());
+    }
+    plan.kernels.extend(merged.iter().map(|(k, _)| k.clone()));
+    for (g, p) in group_plans.iter().enumerate() {
+        if let Some(&i) = at.get(&g) {
+            plan.kernels.extend(p.kernels[i + 1..].iter().cloned());
+        }
+    }
+    (plan, merged)
 }
 
 /// A canonical order of a group for seeding the e-graph: a topological order of its

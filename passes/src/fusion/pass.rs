@@ -32,8 +32,10 @@
 //!
 //! **Options:** `device=...` (`Device::parse`: `sms=108,bandwidth=2e12`), `max-iterations`
 //! (32), `max-nodes` (20000), `time-limit-ms` (5000; a safety net), `splits=16,32,64` (split
-//! sizes tried), `size-hints=M=576000,N=384`, `default-hint` (4096), `report` (print the search
-//! report to stderr), `dump-egraph=FILE.dot` (write the e-graphs as Graphviz).
+//! sizes tried), `size-hints=M=576000,N=384`, `default-hint` (4096), `recompute-producers`
+//! (true: a row reduction may recompute a materialized pointwise producer, which then joins the
+//! row kernel), `report` (print the search report to stderr), `dump-egraph=FILE.dot` (write the
+//! e-graphs as Graphviz).
 //!
 //! **Example** (RMSNorm backward, `size-hints=M=576000,N=384`): three nests (the row reduction
 //! `c`, the column reduction `dw`, the pointwise `dx`) become
@@ -112,6 +114,11 @@ const OPTIONS: &[PassOptionInfo] = &[
     },
     PassOptionInfo { key: "size-hints", help: "sizes of dynamic dims by morf.dims name: M=576000,N=384", default: "" },
     PassOptionInfo { key: "default-hint", help: "size assumed for a dynamic dim without a hint", default: "4096" },
+    PassOptionInfo {
+        key: "recompute-producers",
+        help: "let a row reduction recompute a materialized pointwise producer so it joins the row kernel",
+        default: "true",
+    },
     PassOptionInfo { key: "report", help: "print the search report to stderr", default: "false" },
     PassOptionInfo { key: "dump-egraph", help: "write the e-graphs as Graphviz to this file", default: "" },
 ];
@@ -173,6 +180,7 @@ impl FuseMixedReductions {
         p.size_hints = o.named_sizes("size-hints")?.into_iter().map(|(k, v)| (k, v.max(1))).collect();
         p.default_hint = o.usize("default-hint", 4096)?.max(1) as u64;
         p.report = o.bool("report", false)?;
+        p.cfg.recompute_producers = o.bool("recompute-producers", true)?;
         p.dump_egraph = o.get("dump-egraph").filter(|s| !s.is_empty()).map(str::to_string);
         Ok(p)
     }
@@ -187,12 +195,13 @@ impl Pass for FuseMixedReductions {
         let hints: Vec<String> = self.size_hints.iter().map(|(k, v)| format!("{k}={v}")).collect();
         let splits: Vec<String> = self.cfg.splits.iter().map(u64::to_string).collect();
         format!(
-            "default-hint={} device={} dump-egraph={} max-iterations={} max-nodes={} report={} size-hints={} splits={} time-limit-ms={}",
+            "default-hint={} device={} dump-egraph={} max-iterations={} max-nodes={} recompute-producers={} report={} size-hints={} splits={} time-limit-ms={}",
             self.default_hint,
             self.device_text,
             self.dump_egraph.as_deref().map(|p| morf_ir::pass::quote_option_value(p).unwrap_or_default()).unwrap_or_default(),
             self.cfg.iter_limit,
             self.cfg.node_limit,
+            self.cfg.recompute_producers,
             self.report,
             hints.join(","),
             splits.join(","),
@@ -822,10 +831,18 @@ fn materialize(ctx: &mut Context, f: OpId, s: &Summary, plan: &Plan) -> PassResu
         }
     }
     for k in &plan.kernels {
-        let split = k.parts().iter().find_map(|p| match p {
-            Kernel::Partial { split, .. } | Kernel::Final { split, .. } => Some(*split),
-            _ => None,
-        });
+        // The rows per partial program, when the kernel's partials or finals agree on it (the
+        // finals of independent norms merged into one launch may differ; the attribute then
+        // has none: the final-reduction lowering reads each reduction's own bounds).
+        let splits: std::collections::BTreeSet<u64> = k
+            .parts()
+            .iter()
+            .filter_map(|p| match p {
+                Kernel::Partial { split, .. } | Kernel::Final { split, .. } => Some(*split),
+                _ => None,
+            })
+            .collect();
+        let split = if splits.len() == 1 { splits.first().copied() } else { None };
         match k {
             Kernel::Nest(i) => {
                 let kind = match s.infos[*i].kind {
@@ -877,8 +894,31 @@ fn materialize(ctx: &mut Context, f: OpId, s: &Summary, plan: &Plan) -> PassResu
                     fuse(ctx, r, o, 0)?;
                 }
                 if let Some(&p0) = rest.first() {
+                    // The inner members go right after the row loop, in order: a producer
+                    // that precedes the row reductions in program order (`producer-into-row`)
+                    // is recomputed by them below, so it runs in the row's inner loop.
+                    let mut after = ctx.next_op(r);
+                    while let Some(a) = after.filter(|a| rest.contains(a)) {
+                        after = ctx.next_op(a);
+                    }
+                    let after = after.expect("a function body ends with a return");
+                    for &o in &rest {
+                        ctx.move_op_before(o, after);
+                    }
                     for &o in &rest[1..] {
                         fuse(ctx, p0, o, 0)?;
+                    }
+                    // Loads of what the inner members store at the same point become the
+                    // stored values first, so a recomputed value reads only what is already
+                    // in memory when the row's reductions run.
+                    forward_stores(ctx, p0);
+                    recompute_in_row(ctx, r, p0)?;
+                    if let Some(name) = reads_inner_result(ctx, r, p0) {
+                        return Err(op_error(
+                            ctx,
+                            r,
+                            format!("row kernel '{k}': the row loop reads '{name}' before its inner loop writes it"),
+                        ));
                     }
                     nest_into_row(ctx, r, p0)?;
                 }
@@ -959,6 +999,103 @@ fn nest_into_row(ctx: &mut Context, r: OpId, p: OpId) -> Result<(), Diagnostic> 
     ctx.insert_op_before(rt, inner);
     ctx.erase_op(p);
     Ok(())
+}
+
+/// Where the row loop `r` reads (inside its reductions) a buffer that the pointwise nest `p`
+/// (dims `[rows..., cols...]`, about to become `r`'s inner loop) stores at its own point,
+/// replaces the load by `p`'s computation of the stored value at the load's indices: the row
+/// reduction recomputes a producer that the plan runs after it in the same row
+/// (`producer-into-row`). `p`'s ops are pure (loads and scalar ops), so the value is the same.
+fn recompute_in_row(ctx: &mut Context, r: OpId, p: OpId) -> Result<(), Diagnostic> {
+    let err = |ctx: &Context, m: &str| op_error(ctx, p, format!("cannot be recomputed in the row loop: {m}"));
+    let pp = loop_parts(ctx, p, false).map_err(|m| err(ctx, &m))?;
+    let body_ops: Vec<OpId> = ctx.block_ops(pp.body).collect();
+    // Buffer -> the value `p` stores at its own point (a buffer stored once, at the ivs).
+    let mut stored: Vec<(Value, Value)> = Vec::new();
+    for &o in &body_ops {
+        let Some(st) = ctx.dyn_cast::<StoreOp>(o) else { continue };
+        let at_point =
+            st.indices(ctx).len() == pp.ivs.len() && st.indices(ctx).iter().zip(&pp.ivs).all(|(v, iv)| v == iv);
+        let once = body_ops
+            .iter()
+            .filter(|x| ctx.dyn_cast::<StoreOp>(**x).is_some_and(|y| y.buffer(ctx) == st.buffer(ctx)))
+            .count()
+            == 1;
+        if at_point && once {
+            stored.push((st.buffer(ctx), st.value(ctx)));
+        }
+    }
+    if stored.is_empty() {
+        return Ok(());
+    }
+    let inner_stores: Vec<Value> = ctx
+        .walk_collect(p)
+        .into_iter()
+        .filter_map(|o| match ctx.dyn_cast::<StoreOp>(o) {
+            Some(st) => Some(st.buffer(ctx)),
+            None => ctx.dyn_cast::<AccumulateOp>(o).map(|a| a.buffer(ctx)),
+        })
+        .collect();
+    let rp = loop_parts(ctx, r, false).map_err(|m| err(ctx, &m))?;
+    let reduces: Vec<OpId> = ctx.block_ops(rp.body).filter(|o| ctx.isa::<ReduceOp>(*o)).collect();
+    for red in reduces {
+        let red_ivs = loop_parts(ctx, red, true).map_err(|m| err(ctx, &m))?.ivs;
+        // The point of the row: the row loop's ivs, then the reduction's.
+        let point: Vec<Value> = rp.ivs.iter().chain(&red_ivs).copied().collect();
+        for o in ctx.walk_collect(red) {
+            let Some(load) = ctx.dyn_cast::<LoadOp>(o) else { continue };
+            let Some(&(_, value)) = stored.iter().find(|(b, _)| *b == load.buffer(ctx)) else { continue };
+            let idx = load.indices(ctx).to_vec();
+            if idx != point || idx.len() != pp.ivs.len() {
+                return Err(err(ctx, "the row loop reads its result at an index that is not a point of the row"));
+            }
+            // The ops of `p` that the stored value depends on, in order.
+            let mut needed: Vec<Value> = vec![value];
+            let mut slice: Vec<OpId> = Vec::new();
+            for &b in body_ops.iter().rev() {
+                if ctx.results(b).iter().any(|v| needed.contains(v)) {
+                    if !ctx.regions(b).is_empty() || ctx.isa::<StoreOp>(b) || ctx.isa::<AccumulateOp>(b) {
+                        return Err(err(ctx, &format!("its value depends on a '{}'", ctx.op_name(b))));
+                    }
+                    // A value the inner loop stores is not in memory yet when the row's
+                    // reductions run.
+                    let own = ctx.dyn_cast::<LoadOp>(b).is_some_and(|l| inner_stores.contains(&l.buffer(ctx)));
+                    if own {
+                        return Err(err(ctx, "its value depends on a buffer the row's inner loop writes"));
+                    }
+                    needed.extend(ctx.operands(b).iter().copied());
+                    slice.push(b);
+                }
+            }
+            slice.reverse();
+            let mut map: HashMap<Value, Value> = pp.ivs.iter().copied().zip(idx.iter().copied()).collect();
+            for b in slice {
+                let c = ctx.clone_op(b, &mut map);
+                ctx.insert_op_before(o, c);
+            }
+            let v = *map.get(&value).unwrap_or(&value);
+            let res = load.value(ctx);
+            ctx.replace_all_uses_with(res, v);
+            ctx.erase_op(o);
+        }
+    }
+    Ok(())
+}
+
+/// The name of a buffer that the inner nest `p` writes and the row loop `r` reads, if any.
+fn reads_inner_result(ctx: &Context, r: OpId, p: OpId) -> Option<String> {
+    let written: Vec<Value> = ctx
+        .walk_collect(p)
+        .into_iter()
+        .filter_map(|o| match ctx.dyn_cast::<StoreOp>(o) {
+            Some(st) => Some(st.buffer(ctx)),
+            None => ctx.dyn_cast::<AccumulateOp>(o).map(|a| a.buffer(ctx)),
+        })
+        .collect();
+    ctx.walk_collect(r).into_iter().find_map(|o| {
+        let l = ctx.dyn_cast::<LoadOp>(o)?;
+        written.contains(&l.buffer(ctx)).then(|| buffer_name(ctx, l.buffer(ctx), 0))
+    })
 }
 
 /// In the body of `kernel`, replaces loads of a buffer at the indices of an earlier store in the

@@ -409,3 +409,20 @@ pub fn dot_group(out: &mut String, gi: usize, egraph: &EGraph<PlanLang, PlanAnal
     }
     out.push_str(&edges);
 }
+
+/// The report lines of the finals of different groups merged into one launch.
+pub fn merged_finals(merged: &[(Kernel, Vec<Kernel>)], ctx: &Ctx) -> String {
+    let mut w = String::new();
+    for (kernel, parts) in merged {
+        let separate: f64 = parts.iter().map(|k| cost::kernel_cost(k, ctx).time_s).sum();
+        let _ = writeln!(
+            w,
+            "finals of {} independent groups merged into one launch ({} vs {} as {} launches): {kernel}",
+            parts.len(),
+            us(cost::kernel_cost(kernel, ctx).time_s),
+            us(separate),
+            parts.len()
+        );
+    }
+    w
+}

@@ -11,7 +11,7 @@ use egg::{rewrite as rw, Applier, EGraph, Id, Pattern, PatternAst, Rewrite, Sear
 
 use super::analysis::{identity, kernel_of, Buf, Data, Idx, KernelData, PlanAnalysis, Shape};
 use super::lang::PlanLang;
-use super::{Axis, RowStyle};
+use super::{Axis, Kernel, NestKind, RowStyle};
 
 type EG = EGraph<PlanLang, PlanAnalysis>;
 
@@ -67,6 +67,17 @@ pub fn rules() -> Vec<Rewrite<PlanLang, PlanAnalysis>> {
                     // built back to front (k first), so a chain of any length ends in one kernel.
                     (row_chainable("?a", "?b", RowStyle::Persistent), pat("(seq (rowfused persistent ?a ?b) ?rest)")),
                     (row_chainable("?a", "?b", RowStyle::Looped), pat("(seq (rowfused looped ?a ?b) ?rest)")),
+                    // producer-into-row-persistent / -looped: p; k = rowfused(p, k) when p is
+                    // pointwise over k's [rows, cols] and a row reduction of k (alone or in a row
+                    // kernel of that style) reads p's output at its own point (a producer that is
+                    // also returned, so the lowering gave it a buffer): the row reduction
+                    // recomputes p's value at each point, and p runs (and stores) in the row's
+                    // inner loop, where k's pointwise work and partials take its value.
+                    (
+                        producer_into_row("?a", "?b", RowStyle::Persistent),
+                        pat("(seq (rowfused persistent ?a ?b) ?rest)"),
+                    ),
+                    (producer_into_row("?a", "?b", RowStyle::Looped), pat("(seq (rowfused looped ?a ?b) ?rest)")),
                 ],
             },
         )
@@ -297,17 +308,74 @@ pub fn row_chainable(r: &str, k: &str, style: RowStyle) -> Cond {
     Box::new(move |eg, _, subst| {
         let (Some(r), Some(k)) = (r.get(eg, subst), k.get(eg, subst)) else { return false };
         let Shape::Reduction { kept, reduced } = &r.shape else { return false };
-        let same_rows = match &k.shape {
-            Shape::Reduction { kept: k2, reduced: r2 } => k2 == kept && r2 == reduced && reads_row(k, kept, reduced),
-            Shape::Row { kept: k2, reduced: r2, style: s } => k2 == kept && r2 == reduced && *s == style,
-            _ => false,
-        };
+        let same_rows = row_of(k, style).is_some_and(|(k2, r2)| k2 == kept && r2 == reduced);
+        // A chain: one of `k`'s reductions reads `r`'s result. A row kernel where only the
+        // pointwise part reads it (layernorm backward's two row sums) is reached by fusing the
+        // sibling reductions first; accepting it here too would only add equal plans.
+        let ctx = &eg.analysis.ctx;
+        let chained = k.kernel.parts().iter().any(|p| {
+            matches!(p, Kernel::Nest(n) if matches!(ctx.nest(*n).kind, NestKind::Reduction { .. }))
+                && ctx.part_io(p).0.iter().any(|io| r.writes.contains_key(&io.buf))
+        });
         same_rows
+            && chained
             && reads_row(r, kept, reduced)
             && !flow(r, k).is_empty()
             && flows_at_fused_index(r, k, kept.len())
             && flow(k, r).is_empty()
             && no_output_conflict(r, k)
+    })
+}
+
+/// The rows and columns of a row reduction kernel `k` (a reduction reading its data at its row
+/// and columns), or of a row kernel of `style`.
+fn row_of(k: &KernelData, style: RowStyle) -> Option<(&Vec<Axis>, &Vec<Axis>)> {
+    match &k.shape {
+        Shape::Reduction { kept, reduced } if reads_row(k, kept, reduced) => Some((kept, reduced)),
+        Shape::Row { kept, reduced, style: s } if *s == style => Some((kept, reduced)),
+        _ => None,
+    }
+}
+
+/// The split of the partials a kernel holds, if any.
+fn split_of(k: &KernelData) -> Option<u64> {
+    k.kernel.parts().iter().find_map(|p| match p {
+        Kernel::Partial { split, .. } => Some(*split),
+        _ => None,
+    })
+}
+
+/// `p` is pointwise over the `[rows, cols]` of `k`, a row reduction or a row kernel of `style`,
+/// and one of `k`'s reductions reads `p`'s output. Every value `k` reads from `p` is read and
+/// written at the same point of the whole `[rows, cols]` space (so the reduction can recompute
+/// it there, and `k`'s inner loop can take it from `p` at the same point), `p` needs nothing
+/// from `k`, and their partials (if both hold some) fold the same number of rows.
+pub fn producer_into_row(p: &str, k: &str, style: RowStyle) -> Cond {
+    let (p, k) = (KernelArg::parse(p), KernelArg::parse(k));
+    Box::new(move |eg, _, subst| {
+        if !eg.analysis.ctx.cfg.recompute_producers {
+            return false;
+        }
+        let (Some(p), Some(k)) = (p.get(eg, subst), k.get(eg, subst)) else { return false };
+        let Shape::Pointwise { domain, split } = &p.shape else { return false };
+        let Some((kept, reduced)) = row_of(k, style) else { return false };
+        let rank = kept.len() + reduced.len();
+        let splits_agree = match (split, split_of(k)) {
+            (Some(a), Some(b)) => *a == b,
+            _ => true,
+        };
+        let ctx = &eg.analysis.ctx;
+        let feeds_reduction = k.kernel.parts().iter().any(|m| {
+            matches!(m, Kernel::Nest(n) if matches!(ctx.nest(*n).kind, NestKind::Reduction { .. }))
+                && ctx.part_io(m).0.iter().any(|io| p.writes.contains_key(&io.buf))
+        });
+        domain.len() == rank
+            && domain.iter().eq(kept.iter().chain(reduced))
+            && splits_agree
+            && feeds_reduction
+            && flows_at_fused_index(p, k, rank)
+            && flow(k, p).is_empty()
+            && no_output_conflict(p, k)
     })
 }
 
