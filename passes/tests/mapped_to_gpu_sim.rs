@@ -125,7 +125,7 @@ fn examples_through_the_mapped_lowering_agree() {
     }
     eprintln!("mapped lowering: {checked} example runs checked, {mapped} of {kernels} kernels mapped");
     assert!(checked >= 200, "only {checked} example runs were checked");
-    assert!(mapped * 2 >= kernels, "only {mapped} of {kernels} kernels went through the mapped lowering");
+    assert!(mapped * 10 >= kernels * 9, "only {mapped} of {kernels} kernels went through the mapped lowering");
 }
 
 /// `loop-map` alone: the loop interpreter computes exactly the same before and after (the

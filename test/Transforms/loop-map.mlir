@@ -1,5 +1,6 @@
 // loop-map: attaches GPU mapping attributes to the top-level nests by their shape (row
-// kernels, pointwise nests, column updates, rank-0 reductions); the computation is unchanged.
+// kernels, split rows, pointwise nests, column updates, rank-0 reductions); the computation is
+// unchanged.
 // REQUIRES: numpy
 //
 // RUN: morf-opt %s --loop-map | FileCheck %s
@@ -16,6 +17,9 @@
 // RUN: morf-run %s --entry pointwise --random M=37 --output-dir %t/ref2
 // RUN: morf-opt %s --loop-map | morf-run - --entry pointwise --random M=37 --output-dir %t/map2
 // RUN: python3 %S/Inputs/compare_results.py %t/ref2 %t/map2 --exact
+// RUN: morf-run %s --entry split_rows --random M=37,N=100 --output-dir %t/ref4
+// RUN: morf-opt %s --loop-map | morf-run - --entry split_rows --random M=37,N=100 --output-dir %t/map4
+// RUN: python3 %S/Inputs/compare_results.py %t/ref4 %t/map4 --exact
 // RUN: morf-run %s --entry columns_and_total --random M=37,N=100 --output-dir %t/ref3
 // RUN: morf-opt %s --loop-map | morf-run - --entry columns_and_total --random M=37,N=100 --output-dir %t/map3
 // RUN: python3 %S/Inputs/compare_results.py %t/ref3 %t/map3 --exact
@@ -156,4 +160,49 @@ func.func @columns_and_total(%x: !mloop.buffer<?x?xf32> {morf.dims = ["M", "N"]}
   %h = mloop.mul %r, %r : f32
   mloop.store %h, %t[] : !mloop.buffer<f32>
   return %w, %t : !mloop.buffer<?xf32>, !mloop.buffer<f32>
+}
+
+// A row kernel that accumulates column partials per split of 4 rows (the fusion pass's
+// row-fused form): a split per CTA (persistent), its rows in order, each row's reduction and
+// columns over the CTA's threads, so each partial W[s, j] has one writer, in row order.
+// CHECK-LABEL: func.func @split_rows
+// CHECK:       mloop.parallel (%{{.*}}) = (%{{.*}}) to (%{{.*}}) step (%[[C4:.*]]) {
+// CHECK:         mloop.parallel (%{{.*}}) = {{.*}} {
+// CHECK:           mloop.reduce sum
+// CHECK:           } attributes {mapping = [{level = "thread", size = 256}]}
+// CHECK:           mloop.parallel
+// CHECK:             mloop.accumulate sum
+// CHECK:           } attributes {mapping = [{level = "thread", size = 256}]}
+// CHECK:         } attributes {mapping = [{level = "seq"}]}
+// CHECK:       } attributes {mapping = [{level = "grid", persistent = true}]}
+func.func @split_rows(%x: !mloop.buffer<?x?xf32> {morf.dims = ["M", "N"]}) -> (!mloop.buffer<?x?xf32>, !mloop.buffer<?xf32>) {
+  %c0 = mloop.constant 0 : index
+  %c1 = mloop.constant 1 : index
+  %c3 = mloop.constant 3 : index
+  %c4 = mloop.constant 4 : index
+  %zero = mloop.constant 0.0 : f32
+  %m = mloop.dim %x, 0 : !mloop.buffer<?x?xf32>
+  %n = mloop.dim %x, 1 : !mloop.buffer<?x?xf32>
+  %m3 = mloop.add %m, %c3 : index
+  %splits = mloop.div %m3, %c4 : index
+  %w = mloop.alloc(%splits, %n) : !mloop.buffer<?x?xf32>
+  mloop.fill %zero, %w : !mloop.buffer<?x?xf32>
+  %s = mloop.alloc(%m) : !mloop.buffer<?xf32>
+  mloop.parallel (%i) = (%c0) to (%m) step (%c1) {
+    %r = mloop.reduce sum (%j) = (%c0) to (%n) step (%c1) init(%zero) : f32 {
+      %v = mloop.load %x[%i, %j] : !mloop.buffer<?x?xf32>
+      %q = mloop.mul %v, %v : f32
+      mloop.yield %q : f32
+    }
+    mloop.store %r, %s[%i] : !mloop.buffer<?xf32>
+    %b = mloop.div %i, %c4 : index
+    mloop.parallel (%j) = (%c0) to (%n) step (%c1) {
+      %v = mloop.load %x[%i, %j] : !mloop.buffer<?x?xf32>
+      %p = mloop.mul %v, %r : f32
+      mloop.accumulate sum %p, %w[%b, %j] : !mloop.buffer<?x?xf32>
+      mloop.yield
+    }
+    mloop.yield
+  }
+  return %w, %s : !mloop.buffer<?x?xf32>, !mloop.buffer<?xf32>
 }

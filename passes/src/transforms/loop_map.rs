@@ -13,6 +13,11 @@
 //!   reduces and the inner parallels to `lane`s; or, for rows longer than `cta-rows-above`
 //!   (when constant) or with `rows=cta`, a CTA per row (`grid`) with the reduces and inner
 //!   parallels over its `threads`. Other reduces of the row run in order (`seq`);
+//! - **split rows** (the fusion pass's row-fused nests): a row kernel whose writes index the
+//!   row `i` or `i div S` (column partials per split of `S` rows, from 0 step 1) is split by
+//!   `S`: the splits go to a persistent `grid`, a split's rows run in order (`seq`) on its CTA,
+//!   the row reduces and inner parallels over the CTA's `threads`, so each partial `W[s, j]`
+//!   has one writer, in row order;
 //! - **pointwise** (and column reductions: their reduces run in order per point): the ivs
 //!   that index every store and accumulate directly run in parallel, the others in order
 //!   (`seq`, so that the updates of one element stay in one thread, in order). A 1-D nest is
@@ -68,8 +73,8 @@ use morf_ir::pass::{Pass, PassInfo, PassOptionInfo, PassOptions, PassResult};
 use morf_ir::{Context, Diagnostic, OpId, Value};
 use morf_loop::mapping::{DimMapping, Level, Mapping, MAPPING_ATTR};
 use morf_loop::ops::{
-    AccumulateOp, AllocOp, ConstantBufferOp, ConstantOp, DeallocOp, FillOp, ForOp, LoadOp, ParallelOp, ReduceOp, RemOp,
-    StoreOp, YieldOp,
+    AccumulateOp, AllocOp, ConstantBufferOp, ConstantOp, DeallocOp, DivOp, FillOp, ForOp, LoadOp, ParallelOp, ReduceOp,
+    RemOp, StoreOp, YieldOp,
 };
 
 use super::loop_split::{split, InnerKind};
@@ -287,6 +292,33 @@ fn race_check(ctx: &Context, ops: &[OpId], hw: &dyn Fn(OpId) -> Vec<Value>) -> R
     Ok(())
 }
 
+/// The split `S` of a row kernel over splits of rows (the fusion pass's row-fused nests): a 1-D
+/// nest from 0 step 1 whose every store and accumulate indexes its buffer by the row `i` itself
+/// or by `i div S` (one constant `S >= 1` throughout, at least one such index). Each split of `S`
+/// rows can then run in order on one CTA: the `i div S` elements belong to that CTA alone.
+fn split_of(ctx: &Context, parts: &LoopParts, all: &[OpId]) -> Option<i64> {
+    let [iv] = parts.ivs[..] else { return None };
+    if const_int(ctx, parts.lbs[0]) != Some(0) || const_int(ctx, parts.steps[0]) != Some(1) {
+        return None;
+    }
+    let mut split = None;
+    for &o in all {
+        let Some((_, idx)) = write_of(ctx, o) else { continue };
+        if idx.contains(&iv) {
+            continue;
+        }
+        let s = idx.iter().find_map(|&v| {
+            let d = ctx.dyn_cast::<DivOp>(ctx.defining_op(v)?)?;
+            (d.lhs(ctx) == iv).then(|| const_int(ctx, d.rhs(ctx))).flatten()
+        })?;
+        if s < 1 || split.is_some_and(|x| x != s) {
+            return None;
+        }
+        split = Some(s);
+    }
+    split
+}
+
 /// The ivs of `op` (a parallel or reduce).
 fn ivs_of(ctx: &Context, op: OpId, reduce: bool) -> Vec<Value> {
     loop_parts(ctx, op, reduce).map(|p| p.ivs).unwrap_or_default()
@@ -331,10 +363,39 @@ impl LoopMap {
                 }
                 v
             };
-            // A row kernel that is not race free may still map as a pointwise nest below.
+            // A row kernel that is not race free may still map with its splits of rows in
+            // order (below), or as a pointwise nest.
             if race_check(ctx, &all, &hw).is_ok() {
                 self.map_rows(ctx, op, k, &lane_reduces, &inner)?;
                 return Ok(());
+            }
+            if let Some(split_rows) = split_of(ctx, &parts, &all) {
+                let hw_cols = |o: OpId| {
+                    let mut v = Vec::new();
+                    let mut p = ctx.parent_op(o);
+                    while let Some(q) = p.filter(|&q| q != op) {
+                        if inner.contains(&q) {
+                            v.extend(ivs_of(ctx, q, false));
+                        }
+                        p = ctx.parent_op(q);
+                    }
+                    v
+                };
+                if race_check(ctx, &all, &hw_cols).is_ok() {
+                    let rows = split(ctx, op, 0, split_rows as usize, InnerKind::Parallel).map_err(|d| d.message)?;
+                    Self::set(ctx, op, vec![self.grid_entry(true)]);
+                    Self::set(ctx, rows, vec![DimMapping::new(Level::Seq)]);
+                    let t = DimMapping::new(Level::Thread).with_size(self.threads);
+                    for &r in &lane_reduces {
+                        let n = ivs_of(ctx, r, true).len();
+                        Self::set(ctx, r, vec![t; n]);
+                    }
+                    for &q in &inner {
+                        let n = ivs_of(ctx, q, false).len();
+                        Self::set(ctx, q, vec![t; n]);
+                    }
+                    return Ok(());
+                }
             }
         }
         self.map_pointwise(ctx, op, &parts, &all)

@@ -42,6 +42,8 @@
 // loop-map then lower-loop-to-gpu on examples, with tiny CTAs and grids.
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/layernorm_fwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,loop-map{threads=64 warps=2 grid=2},lower-loop-to-gpu)' M=37,N=70 1e-2 %t/5
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/rmsnorm_bwd_f32.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,loop-map{rows=cta threads=64},lower-loop-to-gpu)' M=9,N=100 1e-5 %t/6
+// With fusion: the row-fused nest (column partials per split of rows) on a CTA per split.
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/layernorm_bwd_f32.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{default-hint=1000000 device=launch=1e-3},canonicalize,cse,loop-map{threads=64 grid=2},lower-loop-to-gpu)' M=37,N=70 1e-5 %t/7
 //
 // What the lowering cannot follow: a located error.
 // RUN: morf-opt %s --lower-loop-to-gpu --verify-diagnostics
