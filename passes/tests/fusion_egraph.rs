@@ -183,8 +183,10 @@ fn layernorm_bwd_fuses_dw_and_db_partials_into_the_row_kernel() {
     assert_eq!(p, [3, 4]);
     // The two finals share one launch.
     assert_eq!(r.chosen.kernels.len(), 2, "{}", r.chosen);
+    // The occupancy/latency model predicts what the row kernel achieves (measured on the
+    // H200: 53.8% of the floor at this shape, docs/perf.md), not the byte floor.
     let c = cost_of(&r);
-    assert!(c.floor_fraction() > 0.9, "{}", c.floor_fraction());
+    assert!(c.floor_fraction() > 0.4, "{}", c.floor_fraction());
 }
 
 #[test]

@@ -1,16 +1,32 @@
 //! The cost model and the DAG extractor.
 //!
-//! The problem is memory-bound, so a kernel costs its DRAM traffic over the bandwidth it can
-//! draw, plus a fixed launch overhead:
+//! The problem is memory-bound, but a kernel rarely draws the copy bandwidth: how much it
+//! draws depends on the schedule `lower-loop-to-gpu` will give it. So the model first asks
+//! the lowering's own heuristic ([`choose_schedule`](crate::conversion::schedule::choose_schedule))
+//! for each kernel's schedule (threads, rows per CTA, the register-resident fast path,
+//! the persistent grid) and prices the launches that schedule emits:
 //!
 //! ```text
-//! time = launch_overhead
-//!      + (bytes_read + bytes_written + workspace_bytes + dram_reread) / (bandwidth * eff)
-//!      + l2_reread / (l2_bandwidth * eff)
-//! eff  = min(1, ctas * sm_share / sms) // a grid smaller than the machine draws less bandwidth
-//!      * ctas / (ceil(ctas / slots) * slots)   // wave quantization when ctas > slots
-//! slots = sms * (1 for a kernel holding a partial, whose programs loop over S rows; else 8)
+//! time  = launches * launch_overhead + fills * (launch_overhead + workspace / bw)
+//!       + waves(units, cap) + l2_reread / (l2_bandwidth * eff_l2)
+//! waves = full waves of sms * cap units, then the tail at ceil(tail / sms) CTAs per SM;
+//!         a wave of r CTAs per SM takes max(bandwidth, latency):
+//!   bandwidth = r * bytes_per_unit / (bw / sms * eff(r * inflight_per_cta))
+//!   eff(x)    = x / (x + 16 KiB)                 // bytes in flight per SM (Little's law)
+//!   latency   = rows_per_unit * row_s * min(1, 0.4 + 0.1 r)
+//! cap   = CTAs per SM: min(2048 / threads, 65536 / (regs * threads)),
+//!         regs = 40 + columns per thread * (row inputs + hoisted vectors + partials)
+//! row_s = 1.2 us + chain * (1.1 us block reduction | 0.15 us warp) + 0.5 us per other reduction
+//! final reduction: workspace / (bw * ctas / (ctas + 136)), ctas = ceil(cols / 32)
 //! ```
+//!
+//! A row kernel walks rows one at a time per CTA (or warp), so it is latency-bound unless its
+//! rows are long: the `latency` term. A thread-per-point kernel's thread walks its points
+//! (with partials: its split's rows) the same way (`row_s` = 2.2 us per step). An unfused
+//! column reduction of more than 32 rows is two launches (split-K partial, then a final).
+//! The constants were fitted on an H200 sweep of forced split sizes
+//! (`tools/morf-bench/scripts/calibrate.sh`, compared by `predict.py`; docs/perf.md "Cost
+//! model calibration"): the fused row kernels of the examples within +-25%.
 //!
 //! * `bytes_read`: each distinct buffer the kernel reads from memory, once (a buffer produced
 //!   by an earlier part of the same kernel is not read).
@@ -23,8 +39,7 @@
 //!   `T` in 128..=1024 (`values_per_col`: the row inputs held, plus one f32 accumulator per
 //!   partial). `looped` re-reads its row inputs: free when the row fits in shared memory,
 //!   from L2 when `sms * row_bytes <= l2/2`, else from DRAM.
-//! * `ctas`: a kernel holding a partial runs `ceil(rows/S)` programs; a row kernel
-//!   `min(rows, numel/2048)`; a final `ceil(cols/32)`; anything else `numel/2048`.
+//! * `ctas`: the CTAs of the launch (the persistent grid for row kernels).
 
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -237,20 +252,334 @@ pub fn kernel_cost(kernel: &Kernel, ctx: &Ctx) -> KernelCost {
         }
     }
     c.bytes_read += dram_reread;
-    // A partial's programs each loop over S rows, one resident per SM, so a grid of 141 on 132
-    // SMs runs two waves; short programs (8 resident per SM) hide the tail.
-    let resident = if partial.is_some() { 1 } else { 8 };
-    let slots = dev.sms.max(1) as u64 * resident;
-    let waves = if c.ctas > slots { c.ctas as f64 / (c.ctas.div_ceil(slots) * slots) as f64 } else { 1.0 };
-    let eff = (c.ctas as f64 * dev.sm_bandwidth_share / dev.sms.max(1) as f64).min(1.0) * waves;
+    let bytes = (c.bytes_read + c.bytes_written + c.workspace_bytes) as f64;
+    let bw = dev.copy_bandwidth_bytes_per_s;
+    // The launches the lowering emits for this kernel and how much bandwidth they draw
+    // (module docs, "Occupancy").
+    let shape = launch_shape(kernel, ctx, &reads, partial, row);
+    let (dram_s, launches) = match &shape {
+        LaunchShape::Final { ctas } => (bytes / (bw * final_efficiency(*ctas)), 1),
+        LaunchShape::Waves(w) => (waves_time(dev, w, bytes), 1),
+        LaunchShape::SplitK { partial, ctas, ws_bytes } => {
+            // Split-K: the partial launch over the data, then a final over its workspace.
+            c.workspace_bytes += 2 * ws_bytes;
+            let ws = *ws_bytes as f64;
+            (waves_time(dev, partial, bytes + ws) + ws / (bw * final_efficiency(*ctas)), 2)
+        }
+    };
+    // Each partial's workspace is zeroed on the host first (`mloop.fill`: one memset on the
+    // stream, as long as a launch, writing the workspace once).
+    let fills = parts.iter().filter(|p| matches!(p, Kernel::Partial { .. })).count() as u32;
+    let dram_s =
+        dram_s + fills as f64 * dev.launch_overhead_s + if fills > 0 { c.workspace_bytes as f64 / bw } else { 0.0 };
+    c.launches = launches;
+    if let LaunchShape::Waves(w) = &shape {
+        c.ctas = w.units.min(w.grid_cap);
+    }
+    let eff_l2 = (c.ctas as f64 * dev.sm_bandwidth_share / dev.sms.max(1) as f64).min(1.0);
     c.time_s = if c.feasible {
-        dev.launch_overhead_s
-            + (c.bytes_read + c.bytes_written + c.workspace_bytes) as f64 / (dev.copy_bandwidth_bytes_per_s * eff)
-            + c.l2_reread_bytes as f64 / (dev.l2_bandwidth_bytes_per_s * eff)
+        dev.launch_overhead_s * launches as f64
+            + dram_s
+            + c.l2_reread_bytes as f64 / (dev.l2_bandwidth_bytes_per_s * eff_l2)
     } else {
         f64::INFINITY
     };
     c
+}
+
+/// Bytes in flight per SM at which a launch draws half of its SM's share of the copy
+/// bandwidth: `eff(x) = x / (x + HALF_BW_INFLIGHT)` (Little's law with a soft knee), fitted
+/// on the H200 sweep of docs/perf.md ("Cost model calibration").
+const HALF_BW_INFLIGHT: f64 = 16384.0;
+/// Registers a row kernel's thread needs beside the row values it holds (addresses,
+/// indices, loop state), fitted to ptxas' counts of the row-fused kernels (56-80 at N=1024).
+const REG_BASE: u64 = 40;
+/// CTAs at which a final reduction (32 columns per CTA) draws half the copy bandwidth, fitted
+/// on the same sweep (32 CTAs: 0.8 TB/s; 256 CTAs: 2.6 TB/s).
+const FINAL_HALF_CTAS: f64 = 136.0;
+/// Row kernels are latency-bound: a CTA (or warp) works on one row at a time, and a row
+/// costs at least one memory round trip plus its reductions, in seconds, measured on the
+/// H200 sweep (docs/perf.md, "Cost model calibration"): the round trip with the row's loads
+/// and stores (`ROW_TRIP_S`), each reduction in a chain of dependent ones (`CHAIN_S` for a
+/// block reduction of a CTA per row, `WARP_CHAIN_S` for a warp shuffle tree), and each
+/// further independent one (`INDEPENDENT_S`).
+const ROW_TRIP_S: f64 = 1.2e-6;
+const CHAIN_S: f64 = 1.1e-6;
+const WARP_CHAIN_S: f64 = 0.15e-6;
+const INDEPENDENT_S: f64 = 0.5e-6;
+/// A thread-per-point kernel's thread walks its points (or, with partials, the rows of its
+/// split) one after another: each step waits for its loads, then stores, as a row does
+/// (measured: the bias gradients of tanh and GELU at 65536 x 1024, any split).
+const POINT_TRIP_S: f64 = 2.2e-6;
+/// The threads an SM holds.
+const THREADS_PER_SM: u64 = 2048;
+
+/// How one launch of a kernel fills the machine: the wave model of [`waves_time`].
+#[derive(Clone, Debug, PartialEq)]
+struct Waves {
+    /// Work units (a split of rows, a row slot, a CTA's share of a grid-stride loop).
+    units: u64,
+    /// The persistent grid's cap (the CTAs launched), for the report.
+    grid_cap: u64,
+    /// CTAs resident per SM at most (threads, registers, shared memory).
+    cap_per_sm: u64,
+    /// Bytes one CTA has in flight while it loads.
+    inflight_per_cta: f64,
+    /// Rows a unit walks one after another (row kernels; 0 for other kernels).
+    rows_per_unit: f64,
+    /// Latency of one row at full load, seconds (row kernels).
+    row_s: f64,
+}
+
+/// The launches the lowering emits for a kernel.
+#[derive(Clone, Debug, PartialEq)]
+enum LaunchShape {
+    /// One launch, units spread over SMs in waves.
+    Waves(Waves),
+    /// A final reduction of `ctas` CTAs of 32 columns.
+    Final { ctas: u64 },
+    /// A split-K column reduction: the partial launch, then a final of `ctas` CTAs over a
+    /// workspace of `ws_bytes`.
+    SplitK { partial: Waves, ctas: u64, ws_bytes: u64 },
+}
+
+/// Share of the copy bandwidth a final reduction of `ctas` CTAs draws.
+fn final_efficiency(ctas: u64) -> f64 {
+    let c = ctas.max(1) as f64;
+    c / (c + FINAL_HALF_CTAS)
+}
+
+/// Time to move `bytes` with launch `w`: the units run in waves of `sms x cap` CTAs; a wave
+/// of `r` resident CTAs per SM has `r x inflight` bytes in flight per SM and draws
+/// `eff = x / (x + HALF_BW_INFLIGHT)` of the SM's share of the bandwidth; the last,
+/// partial wave runs with `ceil(tail / sms)` per SM (a wave tail is slow, not free).
+fn waves_time(dev: &super::device::Device, w: &Waves, bytes: f64) -> f64 {
+    let sms = dev.sms.max(1) as u64;
+    let units = w.units.max(1);
+    let cap = w.cap_per_sm.max(1);
+    let per_unit = bytes / units as f64;
+    let bw_sm = dev.copy_bandwidth_bytes_per_s / sms as f64;
+    let wave = |r: u64| {
+        let x = r as f64 * w.inflight_per_cta;
+        let eff = x / (x + HALF_BW_INFLIGHT);
+        let bandwidth = r as f64 * per_unit / (bw_sm * eff);
+        // Rows in sequence; a lightly loaded SM answers faster (60% at 2 CTAs per SM).
+        let load = (0.4 + 0.1 * r as f64).min(1.0);
+        let latency = w.rows_per_unit * w.row_s * load;
+        bandwidth.max(latency)
+    };
+    let slots = sms * cap;
+    let (full, tail) = (units / slots, units % slots);
+    let mut t = full as f64 * wave(cap);
+    if tail > 0 {
+        t += wave(tail.div_ceil(sms));
+    }
+    t
+}
+
+/// The longest chain of row reductions in `kernel` where each reads the result of the one
+/// before (LayerNorm forward: the mean, then the variance around it: 2); at least 1.
+fn row_chain_depth(kernel: &Kernel, ctx: &Ctx) -> usize {
+    let rows: Vec<usize> = kernel
+        .parts()
+        .iter()
+        .filter_map(|p| match p {
+            Kernel::Nest(n) if ctx.is_row_reduction(*n) => Some(*n),
+            _ => None,
+        })
+        .collect();
+    let mut depth: BTreeMap<usize, usize> = BTreeMap::new();
+    // Parts are in program order: producers come first.
+    for &n in &rows {
+        let reads: BTreeSet<usize> = ctx.nest(n).reads.iter().map(|a| a.buffer).collect();
+        let d = rows
+            .iter()
+            .filter(|&&m| m != n && ctx.nest(m).writes.iter().any(|a| reads.contains(&a.buffer)))
+            .filter_map(|m| depth.get(m))
+            .max()
+            .copied()
+            .unwrap_or(0);
+        depth.insert(n, d + 1);
+    }
+    depth.values().copied().max().unwrap_or(1)
+}
+
+/// CTAs of `threads` threads with `regs` registers each that an SM holds.
+fn resident_ctas(dev: &super::device::Device, threads: u64, regs: u64) -> u64 {
+    let threads = threads.max(32);
+    // Registers are allocated per warp in units of 256 (8 per thread).
+    let regs = regs.clamp(16, 255).div_ceil(8) * 8;
+    let by_regs = dev.registers_per_sm as u64 / (regs * threads);
+    (THREADS_PER_SM / threads).min(by_regs).max(1)
+}
+
+/// The launch shape of `kernel` as `lower-loop-to-gpu` will emit it (its schedule from
+/// [`choose_schedule`], the heuristic the lowering runs), for the cost model.
+fn launch_shape(
+    kernel: &Kernel,
+    ctx: &Ctx,
+    reads: &BTreeMap<Buf, (u64, Vec<super::Axis>)>,
+    partial: Option<(usize, u64)>,
+    row: Option<usize>,
+) -> LaunchShape {
+    use crate::conversion::schedule::{choose_schedule, Mapping, NestShape, Overrides};
+    let dev = &ctx.device;
+    let o = Overrides::default();
+    // Bytes per point of every buffer read from memory, and the widest element.
+    let mut point_bytes = 0u64;
+    let mut widest = 1u64;
+    for (b, (bytes, axes)) in reads {
+        if let Buf::Mem(_) = b {
+            let e = bytes / ctx.extents.numel(axes).max(1);
+            point_bytes += e;
+            widest = widest.max(e);
+        }
+    }
+    let parts = kernel.parts();
+    if let Some(r) = row {
+        let NestKind::Reduction { kept, reduced, .. } = &ctx.nest(r).kind else { unreachable!("a row reduction") };
+        let (rows, cols) = (ctx.extents.numel(kept).max(1), ctx.extents.numel(reduced).max(1));
+        let partials = parts.iter().filter(|p| matches!(p, Kernel::Partial { .. })).count() as u64;
+        let reductions = parts.iter().filter(|p| matches!(p, Kernel::Nest(n) if ctx.is_row_reduction(*n))).count();
+        // Row inputs ([rows, cols] tensors) and hoisted [cols] vectors.
+        let mut row_bytes = 0u64;
+        let mut hoisted = 0u64;
+        let mut row_inputs = 0u64;
+        for (b, (bytes, axes)) in reads {
+            if !matches!(b, Buf::Mem(_)) || !reduced.iter().all(|a| axes.contains(a)) {
+                continue;
+            }
+            if axes.len() > reduced.len() {
+                row_bytes += bytes / (rows * cols);
+                row_inputs += 1;
+            } else {
+                hoisted += 1;
+            }
+        }
+        let fused_row = matches!(kernel, Kernel::Fused { style: Some(_), .. });
+        let mapping = if fused_row { Mapping::RowFused } else { Mapping::RowReduction };
+        let shape = NestShape {
+            rows: Some(rows),
+            cols: Some(cols),
+            elem_bytes: widest as u32,
+            partials: partials as u32,
+            shared_ok: true,
+            fast_bytes: if fused_row { widest as u32 } else { 0 },
+        };
+        let s = choose_schedule(mapping, &shape, dev, &o);
+        let (t, tpr, rpc) = (s.threads as u64, s.threads_per_row.max(1) as u64, s.rows_per_cta.max(1) as u64);
+        let units = match partial {
+            Some((_, split)) => rows.div_ceil(split.max(1)),
+            None => rows.div_ceil(rpc),
+        };
+        let (regs, inflight) = match s.fast {
+            // Register-resident rows: each thread holds its columns of every row input,
+            // hoisted vector and partial, and loads its whole share of a row at once.
+            Some(_) => {
+                let per_thread = cols.div_ceil(tpr);
+                (REG_BASE + per_thread * (row_inputs + hoisted + partials), (rpc * cols * row_bytes) as f64)
+            }
+            // Looped rows: one vector access per thread and row input at a time.
+            None => (REG_BASE + 16, (t * 16 * row_inputs.max(1)) as f64),
+        };
+        // Per row: the round trip, the chain of dependent reductions, the others.
+        let depth = row_chain_depth(kernel, ctx) as f64;
+        let chain = if tpr > 32 { CHAIN_S } else { WARP_CHAIN_S };
+        let row_s = ROW_TRIP_S + depth * chain + (reductions as f64 - depth).max(0.0) * INDEPENDENT_S;
+        let rows_per_unit = match partial {
+            Some((_, split)) => split.min(rows) as f64 / rpc as f64,
+            None => 1.0,
+        };
+        let cap = resident_ctas(dev, t, regs).min(s.max_grid.div_ceil(dev.sms.max(1) as u64).max(1));
+        return LaunchShape::Waves(Waves {
+            units,
+            grid_cap: s.max_grid,
+            cap_per_sm: cap,
+            inflight_per_cta: inflight,
+            rows_per_unit,
+            row_s,
+        });
+    }
+    if let Some(Kernel::Final { nest, .. }) = parts.first() {
+        let cols = match &ctx.nest(*nest).kind {
+            NestKind::Reduction { kept, .. } => ctx.extents.numel(kept),
+            NestKind::Pointwise { domain } => ctx.extents.numel(domain),
+        };
+        return LaunchShape::Final { ctas: cols.div_ceil(32) };
+    }
+    // Pointwise work, with or without partials: a thread per point (or per split and
+    // kept point), one element of each input per thread in flight.
+    let numel = parts
+        .iter()
+        .map(|p| match p {
+            Kernel::Nest(n) | Kernel::Partial { nest: n, .. } | Kernel::Final { nest: n, .. } => {
+                match &ctx.nest(*n).kind {
+                    NestKind::Pointwise { domain } => ctx.extents.numel(domain),
+                    NestKind::Reduction { kept, reduced, .. } => ctx.extents.numel(kept) * ctx.extents.numel(reduced),
+                }
+            }
+            Kernel::Fused { .. } => 0,
+        })
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    let column = match parts {
+        [Kernel::Nest(n)] => match &ctx.nest(*n).kind {
+            NestKind::Reduction { kept, reduced, .. } => Some((ctx.extents.numel(reduced), ctx.extents.numel(kept))),
+            _ => None,
+        },
+        _ => None,
+    };
+    let shape = NestShape { elem_bytes: widest as u32, ..NestShape::default() };
+    let s = choose_schedule(Mapping::ThreadPerPoint, &shape, dev, &o);
+    let t = s.threads as u64;
+    let cap = resident_ctas(dev, t, 32);
+    let inflight = (t * point_bytes.max(1)) as f64;
+    match (column, partial) {
+        // A column reduction of more than 32 rows is split-K (short ones run a thread per
+        // column, one launch: the lowering's `ColumnNotSplittable`).
+        (Some((rows, cols)), None) if rows > 32 => {
+            // Split-K: blocks of split_rows rows, a thread per (block, column).
+            let shape = NestShape { rows: Some(rows), cols: Some(cols), ..shape };
+            let sp = choose_schedule(Mapping::SplitPartial, &shape, dev, &o);
+            let blocks = rows.div_ceil(sp.split_rows.max(1));
+            let ctas = blocks * cols.div_ceil(t);
+            let w = Waves {
+                units: ctas,
+                grid_cap: ctas,
+                cap_per_sm: cap,
+                inflight_per_cta: inflight,
+                rows_per_unit: 0.0,
+                row_s: 0.0,
+            };
+            LaunchShape::SplitK { partial: w, ctas: cols.div_ceil(32), ws_bytes: blocks * cols * 4 }
+        }
+        (_, Some((n, split))) => {
+            // A thread per (split, kept point) walks the split's rows.
+            let (rows, kept) = match &ctx.nest(n).kind {
+                NestKind::Reduction { kept, reduced, .. } => (ctx.extents.numel(reduced), ctx.extents.numel(kept)),
+                NestKind::Pointwise { domain } => (ctx.extents.numel(domain), 1),
+            };
+            let split = split.clamp(1, rows.max(1));
+            LaunchShape::Waves(Waves {
+                units: (rows.div_ceil(split) * kept).div_ceil(t).max(1),
+                grid_cap: s.max_grid,
+                cap_per_sm: cap,
+                inflight_per_cta: inflight,
+                rows_per_unit: split as f64,
+                row_s: POINT_TRIP_S,
+            })
+        }
+        _ => LaunchShape::Waves(Waves {
+            // A thread per point, grid-stride: a CTA's threads take one point each per step.
+            units: numel.div_ceil(t).max(1),
+            grid_cap: s.max_grid,
+            cap_per_sm: cap,
+            inflight_per_cta: inflight,
+            rows_per_unit: 1.0,
+            row_s: POINT_TRIP_S,
+        }),
+    }
 }
 
 /// The byte floor of the nests in `ctx`: external inputs read once, outputs written once.

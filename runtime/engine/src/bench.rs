@@ -623,7 +623,9 @@ pub fn run_bench(
             seed: config.seed,
             ..Default::default()
         };
+        let t_bind = std::time::Instant::now();
         let (args, _warnings) = bind_arguments(&rctx, rfunc, &opts)?;
+        log(&format!("{shape}: inputs generated in {:.1} s", t_bind.elapsed().as_secs_f64()));
         let reference = if !config.check {
             None
         } else {
@@ -652,7 +654,9 @@ pub fn run_bench(
 
         // One untimed call of the fused program: its outputs are checked, and give the
         // result sizes of the floor (the reference's, when checking).
+        let t_run = std::time::Instant::now();
         let fused_out = fused.run(&gpu, &args)?;
+        log(&format!("{shape} fused: first call (upload, run, download) in {:.1} s", t_run.elapsed().as_secs_f64()));
         match &reference {
             Some(r) => r.iter().for_each(|r| {
                 let (n, b, _) = elem_bytes_and_name(&rctx, r);
@@ -726,10 +730,12 @@ pub fn run_bench(
                        (check, checks): (CheckStatus, Vec<OutputCheck>),
                        log: &mut dyn FnMut(&str)|
          -> Result<ProgramTiming, BenchError> {
+            let t_time = std::time::Instant::now();
             let (median_us, min_us, launches) = time_program(&gpu, prog, &args, config.warmup, config.runs)?;
             log(&format!(
-                "{shape} {label}: median {median_us:.1} us over {} runs ({launches} launches per call)",
-                config.runs
+                "{shape} {label}: median {median_us:.1} us over {} runs ({launches} launches per call; timed in {:.1} s)",
+                config.runs,
+                t_time.elapsed().as_secs_f64()
             ));
             let kernels = if config.per_kernel {
                 let k = time_kernels(&gpu, prog, &args, config.warmup, config.runs)?;

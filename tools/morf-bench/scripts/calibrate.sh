@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Calibration sweep of the fusion cost model (issue 10): times fused programs under forced
+# schedule choices (split sizes of fuse-mixed-reductions, lower-loop-to-gpu options) with
+# morf-bench, copy kernel in the same call, and prints one line per configuration:
+#   file shape variant fused_us floor_us %floor  and the per-kernel times.
+# The cost model's predictions for the same configurations come from
+# `morf-opt ... --fusion-report` on any machine; docs/perf.md holds the comparison.
+#
+# Usage (repository root, GPU machine, release binaries in $BIN):
+#   BIN=.device-bin OUT=out bash tools/morf-bench/scripts/calibrate.sh [filter]
+set -uo pipefail
+BIN=${BIN:-target/release}
+OUT=${OUT:-calib-out}
+RUNS=${RUNS:-30}
+FILTER=${1:-}
+mkdir -p "$OUT/logs"
+SUMMARY="$OUT/summary.txt"
+: >"$SUMMARY"
+
+pipe() { # splits lower-loop-to-gpu-options
+    local fuse="fuse-mixed-reductions"
+    [ -n "$1" ] && fuse="fuse-mixed-reductions{splits=$1}"
+    local l2g="lower-loop-to-gpu"
+    [ -n "$2" ] && l2g="lower-loop-to-gpu{$2}"
+    echo "builtin.module(lower-tensor-to-loop,canonicalize,cse,$fuse,canonicalize,cse,$l2g)"
+}
+
+run() { # name file sizes splits l2g-options
+    local name=$1 file=$2 sizes=$3 splits=$4 opts=$5
+    case "$name" in *"$FILTER"*) ;; *) return ;; esac
+    local log="$OUT/logs/$name.log"
+    timeout "${LIMIT:-60}" "$BIN/morf-bench" "$file" --sizes "$sizes" --fused-pipeline "$(pipe "$splits" "$opts")" \
+        --runs "$RUNS" --warmup 5 --no-check --per-kernel >"$log" 2>&1
+    local med floor
+    med=$(grep -o 'fused: median [0-9.]* us' "$log" | head -1 | awk '{print $3}')
+    floor=$(grep -E '^\| [0-9]+ x' "$log" | head -1 | awk -F'|' '{gsub(/ /,"",$7); print $7}')
+    local kern
+    kern=$(awk -F'|' '$3 ~ /_k[0-9]/ {gsub(/ /,"",$3); gsub(/ /,"",$4); gsub(/ /,"",$7); printf "%s[%s]=%s ", $3, $4, $7}' "$log")
+    printf '%-44s %-16s S=%-5s %-34s fused=%-8s floor=%-7s %s\n' "$name" "$sizes" "${splits:-auto}" "${opts:--}" \
+        "${med:-FAIL}" "${floor:-?}" "$kern" | tee -a "$SUMMARY"
+}
+
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv,noheader || true
+S=M=65536,N=1024
+# Defaults: every example at 65536 x 1024 (3-D examples at B=64,M=1024,N=1024).
+for f in examples/*.mlir; do
+    b=$(basename "$f" .mlir)
+    sz=$S
+    grep -q '"B"' "$f" && sz=B=64,M=1024,N=1024
+    run "default-$b" "$f" "$sz" "" ""
+done
+# Split sweeps of the mixed-order row-fused kernels.
+for b in rmsnorm_bwd layernorm_bwd rmsnorm_bwd_f32 softmax_bwd_colsum row_col_stats; do
+    for sp in 16 32 64 128 256; do run "split-$b-$sp" "examples/$b.mlir" $S "$sp" ""; done
+done
+for sp in 32 64 128 256 512; do run "split576-rmsnorm_bwd-$sp" examples/rmsnorm_bwd.mlir M=576000,N=384 "$sp" ""; done
+for sp in 8 16 32 64; do run "split8k-rmsnorm_bwd-$sp" examples/rmsnorm_bwd.mlir M=16384,N=8192 "$sp" ""; done
+# Partial-pointwise column reductions (bias gradients).
+for b in tanh_bwd_bias gelu_bwd_bias; do
+    for sp in 16 64 256; do run "split-$b-$sp" "examples/$b.mlir" $S "$sp" ""; done
+done
+# Row kernels: a CTA per row (default at N=1024) against a warp per row.
+for b in rmsnorm_fwd layernorm_fwd; do
+    run "warp-$b" "examples/$b.mlir" $S "" "threads=256 threads-per-row=32"
+done
+tar czf "$OUT/logs.tgz" -C "$OUT" logs && rm -rf "$OUT/logs"
+echo "== summary"
+cat "$SUMMARY"
