@@ -32,9 +32,9 @@
 
 // REPORT: chosen plan: rowfused.persistent[nest0 + nest1 + partial(nest2, S={{[0-9]+}})] ; final(nest2, S={{[0-9]+}})
 
-// OFF:     kind = "pointwise", split =
-// OFF:     kind = "reduction"
-// OFF:     kind = "final"
+// OFF-NOT: row-fused
+// OFF:     kind = "pointwise"
+// OFF-NOT: row-fused
 
 // SIM: check result0: rel_err={{.*}} ok
 // SIM: check result1: rel_err={{.*}} ok

@@ -26,6 +26,19 @@
 // FUSED-NOT: kind = "final"
 // FUSED-NOT: warning
 //
+// The merged final is one `final_reduction` launch of three reductions, each over its own
+// workspace, and every output agrees with the interpreter on the GPU simulator.
+// RUN: morf-opt %s --pipeline=gpu --size-hints M=576000,N=384 --schedule-report -o /dev/null 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=SCHED
+// SCHED-COUNT-3: row_fused
+// SCHED-NEXT:    final_reduction
+// SCHED-NOT:     schedule:
+// RUN: morf-run %s --device sim --random M=37,N=100 --check --output-dir %t/sim 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=SIM
+// SIM: kernel launch{{(es)?}} on the GPU simulator
+// SIM-COUNT-6: ok
+// SIM-NOT: FAILED
+//
 // A node limit too small for the search: a warning at the first nest of the first group it
 // stopped, naming the limit, its value and the option that raises it; the best plans found
 // so far are still applied (row kernels), not the unfused program.
