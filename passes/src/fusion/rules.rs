@@ -475,6 +475,38 @@ mod tests {
         search(nests, &ext, &Device::h200(), &SearchConfig::default()).chosen.kernels
     }
 
+    /// Two row reductions of the square `x` (buffer 0): `t = sum_j x[i, j]` (buffer 1), then
+    /// `u = sum_j f(x[i, j], t[..])` (buffer 2), `t` read at `t_dims`; chosen where every
+    /// legal fusion pays (a launch costs 1 ms).
+    fn chained(t_dims: &[usize]) -> Vec<Kernel> {
+        let red = || NestKind::Reduction { kept: vec![A], reduced: vec![A], combiner: Combiner::Sum, epilogue_ops: 0 };
+        let nests = vec![
+            NestInfo { id: 0, name: "t".into(), kind: red(), reads: vec![acc(0, &[0, 1])], writes: vec![acc(1, &[0])] },
+            NestInfo {
+                id: 1,
+                name: "u".into(),
+                kind: red(),
+                reads: vec![acc(0, &[0, 1]), acc(1, t_dims)],
+                writes: vec![acc(2, &[0])],
+            },
+        ];
+        let ext = Extents { sizes: vec![Some(4096)], hints: vec![4096] };
+        let dev = Device::parse("launch=1e-3").expect("a device");
+        search(&nests, &ext, &dev, &SearchConfig::default()).chosen.kernels
+    }
+
+    #[test]
+    fn row_reduction_reading_another_at_the_row_is_chained() {
+        let k = chained(&[0]);
+        assert!(matches!(k.as_slice(), [Kernel::Fused { style: Some(_), members }] if members.len() == 2), "{k:?}");
+    }
+
+    #[test]
+    fn row_reduction_reading_another_at_the_column_is_not_chained() {
+        // u needs t[j], which row j computes: no row kernel holds both.
+        assert_eq!(chained(&[1]), vec![Kernel::Nest(0), Kernel::Nest(1)]);
+    }
+
     #[test]
     fn consumer_reading_the_row_result_at_the_row_is_row_fused() {
         let k = chosen(&square(&[0, 1], &[0]));
