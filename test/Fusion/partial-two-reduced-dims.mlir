@@ -13,7 +13,7 @@
 // CHECK-DAG:   %[[M:.*]] = mloop.dim %x, 1
 // CHECK-DAG:   %[[N:.*]] = mloop.dim %x, 2
 // CHECK:       %[[BM:.*]] = mloop.mul %[[B]], %[[M]] : index
-// CHECK:       %[[S:.*]] = mloop.constant 16384 : index
+// CHECK:       %[[S:.*]] = mloop.constant [[SV:[0-9]+]] : index
 // CHECK:       %[[NS:.*]] = mloop.div %{{.*}}, %[[S]] : index
 // CHECK:       %workspace = mloop.alloc(%[[NS]], %[[N]]) : !mloop.buffer<?x?xf32>
 // CHECK:       mloop.parallel (%[[IB:.*]], %[[IM:.*]], %[[IN:.*]]) = (%{{.*}}) to (%[[B]], %[[M]], %[[N]])
@@ -21,7 +21,7 @@
 // CHECK-NEXT:    %[[FLAT:.*]] = mloop.add %[[R]], %[[IM]] : index
 // CHECK-NEXT:    %[[SPLIT:.*]] = mloop.div %[[FLAT]], %[[S]] : index
 // CHECK-NEXT:    mloop.accumulate sum %{{.*}}, %workspace[%[[SPLIT]], %[[IN]]]
-// CHECK:       } attributes {morf.kernel = {kind = "pointwise", split = 16384}}
+// CHECK:       } attributes {morf.kernel = {kind = "pointwise", split = [[SV]]}}
 // CHECK:       mloop.reduce sum (%split) = (%{{.*}}) to (%[[NS]])
 
 // GPU:     mgpu.func @sum3_k0({{.*}}) kernel attributes {{{.*}}morf.schedule = "PartialPointwise

@@ -16,7 +16,7 @@
 // CHECK: why not fused:
 // CHECK-NEXT: nest0 & nest2: fused in rowfused.persistent
 
-// LN: chosen plan: rowfused.persistent[nest0 + nest1 + nest2 + partial(nest3, S=128) + partial(nest4, S=128)] ; fused[final(nest3, S=128) + final(nest4, S=128)]
+// LN: chosen plan: rowfused.persistent[nest0 + nest1 + nest2 + partial(nest3, S={{[0-9]+}}) + partial(nest4, S={{[0-9]+}})] ; fused[final(nest3, S={{[0-9]+}}) + final(nest4, S={{[0-9]+}})]
 // LN: extents: d0=? (hint 576000) d1=? (hint 384)
 // LN: why not fused:
 // LN: nest0 & nest3: fused in rowfused.persistent

@@ -24,13 +24,13 @@
 // CHECK:             mloop.store %{{.*}}, %[[DX:.*]][%[[I]], %[[J]]] : !mloop.buffer<?x?xbf16>
 // CHECK:             %[[S:.*]] = mloop.div %[[I]], %{{.*}} : index
 // CHECK:             mloop.accumulate sum %{{.*}}, %[[WS]][%[[S]], %[[J]]] : !mloop.buffer<?x?xf32>
-// CHECK:         } attributes {morf.kernel = {kind = "row-fused", split = 128, style = "persistent"}}
+// CHECK:         } attributes {morf.kernel = {kind = "row-fused", split = [[S:[0-9]+]], style = "persistent"}}
 // CHECK:         mloop.parallel (%[[K:.*]]) =
 // CHECK:           %[[F:.*]] = mloop.reduce sum (%[[SP:.*]]) = {{.*}} init
 // CHECK:             mloop.load %[[WS]][%[[SP]], %[[K]]]
 // CHECK:           mloop.convert %[[F]] : f32 to bf16
 // CHECK:           mloop.store
-// CHECK:         } attributes {morf.kernel = {kind = "final", split = 128}}
+// CHECK:         } attributes {morf.kernel = {kind = "final", split = [[S]]}}
 // CHECK-NEXT:    mloop.dealloc %[[WS]]
 // CHECK-NEXT:    func.return %[[DX]]
 

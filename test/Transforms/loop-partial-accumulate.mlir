@@ -80,7 +80,7 @@
 // R3D-DAG:     %[[B:.*]] = mloop.dim %x, 0
 // R3D-DAG:     %[[M:.*]] = mloop.dim %x, 1
 // R3D:         %[[BM:.*]] = mloop.mul %[[B]], %[[M]] : index
-// R3D:         %[[S:.*]] = mloop.constant 256 : index
+// R3D:         %[[S:.*]] = mloop.constant [[SV:[0-9]+]] : index
 // R3D:         %workspace = mloop.alloc(%{{.*}}, %{{.*}}) : !mloop.buffer<?x?xf32>
 // R3D:         mloop.parallel (%row) = (%{{.*}}) to (%[[BM]]) step (%{{.*}}) {
 // R3D-NEXT:      %[[IM:.*]] = mloop.rem %row, %[[M]] : index
@@ -90,7 +90,7 @@
 // R3D-NOT:       mloop.mul
 // R3D:             %[[SPLIT:.*]] = mloop.div %row, %[[S]] : index
 // R3D-NEXT:        mloop.accumulate sum %{{.*}}, %workspace[%[[SPLIT]], %[[J]]]
-// R3D:         } attributes {morf.kernel = {kind = "row-fused", split = 256, style = "{{.*}}"}}
+// R3D:         } attributes {morf.kernel = {kind = "row-fused", split = [[SV]], style = "{{.*}}"}}
 
 // R3D-SCHED: schedule: @reduce3d_k0: row_fused
 // R3D-SCHED-NOT: sequential

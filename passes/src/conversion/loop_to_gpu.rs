@@ -732,6 +732,8 @@ const REDUCE_BLOCK: i64 = 256;
 /// Rows a partial-pointwise thread sums into one fresh register partial before adding it to
 /// its running partial: bounds every f32 chain by this many terms plus `S / PARTIAL_BLOCK`.
 const PARTIAL_BLOCK: i64 = 256;
+/// Rows a partial-pointwise thread runs per step, interleaved (loads in flight per thread).
+pub(crate) const PARTIAL_UNROLL: i64 = 4;
 
 /// What [`KernelBuilder::partial_plan`] found.
 struct PartialPlan {
@@ -1815,7 +1817,60 @@ impl<'a> KernelBuilder<'a> {
                 let b1 = kb.ibin(Ix::Add, b0, block);
                 let b1 = kb.ibin(Ix::Min, b1, r1);
                 let one = kb.iconst(1);
-                let part = kb.for_loop(b0, b1, one, &ids, &mut |kb, r, cur| {
+                // PARTIAL_UNROLL rows per step, their ops interleaved (each op for every
+                // row, then the next op), so the loads of all of them are in flight at once;
+                // the accumulates keep row order. The rest of the block one row at a time.
+                let u = kb.iconst(PARTIAL_UNROLL);
+                let len = kb.ibin(Ix::Sub, b1, b0);
+                let full = kb.ibin(Ix::Div, len, u);
+                let full = kb.ibin(Ix::Mul, full, u);
+                let mid = kb.ibin(Ix::Add, b0, full);
+                let part = kb.for_loop(b0, mid, u, &ids, &mut |kb, r, cur| {
+                    // Values from outside the body first, so every row's map shares them
+                    // (one kernel parameter per buffer, not one per row).
+                    let ops: Vec<OpId> = kb.ctx.block_ops(body).collect();
+                    let inside: HashSet<Value> = ops
+                        .iter()
+                        .flat_map(|&o| kb.ctx.results(o).to_vec())
+                        .chain(parts.ivs[..k].iter().copied())
+                        .collect();
+                    for &o in &ops {
+                        for v in kb.ctx.operands(o).to_vec() {
+                            if !inside.contains(&v) {
+                                kb.get(v)?;
+                            }
+                        }
+                    }
+                    let base = kb.map.clone();
+                    let mut maps = Vec::new();
+                    for q in 0..PARTIAL_UNROLL {
+                        let qc = kb.iconst(q);
+                        let rq = kb.ibin(Ix::Add, r, qc);
+                        kb.map = base.clone();
+                        kb.bind_flat_dims(&parts, &ext, 0, k, rq)?;
+                        maps.push(std::mem::take(&mut kb.map));
+                    }
+                    kb.partial_accs = Some((index.clone(), cur.to_vec()));
+                    let mut res = Ok(());
+                    for op in kb.ctx.block_ops(body).collect::<Vec<_>>() {
+                        if kb.ctx.isa::<mloop::YieldOp>(op) || res.is_err() {
+                            continue;
+                        }
+                        for m in maps.iter_mut() {
+                            std::mem::swap(&mut kb.map, m);
+                            res = kb.emit_op(op);
+                            std::mem::swap(&mut kb.map, m);
+                            if res.is_err() {
+                                break;
+                            }
+                        }
+                    }
+                    kb.map = base;
+                    let (_, out) = kb.partial_accs.take().expect("set above");
+                    res?;
+                    Ok(out)
+                })?;
+                let part = kb.for_loop(mid, b1, one, &part, &mut |kb, r, cur| {
                     kb.bind_flat_dims(&parts, &ext, 0, k, r)?;
                     kb.partial_accs = Some((index.clone(), cur.to_vec()));
                     let res = kb.emit_block(body);

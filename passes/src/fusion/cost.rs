@@ -555,18 +555,20 @@ fn launch_shape(
             LaunchShape::SplitK { partial: w, ctas: cols.div_ceil(32), ws_bytes: blocks * cols * 4 }
         }
         (_, Some((n, split))) => {
-            // A thread per (split, kept point) walks the split's rows.
             let (rows, kept) = match &ctx.nest(n).kind {
                 NestKind::Reduction { kept, reduced, .. } => (ctx.extents.numel(reduced), ctx.extents.numel(kept)),
                 NestKind::Pointwise { domain } => (ctx.extents.numel(domain), 1),
             };
+            // A thread per (split, kept point) walks the split's rows, PARTIAL_UNROLL at a
+            // time (their loads in flight together).
+            let unroll = crate::conversion::loop_to_gpu::PARTIAL_UNROLL as u64;
             let split = split.clamp(1, rows.max(1));
             LaunchShape::Waves(Waves {
                 units: (rows.div_ceil(split) * kept).div_ceil(t).max(1),
                 grid_cap: s.max_grid,
                 cap_per_sm: cap,
-                inflight_per_cta: inflight,
-                rows_per_unit: split as f64,
+                inflight_per_cta: inflight * split.min(unroll) as f64,
+                rows_per_unit: split.div_ceil(unroll) as f64,
                 row_s: POINT_TRIP_S,
             })
         }

@@ -7,7 +7,9 @@
 # `morf-opt ... --fusion-report` on any machine; docs/perf.md holds the comparison.
 #
 # Usage (repository root, GPU machine, release binaries in $BIN):
-#   BIN=.device-bin OUT=out bash tools/morf-bench/scripts/calibrate.sh [filter]
+#   BIN=.device-bin OUT=out [MODE=sweep|final] bash tools/morf-bench/scripts/calibrate.sh [filter]
+# MODE=sweep (default): forced split sizes; MODE=final: the defaults, a warp per row against
+# the heuristic, and the benchmark rows. LIMIT caps each morf-bench call (seconds).
 set -uo pipefail
 BIN=${BIN:-target/release}
 OUT=${OUT:-calib-out}
@@ -42,27 +44,43 @@ run() { # name file sizes splits l2g-options
 
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv,noheader || true
 S=M=65536,N=1024
-# Defaults: every example at 65536 x 1024 (3-D examples at B=64,M=1024,N=1024).
+sizes_of() { # the example's sizes at 65536 x 1024 (3-D: 64 x 1024 x 1024; a second M: K)
+    if grep -q '"B"' "$1"; then echo B=64,M=1024,N=1024
+    elif grep -q '"K"' "$1"; then echo M=65536,K=65536,N=1024
+    else echo $S; fi
+}
+MODE=${MODE:-sweep}
+# Defaults: every example at 65536 x 1024.
 for f in examples/*.mlir; do
     b=$(basename "$f" .mlir)
-    sz=$S
-    grep -q '"B"' "$f" && sz=B=64,M=1024,N=1024
-    run "default-$b" "$f" "$sz" "" ""
+    run "default-$b" "$f" "$(sizes_of "$f")" "" ""
 done
-# Split sweeps of the mixed-order row-fused kernels.
-for b in rmsnorm_bwd layernorm_bwd rmsnorm_bwd_f32 softmax_bwd_colsum row_col_stats; do
-    for sp in 16 32 64 128 256; do run "split-$b-$sp" "examples/$b.mlir" $S "$sp" ""; done
-done
-for sp in 32 64 128 256 512; do run "split576-rmsnorm_bwd-$sp" examples/rmsnorm_bwd.mlir M=576000,N=384 "$sp" ""; done
-for sp in 8 16 32 64; do run "split8k-rmsnorm_bwd-$sp" examples/rmsnorm_bwd.mlir M=16384,N=8192 "$sp" ""; done
-# Partial-pointwise column reductions (bias gradients).
-for b in tanh_bwd_bias gelu_bwd_bias; do
-    for sp in 16 64 256; do run "split-$b-$sp" "examples/$b.mlir" $S "$sp" ""; done
-done
-# Row kernels: a CTA per row (default at N=1024) against a warp per row.
-for b in rmsnorm_fwd layernorm_fwd; do
-    run "warp-$b" "examples/$b.mlir" $S "" "threads=256 threads-per-row=32"
-done
+if [ "$MODE" = final ]; then
+    # A warp per row (shared partials) against the heuristic's CTA per row at N = 1024.
+    for b in rmsnorm_bwd layernorm_bwd rmsnorm_bwd_f32 softmax_bwd_colsum row_col_stats rmsnorm_fwd layernorm_fwd; do
+        run "warp-$b" "examples/$b.mlir" $S "" "threads=256 threads-per-row=32"
+    done
+    # The benchmark rows of docs/perf.md (issue 10's table).
+    for b in rmsnorm_bwd layernorm_bwd; do
+        for sz in M=576000,N=384 M=32768,N=4096 M=16384,N=8192; do run "bench-$b-$sz" "examples/$b.mlir" $sz "" ""; done
+        run "bench-${b}_f32-M=576000,N=384" "examples/${b}_f32.mlir" M=576000,N=384 "" ""
+    done
+else
+    # Split sweeps of the mixed-order row-fused kernels.
+    for b in rmsnorm_bwd layernorm_bwd rmsnorm_bwd_f32 softmax_bwd_colsum row_col_stats; do
+        for sp in 16 32 64 128 256; do run "split-$b-$sp" "examples/$b.mlir" $S "$sp" ""; done
+    done
+    for sp in 32 64 128 256 512; do run "split576-rmsnorm_bwd-$sp" examples/rmsnorm_bwd.mlir M=576000,N=384 "$sp" ""; done
+    for sp in 8 16 32 64; do run "split8k-rmsnorm_bwd-$sp" examples/rmsnorm_bwd.mlir M=16384,N=8192 "$sp" ""; done
+    # Partial-pointwise column reductions (bias gradients).
+    for b in tanh_bwd_bias gelu_bwd_bias; do
+        for sp in 16 64 256; do run "split-$b-$sp" "examples/$b.mlir" $S "$sp" ""; done
+    done
+    # Row kernels: a CTA per row (default at N=1024) against a warp per row.
+    for b in rmsnorm_fwd layernorm_fwd; do
+        run "warp-$b" "examples/$b.mlir" $S "" "threads=256 threads-per-row=32"
+    done
+fi
 tar czf "$OUT/logs.tgz" -C "$OUT" logs && rm -rf "$OUT/logs"
 echo "== summary"
 cat "$SUMMARY"
