@@ -22,6 +22,14 @@ const GPU_OPTIONS: &[&str] = &["grid=2 threads=64", "grid=3 threads=64 threads-p
 /// `fuse-mixed-reductions` options: defaults, and fusion made attractive everywhere.
 const FUSE_OPTIONS: &[&str] = &["", "default-hint=1000000 device=launch=1e-3"];
 
+/// [`FUSE_OPTIONS`], each also without recomputing returned producers in row kernels.
+const FUSE_3D: &[&str] = &[
+    "",
+    "default-hint=1000000 device=launch=1e-3",
+    "recompute-producers=false",
+    "default-hint=1000000 device=launch=1e-3 recompute-producers=false",
+];
+
 /// What one check did.
 #[derive(Debug, PartialEq)]
 enum Outcome {
@@ -186,8 +194,9 @@ fn fast_path_agrees() {
 /// leading one or two axes, possibly both, and one over the rest; `GenConfig::mixed_tail`),
 /// base sizes up to 21 (reduced domains of a few hundred points, so the partials of the
 /// split-K and partial-pointwise kernels cover several splits), through the `gpu` pipeline on
-/// the simulator against the tensor interpreter. The fusion options alternate between the
-/// defaults and fusion made attractive everywhere (partials fused into pointwise kernels).
+/// the simulator against the tensor interpreter. The fusion options cycle through the
+/// defaults and fusion made attractive everywhere (partials fused into pointwise kernels),
+/// with and without recomputing returned producers in row kernels.
 #[test]
 fn random_3d_mixed_order_programs_lower_to_gpu_and_agree() {
     const N: u64 = 300;
@@ -204,7 +213,9 @@ fn random_3d_mixed_order_programs_lower_to_gpu_and_agree() {
         let p = generate(seed, &cfg);
         multi_dim += p.text.contains("dims [0, 1] :") as u64;
         let inputs = |_: &Context, _: OpId| progen_inputs(&p, seed);
-        let fuse = FUSE_OPTIONS[(seed % 2) as usize];
+        // Half the seeds keep a returned producer materialized (recompute-producers=false),
+        // so the producer-plus-partial pointwise kernels stay covered next to producer-into-row.
+        let fuse = FUSE_3D[(seed % 4) as usize];
         let gpu = GPU_OPTIONS[(seed % 3) as usize];
         match check_ir(&p.text, &inputs, fuse, gpu) {
             Ok((Outcome::Skipped, _)) => {}
@@ -225,7 +236,9 @@ fn random_3d_mixed_order_programs_lower_to_gpu_and_agree() {
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n\n"));
     assert!(checked >= N * 7 / 10, "only {checked} programs were checked");
     assert!(multi_dim >= N / 4, "only {multi_dim} programs reduce two axes at once");
-    assert!(partial_pointwise >= 10, "only {partial_pointwise} programs had a partial-pointwise kernel");
+    // The count follows the cost model (6 of 300 at the time of writing; producers recomputed
+    // in row kernels took most of them); what matters is that the mapping is exercised.
+    assert!(partial_pointwise >= 5, "only {partial_pointwise} programs had a partial-pointwise kernel");
 }
 
 /// Runs the pipeline up to fusion, then `passes` (name, options) in order; the module printed.

@@ -84,7 +84,7 @@ fn compile_and_run_with(
 
 #[test]
 fn column_sum_over_two_reduced_dims_keeps_the_f32_error_bounded() {
-    // Hinted at the size where the fused partial wins (B=64, M=65536, N=8: split 16384),
+    // Hinted at B=64, M=65536, N=8 with the fused partial of split 16384,
     // run at one the simulator finishes in a second: B=2, M=8192, N=2 (16384 rows per
     // column, all in one split).
     let (b, m, n) = (2, 8192, 2);
@@ -92,7 +92,9 @@ fn column_sum_over_two_reduced_dims_keeps_the_f32_error_bounded() {
     let column: Vec<f64> = x.iter().step_by(n).copied().collect();
     assert!(chain_error(&column) > 1e-4, "the data must defeat a single f32 chain");
     let inputs = vec![(vec![b, m, n], x)];
-    let (before, after, printed) = compile_and_run(SUM3, "B=64,M=65536,N=8", &inputs);
+    // The fused form pinned (split 16384, fusion made to pay), not the cost model's ranking.
+    let fuse = "size-hints=B=64,M=65536,N=8 device=launch=1 splits=16384";
+    let (before, after, printed) = compile_and_run_with(SUM3, fuse, "size-hints=B=64,M=65536,N=8", &inputs);
     assert!(printed.contains("PartialPointwise"), "the fused partial kernel is not PartialPointwise:\n{printed}");
     assert!(!printed.contains("\"Sequential"), "a one-thread kernel is left:\n{printed}");
     close(&before, &after, Some("NaN")).unwrap_or_else(|e| panic!("{e}\n{printed}"));

@@ -5,8 +5,9 @@
 // f32 chain over all B x M rows.) `lower-loop-to-gpu` maps the fused kernel to a thread per
 // (split, column) that sums blocks of 256 rows into fresh partials (PartialPointwise), not
 // to one thread. passes/tests/reduction_accuracy.rs checks the error on adversarial data.
-// RUN: morf-opt %s --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=B=64,M=65536,N=8},canonicalize,cse)' | FileCheck %s
-// RUN: morf-opt %s --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=B=64,M=65536,N=8},canonicalize,cse,lower-loop-to-gpu{size-hints=B=64,M=65536,N=8})' | FileCheck --check-prefix=GPU %s
+// (`launch=1e-3`: every legal fusion pays, so the checks pin the form, not the cost ranking.)
+// RUN: morf-opt %s --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=B=64,M=65536,N=8 device=launch=1e-3},canonicalize,cse)' | FileCheck %s
+// RUN: morf-opt %s --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=B=64,M=65536,N=8 device=launch=1e-3},canonicalize,cse,lower-loop-to-gpu{size-hints=B=64,M=65536,N=8})' | FileCheck --check-prefix=GPU %s
 
 // CHECK-LABEL: func.func @sum3
 // CHECK-DAG:   %[[B:.*]] = mloop.dim %x, 0

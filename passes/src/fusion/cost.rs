@@ -7,7 +7,7 @@
 //! the persistent grid) and prices the launches that schedule emits:
 //!
 //! ```text
-//! time  = launches * launch_overhead + fills * (launch_overhead + workspace / bw)
+//! time  = launches * launch_overhead + fills * (2.5 us + workspace / bw)
 //!       + waves(units, cap) + l2_reread / (l2_bandwidth * eff_l2)
 //! waves = full waves of sms * cap units, then the tail at ceil(tail / sms) CTAs per SM;
 //!         a wave of r CTAs per SM takes max(bandwidth, latency):
@@ -268,10 +268,10 @@ pub fn kernel_cost(kernel: &Kernel, ctx: &Ctx) -> KernelCost {
         }
     };
     // Each partial's workspace is zeroed on the host first (`mloop.fill`: one memset on the
-    // stream, as long as a launch, writing the workspace once).
+    // stream, [`FILL_OVERHEAD_S`], writing the workspace once).
     let fills = parts.iter().filter(|p| matches!(p, Kernel::Partial { .. })).count() as u32;
-    let dram_s =
-        dram_s + fills as f64 * dev.launch_overhead_s + if fills > 0 { c.workspace_bytes as f64 / bw } else { 0.0 };
+    let fill_s = if fills > 0 { fills as f64 * FILL_OVERHEAD_S + c.workspace_bytes as f64 / bw } else { 0.0 };
+    let dram_s = dram_s + fill_s;
     c.launches = launches;
     if let LaunchShape::Waves(w) = &shape {
         c.ctas = w.units.min(w.grid_cap);
@@ -311,6 +311,13 @@ const INDEPENDENT_S: f64 = 0.5e-6;
 /// split) one after another: each step waits for its loads, then stores, as a row does
 /// (measured: the bias gradients of tanh and GELU at 65536 x 1024, any split).
 const POINT_TRIP_S: f64 = 2.2e-6;
+/// Rows of a partial-pointwise step the model credits as in flight together (the lowering
+/// runs `PARTIAL_UNROLL` of them; 1 until that form is measured).
+const PARTIAL_UNROLL_CREDIT: u64 = 1;
+/// The fixed cost of a workspace fill (`cuMemsetD32Async` on the stream), seconds: about a
+/// small launch's, but not the device's `launch_overhead_s` (which tests inflate to make
+/// every fusion pay).
+const FILL_OVERHEAD_S: f64 = 2.5e-6;
 /// The threads an SM holds.
 const THREADS_PER_SM: u64 = 2048;
 
@@ -479,8 +486,10 @@ fn launch_shape(
                 let per_thread = cols.div_ceil(tpr);
                 (REG_BASE + per_thread * (row_inputs + hoisted + partials), (rpc * cols * row_bytes) as f64)
             }
-            // Looped rows: one vector access per thread and row input at a time.
-            None => (REG_BASE + 16, (t * 16 * row_inputs.max(1)) as f64),
+            // Looped rows: each thread loads one element of every row input per step, about
+            // two steps in flight (measured: the unfused row reductions of the norms at
+            // 65536 x 1024, 77-138 us).
+            None => (REG_BASE + 16, (t * 2 * row_bytes.max(1)) as f64),
         };
         // Per row: the round trip, the chain of dependent reductions, the others.
         let depth = row_chain_depth(kernel, ctx) as f64;
@@ -560,8 +569,9 @@ fn launch_shape(
                 NestKind::Pointwise { domain } => (ctx.extents.numel(domain), 1),
             };
             // A thread per (split, kept point) walks the split's rows, PARTIAL_UNROLL at a
-            // time (their loads in flight together).
-            let unroll = crate::conversion::loop_to_gpu::PARTIAL_UNROLL as u64;
+            // time (their loads in flight together). Credited at 1 until measured on the
+            // device (the calibration sweep timed the one-row form).
+            let unroll = PARTIAL_UNROLL_CREDIT;
             let split = split.clamp(1, rows.max(1));
             LaunchShape::Waves(Waves {
                 units: (rows.div_ceil(split) * kept).div_ceil(t).max(1),
