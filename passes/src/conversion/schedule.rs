@@ -416,7 +416,10 @@ impl fmt::Display for Fallback {
                  partial W[flat(r) div S, c...])"
             ),
             Fallback::RowFusedNoSplit => {
-                write!(f, "row-fused nest accumulates without a positive 'split' in its morf.kernel attribute (no row_fused)")
+                write!(
+                    f,
+                    "row-fused nest accumulates without a positive 'split' in its morf.kernel attribute (no row_fused)"
+                )
             }
             Fallback::RowFusedDomain => write!(f, "row-fused nest is not a 1-D parallel from 0 step 1 (no row_fused)"),
             Fallback::RowFusedBody => write!(
@@ -532,9 +535,12 @@ const THREADS_PER_SM: u64 = 2048;
 /// * **Row reduction:** a warp per row while a row is short (N <= 1024: 32 lanes x 8
 ///   elements x 4 chunks), else the whole CTA per row (the block reduction costs two
 ///   barriers per row, amortized over >= 1024 elements).
-/// * **Row-fused:** a warp per row for N <= 2048 (the row is 64 elements per lane at most:
-///   `N / 32` values per row tensor held, which stays under 255 registers for x, dy, w and
-///   one f32 partial per column group), else a CTA per row. With a warp per row the CTA's
+/// * **Row-fused:** with the register-resident fast path (N static or hinted), a warp per
+///   row while a lane holds at most 32 columns (N <= 1024; ptxas: 96-255 registers, no
+///   spills, for the examples at N=1024), else a CTA per row with ~16 columns per thread;
+///   looped rows: a warp per row for N <= 2048. A warp's reductions are shuffles and its
+///   row needs no barrier, so a CTA has 8 rows in flight where a CTA per row has one
+///   (measured on the H200 at N=1024, docs/perf.md). With a warp per row the CTA's
 ///   warps hold one f32 partial row each in shared memory (`partials x warps x N x 4` bytes,
 ///   at most 96 KiB so two CTAs fit per SM), combined in warp order at the end of a split
 ///   (deterministic); when that does not fit (or the workspace is not f32 `[i div S, j]`)
@@ -588,8 +594,11 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
             // The fast path needs N (static or hinted) and a nest it can take.
             let fast_n = shape.cols.filter(|_| shape.fast_bytes > 0 && !o.no_fast && shape.cols != Some(0));
             let long = match fast_n {
-                // Register-resident rows: a warp holds up to 16 columns per lane.
-                Some(n) => n > 32 * FAST_COLS,
+                // Register-resident rows: a warp holds up to 32 columns per lane (its
+                // reductions are shuffles, no barrier; measured on the H200 at N=1024 against
+                // a CTA per row: rmsnorm_fwd 76 vs 107 us, layernorm_fwd 81 vs 162 us,
+                // row_col_stats 79 vs 196 us, the backward norms equal or better).
+                Some(n) => n > 32 * 2 * FAST_COLS,
                 None => cols > 2048,
             };
             if let (Some(n), true, 0, 0) = (fast_n, long, o.threads, o.threads_per_row) {
@@ -716,7 +725,9 @@ mod tests {
         assert_eq!(fast(&choose_schedule(Mapping::RowFused, &shape(384, 4, 2), &d, &o)), Some((256, 32, 4, 3)));
         assert_eq!(fast(&choose_schedule(Mapping::RowFused, &shape(100, 2, 1), &d, &o)), Some((256, 32, 4, 1)));
         assert_eq!(fast(&choose_schedule(Mapping::RowFused, &shape(1, 2, 1), &d, &o)), Some((256, 32, 1, 1)));
-        assert_eq!(fast(&choose_schedule(Mapping::RowFused, &shape(1024, 2, 1), &d, &o)), Some((128, 128, 8, 1)));
+        // A warp per row up to 32 columns per lane; a CTA per row above.
+        assert_eq!(fast(&choose_schedule(Mapping::RowFused, &shape(1024, 2, 1), &d, &o)), Some((256, 32, 8, 4)));
+        assert_eq!(fast(&choose_schedule(Mapping::RowFused, &shape(2048, 2, 1), &d, &o)), Some((128, 128, 8, 2)));
         assert_eq!(fast(&choose_schedule(Mapping::RowFused, &shape(8192, 2, 2), &d, &o)), Some((512, 512, 8, 2)));
         // Too many columns per thread: the looped path only.
         assert_eq!(fast(&choose_schedule(Mapping::RowFused, &shape(65536, 2, 1), &d, &o)), None);

@@ -290,7 +290,7 @@ pub fn kernel_cost(kernel: &Kernel, ctx: &Ctx) -> KernelCost {
 /// Bytes in flight per SM at which a launch draws half of its SM's share of the copy
 /// bandwidth: `eff(x) = x / (x + HALF_BW_INFLIGHT)` (Little's law with a soft knee), fitted
 /// on the H200 sweep of docs/perf.md ("Cost model calibration").
-const HALF_BW_INFLIGHT: f64 = 16384.0;
+const HALF_BW_INFLIGHT: f64 = 8192.0;
 /// Registers a row kernel's thread needs beside the row values it holds (addresses,
 /// indices, loop state), fitted to ptxas' counts of the row-fused kernels (56-80 at N=1024).
 const REG_BASE: u64 = 40;
@@ -311,6 +311,10 @@ const INDEPENDENT_S: f64 = 0.5e-6;
 /// split) one after another: each step waits for its loads, then stores, as a row does
 /// (measured: the bias gradients of tanh and GELU at 65536 x 1024, any split).
 const POINT_TRIP_S: f64 = 2.2e-6;
+/// The flush of one shared partial at the end of a split (a warp per row: the warps'
+/// partial rows combined in shared memory, then added to the workspace row), seconds,
+/// measured on the backward norms with a warp per row at 65536 x 1024.
+const FLUSH_S: f64 = 1.5e-6;
 /// Rows of a partial-pointwise step the model credits as in flight together (the lowering
 /// runs `PARTIAL_UNROLL` of them; 1 until that form is measured).
 const PARTIAL_UNROLL_CREDIT: u64 = 1;
@@ -336,6 +340,9 @@ struct Waves {
     rows_per_unit: f64,
     /// Latency of one row at full load, seconds (row kernels).
     row_s: f64,
+    /// Time a unit spends after its rows with no loads in flight (the flush of shared
+    /// partials at the end of a split), seconds.
+    unit_tail_s: f64,
 }
 
 /// The launches the lowering emits for a kernel.
@@ -373,7 +380,7 @@ fn waves_time(dev: &super::device::Device, w: &Waves, bytes: f64) -> f64 {
         // Rows in sequence; a lightly loaded SM answers faster (60% at 2 CTAs per SM).
         let load = (0.4 + 0.1 * r as f64).min(1.0);
         let latency = w.rows_per_unit * w.row_s * load;
-        bandwidth.max(latency)
+        bandwidth.max(latency) + w.unit_tail_s
     };
     let slots = sms * cap;
     let (full, tail) = (units / slots, units % slots);
@@ -429,7 +436,7 @@ fn launch_shape(
     partial: Option<(usize, u64)>,
     row: Option<usize>,
 ) -> LaunchShape {
-    use crate::conversion::schedule::{choose_schedule, Mapping, NestShape, Overrides};
+    use crate::conversion::schedule::{choose_schedule, Mapping, NestShape, Overrides, PartialStore};
     let dev = &ctx.device;
     let o = Overrides::default();
     // Bytes per point of every buffer read from memory, and the widest element.
@@ -500,6 +507,9 @@ fn launch_shape(
             None => 1.0,
         };
         let cap = resident_ctas(dev, t, regs).min(s.max_grid.div_ceil(dev.sms.max(1) as u64).max(1));
+        // Shared partials: at the end of each split the warps' partial rows are combined in
+        // shared memory and added to the workspace, behind barriers.
+        let unit_tail_s = if s.partials == PartialStore::Shared { partials as f64 * FLUSH_S } else { 0.0 };
         return LaunchShape::Waves(Waves {
             units,
             grid_cap: s.max_grid,
@@ -507,6 +517,7 @@ fn launch_shape(
             inflight_per_cta: inflight,
             rows_per_unit,
             row_s,
+            unit_tail_s,
         });
     }
     if let Some(Kernel::Final { nest, .. }) = parts.first() {
@@ -560,6 +571,7 @@ fn launch_shape(
                 inflight_per_cta: inflight,
                 rows_per_unit: 0.0,
                 row_s: 0.0,
+                unit_tail_s: 0.0,
             };
             LaunchShape::SplitK { partial: w, ctas: cols.div_ceil(32), ws_bytes: blocks * cols * 4 }
         }
@@ -580,6 +592,7 @@ fn launch_shape(
                 inflight_per_cta: inflight * split.min(unroll) as f64,
                 rows_per_unit: split.div_ceil(unroll) as f64,
                 row_s: POINT_TRIP_S,
+                unit_tail_s: 0.0,
             })
         }
         _ => LaunchShape::Waves(Waves {
@@ -590,6 +603,7 @@ fn launch_shape(
             inflight_per_cta: inflight,
             rows_per_unit: 1.0,
             row_s: POINT_TRIP_S,
+            unit_tail_s: 0.0,
         }),
     }
 }

@@ -19,9 +19,9 @@ func.func @rowsum(%a: tensor<?x?xf32> {morf.dims = ["M", "N"]}) -> tensor<?xf32>
 }
 
 // RMSNorm forward: the fused row kernel has no split (no column partials): the row-fused
-// form without partials, a CTA per row at N=1024 with the register-resident fast path.
+// form without partials, a warp per row at N=1024 with the register-resident fast path.
 // RUN: morf-opt %S/../../../examples/rmsnorm_fwd.mlir --pipeline=gpu --size-hints M=65536,N=1024 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=RMS
-// RMS: rmsnorm_fwd.mlir:{{[0-9]+}}:{{[0-9]+}}: schedule: @rmsnorm_fwd_k0: row_fused threads=128 threads_per_row=128 rows_per_cta=1 grid<=2112 {{.*}} partials=none fast=yes(N=1024 vector=8 chunks=1) (from the heuristic)
+// RMS: rmsnorm_fwd.mlir:{{[0-9]+}}:{{[0-9]+}}: schedule: @rmsnorm_fwd_k0: row_fused threads=256 threads_per_row=32 rows_per_cta=8 grid<=1056 {{.*}} partials=none fast=yes(N=1024 vector=8 chunks=4) (from the heuristic)
 // RMS-NOT: fallback
 //
 // A row-fused nest that accumulates without a split: sequential, and the notes say why.
