@@ -37,7 +37,7 @@
 // OFF:         %[[S:.*]] = mloop.alloc(%{{.*}}, %{{.*}}) : !mloop.buffer<?x?xf32>
 // OFF:         mloop.parallel
 // OFF:           mloop.store %{{.*}}, %[[S]][
-// OFF:         } attributes {morf.kernel = {kind = "pointwise"}}
+// OFF:         } attributes {morf.kernel = {kind = "pointwise"{{.*}}}}
 // OFF:         mloop.reduce sum
 // OFF-NEXT:      mloop.load %[[S]][
 

@@ -60,6 +60,9 @@ impl Pass for GpuChooseSchedule {
         if !ctx.isa::<ModuleOp>(root) {
             return Err(op_error(ctx, root, "pass 'gpu-choose-schedule' runs on a 'builtin.module'"));
         }
+        // The lowering's own rewrite of 2-D partial nests into the row form, on the IR
+        // annotated here, so each attribute lands on the nest the lowering will see.
+        super::loop_to_gpu::partials_to_rows_in_module(ctx, root, &self.options);
         let copy = ctx.clone_op(root, &mut HashMap::new());
         let back: HashMap<OpId, OpId> = ctx.walk_collect(copy).into_iter().zip(ctx.walk_collect(root)).collect();
         let log = ScheduleLog::default();

@@ -100,6 +100,129 @@ pub struct LoopToGpuOptions {
     pub report: bool,
 }
 
+/// Columns below which a 2-D pointwise nest with partials keeps the thread-per-(split,
+/// column) form (a warp per row would leave lanes idle).
+pub(crate) const ROW_FORM_MIN_COLS: u64 = 64;
+
+/// The extent `v` has: a constant, a static dim, or the size hint of a named dynamic dim.
+fn known_size(
+    ctx: &Context,
+    names: &HashMap<(Value, usize), String>,
+    opts: &LoopToGpuOptions,
+    v: Value,
+) -> Option<u64> {
+    if let Some(n) = const_int(ctx, v) {
+        return u64::try_from(n).ok();
+    }
+    let dim = ctx.defining_op(v).and_then(|d| ctx.dyn_cast::<mloop::DimOp>(d))?;
+    let (buf, k) = (dim.source(ctx), dim.index(ctx)? as usize);
+    if let Some(Dim::Static(n)) = buffer_shape(ctx, buf).get(k) {
+        return Some(*n);
+    }
+    opts.size_hints.get(names.get(&(buf, k))?).copied()
+}
+
+/// [`partials_to_rows`] on every function of `module`: `gpu-choose-schedule` runs it on the
+/// IR it annotates, so that its `morf.schedule` attributes land on the nests the lowering
+/// will lower.
+pub(super) fn partials_to_rows_in_module(ctx: &mut Context, module: OpId, opts: &LoopToGpuOptions) {
+    let Some(mblock) = ctx.regions(module).first().and_then(|r| ctx.entry_block(*r)) else { return };
+    let funcs: Vec<OpId> = ctx.block_ops(mblock).filter(|&o| ctx.isa::<FuncOp>(o)).collect();
+    for f in funcs {
+        let names = dim_names(ctx, f);
+        if let Some(body) = ctx.regions(f).first().and_then(|r| ctx.entry_block(*r)) {
+            partials_to_rows(ctx, body, &names, opts);
+        }
+    }
+}
+
+/// Rewrites each 2-D pointwise nest with partials (`{kind = "pointwise", split = S}` over
+/// `(i, j)` from 0 step 1, a flat body, every `accumulate` into `W[i div S, j]`) into the
+/// row form `parallel(i) { parallel(j) { body } }` with `{kind = "row-fused", split = S}`: the
+/// same points in the same row order, now lowered as a row kernel without reductions (a warp
+/// or CTA per row, vector accesses and register partials on the fast path) instead of a
+/// thread per (split, column) that walks its split's rows one element at a time. Nests with
+/// fewer than [`ROW_FORM_MIN_COLS`] known columns keep their form.
+fn partials_to_rows(
+    ctx: &mut Context,
+    body: BlockId,
+    names: &HashMap<(Value, usize), String>,
+    opts: &LoopToGpuOptions,
+) {
+    for op in ctx.block_ops(body).collect::<Vec<_>>() {
+        if !ctx.isa::<mloop::ParallelOp>(op) {
+            continue;
+        }
+        let Some(a) = ctx.attr(op, "morf.kernel") else { continue };
+        let morf_ir::AttrData::Dict(entries) = ctx.attr_data(a) else { continue };
+        let get = |k: &str| entries.iter().find(|(n, _)| ctx.str(*n) == k).map(|(_, v)| *v);
+        let kind = get("kind").and_then(|v| ctx.attr_str(v)).map(str::to_string);
+        let Some(split) = get("split").and_then(|v| ctx.attr_int(v)).filter(|s| *s > 0) else { continue };
+        if kind.as_deref() != Some("pointwise") {
+            continue;
+        }
+        let Ok(p) = loop_parts(ctx, op, false) else { continue };
+        if p.ivs.len() != 2
+            || (0..2).any(|d| const_int(ctx, p.lbs[d]) != Some(0) || const_int(ctx, p.steps[d]) != Some(1))
+            || known_size(ctx, names, opts, p.ubs[1]).is_some_and(|n| n < ROW_FORM_MIN_COLS)
+        {
+            continue;
+        }
+        let (i, j) = (p.ivs[0], p.ivs[1]);
+        let ops: Vec<OpId> = ctx.block_ops(p.body).collect();
+        if ops.iter().any(|&o| !ctx.regions(o).is_empty()) {
+            continue;
+        }
+        let acc_ok = |o: OpId| {
+            let x = ctx.operands(o);
+            x.len() == 4
+                && x[3] == j
+                && ctx
+                    .defining_op(x[2])
+                    .and_then(|d| ctx.dyn_cast::<mloop::DivOp>(d))
+                    .is_some_and(|d| d.lhs(ctx) == i && const_int(ctx, d.rhs(ctx)) == Some(split))
+        };
+        if !ops.iter().filter(|&&o| ctx.isa::<mloop::AccumulateOp>(o)).all(|&o| acc_ok(o)) {
+            continue;
+        }
+        // The inner loop over j takes the body; the nest keeps i.
+        let loc = ctx.op_loc(op);
+        let inner_region = ctx.create_region();
+        let inner_blk = ctx.create_block(inner_region, &[]);
+        let jd = ctx.value(j).clone();
+        let nj = ctx.add_block_arg(inner_blk, jd.ty, jd.name, jd.loc);
+        ctx.replace_all_uses_with(j, nj);
+        for o in ops {
+            ctx.detach_op(o);
+            ctx.append_op(inner_blk, o);
+        }
+        let inner =
+            ctx.create_op(mloop::ParallelOp::state(loc, &[p.lbs[1], p.ubs[1], p.steps[1]]).region(inner_region));
+        let outer_region = ctx.create_region();
+        let outer_blk = ctx.create_block(outer_region, &[]);
+        let id = ctx.value(i).clone();
+        let ni = ctx.add_block_arg(outer_blk, id.ty, id.name, id.loc);
+        ctx.replace_all_uses_with(i, ni);
+        ctx.append_op(outer_blk, inner);
+        let y = ctx.create_op(mloop::YieldOp::state(loc, &[]));
+        ctx.append_op(outer_blk, y);
+        let outer =
+            ctx.create_op(mloop::ParallelOp::state(loc, &[p.lbs[0], p.ubs[0], p.steps[0]]).region(outer_region));
+        ctx.insert_op_before(op, outer);
+        let mut attrs = vec![(ctx.sym("kind"), ctx.str_attr("row-fused")), (ctx.sym("split"), ctx.i64_attr(split))];
+        attrs.push((ctx.sym("style"), ctx.str_attr("persistent")));
+        let k = ctx.dict_attr(attrs);
+        ctx.set_attr(outer, "morf.kernel", k);
+        for &(name, a) in ctx.attrs(op).to_vec().iter() {
+            let n = ctx.str(name).to_string();
+            if n != "morf.kernel" {
+                ctx.set_attr(outer, &n, a);
+            }
+        }
+        ctx.erase_op(op);
+    }
+}
+
 /// The schedules a dry run of the lowering chose, with their nests, in order (a split-K
 /// column reduction records its partial launch, then its final launch).
 pub type ScheduleLog = std::rc::Rc<std::cell::RefCell<Vec<(OpId, Schedule)>>>;
@@ -245,6 +368,7 @@ fn lower_function(ctx: &mut Context, mblock: BlockId, func: OpId, opts: &LoopToG
     let fname = symbol_name(ctx, func).unwrap_or("f").to_string();
     let names = dim_names(ctx, func);
     fills_to_nests(ctx, body);
+    partials_to_rows(ctx, body, &names, opts);
     let ops: Vec<OpId> = ctx.block_ops(body).collect();
     let mut units = Vec::new();
     let mut taken = HashSet::new();

@@ -292,8 +292,10 @@ pub fn kernel_cost(kernel: &Kernel, ctx: &Ctx) -> KernelCost {
 /// on the H200 sweep of docs/perf.md ("Cost model calibration").
 const HALF_BW_INFLIGHT: f64 = 8192.0;
 /// Registers a row kernel's thread needs beside the row values it holds (addresses,
-/// indices, loop state), fitted to ptxas' counts of the row-fused kernels (56-80 at N=1024).
-const REG_BASE: u64 = 40;
+/// indices, loop state), fitted so the CTAs per SM match ptxas' counts for the row-fused
+/// kernels of the examples at N=1024 (a warp per row: 96-255 registers, 1-2 CTAs of 256; a
+/// CTA per row: 56-80 registers).
+const REG_BASE: u64 = 30;
 /// CTAs at which a final reduction (32 columns per CTA) draws half the copy bandwidth, fitted
 /// on the same sweep (32 CTAs: 0.8 TB/s; 256 CTAs: 2.6 TB/s).
 const FINAL_HALF_CTAS: f64 = 136.0;
@@ -340,6 +342,8 @@ struct Waves {
     rows_per_unit: f64,
     /// Latency of one row at full load, seconds (row kernels).
     row_s: f64,
+    /// Rows a CTA works on at once (a warp per row: its warps; 1 otherwise).
+    rows_in_flight_per_cta: u64,
     /// Time a unit spends after its rows with no loads in flight (the flush of shared
     /// partials at the end of a split), seconds.
     unit_tail_s: f64,
@@ -377,8 +381,9 @@ fn waves_time(dev: &super::device::Device, w: &Waves, bytes: f64) -> f64 {
         let x = r as f64 * w.inflight_per_cta;
         let eff = x / (x + HALF_BW_INFLIGHT);
         let bandwidth = r as f64 * per_unit / (bw_sm * eff);
-        // Rows in sequence; a lightly loaded SM answers faster (60% at 2 CTAs per SM).
-        let load = (0.4 + 0.1 * r as f64).min(1.0);
+        // Rows in sequence; a lightly loaded SM answers faster (60% at 2 rows in flight
+        // per SM: two CTAs of one row each).
+        let load = (0.4 + 0.1 * (r * w.rows_in_flight_per_cta.max(1)) as f64).min(1.0);
         let latency = w.rows_per_unit * w.row_s * load;
         bandwidth.max(latency) + w.unit_tail_s
     };
@@ -450,8 +455,26 @@ fn launch_shape(
         }
     }
     let parts = kernel.parts();
-    if let Some(r) = row {
-        let NestKind::Reduction { kept, reduced, .. } = &ctx.nest(r).kind else { unreachable!("a row reduction") };
+    // A row kernel: its row reduction's rows and columns; or a 2-D pointwise kernel with a
+    // partial over wide rows, which the lowering runs in the row form (no reductions).
+    let row_geometry = match (row, partial) {
+        (Some(r), _) => match &ctx.nest(r).kind {
+            NestKind::Reduction { kept, reduced, .. } => Some((kept.clone(), reduced.clone())),
+            NestKind::Pointwise { .. } => None,
+        },
+        (None, Some((n, _))) if !parts.iter().any(|p| matches!(p, Kernel::Final { .. })) => match &ctx.nest(n).kind {
+            NestKind::Reduction { kept, reduced, .. }
+                if kept.len() == 1
+                    && reduced.len() == 1
+                    && ctx.extents.numel(kept) >= crate::conversion::loop_to_gpu::ROW_FORM_MIN_COLS =>
+            {
+                Some((reduced.clone(), kept.clone()))
+            }
+            _ => None,
+        },
+        _ => None,
+    };
+    if let Some((kept, reduced)) = &row_geometry {
         let (rows, cols) = (ctx.extents.numel(kept).max(1), ctx.extents.numel(reduced).max(1));
         let partials = parts.iter().filter(|p| matches!(p, Kernel::Partial { .. })).count() as u64;
         let reductions = parts.iter().filter(|p| matches!(p, Kernel::Nest(n) if ctx.is_row_reduction(*n))).count();
@@ -470,7 +493,7 @@ fn launch_shape(
                 hoisted += 1;
             }
         }
-        let fused_row = matches!(kernel, Kernel::Fused { style: Some(_), .. });
+        let fused_row = matches!(kernel, Kernel::Fused { style: Some(_), .. }) || row.is_none();
         let mapping = if fused_row { Mapping::RowFused } else { Mapping::RowReduction };
         let shape = NestShape {
             rows: Some(rows),
@@ -499,7 +522,7 @@ fn launch_shape(
             None => (REG_BASE + 16, (t * 2 * row_bytes.max(1)) as f64),
         };
         // Per row: the round trip, the chain of dependent reductions, the others.
-        let depth = row_chain_depth(kernel, ctx) as f64;
+        let depth = row_chain_depth(kernel, ctx).min(reductions) as f64;
         let chain = if tpr > 32 { CHAIN_S } else { WARP_CHAIN_S };
         let row_s = ROW_TRIP_S + depth * chain + (reductions as f64 - depth).max(0.0) * INDEPENDENT_S;
         let rows_per_unit = match partial {
@@ -517,6 +540,7 @@ fn launch_shape(
             inflight_per_cta: inflight,
             rows_per_unit,
             row_s,
+            rows_in_flight_per_cta: rpc,
             unit_tail_s,
         });
     }
@@ -571,6 +595,7 @@ fn launch_shape(
                 inflight_per_cta: inflight,
                 rows_per_unit: 0.0,
                 row_s: 0.0,
+                rows_in_flight_per_cta: 1,
                 unit_tail_s: 0.0,
             };
             LaunchShape::SplitK { partial: w, ctas: cols.div_ceil(32), ws_bytes: blocks * cols * 4 }
@@ -592,6 +617,7 @@ fn launch_shape(
                 inflight_per_cta: inflight * split.min(unroll) as f64,
                 rows_per_unit: split.div_ceil(unroll) as f64,
                 row_s: POINT_TRIP_S,
+                rows_in_flight_per_cta: 1,
                 unit_tail_s: 0.0,
             })
         }
@@ -603,6 +629,7 @@ fn launch_shape(
             inflight_per_cta: inflight,
             rows_per_unit: 1.0,
             row_s: POINT_TRIP_S,
+            rows_in_flight_per_cta: 1,
             unit_tail_s: 0.0,
         }),
     }

@@ -52,9 +52,22 @@ pub(crate) fn top_level_nests(ctx: &Context, func: OpId) -> Vec<OpId> {
     }
 }
 
-/// The `k`-th top-level nest of `func`, or a diagnostic at the function.
+/// The `k`-th top-level nest of `func`, or a diagnostic at the function. A nest that carries
+/// a GPU mapping (`mapping`, written by `loop-map`) anywhere is refused with a diagnostic at
+/// the mapped loop: the loop transforms restructure loops the mapping names, so they run
+/// before `loop-map`.
 pub(crate) fn select_nest(ctx: &Context, func: OpId, k: usize, option: &str) -> Result<OpId, Diagnostic> {
     let nests = top_level_nests(ctx, func);
+    if let Some(&nest) = nests.get(k) {
+        if let Some(m) = ctx.walk_collect(nest).into_iter().find(|&o| ctx.attr(o, "mapping").is_some()) {
+            return Err(op_error(
+                ctx,
+                m,
+                "carries a GPU mapping ('mapping'): loop transforms run before 'loop-map' (remove the attribute to \
+                 transform this nest)",
+            ));
+        }
+    }
     nests.get(k).copied().ok_or_else(|| {
         op_error(
             ctx,

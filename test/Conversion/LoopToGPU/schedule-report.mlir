@@ -30,10 +30,11 @@ func.func @rowsum(%a: tensor<?x?xf32> {morf.dims = ["M", "N"]}) -> tensor<?xf32>
 // ACC-NEXT: rowfused-acc-no-split.mlir:9:3: note: fallback: row-fused nest accumulates without a positive 'split' in its morf.kernel attribute (no row_fused)
 // ACC-NEXT: note: fallback: accumulate the other mappings cannot prove race-free
 //
-// tanh backward with a bias gradient: partial sums in the pointwise kernel, then the final
-// reduction; both good mappings, no fallback.
+// tanh backward with a bias gradient: the pointwise kernel with partial sums runs in the
+// row form (a warp per row, partials in shared memory), then the final reduction; both good
+// mappings, no fallback.
 // RUN: morf-opt %S/../../../examples/tanh_bwd_bias.mlir --pipeline=gpu --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=TANH
-// TANH: tanh_bwd_bias.mlir:{{[0-9]+}}:{{[0-9]+}}: schedule: @tanh_bwd_bias_k0: partial_pointwise threads=256 {{.*}} vector=8 partials=none fast=no (from the heuristic)
+// TANH: tanh_bwd_bias.mlir:{{[0-9]+}}:{{[0-9]+}}: schedule: @tanh_bwd_bias_k0: row_fused threads=256 threads_per_row=32 rows_per_cta=8 {{.*}} partials=shared {{.*}}(from the heuristic)
 // TANH-NEXT: tanh_bwd_bias.mlir:{{[0-9]+}}:{{[0-9]+}}: schedule: @tanh_bwd_bias_k1: final_reduction threads=512 threads_per_row=32 rows_per_cta=16 {{.*}} (from the heuristic)
 // TANH-NOT: fallback
 //
