@@ -398,12 +398,38 @@ fn lower_function(ctx: &mut Context, mblock: BlockId, func: OpId, opts: &LoopToG
         let kname = format!("{fname}_k{n}");
         if unit.epilogue.is_empty() && mapped::has_mapping(ctx, unit.op) {
             // A nest with a `mapping` attribute: the mechanical lowering (mapped.rs).
-            mapped::lower_mapped(ctx, mblock, unit.op, &kname, &names, opts, &spills)?;
+            mapped::lower_mapped(ctx, mblock, unit.op, &kname, &names, opts, &spills, "the IR")?;
             lowered.push(unit.op);
             continue;
         }
         let mut kb = KernelBuilder::new(ctx, mblock, unit.op, &kname, &names, opts, &spills);
         let (mapping, final_schedule, why) = kb.chosen_mapping(unit.op)?;
+        if mapping == Mapping::Sequential
+            && kb.ir_schedule.is_none()
+            && unit.epilogue.is_empty()
+            && opts.dry_run.is_none()
+            && kb.ctx.isa::<mloop::ParallelOp>(unit.op)
+        {
+            // One thread is the templates' last resort: a nest that loop-map's strategy can
+            // map (it proves each written element has one writer; on failure the IR is
+            // unchanged) goes to the mapped lowering instead.
+            let kernel = kb.kernel;
+            drop(kb);
+            if crate::transforms::loop_map::LoopMap::default().map_nest(ctx, unit.op).is_ok() {
+                ctx.erase_op(kernel);
+                let why: Vec<String> = why.iter().map(|w| w.to_string()).collect();
+                let from = format!(
+                    "lower-loop-to-gpu's fallback to loop-map's strategy; the templates would run it on one thread: {}",
+                    why.join("; ")
+                );
+                mapped::lower_mapped(ctx, mblock, unit.op, &kname, &names, opts, &spills, &from)?;
+                lowered.push(unit.op);
+                continue;
+            }
+            ctx.erase_op(kernel);
+            kb = KernelBuilder::new(ctx, mblock, unit.op, &kname, &names, opts, &spills);
+            kb.chosen_mapping(unit.op)?;
+        }
         // (kernel, schedule, whether it came from the attribute) per launch, for the report.
         let mut launches = Vec::new();
         if mapping == Mapping::SplitPartial {

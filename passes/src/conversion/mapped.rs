@@ -125,7 +125,9 @@ fn launch_plan(ctx: &Context, nest: OpId, device: &crate::fusion::device::Device
 }
 
 /// Lowers the mapped top-level nest `nest` into kernel `kname` and its launch (before the
-/// nest); prints the schedule report line when `opts.report` asks.
+/// nest); prints the schedule report line when `opts.report` asks, naming where the mapping
+/// came `from` (`the IR`, or lower-loop-to-gpu's own fallback).
+#[allow(clippy::too_many_arguments)]
 pub(super) fn lower_mapped(
     ctx: &mut Context,
     mblock: BlockId,
@@ -134,6 +136,7 @@ pub(super) fn lower_mapped(
     names: &HashMap<(Value, usize), String>,
     opts: &LoopToGpuOptions,
     spills: &HashMap<Value, Value>,
+    from: &str,
 ) -> PassResult {
     let plan = launch_plan(ctx, nest, &opts.device)?;
     let mut kb = KernelBuilder::new(ctx, mblock, nest, kname, names, opts, spills);
@@ -171,7 +174,7 @@ pub(super) fn lower_mapped(
     kb.finish()?;
     if opts.report && opts.dry_run.is_none() {
         let loc = ctx.loc_prefix(ctx.op_loc(nest));
-        morf_ir::io::eprint_lossy(&format!("{loc}: schedule: @{kname}: mapped {geometry} (from the IR)\n"));
+        morf_ir::io::eprint_lossy(&format!("{loc}: schedule: @{kname}: mapped {geometry} (from {from})\n"));
     }
     Ok(())
 }

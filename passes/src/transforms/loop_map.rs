@@ -340,7 +340,7 @@ impl LoopMap {
     }
 
     /// Maps the top-level parallel `op`, or says why not (the IR is then unchanged).
-    fn map_nest(&self, ctx: &mut Context, op: OpId) -> Result<(), String> {
+    pub(crate) fn map_nest(&self, ctx: &mut Context, op: OpId) -> Result<(), String> {
         let parts = loop_parts(ctx, op, false)?;
         let k = parts.ivs.len();
         let all = ctx.walk_collect(op);

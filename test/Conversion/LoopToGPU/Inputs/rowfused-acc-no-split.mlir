@@ -1,5 +1,6 @@
-// A row-fused nest that accumulates into W[i, j] but has no split: no row_fused form can
-// own W's rows, so lower-loop-to-gpu falls back (see ../schedule-report.mlir).
+// A row-fused nest that accumulates into W[i, j] but has no split: no template takes it (they
+// would run it on one thread), so lower-loop-to-gpu maps it with loop-map's strategy (see
+// ../schedule-report.mlir).
 func.func @acc(%x: !mloop.buffer<?x?xf32>, %w: !mloop.buffer<?x?xf32>) {
   %c0 = mloop.constant 0 : index
   %c1 = mloop.constant 1 : index
