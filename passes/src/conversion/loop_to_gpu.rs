@@ -2592,7 +2592,7 @@ struct FastState {
     /// Nest value -> its fast value.
     fmap: HashMap<Value, Fv>,
     /// Rows loaded this row: (buffer, row index) -> elements per owned column.
-    rows: HashMap<(Value, Value), Vec<Value>>,
+    rows: HashMap<(Value, Vec<Value>), Vec<Value>>,
     /// Scalar loads this row: (buffer, indices) -> value.
     uni: HashMap<(Value, Vec<Value>), Value>,
     /// Pure scalar ops this row.
@@ -2699,7 +2699,9 @@ impl<'a> KernelBuilder<'a> {
                                     plan.hoist.push(buf);
                                 }
                             }
-                            (2, [1]) => {
+                            // A row of a k-D buffer: the column last, the other indices
+                            // the same for the whole row (`x[b, m, j]` of a collapsed row).
+                            (n, [last]) if n >= 2 && *last == n - 1 => {
                                 if !plan.rows2d.contains(&buf) {
                                     plan.rows2d.push(buf);
                                 }
@@ -2749,7 +2751,8 @@ impl<'a> KernelBuilder<'a> {
             conds.push(self.icmp("ge", k, nm1));
         }
         for &b in &plan.rows2d {
-            let d = self.dim(b, 1);
+            let rank = buffer_shape(self.ctx, b).len();
+            let d = self.dim(b, rank - 1);
             conds.push(self.icmp("eq", d, nv));
         }
         for c in conds {
@@ -3097,6 +3100,21 @@ impl<'a> KernelBuilder<'a> {
         v
     }
 
+    /// The offset of element 0 of a row of `buf` on the fast path: `row` holds the indices
+    /// before the column (one for a 2-D buffer: `r * N`, N the specialized row length the
+    /// guard checked; more for a k-D one: the row-major offset over the buffer's dims).
+    fn fast_row_offset(&mut self, buf: Value, row: &[Value]) -> Value {
+        if let [r] = row {
+            let n = self.fs().n;
+            let nc = self.iconst(n);
+            return self.ibin(Ix::Mul, *r, nc);
+        }
+        let zero = self.iconst(0);
+        let mut idx = row.to_vec();
+        idx.push(zero);
+        self.offset(buf, &idx)
+    }
+
     fn fast_op(&mut self, op: OpId) -> R<()> {
         let operands = self.ctx.operands(op).to_vec();
         let mut f = Vec::new();
@@ -3133,21 +3151,21 @@ impl<'a> KernelBuilder<'a> {
                 let vals = if operands.len() == 2 {
                     self.fs().hoisted.get(&buf).cloned().expect("hoisted by fast_plan")
                 } else {
-                    let r = uni(&f[1]).expect("checked by fast_plan");
-                    match self.fs().rows.get(&(buf, r)).cloned() {
+                    let row: Vec<Value> =
+                        f[1..f.len() - 1].iter().map(|x| uni(x).expect("checked by fast_plan")).collect();
+                    match self.fs().rows.get(&(buf, row.clone())).cloned() {
                         Some(vals) => vals,
                         None => {
                             let ptr = self.get(buf)?;
-                            let (n, k) = (self.fs().n, self.fs().k);
-                            let nc_ = self.iconst(n);
-                            let rowoff = self.ibin(Ix::Mul, r, nc_);
+                            let k = self.fs().k;
+                            let rowoff = self.fast_row_offset(buf, &row);
                             let mut vals = Vec::new();
                             for c in 0..k {
                                 let (b, valid) = (self.fs().bases[c], self.fs().valid[c]);
                                 let off = self.ibin(Ix::Add, rowoff, b);
                                 vals.extend(self.vload(ptr, off, elem, true, valid)?);
                             }
-                            self.fs().rows.insert((buf, r), vals.clone());
+                            self.fs().rows.insert((buf, row), vals.clone());
                             vals
                         }
                     }
@@ -3157,10 +3175,9 @@ impl<'a> KernelBuilder<'a> {
             LoopOp::Store(st) => {
                 let buf = st.buffer(self.ctx);
                 let ptr = self.get(buf)?;
-                let r = uni(&f[2]).expect("checked by fast_plan");
-                let (n, k, v) = (self.fs().n, self.fs().k, self.fs().v);
-                let nc_ = self.iconst(n);
-                let rowoff = self.ibin(Ix::Mul, r, nc_);
+                let row: Vec<Value> = f[2..f.len() - 1].iter().map(|x| uni(x).expect("checked by fast_plan")).collect();
+                let (k, v) = (self.fs().k, self.fs().v);
+                let rowoff = self.fast_row_offset(buf, &row);
                 for c in 0..k {
                     let (b, valid) = (self.fs().bases[c], self.fs().valid[c]);
                     let vals: Vec<Value> = match &f[0] {

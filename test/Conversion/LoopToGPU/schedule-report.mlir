@@ -28,8 +28,13 @@ func.func @rowsum(%a: tensor<?x?xf32> {morf.dims = ["M", "N"]}) -> tensor<?xf32>
 // on one thread), so lower-loop-to-gpu maps it with loop-map's strategy (each W[i, j] has one
 // writer) and lowers it mechanically; the report says so and why.
 // RUN: morf-opt %S/Inputs/rowfused-acc-no-split.mlir --lower-loop-to-gpu --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=ACC
-// ACC: rowfused-acc-no-split.mlir:9:3: schedule: @acc_k0: mapped threads=256 grid<=1056 [{level = "grid", persistent = true}] > [{level = "warp", size = 8}] > reduce [{level = "lane"}] > [{level = "lane"}] (from lower-loop-to-gpu's fallback to loop-map's strategy; the templates would run it on one thread: row-fused nest accumulates without a positive 'split' in its morf.kernel attribute (no row_fused); accumulate the other mappings cannot prove race-free
+// ACC: rowfused-acc-no-split.mlir:10:3: schedule: @acc_k0: mapped threads=256 grid<=1056 [{level = "grid", persistent = true}] > [{level = "warp", size = 8}] > reduce [{level = "lane"}] > [{level = "lane"}] (from lower-loop-to-gpu's fallback to loop-map's strategy; the templates would run it on one thread: row-fused nest accumulates without a positive 'split' in its morf.kernel attribute (no row_fused); accumulate the other mappings cannot prove race-free
 // ACC-NOT: sequential
+//
+// A top-level mloop.for: nothing maps it, one thread runs it, and the note says why.
+// RUN: morf-opt %S/Inputs/top-level-for.mlir --lower-loop-to-gpu --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=FOR
+// FOR: top-level-for.mlir:8:8: schedule: @prefix_k0: sequential threads=32 {{.*}} (from the heuristic)
+// FOR-NEXT: top-level-for.mlir:8:8: note: fallback: top-level mloop.for (no parallel loop to map)
 //
 // tanh backward with a bias gradient: the pointwise kernel with partial sums runs in the
 // row form (a warp per row, partials in shared memory), then the final reduction; both good
