@@ -1229,20 +1229,7 @@ impl<'a> KernelBuilder<'a> {
 
     /// The size (a static value, or a hint) of a host index value, for the heuristic.
     fn size_of(&self, v: Value) -> Option<u64> {
-        if let Some(n) = const_int(self.ctx, v) {
-            return u64::try_from(n).ok();
-        }
-        let d = self.ctx.defining_op(v)?;
-        if let Some(dim) = self.ctx.dyn_cast::<mloop::DimOp>(d) {
-            let buf = dim.source(self.ctx);
-            let k = dim.index(self.ctx)? as usize;
-            if let Some(Dim::Static(n)) = buffer_shape(self.ctx, buf).get(k) {
-                return Some(*n);
-            }
-            let name = self.names.get(&(buf, k))?;
-            return self.opts.size_hints.get(name).copied();
-        }
-        None
+        known_size(self.ctx, self.names, self.opts, v)
     }
 
     // ----- emitting nest ops -----

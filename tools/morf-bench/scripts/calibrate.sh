@@ -9,7 +9,8 @@
 # Usage (repository root, GPU machine, release binaries in $BIN):
 #   BIN=.device-bin OUT=out [MODE=sweep|final] bash tools/morf-bench/scripts/calibrate.sh [filter]
 # MODE=sweep (default): forced split sizes; MODE=final: the defaults, a warp per row against
-# the heuristic, and the benchmark rows. LIMIT caps each morf-bench call (seconds).
+# the heuristic, and the benchmark rows. LIMIT caps each morf-bench call (seconds; 90 by
+# default: generating the 576000 x 384 inputs alone took over 25 s on the H200 host).
 set -uo pipefail
 BIN=${BIN:-target/release}
 OUT=${OUT:-calib-out}
@@ -31,7 +32,7 @@ run() { # name file sizes splits l2g-options
     local name=$1 file=$2 sizes=$3 splits=$4 opts=$5
     case "$name" in *"$FILTER"*) ;; *) return ;; esac
     local log="$OUT/logs/$name.log"
-    timeout "${LIMIT:-60}" "$BIN/morf-bench" "$file" --sizes "$sizes" --fused-pipeline "$(pipe "$splits" "$opts")" \
+    timeout "${LIMIT:-90}" "$BIN/morf-bench" "$file" --sizes "$sizes" --fused-pipeline "$(pipe "$splits" "$opts")" \
         --runs "$RUNS" --warmup 5 --no-check --per-kernel >"$log" 2>&1
     local med floor
     med=$(grep -o 'fused: median [0-9.]* us' "$log" | head -1 | awk '{print $3}')
