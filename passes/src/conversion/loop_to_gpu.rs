@@ -79,7 +79,9 @@ use super::schedule::{
     choose_schedule, mapping_applies, Fallback, Mapping, NestShape, Overrides, PartialStore, Schedule, SCHEDULE_ATTR,
 };
 use crate::fusion::device::Device;
-use crate::transforms::loop_utils::{const_int, defined_outside, loop_parts, same_index, Ib, LoopParts};
+use crate::transforms::loop_utils::{
+    const_int, defined_outside, loop_parts, same_index, written_buffers, Ib, LoopParts,
+};
 
 #[path = "mapped.rs"]
 mod mapped;
@@ -98,6 +100,23 @@ pub struct LoopToGpuOptions {
     pub dry_run: Option<ScheduleLog>,
     /// `report`: print the schedule of each top-level nest to stderr (not in a dry run).
     pub report: bool,
+}
+
+/// An entry of a nest's `morf.kernel` dictionary (docs/fusion.md, "Materialized form").
+fn kernel_entry(ctx: &Context, op: OpId, key: &str) -> Option<Attr> {
+    let a = ctx.attr(op, "morf.kernel")?;
+    let morf_ir::AttrData::Dict(entries) = ctx.attr_data(a) else { return None };
+    entries.iter().find(|(k, _)| ctx.str(*k) == key).map(|(_, v)| *v)
+}
+
+/// The `kind` of a nest's `morf.kernel` attribute.
+fn kernel_kind(ctx: &Context, op: OpId) -> Option<String> {
+    kernel_entry(ctx, op, "kind").and_then(|v| ctx.attr_str(v)).map(str::to_string)
+}
+
+/// The `split` of a nest's `morf.kernel` attribute.
+fn kernel_split(ctx: &Context, op: OpId) -> Option<i64> {
+    kernel_entry(ctx, op, "split").and_then(|v| ctx.attr_int(v))
 }
 
 /// Columns below which a 2-D pointwise nest with partials keeps the thread-per-(split,
@@ -153,12 +172,8 @@ fn partials_to_rows(
         if !ctx.isa::<mloop::ParallelOp>(op) {
             continue;
         }
-        let Some(a) = ctx.attr(op, "morf.kernel") else { continue };
-        let morf_ir::AttrData::Dict(entries) = ctx.attr_data(a) else { continue };
-        let get = |k: &str| entries.iter().find(|(n, _)| ctx.str(*n) == k).map(|(_, v)| *v);
-        let kind = get("kind").and_then(|v| ctx.attr_str(v)).map(str::to_string);
-        let Some(split) = get("split").and_then(|v| ctx.attr_int(v)).filter(|s| *s > 0) else { continue };
-        if kind.as_deref() != Some("pointwise") {
+        let Some(split) = kernel_split(ctx, op).filter(|s| *s > 0) else { continue };
+        if kernel_kind(ctx, op).as_deref() != Some("pointwise") {
             continue;
         }
         let Ok(p) = loop_parts(ctx, op, false) else { continue };
@@ -932,14 +947,7 @@ impl<'a> KernelBuilder<'a> {
         let st = mgpu::FuncOp::state(loc, sym, fta, Some(unit), None).region(region);
         let kernel = ctx.create_op(st);
         ctx.append_op(mblock, kernel);
-        let mut written = HashSet::new();
-        for o in ctx.walk_collect(nest) {
-            match LoopOp::of(ctx, o) {
-                LoopOp::Store(s) => written.insert(s.buffer(ctx)),
-                LoopOp::Accumulate(a) => written.insert(a.buffer(ctx)),
-                _ => continue,
-            };
-        }
+        let written: HashSet<Value> = written_buffers(ctx, nest).into_iter().collect();
         KernelBuilder {
             ctx,
             loc,
@@ -1588,27 +1596,11 @@ impl<'a> KernelBuilder<'a> {
     }
 
     fn kernel_kind(&self, op: OpId) -> Option<String> {
-        let a = self.ctx.attr(op, "morf.kernel")?;
-        if let morf_ir::AttrData::Dict(entries) = self.ctx.attr_data(a) {
-            for (k, v) in entries {
-                if self.ctx.str(*k) == "kind" {
-                    return self.ctx.attr_str(*v).map(str::to_string);
-                }
-            }
-        }
-        None
+        kernel_kind(self.ctx, op)
     }
 
     fn kernel_split(&self, op: OpId) -> Option<i64> {
-        let a = self.ctx.attr(op, "morf.kernel")?;
-        if let morf_ir::AttrData::Dict(entries) = self.ctx.attr_data(a) {
-            for (k, v) in entries {
-                if self.ctx.str(*k) == "split" {
-                    return self.ctx.attr_int(*v);
-                }
-            }
-        }
-        None
+        kernel_split(self.ctx, op)
     }
 
     /// The mapping the lowering gives a nest by its structure, and why better mappings were

@@ -39,7 +39,8 @@
 //!   `T` in 128..=1024 (`values_per_col`: the row inputs held, plus one f32 accumulator per
 //!   partial). `looped` re-reads its row inputs: free when the row fits in shared memory,
 //!   from L2 when `sms * row_bytes <= l2/2`, else from DRAM.
-//! * `ctas`: the CTAs of the launch (the persistent grid for row kernels).
+//! * `ctas`: the CTAs of the launch (the persistent grid for row kernels; the partial launch
+//!   of a split-K column reduction).
 
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -162,13 +163,6 @@ pub fn kernel_cost(kernel: &Kernel, ctx: &Ctx) -> KernelCost {
         }
     }
 
-    // Parallelism.
-    let numel_of = |n: usize| match &ctx.nest(n).kind {
-        NestKind::Pointwise { domain } => (ctx.extents.numel(domain), ctx.extents.numel(domain)),
-        NestKind::Reduction { kept, reduced, .. } => {
-            (ctx.extents.numel(kept) * ctx.extents.numel(reduced), ctx.extents.numel(kept))
-        }
-    };
     let partial = parts.iter().find_map(|p| match p {
         Kernel::Partial { nest, split } => Some((*nest, *split)),
         _ => None,
@@ -177,28 +171,6 @@ pub fn kernel_cost(kernel: &Kernel, ctx: &Ctx) -> KernelCost {
         Kernel::Nest(n) if ctx.is_row_reduction(*n) => Some(*n),
         _ => None,
     });
-    c.ctas = if let Some((n, s)) = partial {
-        match &ctx.nest(n).kind {
-            NestKind::Reduction { reduced, .. } => ctx.extents.numel(reduced).div_ceil(s.max(1)),
-            NestKind::Pointwise { .. } => 1,
-        }
-    } else if let Some(r) = row {
-        let (numel, rows) = numel_of(r);
-        rows.min(numel.div_ceil(2048))
-    } else if let Some(Kernel::Final { nest, .. }) = parts.first() {
-        numel_of(*nest).1.div_ceil(32)
-    } else {
-        parts
-            .iter()
-            .map(|p| match p {
-                Kernel::Nest(n) | Kernel::Partial { nest: n, .. } | Kernel::Final { nest: n, .. } => numel_of(*n).0,
-                Kernel::Fused { .. } => 0,
-            })
-            .max()
-            .unwrap_or(1)
-            .div_ceil(2048)
-    }
-    .max(1);
 
     // Row style.
     let mut dram_reread = 0u64;
@@ -237,7 +209,7 @@ pub fn kernel_cost(kernel: &Kernel, ctx: &Ctx) -> KernelCost {
                 // columns are [rows, cols] tensors; the others are re-read from cache anyway).
                 let full: Vec<u64> = row_bufs.iter().filter(|(_, n)| *n > reduced.len()).map(|(b, _)| *b).collect();
                 let total: u64 = full.iter().sum();
-                let rows = numel_of(r).1.max(1);
+                let rows = nest_points(ctx, r).1.max(1);
                 let row_bytes = total / rows;
                 if row_bytes <= dev.shared_mem_per_sm {
                     c.note = format!("row staged in shared memory ({row_bytes} B)");
@@ -273,9 +245,12 @@ pub fn kernel_cost(kernel: &Kernel, ctx: &Ctx) -> KernelCost {
     let fill_s = if fills > 0 { fills as f64 * FILL_OVERHEAD_S + c.workspace_bytes as f64 / bw } else { 0.0 };
     let dram_s = dram_s + fill_s;
     c.launches = launches;
-    if let LaunchShape::Waves(w) = &shape {
-        c.ctas = w.units.min(w.grid_cap);
+    c.ctas = match &shape {
+        LaunchShape::Waves(w) => w.units.min(w.grid_cap),
+        LaunchShape::Final { ctas } => *ctas,
+        LaunchShape::SplitK { partial, .. } => partial.units,
     }
+    .max(1);
     let eff_l2 = (c.ctas as f64 * dev.sm_bandwidth_share / dev.sms.max(1) as f64).min(1.0);
     c.time_s = if c.feasible {
         dev.launch_overhead_s * launches as f64
@@ -394,6 +369,17 @@ fn waves_time(dev: &super::device::Device, w: &Waves, bytes: f64) -> f64 {
         t += wave(tail.div_ceil(sms));
     }
     t
+}
+
+/// The points of nest `n`'s iteration space and of its result (its kept axes; a pointwise
+/// nest's result is its domain).
+fn nest_points(ctx: &Ctx, n: usize) -> (u64, u64) {
+    match &ctx.nest(n).kind {
+        NestKind::Pointwise { domain } => (ctx.extents.numel(domain), ctx.extents.numel(domain)),
+        NestKind::Reduction { kept, reduced, .. } => {
+            (ctx.extents.numel(kept) * ctx.extents.numel(reduced), ctx.extents.numel(kept))
+        }
+    }
 }
 
 /// The longest chain of row reductions in `kernel` where each reads the result of the one
@@ -556,12 +542,7 @@ fn launch_shape(
     let numel = parts
         .iter()
         .map(|p| match p {
-            Kernel::Nest(n) | Kernel::Partial { nest: n, .. } | Kernel::Final { nest: n, .. } => {
-                match &ctx.nest(*n).kind {
-                    NestKind::Pointwise { domain } => ctx.extents.numel(domain),
-                    NestKind::Reduction { kept, reduced, .. } => ctx.extents.numel(kept) * ctx.extents.numel(reduced),
-                }
-            }
+            Kernel::Nest(n) | Kernel::Partial { nest: n, .. } | Kernel::Final { nest: n, .. } => nest_points(ctx, *n).0,
             Kernel::Fused { .. } => 0,
         })
         .max()

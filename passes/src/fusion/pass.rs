@@ -78,7 +78,9 @@ use super::{
 };
 use crate::transforms::loop_fuse::fuse;
 use crate::transforms::loop_partial_accumulate::{collapse_parallel_dims, partial_accumulate};
-use crate::transforms::loop_utils::{body_block, const_int, loop_parts, same_index, target_functions, terminator};
+use crate::transforms::loop_utils::{
+    body_block, const_int, loop_parts, same_index, target_functions, terminator, written_buffers,
+};
 
 /// The registry entry of `fuse-mixed-reductions`.
 pub fn info() -> PassInfo {
@@ -952,14 +954,7 @@ fn nest_into_row(ctx: &mut Context, r: OpId, p: OpId) -> Result<(), Diagnostic> 
     // read what the row loop writes only at the row it is on. Any other index needs values
     // other rows compute, which a row kernel has not written yet: refuse instead of computing a
     // silently wrong result.
-    let row_written: Vec<Value> = ctx
-        .walk_collect(r)
-        .into_iter()
-        .filter_map(|o| match ctx.dyn_cast::<StoreOp>(o) {
-            Some(st) => Some(st.buffer(ctx)),
-            None => ctx.dyn_cast::<AccumulateOp>(o).map(|acc| acc.buffer(ctx)),
-        })
-        .collect();
+    let row_written: Vec<Value> = written_buffers(ctx, r);
     for o in ctx.walk_collect(p) {
         let Some(load) = ctx.dyn_cast::<LoadOp>(o).filter(|l| row_written.contains(&l.buffer(ctx))) else {
             continue;
@@ -1028,14 +1023,7 @@ fn recompute_in_row(ctx: &mut Context, r: OpId, p: OpId) -> Result<(), Diagnosti
     if stored.is_empty() {
         return Ok(());
     }
-    let inner_stores: Vec<Value> = ctx
-        .walk_collect(p)
-        .into_iter()
-        .filter_map(|o| match ctx.dyn_cast::<StoreOp>(o) {
-            Some(st) => Some(st.buffer(ctx)),
-            None => ctx.dyn_cast::<AccumulateOp>(o).map(|a| a.buffer(ctx)),
-        })
-        .collect();
+    let inner_stores: Vec<Value> = written_buffers(ctx, p);
     let rp = loop_parts(ctx, r, false).map_err(|m| err(ctx, &m))?;
     let reduces: Vec<OpId> = ctx.block_ops(rp.body).filter(|o| ctx.isa::<ReduceOp>(*o)).collect();
     for red in reduces {
@@ -1084,14 +1072,7 @@ fn recompute_in_row(ctx: &mut Context, r: OpId, p: OpId) -> Result<(), Diagnosti
 
 /// The name of a buffer that the inner nest `p` writes and the row loop `r` reads, if any.
 fn reads_inner_result(ctx: &Context, r: OpId, p: OpId) -> Option<String> {
-    let written: Vec<Value> = ctx
-        .walk_collect(p)
-        .into_iter()
-        .filter_map(|o| match ctx.dyn_cast::<StoreOp>(o) {
-            Some(st) => Some(st.buffer(ctx)),
-            None => ctx.dyn_cast::<AccumulateOp>(o).map(|a| a.buffer(ctx)),
-        })
-        .collect();
+    let written: Vec<Value> = written_buffers(ctx, p);
     ctx.walk_collect(r).into_iter().find_map(|o| {
         let l = ctx.dyn_cast::<LoadOp>(o)?;
         written.contains(&l.buffer(ctx)).then(|| buffer_name(ctx, l.buffer(ctx), 0))

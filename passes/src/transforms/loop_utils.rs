@@ -359,6 +359,18 @@ pub(crate) fn nested_effects(ctx: &Context, op: OpId) -> Vec<Effect> {
     out
 }
 
+/// The buffers `op` and the ops nested in it store into or accumulate into, in walk order
+/// (a buffer once per write).
+pub(crate) fn written_buffers(ctx: &Context, op: OpId) -> Vec<Value> {
+    ctx.walk_collect(op)
+        .into_iter()
+        .filter_map(|o| match StoreOp::dyn_cast(ctx, o) {
+            Some(st) => Some(st.buffer(ctx)),
+            None => AccumulateOp::dyn_cast(ctx, o).map(|a| a.buffer(ctx)),
+        })
+        .collect()
+}
+
 /// The identity of a reduction kind.
 pub(crate) fn identity_of(kind: Kind) -> f64 {
     match kind {
