@@ -422,6 +422,32 @@ mod tests {
     }
 
     #[test]
+    fn a_textual_pipeline_runs_where_a_name_is_expected() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/rmsnorm_bwd.mlir");
+        let text = std::fs::read_to_string(path).unwrap();
+        let split_of = |pipeline: &str| {
+            let mut ctx = new_context(false);
+            let module = load_module(&mut ctx, path, &text).unwrap();
+            run_named_pipeline(&mut ctx, module, &pass_registry(), pipeline, Some("M=65536,N=1024")).unwrap();
+            morf_ir::print_op(&ctx, module, &morf_ir::PrintOptions::default()).contains("split = 64")
+        };
+        // A textual pipeline takes the hints like a named one; an explicit `splits` is the only
+        // size tried (the default set picks another split at this shape).
+        assert!(split_of("builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{splits=64})"));
+        assert!(!split_of("builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions)"));
+        // An unknown name without parentheses is an error naming the registered pipelines.
+        let mut ctx = new_context(false);
+        let module = load_module(&mut ctx, path, &text).unwrap();
+        let e = run_named_pipeline(&mut ctx, module, &pass_registry(), "gpu-fast", None).unwrap_err().to_string();
+        assert!(e.contains("no pipeline named 'gpu-fast'") && e.contains("gpu-unfused"), "{e}");
+        // A malformed textual pipeline is an error, not a panic.
+        let e = run_named_pipeline(&mut ctx, module, &pass_registry(), "builtin.module(no-such-pass)", None)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("no-such-pass"), "{e}");
+    }
+
+    #[test]
     fn device_memory_message() {
         assert!(check_device_fits(10, 10, 100).is_ok());
         let m = check_device_fits(3 << 30, 1 << 30, 80 << 30).unwrap_err().to_string();
