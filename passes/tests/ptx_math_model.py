@@ -16,6 +16,11 @@ Modelling choices:
   again: the PTX ISA bound for sm_90 is a maximum relative error of 2^-22 over the full
   range, subnormal results included (without `.ftz`). Every point is run with all three d and
   the worst counts.
+- `rcp.approx.f32(x)` (tanh and erf): 1/x rounded to f32, times (1 + d') with d' in {-2^-23, 0,
+  +2^-23}, rounded again (the PTX ISA bound is 1 ulp; this is up to 1.5 ulp from 1/x).
+  tanh and erf run every point with all nine pairs (d, d') and the worst counts.
+- The polynomials of tanh (below 0.9) and erf (below 1) are minimax fits of relative error
+  (`minimax`, Lawson's iteration over Chebyshev points, float64); `--fit` prints them again.
 Error measure: |out - ref| / max(|ref|, 2^-126), ref in float64: relative error, except that
 results in the subnormal range are measured against the smallest normal (their own precision
 is absolute).
@@ -33,27 +38,35 @@ LN2 = f32(math.log(2.0))  # 0x3F317218
 LN2_HI = f32(0.693359375)  # 0x3F318000: 9 significant bits, so k * LN2_HI is exact
 LN2_LO = f32(math.log(2.0) - 0.693359375)  # -2.1219444e-04
 SQRT_HALF_BITS = 0x3F3504F3  # the f32 just below sqrt(1/2)
-TANH_T = f32(0.625)
-# tanh x = x + x z P(z), z = x^2, for |x| < TANH_T: Taylor coefficients of x^3 ... x^21.
+TANH_T = f32(0.9)
+# tanh x = x + x z P(z), z = x^2, for |x| < TANH_T: minimax fit (relative error of tanh 1.6e-8),
+# constant term first (`--fit`).
 TANH_P = [
-    -0.3333333333333333,
-    0.13333333333333333,
-    -0.05396825396825397,
-    0.021869488536155203,
-    -0.008863235529902197,
-    0.003592128036572481,
-    -0.0014558343870513183,
-    0.000590027440945586,
-    -0.00023912911424355248,
-    9.691537956929451e-05,
+    -0.33333212181728955,
+    0.13330359981326761,
+    -0.05372148986814742,
+    0.020904125520997213,
+    -0.006860054525028889,
+    0.001303959101037988,
 ]
 # log(1 + f) = f - s (f - R), s = f / (2 + f), R = z (2/3 + z (2/5 + z (2/7 + z 2/9))), z = s^2.
 LOG_R = [2 / 3, 2 / 5, 2 / 7, 2 / 9]
-# erf x = x P(x^2) for |x| < 1: Taylor coefficients 2/sqrt(pi) (-1)^n / (n! (2n + 1)), n = 0..12.
-ERF_P = [2 / math.sqrt(math.pi) * (-1) ** n / (math.factorial(n) * (2 * n + 1)) for n in range(13)]
+# erf x = x P(x^2) for |x| < 1: minimax fit (relative error of erf 1.2e-9), constant term first.
+ERF_P = [
+    1.1283791657267908,
+    -0.37612625824428625,
+    0.11283585149966217,
+    -0.026853811974656767,
+    0.005188327740076026,
+    -0.0008010193972464615,
+    7.853862158723855e-05,
+]
 # erfc a = t exp(-a^2 + Q(t)), t = 1 / (1 + a / 2) (Numerical Recipes' erfcc), constant term first.
 ERFC_Q = [-1.26551223, 1.00002368, 0.37409196, 0.09678418, -0.18628806, 0.27886807, -1.13520398, 1.48851587,
           -0.82215223, 0.17087277]
+# The emitter evaluates log2(erfc a / t) = log2(e) (Q(t) - a^2) with n = -t: QN(n) = log2(e) Q(-n),
+# the coefficients of Q times log2 e, odd ones negated.
+ERFC_QN = [(-1) ** k * c * math.log2(math.e) for k, c in enumerate(ERFC_Q)]
 INF = f32(np.inf)
 
 
@@ -65,6 +78,20 @@ def ex2(t, d):
     with np.errstate(over="ignore", invalid="ignore"):
         r = np.exp2(t.astype(np.float64)).astype(f32)
         return (r.astype(np.float64) * (1.0 + d)).astype(f32)
+
+
+def rcp(x, d):
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        r = (1.0 / x.astype(np.float64)).astype(f32)
+        return (r.astype(np.float64) * (1.0 + d)).astype(f32)
+
+
+def horner(coeffs, v):
+    """mov of the last coefficient, then one fma per coefficient down to the constant term."""
+    acc = np.full_like(v, f32(coeffs[-1]))
+    for c in coeffs[-2::-1]:
+        acc = fma(acc, v, np.full_like(v, f32(c)))
+    return acc
 
 
 def sel(p, a, b):
@@ -119,40 +146,75 @@ def log_seq(x):
     return sel(ok, res, spec)
 
 
-def tanh_seq(x, d):
+def tanh_seq(x, dd):
+    """tanh(x); dd = (d of ex2, d' of rcp)."""
+    d, dr = dd
     x = np.asarray(x, f32)
     a = np.abs(x)
     z = (x * x).astype(f32)
-    P = np.full_like(z, f32(TANH_P[-1]))
-    for c in TANH_P[-2::-1]:
-        P = fma(P, z, np.full_like(z, f32(c)))
+    P = horner(TANH_P, z)
     xz = (x * z).astype(f32)
     small = fma(xz, P, x)
-    E = exp_seq((a + a).astype(f32), d)
+    # 1 - 2 / (2^(|x| 2 log2 e) + 1): 2 LOG2E is 2 * 0x3FB8AA3B, exact.
+    t = (a * (f32(2.0) * LOG2E)).astype(f32)
+    E = ex2(t, d)  # inf for |x| >= 44.4: r = 0 and the result 1
     with np.errstate(over="ignore", invalid="ignore"):
-        big = (f32(1.0) - (f32(2.0) / (E + f32(1.0)).astype(f32)).astype(f32)).astype(f32)
+        den = (E + f32(1.0)).astype(f32)
+    r = rcp(den, dr)
+    big = fma(r, f32(-2.0), f32(1.0))
     # copysign.f32 on the selected value: the sign of x, also for tanh(-0) = -0.
     return np.copysign(sel(a < TANH_T, small, big), x).astype(f32)
 
 
-def erf_seq(x, d):
+def erf_seq(x, dd):
+    """erf(x); dd = (d of ex2, d' of rcp)."""
+    d, dr = dd
     x = np.asarray(x, f32)
     a = np.abs(x)
     z = (x * x).astype(f32)
-    P = np.full_like(z, f32(ERF_P[-1]))
-    for c in ERF_P[-2::-1]:
-        P = fma(P, z, np.full_like(z, f32(c)))
+    P = horner(ERF_P, z)
     small = (x * P).astype(f32)
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        t = (f32(1.0) / ((a * f32(0.5)).astype(f32) + f32(1.0)).astype(f32)).astype(f32)
-        Q = np.full_like(t, f32(ERFC_Q[-1]))
-        for c in ERFC_Q[-2::-1]:
-            Q = fma(Q, t, np.full_like(t, f32(c)))
-        arg = fma(-a, a, Q)
-        E = exp_seq(arg, d)
-        big = (f32(1.0) - (t * E).astype(f32)).astype(f32)
+        den = fma(a, f32(-0.5), f32(-1.0))  # -(1 + a/2)
+        n = rcp(den, dr)  # -t
+        q = horner(ERFC_QN, n)  # log2(e) Q(t)
+        s = fma(z, -LOG2E, q)  # log2(e) (Q(t) - a^2) = log2(erfc a / t)
+        E = ex2(s, d)
+        big = fma(n, E, f32(1.0))  # 1 - t E
     # copysign.f32 on the selected value: erf is odd, erf(-0) = -0.
     return np.copysign(sel(a < f32(1.0), small, big), x).astype(f32)
+
+
+def minimax(f, w, v, n, iters=400):
+    """Coefficients c (constant first) of the polynomial in v minimising max |w (sum c_k v^k - f)|
+    over the points v: Lawson's iteration of weighted least squares."""
+    A = np.vander(v, n, increasing=True)
+    u = np.full(len(v), 1.0 / len(v))
+    for _ in range(iters):
+        sw = np.sqrt(u) * w
+        c, *_ = np.linalg.lstsq(A * sw[:, None], f * sw, rcond=None)
+        e = np.abs(w * (A @ c - f))
+        u = u * e
+        u /= u.sum()
+    return c, float(np.max(np.abs(w * (A @ c - f))))
+
+
+def fit():
+    """Prints TANH_P and ERF_P again: fits of tanh(x) = x + x^3 P(x^2) on [0, 0.9] and erf(x) = x P(x^2)
+    on [0, 1], weighted to the relative error of the function, over 6001 Chebyshev points."""
+
+    def cheb(hi):
+        x = hi * (np.cos(np.linspace(np.pi, 0.0, 6001)) + 1.0) / 2.0
+        return x[x > 1e-3]
+
+    x = cheb(0.9)
+    z, th = x * x, np.tanh(x)
+    c, e = minimax((th - x) / (x * z), x * z / th, z, len(TANH_P))
+    print(f"TANH_P (max relative error of tanh {e:.2e}):", [float(v) for v in c])
+    x = cheb(1.0)
+    ef = np.array([math.erf(v) for v in x])
+    c, e = minimax(ef / x, x / ef, x * x, len(ERF_P))
+    print(f"ERF_P (max relative error of erf {e:.2e}):", [float(v) for v in c])
 
 
 def err(out, ref):
@@ -160,7 +222,13 @@ def err(out, ref):
     return np.abs(out - ref) / np.maximum(np.abs(ref), 2.0**-126)
 
 
-def report(name, xs, fn, ref, ds=(-(2.0**-22), 0.0, 2.0**-22)):
+EX2_D = (-(2.0**-22), 0.0, 2.0**-22)
+RCP_D = (-(2.0**-23), 0.0, 2.0**-23)
+# (d, d') for the sequences with both ex2.approx and rcp.approx.
+EX2_RCP_D = tuple((d, dr) for d in EX2_D for dr in RCP_D)
+
+
+def report(name, xs, fn, ref, ds=EX2_D):
     worst, at = 0.0, None
     finite = np.isfinite(ref)
     for d in ds:
@@ -191,6 +259,9 @@ def sweep_all_exponents(lo, hi, per_binade=4096, rng=None):
 def main():
     warnings.simplefilter("ignore")  # overflow in the unselected branches
     n_random = 2_000_000
+    if "--fit" in sys.argv:
+        fit()
+        return 0
     if "--random" in sys.argv:
         n_random = int(sys.argv[sys.argv.index("--random") + 1])
     rng = np.random.default_rng(1)
@@ -229,13 +300,13 @@ def main():
         [
             sweep_all_exponents(-np.inf, np.inf),
             np.linspace(-12.0, 12.0, 4_000_001).astype(f32),
-            np.linspace(0.6, 0.65, 1_000_001).astype(f32),
+            np.linspace(0.85, 0.95, 1_000_001).astype(f32),
             rng.uniform(-10.0, 10.0, n_random).astype(f32),
             rng.integers(0, 2**32, n_random, dtype=np.uint64).astype(np.uint32).view(f32),
         ]
     )
     xt = xt[np.isfinite(xt)]
-    worst["tanh"] = report("tanh", xt, tanh_seq, np.tanh(xt.astype(np.float64)))
+    worst["tanh"] = report("tanh", xt, tanh_seq, np.tanh(xt.astype(np.float64)), ds=EX2_RCP_D)
 
     # erf: all exponents both signs, dense over [-6, 6] and around the switch at 1, random bits.
     xf = np.concatenate(
@@ -249,22 +320,25 @@ def main():
     )
     xf = xf[np.isfinite(xf)]
     ref = np.array([math.erf(v) for v in xf.astype(np.float64).tolist()])
-    worst["erf"] = report("erf", xf, erf_seq, ref)
+    worst["erf"] = report("erf", xf, erf_seq, ref, ds=EX2_RCP_D)
 
     # Special values, exact.
     bad = []
     nan = f32(np.nan)
     mn = f32(2.0**-149)
-    for d in (-(2.0**-22), 0.0, 2.0**-22):
+    mx = np.finfo(f32).max
+    for d, dr in EX2_RCP_D:
         cases = [
             ("exp", exp_seq, [nan, -INF, INF, f32(88.8), f32(89.0), f32(1000.0), f32(-104.0), f32(-1000.0)],
              [nan, 0.0, INF, INF, INF, INF, 0.0, 0.0]),
             ("log", lambda x, d: log_seq(x), [nan, f32(0.0), f32(-0.0), f32(-1.0), -INF, INF, f32(1.0), mn],
              [nan, -INF, -INF, nan, nan, INF, 0.0, math.log(2.0**-149)]),
-            ("tanh", tanh_seq, [nan, INF, -INF, f32(0.0), f32(-0.0), mn, -mn, f32(1e-30), f32(20.0), f32(-20.0)],
-             [nan, 1.0, -1.0, 0.0, -0.0, mn, -mn, f32(1e-30), 1.0, -1.0]),
-            ("erf", erf_seq, [nan, INF, -INF, f32(0.0), f32(-0.0), f32(4.5), f32(-4.5), f32(30.0)],
-             [nan, 1.0, -1.0, 0.0, -0.0, 1.0, -1.0, 1.0]),
+            ("tanh", lambda x, d: tanh_seq(x, (d, dr)),
+             [nan, INF, -INF, f32(0.0), f32(-0.0), mn, -mn, f32(1e-30), f32(20.0), f32(-20.0), f32(50.0), mx, -mx],
+             [nan, 1.0, -1.0, 0.0, -0.0, mn, -mn, f32(1e-30), 1.0, -1.0, 1.0, 1.0, -1.0]),
+            ("erf", lambda x, d: erf_seq(x, (d, dr)),
+             [nan, INF, -INF, f32(0.0), f32(-0.0), f32(4.5), f32(-4.5), f32(30.0), mx, -mx],
+             [nan, 1.0, -1.0, 0.0, -0.0, 1.0, -1.0, 1.0, 1.0, -1.0]),
         ]
         for name, fn, xs, want in cases:
             out = fn(np.array(xs, f32), d)
@@ -272,7 +346,7 @@ def main():
                 w = f32(w)
                 same = (np.isnan(o) and np.isnan(w)) or (o == w and np.signbit(o) == np.signbit(w))
                 if not same:
-                    bad.append(f"{name}({xv!r}) = {o!r}, want {w!r} (d={d})")
+                    bad.append(f"{name}({xv!r}) = {o!r}, want {w!r} (d={d}, d'={dr})")
     for b in bad:
         print("SPECIAL VALUE MISMATCH:", b)
     print("special values:", "all exact" if not bad else f"{len(bad)} mismatches")

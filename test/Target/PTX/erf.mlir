@@ -1,5 +1,5 @@
-// erf on f32: x P(x^2) below 1, 1 - t exp(-x^2 + Q(t)) above, the sign of x put back by
-// copysign.
+// erf on f32: x P(x^2) below 1, 1 - t exp(-x^2 + Q(t)) above (n = -t = rcp.approx(-(1 + |x|/2)),
+// 2^(log2(e) (Q - x^2)) by ex2.approx, 1 + n 2^... in one fma), the sign of x put back by copysign.
 // (The f64 diagnostic is in errors.mlir.)
 // RUN: morf-opt %s --emit=ptx | FileCheck %s
 
@@ -7,23 +7,21 @@
 // CHECK:      ld.global.f32 [[X:%f[0-9]+]], [%rd{{[0-9]+}}];
 // CHECK-NEXT: abs.f32 [[A:%f[0-9]+]], [[X]];
 // CHECK-NEXT: mul.rn.f32 [[Z:%f[0-9]+]], [[X]], [[X]];
-// The Taylor coefficient of x^25, then Horner down to 2/sqrt(pi).
-// CHECK-NEXT: mov.f32 [[P:%f[0-9]+]], 0f2ECF356B;
-// CHECK:      fma.rn.f32 [[P]], [[P]], [[Z]], 0f3F906EBB;
+// The minimax coefficient of x^12, then Horner down to about 2/sqrt(pi).
+// CHECK-NEXT: mov.f32 [[P:%f[0-9]+]], 0f38A4B51A;
+// CHECK-COUNT-6: fma.rn.f32 [[P]], [[P]], [[Z]], {{0f[0-9A-F]+}};
 // CHECK-NEXT: mul.rn.f32 [[SMALL:%f[0-9]+]], [[X]], [[P]];
-// t = 1 / (1 + |x| / 2)
-// CHECK-NEXT: mul.rn.f32 [[H:%f[0-9]+]], [[A]], 0f3F000000;
-// CHECK-NEXT: add.rn.f32 [[DEN:%f[0-9]+]], [[H]], 0f3F800000;
-// CHECK-NEXT: div.rn.f32 [[T:%f[0-9]+]], 0f3F800000, [[DEN]];
-// -x^2 + Q(t) in one fma, then the accurate exp.
-// CHECK:      neg.f32 [[NA:%f[0-9]+]], [[A]];
-// CHECK-NEXT: fma.rn.f32 [[ARG:%f[0-9]+]], [[NA]], [[A]], {{%f[0-9]+}};
-// CHECK-NEXT: min.NaN.f32 {{%f[0-9]+}}, [[ARG]], 0f42B20000;
-// CHECK:      ex2.approx.f32
-// CHECK:      mul.rn.f32 [[ERFC:%f[0-9]+]], [[T]], {{%f[0-9]+}};
-// CHECK-NEXT: sub.rn.f32 [[BIG:%f[0-9]+]], 0f3F800000, [[ERFC]];
-// CHECK-NEXT: setp.lt.f32 [[S:%p[0-9]+]], [[A]], 0f3F800000;
-// CHECK-NEXT: selp.f32 [[SEL:%f[0-9]+]], [[SMALL]], [[BIG]], [[S]];
+// n = -t = 1 / -(1 + |x| / 2)
+// CHECK-NEXT: fma.rn.f32 [[DEN:%f[0-9]+]], [[A]], 0fBF000000, 0fBF800000;
+// CHECK-NEXT: rcp.approx.f32 [[N:%f[0-9]+]], [[DEN]];
+// log2(e) Q(-n) by Horner (10 coefficients), minus log2(e) x^2 in one fma, then ex2.
+// CHECK-NEXT: mov.f32 [[Q:%f[0-9]+]], 0fBE7C6F08;
+// CHECK-COUNT-9: fma.rn.f32 [[Q]], [[Q]], [[N]], {{0f[0-9A-F]+}};
+// CHECK-NEXT: fma.rn.f32 [[S:%f[0-9]+]], [[Z]], 0fBFB8AA3B, [[Q]];
+// CHECK-NEXT: ex2.approx.f32 [[E:%f[0-9]+]], [[S]];
+// CHECK-NEXT: fma.rn.f32 [[BIG:%f[0-9]+]], [[N]], [[E]], 0f3F800000;
+// CHECK-NEXT: setp.lt.f32 [[SP:%p[0-9]+]], [[A]], 0f3F800000;
+// CHECK-NEXT: selp.f32 [[SEL:%f[0-9]+]], [[SMALL]], [[BIG]], [[SP]];
 // CHECK-NEXT: copysign.f32 [[R:%f[0-9]+]], [[X]], [[SEL]];
 // CHECK:      st.global.f32 [%rd{{[0-9]+}}], [[R]];
 // CHECK-NOT:  erf

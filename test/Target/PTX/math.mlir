@@ -41,14 +41,17 @@
 // CHECK-NEXT: sqrt.rn.f32 [[SQRT:%f[0-9]+]], [[LOG]];
 // rsqrt stays rsqrt.approx (approx_rsqrt, on by default).
 // CHECK-NEXT: rsqrt.approx.f32 [[RSQRT:%f[0-9]+]], [[SQRT]];
-// tanh (accurate by default): odd Taylor polynomial below 0.625, else
-// 1 - 2 / (exp(2|x|) + 1) with the accurate exp; the sign of x put back by copysign.
+// tanh (accurate by default): odd minimax polynomial below 0.9, else
+// 1 - 2 / (2^(|x| 2 log2 e) + 1) with ex2.approx and rcp.approx; the sign of x put back by copysign.
 // CHECK-NOT:  tanh.approx
+// CHECK:      abs.f32 [[TA:%f[0-9]+]], [[RSQRT]];
 // CHECK:      fma.rn.f32 [[SMALL:%f[0-9]+]], {{%f[0-9]+}}, {{%f[0-9]+}}, [[RSQRT]];
-// CHECK:      ex2.approx.f32
-// CHECK:      div.rn.f32 [[Q:%f[0-9]+]], 0f40000000,
-// CHECK-NEXT: sub.rn.f32 [[BIG:%f[0-9]+]], 0f3F800000, [[Q]];
-// CHECK-NEXT: setp.lt.f32 [[P:%p[0-9]+]], {{%f[0-9]+}}, 0f3F200000;
+// CHECK-NEXT: mul.rn.f32 [[T2:%f[0-9]+]], [[TA]], 0f4038AA3B;
+// CHECK-NEXT: ex2.approx.f32 [[E2:%f[0-9]+]], [[T2]];
+// CHECK-NEXT: add.rn.f32 [[DEN:%f[0-9]+]], [[E2]], 0f3F800000;
+// CHECK-NEXT: rcp.approx.f32 [[R2:%f[0-9]+]], [[DEN]];
+// CHECK-NEXT: fma.rn.f32 [[BIG:%f[0-9]+]], [[R2]], 0fC0000000, 0f3F800000;
+// CHECK-NEXT: setp.lt.f32 [[P:%p[0-9]+]], [[TA]], 0f3F666666;
 // CHECK-NEXT: selp.f32 [[SEL:%f[0-9]+]], [[SMALL]], [[BIG]], [[P]];
 // CHECK-NEXT: copysign.f32 [[TANH:%f[0-9]+]], [[RSQRT]], [[SEL]];
 // CHECK-NEXT: abs.f32 [[ABS:%f[0-9]+]], [[TANH]];

@@ -283,36 +283,27 @@ const LOG2_E_LO: f32 = 1.925_963_e-8;
 const LN2_HI: f32 = 0.693_359_4;
 const LN2_LO: f32 = -2.121_944_4e-4;
 /// Below it, the accurate `tanh` is the odd polynomial.
-const TANH_SMALL: f32 = 0.625;
-/// Taylor coefficients of tanh x = x + x z P(z) (z = x^2), x^3 through x^21.
-const TANH_P: [f64; 10] = [
-    -0.333_333_333_333_333_3,
-    0.133_333_333_333_333_33,
-    -0.053_968_253_968_253_97,
-    0.021_869_488_536_155_203,
-    -0.008_863_235_529_902_197,
-    0.003_592_128_036_572_481,
-    -0.001_455_834_387_051_318_3,
-    0.000_590_027_440_945_586,
-    -0.000_239_129_114_243_552_48,
-    9.691_537_956_929_451e-5,
+const TANH_SMALL: f32 = 0.9;
+/// tanh x = x + x z P(z) (z = x^2) on [0, 0.9]: the coefficients of P, constant term first, a
+/// minimax fit of tanh's relative error (1.6e-8; `python3 passes/tests/ptx_math_model.py --fit`).
+const TANH_P: [f64; 6] = [
+    -0.333_332_121_817_289_55,
+    0.133_303_599_813_267_61,
+    -0.053_721_489_868_147_42,
+    0.020_904_125_520_997_213,
+    -0.006_860_054_525_028_889,
+    0.001_303_959_101_037_988,
 ];
-/// Taylor coefficients of erf x = x P(z) (z = x^2): `2/sqrt(pi) (-1)^n / (n! (2n + 1))`,
-/// n = 0 through 12.
-const ERF_P: [f64; 13] = [
-    std::f64::consts::FRAC_2_SQRT_PI,
-    -0.37612638903183754,
-    0.11283791670955126,
-    -0.026866170645131252,
-    0.005223977625442188,
-    -0.0008548327023450852,
-    0.00012055332981789664,
-    -1.492565035840625e-05,
-    1.6462114365889246e-06,
-    -1.6365844691234924e-07,
-    1.4807192815879218e-08,
-    -1.2290555301717926e-09,
-    9.422759064650411e-11,
+/// erf x = x P(z) (z = x^2) on [0, 1]: the coefficients of P, constant term first, a minimax fit
+/// of erf's relative error (1.2e-9; `ptx_math_model.py --fit`).
+const ERF_P: [f64; 7] = [
+    1.128_379_165_726_790_8,
+    -0.376_126_258_244_286_25,
+    0.112_835_851_499_662_17,
+    -0.026_853_811_974_656_767,
+    0.005_188_327_740_076_026,
+    -0.000_801_019_397_246_461_5,
+    7.853_862_158_723_855e-5,
 ];
 /// erfc(a) = t exp(-a^2 + Q(t)), t = 1 / (1 + a / 2): the coefficients of Q, constant term
 /// first (Numerical Recipes, `erfcc`; relative error below 1.2e-7 for a >= 0).
@@ -328,6 +319,18 @@ const ERFC_Q: [f64; 10] = [
     -0.82215223,
     0.17087277,
 ];
+/// `log2(e) Q(-n)` as a polynomial in `n`: the coefficients of Q times log2 e, the odd ones
+/// negated. The accurate `erf` evaluates it at `n = -t = 1 / -(1 + a / 2)`, which makes
+/// `1 - t exp(...)` one fma and `exp` an `ex2` of `log2(e) (Q(t) - a^2)`.
+const ERFC_QN: [f64; 10] = {
+    let mut c = ERFC_Q;
+    let mut k = 0;
+    while k < c.len() {
+        c[k] *= if k % 2 == 1 { -std::f64::consts::LOG2_E } else { std::f64::consts::LOG2_E };
+        k += 1;
+    }
+    c
+};
 
 impl<'a> Kernel<'a> {
     fn err(&self, op: OpId, why: &str) -> Diagnostic {
@@ -719,31 +722,31 @@ impl<'a> Kernel<'a> {
         }
     }
 
-    /// `d = erf(x)` on f32, within about 2.5 ulp (`passes/tests/ptx_math_model.py`: 1.7e-7);
-    /// no approximate instruction but the `ex2` inside [`Self::accurate_exp`].
+    /// `d = erf(x)` on f32, within about 3 ulp (`passes/tests/ptx_math_model.py`: 1.8e-7);
+    /// 28 instructions, the approximate ones `rcp.approx` and `ex2.approx`.
     ///
-    /// `|x| < 1`: `x P(x^2)`, P the Taylor series of `erf(x) / x` through `x^24` (the first
-    /// term left out is below 2^-33 of the result). Otherwise `1 - erfc(|x|)` with
-    /// `erfc(a) = t exp(-a^2 + Q(t))`, `t = 1 / (1 + a / 2)` and Q the degree-9 Chebyshev fit
-    /// of Numerical Recipes' `erfcc` (relative error below 1.2e-7), `-a^2 + Q` in one fma;
-    /// beyond 4 the result rounds to 1. `copysign` puts the sign of `x` on either branch (erf
-    /// is odd: erf(-0) = -0); NaN propagates through the second branch and erf(±inf) = ±1.
+    /// `|x| < 1`: `x P(x^2)`, P a degree-6 minimax fit of `erf(x) / x` in `x^2` (relative error
+    /// 1.2e-9). Otherwise `1 - erfc(|x|)` with `erfc(a) = t exp(-a^2 + Q(t))`,
+    /// `t = 1 / (1 + a / 2)` and Q the degree-9 Chebyshev fit of Numerical Recipes' `erfcc`
+    /// (relative error below 1.2e-7). The sequence works with `n = -t = rcp.approx(-(1 + a/2))`
+    /// (1 ulp) and [`ERFC_QN`], so that `s = log2(e) (Q(t) - a^2)` is one fma after Horner and
+    /// `1 - t 2^s = fma(n, ex2.approx(s), 1)`: `s` lies in about [-25, -2] for `a` in [1, 4]
+    /// (erfc's error counts in erf scaled by erfc / erf <= 0.19, and from 4 on the result rounds
+    /// to 1). `copysign` puts the sign of `x` on either branch (erf is odd: erf(-0) = -0); NaN
+    /// propagates through the second branch; erf(±inf) = ±1 (`n = -0`, `s = -inf`, `2^s = 0`).
     fn accurate_erf(&mut self, d: &str, x: &str) {
-        let [a, z, p, small, h, den, t, q, na, arg, ex, erfc, big, sel] = std::array::from_fn(|_| self.tmp(Rc::F32));
+        let [a, z, p, small, den, n, q, s, ex, big, sel] = std::array::from_fn(|_| self.tmp(Rc::F32));
         let is_small = self.tmp(Rc::Pred);
         self.line(format!("abs.f32 {a}, {x};"));
         self.line(format!("mul.rn.f32 {z}, {x}, {x};"));
         self.horner(&p, &ERF_P, &z);
         self.line(format!("mul.rn.f32 {small}, {x}, {p};"));
-        self.line(format!("mul.rn.f32 {h}, {a}, {};", f32_imm(0.5)));
-        self.line(format!("add.rn.f32 {den}, {h}, {};", f32_imm(1.0)));
-        self.line(format!("div.rn.f32 {t}, {}, {den};", f32_imm(1.0)));
-        self.horner(&q, &ERFC_Q, &t);
-        self.line(format!("neg.f32 {na}, {a};"));
-        self.line(format!("fma.rn.f32 {arg}, {na}, {a}, {q};"));
-        self.accurate_exp(&ex, &arg);
-        self.line(format!("mul.rn.f32 {erfc}, {t}, {ex};"));
-        self.line(format!("sub.rn.f32 {big}, {}, {erfc};", f32_imm(1.0)));
+        self.line(format!("fma.rn.f32 {den}, {a}, {}, {};", f32_imm(-0.5), f32_imm(-1.0)));
+        self.line(format!("rcp.approx.f32 {n}, {den};"));
+        self.horner(&q, &ERFC_QN, &n);
+        self.line(format!("fma.rn.f32 {s}, {z}, {}, {q};", f32_imm(-LOG2_E)));
+        self.line(format!("ex2.approx.f32 {ex}, {s};"));
+        self.line(format!("fma.rn.f32 {big}, {n}, {ex}, {};", f32_imm(1.0)));
         self.line(format!("setp.lt.f32 {is_small}, {a}, {};", f32_imm(1.0)));
         self.line(format!("selp.f32 {sel}, {small}, {big}, {is_small};"));
         self.line(format!("copysign.f32 {d}, {x}, {sel};"));
@@ -852,28 +855,29 @@ impl<'a> Kernel<'a> {
         self.line(format!("selp.f32 {d}, {res}, {spec}, {ok};"));
     }
 
-    /// `d = tanh(x)` on f32, within about 6 ulp (`passes/tests/ptx_math_model.py`: 3.3e-7).
+    /// `d = tanh(x)` on f32, within about 4 ulp (`passes/tests/ptx_math_model.py`: 2.3e-7);
+    /// 18 instructions, the approximate ones `ex2.approx` and `rcp.approx`.
     ///
-    /// `|x| < 0.625`: `x + x z P(z)`, `z = x^2`, P the Taylor series through x^21 (the first
-    /// term left out is below 2^-29 of the result). Otherwise `1 - 2 / (exp(2|x|) + 1)` with
-    /// [`Self::accurate_exp`] (from 0.625 on, the cancellation scales exp's error by at most
-    /// 0.72); exp(2|x|) = inf gives 1. `copysign` puts the sign of `x` on either branch, which
-    /// also makes tanh(-0) = -0; NaN propagates through the exp branch.
+    /// `|x| < 0.9`: `x + x z P(z)`, `z = x^2`, P a degree-5 minimax fit (relative error of tanh
+    /// 1.6e-8). Otherwise `1 - 2 / (2^(|x| 2 log2 e) + 1)`: `ex2.approx` (2^-22) of `|x|` times
+    /// `2 LOG2_E` (exact doubling of the f32 log2 e), `rcp.approx` (1 ulp) of `E + 1`, and
+    /// `fma(r, -2, 1)`; from 0.9 on, the cancellation scales the error of `E` by at most
+    /// `2E / (E^2 - 1)` <= 0.34 and that of `r` by `2 / (E - 1)` <= 0.40. `E = inf` (|x| >= 44.4)
+    /// gives `r = 0` and exactly 1. `copysign` puts the sign of `x` on either branch, which also
+    /// makes tanh(-0) = -0; NaN propagates through the second branch.
     fn accurate_tanh(&mut self, d: &str, x: &str) {
-        let f = |k: &mut Self| k.tmp(Rc::F32);
-        let (a, z, p, xz, small, a2, ex, den, q, big, sel) =
-            (f(self), f(self), f(self), f(self), f(self), f(self), f(self), f(self), f(self), f(self), f(self));
+        let [a, z, p, xz, small, t, ex, den, r, big, sel] = std::array::from_fn(|_| self.tmp(Rc::F32));
         let is_small = self.tmp(Rc::Pred);
         self.line(format!("abs.f32 {a}, {x};"));
         self.line(format!("mul.rn.f32 {z}, {x}, {x};"));
         self.horner(&p, &TANH_P, &z);
         self.line(format!("mul.rn.f32 {xz}, {x}, {z};"));
         self.line(format!("fma.rn.f32 {small}, {xz}, {p}, {x};"));
-        self.line(format!("add.rn.f32 {a2}, {a}, {a};"));
-        self.accurate_exp(&ex, &a2);
+        self.line(format!("mul.rn.f32 {t}, {a}, {};", f32_imm(2.0 * LOG2_E)));
+        self.line(format!("ex2.approx.f32 {ex}, {t};"));
         self.line(format!("add.rn.f32 {den}, {ex}, {};", f32_imm(1.0)));
-        self.line(format!("div.rn.f32 {q}, {}, {den};", f32_imm(2.0)));
-        self.line(format!("sub.rn.f32 {big}, {}, {q};", f32_imm(1.0)));
+        self.line(format!("rcp.approx.f32 {r}, {den};"));
+        self.line(format!("fma.rn.f32 {big}, {r}, {}, {};", f32_imm(-2.0), f32_imm(1.0)));
         self.line(format!("setp.lt.f32 {is_small}, {a}, {};", f32_imm(TANH_SMALL)));
         self.line(format!("selp.f32 {sel}, {small}, {big}, {is_small};"));
         self.line(format!("copysign.f32 {d}, {x}, {sel};"));
