@@ -254,7 +254,11 @@ impl LoopToGpuOptions {
             grid: o.usize("grid", 0)? as u64,
             no_fast: o.usize("fast", 1)? == 0,
             split_rows: u("split-rows")?,
+            rows_in_flight: u("rows-in-flight")?,
         };
+        if overrides.rows_in_flight > 2 {
+            return Err(format!("option 'rows-in-flight' must be 0, 1 or 2, got {}", overrides.rows_in_flight));
+        }
         if overrides.threads > 1024 {
             return Err(format!("option 'threads' must be at most 1024, got {}", overrides.threads));
         }
@@ -280,6 +284,11 @@ pub const OPTIONS: &[PassOptionInfo] = &[
     PassOptionInfo {
         key: "split-rows",
         help: "rows per block of a split-K column reduction (0: heuristic)",
+        default: "0",
+    },
+    PassOptionInfo {
+        key: "rows-in-flight",
+        help: "rows a warp of a register-resident row kernel has loaded at once: 1, or 2 to load the next row during the current one (0: heuristic)",
         default: "0",
     },
     PassOptionInfo { key: "device", help: "device overrides, e.g. sms=108,smem=167936", default: "" },
@@ -408,6 +417,8 @@ fn lower_function(ctx: &mut Context, mblock: BlockId, func: OpId, opts: &LoopToG
         }
     }
     let spills = spill_buffers(ctx, body, &units)?;
+    let fills = identity_fills(ctx, body);
+    let mut dropped_fills = Vec::new();
     let mut lowered = Vec::new();
     for (n, unit) in units.iter().enumerate() {
         let kname = format!("{fname}_k{n}");
@@ -460,7 +471,9 @@ fn lower_function(ctx: &mut Context, mblock: BlockId, func: OpId, opts: &LoopToG
             launches.push(kf.launch_record(&fin));
             kf.finish()?;
         } else {
+            kb.fresh = fills.keys().copied().collect();
             kb.lower_unit(unit, mapping)?;
+            dropped_fills.extend(kb.fresh_used.iter().filter_map(|w| fills.get(w).copied()));
             launches.push(kb.launch_record(&kname));
             kb.finish()?;
         }
@@ -469,6 +482,9 @@ fn lower_function(ctx: &mut Context, mblock: BlockId, func: OpId, opts: &LoopToG
         }
         lowered.push(unit.op);
         lowered.extend(unit.epilogue.iter().copied());
+    }
+    for f in dropped_fills {
+        ctx.erase_op(f);
     }
     erase_lowered(ctx, body, &lowered)
 }
@@ -491,6 +507,79 @@ fn schedule_report(ctx: &Context, nest: OpId, launches: &[(String, Schedule, boo
         for r in why {
             out.push_str(&format!("{loc}: note: fallback: {r}\n"));
         }
+    }
+    out
+}
+
+/// Host fills of `body` that only give a workspace the identity of its reduction before the
+/// one nest that accumulates into it: workspace -> the fill. Such a fill can go when that
+/// nest's kernel writes every element of the workspace exactly once
+/// ([`KernelBuilder::flush_shared`] stores its combined partial instead of adding it).
+/// Conditions: the workspace is allocated in `body`, filled once with a constant, written by
+/// exactly one top-level nest after the fill, only through `mloop.accumulate` of kinds
+/// whose identity is the fill value; every other use is a `dim`, a `dealloc` or a nest
+/// after the writer that reads it.
+fn identity_fills(ctx: &Context, body: BlockId) -> HashMap<Value, OpId> {
+    let ops: Vec<OpId> = ctx.block_ops(body).collect();
+    let pos: HashMap<OpId, usize> = ops.iter().enumerate().map(|(k, o)| (*o, k)).collect();
+    let top = |mut o: OpId| -> Option<OpId> {
+        loop {
+            if ctx.op_parent_block(o) == Some(body) {
+                return Some(o);
+            }
+            o = ctx.parent_op(o)?;
+        }
+    };
+    let mut out = HashMap::new();
+    for &f in &ops {
+        let Some(fill) = ctx.dyn_cast::<mloop::FillOp>(f) else { continue };
+        let (w, v) = (fill.buffer(ctx), fill.value(ctx));
+        let Some(value) = crate::transforms::loop_utils::const_float(ctx, v) else { continue };
+        if !ctx.defining_op(w).is_some_and(|a| ctx.isa::<mloop::AllocOp>(a) && ctx.op_parent_block(a) == Some(body)) {
+            continue;
+        }
+        let mut writer: Option<OpId> = None;
+        let mut readers = Vec::new();
+        let mut ok = true;
+        for u in ctx.uses(w) {
+            let user = u.op;
+            if user == f {
+                continue;
+            }
+            let Some(t) = top(user) else {
+                ok = false;
+                break;
+            };
+            if t == user && (ctx.isa::<mloop::DimOp>(user) || ctx.isa::<mloop::DeallocOp>(user)) {
+                continue;
+            }
+            if t == user {
+                // A top-level load, store, fill or accumulate of the workspace.
+                ok = false;
+                break;
+            }
+            let acc = ctx.dyn_cast::<mloop::AccumulateOp>(user).filter(|a| a.buffer(ctx) == w);
+            match acc {
+                Some(a) => {
+                    let id_ok = kind_name(ctx, user).is_some_and(|k| identity(&k) == value);
+                    if !id_ok || writer.is_some_and(|x| x != t) || a.value(ctx) == w {
+                        ok = false;
+                        break;
+                    }
+                    writer = Some(t);
+                }
+                None if ctx.isa::<mloop::LoadOp>(user) => readers.push(t),
+                None => {
+                    ok = false;
+                    break;
+                }
+            }
+        }
+        let Some(wr) = writer.filter(|_| ok) else { continue };
+        if readers.contains(&wr) || pos[&wr] < pos[&f] || readers.iter().any(|r| pos[r] < pos[&wr]) {
+            continue;
+        }
+        out.insert(w, f);
     }
     out
 }
@@ -888,6 +977,12 @@ struct KernelBuilder<'a> {
     blocked_rows: bool,
     /// `finish` deallocates this host buffer after the launch.
     dealloc: Option<Value>,
+    /// Workspaces whose only initialization is an identity fill before this nest
+    /// ([`identity_fills`]): a kernel that writes each of their elements once may store
+    /// instead of adding, and then records them in `fresh_used` (their fills are dropped).
+    fresh: HashSet<Value>,
+    /// See `fresh`.
+    fresh_used: HashSet<Value>,
 }
 
 /// Terms of a thread's sequential float reduction combined into one fresh partial
@@ -897,6 +992,10 @@ const REDUCE_BLOCK: i64 = 256;
 /// Rows a partial-pointwise thread sums into one fresh register partial before adding it to
 /// its running partial: bounds every f32 chain by this many terms plus `S / PARTIAL_BLOCK`.
 const PARTIAL_BLOCK: i64 = 256;
+/// Terms [`KernelBuilder::fold_unrolled`] emits before combining them (loads in flight per
+/// thread in the final reductions).
+const FOLD_UNROLL: i64 = 4;
+
 /// Rows a partial-pointwise thread runs per step, interleaved (loads in flight per thread).
 pub(crate) const PARTIAL_UNROLL: i64 = 4;
 
@@ -975,6 +1074,8 @@ impl<'a> KernelBuilder<'a> {
             partial_accs: None,
             blocked_rows: false,
             dealloc: None,
+            fresh: HashSet::new(),
+            fresh_used: HashSet::new(),
         }
     }
 
@@ -1796,7 +1897,7 @@ impl<'a> KernelBuilder<'a> {
                 elem_bytes = elem_bytes.max(b);
             }
         }
-        NestShape { rows, cols, elem_bytes, partials: 0, shared_ok: false, fast_bytes: 0 }
+        NestShape { rows, cols, elem_bytes, ..NestShape::default() }
     }
 
     fn set_schedule(&mut self, mapping: Mapping, shape: &NestShape) -> Schedule {
@@ -2339,6 +2440,10 @@ impl<'a> KernelBuilder<'a> {
         shape.partials = workspaces.len() as u32;
         shape.shared_ok = all_f32 && inner.is_some();
         shape.fast_bytes = plan.as_ref().map_or(0, |p| p.bytes);
+        if let Some(p) = &plan {
+            shape.row_inputs = self.fast_row_inputs(op, p).len() as u32;
+            shape.hoisted = p.hoist.len() as u32;
+        }
         let s = self.set_schedule(Mapping::RowFused, &shape);
         let split = split.unwrap_or(s.rows_per_cta as u64);
         let bench = self.ctx.unit_attr();
@@ -2388,7 +2493,22 @@ impl<'a> KernelBuilder<'a> {
         let iv = parts.ivs[0];
         let body = parts.body;
         let nw = workspaces.clone();
-        let geo = SplitGeometry { m, sc, nsplit, slot, slots, bid, gdim, tid, bdim, n_kernel, one, zero };
+        // Shared partials store each (split, column) once: a workspace that only an identity
+        // fill initializes, and whose shape is exactly [ceil(M / S), N], needs no fill.
+        // Only kernels with the register-resident path (N known): ptxas answered the store
+        // in the looped form alone (reduce3d without size hints) with a 32-register target
+        // and a spill.
+        let mut covered = HashSet::new();
+        if shared && plan.is_some() && s.fast.is_some() {
+            let ip = inner.as_ref().expect("inner");
+            for &w in &workspaces {
+                if self.fresh.contains(&w) && self.ws_covers(w, parts.ubs[0], split as i64, ip.ubs[0]) {
+                    covered.insert(w);
+                }
+            }
+            self.fresh_used.extend(covered.iter().copied());
+        }
+        let geo = SplitGeometry { covered, m, sc, nsplit, slot, slots, bid, gdim, tid, bdim, n_kernel, one, zero };
         let mut slow = |kb: &mut Self| -> R<()> {
             kb.for_loop(bid, nsplit, gdim, &[], &mut |kb, sidx, _| {
                 let f32t = kb.ctx.f32_type();
@@ -2455,6 +2575,43 @@ impl<'a> KernelBuilder<'a> {
         Ok(())
     }
 
+    /// Whether the 2-D workspace `w` is exactly `[ceil(rows / split), cols]` (host values):
+    /// a static size, or the `(rows + split - 1) div split` the fusion pass allocates, and
+    /// the same size value (or the same `dim` of the same buffer) for the columns.
+    fn ws_covers(&self, w: Value, rows: Value, split: i64, cols: Value) -> bool {
+        let ctx = &*self.ctx;
+        let dim_of = |v: Value| {
+            let d = ctx.dyn_cast::<mloop::DimOp>(ctx.defining_op(v)?)?;
+            Some((d.source(ctx), d.index(ctx)?))
+        };
+        let same = |a: Value, b: Value| same_index(ctx, a, b) || dim_of(a).is_some_and(|x| dim_of(b) == Some(x));
+        let Some(alloc) = ctx.defining_op(w).filter(|a| ctx.isa::<mloop::AllocOp>(*a)) else { return false };
+        let shape = buffer_shape(ctx, w);
+        if shape.len() != 2 || split < 1 {
+            return false;
+        }
+        let mut dyns = ctx.operands(alloc).iter().copied();
+        let rows_ok = match shape[0] {
+            Dim::Static(n) => const_int(ctx, rows).is_some_and(|m| m >= 0 && (m + split - 1) / split == n as i64),
+            Dim::Dynamic => dyns.next().is_some_and(|v| {
+                let Some(div) = ctx.defining_op(v).filter(|d| is_binary(ctx, *d, BinaryFn::Div)) else { return false };
+                let (num, den) = (ctx.operand(div, 0), ctx.operand(div, 1));
+                let Some(add) = ctx.defining_op(num).filter(|d| is_binary(ctx, *d, BinaryFn::Add)) else {
+                    return false;
+                };
+                let (a, b) = (ctx.operand(add, 0), ctx.operand(add, 1));
+                const_int(ctx, den) == Some(split)
+                    && ((same(a, rows) && const_int(ctx, b) == Some(split - 1))
+                        || (same(b, rows) && const_int(ctx, a) == Some(split - 1)))
+            }),
+        };
+        let cols_ok = match shape[1] {
+            Dim::Static(n) => const_int(ctx, cols) == Some(n as i64),
+            Dim::Dynamic => dyns.next().is_some_and(|v| same(v, cols)),
+        };
+        rows_ok && cols_ok
+    }
+
     /// End of a split with shared partials: barrier, then every thread combines columns
     /// `tid, tid + block_dim, ...` over the CTA's warps in warp order and adds them to
     /// `W[s, j]`; barrier.
@@ -2463,6 +2620,8 @@ impl<'a> KernelBuilder<'a> {
         let f32t = self.ctx.f32_type();
         let (slots, n_kernel, zero, one) = (g.slots, g.n_kernel, g.zero, g.one);
         self.push(mgpu::BarrierOp::state(self.loc));
+        // A workspace this kernel alone fills (each split's row once): a store suffices.
+        let fresh: Vec<bool> = ws.iter().map(|w| g.covered.contains(w)).collect();
         for (p, w) in ws.iter().enumerate() {
             let kind = kinds[p].clone();
             let wp = self.get(*w)?;
@@ -2478,8 +2637,12 @@ impl<'a> KernelBuilder<'a> {
                     Ok(vec![kb.combine(&kind, acc[0], x)?])
                 })?[0];
                 let off = kb.offset(*w, &[sidx, j]);
-                let old = kb.push1(mgpu::LoadOp::state(kb.loc, wp, off, f32t, None));
-                let new = kb.combine(&kind, old, tot)?;
+                let new = if fresh[p] {
+                    tot
+                } else {
+                    let old = kb.push1(mgpu::LoadOp::state(kb.loc, wp, off, f32t, None));
+                    kb.combine(&kind, old, tot)?
+                };
                 kb.push(mgpu::StoreOp::state(kb.loc, new, wp, off));
                 Ok(vec![])
             })?;
@@ -2515,6 +2678,9 @@ impl<'a> KernelBuilder<'a> {
 
 /// Values of a row-fused kernel shared by its slow and fast forms.
 struct SplitGeometry {
+    /// Workspaces whose fill this kernel replaces: each element is stored once
+    /// ([`KernelBuilder::ws_covers`]).
+    covered: HashSet<Value>,
     m: Value,
     sc: Value,
     nsplit: Value,
@@ -2897,13 +3063,30 @@ impl<'a> KernelBuilder<'a> {
         let iv = parts.ivs[0];
         let body = parts.body;
         let warp = s.threads_per_row == 32;
+        // The row buffers `x[i, j]` a warp loads ahead (rows_in_flight_per_warp = 2).
+        let prefetch = if warp && s.rows_in_flight_per_warp >= 2 { self.fast_row_inputs(op, plan) } else { Vec::new() };
         let (sc, m, slot, slots) = (g.sc, g.m, g.slot, g.slots);
         self.for_loop(g.bid, g.nsplit, g.gdim, &[], &mut |kb, sidx, _| {
             let row0 = kb.ibin(Ix::Mul, sidx, sc);
             let rend = kb.ibin(Ix::Add, row0, sc);
             let rend = kb.ibin(Ix::Min, rend, m);
             let start = kb.ibin(Ix::Add, row0, slot);
-            let accs = kb.for_loop(start, rend, slots, &inits, &mut |kb, i, accs| {
+            // Rows in flight: the loop carries the next row of each prefetched buffer, loaded
+            // (at the last row of the split once past it, so that no load leaves the buffer)
+            // before the current row is computed.
+            let last = kb.ibin(Ix::Sub, rend, g.one);
+            let mut carried = inits.clone();
+            let mut widths = Vec::new();
+            if !prefetch.is_empty() {
+                let first_row = kb.ibin(Ix::Min, start, last);
+                for &(b, elem) in &prefetch {
+                    let vals = kb.load_fast_row(b, elem, first_row)?;
+                    widths.push(vals.len());
+                    carried.extend(vals);
+                }
+            }
+            let n_acc = inits.len();
+            let out = kb.for_loop(start, rend, slots, &carried, &mut |kb, i, cur| {
                 kb.map.insert(iv, i);
                 {
                     let fs = kb.fs();
@@ -2911,11 +3094,27 @@ impl<'a> KernelBuilder<'a> {
                     fs.rows.clear();
                     fs.uni.clear();
                     fs.cse.clear();
-                    fs.accs = accs.chunks(slots_n).map(|c| c.to_vec()).collect();
+                    fs.accs = cur[..n_acc].chunks(slots_n).map(|c| c.to_vec()).collect();
+                }
+                let mut next_vals = Vec::new();
+                if !prefetch.is_empty() {
+                    let mut at = n_acc;
+                    for (&(b, _), &w) in prefetch.iter().zip(&widths) {
+                        kb.fs().rows.insert((b, vec![i]), cur[at..at + w].to_vec());
+                        at += w;
+                    }
+                    let next = kb.ibin(Ix::Add, i, slots);
+                    let next = kb.ibin(Ix::Min, next, last);
+                    for &(b, elem) in &prefetch {
+                        next_vals.extend(kb.load_fast_row(b, elem, next)?);
+                    }
                 }
                 kb.fast_row(body, t, warp)?;
-                Ok(kb.fs().accs.concat())
+                let mut ys = kb.fs().accs.concat();
+                ys.extend(next_vals);
+                Ok(ys)
             })?;
+            let accs = out[..n_acc].to_vec();
             if ws.is_empty() {
                 return Ok(vec![]);
             }
@@ -3082,6 +3281,38 @@ impl<'a> KernelBuilder<'a> {
     /// The offset of element 0 of a row of `buf` on the fast path: `row` holds the indices
     /// before the column (one for a 2-D buffer: `r * N`, N the specialized row length the
     /// guard checked; more for a k-D one: the row-major offset over the buffer's dims).
+    /// The 2-D buffers the rows of the row-fused nest `op` load at `[i, j]` (`i` the nest's
+    /// iv), with their element types, in first-load order.
+    fn fast_row_inputs(&self, op: OpId, plan: &FastPlan) -> Vec<(Value, Type)> {
+        let ctx = &*self.ctx;
+        let Ok(parts) = loop_parts(ctx, op, false) else { return Vec::new() };
+        let iv = parts.ivs[0];
+        let mut seen: Vec<(Value, Type)> = Vec::new();
+        for o in ctx.walk_collect(op) {
+            let Some(l) = ctx.dyn_cast::<mloop::LoadOp>(o) else { continue };
+            let buf = l.buffer(ctx);
+            let ops = ctx.operands(o);
+            if ops.len() == 3 && ops[1] == iv && plan.rows2d.contains(&buf) && !seen.iter().any(|(b, _)| *b == buf) {
+                seen.push((buf, ctx.value_type(l.value(ctx))));
+            }
+        }
+        seen
+    }
+
+    /// The thread's columns of row `row` of the 2-D buffer `buf` (vector loads, zeros where
+    /// a chunk is past N), as the fast path's row loads take them.
+    fn load_fast_row(&mut self, buf: Value, elem: Type, row: Value) -> R<Vec<Value>> {
+        let ptr = self.get(buf)?;
+        let rowoff = self.fast_row_offset(buf, &[row]);
+        let mut vals = Vec::new();
+        for c in 0..self.fs().k {
+            let (b, valid) = (self.fs().bases[c], self.fs().valid[c]);
+            let off = self.ibin(Ix::Add, rowoff, b);
+            vals.extend(self.vload(ptr, off, elem, true, valid)?);
+        }
+        Ok(vals)
+    }
+
     fn fast_row_offset(&mut self, buf: Value, row: &[Value]) -> Value {
         if let [r] = row {
             let n = self.fs().n;
@@ -3320,6 +3551,54 @@ impl<'a> KernelBuilder<'a> {
         }
     }
 
+    /// `init` combined with `term(lb)`, `term(lb + step)`, ... `< ub` in that order, the
+    /// positions taken [`FOLD_UNROLL`] at a time: a group's terms (their loads) are all
+    /// emitted before they are combined, so that the loads of a group are in flight
+    /// together; the positions past the last full group run one at a time. The order of the
+    /// combination is that of the plain loop, so results are bit-identical to it.
+    fn fold_unrolled(
+        &mut self,
+        lb: Value,
+        ub: Value,
+        step: Value,
+        init: Value,
+        kind: &str,
+        term: &mut dyn FnMut(&mut Self, Value) -> R<Value>,
+    ) -> R<Value> {
+        let (zero, one) = (self.iconst(0), self.iconst(1));
+        let u = self.iconst(FOLD_UNROLL);
+        let span = self.ibin(Ix::Sub, ub, lb);
+        let span = self.ibin(Ix::Max, span, zero);
+        let sm1 = self.ibin(Ix::Sub, step, one);
+        let count = self.ibin(Ix::Add, span, sm1);
+        let count = self.ibin(Ix::Div, count, step);
+        let groups = self.ibin(Ix::Div, count, u);
+        let ustep = self.ibin(Ix::Mul, u, step);
+        let acc = self.for_loop(zero, groups, one, &[init], &mut |kb, g, acc| {
+            let base = kb.ibin(Ix::Mul, g, ustep);
+            let base = kb.ibin(Ix::Add, base, lb);
+            let mut ys = Vec::with_capacity(FOLD_UNROLL as usize);
+            for k in 0..FOLD_UNROLL {
+                let off = kb.iconst(k);
+                let off = kb.ibin(Ix::Mul, off, step);
+                let pos = kb.ibin(Ix::Add, base, off);
+                ys.push(term(kb, pos)?);
+            }
+            let mut a = acc[0];
+            for y in ys {
+                a = kb.combine(kind, a, y)?;
+            }
+            Ok(vec![a])
+        })?[0];
+        let done = self.ibin(Ix::Mul, groups, u);
+        Ok(self.for_loop(done, count, one, &[acc], &mut |kb, k, acc| {
+            let off = kb.ibin(Ix::Mul, k, step);
+            let pos = kb.ibin(Ix::Add, lb, off);
+            let y = term(kb, pos)?;
+            Ok(vec![kb.combine(kind, acc[0], y)?])
+        })?[0])
+    }
+
     /// Emits the ops of a reduction nest's `body` that do not depend on a reduce's result
     /// (stores and accumulates skipped) and, for the `p`-th reduce, the partial over the flat
     /// positions of `range`, handing it to `out(p, partial)`. With `ws = (W, blocks, N, j)`
@@ -3359,7 +3638,7 @@ impl<'a> KernelBuilder<'a> {
                     PosRange::Strided { start, step } => (*start, total, *step),
                 };
                 let pc = p as i64;
-                let acc = self.for_loop(lb, ub, step, &[id], &mut |kb, pos, acc| {
+                let acc = self.fold_unrolled(lb, ub, step, id, &kind, &mut |kb, pos| {
                     let y = match ws {
                         Some((w, blocks, n, j)) => {
                             let pv = kb.iconst(pc);
@@ -3375,8 +3654,8 @@ impl<'a> KernelBuilder<'a> {
                             kb.emit_block(parts.body)?[0]
                         }
                     };
-                    Ok(vec![kb.combine(&kind, acc[0], y)?])
-                })?[0];
+                    Ok(y)
+                })?;
                 out(self, p, acc)?;
                 p += 1;
                 continue;

@@ -114,6 +114,9 @@ impl fmt::Display for Schedule {
         if self.split_rows > 0 {
             write!(f, " split-rows={}", self.split_rows)?;
         }
+        if self.rows_in_flight_per_warp > 1 {
+            write!(f, " rows-in-flight={}", self.rows_in_flight_per_warp)?;
+        }
         if let Some(fast) = self.fast {
             write!(f, " fast: N={} vector={} chunks={}", fast.cols, fast.vector, fast.chunks)?;
         }
@@ -469,6 +472,9 @@ impl Schedule {
         if self.split_rows > 0 {
             out.push_str(&format!(" split_rows={}", self.split_rows));
         }
+        if self.rows_in_flight_per_warp > 1 {
+            out.push_str(&format!(" rows_in_flight={}", self.rows_in_flight_per_warp));
+        }
         match self.fast {
             Some(f) => out.push_str(&format!(" fast=yes(N={} vector={} chunks={})", f.cols, f.vector, f.chunks)),
             None => out.push_str(" fast=no"),
@@ -493,6 +499,41 @@ pub struct NestShape {
     /// Row-fused: bytes of the widest element the register-resident fast path would access
     /// with vectors (0: the nest has no fast path).
     pub fast_bytes: u32,
+    /// Row-fused: the 2-D buffers a row loads at `[i, j]` (each thread holds its columns of
+    /// them), and the 1-D vectors hoisted into registers once per CTA.
+    pub row_inputs: u32,
+    /// See `row_inputs`.
+    pub hoisted: u32,
+}
+
+/// The most estimated registers ([`row_regs`]) of a row kernel with two rows in flight
+/// (above it ptxas spilled: layernorm_bwd_f32 at 254 estimated).
+const ROWS_AHEAD_MAX_REGS: u64 = 232;
+
+/// Registers a thread of a register-resident row kernel needs besides its columns.
+pub const REG_BASE: u64 = 30;
+
+/// The registers a thread of a register-resident row kernel with `per_thread` columns
+/// needs: [`REG_BASE`] and a register per column of each row input, hoisted vector and
+/// partial (measured within 1-25% of ptxas on the examples at N = 1024), plus, with two
+/// rows in flight, the next row of each input (`elem_bytes` wide, packed into 32-bit
+/// registers).
+pub fn row_regs(shape: &NestShape, per_thread: u64, rows_in_flight: u32) -> u64 {
+    let held = shape.row_inputs as u64 + shape.hoisted as u64 + shape.partials as u64;
+    let ahead = if rows_in_flight >= 2 {
+        (per_thread * shape.row_inputs as u64 * shape.fast_bytes.clamp(1, 4) as u64).div_ceil(4)
+    } else {
+        0
+    };
+    REG_BASE + per_thread * held + ahead
+}
+
+/// CTAs of `threads` threads with `regs` registers each that an SM of `device` holds
+/// (registers allocated in units of 8 per thread; at least 1).
+pub fn resident_ctas(device: &Device, threads: u64, regs: u64) -> u64 {
+    let regs = regs.clamp(16, 255).div_ceil(8) * 8;
+    let by_regs = device.registers_per_sm as u64 / (regs * threads.max(1));
+    (THREADS_PER_SM / threads.max(1)).min(by_regs).max(1)
 }
 
 /// Overrides from pass options (0 = let the heuristic choose).
@@ -512,6 +553,9 @@ pub struct Overrides {
     pub no_fast: bool,
     /// `split-rows`: rows per block of a split-K column reduction.
     pub split_rows: u32,
+    /// `rows-in-flight`: rows a warp of a register-resident row-fused kernel has loaded at
+    /// once (1 or 2; 0: heuristic).
+    pub rows_in_flight: u32,
 }
 
 /// Budget of shared memory one CTA of a row-fused kernel may use for partials, so that
@@ -634,6 +678,21 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                     s.fast = Some(FastShape { vector: v, chunks: chunks as u32, cols: n });
                 }
             }
+            if let (Some(f), 32) = (s.fast, s.threads_per_row) {
+                // A warp loads its next row while it computes the current one, where the
+                // registers that takes leave as many CTAs per SM (measured on the H200 at
+                // 65536 x 1024: softmax_fwd_colsum 138 -> 123 us, rmsnorm_bwd 127 -> 116,
+                // layernorm_bwd 139 -> 125; row_col_stats, which lost a CTA per SM, 54 -> 70).
+                let per_thread = f.cols.div_ceil(32);
+                let t = s.threads as u64;
+                // The estimate runs up to ~20% under ptxas' count, and ptxas spills rather
+                // than lose a CTA: a margin on both.
+                let two_regs = row_regs(shape, per_thread, 2);
+                let one = resident_ctas(device, t, row_regs(shape, per_thread, 1));
+                let two = resident_ctas(device, t, two_regs * 6 / 5);
+                let auto = if shape.row_inputs > 0 && two >= one && two_regs <= ROWS_AHEAD_MAX_REGS { 2 } else { 1 };
+                s.rows_in_flight_per_warp = pick(o.rows_in_flight, auto).clamp(1, 2);
+            }
             let smem = if s.partials == PartialStore::Shared { smem.max(1) } else { 1 };
             let per_sm = (THREADS_PER_SM / s.threads as u64).min(device.shared_mem_per_sm / smem).max(1);
             s.max_grid = sms * per_sm;
@@ -694,6 +753,7 @@ mod tests {
             partials,
             shared_ok: true,
             fast_bytes: 0,
+            ..NestShape::default()
         };
         let s = choose_schedule(Mapping::RowFused, &shape(384, 1), &d, &o);
         assert_eq!((s.threads_per_row, s.rows_per_cta, s.partials), (32, 8, PartialStore::Shared));
@@ -707,6 +767,35 @@ mod tests {
     }
 
     #[test]
+    fn rows_in_flight_when_the_registers_keep_the_occupancy() {
+        let d = Device::h200();
+        let o = Overrides::default();
+        let shape = |row_inputs: u32, hoisted: u32, partials: u32| NestShape {
+            rows: Some(65536),
+            cols: Some(1024),
+            elem_bytes: 2,
+            partials,
+            shared_ok: true,
+            fast_bytes: 2,
+            row_inputs,
+            hoisted,
+        };
+        let rif = |sh: &NestShape, o: &Overrides| choose_schedule(Mapping::RowFused, sh, &d, o).rows_in_flight_per_warp;
+        // rmsnorm_bwd (x, dy; w; dw): 158 -> 190 registers, one CTA of 256 per SM either way.
+        assert_eq!(row_regs(&shape(2, 1, 1), 32, 1), 158);
+        assert_eq!(row_regs(&shape(2, 1, 1), 32, 2), 190);
+        assert_eq!(rif(&shape(2, 1, 1), &o), 2);
+        // row_col_stats (x; two column partials): 126 -> 142 registers loses a CTA per SM.
+        assert_eq!(rif(&shape(1, 0, 2), &o), 1);
+        // Nothing to load ahead, and the override either way.
+        assert_eq!(rif(&shape(0, 1, 1), &o), 1);
+        assert_eq!(rif(&shape(1, 0, 2), &Overrides { rows_in_flight: 2, ..o.clone() }), 2);
+        assert_eq!(rif(&shape(2, 1, 1), &Overrides { rows_in_flight: 1, ..o.clone() }), 1);
+        assert_eq!(resident_ctas(&d, 256, 126), 2);
+        assert_eq!(resident_ctas(&d, 256, 142), 1);
+    }
+
+    #[test]
     fn fast_row_fused_schedules() {
         let d = Device::h200();
         let o = Overrides::default();
@@ -717,6 +806,7 @@ mod tests {
             partials,
             shared_ok: true,
             fast_bytes: bytes,
+            ..NestShape::default()
         };
         let fast = |s: &Schedule| s.fast.map(|f| (s.threads, s.threads_per_row, f.vector, f.chunks));
         let s = choose_schedule(Mapping::RowFused, &shape(384, 2, 1), &d, &o);
@@ -767,6 +857,7 @@ mod tests {
             partials: 1,
             shared_ok: true,
             fast_bytes: bytes,
+            ..NestShape::default()
         };
         let split = choose_schedule(Mapping::SplitPartial, &shape(384, 0), &d, &o);
         let fin = choose_schedule(Mapping::FinalReduction, &shape(384, 0), &d, &o);

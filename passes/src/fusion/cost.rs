@@ -266,11 +266,6 @@ pub fn kernel_cost(kernel: &Kernel, ctx: &Ctx) -> KernelCost {
 /// bandwidth: `eff(x) = x / (x + HALF_BW_INFLIGHT)` (Little's law with a soft knee), fitted
 /// on the H200 sweep of docs/perf.md ("Cost model calibration").
 const HALF_BW_INFLIGHT: f64 = 8192.0;
-/// Registers a row kernel's thread needs beside the row values it holds (addresses,
-/// indices, loop state), fitted so the CTAs per SM match ptxas' counts for the row-fused
-/// kernels of the examples at N=1024 (a warp per row: 96-255 registers, 1-2 CTAs of 256; a
-/// CTA per row: 56-80 registers).
-const REG_BASE: u64 = 30;
 /// CTAs at which a final reduction (32 columns per CTA) draws half the copy bandwidth, fitted
 /// on the same sweep (32 CTAs: 0.8 TB/s; 256 CTAs: 2.6 TB/s).
 const FINAL_HALF_CTAS: f64 = 136.0;
@@ -299,8 +294,6 @@ const PARTIAL_UNROLL_CREDIT: u64 = 1;
 /// small launch's, but not the device's `launch_overhead_s` (which tests inflate to make
 /// every fusion pay).
 const FILL_OVERHEAD_S: f64 = 2.5e-6;
-/// The threads an SM holds.
-const THREADS_PER_SM: u64 = 2048;
 
 /// How one launch of a kernel fills the machine: the wave model of [`waves_time`].
 #[derive(Clone, Debug, PartialEq)]
@@ -409,15 +402,6 @@ fn row_chain_depth(kernel: &Kernel, ctx: &Ctx) -> usize {
     depth.values().copied().max().unwrap_or(1)
 }
 
-/// CTAs of `threads` threads with `regs` registers each that an SM holds.
-fn resident_ctas(dev: &super::device::Device, threads: u64, regs: u64) -> u64 {
-    let threads = threads.max(32);
-    // Registers are allocated per warp in units of 256 (8 per thread).
-    let regs = regs.clamp(16, 255).div_ceil(8) * 8;
-    let by_regs = dev.registers_per_sm as u64 / (regs * threads);
-    (THREADS_PER_SM / threads).min(by_regs).max(1)
-}
-
 /// The launch shape of `kernel` as `lower-loop-to-gpu` will emit it (its schedule from
 /// [`choose_schedule`], the heuristic the lowering runs), for the cost model.
 fn launch_shape(
@@ -427,7 +411,9 @@ fn launch_shape(
     partial: Option<(usize, u64)>,
     row: Option<usize>,
 ) -> LaunchShape {
-    use crate::conversion::schedule::{choose_schedule, Mapping, NestShape, Overrides, PartialStore};
+    use crate::conversion::schedule::{
+        choose_schedule, resident_ctas, row_regs, Mapping, NestShape, Overrides, PartialStore, REG_BASE,
+    };
     let dev = &ctx.device;
     let o = Overrides::default();
     // Bytes per point of every buffer read from memory, and the widest element.
@@ -488,6 +474,8 @@ fn launch_shape(
             partials: partials as u32,
             shared_ok: true,
             fast_bytes: if fused_row { widest as u32 } else { 0 },
+            row_inputs: row_inputs as u32,
+            hoisted: hoisted as u32,
         };
         let s = choose_schedule(mapping, &shape, dev, &o);
         let (t, tpr, rpc) = (s.threads as u64, s.threads_per_row.max(1) as u64, s.rows_per_cta.max(1) as u64);
@@ -499,8 +487,8 @@ fn launch_shape(
             // Register-resident rows: each thread holds its columns of every row input,
             // hoisted vector and partial, and loads its whole share of a row at once.
             Some(_) => {
-                let per_thread = cols.div_ceil(tpr);
-                (REG_BASE + per_thread * (row_inputs + hoisted + partials), (rpc * cols * row_bytes) as f64)
+                let r = s.rows_in_flight_per_warp.max(1);
+                (row_regs(&shape, cols.div_ceil(tpr), r), (rpc * cols * row_bytes * r as u64) as f64)
             }
             // Looped rows: each thread loads one element of every row input per step, about
             // two steps in flight (measured: the unfused row reductions of the norms at

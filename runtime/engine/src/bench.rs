@@ -21,7 +21,9 @@
 //! each program once and check every output against the fp64 reference interpreter (unless
 //! [`BenchConfig::check`] is off), then time the host sequence of one call (all its
 //! launches, fills and workspace reuse) between two CUDA events: `warmup` untimed calls,
-//! then the median of `runs` timed calls ([`crate::timing::time_program`]). The inputs stay
+//! then the median of `runs` timed calls ([`crate::timing::time_program`]; by default each
+//! call follows an L2-evicting memset and the host waits once at the end, as
+//! `triton.testing.do_bench` times the peers: [`BenchConfig::call_timing`]). The inputs stay
 //! the same between calls. A fused program that fails its check is not timed (the other
 //! shapes still run; [`BenchReport::fused_failures`] names them); an unfused one that fails
 //! is timed anyway and marked. With [`BenchConfig::per_kernel`], a second pass of `runs`
@@ -45,7 +47,7 @@ use morf_ir::{Context, OpId, TypeData};
 use morf_runtime::{Gpu, RuntimeError};
 
 use crate::compile::{compile_for_gpu, runtime_err, GpuProgram};
-use crate::timing::{time_kernels, time_program, KernelTiming};
+use crate::timing::{time_kernels, time_program, CallTiming, KernelTiming};
 use crate::{
     bind_arguments, compare_outputs, load_module, new_context, select_function, EngineError, OutputCheck, RunOptions,
 };
@@ -81,6 +83,9 @@ pub struct BenchConfig {
     /// the outputs are reported as unchecked, and the floor takes the result sizes from the
     /// fused program's outputs).
     pub check: bool,
+    /// How the timed calls are separated ([`CallTiming::Pipelined`], as `do_bench`, by
+    /// default).
+    pub call_timing: CallTiming,
 }
 
 impl BenchConfig {
@@ -101,6 +106,7 @@ impl BenchConfig {
             device: 0,
             per_kernel: false,
             check: true,
+            call_timing: CallTiming::Pipelined,
         }
     }
 
@@ -731,7 +737,8 @@ pub fn run_bench(
                        log: &mut dyn FnMut(&str)|
          -> Result<ProgramTiming, BenchError> {
             let t_time = std::time::Instant::now();
-            let (median_us, min_us, launches) = time_program(&gpu, prog, &args, config.warmup, config.runs)?;
+            let (median_us, min_us, launches) =
+                time_program(&gpu, prog, &args, config.warmup, config.runs, config.call_timing)?;
             log(&format!(
                 "{shape} {label}: median {median_us:.1} us over {} runs ({launches} launches per call; timed in {:.1} s)",
                 config.runs,

@@ -60,6 +60,7 @@ pub use check::{compare_outputs, compare_outputs_judged, compare_values, OutputC
 pub use compile::{text_has_kernels, GpuProgram, GPU_PIPELINE};
 pub use engine::{Args, Compiled, Device, Engine, EngineOptions, Inputs, Outputs};
 pub use run::{run_source, run_source_gpu, run_source_sim, run_source_sim_compiled, GpuRunReport};
+pub use timing::CallTiming;
 
 /// Why compiling, binding, running or checking failed. The `Display` text is the message
 /// after `morf-run: error: `, except for [`EngineError::Diagnostic`], which is printed as

@@ -1,6 +1,8 @@
 //! Timing compiled programs on the GPU with CUDA events (what `morf-bench` measures): the
-//! host sequence of one call between two events ([`time_program`]), or each launch of a
-//! call between its own pair ([`time_kernels`]).
+//! host sequence of one call between two events ([`time_program`], by default as
+//! `triton.testing.do_bench` times: an L2-evicting memset before each call and one wait at
+//! the end, [`CallTiming`]), or each launch of a call between its own pair
+//! ([`time_kernels`]).
 
 use morf_ir::interp::RtValue;
 use morf_runtime::{median, Gpu};
@@ -24,15 +26,38 @@ pub struct KernelTiming {
     pub median_us: f64,
 }
 
+/// How [`time_program`] separates the timed calls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum CallTiming {
+    /// Like `triton.testing.do_bench` (how the peers of `docs/perf.md` are timed): before
+    /// each call a [`L2_FLUSH_BYTES`] memset evicts the L2 cache, then the call runs between
+    /// its own pair of events (an asynchronous `cuMemsetD32Async`); the host waits only once, after the last call. The host
+    /// queues each call while the GPU still clears the cache, so the figure is the GPU time
+    /// of the call's sequence (launches, fills, the gaps between them) without the host's
+    /// enqueue time in front of its first launch.
+    #[default]
+    Pipelined,
+    /// The host waits for every call before queueing the next: the figure also holds the
+    /// time from the start event to the call's first operation reaching the GPU (the
+    /// host's work and the driver's latency for the first launch or fill).
+    Synced,
+}
+
+/// Bytes of the memset that evicts the L2 cache before each [`CallTiming::Pipelined`] call
+/// (the H200's L2 holds 50 MiB; `do_bench` clears 256 MiB).
+pub const L2_FLUSH_BYTES: usize = 256 << 20;
+
 /// Times `prog` on `args`: warm-up calls, then the median of `runs` calls, each between
-/// its own pair of events. Buffers the host function allocates come from a pool after the
-/// first call, so timed calls do no `cuMemAlloc`.
+/// its own pair of events, separated as `method` says. Buffers the host function allocates
+/// come from a pool after the first call, so timed calls do no `cuMemAlloc`. Returns the
+/// median and the minimum in microseconds, and the launches of one call.
 pub fn time_program(
     gpu: &Gpu,
     prog: &GpuProgram,
     args: &[RtValue],
     warmup: usize,
     runs: usize,
+    method: CallTiming,
 ) -> Result<(f64, f64, usize), EngineError> {
     let mut exec = prog.executor(gpu);
     let dev_args = prog.upload_args(&mut exec, args)?;
@@ -42,14 +67,33 @@ pub fn time_program(
         gpu.synchronize().map_err(runtime_err)?;
         out.into_iter().for_each(|v| exec.release(v));
     }
-    let ev = gpu.event_pair().map_err(runtime_err)?;
     let mut samples = Vec::with_capacity(runs);
-    for _ in 0..runs {
-        ev.record_start().map_err(runtime_err)?;
-        let out = exec.call(&dev_args).map_err(exec_err)?;
-        ev.record_end().map_err(runtime_err)?;
-        samples.push(ev.elapsed_ms().map_err(runtime_err)? as f64 * 1e3);
-        out.into_iter().for_each(|v| exec.release(v));
+    match method {
+        CallTiming::Synced => {
+            let ev = gpu.event_pair().map_err(runtime_err)?;
+            for _ in 0..runs {
+                ev.record_start().map_err(runtime_err)?;
+                let out = exec.call(&dev_args).map_err(exec_err)?;
+                ev.record_end().map_err(runtime_err)?;
+                samples.push(ev.elapsed_ms().map_err(runtime_err)? as f64 * 1e3);
+                out.into_iter().for_each(|v| exec.release(v));
+            }
+        }
+        CallTiming::Pipelined => {
+            let flush = gpu.alloc_bytes(L2_FLUSH_BYTES).map_err(runtime_err)?;
+            let events = (0..runs).map(|_| gpu.event_pair()).collect::<Result<Vec<_>, _>>().map_err(runtime_err)?;
+            for ev in &events {
+                gpu.fill_u32(&flush, 0, L2_FLUSH_BYTES / 4).map_err(runtime_err)?;
+                ev.record_start().map_err(runtime_err)?;
+                let out = exec.call(&dev_args).map_err(exec_err)?;
+                ev.record_end().map_err(runtime_err)?;
+                // Stream order keeps the next call's reuse of these buffers after this call.
+                out.into_iter().for_each(|v| exec.release(v));
+            }
+            for ev in &events {
+                samples.push(ev.elapsed_ms().map_err(runtime_err)? as f64 * 1e3);
+            }
+        }
     }
     let min = samples.iter().copied().fold(f64::INFINITY, f64::min);
     Ok((median(&samples), min, exec.launches))

@@ -1,6 +1,7 @@
 // The fused RMSNorm backward: a row-fused kernel (persistent grid over splits, a warp per
 // row, partials in shared memory combined once per split) and the final reduction.
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pipeline=gpu | FileCheck %s
+// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pipeline=gpu --size-hints M=4096,N=1024 | FileCheck %s --check-prefix=HINTED
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions,canonicalize,cse,lower-loop-to-gpu{threads-per-row=256 grid=4})' | FileCheck %s --check-prefix=CTA
 
 // CHECK: mloop.fill
@@ -21,7 +22,16 @@
 // CHECK: mgpu.load %{{.*}} : !mgpu.ptr<f32, 3>
 // CHECK: mgpu.barrier
 
-// A CTA per row: block reductions, partials straight into the CTA's workspace row.
+// With N known (the register-resident form), the kernel stores each split's combined partial
+// once: the workspace needs no fill.
+// HINTED-NOT: mloop.fill
+// HINTED: mgpu.launch @rmsnorm_bwd_k0
+// HINTED: mgpu.func @rmsnorm_bwd_k0
+// HINTED: mgpu.func @rmsnorm_bwd_k1
+
+// A CTA per row: block reductions, partials straight into the CTA's workspace row (added
+// to it, so the identity fill stays).
+// CTA: mloop.fill
 // CTA: mgpu.func @rmsnorm_bwd_k0({{.*}}morf.schedule = "RowFused threads=256 threads-per-row=256 rows-per-cta=1 {{.*}} grid<=4 partials=Global"}
 // CTA-NOT: mgpu.dynamic_shared
 // CTA: mgpu.shared_alloc {size = 32}

@@ -7,9 +7,11 @@
 # `morf-opt ... --fusion-report` on any machine; docs/perf.md holds the comparison.
 #
 # Usage (repository root, GPU machine, release binaries in $BIN):
-#   BIN=.device-bin OUT=out [MODE=sweep|final] bash tools/morf-bench/scripts/calibrate.sh [filter]
-# MODE=sweep (default): forced split sizes; MODE=final: the defaults, a warp per row against
-# the heuristic, and the benchmark rows. LIMIT caps each morf-bench call (seconds; 90 by
+#   BIN=.device-bin OUT=out [MODE=sweep|final|large] bash tools/morf-bench/scripts/calibrate.sh [filter]
+# MODE=sweep (default): forced split sizes; MODE=final: the defaults and the benchmark rows;
+# MODE=large: every example at its largest benchmark shape (no 65536 x 1024 defaults);
+# MODE=rows: row kernels with one or two rows in flight per warp, 8 or 4 warps ($PROGRAMS).
+# LIMIT caps each morf-bench call (seconds; 90 by
 # default: generating the 576000 x 384 inputs alone took over 25 s on the H200 host).
 set -uo pipefail
 BIN=${BIN:-target/release}
@@ -51,20 +53,37 @@ sizes_of() { # the example's sizes at 65536 x 1024 (3-D: 64 x 1024 x 1024; a sec
     else echo $S; fi
 }
 MODE=${MODE:-sweep}
-# Defaults: every example at 65536 x 1024.
-for f in examples/*.mlir; do
-    b=$(basename "$f" .mlir)
-    run "default-$b" "$f" "$(sizes_of "$f")" "" ""
-done
-if [ "$MODE" = final ]; then
-    # A warp per row (shared partials) against the heuristic's CTA per row at N = 1024.
-    for b in rmsnorm_bwd layernorm_bwd rmsnorm_bwd_f32 softmax_bwd_colsum row_col_stats rmsnorm_fwd layernorm_fwd; do
-        run "warp-$b" "examples/$b.mlir" $S "" "threads=256 threads-per-row=32"
+# Defaults: every example at 65536 x 1024 (not in MODE=large or rows).
+if [ "$MODE" != large ] && [ "$MODE" != rows ]; then
+    for f in examples/*.mlir; do
+        b=$(basename "$f" .mlir)
+        run "default-$b" "$f" "$(sizes_of "$f")" "" ""
     done
+fi
+if [ "$MODE" = final ]; then
     # The benchmark rows of docs/perf.md (issue 10's table).
     for b in rmsnorm_bwd layernorm_bwd; do
         for sz in M=576000,N=384 M=32768,N=4096 M=16384,N=8192; do run "bench-$b-$sz" "examples/$b.mlir" $sz "" ""; done
         run "bench-${b}_f32-M=576000,N=384" "examples/${b}_f32.mlir" M=576000,N=384 "" ""
+    done
+elif [ "$MODE" = large ]; then
+    # Every example at its largest benchmark shape (16384 x 8192; 3-D: 16 x 1024 x 8192).
+    for f in examples/*.mlir; do
+        b=$(basename "$f" .mlir)
+        sz=M=16384,N=8192
+        if grep -q '"B"' "$f"; then sz=B=16,M=1024,N=8192
+        elif grep -q '"K"' "$f"; then sz=M=16384,K=16384,N=8192; fi
+        run "large-$b" "$f" "$sz" "" ""
+    done
+elif [ "$MODE" = rows ]; then
+    # Register-resident row kernels: one or two rows in flight per warp, CTAs of 8 warps
+    # (S = 256) or 4 warps (S = 128).
+    for b in ${PROGRAMS:-row_col_stats colmax_rowsum softmax_fwd_colsum rmsnorm_bwd layernorm_bwd rmsnorm_fwd tanh_bwd_bias}; do
+        f=examples/$b.mlir
+        run "rows-$b-r1" "$f" "$(sizes_of "$f")" "" "rows-in-flight=1"
+        run "rows-$b-r2" "$f" "$(sizes_of "$f")" "" "rows-in-flight=2"
+        run "rows-$b-r2-w4-S128" "$f" "$(sizes_of "$f")" 128 "rows-in-flight=2 rows-per-cta=4"
+        run "rows-$b-r1-w4-S128" "$f" "$(sizes_of "$f")" 128 "rows-in-flight=1 rows-per-cta=4"
     done
 else
     # Split sweeps of the mixed-order row-fused kernels.

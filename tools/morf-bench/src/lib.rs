@@ -12,7 +12,7 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 
 use clap::Parser as _;
-use morf_engine::{parse_random_spec, run_bench_file, BenchConfig, BenchError, EngineError};
+use morf_engine::{parse_random_spec, run_bench_file, BenchConfig, BenchError, CallTiming, EngineError};
 
 /// Command line of morf-bench.
 #[derive(clap::Parser, Debug, Clone)]
@@ -66,6 +66,11 @@ pub struct Cli {
     /// Skip the fp64 reference check (the outputs are then reported as unchecked).
     #[arg(long)]
     pub no_check: bool,
+    /// Wait for each timed call before queueing the next, so that the figure also holds the
+    /// host's time to its first launch (the default times like `triton.testing.do_bench`:
+    /// an L2-evicting memset before each call, one wait at the end).
+    #[arg(long)]
+    pub sync_calls: bool,
 }
 
 /// Parses a command line (`argv[0]` first) and checks the values clap cannot.
@@ -109,6 +114,7 @@ pub fn bench_config(cli: &Cli) -> Result<BenchConfig, String> {
         device: cli.device,
         per_kernel: cli.per_kernel,
         check: !cli.no_check,
+        call_timing: if cli.sync_calls { CallTiming::Synced } else { CallTiming::Pipelined },
     })
 }
 
@@ -212,6 +218,9 @@ mod tests {
         assert!(!c.per_kernel && !c.no_check);
         let c = cli(&["f.mlir", "--sizes", "M=8", "--per-kernel", "--no-check"]).unwrap();
         assert!(c.per_kernel && c.no_check);
+        assert!(!c.sync_calls);
+        let c = cli(&["f.mlir", "--sizes", "M=8", "--sync-calls"]).unwrap();
+        assert_eq!(bench_config(&c).unwrap().call_timing, CallTiming::Synced);
         assert!(cli(&["f.mlir"]).is_err(), "--sizes is required");
         assert!(validate(&cli(&["f.mlir", "--sizes", "M=x"]).unwrap()).is_err());
         assert!(validate(&cli(&["f.mlir", "--sizes", "M=1", "--runs", "0"]).unwrap()).is_err());

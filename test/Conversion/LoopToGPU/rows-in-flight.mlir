@@ -1,0 +1,24 @@
+// Register-resident row kernels keep a second row in flight per warp where the registers
+// for it leave as many CTAs per SM (schedule.rs, `row_regs`): the row loop carries the next
+// row's loads, issued (clamped to the split's last row) before the current row is computed.
+// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pipeline=gpu --size-hints M=65536,N=1024 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=TWO
+// RUN: morf-opt %S/../../../examples/row_col_stats.mlir --pipeline=gpu --size-hints M=65536,N=1024 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=ONE
+// RUN: morf-opt %S/../../../examples/rmsnorm_fwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions,canonicalize,cse,lower-loop-to-gpu{size-hints=M=64,N=256 rows-in-flight=2})' | FileCheck %s --check-prefix=IR
+// RUN: not morf-opt %S/../../../examples/rmsnorm_fwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,lower-loop-to-gpu{rows-in-flight=3})' 2>&1 | FileCheck %s --check-prefix=BAD
+
+// rmsnorm_bwd: 158 registers with one row, 190 with two: one CTA of 256 per SM either way.
+// TWO: schedule: @rmsnorm_bwd_k0: row_fused {{.*}} partials=shared rows_in_flight=2 fast=yes
+// row_col_stats: 126 registers (two CTAs per SM) against 142 (one): one row.
+// ONE: schedule: @row_col_stats_k0: row_fused {{.*}} partials=shared fast=yes
+// ONE-NOT: rows_in_flight
+
+// The first row's vector loads before the row loop, the next row's inside it (at
+// min(i + warps, last row)), carried as iter_args.
+// IR: mgpu.func @rmsnorm_fwd_k0
+// IR: mgpu.load_vec
+// IR: mloop.for %[[I:.*]] = %{{.*}} to %{{.*}} step %[[STEP:.*]] iter_args
+// IR: %[[NEXT:.*]] = mloop.add %[[I]], %[[STEP]] : index
+// IR: mloop.min %[[NEXT]], %{{.*}} : index
+// IR: mgpu.load_vec
+
+// BAD: option 'rows-in-flight' must be 0, 1 or 2, got 3
