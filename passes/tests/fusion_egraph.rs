@@ -33,6 +33,7 @@ fn red(
         kind: NestKind::Reduction { kept: kept.to_vec(), reduced: reduced.to_vec(), combiner: c, epilogue_ops: 1 },
         reads,
         writes,
+        work: 0,
     }
 }
 
@@ -43,6 +44,7 @@ fn pw(id: usize, name: &str, domain: &[Axis], reads: Vec<Access>, writes: Vec<Ac
         kind: NestKind::Pointwise { domain: domain.to_vec() },
         reads,
         writes,
+        work: 0,
     }
 }
 

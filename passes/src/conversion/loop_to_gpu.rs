@@ -992,10 +992,6 @@ const REDUCE_BLOCK: i64 = 256;
 /// Rows a partial-pointwise thread sums into one fresh register partial before adding it to
 /// its running partial: bounds every f32 chain by this many terms plus `S / PARTIAL_BLOCK`.
 const PARTIAL_BLOCK: i64 = 256;
-/// Terms [`KernelBuilder::fold_unrolled`] emits before combining them (loads in flight per
-/// thread in the final reductions).
-const FOLD_UNROLL: i64 = 4;
-
 /// Rows a partial-pointwise thread runs per step, interleaved (loads in flight per thread).
 pub(crate) const PARTIAL_UNROLL: i64 = 4;
 
@@ -3551,54 +3547,6 @@ impl<'a> KernelBuilder<'a> {
         }
     }
 
-    /// `init` combined with `term(lb)`, `term(lb + step)`, ... `< ub` in that order, the
-    /// positions taken [`FOLD_UNROLL`] at a time: a group's terms (their loads) are all
-    /// emitted before they are combined, so that the loads of a group are in flight
-    /// together; the positions past the last full group run one at a time. The order of the
-    /// combination is that of the plain loop, so results are bit-identical to it.
-    fn fold_unrolled(
-        &mut self,
-        lb: Value,
-        ub: Value,
-        step: Value,
-        init: Value,
-        kind: &str,
-        term: &mut dyn FnMut(&mut Self, Value) -> R<Value>,
-    ) -> R<Value> {
-        let (zero, one) = (self.iconst(0), self.iconst(1));
-        let u = self.iconst(FOLD_UNROLL);
-        let span = self.ibin(Ix::Sub, ub, lb);
-        let span = self.ibin(Ix::Max, span, zero);
-        let sm1 = self.ibin(Ix::Sub, step, one);
-        let count = self.ibin(Ix::Add, span, sm1);
-        let count = self.ibin(Ix::Div, count, step);
-        let groups = self.ibin(Ix::Div, count, u);
-        let ustep = self.ibin(Ix::Mul, u, step);
-        let acc = self.for_loop(zero, groups, one, &[init], &mut |kb, g, acc| {
-            let base = kb.ibin(Ix::Mul, g, ustep);
-            let base = kb.ibin(Ix::Add, base, lb);
-            let mut ys = Vec::with_capacity(FOLD_UNROLL as usize);
-            for k in 0..FOLD_UNROLL {
-                let off = kb.iconst(k);
-                let off = kb.ibin(Ix::Mul, off, step);
-                let pos = kb.ibin(Ix::Add, base, off);
-                ys.push(term(kb, pos)?);
-            }
-            let mut a = acc[0];
-            for y in ys {
-                a = kb.combine(kind, a, y)?;
-            }
-            Ok(vec![a])
-        })?[0];
-        let done = self.ibin(Ix::Mul, groups, u);
-        Ok(self.for_loop(done, count, one, &[acc], &mut |kb, k, acc| {
-            let off = kb.ibin(Ix::Mul, k, step);
-            let pos = kb.ibin(Ix::Add, lb, off);
-            let y = term(kb, pos)?;
-            Ok(vec![kb.combine(kind, acc[0], y)?])
-        })?[0])
-    }
-
     /// Emits the ops of a reduction nest's `body` that do not depend on a reduce's result
     /// (stores and accumulates skipped) and, for the `p`-th reduce, the partial over the flat
     /// positions of `range`, handing it to `out(p, partial)`. With `ws = (W, blocks, N, j)`
@@ -3638,7 +3586,7 @@ impl<'a> KernelBuilder<'a> {
                     PosRange::Strided { start, step } => (*start, total, *step),
                 };
                 let pc = p as i64;
-                let acc = self.fold_unrolled(lb, ub, step, id, &kind, &mut |kb, pos| {
+                let acc = self.for_loop(lb, ub, step, &[id], &mut |kb, pos, acc| {
                     let y = match ws {
                         Some((w, blocks, n, j)) => {
                             let pv = kb.iconst(pc);
@@ -3654,8 +3602,8 @@ impl<'a> KernelBuilder<'a> {
                             kb.emit_block(parts.body)?[0]
                         }
                     };
-                    Ok(y)
-                })?;
+                    Ok(vec![kb.combine(&kind, acc[0], y)?])
+                })?[0];
                 out(self, p, acc)?;
                 p += 1;
                 continue;

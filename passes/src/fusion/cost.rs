@@ -8,7 +8,12 @@
 //!
 //! ```text
 //! time  = launches * launch_overhead + fills * (2.5 us + workspace / bw)
-//!       + waves(units, cap) + l2_reread / (l2_bandwidth * eff_l2)
+//!       + max(waves(units, cap), work / (sms * 128 lanes * 1.98 GHz * 0.65))
+//!       + l2_reread / (l2_bandwidth * eff_l2)
+//! work  = sum over the kernel's nests of points * instructions per point (NestInfo::work;
+//!         a partial beside a pointwise part sums that part's values: not counted again)
+//! fills = the partials' workspaces, none where the kernel stores each element once (shared
+//!         partials of the register-resident form: lower-loop-to-gpu drops the fill)
 //! waves = full waves of sms * cap units, then the tail at ceil(tail / sms) CTAs per SM;
 //!         a wave of r CTAs per SM takes max(bandwidth, latency):
 //!   bandwidth = r * bytes_per_unit / (bw / sms * eff(r * inflight_per_cta))
@@ -239,9 +244,27 @@ pub fn kernel_cost(kernel: &Kernel, ctx: &Ctx) -> KernelCost {
             (waves_time(dev, partial, bytes + ws) + ws / (bw * final_efficiency(*ctas)), 2)
         }
     };
+    // Arithmetic: the work of each part's points at the SMs' issue rate; a kernel takes the
+    // longer of its memory and its arithmetic time (they overlap). A partial next to a
+    // pointwise part of the same kernel sums values that part computes (the lowering emits
+    // equal expressions once per row), so only the pointwise part counts.
+    let has_pointwise =
+        parts.iter().any(|p| matches!(p, Kernel::Nest(n) if matches!(ctx.nest(*n).kind, NestKind::Pointwise { .. })));
+    let work: f64 = parts
+        .iter()
+        .filter_map(|p| match p {
+            Kernel::Nest(n) => Some(*n),
+            Kernel::Partial { nest: n, .. } if !has_pointwise => Some(*n),
+            _ => None,
+        })
+        .map(|n| nest_points(ctx, n).0 as f64 * ctx.nest(n).work as f64)
+        .sum();
+    let compute_s = work / (dev.sms.max(1) as f64 * LANE_OPS_PER_SM_S);
+    let dram_s = dram_s.max(compute_s);
     // Each partial's workspace is zeroed on the host first (`mloop.fill`: one memset on the
     // stream, [`FILL_OVERHEAD_S`], writing the workspace once).
-    let fills = parts.iter().filter(|p| matches!(p, Kernel::Partial { .. })).count() as u32;
+    let no_fills = matches!(&shape, LaunchShape::Waves(w) if w.no_fills);
+    let fills = if no_fills { 0 } else { parts.iter().filter(|p| matches!(p, Kernel::Partial { .. })).count() as u32 };
     let fill_s = if fills > 0 { fills as f64 * FILL_OVERHEAD_S + c.workspace_bytes as f64 / bw } else { 0.0 };
     let dram_s = dram_s + fill_s;
     c.launches = launches;
@@ -266,6 +289,10 @@ pub fn kernel_cost(kernel: &Kernel, ctx: &Ctx) -> KernelCost {
 /// bandwidth: `eff(x) = x / (x + HALF_BW_INFLIGHT)` (Little's law with a soft knee), fitted
 /// on the H200 sweep of docs/perf.md ("Cost model calibration").
 const HALF_BW_INFLIGHT: f64 = 8192.0;
+/// Instructions per second one SM retires across its lanes in the arithmetic of a fused
+/// kernel: 128 lanes at 1.98 GHz, at the 65% fitted on the H200 (tanh_bwd_bias at
+/// 65536 x 1024 with the accurate tanh: 62 instructions per point, 191 us).
+const LANE_OPS_PER_SM_S: f64 = 128.0 * 1.98e9 * 0.65;
 /// CTAs at which a final reduction (32 columns per CTA) draws half the copy bandwidth, fitted
 /// on the same sweep (32 CTAs: 0.8 TB/s; 256 CTAs: 2.6 TB/s).
 const FINAL_HALF_CTAS: f64 = 136.0;
@@ -315,6 +342,9 @@ struct Waves {
     /// Time a unit spends after its rows with no loads in flight (the flush of shared
     /// partials at the end of a split), seconds.
     unit_tail_s: f64,
+    /// Whether the kernel stores each element of its workspaces once (shared partials of
+    /// the register-resident form), so that the lowering drops their fills.
+    no_fills: bool,
 }
 
 /// The launches the lowering emits for a kernel.
@@ -516,6 +546,7 @@ fn launch_shape(
             row_s,
             rows_in_flight_per_cta: rpc,
             unit_tail_s,
+            no_fills: s.partials == PartialStore::Shared && s.fast.is_some(),
         });
     }
     if let Some(Kernel::Final { nest, .. }) = parts.first() {
@@ -566,6 +597,7 @@ fn launch_shape(
                 row_s: 0.0,
                 rows_in_flight_per_cta: 1,
                 unit_tail_s: 0.0,
+                no_fills: false,
             };
             LaunchShape::SplitK { partial: w, ctas: cols.div_ceil(32), ws_bytes: blocks * cols * 4 }
         }
@@ -588,6 +620,7 @@ fn launch_shape(
                 row_s: POINT_TRIP_S,
                 rows_in_flight_per_cta: 1,
                 unit_tail_s: 0.0,
+                no_fills: false,
             })
         }
         _ => LaunchShape::Waves(Waves {
@@ -600,6 +633,7 @@ fn launch_shape(
             row_s: POINT_TRIP_S,
             rows_in_flight_per_cta: 1,
             unit_tail_s: 0.0,
+            no_fills: false,
         }),
     }
 }

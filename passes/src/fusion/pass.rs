@@ -484,7 +484,17 @@ impl FuseMixedReductions {
             let rs: Vec<String> = reads.iter().map(bname).collect();
             let ws: Vec<String> = writes.iter().map(bname).collect();
             // The kind is prefixed once the axes are final (below).
-            infos.push(NestInfo { id, name: format!(" of {} -> {}", rs.join(","), ws.join(",")), kind, reads, writes });
+            // Work per point: the innermost body (the reduce's, or the nest's), plus the loop.
+            let inner = reduces.first().map(|r| r.id()).unwrap_or(n);
+            let work = 1 + ctx.walk_collect(inner)[1..].iter().map(|o| super::work_of_op(ctx, *o)).sum::<u32>();
+            infos.push(NestInfo {
+                id,
+                name: format!(" of {} -> {}", rs.join(","), ws.join(",")),
+                kind,
+                reads,
+                writes,
+                work,
+            });
         }
         let (keys, axis_rep, axis_of_ub) = unify_axes(&mut infos, &exact, keys, axis_rep, axis_of_ub);
         for n in &mut infos {

@@ -459,13 +459,21 @@ mod tests {
     fn square(red_dims: &[usize], t_dims: &[usize]) -> Vec<NestInfo> {
         let red = NestKind::Reduction { kept: vec![A], reduced: vec![A], combiner: Combiner::Sum, epilogue_ops: 0 };
         vec![
-            NestInfo { id: 0, name: "t".into(), kind: red, reads: vec![acc(0, red_dims)], writes: vec![acc(1, &[0])] },
+            NestInfo {
+                id: 0,
+                name: "t".into(),
+                kind: red,
+                reads: vec![acc(0, red_dims)],
+                writes: vec![acc(1, &[0])],
+                work: 0,
+            },
             NestInfo {
                 id: 1,
                 name: "y".into(),
                 kind: NestKind::Pointwise { domain: vec![A, A] },
                 reads: vec![acc(0, &[0, 1]), acc(1, t_dims)],
                 writes: vec![acc(2, &[0, 1])],
+                work: 0,
             },
         ]
     }
@@ -481,13 +489,21 @@ mod tests {
     fn chained(t_dims: &[usize]) -> Vec<Kernel> {
         let red = || NestKind::Reduction { kept: vec![A], reduced: vec![A], combiner: Combiner::Sum, epilogue_ops: 0 };
         let nests = vec![
-            NestInfo { id: 0, name: "t".into(), kind: red(), reads: vec![acc(0, &[0, 1])], writes: vec![acc(1, &[0])] },
+            NestInfo {
+                id: 0,
+                name: "t".into(),
+                kind: red(),
+                reads: vec![acc(0, &[0, 1])],
+                writes: vec![acc(1, &[0])],
+                work: 0,
+            },
             NestInfo {
                 id: 1,
                 name: "u".into(),
                 kind: red(),
                 reads: vec![acc(0, &[0, 1]), acc(1, t_dims)],
                 writes: vec![acc(2, &[0])],
+                work: 0,
             },
         ];
         let ext = Extents { sizes: vec![Some(4096)], hints: vec![4096] };

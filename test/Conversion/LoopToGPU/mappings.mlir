@@ -53,14 +53,8 @@ func.func @rowsum(%a: tensor<?x?xf32> {morf.dims = ["M", "N"]}) -> tensor<?xf32>
 // CHECK: %[[SM:.*]] = mgpu.shared_alloc {size = 512} : !mgpu.ptr<f32, 3>
 // CHECK: %[[LANE:.*]] = mgpu.lane_id : index
 // CHECK: %[[WARP:.*]] = mgpu.warp_id : index
-// Each warp sums rows warp, warp + 16, ... four at a time (the four loads first, then the
-// adds in row order), then the rows left one at a time.
 // CHECK: mgpu.if
-// CHECK: mloop.sub %{{.*}}, %[[WARP]] : index
-// CHECK: mloop.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args
-// CHECK-COUNT-4: mgpu.load %{{.*}}[%{{.*}}] {nc} : !mgpu.ptr<f32>
-// CHECK-COUNT-4: mloop.add %{{.*}}, %{{.*}} : f32
-// CHECK: mloop.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK: mloop.for %{{.*}} = %[[WARP]] to %{{.*}} step %{{.*}} iter_args
 // CHECK: mgpu.load %{{.*}}[%{{.*}}] {nc} : !mgpu.ptr<f32>
 // CHECK: mgpu.store %{{.*}}, %[[SM]][%{{.*}}] : !mgpu.ptr<f32, 3>
 // CHECK: mgpu.barrier
