@@ -262,12 +262,14 @@ fn column_result_consumed_by_a_pointwise_reading_the_unreduced_tensor_does_not_f
 }
 
 #[test]
-fn tiny_rmsnorm_4x8_is_too_small_to_pay() {
+fn tiny_rmsnorm_4x8_costs_no_more_launches_fused() {
+    // At 4 x 8 the fused plan is two launches (the row kernel with its partial, the final)
+    // like the unfused one (the row kernel with dx, the column sum): the row kernel stores
+    // each split's partial once, so no fill is priced, and the fused plan moves fewer bytes.
     let r = run(&rmsnorm_bwd(2), 4, 8);
-    assert_eq!(r.chosen.partials(), 0, "{}", r.chosen);
-    assert!(r.report.contains("too small to pay"), "{}", r.report);
-    // Fusing the row reduction with dx still saves a launch.
     assert_eq!(r.chosen.kernels.len(), 2, "{}", r.chosen);
+    let launches = r.candidates.iter().find(|(p, _)| *p == r.chosen).map(|(_, c)| c.launches);
+    assert_eq!(launches, Some(2), "{}", r.report);
 }
 
 #[test]
@@ -286,8 +288,13 @@ fn dynamic_m_reports_the_crossover() {
     println!("{}", r.report);
     assert_eq!(partials_in(row_kernel(&r.chosen).expect("a row kernel").0), [2]);
     assert!(r.report.contains("crossover at d0 = "), "{}", r.report);
-    let first = r.report.lines().find(|l| l.contains("d0 in [1, ")).expect("a range starting at 1");
-    assert!(!first.contains("partial"), "small M must not use partials: {first}");
+    // Up to 32 rows the column sum is one launch without a workspace: some range of small M
+    // takes no partial (at 1-2 rows the fused plan with one split ties with it: no fill).
+    let small = r.report.lines().filter(|l| l.trim_start().starts_with("d0 in [")).find(|l| {
+        let hi = l.split(", ").nth(1).and_then(|t| t.split(']').next()).and_then(|t| t.parse::<u64>().ok());
+        hi.is_some_and(|h| h <= 64) && !l.contains("partial")
+    });
+    assert!(small.is_some(), "small M must have a range without partials:\n{}", r.report);
 }
 
 // --- Device and configuration ---

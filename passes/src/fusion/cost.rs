@@ -160,7 +160,8 @@ pub fn kernel_cost(kernel: &Kernel, ctx: &Ctx) -> KernelCost {
             Buf::Mem(b) => {
                 // Readers outside this kernel, or none at all (an output), need it in memory.
                 let readers = ctx.readers.get(b);
-                let escapes = readers.is_none_or(|r| r.is_empty() || r.iter().any(|n| !in_kernel.contains(n)));
+                let escapes = ctx.cfg.outputs.contains(b)
+                    || readers.is_none_or(|r| r.is_empty() || r.iter().any(|n| !in_kernel.contains(n)));
                 if escapes {
                     c.bytes_written += bytes;
                 }
@@ -345,6 +346,9 @@ struct Waves {
     /// Whether the kernel stores each element of its workspaces once (shared partials of
     /// the register-resident form), so that the lowering drops their fills.
     no_fills: bool,
+    /// Whether a unit's rows are CTA-wide (block reductions behind barriers): their latency
+    /// does not shrink on a lightly loaded SM.
+    cta_rows: bool,
 }
 
 /// The launches the lowering emits for a kernel.
@@ -381,7 +385,7 @@ fn waves_time(dev: &super::device::Device, w: &Waves, bytes: f64) -> f64 {
         let bandwidth = r as f64 * per_unit / (bw_sm * eff);
         // Rows in sequence; a lightly loaded SM answers faster (60% at 2 rows in flight
         // per SM: two CTAs of one row each).
-        let load = (0.4 + 0.1 * (r * w.rows_in_flight_per_cta.max(1)) as f64).min(1.0);
+        let load = if w.cta_rows { 1.0 } else { (0.4 + 0.1 * (r * w.rows_in_flight_per_cta.max(1)) as f64).min(1.0) };
         let latency = w.rows_per_unit * w.row_s * load;
         bandwidth.max(latency) + w.unit_tail_s
     };
@@ -528,7 +532,9 @@ fn launch_shape(
         // Per row: the round trip, the chain of dependent reductions, the others.
         let depth = row_chain_depth(kernel, ctx).min(reductions) as f64;
         let chain = if tpr > 32 { CHAIN_S } else { WARP_CHAIN_S };
-        let row_s = ROW_TRIP_S + depth * chain + (reductions as f64 - depth).max(0.0) * INDEPENDENT_S;
+        // A CTA per row: every block reduction waits on its barriers, dependent or not.
+        let other = if tpr > 32 { CHAIN_S } else { INDEPENDENT_S };
+        let row_s = ROW_TRIP_S + depth * chain + (reductions as f64 - depth).max(0.0) * other;
         let rows_per_unit = match partial {
             Some((_, split)) => split.min(rows) as f64 / rpc as f64,
             None => 1.0,
@@ -547,6 +553,7 @@ fn launch_shape(
             rows_in_flight_per_cta: rpc,
             unit_tail_s,
             no_fills: s.partials == PartialStore::Shared && s.fast.is_some(),
+            cta_rows: tpr > 32,
         });
     }
     if let Some(Kernel::Final { nest, .. }) = parts.first() {
@@ -598,6 +605,7 @@ fn launch_shape(
                 rows_in_flight_per_cta: 1,
                 unit_tail_s: 0.0,
                 no_fills: false,
+                cta_rows: false,
             };
             LaunchShape::SplitK { partial: w, ctas: cols.div_ceil(32), ws_bytes: blocks * cols * 4 }
         }
@@ -621,6 +629,7 @@ fn launch_shape(
                 rows_in_flight_per_cta: 1,
                 unit_tail_s: 0.0,
                 no_fills: false,
+                cta_rows: false,
             })
         }
         _ => LaunchShape::Waves(Waves {
@@ -634,6 +643,7 @@ fn launch_shape(
             rows_in_flight_per_cta: 1,
             unit_tail_s: 0.0,
             no_fills: false,
+            cta_rows: false,
         }),
     }
 }

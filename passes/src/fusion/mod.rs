@@ -22,7 +22,8 @@
 //!    choice, why each pair of reductions was not fused, and for dynamic sizes which plan wins
 //!    on which range.
 //!
-//! Assumption: a buffer that no nest of the function reads is an output; a buffer written by
+//! Assumption: a buffer that no nest of the function reads, or that the function returns
+//! ([`SearchConfig::outputs`]), is an output; any other buffer written by
 //! one nest and read by others is a temporary, which need not reach memory when its writer and
 //! all its readers share a kernel.
 
@@ -401,6 +402,9 @@ pub struct SearchConfig {
     /// the producer is then computed twice (in the reduction and in the row's inner loop): off,
     /// such a producer stays a kernel of its own (with the column partials it can take).
     pub recompute_producers: bool,
+    /// The buffers (by [`Access::buffer`] id) the function returns: written to memory by
+    /// the kernel that writes them even when every nest that reads them is in that kernel.
+    pub outputs: BTreeSet<usize>,
 }
 
 impl Default for SearchConfig {
@@ -421,6 +425,7 @@ impl Default for SearchConfig {
             report: true,
             dot: true,
             recompute_producers: true,
+            outputs: BTreeSet::new(),
         }
     }
 }

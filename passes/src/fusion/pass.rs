@@ -241,6 +241,8 @@ struct Summary {
     axis_rep: Vec<Value>,
     /// Upper bound value -> axis.
     axis_of_ub: HashMap<Value, Axis>,
+    /// The buffers (by id) the function returns.
+    outputs: std::collections::BTreeSet<usize>,
 }
 
 impl FuseMixedReductions {
@@ -267,6 +269,7 @@ impl FuseMixedReductions {
             sweep_dynamic: self.cfg.sweep_dynamic && self.report,
             report: self.report,
             dot: self.dump_egraph.is_some(),
+            outputs: summary.outputs.clone(),
             ..self.cfg.clone()
         };
         let res = search(&summary.infos, &summary.extents, &self.device, &cfg);
@@ -556,7 +559,15 @@ impl FuseMixedReductions {
                 }
             }
         }
-        Ok(Summary { nests, infos, extents, axis_rep, axis_of_ub })
+        // Buffers the function returns reach memory even when a nest of the same kernel reads
+        // them.
+        let outputs = ctx
+            .block_ops(body)
+            .filter(|o| ctx.isa::<ReturnOp>(*o))
+            .flat_map(|o| ctx.operands(o).to_vec())
+            .filter_map(|v| buffers.iter().position(|b| *b == v))
+            .collect();
+        Ok(Summary { nests, infos, extents, axis_rep, axis_of_ub, outputs })
     }
 }
 

@@ -34,10 +34,14 @@ def main():
         if len(f) < 6 or not f[4].startswith("fused=") or f[4] == "fused=FAIL":
             continue
         name, sizes, split = f[0], f[1], f[2][2:]
-        m = re.match(r"(default|split|split576|split8k|warp)-(.+?)(-\d+)?$", name)
-        if not m or m.group(1) == "warp":
+        m = re.match(r"(default|split|split576|split8k|warp|large)-(.+?)(-\d+)?$", name)
+        b = re.match(r"bench-(.+?)-M=", name)
+        if b:
+            file = "examples/%s.mlir" % b.group(1)
+        elif m and m.group(1) != "warp":
+            file = "examples/%s.mlir" % m.group(2)
+        else:
             continue
-        file = "examples/%s.mlir" % m.group(2)
         measured = float(f[4][6:])
         p = predict(opt, file, sizes, split)
         if p is None:
