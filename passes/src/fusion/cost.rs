@@ -268,6 +268,12 @@ pub fn kernel_cost(kernel: &Kernel, ctx: &Ctx) -> KernelCost {
     let fills = if no_fills { 0 } else { parts.iter().filter(|p| matches!(p, Kernel::Partial { .. })).count() as u32 };
     let fill_s = if fills > 0 { fills as f64 * FILL_OVERHEAD_S + c.workspace_bytes as f64 / bw } else { 0.0 };
     let dram_s = dram_s + fill_s;
+    if let LaunchShape::Waves(w) = &shape {
+        if w.regs > 0 && c.note.starts_with("row in registers") {
+            // The schedule's estimate, not the feasibility bound above.
+            c.note = format!("row in registers: ~{} regs/thread, {} CTAs per SM", w.regs, w.cap_per_sm);
+        }
+    }
     c.launches = launches;
     c.ctas = match &shape {
         LaunchShape::Waves(w) => w.units.min(w.grid_cap),
@@ -349,6 +355,8 @@ struct Waves {
     /// Whether a unit's rows are CTA-wide (block reductions behind barriers): their latency
     /// does not shrink on a lightly loaded SM.
     cta_rows: bool,
+    /// Estimated registers per thread (row kernels; 0 otherwise), for the report.
+    regs: u64,
 }
 
 /// The launches the lowering emits for a kernel.
@@ -554,6 +562,7 @@ fn launch_shape(
             unit_tail_s,
             no_fills: s.partials == PartialStore::Shared && s.fast.is_some(),
             cta_rows: tpr > 32,
+            regs,
         });
     }
     if let Some(Kernel::Final { nest, .. }) = parts.first() {
@@ -606,6 +615,7 @@ fn launch_shape(
                 unit_tail_s: 0.0,
                 no_fills: false,
                 cta_rows: false,
+                regs: 0,
             };
             LaunchShape::SplitK { partial: w, ctas: cols.div_ceil(32), ws_bytes: blocks * cols * 4 }
         }
@@ -630,6 +640,7 @@ fn launch_shape(
                 unit_tail_s: 0.0,
                 no_fills: false,
                 cta_rows: false,
+                regs: 0,
             })
         }
         _ => LaunchShape::Waves(Waves {
@@ -644,6 +655,7 @@ fn launch_shape(
             unit_tail_s: 0.0,
             no_fills: false,
             cta_rows: false,
+            regs: 0,
         }),
     }
 }
