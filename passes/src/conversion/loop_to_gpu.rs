@@ -3076,7 +3076,7 @@ impl<'a> KernelBuilder<'a> {
             if !prefetch.is_empty() {
                 let first_row = kb.ibin(Ix::Min, start, last);
                 for &(b, elem) in &prefetch {
-                    let vals = kb.load_fast_row(b, elem, first_row)?;
+                    let vals = kb.load_fast_row(b, elem, &[first_row])?;
                     widths.push(vals.len());
                     carried.extend(vals);
                 }
@@ -3102,7 +3102,7 @@ impl<'a> KernelBuilder<'a> {
                     let next = kb.ibin(Ix::Add, i, slots);
                     let next = kb.ibin(Ix::Min, next, last);
                     for &(b, elem) in &prefetch {
-                        next_vals.extend(kb.load_fast_row(b, elem, next)?);
+                        next_vals.extend(kb.load_fast_row(b, elem, &[next])?);
                     }
                 }
                 kb.fast_row(body, t, warp)?;
@@ -3295,11 +3295,11 @@ impl<'a> KernelBuilder<'a> {
         seen
     }
 
-    /// The thread's columns of row `row` of the 2-D buffer `buf` (vector loads, zeros where
-    /// a chunk is past N), as the fast path's row loads take them.
-    fn load_fast_row(&mut self, buf: Value, elem: Type, row: Value) -> R<Vec<Value>> {
+    /// The thread's columns of the row at indices `row` (all but the last) of `buf` (vector
+    /// loads, zeros where a chunk is past N).
+    fn load_fast_row(&mut self, buf: Value, elem: Type, row: &[Value]) -> R<Vec<Value>> {
         let ptr = self.get(buf)?;
-        let rowoff = self.fast_row_offset(buf, &[row]);
+        let rowoff = self.fast_row_offset(buf, row);
         let mut vals = Vec::new();
         for c in 0..self.fs().k {
             let (b, valid) = (self.fs().bases[c], self.fs().valid[c]);
@@ -3362,15 +3362,7 @@ impl<'a> KernelBuilder<'a> {
                     match self.fs().rows.get(&(buf, row.clone())).cloned() {
                         Some(vals) => vals,
                         None => {
-                            let ptr = self.get(buf)?;
-                            let k = self.fs().k;
-                            let rowoff = self.fast_row_offset(buf, &row);
-                            let mut vals = Vec::new();
-                            for c in 0..k {
-                                let (b, valid) = (self.fs().bases[c], self.fs().valid[c]);
-                                let off = self.ibin(Ix::Add, rowoff, b);
-                                vals.extend(self.vload(ptr, off, elem, true, valid)?);
-                            }
+                            let vals = self.load_fast_row(buf, elem, &row)?;
                             self.fs().rows.insert((buf, row), vals.clone());
                             vals
                         }
