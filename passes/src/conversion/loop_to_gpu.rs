@@ -2431,13 +2431,16 @@ impl<'a> KernelBuilder<'a> {
                 _ => {}
             }
         }
-        let plan = self.fast_plan(op);
+        let mut plan = self.fast_plan(op);
+        if let Some(p) = plan.as_mut() {
+            p.inputs = self.fast_row_inputs(op, p);
+        }
         let mut shape = self.nest_shape(self.size_of(parts.ubs[0]), cols);
         shape.partials = workspaces.len() as u32;
         shape.shared_ok = all_f32 && inner.is_some();
         shape.fast_bytes = plan.as_ref().map_or(0, |p| p.bytes);
         if let Some(p) = &plan {
-            shape.row_inputs = self.fast_row_inputs(op, p).len() as u32;
+            shape.row_inputs = p.inputs.len() as u32;
             shape.hoisted = p.hoist.len() as u32;
         }
         let s = self.set_schedule(Mapping::RowFused, &shape);
@@ -2705,6 +2708,9 @@ struct FastPlan {
     rows2d: Vec<Value>,
     /// Bytes of the widest vectorized element.
     bytes: u32,
+    /// The 2-D buffers the rows load at `[i, j]` with their element types
+    /// ([`KernelBuilder::fast_row_inputs`]; filled by `row_fused`).
+    inputs: Vec<(Value, Type)>,
 }
 
 /// A value of the fast row emitter: the same for every column of the thread, one value per
@@ -3060,7 +3066,7 @@ impl<'a> KernelBuilder<'a> {
         let body = parts.body;
         let warp = s.threads_per_row == 32;
         // The row buffers `x[i, j]` a warp loads ahead (rows_in_flight_per_warp = 2).
-        let prefetch = if warp && s.rows_in_flight_per_warp >= 2 { self.fast_row_inputs(op, plan) } else { Vec::new() };
+        let prefetch = if warp && s.rows_in_flight_per_warp >= 2 { plan.inputs.clone() } else { Vec::new() };
         let (sc, m, slot, slots) = (g.sc, g.m, g.slot, g.slots);
         self.for_loop(g.bid, g.nsplit, g.gdim, &[], &mut |kb, sidx, _| {
             let row0 = kb.ibin(Ix::Mul, sidx, sc);
