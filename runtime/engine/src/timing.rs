@@ -30,9 +30,9 @@ pub struct KernelTiming {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum CallTiming {
     /// Like `triton.testing.do_bench` (how the peers of `docs/perf.md` are timed): before
-    /// each call a [`L2_FLUSH_BYTES`] memset evicts the L2 cache, then the call runs between
-    /// its own pair of events (an asynchronous `cuMemsetD32Async`); the host waits only once, after the last call. The host
-    /// queues each call while the GPU still clears the cache, so the figure is the GPU time
+    /// each call an asynchronous [`L2_FLUSH_BYTES`] memset evicts the L2 cache, then the call
+    /// runs between its own pair of events; the host waits only once, after the last call. The
+    /// host queues each call while the GPU still clears the cache, so the figure is the GPU time
     /// of the call's sequence (launches, fills, the gaps between them) without the host's
     /// enqueue time in front of its first launch.
     #[default]
