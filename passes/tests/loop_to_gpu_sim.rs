@@ -157,13 +157,15 @@ fn random_programs_lower_to_gpu_and_agree() {
 /// The register-resident fast path of row-fused kernels (hinted N, guarded at run time):
 /// the norm backward examples at N = 100 (vector 4 for bf16), 384 (a partial last chunk for
 /// bf16), 1 (vector 1), 520 (a CTA per row) and M = 1, 7, 40 (several splits, a tiny grid:
-/// every CTA loops over splits; M not a multiple of the rows in flight), against the
+/// every CTA loops over splits; M not a multiple of the rows in flight), with one and two
+/// rows in flight, and the forward norms (no partials), against the
 /// interpreter; and a hint that does not match the run-time N (the slow path runs).
 #[test]
 fn fast_path_agrees() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples");
     let mut fast = 0;
-    for name in ["rmsnorm_bwd", "layernorm_bwd", "rmsnorm_bwd_f32", "layernorm_bwd_f32"] {
+    for name in ["rmsnorm_bwd", "layernorm_bwd", "rmsnorm_bwd_f32", "layernorm_bwd_f32", "layernorm_fwd", "rmsnorm_fwd"]
+    {
         let text = std::fs::read_to_string(format!("{dir}/{name}.mlir")).expect("read example");
         for (m, n, hint, gpu) in [
             (7, 100, 100, "grid=2"),
@@ -173,6 +175,21 @@ fn fast_path_agrees() {
             (40, 520, 520, "grid=2"),
             (23, 8, 8, "grid=1 rows-per-cta=3"),
             (7, 67, 100, "grid=2"),
+            // Two rows in flight: a warp per row, a CTA per row, and (without partials) a
+            // block of rows per CTA whose size does not divide M.
+            (7, 100, 100, "grid=2 rows-in-flight=2"),
+            (40, 520, 520, "grid=3 rows-in-flight=2"),
+            (13, 1100, 1100, "grid=3 rows-in-flight=2"),
+            (23, 8, 8, "grid=2 rows-per-cta=3 rows-in-flight=2"),
+            (1, 384, 384, "rows-in-flight=2"),
+            // Rows staged through shared memory by asynchronous copies (the simulator writes
+            // them at the wait, so a read before it shows): rings of 2 to 8 slots, more slots
+            // than a split has rows, a warp per row (forward norms) and a CTA per row.
+            (7, 100, 100, "grid=2 staged-rows=3"),
+            (40, 520, 520, "grid=3 staged-rows=2"),
+            (13, 1100, 1100, "grid=3 staged-rows=4"),
+            (23, 8, 8, "grid=2 rows-per-cta=3 staged-rows=8"),
+            (40, 2056, 2056, "grid=5 staged-rows=3"),
         ] {
             let inputs = |ctx: &Context, f: OpId| named_inputs(ctx, f, 5, &[1], &[("M", m), ("N", n)]);
             let gpu = format!("{gpu} size-hints=N={hint}");
@@ -296,6 +313,7 @@ fn sequential_schedules_from_the_ir_agree() {
             rows_per_cta: 1,
             vector: 1,
             rows_in_flight_per_warp: 1,
+            staged_rows: 0,
             max_grid: 1,
             partials: morf_passes::conversion::schedule::PartialStore::None,
             fast: None,

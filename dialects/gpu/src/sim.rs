@@ -32,7 +32,12 @@
 //!   block order), each thread reading the element left by the one before: one serialization
 //!   of the hardware's unordered updates, so integer-valued float sums are exact and other
 //!   float sums agree with a GPU up to the order of the additions. The simulator has no race
-//!   detector, so atomics need no exemption from one.
+//!   detector, so atomics need no exemption from one;
+//! - `mgpu.copy_async` reads its source when it runs but writes shared memory only when an
+//!   `mgpu.copy_async_wait` of the same thread retires its group (the latest moment the
+//!   hardware may), so a read of the staged elements before the wait sees the old contents
+//!   (NaN in fresh float shared memory) and a missing wait shows as a wrong result. Groups
+//!   still in flight when a block ends are dropped.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -43,9 +48,9 @@ use morf_ir::interp::{Array, InterpResult, Machine, RtValue};
 use morf_ir::{BlockId, Context, Diagnostic, OpId, Traits, Type, Value};
 
 use crate::ops::{
-    AtomicKind, AtomicRmwOp, BarrierOp, BlockDimOp, BlockIdOp, DynamicSharedOp, GridDimOp, IfOp, LaneIdOp, LaunchOp,
-    LoadOp, LoadVecOp, ReduceKind, SharedAllocOp, ShuffleMode, ShuffleOp, StoreOp, StoreVecOp, ThreadIdOp, WarpIdOp,
-    WarpReduceOp,
+    AtomicKind, AtomicRmwOp, BarrierOp, BlockDimOp, BlockIdOp, CopyAsyncCommitOp, CopyAsyncOp, CopyAsyncWaitOp,
+    DynamicSharedOp, GridDimOp, IfOp, LaneIdOp, LaunchOp, LoadOp, LoadVecOp, ReduceKind, SharedAllocOp, ShuffleMode,
+    ShuffleOp, StoreOp, StoreVecOp, ThreadIdOp, WarpIdOp, WarpReduceOp,
 };
 use crate::types::{elem_bytes, ptr_parts};
 
@@ -113,6 +118,7 @@ pub fn run_launch(host: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<(
         dynamic: HashMap::new(),
         steps: 0,
         max_steps: host.max_steps.saturating_sub(host.steps),
+        copies: (0..n).map(|_| AsyncCopies::default()).collect(),
     };
     for m in &mut sim.threads {
         for (&a, v) in formals.iter().zip(&args) {
@@ -124,6 +130,7 @@ pub fn run_launch(host: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<(
         sim.block = b;
         sim.shared.clear();
         sim.dynamic.clear();
+        sim.copies.iter_mut().for_each(|c| *c = AsyncCopies::default());
         let r = sim.run_block(body, &mask);
         host.steps = host.steps.saturating_add(sim.steps);
         sim.steps = 0;
@@ -152,6 +159,22 @@ struct Sim<'c> {
     /// The host machine's fuel left when the block started: a launch counts every op of
     /// every thread against the host's `max_steps`.
     max_steps: u64,
+    /// Each thread's asynchronous copies not yet in shared memory.
+    copies: Vec<AsyncCopies>,
+}
+
+/// One `mgpu.copy_async` in flight: the values it read and where they go.
+struct PendingCopy {
+    dst: Rc<RefCell<Array>>,
+    at: usize,
+    vals: Vec<f64>,
+}
+
+/// A thread's asynchronous copies: the committed groups, oldest first, and the open one.
+#[derive(Default)]
+struct AsyncCopies {
+    groups: std::collections::VecDeque<Vec<PendingCopy>>,
+    open: Vec<PendingCopy>,
 }
 
 /// Which threads are active.
@@ -261,6 +284,22 @@ impl<'c> Sim<'c> {
             self.store(op, mask, s.values(ctx), s.ptr(ctx), s.index(ctx))?;
         } else if let Some(a) = ctx.dyn_cast::<AtomicRmwOp>(op) {
             self.atomic_rmw(a, mask)?;
+        } else if let Some(c) = ctx.dyn_cast::<CopyAsyncOp>(op) {
+            self.copy_async(c, mask)?;
+        } else if ctx.isa::<CopyAsyncCommitOp>(op) {
+            for t in actives(mask) {
+                let open = std::mem::take(&mut self.copies[t].open);
+                self.copies[t].groups.push_back(open);
+            }
+        } else if let Some(w) = ctx.dyn_cast::<CopyAsyncWaitOp>(op) {
+            let keep = w.pending(ctx).unwrap_or(0).max(0) as usize;
+            for t in actives(mask) {
+                while self.copies[t].groups.len() > keep {
+                    for c in self.copies[t].groups.pop_front().unwrap_or_default() {
+                        c.dst.borrow_mut().data[c.at..c.at + c.vals.len()].copy_from_slice(&c.vals);
+                    }
+                }
+            }
         } else if let Some(a) = ctx.dyn_cast::<SharedAllocOp>(op) {
             let v = match self.shared.get(&op) {
                 Some(v) => v.clone(),
@@ -377,6 +416,28 @@ impl<'c> Sim<'c> {
                 let v = if float { RtValue::Float(x) } else { RtValue::Int(x as i64) };
                 self.threads[t].set(r, v);
             }
+        }
+        Ok(())
+    }
+
+    /// `mgpu.copy_async`: each active thread reads its source now (bounds- and
+    /// alignment-checked, as the shared destination) and queues the write in its open group.
+    fn copy_async(&mut self, c: CopyAsyncOp, mask: &Mask) -> InterpResult<()> {
+        let ctx = self.ctx;
+        let op = c.id();
+        let w = c.width(ctx).unwrap_or(0).max(1) as usize;
+        for t in actives(mask) {
+            let (_, src) = self.memory(op, t, c.src(ctx))?;
+            let (_, dst) = self.memory(op, t, c.dst(ctx))?;
+            let (so, dof) = (self.int(op, t, c.src_index(ctx))?, self.int(op, t, c.dst_index(ctx))?);
+            let vals = {
+                let a = src.borrow();
+                let o = self.check_access(op, t, c.src(ctx), so, w, a.data.len())?;
+                a.data[o..o + w].to_vec()
+            };
+            let len = dst.borrow().data.len();
+            let at = self.check_access(op, t, c.dst(ctx), dof, w, len)?;
+            self.copies[t].open.push(PendingCopy { dst, at, vals });
         }
         Ok(())
     }

@@ -76,7 +76,8 @@ use morf_loop::ops as mloop;
 use morf_loop::{buffer_type, is_buffer};
 
 use super::schedule::{
-    choose_schedule, mapping_applies, Fallback, Mapping, NestShape, Overrides, PartialStore, Schedule, SCHEDULE_ATTR,
+    choose_schedule, mapping_applies, Fallback, Mapping, NestShape, Overrides, PartialStore, Schedule, MAX_STAGED_ROWS,
+    SCHEDULE_ATTR,
 };
 use crate::fusion::device::Device;
 use crate::transforms::loop_utils::{
@@ -255,9 +256,16 @@ impl LoopToGpuOptions {
             no_fast: o.usize("fast", 1)? == 0,
             split_rows: u("split-rows")?,
             rows_in_flight: u("rows-in-flight")?,
+            staged_rows: u("staged-rows")?,
         };
         if overrides.rows_in_flight > 2 {
             return Err(format!("option 'rows-in-flight' must be 0, 1 or 2, got {}", overrides.rows_in_flight));
+        }
+        if overrides.staged_rows > MAX_STAGED_ROWS {
+            return Err(format!(
+                "option 'staged-rows' must be at most {MAX_STAGED_ROWS} (0: heuristic, 1: none), got {}",
+                overrides.staged_rows
+            ));
         }
         if overrides.threads > 1024 {
             return Err(format!("option 'threads' must be at most 1024, got {}", overrides.threads));
@@ -288,7 +296,12 @@ pub const OPTIONS: &[PassOptionInfo] = &[
     },
     PassOptionInfo {
         key: "rows-in-flight",
-        help: "rows a warp of a register-resident row kernel has loaded at once: 1, or 2 to load the next row during the current one (0: heuristic)",
+        help: "rows a warp or CTA of a register-resident row kernel has loaded at once: 1, or 2 to load the next row during the current one (0: heuristic)",
+        default: "0",
+    },
+    PassOptionInfo {
+        key: "staged-rows",
+        help: "rows a warp or CTA of a register-resident row kernel without shared partials keeps in flight through shared memory (asynchronous copies): 1 for none, 2..8 (0: heuristic)",
         default: "0",
     },
     PassOptionInfo { key: "device", help: "device overrides, e.g. sms=108,smem=167936", default: "" },
@@ -2543,6 +2556,7 @@ impl<'a> KernelBuilder<'a> {
             })?;
             Ok(())
         };
+        let stage_plan = plan.clone().filter(|_| s.fast.is_some());
         match (plan, s.fast) {
             (Some(plan), Some(fs)) => {
                 let cond = self.fast_guard(&plan, fs.cols)?;
@@ -2563,12 +2577,13 @@ impl<'a> KernelBuilder<'a> {
         let sh = ib.index(self.ctx, split as i64);
         let nsplit_h = ib.ceildiv(self.ctx, mh, sh);
         let blocks = self.host_grid(nsplit_h, 1, s.max_grid);
+        let staged_bytes = stage_plan.map_or(0, |p| self.staging_layout(&p, &s).1);
         let bytes = if shared {
             let ip = inner.as_ref().expect("inner");
             let per = ib.index(self.ctx, (workspaces.len() as u64 * s.rows_per_cta as u64 * 4) as i64);
             ib.mul(self.ctx, per, ip.ubs[0])
         } else {
-            ib.index(self.ctx, 0)
+            ib.index(self.ctx, staged_bytes as i64)
         };
         self.launch = Some((blocks, bytes));
         Ok(())
@@ -2692,6 +2707,17 @@ struct SplitGeometry {
     n_kernel: Value,
     one: Value,
     zero: Value,
+}
+
+/// A row input staged through shared memory ([`KernelBuilder::staging_layout`]).
+#[derive(Clone, Copy, Debug)]
+struct Staged {
+    buf: Value,
+    elem: Type,
+    /// First element of its region of the dynamic shared memory, in elements of `elem`.
+    base: i64,
+    /// Elements from one row slot to the next.
+    stride: i64,
 }
 
 /// What the fast path needs of a row-fused nest ([`KernelBuilder::fast_plan`]).
@@ -3065,10 +3091,46 @@ impl<'a> KernelBuilder<'a> {
         let iv = parts.ivs[0];
         let body = parts.body;
         let warp = s.threads_per_row == 32;
-        // The row buffers `x[i, j]` a warp loads ahead (rows_in_flight_per_warp = 2).
-        let prefetch = if warp && s.rows_in_flight_per_warp >= 2 { plan.inputs.clone() } else { Vec::new() };
-        let (sc, m, slot, slots) = (g.sc, g.m, g.slot, g.slots);
-        self.for_loop(g.bid, g.nsplit, g.gdim, &[], &mut |kb, sidx, _| {
+        // The row buffers `x[i, j]` a warp (or a CTA per row) loads ahead
+        // (rows_in_flight_per_warp = 2).
+        let prefetch = if s.rows_in_flight_per_warp >= 2 { plan.inputs.clone() } else { Vec::new() };
+        // The row buffers staged through shared memory (staged_rows >= 2): a ring of
+        // `staged_rows` row slots per row group, in the launch's dynamic shared memory.
+        let (staged, _) = self.staging_layout(plan, s);
+        let ring_n = s.staged_rows.max(1) as i64;
+        let mut smem = Vec::new();
+        let mut by_type: Vec<(Type, Value)> = Vec::new();
+        for st in &staged {
+            let p = match by_type.iter().find(|(t, _)| *t == st.elem) {
+                Some(&(_, p)) => p,
+                None => {
+                    let pt = ptr_type(self.ctx, st.elem, true);
+                    let op = self.prologue(mgpu::DynamicSharedOp::state(self.loc, pt));
+                    let p = self.ctx.result(op, 0);
+                    by_type.push((st.elem, p));
+                    p
+                }
+            };
+            smem.push(p);
+        }
+        let (mut sc, m, slot, slots, mut nsplit) = (g.sc, g.m, g.slot, g.slots, g.nsplit);
+        if ws.is_empty() && (!prefetch.is_empty() || !staged.is_empty()) {
+            // Without partials a split is one row per warp, so nothing would be ahead: each
+            // CTA takes one block of `slots * ceil(ceil(M / slots) / grid)` consecutive rows
+            // instead (the same rows, in another order across CTAs).
+            let groups = self.ibin(Ix::Add, m, slots);
+            let groups = self.ibin(Ix::Sub, groups, g.one);
+            let groups = self.ibin(Ix::Div, groups, slots);
+            let per = self.ibin(Ix::Add, groups, g.gdim);
+            let per = self.ibin(Ix::Sub, per, g.one);
+            let per = self.ibin(Ix::Div, per, g.gdim);
+            let per = self.ibin(Ix::Max, per, g.one);
+            sc = self.ibin(Ix::Mul, per, slots);
+            let n = self.ibin(Ix::Add, m, sc);
+            let n = self.ibin(Ix::Sub, n, g.one);
+            nsplit = self.ibin(Ix::Div, n, sc);
+        }
+        self.for_loop(g.bid, nsplit, g.gdim, &[], &mut |kb, sidx, _| {
             let row0 = kb.ibin(Ix::Mul, sidx, sc);
             let rend = kb.ibin(Ix::Add, row0, sc);
             let rend = kb.ibin(Ix::Min, rend, m);
@@ -3086,6 +3148,20 @@ impl<'a> KernelBuilder<'a> {
                     widths.push(vals.len());
                     carried.extend(vals);
                 }
+            }
+            if !staged.is_empty() {
+                // The group's first rows into its ring (clamped to the split's last row:
+                // copies past it are never read), one copy group per row.
+                for r in 0..ring_n {
+                    let ahead = kb.iconst(r);
+                    let ahead = kb.ibin(Ix::Mul, ahead, slots);
+                    let row = kb.ibin(Ix::Add, start, ahead);
+                    let row = kb.ibin(Ix::Min, row, last);
+                    let ring = kb.iconst(r);
+                    kb.stage_row(&staged, &smem, row, ring, (slot, slots))?;
+                }
+                let ring0 = kb.iconst(0);
+                carried.push(ring0);
             }
             let n_acc = inits.len();
             let out = kb.for_loop(start, rend, slots, &carried, &mut |kb, i, cur| {
@@ -3111,11 +3187,48 @@ impl<'a> KernelBuilder<'a> {
                         next_vals.extend(kb.load_fast_row(b, elem, &[next])?);
                     }
                 }
+                let ring = if staged.is_empty() {
+                    None
+                } else {
+                    // Row i is the oldest copy group in flight: wait for it, then read the
+                    // thread's own columns (no barrier: each thread reads what it copied).
+                    let ring = cur[cur.len() - 1];
+                    let pending = kb.ctx.i64_attr(ring_n - 1);
+                    kb.push(mgpu::CopyAsyncWaitOp::state(kb.loc, pending));
+                    for (st, &sp) in staged.iter().zip(&smem) {
+                        let sbase = kb.staging_row(st, ring, slot, slots);
+                        let mut vals = Vec::new();
+                        for c in 0..kb.fs().k {
+                            let (b, valid) = (kb.fs().bases[c], kb.fs().valid[c]);
+                            let off = kb.ibin(Ix::Add, sbase, b);
+                            vals.extend(kb.vload(sp, off, st.elem, false, valid)?);
+                        }
+                        kb.fs().rows.insert((st.buf, vec![i]), vals);
+                    }
+                    Some(ring)
+                };
                 kb.fast_row(body, t, warp)?;
                 let mut ys = kb.fs().accs.concat();
                 ys.extend(next_vals);
+                if let Some(ring) = ring {
+                    // The slot just read takes the row `staged_rows` groups ahead.
+                    let ahead = kb.iconst(ring_n);
+                    let ahead = kb.ibin(Ix::Mul, ahead, slots);
+                    let next = kb.ibin(Ix::Add, i, ahead);
+                    let next = kb.ibin(Ix::Min, next, last);
+                    kb.stage_row(&staged, &smem, next, ring, (slot, slots))?;
+                    let one = kb.iconst(1);
+                    let n = kb.iconst(ring_n);
+                    let r = kb.ibin(Ix::Add, ring, one);
+                    ys.push(kb.ibin(Ix::Rem, r, n));
+                }
                 Ok(ys)
             })?;
+            if !staged.is_empty() {
+                // No copy may still be in flight when the next split reuses the slots.
+                let none = kb.ctx.i64_attr(0);
+                kb.push(mgpu::CopyAsyncWaitOp::state(kb.loc, none));
+            }
             let accs = out[..n_acc].to_vec();
             if ws.is_empty() {
                 return Ok(vec![]);
@@ -3299,6 +3412,65 @@ impl<'a> KernelBuilder<'a> {
             }
         }
         seen
+    }
+
+    /// Where the row inputs of a fast row kernel with `s.staged_rows` slots per row group live
+    /// in dynamic shared memory: per input that can be copied asynchronously (vectors of 4, 8
+    /// or 16 bytes, not written by the kernel), its first element and row stride (a row
+    /// rounded up to 16 bytes), in elements of its type; and the bytes of all of them.
+    fn staging_layout(&self, plan: &FastPlan, s: &Schedule) -> (Vec<Staged>, u64) {
+        let Some(f) = s.fast.filter(|_| s.staged_rows >= 2) else { return (Vec::new(), 0) };
+        let slots = s.staged_rows as u64 * s.rows_per_cta.max(1) as u64;
+        let mut out = Vec::new();
+        let mut bytes = 0u64;
+        for &(buf, elem) in &plan.inputs {
+            let e = self.ctx.float_kind(elem).map_or(0, |k| k.bits() as u64 / 8);
+            if e == 0 || ![4, 8, 16].contains(&(e * f.vector as u64)) || self.written.contains(&buf) {
+                continue;
+            }
+            let stride = (f.cols * e).next_multiple_of(16);
+            out.push(Staged { buf, elem, base: (bytes / e) as i64, stride: (stride / e) as i64 });
+            bytes += slots * stride;
+        }
+        (out, bytes)
+    }
+
+    /// Issues the thread's asynchronous copies of row `row` of every staged input into ring
+    /// slot `ring` of its row group, then closes the group.
+    fn stage_row(&mut self, staged: &[Staged], smem: &[Value], row: Value, ring: Value, g: (Value, Value)) -> R<()> {
+        let (slot, rpc) = g;
+        let v = self.fs().v;
+        let w = self.ctx.i64_attr(v as i64);
+        for (st, &sp) in staged.iter().zip(smem) {
+            let src = self.get(st.buf)?;
+            let rowoff = self.fast_row_offset(st.buf, &[row]);
+            let sbase = self.staging_row(st, ring, slot, rpc);
+            for c in 0..self.fs().k {
+                let (b, valid) = (self.fs().bases[c], self.fs().valid[c]);
+                let goff = self.ibin(Ix::Add, rowoff, b);
+                let soff = self.ibin(Ix::Add, sbase, b);
+                let mut copy = |kb: &mut Self| -> R<()> {
+                    kb.push(mgpu::CopyAsyncOp::state(kb.loc, sp, soff, src, goff, w));
+                    Ok(())
+                };
+                match valid {
+                    Some(cv) => self.if_then(cv, &mut copy)?,
+                    None => copy(self)?,
+                }
+            }
+        }
+        self.push(mgpu::CopyAsyncCommitOp::state(self.loc));
+        Ok(())
+    }
+
+    /// The first shared element of ring slot `ring` of row group `slot` for input `st`.
+    fn staging_row(&mut self, st: &Staged, ring: Value, slot: Value, rpc: Value) -> Value {
+        let r = self.ibin(Ix::Mul, ring, rpc);
+        let r = self.ibin(Ix::Add, r, slot);
+        let stride = self.iconst(st.stride);
+        let r = self.ibin(Ix::Mul, r, stride);
+        let base = self.iconst(st.base);
+        self.ibin(Ix::Add, r, base)
     }
 
     /// The thread's columns of the row at indices `row` (all but the last) of `buf` (vector

@@ -73,6 +73,10 @@ pub struct Schedule {
     pub vector: u32,
     /// Rows in flight per warp (1: loads of the next row are not issued early).
     pub rows_in_flight_per_warp: u32,
+    /// Rows each row group (warp or CTA) keeps in flight through shared memory: asynchronous
+    /// copies of its next rows into a ring of this many row slots (0: none, rows go straight
+    /// to registers). Only the fast path of a row-fused kernel without shared partials.
+    pub staged_rows: u32,
     /// The most CTAs launched (the persistent grid); the grid is
     /// `max(1, min(work / per-CTA work, max_grid))`.
     pub max_grid: u64,
@@ -116,6 +120,9 @@ impl fmt::Display for Schedule {
         }
         if self.rows_in_flight_per_warp > 1 {
             write!(f, " rows-in-flight={}", self.rows_in_flight_per_warp)?;
+        }
+        if self.staged_rows > 0 {
+            write!(f, " staged-rows={}", self.staged_rows)?;
         }
         if let Some(fast) = self.fast {
             write!(f, " fast: N={} vector={} chunks={}", fast.cols, fast.vector, fast.chunks)?;
@@ -190,6 +197,9 @@ impl Schedule {
         if self.split_rows > 0 {
             int(ctx, &mut e, "split_rows", self.split_rows);
         }
+        if self.staged_rows > 0 {
+            int(ctx, &mut e, "staged_rows", self.staged_rows as u64);
+        }
         if let Some(f) = self.fast {
             let mut fe = Vec::new();
             int(ctx, &mut fe, "cols", f.cols);
@@ -231,6 +241,7 @@ impl Schedule {
                     | "partials"
                     | "fast"
                     | "split_rows"
+                    | "staged_rows"
                     | "final"
             ) {
                 return Err(format!("'morf.schedule' has an unknown entry '{n}'"));
@@ -316,6 +327,16 @@ impl Schedule {
                 Some(FastShape { cols: fint("cols")?, chunks: fint("chunks")? as u32, vector: fint("vector")? as u32 })
             }
         };
+        let staged_rows = match get("staged_rows") {
+            None => 0,
+            Some(_) if fast.is_none() || partials == PartialStore::Shared => {
+                return Err(
+                    "'morf.schedule' entry 'staged_rows' needs a \"fast\" row_fused schedule without shared partials"
+                        .into(),
+                );
+            }
+            Some(_) => int("staged_rows", 2, MAX_STAGED_ROWS as u64)? as u32,
+        };
         let final_launch = match get("final") {
             None if mapping == Mapping::SplitPartial => {
                 return Err("'morf.schedule' of a \"split_partial\" mapping lacks the entry 'final'".into());
@@ -339,6 +360,7 @@ impl Schedule {
             rows_per_cta,
             vector,
             rows_in_flight_per_warp,
+            staged_rows,
             max_grid,
             partials,
             fast,
@@ -457,6 +479,17 @@ impl fmt::Display for Fallback {
 }
 
 impl Schedule {
+    /// Dynamic shared memory of the staged rows: `staged_rows` slots per row group, each a
+    /// row of every row input ([`staged_row_bytes`]); 0 without staging.
+    pub fn staged_bytes(&self, shape: &NestShape) -> u64 {
+        match self.fast {
+            Some(f) if self.staged_rows > 0 => {
+                self.staged_rows as u64 * self.rows_per_cta as u64 * staged_row_bytes(shape, f.cols)
+            }
+            _ => 0,
+        }
+    }
+
     /// The one-line summary of the schedule report: the mapping and its main numbers.
     pub fn summary(&self) -> String {
         let mut out = format!(
@@ -474,6 +507,9 @@ impl Schedule {
         }
         if self.rows_in_flight_per_warp > 1 {
             out.push_str(&format!(" rows_in_flight={}", self.rows_in_flight_per_warp));
+        }
+        if self.staged_rows > 0 {
+            out.push_str(&format!(" staged_rows={}", self.staged_rows));
         }
         match self.fast {
             Some(f) => out.push_str(&format!(" fast=yes(N={} vector={} chunks={})", f.cols, f.vector, f.chunks)),
@@ -509,6 +545,20 @@ pub struct NestShape {
 /// The most estimated registers ([`row_regs`]) of a row kernel with two rows in flight
 /// (above it ptxas spilled: layernorm_bwd_f32 at 254 estimated).
 const ROWS_AHEAD_MAX_REGS: u64 = 232;
+
+/// The most rows a row group stages through shared memory ([`Schedule::staged_rows`]).
+pub const MAX_STAGED_ROWS: u32 = 8;
+
+/// Bytes of staged rows the heuristic keeps in flight per SM (the copy kernel's bytes in
+/// flight at the floor are about 40 KB per SM on the H200; the margin covers the rows
+/// being computed).
+const STAGED_BYTES_PER_SM: u64 = 128 * 1024;
+
+/// Bytes of one staged row of every row input (each at the widest element, a bound on the
+/// shared memory the lowering allocates: each input's slot rounded up to 16 bytes).
+pub fn staged_row_bytes(shape: &NestShape, cols: u64) -> u64 {
+    shape.row_inputs as u64 * (cols * shape.fast_bytes.max(1) as u64).next_multiple_of(16)
+}
 
 /// Registers a thread of a register-resident row kernel needs besides its columns.
 pub const REG_BASE: u64 = 30;
@@ -556,6 +606,9 @@ pub struct Overrides {
     /// `rows-in-flight`: rows a warp of a register-resident row-fused kernel has loaded at
     /// once (1 or 2; 0: heuristic).
     pub rows_in_flight: u32,
+    /// `staged-rows`: rows a row group keeps in flight through shared memory (1: none;
+    /// 2..=[`MAX_STAGED_ROWS`]; 0: heuristic).
+    pub staged_rows: u32,
 }
 
 /// Budget of shared memory one CTA of a row-fused kernel may use for partials, so that
@@ -609,6 +662,7 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
         rows_per_cta: 1,
         vector,
         rows_in_flight_per_warp: 1,
+        staged_rows: 0,
         max_grid: 0,
         partials: PartialStore::None,
         fast: None,
@@ -678,12 +732,13 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                     s.fast = Some(FastShape { vector: v, chunks: chunks as u32, cols: n });
                 }
             }
-            if let (Some(f), 32) = (s.fast, s.threads_per_row) {
-                // A warp loads its next row while it computes the current one, where the
-                // registers that takes leave as many CTAs per SM (measured on the H200 at
-                // 65536 x 1024: softmax_fwd_colsum 138 -> 123 us, rmsnorm_bwd 127 -> 116,
-                // layernorm_bwd 139 -> 125; row_col_stats, which lost a CTA per SM, 54 -> 70).
-                let per_thread = f.cols.div_ceil(32);
+            if let Some(f) = s.fast {
+                // A warp (or a CTA, for a CTA per row) loads its next row while it computes
+                // the current one, where the registers that takes leave as many CTAs per SM
+                // (measured on the H200 at 65536 x 1024, a warp per row: softmax_fwd_colsum
+                // 138 -> 123 us, rmsnorm_bwd 127 -> 116, layernorm_bwd 139 -> 125;
+                // row_col_stats, which lost a CTA per SM, 54 -> 70).
+                let per_thread = f.cols.div_ceil(s.threads_per_row.max(1) as u64);
                 let t = s.threads as u64;
                 // The estimate runs up to a third under ptxas' count (layernorm_bwd at N=384:
                 // 90 against 120; with two rows 150, which lost a CTA and measured 519 -> 751
@@ -691,10 +746,51 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                 let two_regs = row_regs(shape, per_thread, 2);
                 let one = resident_ctas(device, t, row_regs(shape, per_thread, 1));
                 let two = resident_ctas(device, t, two_regs * 7 / 5);
-                let auto = if shape.row_inputs > 0 && two >= one && two_regs <= ROWS_AHEAD_MAX_REGS { 2 } else { 1 };
+                // A CTA of more than 256 threads gets at most `registers / t` each, under the
+                // 255 of a thread (ptxas spills past it: layernorm_bwd at 16384 x 8192, a CTA
+                // of 512 per row, 48 bytes): the same margin under that bound.
+                let per_cta = device.registers_per_sm as u64 / t.max(1);
+                let fits = per_cta >= 255 || two_regs * 7 / 5 <= per_cta;
+                let auto =
+                    if shape.row_inputs > 0 && two >= one && two_regs <= ROWS_AHEAD_MAX_REGS && fits { 2 } else { 1 };
                 s.rows_in_flight_per_warp = pick(o.rows_in_flight, auto).clamp(1, 2);
             }
-            let smem = if s.partials == PartialStore::Shared { smem.max(1) } else { 1 };
+            if let (Some(f), true) = (s.fast, s.partials != PartialStore::Shared && shape.row_inputs > 0) {
+                // A CTA per row holds one row (the registers of its columns), so it keeps
+                // more of them in flight through shared memory: a ring of row slots filled by
+                // asynchronous copies, as many as keep STAGED_BYTES_PER_SM in flight on the
+                // CTAs an SM holds.
+                let row = staged_row_bytes(shape, f.cols) * s.rows_per_cta as u64;
+                let auto = if s.threads_per_row > 32 && o.rows_in_flight == 0 {
+                    let per_thread = f.cols.div_ceil(s.threads_per_row.max(1) as u64);
+                    let cap = resident_ctas(device, s.threads as u64, row_regs(shape, per_thread, 1));
+                    let r = STAGED_BYTES_PER_SM / (cap * row).max(1);
+                    if r >= 2 {
+                        r.min(MAX_STAGED_ROWS as u64) as u32
+                    } else {
+                        0
+                    }
+                } else {
+                    0
+                };
+                s.staged_rows = match o.staged_rows {
+                    0 => auto,
+                    1 => 0,
+                    // A forced ring never asks for more shared memory than an SM has.
+                    n => n.min(MAX_STAGED_ROWS).min((device.shared_mem_per_sm / row.max(1)) as u32),
+                };
+                if s.staged_rows < 2 {
+                    s.staged_rows = 0;
+                }
+                if s.staged_rows > 0 {
+                    s.rows_in_flight_per_warp = 1;
+                }
+            }
+            let smem = match s.partials {
+                PartialStore::Shared => smem.max(1),
+                _ if s.staged_rows > 0 => s.staged_bytes(shape).max(1),
+                _ => 1,
+            };
             let per_sm = (THREADS_PER_SM / s.threads as u64).min(device.shared_mem_per_sm / smem).max(1);
             s.max_grid = sms * per_sm;
         }

@@ -10,6 +10,8 @@
 #   BIN=.device-bin OUT=out [MODE=sweep|final|large] bash tools/morf-bench/scripts/calibrate.sh [filter]
 # MODE=sweep (default): forced split sizes; MODE=final: the defaults and the benchmark rows;
 # MODE=large: every example at its largest benchmark shape (no 65536 x 1024 defaults);
+# MODE=large-rows: the largest shape with one or two rows in flight forced ($PROGRAMS).
+# MODE=staged: the largest shape with 1, 2, 4 or 8 rows staged through shared memory ($PROGRAMS).
 # MODE=rows: row kernels with one or two rows in flight per warp, 8 or 4 warps ($PROGRAMS).
 # LIMIT caps each morf-bench call (seconds; 90 by
 # default: generating the 576000 x 384 inputs alone took over 25 s on the H200 host).
@@ -54,7 +56,7 @@ sizes_of() { # the example's sizes at 65536 x 1024 (3-D: 64 x 1024 x 1024; a sec
 }
 MODE=${MODE:-sweep}
 # Defaults: every example at 65536 x 1024 (not in MODE=large or rows).
-if [ "$MODE" != large ] && [ "$MODE" != rows ]; then
+if [ "$MODE" = sweep ] || [ "$MODE" = final ]; then
     for f in examples/*.mlir; do
         b=$(basename "$f" .mlir)
         run "default-$b" "$f" "$(sizes_of "$f")" "" ""
@@ -74,6 +76,21 @@ elif [ "$MODE" = large ]; then
         if grep -q '"B"' "$f"; then sz=B=16,M=1024,N=8192
         elif grep -q '"K"' "$f"; then sz=M=16384,K=16384,N=8192; fi
         run "large-$b" "$f" "$sz" "" ""
+    done
+elif [ "$MODE" = large-rows ]; then
+    # The largest shape with one or two rows in flight forced ($PROGRAMS).
+    for b in ${PROGRAMS:-layernorm_fwd rmsnorm_fwd rmsnorm_bwd tanh_bwd_bias reduce3d colmax_rowsum}; do
+        f=examples/$b.mlir
+        sz=M=16384,N=8192
+        if grep -q '"B"' "$f"; then sz=B=16,M=1024,N=8192; fi
+        run "large-$b-r1" "$f" "$sz" "" "rows-in-flight=1"
+        run "large-$b-r2" "$f" "$sz" "" "rows-in-flight=2"
+    done
+elif [ "$MODE" = staged ]; then
+    # The largest shape with 1 (none), 2, 4 or 8 rows staged through shared memory ($PROGRAMS).
+    for b in ${PROGRAMS:-layernorm_fwd rmsnorm_bwd tanh_bwd_bias}; do
+        f=examples/$b.mlir
+        for r in 1 2 4 8; do run "staged-$b-$r" "$f" M=16384,N=8192 "" "staged-rows=$r"; done
     done
 elif [ "$MODE" = rows ]; then
     # Register-resident row kernels: one or two rows in flight per warp, CTAs of 8 warps

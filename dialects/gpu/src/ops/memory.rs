@@ -1,5 +1,6 @@
 //! Memory: scalar and vector loads and stores through `!mgpu.ptr` (global or shared), atomic
-//! read-modify-writes of global memory, static and dynamic shared memory, and the block barrier.
+//! read-modify-writes of global memory, asynchronous copies from global to shared memory,
+//! static and dynamic shared memory, and the block barrier.
 //!
 //! Indexing is by element offset. A vector access of width `w` (2, 4 or 8 elements, at most
 //! 16 bytes) must start at an offset that is a multiple of `w`; the simulator checks this and
@@ -205,6 +206,52 @@ define_op! {
     pub struct BarrierOp("mgpu.barrier") {
         summary: "block-wide barrier (bar.sync 0)",
         verify: expect_in_kernel,
+        format: (parse_attr_dict, print_attr_dict),
+        interpret: interpret_in_kernel_only,
+    }
+}
+
+define_op! {
+    /// Starts copying `width` consecutive elements (4, 8 or 16 bytes) of global memory into
+    /// shared memory without waiting for them (`cp.async`):
+    ///
+    /// ```mlir
+    /// mgpu.copy_async %s[%i], %g[%j] {width = 8 : i64} : !mgpu.ptr<bf16, 3>, !mgpu.ptr<bf16>
+    /// ```
+    ///
+    /// Both offsets are multiples of `width`. The copy belongs to the thread's open group,
+    /// which `mgpu.copy_async_commit` closes; the shared elements hold the data only after an
+    /// `mgpu.copy_async_wait` that covers the group, and only for the issuing thread (other
+    /// threads also need a barrier). The global source must not change meanwhile.
+    pub struct CopyAsyncOp("mgpu.copy_async") {
+        summary: "asynchronous copy of 4, 8 or 16 bytes from global to shared memory",
+        operands: [dst: SharedPtr, dst_index: Index, src: Ptr, src_index: Index],
+        attrs: [width: IntAttr],
+        verify: verify_copy_async,
+        format: (parse_copy_async, print_copy_async),
+        interpret: interpret_in_kernel_only,
+    }
+}
+
+define_op! {
+    /// Closes the thread's open group of `mgpu.copy_async` copies (`cp.async.commit_group`);
+    /// a group may be empty: `mgpu.copy_async_commit`.
+    pub struct CopyAsyncCommitOp("mgpu.copy_async_commit") {
+        summary: "closes the thread's group of asynchronous copies",
+        verify: expect_in_kernel,
+        format: (parse_attr_dict, print_attr_dict),
+        interpret: interpret_in_kernel_only,
+    }
+}
+
+define_op! {
+    /// Waits until at most `pending` of the thread's committed copy groups, the most recent,
+    /// are still in flight (`cp.async.wait_group`): the older ones are then in shared memory.
+    /// `mgpu.copy_async_wait {pending = 0 : i64}` waits for all of them.
+    pub struct CopyAsyncWaitOp("mgpu.copy_async_wait") {
+        summary: "waits for all but the newest `pending` groups of asynchronous copies",
+        attrs: [pending: IntAttr],
+        verify: verify_copy_async_wait,
         format: (parse_attr_dict, print_attr_dict),
         interpret: interpret_in_kernel_only,
     }
@@ -511,4 +558,89 @@ fn print_atomic_rmw(p: &mut OpPrinter<'_>, op: OpId) {
     p.print_optional_attr_dict(op, &["kind"]);
     p.write(" : ");
     p.print_type(p.ctx.value_type(ops[1]));
+}
+
+fn verify_copy_async(ctx: &Context, op: OpId) -> VResult {
+    expect_in_kernel(ctx, op)?;
+    let o = CopyAsyncOp(op);
+    let src_ty = ctx.value_type(o.src(ctx));
+    if matches!(ptr_parts(ctx, src_ty), Some((_, SHARED))) {
+        return Err(op_error(
+            ctx,
+            op,
+            format!("the source must be a global pointer, got '{}'", ctx.type_to_string(src_ty)),
+        ));
+    }
+    let elem = elem_of(ctx, o.dst(ctx));
+    let src_elem = elem_of(ctx, o.src(ctx));
+    if elem != src_elem {
+        return Err(op_error(
+            ctx,
+            op,
+            format!(
+                "copies '{}' elements into '{}' elements; the element types must match",
+                ctx.type_to_string(src_elem),
+                ctx.type_to_string(elem)
+            ),
+        ));
+    }
+    let w = o.width(ctx).unwrap_or(0);
+    let bytes = w.max(0) as usize * elem_bytes(ctx, elem);
+    if w < 1 || ![4, 8, 16].contains(&bytes) {
+        return Err(op_error(
+            ctx,
+            op,
+            format!(
+                "'width' = {w} elements of '{}' is {bytes} bytes; a copy is 4, 8 or 16 bytes",
+                ctx.type_to_string(elem)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn parse_copy_async(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
+    let loc = p.loc();
+    let (dst, di) = parse_access(p)?;
+    p.expect_punct(",")?;
+    let (src, si) = parse_access(p)?;
+    p.parse_optional_attr_dict(st)?;
+    let dty = p.parse_colon_type()?;
+    p.expect_punct(",")?;
+    let sty = p.parse_type()?;
+    let (dv, div, _) = resolve_access(p, &dst, &di, dty, loc)?;
+    let (sv, siv, _) = resolve_access(p, &src, &si, sty, loc)?;
+    st.operands = vec![dv, div, sv, siv];
+    Ok(())
+}
+
+fn print_copy_async(p: &mut OpPrinter<'_>, op: OpId) {
+    let ops = p.ctx.operands(op).to_vec();
+    if ops.len() != 4 {
+        return;
+    }
+    p.write(" ");
+    print_access(p, ops[0], ops[1]);
+    p.write(", ");
+    print_access(p, ops[2], ops[3]);
+    p.print_optional_attr_dict(op, &[]);
+    p.write(" : ");
+    p.print_type(p.ctx.value_type(ops[0]));
+    p.write(", ");
+    p.print_type(p.ctx.value_type(ops[2]));
+}
+
+fn verify_copy_async_wait(ctx: &Context, op: OpId) -> VResult {
+    expect_in_kernel(ctx, op)?;
+    match CopyAsyncWaitOp(op).pending(ctx) {
+        Some(n) if (0..=7).contains(&n) => Ok(()),
+        other => Err(op_error(
+            ctx,
+            op,
+            format!(
+                "requires an integer attribute 'pending' in 0..=7, got {}",
+                other.map_or("none".into(), |n| n.to_string())
+            ),
+        )),
+    }
 }

@@ -240,6 +240,12 @@ pub(super) fn emit_kernel(ctx: &Context, op: OpId, opts: &PtxOptions) -> Result<
     }
     if let Some(n) = ctx.attr(op, "max_threads").and_then(|a| ctx.attr_int(a)) {
         let _ = writeln!(text, ".maxntid {n}, 1, 1");
+        if n > 256 {
+            // Without it ptxas may cap a CTA of 512 threads at 64 registers (two CTAs per
+            // SM) and spill (tanh_bwd_bias at 16384 x 8192: 64 registers and 8 bytes of
+            // spills; with it 91 and none): the lowering plans one such CTA per SM.
+            let _ = writeln!(text, ".minnctapersm 1");
+        }
     }
     text.push_str("{\n");
     for c in CLASSES {
@@ -474,6 +480,16 @@ impl<'a> Kernel<'a> {
             self.memory(op, access)
         } else if let Some(a) = gpu::AtomicRmwOp::dyn_cast(ctx, op) {
             self.atomic_rmw(a)
+        } else if let Some(c) = gpu::CopyAsyncOp::dyn_cast(ctx, op) {
+            self.copy_async(c)
+        } else if ctx.isa::<gpu::CopyAsyncCommitOp>(op) {
+            self.line("cp.async.commit_group;".into());
+            Ok(())
+        } else if let Some(w) = gpu::CopyAsyncWaitOp::dyn_cast(ctx, op) {
+            let n = w.pending(ctx).filter(|n| (0..=7).contains(n));
+            let n = n.ok_or_else(|| self.err(op, "requires 'pending' in 0..=7"))?;
+            self.line(format!("cp.async.wait_group {n};"));
+            Ok(())
         } else if let Some(alloc) = gpu::SharedAllocOp::dyn_cast(ctx, op) {
             let (VTy::Ptr(e, true), Some(&v)) = (self.vty(op, self.result_type(op)?)?, ctx.results(op).first()) else {
                 return Err(self.err(op, "the result must be a shared pointer"));
@@ -1058,6 +1074,35 @@ impl<'a> Kernel<'a> {
         } else {
             self.line(format!("ld.{space}.{} {}, [{addr}];", e.mem_suffix(), elems[0]));
         }
+        Ok(())
+    }
+
+    /// `mgpu.copy_async`: `cp.async.cg` (through L2 only) for 16 bytes, `cp.async.ca` for 4
+    /// and 8.
+    fn copy_async(&mut self, c: gpu::CopyAsyncOp) -> Result<(), Diagnostic> {
+        let op = c.id();
+        let ctx = self.ctx;
+        let (VTy::Ptr(e, true), VTy::Ptr(_, false)) =
+            (self.vty(op, ctx.value_type(c.dst(ctx)))?, self.vty(op, ctx.value_type(c.src(ctx)))?)
+        else {
+            return Err(self.err(op, "copies from a global to a shared pointer"));
+        };
+        let bytes = c.width(ctx).unwrap_or(0).max(0) as u64 * u64::from(e.bytes());
+        if ![4, 8, 16].contains(&bytes) {
+            return Err(self.err(op, &format!("a copy of {bytes} bytes (4, 8 or 16 expected)")));
+        }
+        let addr = |kb: &mut Self, p: Value, i: Value| -> Result<String, Diagnostic> {
+            let (pr, ir) = (kb.get(op, p)?, kb.get(op, i)?);
+            let off = kb.tmp(Rc::B64);
+            kb.line(format!("shl.b64 {off}, {ir}, {};", e.bytes().trailing_zeros()));
+            let a = kb.tmp(Rc::B64);
+            kb.line(format!("add.s64 {a}, {pr}, {off};"));
+            Ok(a)
+        };
+        let d = addr(self, c.dst(ctx), c.dst_index(ctx))?;
+        let s = addr(self, c.src(ctx), c.src_index(ctx))?;
+        let cache = if bytes == 16 { "cg" } else { "ca" };
+        self.line(format!("cp.async.{cache}.shared.global [{d}], [{s}], {bytes};"));
         Ok(())
     }
 
