@@ -763,9 +763,13 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                 let row = staged_row_bytes(shape, f.cols) * s.rows_per_cta as u64;
                 let auto = if s.threads_per_row > 32 && o.rows_in_flight == 0 {
                     let per_thread = f.cols.div_ceil(s.threads_per_row.max(1) as u64);
-                    let cap = resident_ctas(device, s.threads as u64, row_regs(shape, per_thread, 1));
+                    let regs = row_regs(shape, per_thread, 1);
+                    let cap = resident_ctas(device, s.threads as u64, regs);
                     let r = STAGED_BYTES_PER_SM / (cap * row).max(1);
-                    if r >= 2 {
+                    // The ring's addresses cost registers: not where the estimate is within a
+                    // quarter of the CTA's bound (layernorm_bwd at 16384 x 8192 spilled).
+                    let roomy = regs * 5 / 4 <= device.registers_per_sm as u64 / s.threads.max(1) as u64;
+                    if r >= 2 && roomy {
                         r.min(MAX_STAGED_ROWS as u64) as u32
                     } else {
                         0
