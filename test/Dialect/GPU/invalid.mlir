@@ -374,3 +374,48 @@ func.func @atomic_outside(%p: !mgpu.ptr<f32>, %v: f32, %i: index) {
   %o = mgpu.atomic_rmw add %v, %p[%i] : !mgpu.ptr<f32>
   return
 }
+
+// -----
+
+// An asynchronous copy goes from global to shared memory.
+mgpu.func @copy_async_from_shared(%i: index) kernel {
+  %s = mgpu.dynamic_shared : !mgpu.ptr<f32, 3>
+  // expected-error@+1 {{'mgpu.copy_async' op the source must be a global pointer, got '!mgpu.ptr<f32, 3>'}}
+  mgpu.copy_async %s[%i], %s[%i] {width = 4 : i64} : !mgpu.ptr<f32, 3>, !mgpu.ptr<f32, 3>
+  mgpu.return
+}
+
+// -----
+
+mgpu.func @copy_async_to_global(%g: !mgpu.ptr<f32>, %i: index) kernel {
+  // expected-error@+1 {{'mgpu.copy_async' op operand #0 ('dst') must be a shared-memory pointer ('!mgpu.ptr<T, 3>'), got '!mgpu.ptr<f32>'}}
+  mgpu.copy_async %g[%i], %g[%i] {width = 4 : i64} : !mgpu.ptr<f32>, !mgpu.ptr<f32>
+  mgpu.return
+}
+
+// -----
+
+mgpu.func @copy_async_types(%g: !mgpu.ptr<bf16>, %i: index) kernel {
+  %s = mgpu.dynamic_shared : !mgpu.ptr<f32, 3>
+  // expected-error@+1 {{'mgpu.copy_async' op copies 'bf16' elements into 'f32' elements; the element types must match}}
+  mgpu.copy_async %s[%i], %g[%i] {width = 2 : i64} : !mgpu.ptr<f32, 3>, !mgpu.ptr<bf16>
+  mgpu.return
+}
+
+// -----
+
+// cp.async moves 4, 8 or 16 bytes.
+mgpu.func @copy_async_width(%g: !mgpu.ptr<bf16>, %i: index) kernel {
+  %s = mgpu.dynamic_shared : !mgpu.ptr<bf16, 3>
+  // expected-error@+1 {{'mgpu.copy_async' op 'width' = 1 elements of 'bf16' is 2 bytes; a copy is 4, 8 or 16 bytes}}
+  mgpu.copy_async %s[%i], %g[%i] {width = 1 : i64} : !mgpu.ptr<bf16, 3>, !mgpu.ptr<bf16>
+  mgpu.return
+}
+
+// -----
+
+mgpu.func @copy_async_wait_pending() kernel {
+  // expected-error@+1 {{'mgpu.copy_async_wait' op requires an integer attribute 'pending' in 0..=7, got 8}}
+  mgpu.copy_async_wait {pending = 8 : i64}
+  mgpu.return
+}

@@ -78,6 +78,21 @@ mgpu.func @atomics(%p: !mgpu.ptr<f32>, %pd: !mgpu.ptr<f64>, %pi: !mgpu.ptr<index
   mgpu.return
 }
 
+// CHECK-LABEL: mgpu.func @copy_async
+mgpu.func @copy_async(%g: !mgpu.ptr<bf16>, %gf: !mgpu.ptr<f32>, %i: index, %j: index) kernel {
+  %s = mgpu.dynamic_shared : !mgpu.ptr<bf16, 3>
+  %sf = mgpu.dynamic_shared : !mgpu.ptr<f32, 3>
+  // CHECK: mgpu.copy_async %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}] {width = 8} : !mgpu.ptr<bf16, 3>, !mgpu.ptr<bf16>
+  mgpu.copy_async %s[%i], %g[%j] {width = 8} : !mgpu.ptr<bf16, 3>, !mgpu.ptr<bf16>
+  // CHECK: mgpu.copy_async %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}] {width = 1} : !mgpu.ptr<f32, 3>, !mgpu.ptr<f32>
+  mgpu.copy_async %sf[%i], %gf[%j] {width = 1} : !mgpu.ptr<f32, 3>, !mgpu.ptr<f32>
+  // CHECK: mgpu.copy_async_commit
+  mgpu.copy_async_commit
+  // CHECK: mgpu.copy_async_wait {pending = 1}
+  mgpu.copy_async_wait {pending = 1 : i64}
+  mgpu.return
+}
+
 // CHECK-LABEL: mgpu.func @control
 mgpu.func @control(%p: !mgpu.ptr<f32>, %n: index) kernel {
   %t = mgpu.thread_id : index

@@ -239,3 +239,25 @@ func.func @copy(%a: !mloop.buffer<?xf32>) -> !mloop.buffer<?xf32> {
   } attributes {morf.schedule = {mapping = "block_reduction", max_grid = 1056, partials = "none", rows_in_flight_per_warp = 1, rows_per_cta = 1, threads = 256, threads_per_row = 256, vector = 4}}
   func.return %y : !mloop.buffer<?xf32>
 }
+
+// -----
+
+// Staged rows need the register-resident ("fast") form of a row-fused kernel.
+func.func @rowsum_staged(%a: !mloop.buffer<?x?xf32>) -> !mloop.buffer<?xf32> {
+  %m = mloop.dim %a, 0 : !mloop.buffer<?x?xf32>
+  %n = mloop.dim %a, 1 : !mloop.buffer<?x?xf32>
+  %c1 = mloop.constant 1 : index
+  %z = mloop.constant 0.0 : f32
+  %c0 = mloop.constant 0 : index
+  %y = mloop.alloc(%m) : !mloop.buffer<?xf32>
+  // expected-error@+1 {{'morf.schedule' entry 'staged_rows' needs a "fast" row_fused schedule without shared partials}}
+  mloop.parallel (%i) = (%c0) to (%m) step (%c1) {
+    %r = mloop.reduce sum (%j) = (%c0) to (%n) step (%c1) init(%z) : f32 {
+      %v = mloop.load %a[%i, %j] : !mloop.buffer<?x?xf32>
+      mloop.yield %v : f32
+    }
+    mloop.store %r, %y[%i] : !mloop.buffer<?xf32>
+    mloop.yield
+  } attributes {morf.schedule = {mapping = "row_reduction", max_grid = 1056, partials = "none", rows_in_flight_per_warp = 1, rows_per_cta = 8, staged_rows = 4, threads = 256, threads_per_row = 32, vector = 4}}
+  func.return %y : !mloop.buffer<?xf32>
+}

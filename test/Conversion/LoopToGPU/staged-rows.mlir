@@ -1,0 +1,38 @@
+// Register-resident row kernels without shared partials can keep their next rows in flight
+// through shared memory (`staged-rows`): each row group (warp or CTA) fills a ring of row
+// slots in the launch's dynamic shared memory with asynchronous copies, one copy group per
+// row, waits for the oldest group before a row, and refills that slot with the row
+// `staged-rows` groups ahead. The heuristic stages rows in kernels with a CTA per row.
+// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pipeline=gpu --size-hints M=16384,N=8192 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=AUTO
+// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pipeline=gpu --size-hints M=65536,N=1024 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=WARP
+// RUN: morf-opt %S/../../../examples/rmsnorm_fwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions,canonicalize,cse,lower-loop-to-gpu{size-hints=M=64,N=256 staged-rows=3})' | FileCheck %s --check-prefix=IR
+// RUN: morf-opt %S/../../../examples/rmsnorm_fwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions,canonicalize,cse,lower-loop-to-gpu{size-hints=M=64,N=256 staged-rows=1 report=true})' 2>&1 >/dev/null | FileCheck %s --check-prefix=NONE
+// The schedule survives the attribute: choosing it first lowers to the same kernels.
+// RUN: mkdir -p %t
+// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=16384,N=8192},canonicalize,cse,lower-loop-to-gpu{size-hints=M=16384,N=8192})' > %t/a.mlir
+// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=16384,N=8192},canonicalize,cse,gpu-choose-schedule{size-hints=M=16384,N=8192},lower-loop-to-gpu)' > %t/b.mlir
+// RUN: diff %t/a.mlir %t/b.mlir
+// RUN: not morf-opt %S/../../../examples/rmsnorm_fwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,lower-loop-to-gpu{staged-rows=9})' 2>&1 | FileCheck %s --check-prefix=BAD
+
+// A CTA per row (N = 8192): four 32 KB rows of x and dy per SM in flight.
+// AUTO: schedule: @rmsnorm_bwd_k0: row_fused {{.*}} partials=global staged_rows=4 fast=yes
+// A warp per row with shared partials: no staging.
+// WARP: schedule: @rmsnorm_bwd_k0: row_fused {{.*}} partials=shared
+// WARP-NOT: staged_rows
+
+// Three rows ahead per warp: three copy groups before the row loop, a wait for all but the
+// two newest in it, the refill of the slot just read, and a wait for all after it.
+// IR: mgpu.func @rmsnorm_fwd_k0
+// IR: mgpu.dynamic_shared : !mgpu.ptr<bf16, 3>
+// IR-COUNT-3: mgpu.copy_async_commit
+// IR: mloop.for
+// IR-NEXT: mgpu.copy_async_wait {pending = 2}
+// IR: mgpu.copy_async %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}] {width = 8} : !mgpu.ptr<bf16, 3>, !mgpu.ptr<bf16>
+// IR-NEXT: mgpu.copy_async_commit
+// IR: mgpu.copy_async_wait {pending = 0}
+
+// staged-rows=1: none.
+// NONE: schedule: @rmsnorm_fwd_k0: row_fused
+// NONE-NOT: staged_rows
+
+// BAD: option 'staged-rows' must be at most 8 (0: heuristic, 1: none), got 9
