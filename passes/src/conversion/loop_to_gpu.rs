@@ -1162,6 +1162,14 @@ impl<'a> KernelBuilder<'a> {
         v
     }
 
+    /// `ceil(a / b)` of non-negative indices, `(a + b - 1) div b`.
+    fn ceil_div(&mut self, a: Value, b: Value) -> Value {
+        let one = self.iconst(1);
+        let bm1 = self.ibin(Ix::Sub, b, one);
+        let n = self.ibin(Ix::Add, a, bm1);
+        self.ibin(Ix::Div, n, b)
+    }
+
     fn ibin(&mut self, f: Ix, a: Value, b: Value) -> Value {
         let (ca, cb) = (const_int(self.ctx, a), const_int(self.ctx, b));
         if let (Some(x), Some(y)) = (ca, cb) {
@@ -2556,7 +2564,11 @@ impl<'a> KernelBuilder<'a> {
             })?;
             Ok(())
         };
-        let stage_plan = plan.clone().filter(|_| s.fast.is_some());
+        // The staged rows' shared memory: the fast form's layout, sized for the launch.
+        let (staged, staged_bytes) = match (&plan, s.fast) {
+            (Some(p), Some(_)) => self.staging_layout(p, &s),
+            _ => (Vec::new(), 0),
+        };
         match (plan, s.fast) {
             (Some(plan), Some(fs)) => {
                 let cond = self.fast_guard(&plan, fs.cols)?;
@@ -2565,7 +2577,7 @@ impl<'a> KernelBuilder<'a> {
                 let sched = s.clone();
                 self.if_then_else(
                     cond,
-                    &mut |kb| kb.row_fused_fast(op, &plan, &sched, &ws, &kinds2, &geo, t),
+                    &mut |kb| kb.row_fused_fast(op, &plan, &sched, &ws, &kinds2, &geo, t, &staged),
                     &mut slow,
                 )?;
             }
@@ -2577,7 +2589,6 @@ impl<'a> KernelBuilder<'a> {
         let sh = ib.index(self.ctx, split as i64);
         let nsplit_h = ib.ceildiv(self.ctx, mh, sh);
         let blocks = self.host_grid(nsplit_h, 1, s.max_grid);
-        let staged_bytes = stage_plan.map_or(0, |p| self.staging_layout(&p, &s).1);
         let bytes = if shared {
             let ip = inner.as_ref().expect("inner");
             let per = ib.index(self.ctx, (workspaces.len() as u64 * s.rows_per_cta as u64 * 4) as i64);
@@ -3044,6 +3055,7 @@ impl<'a> KernelBuilder<'a> {
         kinds: &[String],
         g: &SplitGeometry,
         t: Value,
+        staged: &[Staged],
     ) -> R<()> {
         let fast = s.fast.expect("fast schedule");
         let (n, v, k) = (fast.cols as i64, fast.vector as usize, fast.chunks as usize);
@@ -3096,11 +3108,10 @@ impl<'a> KernelBuilder<'a> {
         let prefetch = if s.rows_in_flight_per_warp >= 2 { plan.inputs.clone() } else { Vec::new() };
         // The row buffers staged through shared memory (staged_rows >= 2): a ring of
         // `staged_rows` row slots per row group, in the launch's dynamic shared memory.
-        let (staged, _) = self.staging_layout(plan, s);
         let ring_n = s.staged_rows.max(1) as i64;
         let mut smem = Vec::new();
         let mut by_type: Vec<(Type, Value)> = Vec::new();
-        for st in &staged {
+        for st in staged {
             let p = match by_type.iter().find(|(t, _)| *t == st.elem) {
                 Some(&(_, p)) => p,
                 None => {
@@ -3118,17 +3129,11 @@ impl<'a> KernelBuilder<'a> {
             // Without partials a split is one row per warp, so nothing would be ahead: each
             // CTA takes one block of `slots * ceil(ceil(M / slots) / grid)` consecutive rows
             // instead (the same rows, in another order across CTAs).
-            let groups = self.ibin(Ix::Add, m, slots);
-            let groups = self.ibin(Ix::Sub, groups, g.one);
-            let groups = self.ibin(Ix::Div, groups, slots);
-            let per = self.ibin(Ix::Add, groups, g.gdim);
-            let per = self.ibin(Ix::Sub, per, g.one);
-            let per = self.ibin(Ix::Div, per, g.gdim);
+            let groups = self.ceil_div(m, slots);
+            let per = self.ceil_div(groups, g.gdim);
             let per = self.ibin(Ix::Max, per, g.one);
             sc = self.ibin(Ix::Mul, per, slots);
-            let n = self.ibin(Ix::Add, m, sc);
-            let n = self.ibin(Ix::Sub, n, g.one);
-            nsplit = self.ibin(Ix::Div, n, sc);
+            nsplit = self.ceil_div(m, sc);
         }
         self.for_loop(g.bid, nsplit, g.gdim, &[], &mut |kb, sidx, _| {
             let row0 = kb.ibin(Ix::Mul, sidx, sc);
@@ -3158,7 +3163,7 @@ impl<'a> KernelBuilder<'a> {
                     let row = kb.ibin(Ix::Add, start, ahead);
                     let row = kb.ibin(Ix::Min, row, last);
                     let ring = kb.iconst(r);
-                    kb.stage_row(&staged, &smem, row, ring, (slot, slots))?;
+                    kb.stage_row(staged, &smem, row, ring, (slot, slots))?;
                 }
                 let ring0 = kb.iconst(0);
                 carried.push(ring0);
@@ -3216,7 +3221,7 @@ impl<'a> KernelBuilder<'a> {
                     let ahead = kb.ibin(Ix::Mul, ahead, slots);
                     let next = kb.ibin(Ix::Add, i, ahead);
                     let next = kb.ibin(Ix::Min, next, last);
-                    kb.stage_row(&staged, &smem, next, ring, (slot, slots))?;
+                    kb.stage_row(staged, &smem, next, ring, (slot, slots))?;
                     let one = kb.iconst(1);
                     let n = kb.iconst(ring_n);
                     let r = kb.ibin(Ix::Add, ring, one);
@@ -3424,8 +3429,8 @@ impl<'a> KernelBuilder<'a> {
         let mut out = Vec::new();
         let mut bytes = 0u64;
         for &(buf, elem) in &plan.inputs {
-            let e = self.ctx.float_kind(elem).map_or(0, |k| k.bits() as u64 / 8);
-            if e == 0 || ![4, 8, 16].contains(&(e * f.vector as u64)) || self.written.contains(&buf) {
+            let e = morf_gpu::types::elem_bytes(self.ctx, elem) as u64;
+            if !self.ctx.is_float(elem) || ![4, 8, 16].contains(&(e * f.vector as u64)) || self.written.contains(&buf) {
                 continue;
             }
             let stride = (f.cols * e).next_multiple_of(16);
