@@ -1933,10 +1933,20 @@ impl<'a> KernelBuilder<'a> {
         s
     }
 
+    /// The CTA's thread count: the schedule's `threads` as a constant (this pass launches every
+    /// kernel it builds with exactly that many, so index arithmetic on it folds), or
+    /// `mgpu.block_dim` before a schedule is chosen.
+    fn block_dim(&mut self) -> Value {
+        match self.schedule.as_ref().map(|s| s.threads) {
+            Some(t) => self.iconst(t as i64),
+            None => self.id::<mgpu::BlockDimOp>(),
+        }
+    }
+
     fn global_thread(&mut self) -> (Value, Value) {
         let tid = self.id::<mgpu::ThreadIdOp>();
         let bid = self.id::<mgpu::BlockIdOp>();
-        let bdim = self.id::<mgpu::BlockDimOp>();
+        let bdim = self.block_dim();
         let gdim = self.id::<mgpu::GridDimOp>();
         let g = self.ibin(Ix::Mul, bid, bdim);
         let g = self.ibin(Ix::Add, g, tid);
@@ -2193,7 +2203,7 @@ impl<'a> KernelBuilder<'a> {
             (lane, self.iconst(32))
         } else {
             let tid = self.id::<mgpu::ThreadIdOp>();
-            let bdim = self.id::<mgpu::BlockDimOp>();
+            let bdim = self.block_dim();
             (tid, bdim)
         }
     }
@@ -2289,7 +2299,7 @@ impl<'a> KernelBuilder<'a> {
             Ok(())
         })?;
         self.push(mgpu::BarrierOp::state(self.loc));
-        let bdim = self.id::<mgpu::BlockDimOp>();
+        let bdim = self.block_dim();
         let c32 = self.iconst(32);
         let c31 = self.iconst(31);
         let nw = self.ibin(Ix::Add, bdim, c31);
@@ -2351,7 +2361,7 @@ impl<'a> KernelBuilder<'a> {
         let ty = self.ctx.value_type(init);
         let (ext, total) = self.extents(&parts)?;
         let tid = self.id::<mgpu::ThreadIdOp>();
-        let bdim = self.id::<mgpu::BlockDimOp>();
+        let bdim = self.block_dim();
         let part = self.blocked_reduce(&kind, ty, tid, total, bdim, &mut |kb, e| {
             kb.bind_flat(&parts, &ext, e)?;
             Ok(kb.emit_block(parts.body)?[0])
@@ -2481,7 +2491,7 @@ impl<'a> KernelBuilder<'a> {
         let slots = self.iconst(s.rows_per_cta as i64);
         let slot = if warp { self.id::<mgpu::WarpIdOp>() } else { zero };
         let tid = self.id::<mgpu::ThreadIdOp>();
-        let bdim = self.id::<mgpu::BlockDimOp>();
+        let bdim = self.block_dim();
         let shared = s.partials == PartialStore::Shared;
         let mut n_kernel = zero;
         if shared {

@@ -43,7 +43,8 @@
 // CHECK:      st.shared.f32 [%rd{{[0-9]+}}], %f{{[0-9]+}};
 // CHECK-NEXT: [[END]]:
 // CHECK-NEXT: bar.sync 0;
-// CHECK:      div.u64
+// The warp count (block_dim + 31) div 32: a division by a power of two is a shift.
+// CHECK:      shr.u64 %rd{{[0-9]+}}, %rd{{[0-9]+}}, 5;
 // The guarded read: a value-returning if.
 // CHECK:      @!%p{{[0-9]+}} bra [[ELSE:\$L[0-9]+]];
 // CHECK:      ld.shared.f32 [[P:%f[0-9]+]], [%rd{{[0-9]+}}];

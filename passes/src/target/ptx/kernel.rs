@@ -420,6 +420,28 @@ impl<'a> Kernel<'a> {
         self.get(op, v)
     }
 
+    /// Operand `i` of `op`; an `index` constant becomes its decimal immediate. Used for
+    /// divisors: ptxas does not propagate a constant through a `mov` into a division, and a
+    /// 64-bit division by a register is a call of about 60 instructions. (Immediates
+    /// everywhere cost registers: ptxas then hoists more folded addresses, and a 240-register
+    /// row kernel spilled.)
+    fn index_operand(&self, op: OpId, i: usize) -> Result<String, Diagnostic> {
+        let v = self.ctx.operands(op).get(i).copied();
+        if let Some(c) = v.and_then(|v| self.index_constant(v)) {
+            return Ok(c.to_string());
+        }
+        self.operand(op, i)
+    }
+
+    /// The value of `v` when an `index` constant defines it.
+    fn index_constant(&self, v: Value) -> Option<i64> {
+        if !matches!(self.ctx.type_data(self.ctx.value_type(v)), TypeData::Index) {
+            return None;
+        }
+        let c = lp::ConstantOp::dyn_cast(self.ctx, self.ctx.defining_op(v)?)?;
+        self.ctx.attr_int(c.value(self.ctx)?)
+    }
+
     fn result(&mut self, op: OpId) -> Result<(String, Sc), Diagnostic> {
         let Some(&v) = self.ctx.results(op).first() else {
             return Err(self.err(op, "expected a result"));
@@ -445,7 +467,8 @@ impl<'a> Kernel<'a> {
         match elementwise(ctx, op) {
             Some(Elementwise::Binary(f)) => {
                 let (d, s) = self.result(op)?;
-                let (a, b) = (self.operand(op, 0)?, self.operand(op, 1)?);
+                let a = self.operand(op, 0)?;
+                let b = if f == BinaryFn::Div { self.index_operand(op, 1)? } else { self.operand(op, 1)? };
                 return self.binary(op, Arith::Binary(f), s, &d, &a, &b);
             }
             Some(Elementwise::Unary(f)) => {
@@ -462,7 +485,7 @@ impl<'a> Kernel<'a> {
             self.constant(c)
         } else if ctx.isa::<lp::RemOp>(op) {
             let (d, s) = self.result(op)?;
-            let (a, b) = (self.operand(op, 0)?, self.operand(op, 1)?);
+            let (a, b) = (self.operand(op, 0)?, self.index_operand(op, 1)?);
             self.binary(op, Arith::Rem, s, &d, &a, &b)
         } else if ctx.isa::<lp::ForOp>(op) {
             self.for_loop(op)
@@ -611,6 +634,21 @@ impl<'a> Kernel<'a> {
             // Index division and remainder are floor operations; kernels only divide
             // non-negative indices (thread and element positions), where they equal the
             // unsigned ones.
+            // A power-of-two divisor (an immediate, see `index_operand`) is a shift or a mask:
+            // ptxas calls its 64-bit division routine even for an immediate divisor.
+            if let Some(k) = b.parse::<i64>().ok().filter(|c| *c > 0 && (*c as u64).is_power_of_two()) {
+                match f {
+                    Arith::Binary(BinaryFn::Div) => {
+                        self.line(format!("shr.u64 {d}, {a}, {};", k.trailing_zeros()));
+                        return Ok(());
+                    }
+                    Arith::Rem => {
+                        self.line(format!("and.b64 {d}, {a}, {};", k - 1));
+                        return Ok(());
+                    }
+                    _ => {}
+                }
+            }
             let instr = match f {
                 Arith::Binary(f) => match f {
                     BinaryFn::Add => "add.s64",
