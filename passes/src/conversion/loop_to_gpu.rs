@@ -71,6 +71,7 @@ use morf_ir::conversion::ConversionTarget;
 use morf_ir::interfaces::{elementwise, BinaryFn, Elementwise};
 use morf_ir::opdef::Op;
 use morf_ir::pass::{NamedPipeline, Pass, PassInfo, PassOptionInfo, PassOptions, PassRegistry, PassResult};
+use morf_ir::rewrite::is_trivially_dead;
 use morf_ir::{Attr, BlockId, Context, Diagnostic, Dim, Loc, OpId, OperationState, Type, TypeData, Value};
 use morf_loop::ops as mloop;
 use morf_loop::{buffer_type, is_buffer};
@@ -368,8 +369,31 @@ impl Pass for LowerLoopToGpu {
         for f in funcs {
             lower_function(ctx, mblock, f, &self.options)?;
         }
+        let kernels: Vec<OpId> = ctx.block_ops(mblock).filter(|&o| ctx.isa::<mgpu::FuncOp>(o)).collect();
+        for k in kernels {
+            erase_dead_ops(ctx, k);
+        }
         // Legality: host functions keep only host ops.
         legal_target().check_legal(ctx, root)
+    }
+}
+
+/// Erases the pure ops of kernel `k` whose results are unused, until none is left: index
+/// arithmetic the kernel builder emitted for a row body and then addressed another way (a
+/// collapsed `x[r div M, r rem M, j]`). ptxas keeps such 64-bit divisions: it calls its
+/// division routine even when the quotient is dead.
+fn erase_dead_ops(ctx: &mut Context, k: OpId) {
+    loop {
+        let dead: Vec<OpId> =
+            ctx.walk_collect(k).into_iter().rev().filter(|&o| o != k && is_trivially_dead(ctx, o)).collect();
+        if dead.is_empty() {
+            return;
+        }
+        for o in dead {
+            if is_trivially_dead(ctx, o) {
+                ctx.erase_op(o);
+            }
+        }
     }
 }
 
@@ -767,6 +791,54 @@ fn dim_names(ctx: &Context, func: OpId) -> HashMap<(Value, usize), String> {
         }
     }
     out
+}
+
+/// Whether `d` (a loop-IR index value) is dim `k` of buffer `buf`: `mloop.dim %buf, k`, the
+/// size operand of `buf`'s `mloop.alloc` for that dim, or a constant equal to its static size.
+fn is_dim_of(ctx: &Context, buf: Value, k: usize, d: Value) -> bool {
+    let shape = buffer_shape(ctx, buf);
+    let Some(&dim) = shape.get(k) else { return false };
+    if let (Dim::Static(n), Some(c)) = (dim, const_int(ctx, d)) {
+        return c >= 0 && c as u64 == n;
+    }
+    if let Some(op) = ctx.defining_op(d) {
+        if let Some(dop) = ctx.dyn_cast::<mloop::DimOp>(op) {
+            if dop.source(ctx) == buf && dop.index(ctx) == Some(k as i64) {
+                return true;
+            }
+        }
+    }
+    // An alloc's operands are its dynamic sizes, in dim order.
+    let Some(alloc) = ctx.defining_op(buf).filter(|&o| ctx.isa::<mloop::AllocOp>(o)) else { return false };
+    if dim != Dim::Dynamic {
+        return false;
+    }
+    let pos = shape[..k].iter().filter(|x| **x == Dim::Dynamic).count();
+    ctx.operands(alloc).get(pos) == Some(&d)
+}
+
+/// The value `v` whose row-major position over dims `0..idx.len()` of `buf` the loop-IR
+/// indices `idx` are, where they are its delinearization: `[v div D1, v rem D1]` (D1 dim 1 of
+/// `buf`), recursively for more dims (`[(v div D2) div D1, (v div D2) rem D1, v rem D2]`); a
+/// single index is itself. Since `(q div d) * d + q rem d = q` for `q >= 0, d > 0`, an access
+/// through such indices is an access at `v` of the collapsed dims, with no division at run time
+/// (the rows of a k-D tensor reduced over its last dim, `x[r div M, r rem M, j]`, are rows `r`
+/// of a 2-D view, so they are loaded ahead and staged like 2-D rows).
+fn delinearized(ctx: &Context, buf: Value, idx: &[Value]) -> Option<Value> {
+    let (&last, prefix) = idx.split_last()?;
+    if prefix.is_empty() {
+        return Some(last);
+    }
+    let k = prefix.len();
+    let rem = ctx.defining_op(last).filter(|&o| ctx.isa::<mloop::RemOp>(o))?;
+    let &[a, d] = ctx.operands(rem) else { return None };
+    if !is_dim_of(ctx, buf, k, d) {
+        return None;
+    }
+    let q = delinearized(ctx, buf, prefix)?;
+    let div = ctx.defining_op(q).filter(|&o| is_binary(ctx, o, BinaryFn::Div))?;
+    let &[a2, d2] = ctx.operands(div) else { return None };
+    (a2 == a && (d2 == d || is_dim_of(ctx, buf, k, d2))).then_some(a)
 }
 
 fn buffer_shape(ctx: &Context, v: Value) -> Vec<Dim> {
@@ -1353,6 +1425,25 @@ impl<'a> KernelBuilder<'a> {
         off
     }
 
+    /// The element offset of `buf` at the loop-IR indices `idx`, as [`Self::offset`], except
+    /// that the longest leading run of indices that delinearizes one value ([`delinearized`])
+    /// is that value over the collapsed dims: `x[r div M, r rem M, j]` is at `r * N + j`.
+    fn access_offset(&mut self, buf: Value, idx: &[Value]) -> R<Value> {
+        let run = (2..=idx.len()).rev().find_map(|p| delinearized(self.ctx, buf, &idx[..p]).map(|v| (p, v)));
+        let Some((p, v)) = run else {
+            let idx = self.get_all(idx)?;
+            return Ok(self.offset(buf, &idx));
+        };
+        let mut off = self.get(v)?;
+        for (k, &i) in idx.iter().enumerate().skip(p) {
+            let d = self.dim(buf, k);
+            let m = self.ibin(Ix::Mul, off, d);
+            let i = self.get(i)?;
+            off = self.ibin(Ix::Add, m, i);
+        }
+        Ok(off)
+    }
+
     /// The size (a static value, or a hint) of a host index value, for the heuristic.
     fn size_of(&self, v: Value) -> Option<u64> {
         known_size(self.ctx, self.names, self.opts, v)
@@ -1390,9 +1481,8 @@ impl<'a> KernelBuilder<'a> {
             LoopOp::Load(l) => {
                 let buf = l.buffer(self.ctx);
                 let idx = l.indices(self.ctx).to_vec();
-                let idx = self.get_all(&idx)?;
                 let ptr = self.get(buf)?;
-                let off = self.offset(buf, &idx);
+                let off = self.access_offset(buf, &idx)?;
                 let ty = self.ctx.value_type(l.value(self.ctx));
                 let nc = self.nc(buf);
                 let v = self.push1(mgpu::LoadOp::state(self.loc, ptr, off, ty, nc));
@@ -1402,9 +1492,8 @@ impl<'a> KernelBuilder<'a> {
                 let (val, buf) = (s.value(self.ctx), s.buffer(self.ctx));
                 let val = self.get(val)?;
                 let idx = s.indices(self.ctx).to_vec();
-                let idx = self.get_all(&idx)?;
                 let ptr = self.get(buf)?;
-                let off = self.offset(buf, &idx);
+                let off = self.access_offset(buf, &idx)?;
                 match self.row_guard {
                     Some(g) => self.if_then(g, &mut |kb| {
                         kb.push(mgpu::StoreOp::state(kb.loc, val, ptr, off));
@@ -1443,9 +1532,8 @@ impl<'a> KernelBuilder<'a> {
                         }
                     }
                 }
-                let idx = self.get_all(&indices)?;
                 let ptr = self.get(buf)?;
-                let off = self.offset(buf, &idx);
+                let off = self.access_offset(buf, &indices)?;
                 let ty = self.ctx.value_type(val);
                 let guard = self.row_guard;
                 let mut body = |kb: &mut Self| -> R<()> {
@@ -3422,7 +3510,8 @@ impl<'a> KernelBuilder<'a> {
             let Some(l) = ctx.dyn_cast::<mloop::LoadOp>(o) else { continue };
             let buf = l.buffer(ctx);
             let ops = ctx.operands(o);
-            if ops.len() == 3 && ops[1] == iv && plan.rows2d.contains(&buf) && !seen.iter().any(|(b, _)| *b == buf) {
+            let row = ops.len() >= 3 && delinearized(ctx, buf, &ops[1..ops.len() - 1]) == Some(iv);
+            if row && plan.rows2d.contains(&buf) && !seen.iter().any(|(b, _)| *b == buf) {
                 seen.push((buf, ctx.value_type(l.value(ctx))));
             }
         }
@@ -3502,6 +3591,23 @@ impl<'a> KernelBuilder<'a> {
         Ok(vals)
     }
 
+    /// The row indices of a fast-path row access of `buf` (loop-IR `idx`, their fast values
+    /// `f`, all uniform): the one value they delinearize ([`delinearized`]) where they do, so
+    /// that the row is `r * N` and keyed like the loads ahead and the staged rows.
+    fn fast_row_index(&mut self, buf: Value, idx: &[Value], f: &[Fv]) -> R<Vec<Value>> {
+        if idx.len() >= 2 {
+            if let Some(v) = delinearized(self.ctx, buf, idx) {
+                return Ok(vec![self.get(v)?]);
+            }
+        }
+        Ok(f.iter()
+            .map(|x| match x {
+                Fv::Uni(u) => *u,
+                _ => unreachable!("checked by fast_plan"),
+            })
+            .collect())
+    }
+
     fn fast_row_offset(&mut self, buf: Value, row: &[Value]) -> Value {
         if let [r] = row {
             let n = self.fs().n;
@@ -3538,7 +3644,7 @@ impl<'a> KernelBuilder<'a> {
                         }
                     }
                     let ptr = self.get(buf)?;
-                    let off = self.offset(buf, &idx);
+                    let off = self.access_offset(buf, &operands[1..])?;
                     let attr = nc.then(|| self.ctx.unit_attr());
                     let v = self.push1(mgpu::LoadOp::state(self.loc, ptr, off, elem, attr));
                     if nc {
@@ -3550,8 +3656,7 @@ impl<'a> KernelBuilder<'a> {
                 let vals = if operands.len() == 2 {
                     self.fs().hoisted.get(&buf).cloned().expect("hoisted by fast_plan")
                 } else {
-                    let row: Vec<Value> =
-                        f[1..f.len() - 1].iter().map(|x| uni(x).expect("checked by fast_plan")).collect();
+                    let row = self.fast_row_index(buf, &operands[1..operands.len() - 1], &f[1..f.len() - 1])?;
                     match self.fs().rows.get(&(buf, row.clone())).cloned() {
                         Some(vals) => vals,
                         None => {
@@ -3566,7 +3671,7 @@ impl<'a> KernelBuilder<'a> {
             LoopOp::Store(st) => {
                 let buf = st.buffer(self.ctx);
                 let ptr = self.get(buf)?;
-                let row: Vec<Value> = f[2..f.len() - 1].iter().map(|x| uni(x).expect("checked by fast_plan")).collect();
+                let row = self.fast_row_index(buf, &operands[2..operands.len() - 1], &f[2..f.len() - 1])?;
                 let (k, v) = (self.fs().k, self.fs().v);
                 let rowoff = self.fast_row_offset(buf, &row);
                 for c in 0..k {
