@@ -768,9 +768,12 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                     let regs = row_regs(shape, per_thread, 1);
                     let cap = resident_ctas(device, s.threads as u64, regs);
                     let r = STAGED_BYTES_PER_SM / (cap * row).max(1);
-                    // The ring's addresses cost registers: not where the estimate is within a
-                    // quarter of the CTA's bound (layernorm_bwd at 16384 x 8192 spilled).
-                    let roomy = regs * 5 / 4 <= device.registers_per_sm as u64 / s.threads.max(1) as u64;
+                    // The ring's addresses cost registers: not where the estimate is within an
+                    // eighth of the CTA's bound. (A quarter until the index arithmetic took
+                    // immediates: layernorm_bwd at 16384 x 8192, 110 estimated, spilled with
+                    // four rows staged then, and now takes 121 registers of 128 staged and
+                    // 128 without; two rows staged measured 287 -> 224 us.)
+                    let roomy = regs * 9 / 8 <= device.registers_per_sm as u64 / s.threads.max(1) as u64;
                     if r >= 2 && roomy {
                         r.min(MAX_STAGED_ROWS as u64) as u32
                     } else {
