@@ -8,10 +8,11 @@
 //!
 //! ```text
 //! time  = launches * launch_overhead + fills * (2.5 us + workspace / bw)
-//!       + max(waves(units, cap), work / (sms * 128 lanes * 1.98 GHz * 0.65))
+//!       + max(waves(units, cap), work / (sms * 128 lanes * 1.98 GHz * 0.65 * issue))
 //!       + l2_reread / (l2_bandwidth * eff_l2)
 //! work  = sum over the kernel's nests of points * instructions per point (NestInfo::work;
 //!         a partial beside a pointwise part sums that part's values: not counted again)
+//! issue = min(1, resident warps per SM / (16 | 32 for a CTA per row))^0.3
 //! fills = the partials' workspaces, none where the kernel stores each element once (shared
 //!         partials of the register-resident form: lower-loop-to-gpu drops the fill)
 //! waves = full waves of sms * cap units, then the tail at ceil(tail / sms) CTAs per SM;
@@ -22,11 +23,17 @@
 //! cap   = CTAs per SM: min(2048 / threads, 65536 / (regs * threads)),
 //!         regs = 40 + columns per thread * (row inputs + hoisted vectors + partials)
 //! row_s = 1.2 us + chain * (1.1 us block reduction | 0.15 us warp) + 0.5 us per other reduction
+//!         (rows staged through shared memory, k of them: 1.2 us / k + 0.36 us per reduction)
 //! final reduction: workspace / (bw * ctas / (ctas + 136)), ctas = ceil(cols / 32)
 //! ```
 //!
 //! A row kernel walks rows one at a time per CTA (or warp), so it is latency-bound unless its
-//! rows are long: the `latency` term. A thread-per-point kernel's thread walks its points
+//! rows are long: the `latency` term. Where the schedule stages a CTA's next rows through
+//! shared memory (`Schedule::staged_rows`, the CTA-per-row kernels), their loads are in flight
+//! while it reduces a row, which then waits for a share of one round trip and its own block
+//! reductions: without that term the model priced one row kernel holding two reductions and
+//! two partials (row_col_stats at N >= 2048) above two row kernels that each read the data.
+//! A thread-per-point kernel's thread walks its points
 //! (with partials: its split's rows) the same way (`row_s` = 2.2 us per step). An unfused
 //! column reduction of more than 32 rows is two launches (split-K partial, then a final).
 //! The constants were fitted on an H200 sweep of forced split sizes
@@ -245,8 +252,9 @@ pub fn kernel_cost(kernel: &Kernel, ctx: &Ctx) -> KernelCost {
             (waves_time(dev, partial, bytes + ws) + ws / (bw * final_efficiency(*ctas)), 2)
         }
     };
-    // Arithmetic: the work of each part's points at the SMs' issue rate; a kernel takes the
-    // longer of its memory and its arithmetic time (they overlap). A partial next to a
+    // Arithmetic: the work of each part's points at the issue rate of the warps the launch
+    // keeps on an SM; a kernel takes the longer of its memory and its arithmetic time (they
+    // overlap). A partial next to a
     // pointwise part of the same kernel sums values that part computes (the lowering emits
     // equal expressions once per row), so only the pointwise part counts.
     let has_pointwise =
@@ -260,7 +268,11 @@ pub fn kernel_cost(kernel: &Kernel, ctx: &Ctx) -> KernelCost {
         })
         .map(|n| nest_points(ctx, n).0 as f64 * ctx.nest(n).work as f64)
         .sum();
-    let compute_s = work / (dev.sms.max(1) as f64 * LANE_OPS_PER_SM_S);
+    let issue = match &shape {
+        LaunchShape::Waves(w) | LaunchShape::SplitK { partial: w, .. } => issue_efficiency(dev, w),
+        LaunchShape::Final { .. } => 1.0,
+    };
+    let compute_s = work / (dev.sms.max(1) as f64 * LANE_OPS_PER_SM_S * issue);
     let dram_s = dram_s.max(compute_s);
     // Each partial's workspace is zeroed on the host first (`mloop.fill`: one memset on the
     // stream, [`FILL_OVERHEAD_S`], writing the workspace once).
@@ -272,6 +284,9 @@ pub fn kernel_cost(kernel: &Kernel, ctx: &Ctx) -> KernelCost {
         if w.regs > 0 && c.note.starts_with("row in registers") {
             // The schedule's estimate, not the feasibility bound above.
             c.note = format!("row in registers: ~{} regs/thread, {} CTAs per SM", w.regs, w.cap_per_sm);
+            if w.staged_rows > 0 {
+                c.note.push_str(&format!(", {} rows staged", w.staged_rows));
+            }
         }
     }
     c.launches = launches;
@@ -300,6 +315,17 @@ const HALF_BW_INFLIGHT: f64 = 8192.0;
 /// kernel: 128 lanes at 1.98 GHz, at the 65% fitted on the H200 (tanh_bwd_bias at
 /// 65536 x 1024 with the accurate tanh: 62 instructions per point, 191 us).
 const LANE_OPS_PER_SM_S: f64 = 128.0 * 1.98e9 * 0.65;
+/// Resident warps per SM from which a kernel's arithmetic runs at [`LANE_OPS_PER_SM_S`]
+/// ([`issue_efficiency`]): 16 for independent warps (a warp per row or per point: the
+/// calibration of that rate), 32 where a CTA works on one row at a time and all its warps
+/// wait at the barriers of every block reduction. Below it the rate falls as
+/// `(warps / FULL_ISSUE_WARPS)^ISSUE_EXPONENT`, fitted on the H200 with softmax_fwd_colsum's
+/// CTA-per-row kernel (three reductions, an `exp` per point) at 32768 x 4096 and 65536 x 2048:
+/// 8 resident warps per SM (S=256: 386 and 361 us), 16 (S=128: 262 and 247 us) and about 31
+/// (S=64: 236 and 229 us), rates 0.62 and 0.91 of the last.
+const FULL_ISSUE_WARPS: f64 = 16.0;
+const FULL_ISSUE_WARPS_CTA_ROWS: f64 = 32.0;
+const ISSUE_EXPONENT: f64 = 0.3;
 /// CTAs at which a final reduction (32 columns per CTA) draws half the copy bandwidth, fitted
 /// on the same sweep (32 CTAs: 0.8 TB/s; 256 CTAs: 2.6 TB/s).
 const FINAL_HALF_CTAS: f64 = 136.0;
@@ -313,6 +339,13 @@ const ROW_TRIP_S: f64 = 1.2e-6;
 const CHAIN_S: f64 = 1.1e-6;
 const WARP_CHAIN_S: f64 = 0.15e-6;
 const INDEPENDENT_S: f64 = 0.5e-6;
+/// A block reduction of a row kernel whose rows are staged through shared memory
+/// (`Schedule::staged_rows`), seconds: the next rows' copies are in flight, so the CTA waits
+/// only on the reduction's shuffles and barriers. Fitted on the H200 (row_col_stats as one
+/// row kernel: two block reductions, two partials, 5-8 rows staged) at 16384 x 8192 (S=128:
+/// 119 us, 0.93 us per row on one CTA per SM), 32768 x 4096 (S=64: 123 us) and 65536 x 2048
+/// (S=128: 113 us); `CHAIN_S` priced these rows at 3.4 us (446 us at 16384 x 8192).
+const STAGED_REDUCTION_S: f64 = 0.36e-6;
 /// A thread-per-point kernel's thread walks its points (or, with partials, the rows of its
 /// split) one after another: each step waits for its loads, then stores, as a row does
 /// (measured: the bias gradients of tanh and GELU at 65536 x 1024, any split).
@@ -355,8 +388,13 @@ struct Waves {
     /// Whether a unit's rows are CTA-wide (block reductions behind barriers): their latency
     /// does not shrink on a lightly loaded SM.
     cta_rows: bool,
+    /// Warps per CTA.
+    warps_per_cta: u64,
     /// Estimated registers per thread (row kernels; 0 otherwise), for the report.
     regs: u64,
+    /// Rows each CTA keeps in flight through shared memory (row kernels; 0 for none), for
+    /// the report.
+    staged_rows: u32,
 }
 
 /// The launches the lowering emits for a kernel.
@@ -375,6 +413,19 @@ enum LaunchShape {
 fn final_efficiency(ctas: u64) -> f64 {
     let c = ctas.max(1) as f64;
     c / (c + FINAL_HALF_CTAS)
+}
+
+/// Share of an SM's issue rate ([`LANE_OPS_PER_SM_S`]) that launch `w` draws: the warps it
+/// keeps resident per SM (its CTAs spread over the SMs, at most `cap_per_sm` each) hide the
+/// latency of dependent instructions only from [`FULL_ISSUE_WARPS`] on (CTA-wide rows:
+/// [`FULL_ISSUE_WARPS_CTA_ROWS`]); below, `(warps / full)^ISSUE_EXPONENT`. Without it, a
+/// kernel whose arithmetic bounds it was priced alike at any split, and the smallest final
+/// reduction picked the largest split: one or two CTAs per SM.
+fn issue_efficiency(dev: &super::device::Device, w: &Waves) -> f64 {
+    let per_sm = w.units.max(1).div_ceil(dev.sms.max(1) as u64).min(w.cap_per_sm.max(1));
+    let warps = (per_sm * w.warps_per_cta.max(1)) as f64;
+    let full = if w.cta_rows { FULL_ISSUE_WARPS_CTA_ROWS } else { FULL_ISSUE_WARPS };
+    (warps / full).min(1.0).powf(ISSUE_EXPONENT)
 }
 
 /// Time to move `bytes` with launch `w`: the units run in waves of `sms x cap` CTAs; a wave
@@ -542,7 +593,14 @@ fn launch_shape(
         let chain = if tpr > 32 { CHAIN_S } else { WARP_CHAIN_S };
         // A CTA per row: every block reduction waits on its barriers, dependent or not.
         let other = if tpr > 32 { CHAIN_S } else { INDEPENDENT_S };
-        let row_s = ROW_TRIP_S + depth * chain + (reductions as f64 - depth).max(0.0) * other;
+        let row_s = if s.staged_rows >= 2 {
+            // Rows staged through shared memory (the schedule's ring): the copies of the next
+            // rows are in flight while the CTA reduces this one, so a row waits for a share
+            // of one round trip and for its own block reductions only.
+            ROW_TRIP_S / s.staged_rows as f64 + reductions as f64 * STAGED_REDUCTION_S
+        } else {
+            ROW_TRIP_S + depth * chain + (reductions as f64 - depth).max(0.0) * other
+        };
         let rows_per_unit = match partial {
             Some((_, split)) => split.min(rows) as f64 / rpc as f64,
             None => 1.0,
@@ -562,7 +620,9 @@ fn launch_shape(
             unit_tail_s,
             no_fills: s.partials == PartialStore::Shared && s.fast.is_some(),
             cta_rows: tpr > 32,
+            warps_per_cta: t.div_ceil(32),
             regs,
+            staged_rows: s.staged_rows,
         });
     }
     if let Some(Kernel::Final { nest, .. }) = parts.first() {
@@ -615,7 +675,9 @@ fn launch_shape(
                 unit_tail_s: 0.0,
                 no_fills: false,
                 cta_rows: false,
+                warps_per_cta: t.div_ceil(32),
                 regs: 0,
+                staged_rows: 0,
             };
             LaunchShape::SplitK { partial: w, ctas: cols.div_ceil(32), ws_bytes: blocks * cols * 4 }
         }
@@ -640,7 +702,9 @@ fn launch_shape(
                 unit_tail_s: 0.0,
                 no_fills: false,
                 cta_rows: false,
+                warps_per_cta: t.div_ceil(32),
                 regs: 0,
+                staged_rows: 0,
             })
         }
         _ => LaunchShape::Waves(Waves {
@@ -655,7 +719,9 @@ fn launch_shape(
             unit_tail_s: 0.0,
             no_fills: false,
             cta_rows: false,
+            warps_per_cta: t.div_ceil(32),
             regs: 0,
+            staged_rows: 0,
         }),
     }
 }
