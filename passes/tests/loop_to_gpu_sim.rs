@@ -318,6 +318,7 @@ fn sequential_schedules_from_the_ir_agree() {
             partials: morf_passes::conversion::schedule::PartialStore::None,
             fast: None,
             split_rows: 0,
+            notes: Default::default(),
         };
         let seq = seq.to_attr(&mut ctx, None);
         let nests: Vec<OpId> =

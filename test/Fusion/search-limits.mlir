@@ -30,8 +30,8 @@
 // workspace, and every output agrees with the interpreter on the GPU simulator.
 // RUN: morf-opt %s --pipeline=gpu --size-hints M=576000,N=384 --schedule-report -o /dev/null 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=SCHED
-// SCHED-COUNT-3: row_fused
-// SCHED-NEXT:    final_reduction
+// SCHED-COUNT-3: schedule: @{{[a-z0-9_]+}}: row_fused
+// SCHED:         schedule: @{{[a-z0-9_]+}}: final_reduction
 // SCHED-NOT:     schedule:
 // RUN: morf-run %s --device sim --random M=37,N=100 --check --output-dir %t/sim 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=SIM

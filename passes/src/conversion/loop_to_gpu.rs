@@ -535,6 +535,9 @@ fn schedule_report(ctx: &Context, nest: OpId, launches: &[(String, Schedule, boo
     for (kernel, s, from_ir) in launches {
         let source = if *from_ir { "the nest's morf.schedule attribute" } else { "the heuristic" };
         out.push_str(&format!("{loc}: schedule: @{kernel}: {} (from {source})\n", s.summary()));
+        for n in &s.notes.0 {
+            out.push_str(&format!("{loc}: note: @{kernel}: {n}\n"));
+        }
     }
     let reduces =
         ctx.walk_collect(nest).iter().any(|&o| ctx.isa::<mloop::ReduceOp>(o) || ctx.isa::<mloop::AccumulateOp>(o))

@@ -86,6 +86,20 @@ pub struct Schedule {
     pub fast: Option<FastShape>,
     /// Rows per block of a split-K column reduction ([`Mapping::SplitPartial`]; 0 otherwise).
     pub split_rows: u64,
+    /// Why the heuristic declined what would have hidden more memory latency (a second row
+    /// in flight, staged rows), for `--schedule-report`.
+    pub notes: Notes,
+}
+
+/// The heuristic's reasons for a schedule ([`Schedule::notes`]): explanations, not part of
+/// the schedule (any two compare equal, and the `morf.schedule` attribute does not hold them).
+#[derive(Clone, Debug, Default)]
+pub struct Notes(pub Vec<String>);
+
+impl PartialEq for Notes {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
 }
 
 /// The register-resident ("persistent") form of a row-fused kernel: each of the row's
@@ -365,6 +379,7 @@ impl Schedule {
             partials,
             fast,
             split_rows,
+            notes: Notes::default(),
         };
         Ok((s, final_launch))
     }
@@ -667,6 +682,7 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
         partials: PartialStore::None,
         fast: None,
         split_rows: 0,
+        notes: Notes::default(),
     };
     // CTAs of whole warps.
     s.threads = s.threads.div_ceil(32).clamp(1, 32) * 32;
@@ -688,6 +704,7 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
             s.max_grid = 1;
         }
         Mapping::RowFused => {
+            let (mut rows_ahead_note, mut staging_note): (Option<String>, Option<String>) = (None, None);
             let cols = shape.cols.unwrap_or(1024);
             // The fast path needs N (static or hinted) and a nest it can take.
             let fast_n = shape.cols.filter(|_| shape.fast_bytes > 0 && !o.no_fast && shape.cols != Some(0));
@@ -756,6 +773,19 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                 let auto =
                     if shape.row_inputs > 0 && two >= one && two_regs <= ROWS_AHEAD_MAX_REGS && fits { 2 } else { 1 };
                 s.rows_in_flight_per_warp = pick(o.rows_in_flight, auto).clamp(1, 2);
+                let margin = two_regs * 7 / 5;
+                rows_ahead_note = match () {
+                    _ if shape.row_inputs == 0 || o.rows_in_flight > 0 || auto == 2 => None,
+                    _ if two < one => Some(format!(
+                        "one row in flight: two need ~{two_regs} registers ({margin} with the margin), {two} CTA(s) per SM instead of {one}"
+                    )),
+                    _ if two_regs > ROWS_AHEAD_MAX_REGS => Some(format!(
+                        "one row in flight: two need ~{two_regs} registers, over {ROWS_AHEAD_MAX_REGS}"
+                    )),
+                    _ => Some(format!(
+                        "one row in flight: two need ~{two_regs} registers ({margin} with the margin), over the {per_thread_max} a thread of {t} may hold"
+                    )),
+                };
             }
             if let (Some(f), true) = (s.fast, s.partials != PartialStore::Shared && shape.row_inputs > 0) {
                 // A CTA per row holds one row (the registers of its columns), so it keeps
@@ -773,7 +803,19 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                     // immediates: layernorm_bwd at 16384 x 8192, 110 estimated, spilled with
                     // four rows staged then, and now takes 121 registers of 128 staged and
                     // 128 without; two rows staged measured 287 -> 224 us.)
-                    let roomy = regs * 9 / 8 <= device.registers_per_sm as u64 / s.threads.max(1) as u64;
+                    let bound = device.registers_per_sm as u64 / s.threads.max(1) as u64;
+                    let roomy = regs * 9 / 8 <= bound;
+                    if r < 2 {
+                        staging_note = Some(format!(
+                            "no rows staged: a row group's row is {row} bytes, under two of them per CTA on {cap} CTA(s) per SM fit the {STAGED_BYTES_PER_SM} bytes in flight"
+                        ));
+                    } else if !roomy {
+                        let how = if regs > bound { "over" } else { "within an eighth of" };
+                        staging_note = Some(format!(
+                            "no rows staged: ~{regs} registers estimated, {how} the {bound} a thread of {} may hold",
+                            s.threads
+                        ));
+                    }
                     if r >= 2 && roomy {
                         r.min(MAX_STAGED_ROWS as u64) as u32
                     } else {
@@ -794,6 +836,11 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                 if s.staged_rows > 0 {
                     s.rows_in_flight_per_warp = 1;
                 }
+            }
+            // Where nothing is loaded ahead of the row being computed, the report says why.
+            if s.staged_rows == 0 && s.rows_in_flight_per_warp == 1 {
+                s.notes.0.extend(rows_ahead_note.take());
+                s.notes.0.extend(staging_note.take());
             }
             let smem = match s.partials {
                 PartialStore::Shared => smem.max(1),
