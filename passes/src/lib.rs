@@ -24,6 +24,7 @@ pub fn register_all(reg: &mut PassRegistry) {
     reg.register(conversion::tensor_to_loop::info());
     reg.register(transforms::loop_fuse::info());
     reg.register(transforms::loop_interchange::info());
+    reg.register(transforms::loop_invariant_code_motion::info());
     reg.register(transforms::loop_map::info());
     reg.register(transforms::loop_partial_accumulate::info());
     reg.register(transforms::loop_split::info());

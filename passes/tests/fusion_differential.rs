@@ -5,7 +5,8 @@
 //! relative L2 error at most the tolerance of its dtype (1e-5 for f32/f64, 1e-2 for bf16/f16;
 //! partial accumulation changes the fp32 summation order), infinities equal, and NaN never
 //! passes (a reference with NaNs is not checked). A mismatch prints the seed, the options and
-//! a shrunk program.
+//! a shrunk program. `loop-invariant-code-motion` then runs on each fused program and must
+//! leave its results bit-identical.
 //!
 //! Two option sets run: the defaults, and a configuration that makes fusion pay everywhere
 //! (large size hints, expensive launches), so that the random programs exercise the
@@ -55,6 +56,16 @@ fn check(text: &str, inputs: &dyn Fn(&Context, OpId) -> Inputs, options: &str) -
     verify(&ctx, m).map_err(|d| format!("fused IR does not verify: {}\n{printed}", ctx.render(&d)))?;
     let after = run(&ctx, f, &ins).map_err(|e| format!("fused program fails: {e}\n{printed}"))?;
     close(&before, &after, Some("NaN after fusion")).map_err(|e| format!("{e}\nfused IR:\n{printed}"))?;
+    // Loop-invariant code motion on the fused program (whose row kernels compute per-row
+    // values inside their column loops) must not change a bit.
+    let mut licm = reg.create("loop-invariant-code-motion", "")?;
+    licm.run(&mut ctx, m).map_err(|d| format!("licm failed: {}", ctx.render(&d)))?;
+    let hoisted = print_op(&ctx, m, &PrintOptions::default());
+    verify(&ctx, m).map_err(|d| format!("IR after licm does not verify: {}\n{hoisted}", ctx.render(&d)))?;
+    let again = run(&ctx, f, &ins).map_err(|e| format!("program after licm fails: {e}\n{hoisted}"))?;
+    if format!("{again:?}") != format!("{after:?}") {
+        return Err(format!("loop-invariant-code-motion changed the results\nfused IR:\n{printed}"));
+    }
     let changed = printed.contains("\"final\"") || printed.contains("\"row-fused\"") || nests_after < nests_before;
     Ok(Outcome::Checked(changed))
 }

@@ -1,10 +1,12 @@
 //! Differential testing of the loop transforms: random `mtensor` programs
 //! (`morf_tensor::progen`) are lowered with `lower-tensor-to-loop`, then each transform
 //! (`loop-interchange`, `loop-split`, `loop-fuse`, `loop-partial-accumulate`) is applied with
-//! random options to every nest it could apply to. When the transform accepts, the IR must
-//! verify and the loop interpreter must give:
+//! random options to every nest it could apply to, and `loop-invariant-code-motion` to the
+//! whole program. When the transform accepts, the IR must verify and the loop interpreter
+//! must give:
 //!
-//! - for interchange, split and fuse: bit-identical results to the untransformed loop
+//! - for interchange, split, fuse and invariant code motion: bit-identical results to the
+//!   untransformed loop
 //!   program (the lowering puts no `accumulate` in nests, so no float is reordered);
 //! - for partial accumulation: results within fp32 reordering tolerance.
 //!
@@ -151,6 +153,9 @@ fn candidates(ns: &[(bool, usize, bool)], rng: &mut Rng) -> Vec<(&'static str, S
             out.push(("loop-fuse", format!("first={i} second={}", i + 1 + rng.below(ns.len() - i - 1))));
         }
     }
+    if !ns.is_empty() {
+        out.push(("loop-invariant-code-motion", String::new()));
+    }
     out
 }
 
@@ -222,7 +227,8 @@ fn loop_transforms_preserve_results_on_random_programs() {
     }
     eprintln!("{lowered_ok} programs lowered and ran; applied: {applied:?}; refused: {refused:?}");
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n\n"));
-    for name in ["loop-interchange", "loop-split", "loop-partial-accumulate", "loop-fuse"] {
+    for name in ["loop-interchange", "loop-split", "loop-partial-accumulate", "loop-fuse", "loop-invariant-code-motion"]
+    {
         assert!(applied.get(name).copied().unwrap_or(0) >= 5, "{name} was applied too rarely: {applied:?}");
     }
 }

@@ -71,7 +71,6 @@ use morf_ir::conversion::ConversionTarget;
 use morf_ir::interfaces::{elementwise, BinaryFn, Elementwise};
 use morf_ir::opdef::Op;
 use morf_ir::pass::{NamedPipeline, Pass, PassInfo, PassOptionInfo, PassOptions, PassRegistry, PassResult};
-use morf_ir::rewrite::is_trivially_dead;
 use morf_ir::{Attr, BlockId, Context, Diagnostic, Dim, Loc, OpId, OperationState, Type, TypeData, Value};
 use morf_loop::ops as mloop;
 use morf_loop::{buffer_type, is_buffer};
@@ -371,29 +370,13 @@ impl Pass for LowerLoopToGpu {
         }
         let kernels: Vec<OpId> = ctx.block_ops(mblock).filter(|&o| ctx.isa::<mgpu::FuncOp>(o)).collect();
         for k in kernels {
-            erase_dead_ops(ctx, k);
+            // Index arithmetic the kernel builder emitted for a row body and then addressed
+            // another way (a collapsed `x[r div M, r rem M, j]`): ptxas keeps a dead 64-bit
+            // division (it still calls its routine), so the kernel drops it here.
+            crate::transforms::dce::eliminate_dead_code(ctx, k);
         }
         // Legality: host functions keep only host ops.
         legal_target().check_legal(ctx, root)
-    }
-}
-
-/// Erases the pure ops of kernel `k` whose results are unused, until none is left: index
-/// arithmetic the kernel builder emitted for a row body and then addressed another way (a
-/// collapsed `x[r div M, r rem M, j]`). ptxas keeps such 64-bit divisions: it calls its
-/// division routine even when the quotient is dead.
-fn erase_dead_ops(ctx: &mut Context, k: OpId) {
-    loop {
-        let dead: Vec<OpId> =
-            ctx.walk_collect(k).into_iter().rev().filter(|&o| o != k && is_trivially_dead(ctx, o)).collect();
-        if dead.is_empty() {
-            return;
-        }
-        for o in dead {
-            if is_trivially_dead(ctx, o) {
-                ctx.erase_op(o);
-            }
-        }
     }
 }
 

@@ -6,6 +6,7 @@ pub mod cse;
 pub mod dce;
 pub mod loop_fuse;
 pub mod loop_interchange;
+pub mod loop_invariant_code_motion;
 pub mod loop_map;
 pub mod loop_partial_accumulate;
 pub mod loop_split;
