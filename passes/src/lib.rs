@@ -29,6 +29,7 @@ pub fn register_all(reg: &mut PassRegistry) {
     reg.register(transforms::loop_partial_accumulate::info());
     reg.register(transforms::loop_split::info());
     reg.register(transforms::loop_tile::info());
+    reg.register(transforms::loop_unroll::info());
     reg.register(conversion::loop_to_gpu::info());
     reg.register_pipeline(morf_ir::pass::NamedPipeline {
         name: "fuse",

@@ -11,4 +11,5 @@ pub mod loop_map;
 pub mod loop_partial_accumulate;
 pub mod loop_split;
 pub mod loop_tile;
+pub mod loop_unroll;
 pub(crate) mod loop_utils;
