@@ -233,6 +233,16 @@ fn loop_transforms_preserve_results_on_random_programs() {
     }
 }
 
+/// The transformed program `m` verifies and gives bit-identical results to `base`.
+fn verify_and_match(ctx: &Context, m: OpId, p: &Program, seed: u64, base: &Outs) -> Result<(), String> {
+    verify(ctx, m).map_err(|d| format!("IR does not verify: {}", ctx.render(&d)))?;
+    match run(ctx, m, p, seed) {
+        Ok(after) if same(base, &after) => Ok(()),
+        Ok(_) => Err("results differ".into()),
+        Err(e) => Err(format!("does not run: {e}")),
+    }
+}
+
 /// `loop-unroll` on random programs: each top-level nest is first split with an inner
 /// `mloop.for` (random size, so loops with trip counts that are and are not multiples of the
 /// factor), then every innermost `for` is unrolled by a random factor; the IR must verify and
@@ -268,14 +278,8 @@ fn loop_unroll_preserves_results_on_random_programs() {
             if printed != split_text {
                 unrolled += 1;
             }
-            if let Err(d) = verify(&ctx, m) {
-                failures.push(format!("{what}: IR does not verify: {}\n{printed}", ctx.render(&d)));
-                continue;
-            }
-            match run(&ctx, m, &p, seed) {
-                Ok(after) if same(&base, &after) => {}
-                Ok(_) => failures.push(format!("{what}: results differ\n{printed}")),
-                Err(e) => failures.push(format!("{what}: does not run: {e}\n{printed}")),
+            if let Err(e) = verify_and_match(&ctx, m, &p, seed, &base) {
+                failures.push(format!("{what}: {e}\n{printed}"));
             }
         }
     }
@@ -321,14 +325,8 @@ fn collapse_parallel_dims_preserves_results_on_random_programs() {
             if ctx.operands(new).len() != 3 {
                 failures.push(format!("{what}: not collapsed to one dim\n{printed}"));
             }
-            if let Err(d) = verify(&ctx, m) {
-                failures.push(format!("{what}: IR does not verify: {}\n{printed}", ctx.render(&d)));
-                continue;
-            }
-            match run(&ctx, m, &p, seed) {
-                Ok(after) if same(&base, &after) => {}
-                Ok(_) => failures.push(format!("{what}: results differ\n{printed}")),
-                Err(e) => failures.push(format!("{what}: does not run: {e}\n{printed}")),
+            if let Err(e) = verify_and_match(&ctx, m, &p, seed, &base) {
+                failures.push(format!("{what}: {e}\n{printed}"));
             }
         }
     }
