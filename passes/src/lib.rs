@@ -56,10 +56,12 @@ mod tests {
                 "gpu-choose-schedule",
                 "loop-fuse",
                 "loop-interchange",
+                "loop-invariant-code-motion",
                 "loop-map",
                 "loop-partial-accumulate",
                 "loop-split",
                 "loop-tile",
+                "loop-unroll",
                 "lower-loop-to-gpu",
                 "lower-tensor-to-loop"
             ]
