@@ -12,6 +12,9 @@
 // RUN: morf-run %s --random M=0,N=5 --output-dir %t/ref0
 // RUN: morf-opt %s --loop-invariant-code-motion | morf-run - --random M=0,N=5 --output-dir %t/b
 // RUN: python3 %S/Inputs/compare_results.py %t/ref0 %t/b --exact
+// Before the GPU lowering (a fused row kernel's per-row values leave its column loops): the
+// kernels agree with the interpreter on the GPU simulator.
+// RUN: sh %S/../Conversion/LoopToGPU/Inputs/sim_vs_interp.sh %S/../../examples/reduce3d.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions,canonicalize,cse,loop-invariant-code-motion,lower-loop-to-gpu)' B=3,M=13,N=100 1e-5 %t/sim
 
 // CHECK-LABEL: func.func @f
 // The scale leaves both loops (the reduce, then the parallel), the row length's conversion
