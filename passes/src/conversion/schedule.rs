@@ -761,30 +761,31 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                 // 90 against 120; with two rows 150, which lost a CTA and measured 519 -> 751
                 // us at 576000 x 384), and ptxas spills rather than lose a CTA: a margin.
                 let two_regs = row_regs(shape, per_thread, 2);
+                let margin = two_regs * 7 / 5;
                 let one = resident_ctas(device, t, row_regs(shape, per_thread, 1));
-                let two = resident_ctas(device, t, two_regs * 7 / 5);
+                let two = resident_ctas(device, t, margin);
                 // A thread gets at most 255 registers, and a CTA of more than 256 threads
                 // at most `registers / t` each; ptxas spills past either bound (layernorm_bwd
                 // at 16384 x 8192, a CTA of 512 per row, 48 bytes; rmsnorm_bwd at 65536 x
                 // 1024, 190 estimated, 255 and 16 bytes once its index arithmetic shrank):
                 // the same margin under both.
                 let per_thread_max = (device.registers_per_sm as u64 / t.max(1)).min(255);
-                let fits = two_regs * 7 / 5 <= per_thread_max;
+                let fits = margin <= per_thread_max;
                 let auto =
                     if shape.row_inputs > 0 && two >= one && two_regs <= ROWS_AHEAD_MAX_REGS && fits { 2 } else { 1 };
                 s.rows_in_flight_per_warp = pick(o.rows_in_flight, auto).clamp(1, 2);
-                let margin = two_regs * 7 / 5;
-                rows_ahead_note = match () {
-                    _ if shape.row_inputs == 0 || o.rows_in_flight > 0 || auto == 2 => None,
-                    _ if two < one => Some(format!(
+                rows_ahead_note = if shape.row_inputs == 0 || o.rows_in_flight > 0 || auto == 2 {
+                    None
+                } else if two < one {
+                    Some(format!(
                         "one row in flight: two need ~{two_regs} registers ({margin} with the margin), {two} CTA(s) per SM instead of {one}"
-                    )),
-                    _ if two_regs > ROWS_AHEAD_MAX_REGS => Some(format!(
-                        "one row in flight: two need ~{two_regs} registers, over {ROWS_AHEAD_MAX_REGS}"
-                    )),
-                    _ => Some(format!(
+                    ))
+                } else if two_regs > ROWS_AHEAD_MAX_REGS {
+                    Some(format!("one row in flight: two need ~{two_regs} registers, over {ROWS_AHEAD_MAX_REGS}"))
+                } else {
+                    Some(format!(
                         "one row in flight: two need ~{two_regs} registers ({margin} with the margin), over the {per_thread_max} a thread of {t} may hold"
-                    )),
+                    ))
                 };
             }
             if let (Some(f), true) = (s.fast, s.partials != PartialStore::Shared && shape.row_inputs > 0) {
@@ -804,22 +805,20 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                     // four rows staged then, and now takes 121 registers of 128 staged and
                     // 128 without; two rows staged measured 287 -> 224 us.)
                     let bound = device.registers_per_sm as u64 / s.threads.max(1) as u64;
-                    let roomy = regs * 9 / 8 <= bound;
                     if r < 2 {
                         staging_note = Some(format!(
                             "no rows staged: a row group's row is {row} bytes, under two of them per CTA on {cap} CTA(s) per SM fit the {STAGED_BYTES_PER_SM} bytes in flight"
                         ));
-                    } else if !roomy {
+                        0
+                    } else if regs * 9 / 8 > bound {
                         let how = if regs > bound { "over" } else { "within an eighth of" };
                         staging_note = Some(format!(
                             "no rows staged: ~{regs} registers estimated, {how} the {bound} a thread of {} may hold",
                             s.threads
                         ));
-                    }
-                    if r >= 2 && roomy {
-                        r.min(MAX_STAGED_ROWS as u64) as u32
-                    } else {
                         0
+                    } else {
+                        r.min(MAX_STAGED_ROWS as u64) as u32
                     }
                 } else {
                     0

@@ -11,8 +11,8 @@ use morf_ir::builtin::{op_error, CallOp, FuncOp, ModuleOp};
 use morf_ir::pass::PassOptions;
 use morf_ir::{Attr, BlockId, Context, Diagnostic, Loc, OpId, OperationState, Type, Value, ValueDef};
 use morf_loop::ops::{
-    AccumulateOp, AddOp, ConstantOp, DeallocOp, DimOp, DivOp, FillOp, ForOp, Kind, LoadOp, MinOp, MulOp, ParallelOp,
-    ReduceOp, SelectOp, StoreOp, SubOp, YieldOp,
+    AccumulateOp, AddOp, ConstantOp, DeallocOp, DimOp, DivOp, FillOp, ForOp, Kind, LoadOp, MaxOp, MinOp, MulOp,
+    ParallelOp, ReduceOp, SelectOp, StoreOp, SubOp, YieldOp,
 };
 
 /// The functions a loop transform runs on: `root` itself when it is a `func.func`, the
@@ -282,6 +282,14 @@ impl Ib {
             return a;
         }
         self.bin(ctx, MinOp::state, a, b, |x, y| Some(x.min(y)))
+    }
+
+    /// `max(a, b)` on index.
+    pub fn max(&self, ctx: &mut Context, a: Value, b: Value) -> Value {
+        if a == b {
+            return a;
+        }
+        self.bin(ctx, MaxOp::state, a, b, |x, y| Some(x.max(y)))
     }
 
     /// The trip count `ceildiv(ub - lb, step)` of a dimension (for `ub >= lb`, `step > 0`).

@@ -438,8 +438,7 @@ impl<'a> Kernel<'a> {
         if !matches!(self.ctx.type_data(self.ctx.value_type(v)), TypeData::Index) {
             return None;
         }
-        let c = lp::ConstantOp::dyn_cast(self.ctx, self.ctx.defining_op(v)?)?;
-        self.ctx.attr_int(c.value(self.ctx)?)
+        crate::transforms::loop_utils::const_int(self.ctx, v)
     }
 
     fn result(&mut self, op: OpId) -> Result<(String, Sc), Diagnostic> {
