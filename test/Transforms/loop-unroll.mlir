@@ -20,6 +20,7 @@
 //
 // RUN: not morf-opt %s --loop-unroll=factor=1 2>&1 | FileCheck --check-prefix=ONE %s
 // RUN: not morf-opt %s --loop-unroll 2>&1 | FileCheck --check-prefix=NONE %s
+// RUN: not morf-opt %s --loop-unroll=factor=100000 2>&1 | FileCheck --check-prefix=BIG %s
 
 // CHECK-LABEL: func.func @f
 // The row sum over a run-time M: main loop by 3, then the remainder from %[[MID]].
@@ -50,6 +51,7 @@
 
 // ONE: error: pass 'loop-unroll': option 'factor' must be at least 2, got 1
 // NONE: error: pass 'loop-unroll': option 'factor' is required
+// BIG: error: pass 'loop-unroll': option 'factor' must be at most 1024, got 100000
 func.func @f(%x: !mloop.buffer<?x?xf32> {morf.dims = ["M", "N"]}) -> (!mloop.buffer<f32>, !mloop.buffer<f32>) {
   %c0 = mloop.constant 0 : index
   %c1 = mloop.constant 1 : index
