@@ -6,7 +6,8 @@
 //! partial accumulation changes the fp32 summation order), infinities equal, and NaN never
 //! passes (a reference with NaNs is not checked). A mismatch prints the seed, the options and
 //! a shrunk program. `loop-invariant-code-motion` then runs on each fused program and must
-//! leave its results bit-identical.
+//! leave its results bit-identical, and `invariant-divisor-to-reciprocal` after it must keep
+//! them within the same contract.
 //!
 //! Two option sets run: the defaults, and a configuration that makes fusion pay everywhere
 //! (large size hints, expensive launches), so that the random programs exercise the
@@ -66,6 +67,15 @@ fn check(text: &str, inputs: &dyn Fn(&Context, OpId) -> Inputs, options: &str) -
     if format!("{again:?}") != format!("{after:?}") {
         return Err(format!("loop-invariant-code-motion changed the results\nfused IR:\n{printed}"));
     }
+    // Divisions by per-row values (a softmax's row sum) become multiplications by a
+    // reciprocal: within the numerics contract of the reference, not bit-identical.
+    let mut rcp = reg.create("invariant-divisor-to-reciprocal", "")?;
+    rcp.run(&mut ctx, m).map_err(|d| format!("invariant-divisor-to-reciprocal failed: {}", ctx.render(&d)))?;
+    let recip = print_op(&ctx, m, &PrintOptions::default());
+    verify(&ctx, m).map_err(|d| format!("IR after reciprocals does not verify: {}\n{recip}", ctx.render(&d)))?;
+    let third = run(&ctx, f, &ins).map_err(|e| format!("program after reciprocals fails: {e}\n{recip}"))?;
+    close(&before, &third, Some("NaN after invariant-divisor-to-reciprocal"))
+        .map_err(|e| format!("invariant-divisor-to-reciprocal: {e}\nIR:\n{recip}"))?;
     let changed = printed.contains("\"final\"") || printed.contains("\"row-fused\"") || nests_after < nests_before;
     Ok(Outcome::Checked(changed))
 }

@@ -34,6 +34,7 @@ fn red(
         reads,
         writes,
         work: 0,
+        exprs: Vec::new(),
     }
 }
 
@@ -45,6 +46,7 @@ fn pw(id: usize, name: &str, domain: &[Axis], reads: Vec<Access>, writes: Vec<Ac
         reads,
         writes,
         work: 0,
+        exprs: Vec::new(),
     }
 }
 

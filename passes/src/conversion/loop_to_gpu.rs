@@ -324,8 +324,9 @@ pub fn info() -> PassInfo {
 }
 
 const GPU_FUSED: &str = "builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions,canonicalize,cse,\
-     lower-loop-to-gpu)";
-const GPU_UNFUSED: &str = "builtin.module(lower-tensor-to-loop,canonicalize,cse,lower-loop-to-gpu)";
+     invariant-divisor-to-reciprocal,lower-loop-to-gpu)";
+const GPU_UNFUSED: &str =
+    "builtin.module(lower-tensor-to-loop,canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu)";
 
 /// Registers the named pipelines `gpu` (tensor to loop, mixed-order fusion, cleanup, GPU) and
 /// `gpu-unfused` (the same without fusion). Call after the passes are registered: `gpu`
@@ -1034,6 +1035,9 @@ struct KernelBuilder<'a> {
     row_guard: Option<Value>,
     shared_partials: Option<SharedPartials>,
     block_smem: HashMap<Type, Value>,
+    /// Set while a CTA-per-row body with two or more reductions is emitted: each block
+    /// reduction gets its own shared slots and no trailing barrier ([`Self::block_reduce`]).
+    own_block_slots: bool,
     ids: HashMap<&'static str, Value>,
     /// The fast row-fused emitter's state, while it runs.
     fast: Option<FastState>,
@@ -1135,6 +1139,7 @@ impl<'a> KernelBuilder<'a> {
             row_guard: None,
             shared_partials: None,
             block_smem: HashMap::new(),
+            own_block_slots: false,
             ids: HashMap::new(),
             fast: None,
             spills,
@@ -2286,6 +2291,10 @@ impl<'a> KernelBuilder<'a> {
     /// threads and combined; stores guarded to the row's first thread; an inner parallel
     /// strided over the row's threads).
     fn emit_row(&mut self, body: BlockId, t: Value, tpr: Value, warp: bool) -> R<()> {
+        self.with_block_sites(body, warp, |kb| kb.emit_row_ops(body, t, tpr, warp))
+    }
+
+    fn emit_row_ops(&mut self, body: BlockId, t: Value, tpr: Value, warp: bool) -> R<()> {
         let ops: Vec<OpId> = self.ctx.block_ops(body).collect();
         let zero = self.iconst(0);
         let first = self.icmp("eq", t, zero);
@@ -2348,12 +2357,26 @@ impl<'a> KernelBuilder<'a> {
         self.push1(mgpu::WarpReduceOp::state(self.loc, v, ty, k))
     }
 
-    /// Block reduction: warps reduce, lane 0 of each writes shared memory, every thread
-    /// combines the warps' values in warp order (deterministic), barriers around.
+    /// Block reduction: warps reduce, lane 0 of each writes shared memory, a barrier, every
+    /// thread combines the warps' values in warp order (deterministic).
+    ///
+    /// A second barrier after the reads keeps the next reduction from overwriting the slots
+    /// while a slow warp still reads them. In a row body with two or more reductions
+    /// ([`Self::with_block_sites`]) each reduction has slots of its own instead, and needs no
+    /// second barrier: before a reduction writes its slots again (in the next row), every
+    /// thread has passed the barrier of another reduction, which it reaches only after its
+    /// reads.
     fn block_reduce(&mut self, kind: &str, v: Value) -> R<Value> {
         let ty = self.ctx.value_type(v);
-        let smem = match self.block_smem.get(&ty) {
+        let own = self.own_block_slots;
+        let smem = match self.block_smem.get(&ty).filter(|_| !own) {
             Some(&s) => s,
+            None if own => {
+                let pt = ptr_type(self.ctx, ty, true);
+                let size = self.ctx.i64_attr(32);
+                let op = self.prologue(mgpu::SharedAllocOp::state(self.loc, pt, size));
+                self.ctx.result(op, 0)
+            }
             None => {
                 let pt = ptr_type(self.ctx, ty, true);
                 let size = self.ctx.i64_attr(32);
@@ -2385,8 +2408,21 @@ impl<'a> KernelBuilder<'a> {
             let x = kb.push1(mgpu::LoadOp::state(kb.loc, smem, k, ty, None));
             Ok(vec![kb.combine(&kind, acc[0], x)?])
         })?[0];
-        self.push(mgpu::BarrierOp::state(self.loc));
+        if !own {
+            self.push(mgpu::BarrierOp::state(self.loc));
+        }
         Ok(tot)
+    }
+
+    /// Runs `emit` (the emission of one row of `body`) with a block reduction's own slots
+    /// per reduction where the row is a CTA's (`warp` false) and holds two or more of them.
+    fn with_block_sites(&mut self, body: BlockId, warp: bool, emit: impl FnOnce(&mut Self) -> R<()>) -> R<()> {
+        let sites = self.ctx.block_ops(body).filter(|&o| self.ctx.isa::<mloop::ReduceOp>(o)).count();
+        let saved = self.own_block_slots;
+        self.own_block_slots = !warp && sites >= 2;
+        let r = emit(self);
+        self.own_block_slots = saved;
+        r
     }
 
     fn row_reduction(&mut self, op: OpId) -> R<()> {
@@ -2541,6 +2577,8 @@ impl<'a> KernelBuilder<'a> {
             p.inputs = self.fast_row_inputs(op, p);
         }
         let mut shape = self.nest_shape(self.size_of(parts.ubs[0]), cols);
+        shape.row_reductions =
+            self.ctx.block_ops(parts.body).filter(|&o| self.ctx.isa::<mloop::ReduceOp>(o)).count() as u32;
         shape.partials = workspaces.len() as u32;
         shape.shared_ok = all_f32 && inner.is_some();
         shape.fast_bytes = plan.as_ref().map_or(0, |p| p.bytes);
@@ -3388,6 +3426,10 @@ impl<'a> KernelBuilder<'a> {
     /// One row of the fast path: row-level ops as in the slow path (stores by the row's first
     /// thread), reduces and the inner parallel unrolled over the thread's columns.
     fn fast_row(&mut self, body: BlockId, t: Value, warp: bool) -> R<()> {
+        self.with_block_sites(body, warp, |kb| kb.fast_row_ops(body, t, warp))
+    }
+
+    fn fast_row_ops(&mut self, body: BlockId, t: Value, warp: bool) -> R<()> {
         let zero = self.iconst(0);
         let first = self.icmp("eq", t, zero);
         for o in self.ctx.block_ops(body).collect::<Vec<_>>() {

@@ -259,6 +259,10 @@ pub fn kernel_cost(kernel: &Kernel, ctx: &Ctx) -> KernelCost {
     // equal expressions once per row), so only the pointwise part counts.
     let has_pointwise =
         parts.iter().any(|p| matches!(p, Kernel::Nest(n) if matches!(ctx.nest(*n).kind, NestKind::Pointwise { .. })));
+    // Within a kernel an expression two parts compute alike (by `NestInfo::exprs`: the same
+    // ops of the same buffers, a softmax's `exp(x - max)` in its sum and its output) runs once
+    // per point: the lowering emits equal expressions once per row.
+    let mut seen = std::collections::HashSet::new();
     let work: f64 = parts
         .iter()
         .filter_map(|p| match p {
@@ -266,7 +270,11 @@ pub fn kernel_cost(kernel: &Kernel, ctx: &Ctx) -> KernelCost {
             Kernel::Partial { nest: n, .. } if !has_pointwise => Some(*n),
             _ => None,
         })
-        .map(|n| nest_points(ctx, n).0 as f64 * ctx.nest(n).work as f64)
+        .map(|n| {
+            let nest = ctx.nest(n);
+            let repeated: u32 = nest.exprs.iter().filter(|(h, _)| !seen.insert(*h)).map(|(_, c)| c).sum();
+            nest_points(ctx, n).0 as f64 * nest.work.saturating_sub(repeated).max(1) as f64
+        })
         .sum();
     let issue = match &shape {
         LaunchShape::Waves(w) | LaunchShape::SplitK { partial: w, .. } => issue_efficiency(dev, w),
@@ -424,7 +432,13 @@ fn final_efficiency(ctas: u64) -> f64 {
 fn issue_efficiency(dev: &super::device::Device, w: &Waves) -> f64 {
     let per_sm = w.units.max(1).div_ceil(dev.sms.max(1) as u64).min(w.cap_per_sm.max(1));
     let warps = (per_sm * w.warps_per_cta.max(1)) as f64;
-    let full = if w.cta_rows { FULL_ISSUE_WARPS_CTA_ROWS } else { FULL_ISSUE_WARPS };
+    // A CTA per row: two CTAs' worth of warps, one computing while the other waits at its
+    // barriers (16 to 32).
+    let full = if w.cta_rows {
+        (2.0 * w.warps_per_cta as f64).clamp(FULL_ISSUE_WARPS, FULL_ISSUE_WARPS_CTA_ROWS)
+    } else {
+        FULL_ISSUE_WARPS
+    };
     (warps / full).min(1.0).powf(ISSUE_EXPONENT)
 }
 
@@ -569,6 +583,7 @@ fn launch_shape(
             fast_bytes: if fused_row { widest as u32 } else { 0 },
             row_inputs: row_inputs as u32,
             hoisted: hoisted as u32,
+            row_reductions: reductions as u32,
         };
         let s = choose_schedule(mapping, &shape, dev, &o);
         let (t, tpr, rpc) = (s.threads as u64, s.threads_per_row.max(1) as u64, s.rows_per_cta.max(1) as u64);

@@ -140,13 +140,55 @@ pub struct NestInfo {
     /// Estimated GPU instructions per point of its iteration space (the ops of its innermost
     /// body weighted by the length of their PTX sequences, [`work_of_op`]); 0 when unknown.
     pub work: u32,
+    /// The costed ops of the innermost body as (structural hash, [`work_of_op`]): equal
+    /// hashes in two nests of one row kernel are one computation after fusion (the lowering
+    /// emits equal expressions once per row), which the cost model counts once.
+    pub exprs: Vec<(u64, u32)>,
 }
 
 /// Estimated GPU instructions (per thread) of one op of a loop body: the accurate f32
 /// sequences of the PTX emitter less what ptxas folds (`exp` 14, `log` 22, `tanh` 14, `erf`
 /// 22), about 8 for an IEEE `div`/`sqrt`, 1 otherwise (a load or store moves a vector of
-/// several points, its address arithmetic shared).
+/// several points, its address arithmetic shared). A float division by a per-row value (the
+/// divisor defined outside the innermost loop, or loaded at indices defined outside it: a
+/// row's reduction result once fused) costs 1: the GPU pipelines run
+/// `invariant-divisor-to-reciprocal`, which makes it a multiplication.
 pub fn work_of_op(ctx: &morf_ir::Context, op: morf_ir::OpId) -> u32 {
+    if elementwise_div_by_row_value(ctx, op) {
+        return 1;
+    }
+    work_of_op_as_written(ctx, op)
+}
+
+/// Whether `op` is a float division whose divisor is a per-row value of its innermost loop
+/// ([`work_of_op`]).
+fn elementwise_div_by_row_value(ctx: &morf_ir::Context, op: morf_ir::OpId) -> bool {
+    use morf_ir::interfaces::{elementwise, BinaryFn, Elementwise};
+    if elementwise(ctx, op) != Some(Elementwise::Binary(BinaryFn::Div))
+        || !ctx.results(op).first().is_some_and(|&r| ctx.is_float(ctx.value_type(r)))
+    {
+        return false;
+    }
+    use crate::transforms::{invariant_divisor_to_reciprocal::innermost_loop, loop_utils::defined_outside};
+    let (Some(&d), Some(l)) = (ctx.operands(op).get(1), innermost_loop(ctx, op)) else { return false };
+    if defined_outside(ctx, d, l) {
+        return true;
+    }
+    // The loop's last (innermost) iv: a per-row load indexes only by the others.
+    let Some(last) =
+        ctx.regions(l).first().and_then(|r| ctx.entry_block(*r)).and_then(|b| ctx.block_args(b).last().copied())
+    else {
+        return false;
+    };
+    match ctx.defining_op(d) {
+        Some(ld) if ctx.isa::<morf_loop::ops::LoadOp>(ld) => ctx.operands(ld)[1..]
+            .iter()
+            .all(|&i| i != last && (defined_outside(ctx, i, l) || ctx.defining_op(i).is_none())),
+        _ => false,
+    }
+}
+
+fn work_of_op_as_written(ctx: &morf_ir::Context, op: morf_ir::OpId) -> u32 {
     use morf_ir::interfaces::{elementwise, BinaryFn, Elementwise, UnaryFn};
     match elementwise(ctx, op) {
         Some(Elementwise::Unary(f)) => match f {

@@ -490,6 +490,7 @@ impl FuseMixedReductions {
             // Work per point: the innermost body (the reduce's, or the nest's), plus the loop.
             let inner = reduces.first().map(|r| r.id()).unwrap_or(n);
             let work = 1 + ctx.walk_collect(inner)[1..].iter().map(|o| super::work_of_op(ctx, *o)).sum::<u32>();
+            let exprs = expression_work(ctx, n, inner, &iv_axis);
             infos.push(NestInfo {
                 id,
                 name: format!(" of {} -> {}", rs.join(","), ws.join(",")),
@@ -497,6 +498,7 @@ impl FuseMixedReductions {
                 reads,
                 writes,
                 work,
+                exprs,
             });
         }
         let (keys, axis_rep, axis_of_ub) = unify_axes(&mut infos, &exact, keys, axis_rep, axis_of_ub);
@@ -1161,4 +1163,65 @@ fn forward_in_body(ctx: &mut Context, kernel: OpId) {
         }
         ctx.erase_op(alloc);
     }
+}
+
+/// The costed ops of `inner`'s body (nest `n`'s innermost loop) as (structural hash, cost):
+/// an op's hash covers its name, attributes and operands, recursively inside the nest, with
+/// induction variables by axis and values from outside by identity, so that two nests that
+/// compute the same expression of the same buffers (a softmax's `exp(x - max)` in its sum and
+/// in its output) give it the same hash (`NestInfo::exprs`).
+fn expression_work(ctx: &Context, n: OpId, inner: OpId, iv_axis: &HashMap<Value, (Axis, usize)>) -> Vec<(u64, u32)> {
+    use std::hash::{Hash, Hasher};
+    fn hash_value(
+        ctx: &Context,
+        n: OpId,
+        v: Value,
+        iv_axis: &HashMap<Value, (Axis, usize)>,
+        memo: &mut HashMap<Value, u64>,
+    ) -> u64 {
+        if let Some(&h) = memo.get(&v) {
+            return h;
+        }
+        let mut st = std::collections::hash_map::DefaultHasher::new();
+        match ctx.defining_op(v) {
+            Some(d) if ctx.is_ancestor(n, d) => {
+                ctx.op_name(d).hash(&mut st);
+                format!(
+                    "{:?}",
+                    ctx.attrs(d).iter().map(|(k, a)| (ctx.str(*k).to_string(), format!("{a:?}"))).collect::<Vec<_>>()
+                )
+                .hash(&mut st);
+                for &o in ctx.operands(d) {
+                    hash_value(ctx, n, o, iv_axis, memo).hash(&mut st);
+                }
+                ctx.results(d).iter().position(|&r| r == v).hash(&mut st);
+            }
+            _ => match iv_axis.get(&v) {
+                Some(&(a, _)) => ("iv", a.0).hash(&mut st),
+                None => ("outside", v).hash(&mut st),
+            },
+        }
+        let h = st.finish();
+        memo.insert(v, h);
+        h
+    }
+    let mut memo = HashMap::new();
+    let mut out = Vec::new();
+    for o in ctx.walk_collect(inner).into_iter().skip(1) {
+        let cost = super::work_of_op(ctx, o);
+        if cost == 0 {
+            continue;
+        }
+        let h = match ctx.results(o).first() {
+            Some(&r) => hash_value(ctx, n, r, iv_axis, &mut memo),
+            // Stores and accumulates: their own effect, never shared.
+            None => {
+                let mut st = std::collections::hash_map::DefaultHasher::new();
+                ("effect", o).hash(&mut st);
+                st.finish()
+            }
+        };
+        out.push((h, cost));
+    }
+    out
 }

@@ -466,6 +466,7 @@ mod tests {
                 reads: vec![acc(0, red_dims)],
                 writes: vec![acc(1, &[0])],
                 work: 0,
+                exprs: Vec::new(),
             },
             NestInfo {
                 id: 1,
@@ -474,6 +475,7 @@ mod tests {
                 reads: vec![acc(0, &[0, 1]), acc(1, t_dims)],
                 writes: vec![acc(2, &[0, 1])],
                 work: 0,
+                exprs: Vec::new(),
             },
         ]
     }
@@ -496,6 +498,7 @@ mod tests {
                 reads: vec![acc(0, &[0, 1])],
                 writes: vec![acc(1, &[0])],
                 work: 0,
+                exprs: Vec::new(),
             },
             NestInfo {
                 id: 1,
@@ -504,6 +507,7 @@ mod tests {
                 reads: vec![acc(0, &[0, 1]), acc(1, t_dims)],
                 writes: vec![acc(2, &[0])],
                 work: 0,
+                exprs: Vec::new(),
             },
         ];
         let ext = Extents { sizes: vec![Some(4096)], hints: vec![4096] };

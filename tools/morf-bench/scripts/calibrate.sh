@@ -12,6 +12,7 @@
 # MODE=large: every example at its largest benchmark shape (no 65536 x 1024 defaults);
 # MODE=large-rows: the largest shape with one or two rows in flight forced ($PROGRAMS).
 # MODE=staged: the largest shape with 1, 2, 4 or 8 rows staged through shared memory ($PROGRAMS).
+# MODE=list: the configurations of $LIST (see below).
 # MODE=rows: row kernels with one or two rows in flight per warp, 8 or 4 warps ($PROGRAMS).
 # LIMIT caps each morf-bench call (seconds; 90 by
 # default: generating the 576000 x 384 inputs alone took over 25 s on the H200 host).
@@ -24,19 +25,21 @@ mkdir -p "$OUT/logs"
 SUMMARY="$OUT/summary.txt"
 : >"$SUMMARY"
 
-pipe() { # splits lower-loop-to-gpu-options
+pipe() { # splits lower-loop-to-gpu-options [passes before lower-loop-to-gpu, "-" for none]
     local fuse="fuse-mixed-reductions"
     [ -n "$1" ] && fuse="fuse-mixed-reductions{splits=$1}"
     local l2g="lower-loop-to-gpu"
     [ -n "$2" ] && l2g="lower-loop-to-gpu{$2}"
-    echo "builtin.module(lower-tensor-to-loop,canonicalize,cse,$fuse,canonicalize,cse,$l2g)"
+    local pre="${3:-invariant-divisor-to-reciprocal}"
+    if [ "$pre" = - ]; then pre=""; else pre="$pre,"; fi
+    echo "builtin.module(lower-tensor-to-loop,canonicalize,cse,$fuse,canonicalize,cse,$pre$l2g)"
 }
 
-run() { # name file sizes splits l2g-options
-    local name=$1 file=$2 sizes=$3 splits=$4 opts=$5
+run() { # name file sizes splits l2g-options [pre-passes]
+    local name=$1 file=$2 sizes=$3 splits=$4 opts=$5 pre=${6:-}
     case "$name" in *"$FILTER"*) ;; *) return ;; esac
     local log="$OUT/logs/$name.log"
-    timeout "${LIMIT:-90}" "$BIN/morf-bench" "$file" --sizes "$sizes" --fused-pipeline "$(pipe "$splits" "$opts")" \
+    timeout "${LIMIT:-90}" "$BIN/morf-bench" "$file" --sizes "$sizes" --fused-pipeline "$(pipe "$splits" "$opts" "$pre")" \
         --runs "$RUNS" --warmup 5 --no-check --per-kernel >"$log" 2>&1
     local med floor
     med=$(grep -o 'fused: median [0-9.]* us' "$log" | head -1 | awk '{print $3}')
@@ -77,6 +80,13 @@ elif [ "$MODE" = large ]; then
         elif grep -q '"K"' "$f"; then sz=M=16384,K=16384,N=8192; fi
         run "large-$b" "$f" "$sz" "" ""
     done
+elif [ "$MODE" = list ]; then
+    # One configuration per line of $LIST: name|file|sizes|splits|l2g-options|pre-passes
+    # (empty fields: defaults; pre-passes "-": none before lower-loop-to-gpu).
+    while IFS='|' read -r name file sizes splits opts pre; do
+        case "$name" in ''|'#'*) continue ;; esac
+        run "$name" "$file" "$sizes" "$splits" "$opts" "$pre"
+    done <"$LIST"
 elif [ "$MODE" = large-rows ]; then
     # The largest shape with one or two rows in flight forced ($PROGRAMS).
     for b in ${PROGRAMS:-layernorm_fwd rmsnorm_fwd rmsnorm_bwd tanh_bwd_bias reduce3d colmax_rowsum}; do
