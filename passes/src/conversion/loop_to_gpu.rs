@@ -945,6 +945,11 @@ morf_ir::for_each_binary_fn!(define_binary_state);
 
 /// The `index` arithmetic the kernels compute (folded on constants by
 /// [`KernelBuilder::ibin`]).
+/// Terms of a strided reduction loop ([`KernelBuilder::emit_partials`]) loaded together before
+/// they are combined in order: a final reduction's warp walks its splits with one load in
+/// flight otherwise.
+const STRIDED_UNROLL: i64 = 4;
+
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 enum Ix {
     Add,
@@ -3904,8 +3909,9 @@ impl<'a> KernelBuilder<'a> {
                     PosRange::Strided { start, step } => (*start, total, *step),
                 };
                 let pc = p as i64;
-                let acc = self.for_loop(lb, ub, step, &[id], &mut |kb, pos, acc| {
-                    let y = match ws {
+                // One term of the reduction at position `pos`.
+                let term = |kb: &mut Self, pos: Value| -> R<Value> {
+                    Ok(match ws {
                         Some((w, blocks, n, j)) => {
                             let pv = kb.iconst(pc);
                             let r = kb.ibin(Ix::Mul, pv, blocks);
@@ -3919,7 +3925,40 @@ impl<'a> KernelBuilder<'a> {
                             kb.bind_flat(&parts, &ext, pos)?;
                             kb.emit_block(parts.body)?[0]
                         }
-                    };
+                    })
+                };
+                let (mut lb, mut acc0) = (lb, id);
+                if let PosRange::Strided { step: st, .. } = range {
+                    // A warp's strided terms (a final reduction's splits) in groups of
+                    // STRIDED_UNROLL: the group's loads issue together, then combine in
+                    // order (the same sum, bit for bit); the remainder one at a time.
+                    let st = *st;
+                    let u = self.iconst(STRIDED_UNROLL);
+                    let span = self.ibin(Ix::Mul, st, u);
+                    let hi = self.ibin(Ix::Max, ub, lb);
+                    let len = self.ibin(Ix::Sub, hi, lb);
+                    let groups = self.ibin(Ix::Div, len, span);
+                    let main_len = self.ibin(Ix::Mul, groups, span);
+                    let main_end = self.ibin(Ix::Add, lb, main_len);
+                    acc0 = self.for_loop(lb, main_end, span, &[id], &mut |kb, pos, acc| {
+                        let mut ys = Vec::new();
+                        let mut at = pos;
+                        for k in 0..STRIDED_UNROLL {
+                            if k > 0 {
+                                at = kb.ibin(Ix::Add, at, st);
+                            }
+                            ys.push(term(kb, at)?);
+                        }
+                        let mut a = acc[0];
+                        for y in ys {
+                            a = kb.combine(&kind, a, y)?;
+                        }
+                        Ok(vec![a])
+                    })?[0];
+                    lb = main_end;
+                }
+                let acc = self.for_loop(lb, ub, step, &[acc0], &mut |kb, pos, acc| {
+                    let y = term(kb, pos)?;
                     Ok(vec![kb.combine(&kind, acc[0], y)?])
                 })?[0];
                 out(self, p, acc)?;
