@@ -38,6 +38,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod access;
 pub mod mapping;
 pub mod ops;
 pub mod types;

@@ -174,16 +174,16 @@ fn elementwise_div_by_row_value(ctx: &morf_ir::Context, op: morf_ir::OpId) -> bo
     if defined_outside(ctx, d, l) {
         return true;
     }
-    // The loop's last (innermost) iv: a per-row load indexes only by the others.
+    // The loop's last (innermost) iv: a per-row load's access map does not depend on it.
     let Some(last) =
         ctx.regions(l).first().and_then(|r| ctx.entry_block(*r)).and_then(|b| ctx.block_args(b).last().copied())
     else {
         return false;
     };
     match ctx.defining_op(d) {
-        Some(ld) if ctx.isa::<morf_loop::ops::LoadOp>(ld) => ctx.operands(ld)[1..]
-            .iter()
-            .all(|&i| i != last && (defined_outside(ctx, i, l) || ctx.defining_op(i).is_none())),
+        Some(ld) if ctx.isa::<morf_loop::ops::LoadOp>(ld) => {
+            morf_loop::access::AccessMap::of(ctx, ld).is_some_and(|m| !m.depends_on(last))
+        }
         _ => false,
     }
 }
