@@ -18,9 +18,14 @@ use common::{close, examples, failure_report, has_nan, parse_program, progen_inp
 const PROGRAMS: u64 = 300;
 
 /// `loop-map` option sets: the defaults, tiny CTAs and grids (grid-stride loops, tails), a CTA
-/// per row, a warp per CTA.
-const MAP_OPTIONS: &[&str] =
-    &["", "threads=64 warps=2 grid=2", "rows=cta threads=64 grid=3", "rows=warp warps=1 threads=32 grid=1"];
+/// per row, a warp per CTA, atomic accumulates.
+const MAP_OPTIONS: &[&str] = &[
+    "",
+    "threads=64 warps=2 grid=2",
+    "rows=cta threads=64 grid=3",
+    "rows=warp warps=1 threads=32 grid=1",
+    "atomics=true threads=64 grid=3",
+];
 
 /// Kernels of the GPU IR, and how many of them the mapped lowering made.
 fn kernel_counts(printed: &str) -> (usize, usize) {

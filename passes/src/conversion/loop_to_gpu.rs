@@ -101,6 +101,9 @@ pub struct LoopToGpuOptions {
     pub dry_run: Option<ScheduleLog>,
     /// `report`: print the schedule of each top-level nest to stderr (not in a dry run).
     pub report: bool,
+    /// `atomics`: a nest the templates would run on one thread may take loop-map's strategy
+    /// with atomic accumulates (`loop-map{atomics=true}`); off by default (deterministic).
+    pub atomics: bool,
 }
 
 /// An entry of a nest's `morf.kernel` dictionary (docs/fusion.md, "Materialized form").
@@ -170,7 +173,8 @@ fn partials_to_rows(
     opts: &LoopToGpuOptions,
 ) {
     for op in ctx.block_ops(body).collect::<Vec<_>>() {
-        if !ctx.isa::<mloop::ParallelOp>(op) {
+        // A nest with a `mapping` keeps its loops: the mapping names them (mapped.rs).
+        if !ctx.isa::<mloop::ParallelOp>(op) || mapped::has_mapping(ctx, op) {
             continue;
         }
         let Some(split) = kernel_split(ctx, op).filter(|s| *s > 0) else { continue };
@@ -273,7 +277,8 @@ impl LoopToGpuOptions {
         let device = Device::parse(&o.string("device", ""))?;
         let size_hints = o.named_sizes("size-hints")?;
         let report = o.bool("report", false)?;
-        Ok(LoopToGpuOptions { overrides, device, size_hints, dry_run: None, report })
+        let atomics = o.bool("atomics", false)?;
+        Ok(LoopToGpuOptions { overrides, device, size_hints, dry_run: None, report, atomics })
     }
 }
 
@@ -309,6 +314,11 @@ pub const OPTIONS: &[PassOptionInfo] = &[
     PassOptionInfo {
         key: "report",
         help: "print each nest's schedule, its source and why a poor mapping was taken to stderr",
+        default: "false",
+    },
+    PassOptionInfo {
+        key: "atomics",
+        help: "a nest the templates would run on one thread may map with atomic accumulates (loop-map{atomics=true}; float sums then vary in the last bits between runs)",
         default: "false",
     },
 ];
@@ -462,7 +472,8 @@ fn lower_function(ctx: &mut Context, mblock: BlockId, func: OpId, opts: &LoopToG
             // unchanged) goes to the mapped lowering instead.
             let kernel = kb.kernel;
             drop(kb);
-            if crate::transforms::loop_map::LoopMap::default().map_nest(ctx, unit.op).is_ok() {
+            let strategy = crate::transforms::loop_map::LoopMap { atomics: opts.atomics, ..Default::default() };
+            if strategy.map_nest(ctx, unit.op).is_ok() {
                 ctx.erase_op(kernel);
                 let why: Vec<String> = why.iter().map(|w| w.to_string()).collect();
                 let from = format!(
@@ -1532,6 +1543,32 @@ impl<'a> KernelBuilder<'a> {
                 let off = self.access_offset(buf, &indices)?;
                 let ty = self.ctx.value_type(val);
                 let guard = self.row_guard;
+                // `loop-map{atomics=true}` marked it: several threads update the element.
+                let atomic = self.ctx.attr(op, crate::transforms::loop_map::ATOMIC_ATTR).is_some();
+                if atomic {
+                    let wide = matches!(self.ctx.float_kind(ty).map(|k| k.name()), Some("f32" | "f64"));
+                    let rmw = match kind.as_str() {
+                        "sum" if wide => "add",
+                        "max" | "min" if wide => kind.as_str(),
+                        _ => {
+                            let t = self.ctx.type_to_string(ty);
+                            return Err(op_error(
+                                self.ctx,
+                                op,
+                                format!("an atomic accumulate of kind '{kind}' into '{t}' has no GPU lowering (sum, max or min of f32 or f64)"),
+                            ));
+                        }
+                    };
+                    let k = self.ctx.str_attr(rmw);
+                    let mut body = |kb: &mut Self| -> R<()> {
+                        kb.push(mgpu::AtomicRmwOp::state(kb.loc, val, ptr, off, ty, k));
+                        Ok(())
+                    };
+                    return match guard {
+                        Some(g) => self.if_then(g, &mut body),
+                        None => body(self),
+                    };
+                }
                 let mut body = |kb: &mut Self| -> R<()> {
                     let old = kb.push1(mgpu::LoadOp::state(kb.loc, ptr, off, ty, None));
                     let new = kb.combine(&kind, old, val)?;

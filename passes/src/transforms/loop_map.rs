@@ -99,6 +99,11 @@ pub fn info() -> PassInfo {
                 help: "rows longer than this (when constant) take a CTA per row",
                 default: "1024",
             },
+            PassOptionInfo {
+                key: "atomics",
+                help: "pointwise nests: accumulates that several parallel iterations share run in parallel as atomic updates (marked 'atomic'; f32/f64 sum, max, min; the order of float additions then varies between runs)",
+                default: "false",
+            },
         ],
         create: |o| Ok(Box::new(LoopMap::from_options(o)?)),
     }
@@ -129,11 +134,14 @@ pub struct LoopMap {
     pub rows: RowMapping,
     /// Rows longer than this take a CTA per row (`Auto`).
     pub cta_rows_above: u64,
+    /// Pointwise nests: an accumulate not indexed by every parallel iv becomes an atomic
+    /// update (`mloop.accumulate ... {atomic}`) instead of keeping those ivs in order.
+    pub atomics: bool,
 }
 
 impl Default for LoopMap {
     fn default() -> Self {
-        LoopMap { threads: 256, warps: 8, grid: 0, rows: RowMapping::Auto, cta_rows_above: 1024 }
+        LoopMap { threads: 256, warps: 8, grid: 0, rows: RowMapping::Auto, cta_rows_above: 1024, atomics: false }
     }
 }
 
@@ -160,6 +168,7 @@ impl LoopMap {
             grid: o.usize("grid", 0)? as u64,
             rows,
             cta_rows_above: o.usize("cta-rows-above", 1024)? as u64,
+            atomics: o.bool("atomics", false)?,
         })
     }
 }
@@ -176,8 +185,8 @@ impl Pass for LoopMap {
             RowMapping::Cta => "cta",
         };
         format!(
-            "threads={} warps={} grid={} rows={rows} cta-rows-above={}",
-            self.threads, self.warps, self.grid, self.cta_rows_above
+            "threads={} warps={} grid={} rows={rows} cta-rows-above={} atomics={}",
+            self.threads, self.warps, self.grid, self.cta_rows_above, self.atomics
         )
     }
 
@@ -213,6 +222,26 @@ impl Pass for LoopMap {
         }
         Ok(())
     }
+}
+
+/// The unit attribute that marks an `mloop.accumulate` several GPU threads may update at
+/// once: the lowering makes it an atomic read-modify-write (`mgpu.atomic_rmw`).
+pub const ATOMIC_ATTR: &str = "atomic";
+
+/// An accumulate the GPU can do atomically: sum, max or min into an f32 or f64 buffer, not
+/// inside a reduce.
+fn atomic_accumulate(ctx: &Context, o: OpId) -> bool {
+    let Some(a) = ctx.dyn_cast::<AccumulateOp>(o) else { return false };
+    let elem = ctx.element_type(ctx.value_type(a.buffer(ctx)));
+    let wide_float = matches!(ctx.float_kind(elem).map(|k| k.name()), Some("f32" | "f64"));
+    let mut p = ctx.parent_op(o);
+    while let Some(q) = p {
+        if ctx.isa::<ReduceOp>(q) {
+            return false;
+        }
+        p = ctx.parent_op(q);
+    }
+    wide_float && matches!(a.kind(ctx).unwrap_or_default(), "sum" | "max" | "min")
 }
 
 /// A reduce whose combiner has a warp/CTA reduction: float, sum/max/min.
@@ -442,16 +471,28 @@ impl LoopMap {
         let k = parts.ivs.len();
         // Pointwise: the ivs that index every store and accumulate run in parallel, the
         // others in order.
+        // With `atomics`, accumulates that can be atomic do not constrain the parallel ivs:
+        // the ones their indices lack become atomic updates.
+        let atomic_ok = |o: OpId| self.atomics && atomic_accumulate(ctx, o);
         let mut hw: Vec<Value> = parts.ivs.clone();
         for &o in all {
-            if let Some((_, idx)) = write_of(ctx, o) {
+            if let Some((_, idx)) = write_of(ctx, o).filter(|_| !atomic_ok(o)) {
                 hw.retain(|iv| idx.contains(iv));
             }
         }
         let Some(&thread_iv) = hw.last() else {
             return Err("no induction variable indexes every store and accumulate (nothing runs in parallel)".into());
         };
-        race_check(ctx, all, &|_| hw.clone())?;
+        let shared: Vec<OpId> = all
+            .iter()
+            .copied()
+            .filter(|&o| atomic_ok(o) && write_of(ctx, o).is_some_and(|(_, idx)| hw.iter().any(|iv| !idx.contains(iv))))
+            .collect();
+        race_check(ctx, all, &|o| if shared.contains(&o) { Vec::new() } else { hw.clone() })?;
+        let unit = ctx.unit_attr();
+        for &o in &shared {
+            ctx.set_attr(o, ATOMIC_ATTR, unit);
+        }
         if k == 1 {
             let tile = split(ctx, op, 0, self.threads as usize, InnerKind::Parallel).map_err(|d| d.message)?;
             Self::set(ctx, op, vec![self.grid_entry(false)]);

@@ -151,8 +151,8 @@ define_op! {
     /// the result may be left unused (PTX emission then uses `red` instead of `atom`). Float
     /// `max`/`min` propagate NaN. The read-modify-write of one element is indivisible; the order
     /// of the threads' updates is unspecified, so float sums may differ in the last bits between
-    /// runs on a GPU. No lowering emits it yet: schedules ask for it (deterministic lowering
-    /// stays the default).
+    /// runs on a GPU. `lower-loop-to-gpu` emits it only for an `mloop.accumulate` a schedule
+    /// marked `{atomic}` (deterministic lowering stays the default).
     pub struct AtomicRmwOp("mgpu.atomic_rmw") {
         summary: "atomic read-modify-write of one global element",
         operands: [value: Scalar, ptr: Ptr, index: Index],
