@@ -439,10 +439,50 @@ pub fn interp(data: &[u8]) {
     let Some(out) = run_bounded(&ctx, lowered, args) else { return };
     bump(&INTERP_STAGES[3]);
     // The compiled program must compute what the reference interpreter computed, within
-    // morf-run's tolerances (`--check`).
+    // morf-run's tolerances (`--check`), wherever that output is well-conditioned.
     for c in morf_engine::check::compare_outputs(&ctx, &out, &reference) {
+        if !c.ok() && c.note.is_none() && ill_conditioned(&src, seed, c.index, c.tol) {
+            continue;
+        }
         assert!(c.ok(), "the 'gpu' pipeline miscompiles @{name} (hints {hints:?}): {c}");
     }
+}
+
+/// Relative size of the input perturbation of [`ill_conditioned`]: 8 ulps of f32.
+const PERTURBATION: f64 = 1.0 / (1u64 << 20) as f64;
+
+/// Whether output `index` of the first function of `src` (on [`make_args`]' inputs for `seed`)
+/// moves by more than half of `tol` when every f32/f64 input moves by [`PERTURBATION`]
+/// (relative, alternating signs): its condition number is then over ~5, and f32 arithmetic
+/// in another order than the reference's may miss `tol` on a correct program (a row of values
+/// in [-2, 2] that sums to nearly 0). Such outputs say nothing about the compiler.
+fn ill_conditioned(src: &str, seed: u64, index: usize, tol: f64) -> bool {
+    let mut ctx = context(false);
+    let Some(m) = load(&mut ctx, src, true) else { return false };
+    let Some(func) = first_function(&ctx, m) else { return false };
+    let Some((args, _)) = make_args(&ctx, func, seed) else { return false };
+    let Some(reference) = run_bounded(&ctx, func, args.clone()) else { return false };
+    let wide = |e: morf_ir::Type| matches!(ctx.float_kind(e), Some(morf_ir::FloatKind::F32 | morf_ir::FloatKind::F64));
+    let nudge = |a: &Array| {
+        let data =
+            a.data.iter().enumerate().map(|(k, &x)| x * (1.0 + if k % 2 == 0 { PERTURBATION } else { -PERTURBATION }));
+        Array::new(a.shape.clone(), data.collect())
+    };
+    let perturbed: Vec<RtValue> = args
+        .into_iter()
+        .map(|a| match a {
+            RtValue::Tensor { elem, array } if wide(elem) => RtValue::Tensor { elem, array: Rc::new(nudge(&array)) },
+            RtValue::Buffer { elem, data } if wide(elem) => {
+                let moved = nudge(&data.borrow());
+                RtValue::Buffer { elem, data: Rc::new(RefCell::new(moved)) }
+            }
+            other => other,
+        })
+        .collect();
+    let Some(moved) = run_bounded(&ctx, func, perturbed) else { return false };
+    morf_engine::check::compare_outputs(&ctx, &moved, &reference)
+        .iter()
+        .any(|c| c.index == index && (c.note.is_some() || c.rel_err > tol / 2.0))
 }
 
 /// The `.npy` reader on arbitrary bytes: an error, or an array whose data length is the
