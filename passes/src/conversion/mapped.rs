@@ -145,11 +145,21 @@ pub(super) fn lower_mapped(
     kb.schedule = Some(Schedule { threads: plan.threads as u32, max_grid: plan.grid_cap.unwrap_or(0), ..base });
     let threads = kb.ctx.i64_attr(plan.threads as i64);
     kb.ctx.set_attr(kb.kernel, "max_threads", threads);
+    // Atomic accumulates are not deterministic: the report and the kernel's schedule say so.
+    let atomics = kb
+        .ctx
+        .walk_collect(nest)
+        .into_iter()
+        .filter(|&o| {
+            kb.ctx.isa::<mloop::AccumulateOp>(o) && kb.ctx.attr(o, crate::transforms::loop_map::ATOMIC_ATTR).is_some()
+        })
+        .count();
     let geometry = format!(
-        "threads={} grid<={} {}",
+        "threads={} grid<={} {}{}",
         plan.threads,
         plan.grid_cap.map_or("extent".to_string(), |g| g.to_string()),
-        plan.text
+        plan.text,
+        if atomics > 0 { format!(" atomic accumulates={atomics} (not deterministic)") } else { String::new() }
     );
     let text = kb.ctx.str_attr(&format!("Mapped {geometry}"));
     kb.ctx.set_attr(kb.kernel, "morf.schedule", text);

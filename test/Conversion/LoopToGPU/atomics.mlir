@@ -53,8 +53,8 @@ func.func @colsum(%x: !mloop.buffer<?x?xf32> {morf.dims = ["M", "N"]}) -> !mloop
 // DET-LABEL: func.func @total_max
 // DET-NOT:     {atomic}
 // DET-NOT:     mapping
-// GPU: schedule: @colsum_k0: mapped
-// GPU: schedule: @total_max_k0: mapped {{.*}}fallback to loop-map's strategy
+// GPU: schedule: @colsum_k0: mapped {{.*}} atomic accumulates=1 (not deterministic) (from lower-loop-to-gpu's fallback
+// GPU: schedule: @total_max_k0: mapped {{.*}} atomic accumulates=1 (not deterministic) (from lower-loop-to-gpu's fallback to loop-map's strategy
 // GPU-LABEL: mgpu.func @total_max_k0
 // GPU:         mgpu.atomic_rmw max
 // NOATOM: schedule: @total_max_k0: sequential
