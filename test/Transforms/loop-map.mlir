@@ -206,3 +206,27 @@ func.func @split_rows(%x: !mloop.buffer<?x?xf32> {morf.dims = ["M", "N"]}) -> (!
   }
   return %w, %s : !mloop.buffer<?x?xf32>, !mloop.buffer<?xf32>
 }
+
+// A row read through a flattened index (`x[i * N + j]` of a 1-D buffer) is a row too: its
+// access map is contiguous in the reduce's iv, so the rows go to warps and the reduce to lanes.
+// CHECK-LABEL: func.func @flat_rows
+// CHECK:         mloop.reduce sum
+// CHECK:         } attributes {mapping = [{level = "lane"}]}
+// CHECK:       } attributes {mapping = [{level = "warp", size = 8}]}
+func.func @flat_rows(%x: !mloop.buffer<?xf32>, %m: index, %n: index) -> !mloop.buffer<?xf32> {
+  %c0 = mloop.constant 0 : index
+  %c1 = mloop.constant 1 : index
+  %z = mloop.constant 0.0 : f32
+  %s = mloop.alloc(%m) : !mloop.buffer<?xf32>
+  mloop.parallel (%i) = (%c0) to (%m) step (%c1) {
+    %r = mloop.reduce sum (%j) = (%c0) to (%n) step (%c1) init(%z) : f32 {
+      %row = mloop.mul %i, %n : index
+      %f = mloop.add %row, %j : index
+      %v = mloop.load %x[%f] : !mloop.buffer<?xf32>
+      mloop.yield %v : f32
+    }
+    mloop.store %r, %s[%i] : !mloop.buffer<?xf32>
+    mloop.yield
+  }
+  return %s : !mloop.buffer<?xf32>
+}

@@ -71,6 +71,7 @@ use std::collections::HashSet;
 use morf_ir::interfaces::elementwise;
 use morf_ir::pass::{Pass, PassInfo, PassOptionInfo, PassOptions, PassResult};
 use morf_ir::{Context, Diagnostic, OpId, Value};
+use morf_loop::access::AccessMap;
 use morf_loop::mapping::{DimMapping, Level, Mapping, MAPPING_ATTR};
 use morf_loop::ops::{
     AccumulateOp, AllocOp, ConstantBufferOp, ConstantOp, DeallocOp, DivOp, FillOp, ForOp, LoadOp, ParallelOp, ReduceOp,
@@ -251,7 +252,9 @@ fn collective_reduce(ctx: &Context, op: OpId) -> bool {
     float && matches!(r.kind(ctx).unwrap_or_default(), "sum" | "max" | "min")
 }
 
-/// A reduce the row strategy spreads over a row's threads: collective and reading rows.
+/// A reduce the row strategy spreads over a row's threads: collective and reading rows (some
+/// load in it is contiguous in the reduce's innermost iv, by its access map: `x[i, j]`, or a
+/// flattened `x[i * N + j]`).
 fn row_reduce(ctx: &Context, op: OpId) -> bool {
     if !collective_reduce(ctx, op) {
         return false;
@@ -260,8 +263,8 @@ fn row_reduce(ctx: &Context, op: OpId) -> bool {
     let Some(&inner) = parts.ivs.last() else { return false };
     ctx.walk_collect(op)
         .into_iter()
-        .filter_map(|o| ctx.dyn_cast::<LoadOp>(o))
-        .any(|l| l.indices(ctx).last() == Some(&inner))
+        .filter(|&o| ctx.isa::<LoadOp>(o))
+        .any(|l| AccessMap::of(ctx, l).is_some_and(|m| m.is_contiguous_in(inner)))
 }
 
 /// A scalar op without effects (constants, the elementwise ops, `rem`).
