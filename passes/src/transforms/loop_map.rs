@@ -6,8 +6,9 @@
 //! Strategy, per top-level op (a nest that already has a `mapping` is left as it is):
 //!
 //! - **row kernel**: an `mloop.parallel` whose body holds, directly, at least one float
-//!   `reduce` of kind sum/max/min that reads rows (a load in it indexes the buffer's last dim
-//!   by the reduce's innermost iv), with other region ops only `reduce`s and `parallel`s.
+//!   `reduce` of kind sum/max/min that reads rows (a load in it is contiguous in the reduce's
+//!   innermost iv by its access map, `morf_loop::access`), with other region ops only
+//!   `reduce`s and `parallel`s.
 //!   Rows go to a warp each (`warps` rows per CTA: the last row dim is split by `warps` with
 //!   exact tail bounds, the tiles to a persistent `grid`, the rows of a tile to `warp`), those
 //!   reduces and the inner parallels to `lane`s; or, for rows longer than `cta-rows-above`
