@@ -342,11 +342,13 @@ const FINAL_HALF_CTAS: f64 = 136.0;
 /// H200 sweep (docs/perf.md, "Cost model calibration"): the round trip with the row's loads
 /// and stores (`ROW_TRIP_S`), each reduction in a chain of dependent ones (`CHAIN_S` for a
 /// block reduction of a CTA per row, `WARP_CHAIN_S` for a warp shuffle tree), and each
-/// further independent one (`INDEPENDENT_S`).
+/// further independent one of a warp per row (`INDEPENDENT_S`: its shuffles interleave with
+/// the others', as one more tree; refitted from 0.5 us in the sixth session on row_col_stats at
+/// 65536 x 1024, 45.6 us measured for the row kernel where 0.5 priced 64.7).
 const ROW_TRIP_S: f64 = 1.2e-6;
 const CHAIN_S: f64 = 1.1e-6;
 const WARP_CHAIN_S: f64 = 0.15e-6;
-const INDEPENDENT_S: f64 = 0.5e-6;
+const INDEPENDENT_S: f64 = 0.15e-6;
 /// A block reduction of a row kernel whose rows are staged through shared memory
 /// (`Schedule::staged_rows`), seconds: the next rows' copies are in flight, so the CTA waits
 /// only on the reduction's shuffles and barriers. Fitted on the H200 (row_col_stats as one
@@ -393,8 +395,9 @@ struct Waves {
     /// Whether the kernel stores each element of its workspaces once (shared partials of
     /// the register-resident form), so that the lowering drops their fills.
     no_fills: bool,
-    /// Whether a unit's rows are CTA-wide (block reductions behind barriers): their latency
-    /// does not shrink on a lightly loaded SM.
+    /// Whether a unit's rows are CTA-wide with block reductions behind barriers (a CTA per row
+    /// with at least one row reduction): their latency does not shrink on a lightly loaded
+    /// SM, and the issue rate needs two CTAs' warps.
     cta_rows: bool,
     /// Warps per CTA.
     warps_per_cta: u64,
@@ -634,7 +637,7 @@ fn launch_shape(
             rows_in_flight_per_cta: rpc,
             unit_tail_s,
             no_fills: s.partials == PartialStore::Shared && s.fast.is_some(),
-            cta_rows: tpr > 32,
+            cta_rows: tpr > 32 && reductions > 0,
             warps_per_cta: t.div_ceil(32),
             regs,
             staged_rows: s.staged_rows,
