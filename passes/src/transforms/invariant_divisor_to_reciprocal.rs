@@ -41,7 +41,7 @@ use morf_ir::pass::{Pass, PassInfo, PassResult};
 use morf_ir::{Context, OpId, Value};
 use morf_loop::ops as mloop;
 
-use super::loop_utils::{defined_outside, Ib};
+use super::loop_utils::{defined_outside, is_loop, Ib};
 
 /// The registry entry of `invariant-divisor-to-reciprocal`.
 pub fn info() -> PassInfo {
@@ -115,7 +115,7 @@ pub fn reciprocal_invariant_divisors(ctx: &mut Context, root: OpId) -> usize {
 pub(crate) fn innermost_loop(ctx: &Context, op: OpId) -> Option<OpId> {
     let mut cur = ctx.parent_op(op);
     while let Some(p) = cur {
-        if ctx.isa::<mloop::ParallelOp>(p) || ctx.isa::<mloop::ReduceOp>(p) || ctx.isa::<mloop::ForOp>(p) {
+        if is_loop(ctx, p) {
             return Some(p);
         }
         cur = ctx.parent_op(p);

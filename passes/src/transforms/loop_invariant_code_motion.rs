@@ -32,7 +32,7 @@ use morf_ir::pass::{Pass, PassInfo, PassResult};
 use morf_ir::{Context, OpId, Traits};
 use morf_loop::ops as mloop;
 
-use super::loop_utils::{const_int, defined_outside};
+use super::loop_utils::{const_int, defined_outside, is_loop};
 
 /// The registry entry of `loop-invariant-code-motion`.
 pub fn info() -> PassInfo {
@@ -79,10 +79,6 @@ pub fn hoist_loop_invariants(ctx: &mut Context, root: OpId) -> usize {
         }
     }
     moved
-}
-
-fn is_loop(ctx: &Context, op: OpId) -> bool {
-    ctx.isa::<mloop::ParallelOp>(op) || ctx.isa::<mloop::ReduceOp>(op) || ctx.isa::<mloop::ForOp>(op)
 }
 
 /// Whether `op` is pure, holds no region, is not a terminator, and cannot fail when run on

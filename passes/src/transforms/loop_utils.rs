@@ -180,6 +180,11 @@ pub(crate) fn same_index(ctx: &Context, a: Value, b: Value) -> bool {
     a == b || matches!((const_int(ctx, a), const_int(ctx, b)), (Some(x), Some(y)) if x == y)
 }
 
+/// Whether `op` is an `mloop` loop: `parallel`, `reduce` or `for`.
+pub(crate) fn is_loop(ctx: &Context, op: OpId) -> bool {
+    ctx.isa::<ParallelOp>(op) || ctx.isa::<ReduceOp>(op) || ctx.isa::<ForOp>(op)
+}
+
 /// Whether `v` is defined outside `op` (not by an op nested in it, not a block argument of
 /// one of its regions).
 pub(crate) fn defined_outside(ctx: &Context, v: Value, op: OpId) -> bool {
