@@ -183,8 +183,9 @@ fn every_kernel_assembles() {
 }
 
 /// Every example of `examples/` through `--pipeline=gpu` (without size hints, and with
-/// large ones: `B=64`, `N=1024`, every other dim 65536) assembles with `ptxas`, and none of
-/// its kernels spills: the examples are what users run first.
+/// large ones: N = 1024 with every other dim 65536, the largest benchmark shape N = 8192,
+/// N = 4096, and an odd N = 3000) assembles with `ptxas`, and none of its kernels spills: the
+/// examples are what users run first.
 #[test]
 fn every_example_assembles_without_spills() {
     let Some(ptxas) = find_ptxas() else {
@@ -200,7 +201,13 @@ fn every_example_assembles_without_spills() {
     let mut assembled = 0;
     for file in &files {
         let text = std::fs::read_to_string(file).unwrap();
-        for hints in ["", "size-hints=B=64,M=65536,K=65536,N=1024"] {
+        for hints in [
+            "",
+            "size-hints=B=64,M=65536,K=65536,N=1024",
+            "size-hints=B=16,M=16384,K=16384,N=8192",
+            "size-hints=B=32,M=32768,K=32768,N=4096",
+            "size-hints=B=1000,M=1000,K=1000,N=3000",
+        ] {
             let name = format!("{} [{hints}]", file.strip_prefix(&root).unwrap().display());
             let mut ctx = Context::new();
             setup(&mut ctx);
@@ -214,6 +221,7 @@ fn every_example_assembles_without_spills() {
                 ("fuse-mixed-reductions", hints),
                 ("canonicalize", ""),
                 ("cse", ""),
+                ("invariant-divisor-to-reciprocal", ""),
                 ("lower-loop-to-gpu", hints),
             ] {
                 let mut p = reg.create(pass, opts).unwrap();
@@ -301,6 +309,7 @@ fn benchmark_shapes_do_not_spill() {
                 ("fuse-mixed-reductions", hints.as_str()),
                 ("canonicalize", ""),
                 ("cse", ""),
+                ("invariant-divisor-to-reciprocal", ""),
                 ("lower-loop-to-gpu", hints.as_str()),
             ] {
                 let mut p = reg.create(pass, opts).unwrap();

@@ -762,9 +762,20 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                     v /= 2;
                 }
                 let chunks = n.div_ceil(s.threads_per_row as u64 * v as u64);
-                // At most 32 columns per thread (registers), unrolled.
-                if chunks * v as u64 <= 2 * FAST_COLS {
+                // At most 32 columns per thread (registers), unrolled, and a row that fits the
+                // registers a thread of the CTA may hold (else ptxas spills: layernorm_bwd at
+                // N = 16384, 190 estimated against 128 at 512 threads, spilled 284 bytes); the
+                // looped form holds one step of the row instead.
+                let per_thread = n.div_ceil(s.threads_per_row.max(1) as u64);
+                let bound = (device.registers_per_sm as u64 / s.threads.max(1) as u64).min(255);
+                let regs = row_regs(shape, per_thread, 1);
+                if chunks * v as u64 <= 2 * FAST_COLS && regs <= bound {
                     s.fast = Some(FastShape { vector: v, chunks: chunks as u32, cols: n });
+                } else if chunks * v as u64 <= 2 * FAST_COLS && o.threads == 0 && o.threads_per_row == 0 {
+                    s.notes.0.push(format!(
+                        "row kept in a loop, not in registers: ~{regs} registers estimated for {per_thread} columns a thread, over the {bound} a thread of {} may hold",
+                        s.threads
+                    ));
                 }
             }
             if let Some(f) = s.fast {

@@ -29,7 +29,7 @@ define_op! {
         summary: "a GPU kernel or device function",
         traits: [ISOLATED_FROM_ABOVE, SYMBOL, SINGLE_BLOCK],
         attrs: [sym_name: StrAttr, function_type: TypeAttr],
-        optional_attrs: [kernel: UnitAttr, max_threads: IntAttr],
+        optional_attrs: [kernel: UnitAttr, max_threads: IntAttr, min_ctas_per_sm: IntAttr],
         regions: [body],
         verify: verify_func,
         format: (parse_func, print_func),
@@ -129,6 +129,9 @@ fn verify_func(ctx: &Context, op: OpId) -> VResult {
     }
     if f.max_threads(ctx).is_some_and(|n| !(1..=1024).contains(&n)) {
         return Err(op_error(ctx, op, "expects 'max_threads' to be an integer in 1..=1024"));
+    }
+    if f.min_ctas_per_sm(ctx).is_some_and(|n| !(1..=32).contains(&n)) {
+        return Err(op_error(ctx, op, "expects 'min_ctas_per_sm' to be an integer in 1..=32"));
     }
     let Some(b) = ctx.entry_block(f.body(ctx)) else {
         return Err(op_error(ctx, op, "expects a body"));

@@ -240,7 +240,14 @@ pub(super) fn emit_kernel(ctx: &Context, op: OpId, opts: &PtxOptions) -> Result<
     }
     if let Some(n) = ctx.attr(op, "max_threads").and_then(|a| ctx.attr_int(a)) {
         let _ = writeln!(text, ".maxntid {n}, 1, 1");
-        if n > 256 {
+        let min_ctas = ctx.attr(op, "min_ctas_per_sm").and_then(|a| ctx.attr_int(a));
+        if let Some(m) = min_ctas {
+            // The lowering planned this kernel's CTAs per SM by its own register estimate
+            // (a CTA per row): without the bound ptxas may cap the registers lower and spill
+            // (colmax_rowsum at 16384 x 8192, 256 threads: 64 registers and 16 bytes of spills;
+            // with it 109 and none).
+            let _ = writeln!(text, ".minnctapersm {m}");
+        } else if n > 256 {
             // Without it ptxas may cap a CTA of 512 threads at 64 registers (two CTAs per
             // SM) and spill (tanh_bwd_bias at 16384 x 8192: 64 registers and 8 bytes of
             // spills; with it 91 and none): the lowering plans one such CTA per SM.
