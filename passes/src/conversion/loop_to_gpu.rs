@@ -76,7 +76,7 @@ use morf_loop::ops as mloop;
 use morf_loop::{buffer_type, is_buffer};
 
 use super::schedule::{
-    choose_schedule, mapping_applies, resident_ctas, row_regs, Fallback, Mapping, NestShape, Overrides, PartialStore,
+    choose_schedule, mapping_applies, planned_ctas_per_sm, Fallback, Mapping, NestShape, Overrides, PartialStore,
     Schedule, MAX_STAGED_ROWS, SCHEDULE_ATTR,
 };
 use crate::fusion::device::Device;
@@ -954,13 +954,13 @@ macro_rules! define_binary_state {
 }
 morf_ir::for_each_binary_fn!(define_binary_state);
 
-/// The `index` arithmetic the kernels compute (folded on constants by
-/// [`KernelBuilder::ibin`]).
 /// Terms of a strided reduction loop ([`KernelBuilder::emit_partials`]) loaded together before
 /// they are combined in order: a final reduction's warp walks its splits with one load in
 /// flight otherwise.
 const STRIDED_UNROLL: i64 = 4;
 
+/// The `index` arithmetic the kernels compute (folded on constants by
+/// [`KernelBuilder::ibin`]).
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 enum Ix {
     Add,
@@ -1544,32 +1544,30 @@ impl<'a> KernelBuilder<'a> {
                 let ty = self.ctx.value_type(val);
                 let guard = self.row_guard;
                 // `loop-map{atomics=true}` marked it: several threads update the element.
-                let atomic = self.ctx.attr(op, crate::transforms::loop_map::ATOMIC_ATTR).is_some();
-                if atomic {
-                    let wide = matches!(self.ctx.float_kind(ty).map(|k| k.name()), Some("f32" | "f64"));
-                    let rmw = match kind.as_str() {
-                        "sum" if wide => "add",
-                        "max" | "min" if wide => kind.as_str(),
-                        _ => {
-                            let t = self.ctx.type_to_string(ty);
-                            return Err(op_error(
-                                self.ctx,
-                                op,
-                                format!("an atomic accumulate of kind '{kind}' into '{t}' has no GPU lowering (sum, max or min of f32 or f64)"),
-                            ));
-                        }
-                    };
-                    let k = self.ctx.str_attr(rmw);
-                    let mut body = |kb: &mut Self| -> R<()> {
-                        kb.push(mgpu::AtomicRmwOp::state(kb.loc, val, ptr, off, ty, k));
-                        Ok(())
-                    };
-                    return match guard {
-                        Some(g) => self.if_then(g, &mut body),
-                        None => body(self),
-                    };
-                }
+                let atomic = match self.ctx.attr(op, crate::transforms::loop_map::ATOMIC_ATTR) {
+                    None => None,
+                    Some(_) => {
+                        let wide = matches!(self.ctx.float_kind(ty).map(|k| k.name()), Some("f32" | "f64"));
+                        let rmw = match kind.as_str() {
+                            "sum" if wide => "add",
+                            "max" | "min" if wide => kind.as_str(),
+                            _ => {
+                                let t = self.ctx.type_to_string(ty);
+                                return Err(op_error(
+                                    self.ctx,
+                                    op,
+                                    format!("an atomic accumulate of kind '{kind}' into '{t}' has no GPU lowering (sum, max or min of f32 or f64)"),
+                                ));
+                            }
+                        };
+                        Some(self.ctx.str_attr(rmw))
+                    }
+                };
                 let mut body = |kb: &mut Self| -> R<()> {
+                    if let Some(k) = atomic {
+                        kb.push(mgpu::AtomicRmwOp::state(kb.loc, val, ptr, off, ty, k));
+                        return Ok(());
+                    }
                     let old = kb.push1(mgpu::LoadOp::state(kb.loc, ptr, off, ty, None));
                     let new = kb.combine(&kind, old, val)?;
                     kb.push(mgpu::StoreOp::state(kb.loc, new, ptr, off));
@@ -2413,18 +2411,16 @@ impl<'a> KernelBuilder<'a> {
         let own = self.own_block_slots;
         let smem = match self.block_smem.get(&ty).filter(|_| !own) {
             Some(&s) => s,
-            None if own => {
-                let pt = ptr_type(self.ctx, ty, true);
-                let size = self.ctx.i64_attr(32);
-                let op = self.prologue(mgpu::SharedAllocOp::state(self.loc, pt, size));
-                self.ctx.result(op, 0)
-            }
             None => {
                 let pt = ptr_type(self.ctx, ty, true);
                 let size = self.ctx.i64_attr(32);
                 let op = self.prologue(mgpu::SharedAllocOp::state(self.loc, pt, size));
                 let s = self.ctx.result(op, 0);
-                self.block_smem.insert(ty, s);
+                // Slots of its own are this reduction's alone; shared ones serve every
+                // reduction of the type.
+                if !own {
+                    self.block_smem.insert(ty, s);
+                }
                 s
             }
         };
@@ -2629,21 +2625,9 @@ impl<'a> KernelBuilder<'a> {
             shape.hoisted = p.hoist.len() as u32;
         }
         let s = self.set_schedule(Mapping::RowFused, &shape);
-        if let (Some(f), true) = (s.fast, s.threads_per_row > 32) {
-            // A CTA per row holding its columns in registers: the schedule planned its CTAs
-            // per SM by the register estimate; ptxas is told that many, so that it neither
-            // caps the registers lower and spills (colmax_rowsum at 16384 x 8192: 64 registers
-            // and 16 bytes of spills without) nor takes more and loses a CTA.
-            let per_thread = f.cols.div_ceil(s.threads_per_row as u64);
-            let regs = row_regs(&shape, per_thread, s.rows_in_flight_per_warp);
-            let mut ctas = resident_ctas(&self.opts.device, s.threads as u64, regs);
-            // Past two CTAs, one fewer where the cap would sit within a quarter of the
-            // estimate (it runs up to a third under ptxas' count: layernorm_bwd_f32 at N =
-            // 3000, 110 estimated, spilled 148 bytes under a cap of 112).
-            let cap = |k: u64| self.opts.device.registers_per_sm as u64 / (k * s.threads as u64).max(1);
-            if ctas > 2 && cap(ctas) < regs + regs / 4 {
-                ctas -= 1;
-            }
+        if let Some(ctas) = planned_ctas_per_sm(&self.opts.device, &shape, &s) {
+            // ptxas is told the CTAs per SM the schedule planned, so that it neither caps the
+            // registers lower and spills nor takes more and loses a CTA.
             let n = self.ctx.i64_attr(ctas as i64);
             self.ctx.set_attr(self.kernel, "min_ctas_per_sm", n);
         }

@@ -604,6 +604,22 @@ pub fn resident_ctas(device: &Device, threads: u64, regs: u64) -> u64 {
     (THREADS_PER_SM / threads.max(1)).min(by_regs).max(1)
 }
 
+/// The CTAs per SM a CTA-per-row schedule with rows in registers is planned for (`None` for
+/// any other schedule), for ptxas' `.minnctapersm`: the CTAs its register estimate
+/// ([`row_regs`]) leaves resident, one fewer past two where the register cap that gives would
+/// sit within a quarter of the estimate (it runs up to a third under ptxas' count:
+/// layernorm_bwd_f32 at N = 3000, 110 estimated, spilled 148 bytes under a cap of 112).
+/// Without a bound ptxas may cap the registers lower and spill (colmax_rowsum at 16384 x 8192,
+/// 256 threads: 64 registers and 16 bytes of spills).
+pub fn planned_ctas_per_sm(device: &Device, shape: &NestShape, s: &Schedule) -> Option<u64> {
+    let f = s.fast.filter(|_| s.threads_per_row > 32)?;
+    let t = s.threads as u64;
+    let regs = row_regs(shape, f.cols.div_ceil(s.threads_per_row as u64), s.rows_in_flight_per_warp);
+    let ctas = resident_ctas(device, t, regs);
+    let cap = |k: u64| device.registers_per_sm as u64 / (k * t).max(1);
+    Some(if ctas > 2 && cap(ctas) < regs + regs / 4 { ctas - 1 } else { ctas })
+}
+
 /// Overrides from pass options (0 = let the heuristic choose).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Overrides {
@@ -982,6 +998,32 @@ mod tests {
         assert_eq!(rif(&shape(2, 1, 1), &Overrides { rows_in_flight: 1, ..o.clone() }), 1);
         assert_eq!(resident_ctas(&d, 256, 126), 2);
         assert_eq!(resident_ctas(&d, 256, 142), 1);
+    }
+
+    #[test]
+    fn planned_ctas_of_cta_rows() {
+        let d = Device::h200();
+        let o = Overrides::default();
+        let shape = |cols: u64, bytes: u32, row_inputs: u32, hoisted: u32, partials: u32| NestShape {
+            rows: Some(16384),
+            cols: Some(cols),
+            elem_bytes: bytes,
+            partials,
+            shared_ok: true,
+            fast_bytes: bytes,
+            row_inputs,
+            hoisted,
+            row_reductions: 1,
+        };
+        let planned = |sh: &NestShape| planned_ctas_per_sm(&d, sh, &choose_schedule(Mapping::RowFused, sh, &d, &o));
+        // colmax_rowsum at N = 8192 (x; one partial): 256 threads, 94 estimated, two CTAs.
+        assert_eq!(planned(&shape(8192, 2, 1, 0, 1)), Some(2));
+        // layernorm_bwd_f32 at N = 3000 (x, dy; w; dw, db): 192 threads, 110 estimated; three
+        // would cap at 113, within a quarter of it: two.
+        assert_eq!(resident_ctas(&d, 192, 110), 3);
+        assert_eq!(planned(&shape(3000, 4, 2, 1, 2)), Some(2));
+        // A warp per row is not planned this way.
+        assert_eq!(planned(&shape(1024, 2, 1, 0, 1)), None);
     }
 
     #[test]
