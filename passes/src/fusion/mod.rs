@@ -163,14 +163,12 @@ pub fn work_of_op(ctx: &morf_ir::Context, op: morf_ir::OpId) -> u32 {
 /// Whether `op` is a float division whose divisor is a per-row value of its innermost loop
 /// ([`work_of_op`]).
 fn elementwise_div_by_row_value(ctx: &morf_ir::Context, op: morf_ir::OpId) -> bool {
-    use morf_ir::interfaces::{elementwise, BinaryFn, Elementwise};
-    if elementwise(ctx, op) != Some(Elementwise::Binary(BinaryFn::Div))
-        || !ctx.results(op).first().is_some_and(|&r| ctx.is_float(ctx.value_type(r)))
-    {
+    use crate::transforms::{invariant_divisor_to_reciprocal::float_division_in_loop, loop_utils::defined_outside};
+    let Some((l, a, d)) = float_division_in_loop(ctx, op) else { return false };
+    if defined_outside(ctx, a, l) {
+        // Invariant altogether: the pass leaves it (hoisting is loop-invariant-code-motion's).
         return false;
     }
-    use crate::transforms::{invariant_divisor_to_reciprocal::innermost_loop, loop_utils::defined_outside};
-    let (Some(&d), Some(l)) = (ctx.operands(op).get(1), innermost_loop(ctx, op)) else { return false };
     if defined_outside(ctx, d, l) {
         return true;
     }

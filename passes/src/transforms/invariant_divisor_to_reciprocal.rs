@@ -36,9 +36,8 @@
 
 use std::collections::HashMap;
 
-use morf_ir::interfaces::{elementwise, BinaryFn, Elementwise};
 use morf_ir::pass::{Pass, PassInfo, PassResult};
-use morf_ir::{Context, OpId, Value};
+use morf_ir::{Context, FloatKind, OpId, Value};
 use morf_loop::ops as mloop;
 
 use super::loop_utils::{defined_outside, is_loop, Ib};
@@ -77,19 +76,12 @@ pub fn reciprocal_invariant_divisors(ctx: &mut Context, root: OpId) -> usize {
     // One reciprocal per (loop, divisor).
     let mut reciprocals: HashMap<(OpId, Value), Value> = HashMap::new();
     for op in ctx.walk_collect(root) {
-        if elementwise(ctx, op) != Some(Elementwise::Binary(BinaryFn::Div)) || !ctx.isa::<mloop::DivOp>(op) {
-            continue;
-        }
-        let (Some(&res), [a, b]) = (ctx.results(op).first(), ctx.operands(op)) else { continue };
-        let (a, b) = (*a, *b);
-        let ty = ctx.value_type(res);
-        if !(ty == ctx.f32_type() || ty == ctx.f64_type()) {
-            continue;
-        }
-        let Some(l) = innermost_loop(ctx, op) else { continue };
+        let Some((l, a, b)) = float_division_in_loop(ctx, op) else { continue };
         if !defined_outside(ctx, b, l) || defined_outside(ctx, a, l) {
             continue;
         }
+        let res = ctx.result(op, 0);
+        let ty = ctx.value_type(res);
         let r = match reciprocals.get(&(l, b)) {
             Some(&r) => r,
             None => {
@@ -111,8 +103,24 @@ pub fn reciprocal_invariant_divisors(ctx: &mut Context, root: OpId) -> usize {
     rewritten
 }
 
+/// A division the pass rewrites where its divisor is invariant in the loop and its dividend
+/// is not: an f32 or f64 `mloop.div` inside an `mloop` loop. Returns the innermost loop, the
+/// dividend and the divisor. (The fusion cost model prices such divisions as multiplications.)
+pub(crate) fn float_division_in_loop(ctx: &Context, op: OpId) -> Option<(OpId, Value, Value)> {
+    if !ctx.isa::<mloop::DivOp>(op) {
+        return None;
+    }
+    let &res = ctx.results(op).first()?;
+    let wide = matches!(ctx.float_kind(ctx.value_type(res)), Some(FloatKind::F32 | FloatKind::F64));
+    let &[a, b] = ctx.operands(op) else { return None };
+    if !wide {
+        return None;
+    }
+    Some((innermost_loop(ctx, op)?, a, b))
+}
+
 /// The innermost `mloop` loop `op` is nested in.
-pub(crate) fn innermost_loop(ctx: &Context, op: OpId) -> Option<OpId> {
+fn innermost_loop(ctx: &Context, op: OpId) -> Option<OpId> {
     let mut cur = ctx.parent_op(op);
     while let Some(p) = cur {
         if is_loop(ctx, p) {
