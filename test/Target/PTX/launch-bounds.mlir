@@ -1,0 +1,19 @@
+// Launch bounds: a CTA-per-row kernel holding its rows in registers carries the CTAs per SM
+// its schedule planned (`min_ctas_per_sm`, from the register estimate), emitted as
+// `.minnctapersm`, so that ptxas neither caps its registers lower and spills nor takes more;
+// a warp-per-row kernel of 256 threads has `.maxntid` alone; over 256 threads without a plan,
+// `.minnctapersm 1`.
+// RUN: morf-opt %S/../../../examples/colmax_rowsum.mlir --pipeline=gpu --size-hints M=16384,N=8192 | FileCheck %s --check-prefix=IR
+// RUN: morf-opt %S/../../../examples/colmax_rowsum.mlir --pipeline=gpu --size-hints M=16384,N=8192 --emit=ptx | FileCheck %s
+// RUN: morf-opt %S/../../../examples/colmax_rowsum.mlir --pipeline=gpu --size-hints M=65536,N=1024 --emit=ptx | FileCheck %s --check-prefix=WARP
+// IR: mgpu.func @colmax_rowsum_k0({{.*}}) kernel attributes {max_threads = 256, min_ctas_per_sm = 2,
+// CHECK-LABEL: .entry colmax_rowsum_k0
+// CHECK: .maxntid 256, 1, 1
+// CHECK-NEXT: .minnctapersm 2
+// CHECK-LABEL: .entry colmax_rowsum_k1
+// CHECK: .maxntid 512, 1, 1
+// CHECK-NEXT: .minnctapersm 1
+// WARP-LABEL: .entry colmax_rowsum_k0
+// WARP: .maxntid 256, 1, 1
+// WARP-NOT: .minnctapersm
+// WARP: {
