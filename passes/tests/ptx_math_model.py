@@ -7,7 +7,7 @@ by step, in numpy float32, measured against float64 `math`/numpy over dense swee
 
 Modelling choices:
 - Every `.rn` f32 instruction is the numpy float32 operation (IEEE, round to nearest even,
-  subnormals kept: the emitter never uses `.ftz`).
+  subnormals kept: no `.rn` instruction of these sequences uses `.ftz`).
 - `fma.rn.f32(a, b, c)`: the product of two f32 values is exact in float64 (48 bits), then
   the sum is rounded to float64 and then to float32. That double rounding can differ from a
   true fma in rare ties; the fmas whose exactness matters (`fma(x, log2e, -t)`) are exact in
@@ -15,10 +15,13 @@ Modelling choices:
 - `ex2.approx.f32(t)`: 2^t rounded to f32, times (1 + d) with d in {-2^-22, 0, +2^-22}, rounded
   again: the PTX ISA bound for sm_90 is a maximum relative error of 2^-22 over the full
   range, subnormal results included (without `.ftz`). Every point is run with all three d and
-  the worst counts.
+  the worst counts. `ex2.approx.ftz.f32` (tanh, erf) also flushes a subnormal argument or
+  result to zero of the same sign: the sequences use it only where that changes no result.
 - `rcp.approx.f32(x)` (tanh and erf): 1/x rounded to f32, times (1 + d') with d' in {-2^-23, 0,
-  +2^-23}, rounded again (the PTX ISA bound is 1 ulp; this is up to 1.5 ulp from 1/x).
-  tanh and erf run every point with all nine pairs (d, d') and the worst counts.
+  +2^-23}, rounded again (the PTX ISA bound is 1 ulp; this is up to 1.5 ulp from 1/x). The
+  sequences use `rcp.approx.ftz.f32`: a subnormal argument or result is flushed to zero of the
+  same sign. tanh and erf run every point with all nine pairs (d, d') and the worst counts; log
+  with the three d'.
 - The polynomials of tanh (below 0.9) and erf (below 1) are minimax fits of relative error
   (`minimax`, Lawson's iteration over Chebyshev points, float64); `--fit` prints them again.
 Error measure: |out - ref| / max(|ref|, 2^-126), ref in float64: relative error, except that
@@ -68,6 +71,7 @@ ERFC_Q = [-1.26551223, 1.00002368, 0.37409196, 0.09678418, -0.18628806, 0.278868
 # the coefficients of Q times log2 e, odd ones negated.
 ERFC_QN = [(-1) ** k * c * math.log2(math.e) for k, c in enumerate(ERFC_Q)]
 INF = f32(np.inf)
+EXP_X_MAX = np.uint32(0x42B17217).view(f32)  # 88.72283: the largest x with f32(x * LOG2E) < 128
 
 
 def fma(a, b, c):
@@ -80,10 +84,20 @@ def ex2(t, d):
         return (r.astype(np.float64) * (1.0 + d)).astype(f32)
 
 
+def ftz(v):
+    """`.ftz`: a subnormal becomes zero of the same sign."""
+    return np.where(np.abs(v) < f32(2.0**-126), np.copysign(f32(0.0), v), v).astype(f32)
+
+
+def ex2_ftz(t, d):
+    return ftz(ex2(ftz(t), d))
+
+
 def rcp(x, d):
+    """rcp.approx.ftz.f32"""
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        r = (1.0 / x.astype(np.float64)).astype(f32)
-        return (r.astype(np.float64) * (1.0 + d)).astype(f32)
+        r = (1.0 / ftz(x).astype(np.float64)).astype(f32)
+        return ftz((r.astype(np.float64) * (1.0 + d)).astype(f32))
 
 
 def horner(coeffs, v):
@@ -101,24 +115,23 @@ def sel(p, a, b):
 def exp_seq(x, d):
     """exp(x): the emitter's sequence."""
     x = np.asarray(x, f32)
-    # max.NaN / min.NaN: clamp to [-104, 89], NaN stays NaN (np.clip keeps NaN). exp(89) and
-    # exp(-104) already round to inf and 0, and the clamp keeps 2^(t + adj) finite: an
-    # infinite r would make fma(r, c, r) NaN when c < 0.
-    xc = np.clip(x, f32(-104.0), f32(89.0)).astype(f32)
+    # min.NaN / max.NaN: clamp to [-104, EXP_X_MAX], NaN stays NaN (np.clip keeps NaN). Below
+    # the clamp t stays finite, so the fmas below see no inf - inf; exp(-104) already rounds
+    # to 0. EXP_X_MAX is the largest f32 whose t = x * LOG2E rounds below 128, so 2^t is finite
+    # and fma(r, c, r) cannot meet inf * c + inf.
+    xc = np.clip(x, f32(-104.0), EXP_X_MAX).astype(f32)
     t = (xc * LOG2E).astype(f32)  # mul.rn
     e = fma(xc, LOG2E, -t)  # exact: the rounding error of t
     e = fma(xc, np.full_like(xc, LOG2E_LO), e)  # + x * (log2 e - LOG2E)
     c = (e * LN2).astype(f32)  # 2^e = 1 + e ln2 + ..., |e| < 2^-16
-    hi, lo = t > f32(64.0), t < f32(-64.0)
-    adj = sel(lo, f32(32.0), sel(hi, f32(-1.0), f32(0.0)))
-    scale = sel(lo, f32(2.0**-32), sel(hi, f32(2.0), f32(1.0)))
-    r = ex2((t + adj).astype(f32), d)  # exact add; 2^(t+adj) stays normal and finite
+    r = ex2(t, d)  # without .ftz: subnormal results kept
     y = fma(r, c, r)
-    with np.errstate(over="ignore", invalid="ignore"):
-        return (y * scale).astype(f32)
+    # setp.gt + selp: above EXP_X_MAX exp(x) rounds to inf (NaN compares false and stays).
+    return sel(x > EXP_X_MAX, INF, y)
 
 
-def log_seq(x):
+def log_seq(x, d=0.0):
+    """log(x); d = d' of rcp."""
     x = np.asarray(x, f32)
     sub = x < f32(2.0**-126)
     xs = sel(sub, (x * f32(2.0**23)).astype(f32), x)
@@ -130,7 +143,7 @@ def log_seq(x):
     m = mb.view(f32)
     kf = (k.astype(f32) + kadj).astype(f32)  # cvt.rn.f32.s32; add
     f = (m - f32(1.0)).astype(f32)  # exact (Sterbenz)
-    s = (f / (f32(2.0) + f).astype(f32)).astype(f32)  # add.rn; div.rn
+    s = (f * rcp((f32(2.0) + f).astype(f32), d)).astype(f32)  # add.rn; rcp.approx.ftz (of [1.7, 2.5]); mul.rn
     z = (s * s).astype(f32)
     R = np.full_like(z, f32(LOG_R[3]))
     for c in LOG_R[2::-1]:
@@ -157,7 +170,7 @@ def tanh_seq(x, dd):
     small = fma(xz, P, x)
     # 1 - 2 / (2^(|x| 2 log2 e) + 1): 2 LOG2E is 2 * 0x3FB8AA3B, exact.
     t = (a * (f32(2.0) * LOG2E)).astype(f32)
-    E = ex2(t, d)  # inf for |x| >= 44.4: r = 0 and the result 1
+    E = ex2_ftz(t, d)  # t >= 0: E >= 1, never subnormal; inf for |x| >= 44.4: r = 0, result 1
     with np.errstate(over="ignore", invalid="ignore"):
         den = (E + f32(1.0)).astype(f32)
     r = rcp(den, dr)
@@ -179,7 +192,7 @@ def erf_seq(x, dd):
         n = rcp(den, dr)  # -t
         q = horner(ERFC_QN, n)  # log2(e) Q(t)
         s = fma(z, -LOG2E, q)  # log2(e) (Q(t) - a^2) = log2(erfc a / t)
-        E = ex2(s, d)
+        E = ex2_ftz(s, d)  # below 2^-126 only for a > 9, where 1 - t E rounds to 1 either way
         big = fma(n, E, f32(1.0))  # 1 - t E
     # copysign.f32 on the selected value: erf is odd, erf(-0) = -0.
     return np.copysign(sel(a < f32(1.0), small, big), x).astype(f32)
@@ -272,6 +285,8 @@ def main():
         [
             np.linspace(-104.0, 89.0, 4_000_001).astype(f32),
             sweep_all_exponents(-104.0, 89.0),
+            # every f32 within 2^-12 of the overflow threshold
+            (EXP_X_MAX.view(np.uint32) + np.arange(-1000, 1000)).astype(np.uint32).view(f32),
             rng.uniform(-104.0, 89.0, n_random).astype(f32),
             rng.integers(0, 2**32, n_random, dtype=np.uint64).astype(np.uint32).view(f32),
         ]
@@ -293,7 +308,7 @@ def main():
         ]
     )
     xl = xl[np.isfinite(xl) & (xl > 0)]
-    worst["log"] = report("log", xl, lambda x, d: log_seq(x), np.log(xl.astype(np.float64)), ds=(0.0,))
+    worst["log"] = report("log", xl, log_seq, np.log(xl.astype(np.float64)), ds=RCP_D)
 
     # tanh: all exponents both signs, dense over [-12, 12], random bits.
     xt = np.concatenate(
@@ -329,9 +344,9 @@ def main():
     mx = np.finfo(f32).max
     for d, dr in EX2_RCP_D:
         cases = [
-            ("exp", exp_seq, [nan, -INF, INF, f32(88.8), f32(89.0), f32(1000.0), f32(-104.0), f32(-1000.0)],
-             [nan, 0.0, INF, INF, INF, INF, 0.0, 0.0]),
-            ("log", lambda x, d: log_seq(x), [nan, f32(0.0), f32(-0.0), f32(-1.0), -INF, INF, f32(1.0), mn],
+            ("exp", exp_seq, [nan, -INF, INF, f32(88.72284), f32(88.8), f32(89.0), f32(1000.0), f32(-104.0), f32(-1000.0)],
+             [nan, 0.0, INF, INF, INF, INF, INF, 0.0, 0.0]),
+            ("log", lambda x, d: log_seq(x, dr), [nan, f32(0.0), f32(-0.0), f32(-1.0), -INF, INF, f32(1.0), mn],
              [nan, -INF, -INF, nan, nan, INF, 0.0, math.log(2.0**-149)]),
             ("tanh", lambda x, d: tanh_seq(x, (d, dr)),
              [nan, INF, -INF, f32(0.0), f32(-0.0), mn, -mn, f32(1e-30), f32(20.0), f32(-20.0), f32(50.0), mx, -mx],

@@ -16,25 +16,29 @@
 // CHECK-NEXT: mul.rn.f32 [[YL:%f[0-9]+]], [[L]], [[C]];
 // CHECK-NEXT: ex2.approx.f32 [[POW:%f[0-9]+]], [[YL]];
 // CHECK-NEXT: neg.f32 [[NEG:%f[0-9]+]], [[POW]];
-// exp (accurate by default): clamp, t = x log2 e, its rounding error e exactly by fma,
-// 2^t by ex2.approx on t shifted into the normal range, 2^t * (1 + e ln 2), scaled back.
-// CHECK-NEXT: min.NaN.f32 [[XC:%f[0-9]+]], [[NEG]], 0f42B20000;
+// exp (accurate by default): clamp to [-104, 88.72283], t = x log2 e, its rounding error e
+// exactly by fma, 2^t by ex2.approx (finite below the clamp), 2^t * (1 + e ln 2) in one fma,
+// inf above the clamp.
+// CHECK-NEXT: min.NaN.f32 [[XC:%f[0-9]+]], [[NEG]], 0f42B17217;
 // CHECK-NEXT: max.NaN.f32 [[XC]], [[XC]], 0fC2D00000;
 // CHECK-NEXT: mul.rn.f32 [[T:%f[0-9]+]], [[XC]], 0f3FB8AA3B;
 // CHECK-NEXT: neg.f32 [[E:%f[0-9]+]], [[T]];
 // CHECK-NEXT: fma.rn.f32 [[E]], [[XC]], 0f3FB8AA3B, [[E]];
 // CHECK-NEXT: fma.rn.f32 [[E]], [[XC]], 0f32A57060, [[E]];
 // CHECK-NEXT: mul.rn.f32 [[CE:%f[0-9]+]], [[E]], 0f3F317218;
-// CHECK:      add.rn.f32 [[TA:%f[0-9]+]], [[T]], [[ADJ:%f[0-9]+]];
-// CHECK-NEXT: ex2.approx.f32 [[R:%f[0-9]+]], [[TA]];
+// CHECK-NEXT: ex2.approx.f32 [[R:%f[0-9]+]], [[T]];
 // CHECK-NEXT: fma.rn.f32 [[Y:%f[0-9]+]], [[R]], [[CE]], [[R]];
-// CHECK-NEXT: mul.rn.f32 [[EXP:%f[0-9]+]], [[Y]], [[SCALE:%f[0-9]+]];
+// CHECK-NEXT: setp.gt.f32 [[OVER:%p[0-9]+]], [[NEG]], 0f42B17217;
+// CHECK-NEXT: selp.f32 [[EXP:%f[0-9]+]], 0f7F800000, [[Y]], [[OVER]];
 // log (accurate by default): subnormals scaled by 2^23, m in [sqrt(1/2), sqrt(2)) from the
 // bits, log(1 + f) = f - s (f - R), k ln 2 in two parts, special values selected last.
 // CHECK-NEXT: setp.lt.f32 [[SUB:%p[0-9]+]], [[EXP]], 0f00800000;
 // CHECK:      sub.s32 [[IX:%r[0-9]+]], {{%r[0-9]+}}, 0x3F3504F3;
 // CHECK-NEXT: shr.s32 {{%r[0-9]+}}, [[IX]], 23;
-// CHECK:      div.rn.f32
+// s = f / (2 + f) by rcp.approx.ftz (2 + f lies in [1.7, 2.5]) and a multiplication.
+// CHECK:      add.rn.f32 [[DEN:%f[0-9]+]], [[F:%f[0-9]+]], 0f40000000;
+// CHECK-NEXT: rcp.approx.ftz.f32 [[RD:%f[0-9]+]], [[DEN]];
+// CHECK-NEXT: mul.rn.f32 {{%f[0-9]+}}, [[F]], [[RD]];
 // CHECK:      fma.rn.f32 [[L:%f[0-9]+]], [[KF:%f[0-9]+]], 0fB95E8083,
 // CHECK-NEXT: fma.rn.f32 [[L]], [[KF]], 0f3F318000, [[L]];
 // CHECK:      selp.f32 [[LOG:%f[0-9]+]], [[L]], {{%f[0-9]+}}, {{%p[0-9]+}};
@@ -42,14 +46,15 @@
 // rsqrt stays rsqrt.approx (approx_rsqrt, on by default).
 // CHECK-NEXT: rsqrt.approx.f32 [[RSQRT:%f[0-9]+]], [[SQRT]];
 // tanh (accurate by default): odd minimax polynomial below 0.9, else
-// 1 - 2 / (2^(|x| 2 log2 e) + 1) with ex2.approx and rcp.approx; the sign of x put back by copysign.
+// 1 - 2 / (2^(|x| 2 log2 e) + 1) with ex2.approx.ftz and rcp.approx.ftz (flushing changes no
+// result there); the sign of x put back by copysign.
 // CHECK-NOT:  tanh.approx
 // CHECK:      abs.f32 [[TA:%f[0-9]+]], [[RSQRT]];
 // CHECK:      fma.rn.f32 [[SMALL:%f[0-9]+]], {{%f[0-9]+}}, {{%f[0-9]+}}, [[RSQRT]];
 // CHECK-NEXT: mul.rn.f32 [[T2:%f[0-9]+]], [[TA]], 0f4038AA3B;
-// CHECK-NEXT: ex2.approx.f32 [[E2:%f[0-9]+]], [[T2]];
+// CHECK-NEXT: ex2.approx.ftz.f32 [[E2:%f[0-9]+]], [[T2]];
 // CHECK-NEXT: add.rn.f32 [[DEN:%f[0-9]+]], [[E2]], 0f3F800000;
-// CHECK-NEXT: rcp.approx.f32 [[R2:%f[0-9]+]], [[DEN]];
+// CHECK-NEXT: rcp.approx.ftz.f32 [[R2:%f[0-9]+]], [[DEN]];
 // CHECK-NEXT: fma.rn.f32 [[BIG:%f[0-9]+]], [[R2]], 0fC0000000, 0f3F800000;
 // CHECK-NEXT: setp.lt.f32 [[P:%p[0-9]+]], [[TA]], 0f3F666666;
 // CHECK-NEXT: selp.f32 [[SEL:%f[0-9]+]], [[SMALL]], [[BIG]], [[P]];
@@ -113,7 +118,8 @@
 // f16 exp: the accurate f32 sequence, then one rounding to f16.
 // CHECK:      ex2.approx.f32
 // CHECK-NEXT: fma.rn.f32
-// CHECK-NEXT: mul.rn.f32 [[E16:%f[0-9]+]],
+// CHECK-NEXT: setp.gt.f32
+// CHECK-NEXT: selp.f32 [[E16:%f[0-9]+]],
 // CHECK-NEXT: cvt.rn.f16.f32 {{%h[0-9]+}}, [[E16]];
 // CHECK:      setp.le.f32
 // CHECK-NEXT: selp.b16

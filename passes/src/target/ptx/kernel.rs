@@ -291,6 +291,9 @@ const LOG2_E: f32 = std::f32::consts::LOG2_E;
 const LN_2: f32 = std::f32::consts::LN_2;
 /// `log2(e) - LOG2_E` (1.925963e-8): the low part of log2 e for the accurate `exp`.
 const LOG2_E_LO: f32 = 1.925_963_e-8;
+/// 88.72283 (0x42B17217), the largest f32 whose `x * LOG2_E` rounds below 128: the accurate
+/// `exp` clamps its argument to it, and exp of anything larger rounds to inf.
+const EXP_X_MAX: f32 = 88.722_83;
 /// ln 2 = LN2_HI + LN2_LO; LN2_HI (0x3F318000) has 9 significant bits, so `k * LN2_HI` is exact
 /// for every binary exponent k of an f32.
 const LN2_HI: f32 = 0.693_359_4;
@@ -794,6 +797,9 @@ impl<'a> Kernel<'a> {
     /// (erfc's error counts in erf scaled by erfc / erf <= 0.19, and from 4 on the result rounds
     /// to 1). `copysign` puts the sign of `x` on either branch (erf is odd: erf(-0) = -0); NaN
     /// propagates through the second branch; erf(±inf) = ±1 (`n = -0`, `s = -inf`, `2^s = 0`).
+    /// Both approximate instructions are `.ftz` (one SASS instruction each instead of four and
+    /// seven): `|den| >= 1` is never subnormal and `n` is subnormal only where `2^s` is 0, and
+    /// `2^s` is flushed only for `a > 9`, where `1 - t 2^s` rounds to 1 either way.
     fn accurate_erf(&mut self, d: &str, x: &str) {
         let [a, z, p, small, den, n, q, s, ex, big, sel] = std::array::from_fn(|_| self.tmp(Rc::F32));
         let is_small = self.tmp(Rc::Pred);
@@ -802,10 +808,10 @@ impl<'a> Kernel<'a> {
         self.horner(&p, &ERF_P, &z);
         self.line(format!("mul.rn.f32 {small}, {x}, {p};"));
         self.line(format!("fma.rn.f32 {den}, {a}, {}, {};", f32_imm(-0.5), f32_imm(-1.0)));
-        self.line(format!("rcp.approx.f32 {n}, {den};"));
+        self.line(format!("rcp.approx.ftz.f32 {n}, {den};"));
         self.horner(&q, &ERFC_QN, &n);
         self.line(format!("fma.rn.f32 {s}, {z}, {}, {q};", f32_imm(-LOG2_E)));
-        self.line(format!("ex2.approx.f32 {ex}, {s};"));
+        self.line(format!("ex2.approx.ftz.f32 {ex}, {s};"));
         self.line(format!("fma.rn.f32 {big}, {n}, {ex}, {};", f32_imm(1.0)));
         self.line(format!("setp.lt.f32 {is_small}, {a}, {};", f32_imm(1.0)));
         self.line(format!("selp.f32 {sel}, {small}, {big}, {is_small};"));
@@ -813,22 +819,22 @@ impl<'a> Kernel<'a> {
     }
 
     /// `d = exp(x)` on f32, within about 6 ulp over the whole range (`passes/tests/ptx_math_model.py`
-    /// measures 3.8e-7 with `ex2.approx` at its worst-case error).
+    /// measures 3.8e-7 with `ex2.approx` at its worst-case error); 11 instructions, the
+    /// approximate one `ex2.approx`.
     ///
     /// `t = x * log2 e` rounded; `e = x * log2 e - t` from an exact fma plus the low part of
     /// log2 e; `exp(x) = 2^t * 2^e = r + r * (e ln 2)` with `r = ex2.approx.f32(t)`, whose
     /// maximum relative error on sm_90 is 2^-22 over the full range (PTX ISA, `ex2`), subnormal
-    /// results included without `.ftz`. The argument is clamped to [-104, 89] (NaN-propagating
-    /// `min.NaN`/`max.NaN`: exp(89) and exp(-104) already round to inf and 0), and `t` is shifted
-    /// into [-118, 128) before `ex2` and the result scaled back by 2 or 2^-32 after, so that `r`
-    /// is normal and finite: an infinite `r` would make `fma(r, c, r)` NaN for `c < 0`, and a
-    /// subnormal one loses the bits the correction needs.
+    /// results included without `.ftz`. The argument is clamped to [-104, [`EXP_X_MAX`]]
+    /// (NaN-propagating `min.NaN`/`max.NaN`): exp(-104) already rounds to 0, the clamp keeps
+    /// `t` finite (no `inf - inf` in the fmas) and below 128, so that `r` is finite (an
+    /// infinite `r` would make `fma(r, c, r)` NaN for `c < 0`); above [`EXP_X_MAX`] exp(x)
+    /// rounds to inf, which a final select gives (NaN compares false and stays NaN).
     fn accurate_exp(&mut self, d: &str, x: &str) {
-        let f = |k: &mut Self| k.tmp(Rc::F32);
-        let (xc, t, e, c, adj, scale, ta, r, y) =
-            (f(self), f(self), f(self), f(self), f(self), f(self), f(self), f(self), f(self));
-        let (hi, lo) = (self.tmp(Rc::Pred), self.tmp(Rc::Pred));
-        self.line(format!("min.NaN.f32 {xc}, {x}, {};", f32_imm(89.0)));
+        let [xc, t, e, c, r, y] = std::array::from_fn(|_| self.tmp(Rc::F32));
+        let over = self.tmp(Rc::Pred);
+        let x_max = f32_imm(EXP_X_MAX);
+        self.line(format!("min.NaN.f32 {xc}, {x}, {x_max};"));
         self.line(format!("max.NaN.f32 {xc}, {xc}, {};", f32_imm(-104.0)));
         self.line(format!("mul.rn.f32 {t}, {xc}, {};", f32_imm(LOG2_E)));
         self.line(format!("neg.f32 {e}, {t};"));
@@ -836,24 +842,18 @@ impl<'a> Kernel<'a> {
         self.line(format!("fma.rn.f32 {e}, {xc}, {}, {e};", f32_imm(LOG2_E)));
         self.line(format!("fma.rn.f32 {e}, {xc}, {}, {e};", f32_imm(LOG2_E_LO)));
         self.line(format!("mul.rn.f32 {c}, {e}, {};", f32_imm(LN_2)));
-        self.line(format!("setp.gt.f32 {hi}, {t}, {};", f32_imm(64.0)));
-        self.line(format!("setp.lt.f32 {lo}, {t}, {};", f32_imm(-64.0)));
-        self.line(format!("selp.f32 {adj}, {}, {}, {hi};", f32_imm(-1.0), f32_imm(0.0)));
-        self.line(format!("selp.f32 {adj}, {}, {adj}, {lo};", f32_imm(32.0)));
-        self.line(format!("selp.f32 {scale}, {}, {}, {hi};", f32_imm(2.0), f32_imm(1.0)));
-        self.line(format!("selp.f32 {scale}, {}, {scale}, {lo};", f32_imm(2f32.powi(-32))));
-        // Exact: |t| >= 64 has an ulp of at least 2^-17.
-        self.line(format!("add.rn.f32 {ta}, {t}, {adj};"));
-        self.line(format!("ex2.approx.f32 {r}, {ta};"));
+        self.line(format!("ex2.approx.f32 {r}, {t};"));
         self.line(format!("fma.rn.f32 {y}, {r}, {c}, {r};"));
-        self.line(format!("mul.rn.f32 {d}, {y}, {scale};"));
+        self.line(format!("setp.gt.f32 {over}, {x}, {x_max};"));
+        self.line(format!("selp.f32 {d}, {}, {y}, {over};", f32_imm(f32::INFINITY)));
     }
 
-    /// `d = log(x)` on f32, within about 1.4 ulp (`passes/tests/ptx_math_model.py`); no
-    /// approximate instruction.
+    /// `d = log(x)` on f32, within about 1.7 ulp (`passes/tests/ptx_math_model.py`: 9.9e-8); the
+    /// approximate instruction `rcp.approx.ftz` (of `2 + f` in [1.7, 2.5], never subnormal).
     ///
     /// Subnormal `x` is scaled by 2^23 first (exact). The bits split `x = m * 2^k` with `m` in
-    /// [sqrt(1/2), sqrt(2)); with `f = m - 1` (exact), `s = f / (2 + f)` and `z = s^2`,
+    /// [sqrt(1/2), sqrt(2)); with `f = m - 1` (exact), `s = f * rcp(2 + f)` and `z = s^2`
+    /// (`s` enters the result as `s (f - R)`, about `f^2 / 2`, so its 1.5 ulp count a fifth),
     /// `log(m) = f - s * (f - R)`, `R = z (2/3 + z (2/5 + z (2/7 + z 2/9)))` (`|s| <= 0.1716`: the
     /// next term changes the result by less than 2^-27 of it); `k ln 2` is added in two parts
     /// (`k * LN2_HI` is exact). `x <= 0`, inf and NaN take the special values: log(±0) = -inf,
@@ -893,7 +893,8 @@ impl<'a> Kernel<'a> {
         self.line(format!("add.rn.f32 {kf}, {kf}, {kadj};"));
         self.line(format!("sub.rn.f32 {fm}, {m}, {};", f32_imm(1.0)));
         self.line(format!("add.rn.f32 {den}, {fm}, {};", f32_imm(2.0)));
-        self.line(format!("div.rn.f32 {s}, {fm}, {den};"));
+        self.line(format!("rcp.approx.ftz.f32 {s}, {den};"));
+        self.line(format!("mul.rn.f32 {s}, {fm}, {s};"));
         self.line(format!("mul.rn.f32 {z}, {s}, {s};"));
         self.line(format!("mov.f32 {rr}, {};", f32_imm(2.0 / 9.0)));
         for c in [2.0 / 7.0, 2.0 / 5.0, 2.0 / 3.0] {
@@ -923,7 +924,8 @@ impl<'a> Kernel<'a> {
     /// `2 LOG2_E` (exact doubling of the f32 log2 e), `rcp.approx` (1 ulp) of `E + 1`, and
     /// `fma(r, -2, 1)`; from 0.9 on, the cancellation scales the error of `E` by at most
     /// `2E / (E^2 - 1)` <= 0.34 and that of `r` by `2 / (E - 1)` <= 0.40. `E = inf` (|x| >= 44.4)
-    /// gives `r = 0` and exactly 1. `copysign` puts the sign of `x` on either branch, which also
+    /// gives `r = 0` and exactly 1. Both approximate instructions are `.ftz`: `E >= 1`, and `r`
+    /// is flushed only where `E > 2^126`, where the result rounds to 1 either way. `copysign` puts the sign of `x` on either branch, which also
     /// makes tanh(-0) = -0; NaN propagates through the second branch.
     fn accurate_tanh(&mut self, d: &str, x: &str) {
         let [a, z, p, xz, small, t, ex, den, r, big, sel] = std::array::from_fn(|_| self.tmp(Rc::F32));
@@ -934,9 +936,9 @@ impl<'a> Kernel<'a> {
         self.line(format!("mul.rn.f32 {xz}, {x}, {z};"));
         self.line(format!("fma.rn.f32 {small}, {xz}, {p}, {x};"));
         self.line(format!("mul.rn.f32 {t}, {a}, {};", f32_imm(2.0 * LOG2_E)));
-        self.line(format!("ex2.approx.f32 {ex}, {t};"));
+        self.line(format!("ex2.approx.ftz.f32 {ex}, {t};"));
         self.line(format!("add.rn.f32 {den}, {ex}, {};", f32_imm(1.0)));
-        self.line(format!("rcp.approx.f32 {r}, {den};"));
+        self.line(format!("rcp.approx.ftz.f32 {r}, {den};"));
         self.line(format!("fma.rn.f32 {big}, {r}, {}, {};", f32_imm(-2.0), f32_imm(1.0)));
         self.line(format!("setp.lt.f32 {is_small}, {a}, {};", f32_imm(TANH_SMALL)));
         self.line(format!("selp.f32 {sel}, {small}, {big}, {is_small};"));
