@@ -4096,11 +4096,14 @@ impl<'a> KernelBuilder<'a> {
         Ok(SplitWs { w, blocks, blocks_hint })
     }
 
-    /// The final reduction: CTAs of 32 columns x R warps, grid-stride over column tiles.
-    /// Lane = column; warp `w` combines positions `w, w + R, ...` of each reduce in order
-    /// (its body, or the split-K workspace `ws`) and writes its partial to shared memory;
-    /// after a barrier warp 0 combines the R partials in warp order (`init (+) ...`) and runs
-    /// the rest of the body (epilogue, stores). Lanes past N do nothing but the barriers.
+    /// The final reduction: CTAs of R warps over tiles of `C = threads_per_row` columns (32,
+    /// 16 or 8), grid-stride over the tiles. Lane `l` takes column `l % C` and row group
+    /// `q = w * (32 / C) + l / C` of warp `w`; it combines positions `q, q + Q, ...` (`Q = R *
+    /// 32 / C`) of each reduce in order (its body, or the split-K workspace `ws`) and writes
+    /// its partial to shared slot `q * C + l % C`; after a barrier the first `C` lanes of warp
+    /// 0 combine the Q partials of their column in group order (`init (+) ...`) and run the
+    /// rest of the body (epilogue, stores). Lanes past N do nothing but the barriers. A warp's
+    /// load covers `32 / C` rows of `C` columns: whole 32-byte sectors of f32 down to C = 8.
     fn final_reduction(&mut self, op: OpId, ws: Option<SplitWs>) -> R<()> {
         let parts = loop_parts(self.ctx, op, false).map_err(|e| op_error(self.ctx, op, e))?;
         let reduces = self.body_reduces(parts.body);
@@ -4114,7 +4117,9 @@ impl<'a> KernelBuilder<'a> {
         };
         let shape = self.nest_shape(nsplit, ncols);
         let s = self.set_schedule(Mapping::FinalReduction, &shape);
-        let warps = s.rows_per_cta as i64;
+        let warps = (s.threads / 32) as i64;
+        let tile = s.threads_per_row.clamp(1, 32) as i64;
+        let groups = warps * (32 / tile);
         // One shared array of R x 32 partials per reduce.
         let mut smem = Vec::new();
         for &r in &reduces {
@@ -4134,21 +4139,28 @@ impl<'a> KernelBuilder<'a> {
         let warp = self.id::<mgpu::WarpIdOp>();
         let bid = self.id::<mgpu::BlockIdOp>();
         let gdim = self.id::<mgpu::GridDimOp>();
-        let (zero, one, c31, c32) = (self.iconst(0), self.iconst(1), self.iconst(31), self.iconst(32));
-        let rk = self.iconst(warps);
-        let t = self.ibin(Ix::Add, total, c31);
-        let tiles = self.ibin(Ix::Div, t, c32);
+        let (zero, one, c32) = (self.iconst(0), self.iconst(1), self.iconst(32));
+        let (ct, ct1) = (self.iconst(tile), self.iconst(tile - 1));
+        let qk = self.iconst(groups);
+        let t = self.ibin(Ix::Add, total, ct1);
+        let tiles = self.ibin(Ix::Div, t, ct);
+        // Lane -> (column in the tile, row group); the slot q * C + col is warp * 32 + lane.
+        let slot = self.ibin(Ix::Mul, warp, c32);
+        let slot = self.ibin(Ix::Add, slot, lane);
+        let (col, group, combiner) = if tile == 32 {
+            (lane, warp, self.icmp("eq", warp, zero))
+        } else {
+            (self.ibin(Ix::Rem, lane, ct), self.ibin(Ix::Div, slot, ct), self.icmp("lt", slot, ct))
+        };
         let body = parts.body;
-        self.for_loop(bid, tiles, gdim, &[], &mut |kb, tile, _| {
-            let j0 = kb.ibin(Ix::Mul, tile, c32);
-            let j = kb.ibin(Ix::Add, j0, lane);
+        self.for_loop(bid, tiles, gdim, &[], &mut |kb, t, _| {
+            let j0 = kb.ibin(Ix::Mul, t, ct);
+            let j = kb.ibin(Ix::Add, j0, col);
             let valid = kb.icmp("lt", j, total);
             kb.bind_flat(&parts, &ext, j)?;
-            let slot = kb.ibin(Ix::Mul, warp, c32);
-            let slot = kb.ibin(Ix::Add, slot, lane);
             let smem1 = smem.clone();
             kb.if_then(valid, &mut |kb| {
-                let range = PosRange::Strided { start: warp, step: rk };
+                let range = PosRange::Strided { start: group, step: qk };
                 let ws4 = wsk.map(|(w, b)| (w, b, total, j));
                 kb.emit_partials(body, &range, ws4, &mut |kb, p, acc| {
                     kb.push(mgpu::StoreOp::state(kb.loc, acc, smem1[p].0, slot));
@@ -4156,10 +4168,9 @@ impl<'a> KernelBuilder<'a> {
                 })
             })?;
             kb.push(mgpu::BarrierOp::state(kb.loc));
-            let is0 = kb.icmp("eq", warp, zero);
             let smem2 = smem.clone();
             kb.if_then(valid, &mut |kb| {
-                kb.if_then(is0, &mut |kb| {
+                kb.if_then(combiner, &mut |kb| {
                     let ops: Vec<OpId> = kb.ctx.block_ops(body).collect();
                     let mut p = 0;
                     for o in ops {
@@ -4170,9 +4181,9 @@ impl<'a> KernelBuilder<'a> {
                                 let kind = kind_name(kb.ctx, o).unwrap_or_default();
                                 let init = kb.get(rp.init.expect("reduce"))?;
                                 let (sm, ty) = smem2[p];
-                                let tot = kb.for_loop(zero, rk, one, &[init], &mut |kb, w, acc| {
-                                    let a = kb.ibin(Ix::Mul, w, c32);
-                                    let a = kb.ibin(Ix::Add, a, lane);
+                                let tot = kb.for_loop(zero, qk, one, &[init], &mut |kb, q, acc| {
+                                    let a = kb.ibin(Ix::Mul, q, ct);
+                                    let a = kb.ibin(Ix::Add, a, col);
                                     let x = kb.push1(mgpu::LoadOp::state(kb.loc, sm, a, ty, None));
                                     Ok(vec![kb.combine(&kind, acc[0], x)?])
                                 })?[0];
@@ -4189,7 +4200,7 @@ impl<'a> KernelBuilder<'a> {
             Ok(vec![])
         })?;
         let work = self.host_total(&parts);
-        let blocks = self.host_grid(work, 32, s.max_grid);
+        let blocks = self.host_grid(work, tile as u64, s.max_grid);
         let zero = self.host_index(0);
         self.launch = Some((blocks, zero));
         Ok(())

@@ -283,7 +283,16 @@ impl Schedule {
             return Err(format!("'morf.schedule' entry 'threads' must be a multiple of 32, got {threads}"));
         }
         let threads_per_row = int("threads_per_row", 1, 1024)? as u32;
-        if threads_per_row > threads || !(threads_per_row == 1 || threads_per_row == 32 || threads_per_row == threads) {
+        if mapping == Mapping::FinalReduction {
+            if !matches!(threads_per_row, 8 | 16 | 32) {
+                return Err(format!(
+                    "'morf.schedule' entry 'threads_per_row' of a \"final_reduction\" (columns per CTA) must be \
+                     8, 16 or 32, got {threads_per_row}"
+                ));
+            }
+        } else if threads_per_row > threads
+            || !(threads_per_row == 1 || threads_per_row == 32 || threads_per_row == threads)
+        {
             return Err(format!(
                 "'morf.schedule' entry 'threads_per_row' must be 1, 32 or 'threads' ({threads}), got {threads_per_row}"
             ));
@@ -653,6 +662,18 @@ const FAST_COLS: u64 = 16;
 /// Threads an SM holds at most (sm_90).
 const THREADS_PER_SM: u64 = 2048;
 
+/// Columns per CTA of a final reduction over `cols` columns on `sms` SMs: 32 (a warp's
+/// 128-byte row segment) where that gives a CTA per SM, else 16, else 8 (one 32-byte sector
+/// of f32 per row; a warp then loads 4 rows at once). Its CTAs read the partials with loads of
+/// the same size whatever the width, so more, narrower tiles draw more of the bandwidth: at
+/// 1024 columns 128 CTAs instead of 32. Unknown `cols`: 32.
+pub fn final_tile_cols(cols: Option<u64>, sms: u64) -> u32 {
+    match cols {
+        Some(n) => [32u32, 16].into_iter().find(|&w| n.div_ceil(w as u64) >= sms).unwrap_or(8),
+        None => 32,
+    }
+}
+
 /// The heuristic, in one place.
 ///
 /// * **Threads per CTA:** 256 (8 warps): 8 CTAs fill an SM (64 warps, full occupancy) when a
@@ -678,8 +699,11 @@ const THREADS_PER_SM: u64 = 2048;
 ///   one CTA per row accumulates straight into its own workspace row. The persistent grid
 ///   is `min(splits, SMs x CTAs per SM)`; CTAs per SM is bounded by threads
 ///   (2048 / threads) and by shared memory (228 KiB / the CTA's partials).
-/// * **Final reduction:** R warps per CTA of 32 columns, from the split count (`rows`): 32
-///   warps from 1024 splits, 16 from 256 (and when unknown), else 8; `threads` overrides.
+/// * **Final reduction:** R warps per CTA, from the split count (`rows`): 32 warps from 1024
+///   splits, 16 from 256 (and when unknown), else 8; `threads` overrides. A CTA owns a tile of
+///   `threads_per_row` columns ([`final_tile_cols`]: 32, 16 or 8, the widest that still gives
+///   a CTA per SM; `threads-per-row` overrides), each warp `32 / threads_per_row` rows of it
+///   per load.
 /// * **Split-K column reduction (partial launch):** row blocks of 512, 256 or 128 rows, the
 ///   largest that still gives >= 2 x SMs CTAs (`ceil(M / rows) x ceil(N / threads)`); 256
 ///   when M is unknown; `split-rows` overrides.
@@ -906,8 +930,11 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                 }
             };
             s.threads = warps * 32;
-            s.threads_per_row = 32;
-            s.rows_per_cta = warps;
+            s.threads_per_row = match o.threads_per_row {
+                w @ (8 | 16 | 32) => w,
+                _ => final_tile_cols(shape.cols, sms),
+            };
+            s.rows_per_cta = s.threads / s.threads_per_row;
             s.max_grid = full_wave(s.threads);
         }
         Mapping::SplitPartial => {
@@ -1069,11 +1096,19 @@ mod tests {
         assert_eq!(choose_schedule(Mapping::SplitPartial, &shape(None, 100), &d, &o).split_rows, 256);
         let so = Overrides { split_rows: 3, ..o.clone() };
         assert_eq!(choose_schedule(Mapping::SplitPartial, &shape(None, 100), &d, &so).split_rows, 3);
+        // 384 columns: tiles of 8 (48 CTAs; 32 would give 12), a warp loads 4 rows at once.
         let f = choose_schedule(Mapping::FinalReduction, &shape(Some(4500), 384), &d, &o);
-        assert_eq!((f.threads, f.rows_per_cta), (1024, 32));
+        assert_eq!((f.threads, f.threads_per_row, f.rows_per_cta), (1024, 8, 128));
         assert_eq!(choose_schedule(Mapping::FinalReduction, &shape(Some(5), 384), &d, &o).threads, 256);
-        let t = Overrides { threads: 64, ..o };
-        assert_eq!(choose_schedule(Mapping::FinalReduction, &shape(Some(4500), 384), &d, &t).rows_per_cta, 2);
+        let t = Overrides { threads: 64, ..o.clone() };
+        assert_eq!(choose_schedule(Mapping::FinalReduction, &shape(Some(4500), 384), &d, &t).rows_per_cta, 8);
+        let w = Overrides { threads_per_row: 32, ..o.clone() };
+        assert_eq!(choose_schedule(Mapping::FinalReduction, &shape(Some(4500), 384), &d, &w).threads_per_row, 32);
+        // The widest tile that still gives a CTA per SM.
+        assert_eq!(final_tile_cols(Some(8192), 132), 32);
+        assert_eq!(final_tile_cols(Some(4096), 132), 16);
+        assert_eq!(final_tile_cols(Some(1024), 132), 8);
+        assert_eq!(final_tile_cols(None, 132), 32);
     }
 
     #[test]

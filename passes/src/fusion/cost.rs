@@ -24,7 +24,7 @@
 //!         regs = 40 + columns per thread * (row inputs + hoisted vectors + partials)
 //! row_s = 1.2 us + chain * (1.1 us block reduction | 0.15 us warp) + 0.5 us per other reduction
 //!         (rows staged through shared memory, k of them: 1.2 us / k + 0.36 us per reduction)
-//! final reduction: workspace / (bw * ctas / (ctas + 136)), ctas = ceil(cols / 32)
+//! final reduction: workspace / (bw * ctas / (ctas + 136)), ctas = ceil(cols / tile), tile 32, 16 or 8
 //! ```
 //!
 //! A row kernel walks rows one at a time per CTA (or warp), so it is latency-bound unless its
@@ -413,11 +413,18 @@ struct Waves {
 enum LaunchShape {
     /// One launch, units spread over SMs in waves.
     Waves(Waves),
-    /// A final reduction of `ctas` CTAs of 32 columns.
+    /// A final reduction of `ctas` CTAs (tiles of 32, 16 or 8 columns).
     Final { ctas: u64 },
     /// A split-K column reduction: the partial launch, then a final of `ctas` CTAs over a
     /// workspace of `ws_bytes`.
     SplitK { partial: Waves, ctas: u64, ws_bytes: u64 },
+}
+
+/// CTAs of the final reduction over `cols` columns: one per tile of the lowering's width
+/// (`final_tile_cols`: 32, 16 or 8 columns).
+fn final_ctas(cols: u64, dev: &super::device::Device) -> u64 {
+    let w = crate::conversion::schedule::final_tile_cols(Some(cols), dev.sms.max(1) as u64);
+    cols.div_ceil(w as u64)
 }
 
 /// Share of the copy bandwidth a final reduction of `ctas` CTAs draws.
@@ -648,7 +655,7 @@ fn launch_shape(
             NestKind::Reduction { kept, .. } => ctx.extents.numel(kept),
             NestKind::Pointwise { domain } => ctx.extents.numel(domain),
         };
-        return LaunchShape::Final { ctas: cols.div_ceil(32) };
+        return LaunchShape::Final { ctas: final_ctas(cols, dev) };
     }
     // Pointwise work, with or without partials: a thread per point (or per split and
     // kept point), one element of each input per thread in flight.
@@ -697,7 +704,7 @@ fn launch_shape(
                 regs: 0,
                 staged_rows: 0,
             };
-            LaunchShape::SplitK { partial: w, ctas: cols.div_ceil(32), ws_bytes: blocks * cols * 4 }
+            LaunchShape::SplitK { partial: w, ctas: final_ctas(cols, dev), ws_bytes: blocks * cols * 4 }
         }
         (_, Some((n, split))) => {
             let (rows, kept) = match &ctx.nest(n).kind {
