@@ -412,8 +412,20 @@ impl Gpu {
             return Ok(());
         }
         self.bind()?;
-        if shared_bytes > 48 * 1024 {
-            // Above 48 KiB a kernel must opt in to dynamic shared memory.
+        // The kernel's static shared memory counts against the same 48 KiB.
+        let mut static_bytes: i32 = 0;
+        // SAFETY: `f` belongs to a live module; the out-pointer is a live i32.
+        unsafe {
+            sys::cuFuncGetAttribute(
+                &mut static_bytes,
+                sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
+                f,
+            )
+        }
+        .result()
+        .map_err(|e| cuda_err("cuFuncGetAttribute(SHARED_SIZE_BYTES)", e, format!("kernel '{name}'")))?;
+        if shared_bytes as u64 + static_bytes.max(0) as u64 > 48 * 1024 {
+            // Above 48 KiB in all a kernel must opt in to dynamic shared memory.
             // SAFETY: `f` belongs to a live module.
             unsafe {
                 sys::cuFuncSetAttribute(

@@ -2014,6 +2014,22 @@ impl<'a> KernelBuilder<'a> {
         }
     }
 
+    /// Estimated instructions per point of a row whose body is `body`: `work_of_op` of every
+    /// op in the loops inside it (the ops directly in `body` run once per row).
+    fn work_per_point(&self, body: BlockId) -> u32 {
+        let mut w = 0u32;
+        for o in self.ctx.block_ops(body) {
+            if self.ctx.regions(o).is_empty() {
+                continue;
+            }
+            // Every op nested in `o`, not `o` itself.
+            for op in self.ctx.walk_collect(o).into_iter().filter(|&x| x != o) {
+                w = w.saturating_add(crate::fusion::work_of_op(self.ctx, op));
+            }
+        }
+        w
+    }
+
     fn nest_shape(&self, rows: Option<u64>, cols: Option<u64>) -> NestShape {
         let mut elem_bytes = 1;
         for o in self.ctx.walk_collect(self.nest) {
@@ -2624,6 +2640,7 @@ impl<'a> KernelBuilder<'a> {
             shape.row_inputs = p.inputs.len() as u32;
             shape.hoisted = p.hoist.len() as u32;
         }
+        shape.work_per_point = self.work_per_point(parts.body);
         let s = self.set_schedule(Mapping::RowFused, &shape);
         if let Some(ctas) = planned_ctas_per_sm(&self.opts.device, &shape, &s) {
             // ptxas is told the CTAs per SM the schedule planned, so that it neither caps the

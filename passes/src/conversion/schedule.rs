@@ -567,7 +567,17 @@ pub struct NestShape {
     /// Row-fused: the reductions over each row (0 where the row kernel only maps points and
     /// accumulates column partials, or where the caller does not count them).
     pub row_reductions: u32,
+    /// Row-fused: estimated instructions per point of a row (`fusion::work_of_op` summed
+    /// over the ops of the loops inside the row; 0 where unknown).
+    pub work_per_point: u32,
 }
+
+/// Instructions per point ([`NestShape::work_per_point`]) from which a row's computation
+/// takes long enough that loading the next row during it beats a second CTA per SM: on the
+/// H200 at 65536 x 1024, tanh_bwd_bias (34 per point) 180 -> 108 us and gelu_bwd_bias (63)
+/// 207 -> 178 with two rows in flight on one CTA of 8 warps per SM instead of one row on two;
+/// row_col_stats (18) 53 -> 69 the other way. layernorm_fwd (20) keeps its two CTAs.
+pub const HEAVY_ROW_WORK: u32 = 24;
 
 /// The most estimated registers ([`row_regs`]) of a row kernel with two rows in flight
 /// (above it ptxas spilled: layernorm_bwd_f32 at 254 estimated).
@@ -840,20 +850,26 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                 // the same margin under both.
                 let per_thread_max = (device.registers_per_sm as u64 / t.max(1)).min(255);
                 let fits = margin <= per_thread_max;
-                let auto =
-                    if shape.row_inputs > 0 && two >= one && two_regs <= ROWS_AHEAD_MAX_REGS && fits { 2 } else { 1 };
+                // A heavy row (HEAVY_ROW_WORK) may give up CTAs for it, down to 8 warps per SM.
+                let heavy = shape.work_per_point >= HEAVY_ROW_WORK && two * t >= 256;
+                let auto = if shape.row_inputs > 0 && (two >= one || heavy) && two_regs <= ROWS_AHEAD_MAX_REGS && fits {
+                    2
+                } else {
+                    1
+                };
                 s.rows_in_flight_per_warp = pick(o.rows_in_flight, auto).clamp(1, 2);
                 rows_ahead_note = if shape.row_inputs == 0 || o.rows_in_flight > 0 || auto == 2 {
                     None
-                } else if two < one {
-                    Some(format!(
-                        "one row in flight: two need ~{two_regs} registers ({margin} with the margin), {two} CTA(s) per SM instead of {one}"
-                    ))
                 } else if two_regs > ROWS_AHEAD_MAX_REGS {
                     Some(format!("one row in flight: two need ~{two_regs} registers, over {ROWS_AHEAD_MAX_REGS}"))
-                } else {
+                } else if !fits {
                     Some(format!(
                         "one row in flight: two need ~{two_regs} registers ({margin} with the margin), over the {per_thread_max} a thread of {t} may hold"
+                    ))
+                } else {
+                    Some(format!(
+                        "one row in flight: two need ~{two_regs} registers ({margin} with the margin), {two} CTA(s) per SM instead of {one}, and a row of ~{} instructions a point is under the {HEAVY_ROW_WORK} that would pay for that",
+                        shape.work_per_point
                     ))
                 };
             }
@@ -1004,6 +1020,7 @@ mod tests {
             row_inputs,
             hoisted,
             row_reductions: 1,
+            work_per_point: 0,
         };
         let shape = |row_inputs: u32, hoisted: u32, partials: u32| shape_n(1024, row_inputs, hoisted, partials);
         let rif = |sh: &NestShape, o: &Overrides| choose_schedule(Mapping::RowFused, sh, &d, o).rows_in_flight_per_warp;
@@ -1019,6 +1036,12 @@ mod tests {
         assert_eq!(rif(&shape_n(768, 2, 1, 2), &o), 2);
         // row_col_stats (x; two column partials): 126 -> 142 registers loses a CTA per SM.
         assert_eq!(rif(&shape(1, 0, 2), &o), 1);
+        // A heavy row (tanh_bwd_bias: x, dy; one column partial; ~34 instructions a point)
+        // gives up the second CTA for it; a light one (18, row_col_stats) does not.
+        let heavy = |work: u32| NestShape { work_per_point: work, row_reductions: 0, ..shape(2, 0, 1) };
+        assert_eq!(rif(&heavy(34), &o), 2);
+        assert_eq!(rif(&heavy(HEAVY_ROW_WORK - 1), &o), 1);
+        assert_eq!(rif(&NestShape { work_per_point: 18, ..shape(1, 0, 2) }, &o), 1);
         // Nothing to load ahead, and the override either way.
         assert_eq!(rif(&shape(0, 1, 1), &o), 1);
         assert_eq!(rif(&shape(1, 0, 2), &Overrides { rows_in_flight: 2, ..o.clone() }), 2);
@@ -1041,6 +1064,7 @@ mod tests {
             row_inputs,
             hoisted,
             row_reductions: 1,
+            work_per_point: 0,
         };
         let planned = |sh: &NestShape| planned_ctas_per_sm(&d, sh, &choose_schedule(Mapping::RowFused, sh, &d, &o));
         // colmax_rowsum at N = 8192 (x; one partial): 256 threads, 94 estimated, two CTAs.

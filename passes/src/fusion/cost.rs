@@ -257,25 +257,7 @@ pub fn kernel_cost(kernel: &Kernel, ctx: &Ctx) -> KernelCost {
     // overlap). A partial next to a
     // pointwise part of the same kernel sums values that part computes (the lowering emits
     // equal expressions once per row), so only the pointwise part counts.
-    let has_pointwise =
-        parts.iter().any(|p| matches!(p, Kernel::Nest(n) if matches!(ctx.nest(*n).kind, NestKind::Pointwise { .. })));
-    // Within a kernel an expression two parts compute alike (by `NestInfo::exprs`: the same
-    // ops of the same buffers, a softmax's `exp(x - max)` in its sum and its output) runs once
-    // per point: the lowering emits equal expressions once per row.
-    let mut seen = std::collections::HashSet::new();
-    let work: f64 = parts
-        .iter()
-        .filter_map(|p| match p {
-            Kernel::Nest(n) => Some(*n),
-            Kernel::Partial { nest: n, .. } if !has_pointwise => Some(*n),
-            _ => None,
-        })
-        .map(|n| {
-            let nest = ctx.nest(n);
-            let repeated: u32 = nest.exprs.iter().filter(|(h, _)| !seen.insert(*h)).map(|(_, c)| c).sum();
-            nest_points(ctx, n).0 as f64 * nest.work.saturating_sub(repeated).max(1) as f64
-        })
-        .sum();
+    let work = kernel_work(parts, ctx);
     let issue = match &shape {
         LaunchShape::Waves(w) | LaunchShape::SplitK { partial: w, .. } => issue_efficiency(dev, w),
         LaunchShape::Final { .. } => 1.0,
@@ -519,6 +501,30 @@ fn row_chain_depth(kernel: &Kernel, ctx: &Ctx) -> usize {
     depth.values().copied().max().unwrap_or(1)
 }
 
+/// Estimated lane instructions of a kernel's parts (`NestInfo::work` per point). A partial
+/// next to a pointwise part of the same kernel sums values that part computes (the lowering
+/// emits equal expressions once per row), so only the pointwise part counts; within a kernel
+/// an expression two parts compute alike (by `NestInfo::exprs`: the same ops of the same
+/// buffers, a softmax's `exp(x - max)` in its sum and its output) runs once per point.
+fn kernel_work(parts: &[Kernel], ctx: &Ctx) -> f64 {
+    let has_pointwise =
+        parts.iter().any(|p| matches!(p, Kernel::Nest(n) if matches!(ctx.nest(*n).kind, NestKind::Pointwise { .. })));
+    let mut seen = std::collections::HashSet::new();
+    parts
+        .iter()
+        .filter_map(|p| match p {
+            Kernel::Nest(n) => Some(*n),
+            Kernel::Partial { nest: n, .. } if !has_pointwise => Some(*n),
+            _ => None,
+        })
+        .map(|n| {
+            let nest = ctx.nest(n);
+            let repeated: u32 = nest.exprs.iter().filter(|(h, _)| !seen.insert(*h)).map(|(_, c)| c).sum();
+            nest_points(ctx, n).0 as f64 * nest.work.saturating_sub(repeated).max(1) as f64
+        })
+        .sum()
+}
+
 /// The launch shape of `kernel` as `lower-loop-to-gpu` will emit it (its schedule from
 /// [`choose_schedule`], the heuristic the lowering runs), for the cost model.
 fn launch_shape(
@@ -594,6 +600,7 @@ fn launch_shape(
             row_inputs: row_inputs as u32,
             hoisted: hoisted as u32,
             row_reductions: reductions as u32,
+            work_per_point: (kernel_work(&parts, ctx) / (rows * cols) as f64).round() as u32,
         };
         let s = choose_schedule(mapping, &shape, dev, &o);
         let (t, tpr, rpc) = (s.threads as u64, s.threads_per_row.max(1) as u64, s.rows_per_cta.max(1) as u64);
