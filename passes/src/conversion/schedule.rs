@@ -572,12 +572,15 @@ pub struct NestShape {
     pub work_per_point: u32,
 }
 
-/// Instructions per point ([`NestShape::work_per_point`]) from which a row's computation
-/// takes long enough that loading the next row during it beats a second CTA per SM: on the
-/// H200 at 65536 x 1024, tanh_bwd_bias (34 per point) 180 -> 108 us and gelu_bwd_bias (63)
-/// 207 -> 178 with two rows in flight on one CTA of 8 warps per SM instead of one row on two;
-/// row_col_stats (18) 53 -> 69 the other way. layernorm_fwd (20) keeps its two CTAs.
-pub const HEAVY_ROW_WORK: u32 = 24;
+/// Instructions a thread issues for its part of a row ([`NestShape::work_per_point`] times
+/// its columns) from which computing a row takes about as long as fetching one, so that
+/// loading the next row meanwhile beats a second CTA per SM. On the H200 at 65536 x 1024 (32
+/// columns a thread), two rows in flight on one CTA of 8 warps per SM instead of one row on
+/// two: tanh_bwd_bias (34 a point: 1088) 180 -> 108 us, gelu_bwd_bias (63: 2016) 207 -> 178,
+/// softmax_fwd_colsum (66: 2112) 86.5 -> 80.3; the other way row_col_stats (18: 576) 53 ->
+/// 69, layernorm_fwd (20: 640) 77.5 -> 94.8, and layernorm_bwd at 576000 x 384 (56 a point, 12
+/// columns: 672) 447 -> 608.
+pub const HEAVY_ROW_ISSUE: u64 = 900;
 
 /// The most estimated registers ([`row_regs`]) of a row kernel with two rows in flight
 /// (above it ptxas spilled: layernorm_bwd_f32 at 254 estimated).
@@ -850,8 +853,8 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                 // the same margin under both.
                 let per_thread_max = (device.registers_per_sm as u64 / t.max(1)).min(255);
                 let fits = margin <= per_thread_max;
-                // A heavy row (HEAVY_ROW_WORK) may give up CTAs for it, down to 8 warps per SM.
-                let heavy = shape.work_per_point >= HEAVY_ROW_WORK && two * t >= 256;
+                // A heavy row (HEAVY_ROW_ISSUE) may give up CTAs for it, down to 8 warps per SM.
+                let heavy = shape.work_per_point as u64 * per_thread >= HEAVY_ROW_ISSUE && two * t >= 256;
                 let auto = if shape.row_inputs > 0 && (two >= one || heavy) && two_regs <= ROWS_AHEAD_MAX_REGS && fits {
                     2
                 } else {
@@ -868,8 +871,8 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                     ))
                 } else {
                     Some(format!(
-                        "one row in flight: two need ~{two_regs} registers ({margin} with the margin), {two} CTA(s) per SM instead of {one}, and a row of ~{} instructions a point is under the {HEAVY_ROW_WORK} that would pay for that",
-                        shape.work_per_point
+                        "one row in flight: two need ~{two_regs} registers ({margin} with the margin), {two} CTA(s) per SM instead of {one}, and a thread's ~{} instructions a row are under the {HEAVY_ROW_ISSUE} that would pay for that",
+                        shape.work_per_point as u64 * per_thread
                     ))
                 };
             }
@@ -931,6 +934,9 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                 _ if s.staged_rows > 0 => s.staged_bytes(shape).max(1),
                 _ => 1,
             };
+            // Not capped by the register estimate: measured on the H200 (2026-12-02), a grid of
+            // the CTAs it leaves resident lost where ptxas fits more (tanh_bwd_bias at 65536 x
+            // 1024, 132 CTAs: 112 -> 135 us; rmsnorm_bwd at 576000 x 384, 396: 403 -> 469).
             let per_sm = (THREADS_PER_SM / s.threads as u64).min(device.shared_mem_per_sm / smem).max(1);
             s.max_grid = sms * per_sm;
         }
@@ -1040,7 +1046,7 @@ mod tests {
         // gives up the second CTA for it; a light one (18, row_col_stats) does not.
         let heavy = |work: u32| NestShape { work_per_point: work, row_reductions: 0, ..shape(2, 0, 1) };
         assert_eq!(rif(&heavy(34), &o), 2);
-        assert_eq!(rif(&heavy(HEAVY_ROW_WORK - 1), &o), 1);
+        assert_eq!(rif(&heavy(HEAVY_ROW_ISSUE as u32 / 32 - 1), &o), 1);
         assert_eq!(rif(&NestShape { work_per_point: 18, ..shape(1, 0, 2) }, &o), 1);
         // Nothing to load ahead, and the override either way.
         assert_eq!(rif(&shape(0, 1, 1), &o), 1);

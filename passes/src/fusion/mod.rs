@@ -147,8 +147,10 @@ pub struct NestInfo {
 }
 
 /// Estimated GPU instructions (per thread) of one op of a loop body: the accurate f32
-/// sequences of the PTX emitter less what ptxas folds (`exp` 14, `log` 22, `tanh` 14, `erf`
-/// 22), about 8 for an IEEE `div`/`sqrt`, 1 otherwise (a load or store moves a vector of
+/// sequences of the PTX emitter less what ptxas folds and overlaps (`exp` 8, `log` 18, `tanh`
+/// 11, `erf` 16: about 0.63 of their SASS, 13, 28, 18 and 26 since 2026-12-02, the ratio the
+/// earlier weights 14, 22, 14, 22 had to the longer sequences), about 8 for an IEEE
+/// `div`/`sqrt`, 1 otherwise (a load or store moves a vector of
 /// several points, its address arithmetic shared). A float division by a per-row value (the
 /// divisor defined outside the innermost loop, or loaded at indices defined outside it: a
 /// row's reduction result once fused) costs 1: the GPU pipelines run
@@ -190,10 +192,10 @@ fn work_of_op_as_written(ctx: &morf_ir::Context, op: morf_ir::OpId) -> u32 {
     use morf_ir::interfaces::{elementwise, BinaryFn, Elementwise, UnaryFn};
     match elementwise(ctx, op) {
         Some(Elementwise::Unary(f)) => match f {
-            UnaryFn::Exp => 14,
-            UnaryFn::Log => 22,
-            UnaryFn::Tanh => 14,
-            UnaryFn::Erf => 22,
+            UnaryFn::Exp => 8,
+            UnaryFn::Log => 18,
+            UnaryFn::Tanh => 11,
+            UnaryFn::Erf => 16,
             UnaryFn::Sqrt => 8,
             UnaryFn::Rsqrt => 2,
             _ => 1,
