@@ -633,9 +633,21 @@ pub fn resident_ctas(device: &Device, threads: u64, regs: u64) -> u64 {
 /// layernorm_bwd_f32 at N = 3000, 110 estimated, spilled 148 bytes under a cap of 112).
 /// Without a bound ptxas may cap the registers lower and spill (colmax_rowsum at 16384 x 8192,
 /// 256 threads: 64 registers and 16 bytes of spills).
+///
+/// A warp-per-row schedule with two rows in flight is planned for the CTAs the heuristic
+/// counted with its margin (the heavy rows of [`HEAVY_ROW_ISSUE`] give CTAs up for it): left
+/// alone ptxas capped tanh_bwd_bias and softmax_fwd_colsum at 65536 x 1024 at 128 registers,
+/// two CTAs of 256, and spilled 4 and 8 bytes.
 pub fn planned_ctas_per_sm(device: &Device, shape: &NestShape, s: &Schedule) -> Option<u64> {
-    let f = s.fast.filter(|_| s.threads_per_row > 32)?;
+    let f = s.fast?;
     let t = s.threads as u64;
+    if s.threads_per_row <= 32 {
+        if s.rows_in_flight_per_warp < 2 {
+            return None;
+        }
+        let regs = row_regs(shape, f.cols.div_ceil(s.threads_per_row.max(1) as u64), 2);
+        return Some(resident_ctas(device, t, regs * 7 / 5));
+    }
     let regs = row_regs(shape, f.cols.div_ceil(s.threads_per_row as u64), s.rows_in_flight_per_warp);
     let ctas = resident_ctas(device, t, regs);
     let cap = |k: u64| device.registers_per_sm as u64 / (k * t).max(1);
@@ -1079,8 +1091,12 @@ mod tests {
         // would cap at 113, within a quarter of it: two.
         assert_eq!(resident_ctas(&d, 192, 110), 3);
         assert_eq!(planned(&shape(3000, 4, 2, 1, 2)), Some(2));
-        // A warp per row is not planned this way.
+        // A warp per row with one row in flight is not planned; with two (a heavy row: x, dy;
+        // one partial; 34 instructions a point), the one CTA the heuristic counted.
         assert_eq!(planned(&shape(1024, 2, 1, 0, 1)), None);
+        let heavy = NestShape { work_per_point: 34, row_reductions: 0, ..shape(1024, 2, 2, 0, 1) };
+        assert_eq!(choose_schedule(Mapping::RowFused, &heavy, &d, &o).rows_in_flight_per_warp, 2);
+        assert_eq!(planned(&heavy), Some(1));
     }
 
     #[test]

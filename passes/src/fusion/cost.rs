@@ -600,7 +600,7 @@ fn launch_shape(
             row_inputs: row_inputs as u32,
             hoisted: hoisted as u32,
             row_reductions: reductions as u32,
-            work_per_point: (kernel_work(&parts, ctx) / (rows * cols) as f64).round() as u32,
+            work_per_point: (kernel_work(parts, ctx) / (rows * cols) as f64).round() as u32,
         };
         let s = choose_schedule(mapping, &shape, dev, &o);
         let (t, tpr, rpc) = (s.threads as u64, s.threads_per_row.max(1) as u64, s.rows_per_cta.max(1) as u64);
