@@ -158,8 +158,8 @@ fn random_programs_lower_to_gpu_and_agree() {
 /// the norm backward examples at N = 100 (vector 4 for bf16), 384 (a partial last chunk for
 /// bf16), 1 (vector 1), 520 (a CTA per row) and M = 1, 7, 40 (several splits, a tiny grid:
 /// every CTA loops over splits; M not a multiple of the rows in flight), with one and two
-/// rows in flight, and the forward norms (no partials), against the
-/// interpreter; and a hint that does not match the run-time N (the slow path runs).
+/// rows in flight, in op-major and chunk-major emission, and the forward norms (no partials),
+/// against the interpreter; and a hint that does not match the run-time N (the slow path runs).
 #[test]
 fn fast_path_agrees() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples");
@@ -190,6 +190,11 @@ fn fast_path_agrees() {
             (13, 1100, 1100, "grid=3 staged-rows=4"),
             (23, 8, 8, "grid=2 rows-per-cta=3 staged-rows=8"),
             (40, 2056, 2056, "grid=5 staged-rows=3"),
+            // Chunk-major emission: partial last chunks, two rows in flight, a CTA per row.
+            (7, 100, 100, "grid=2 chunk-major=true"),
+            (40, 384, 384, "grid=2 threads=64 rows-in-flight=2 chunk-major=true"),
+            (40, 520, 520, "grid=3 chunk-major=true"),
+            (13, 1100, 1100, "grid=3 rows-in-flight=2 chunk-major=true"),
         ] {
             let inputs = |ctx: &Context, f: OpId| named_inputs(ctx, f, 5, &[1], &[("M", m), ("N", n)]);
             let gpu = format!("{gpu} size-hints=N={hint}");

@@ -104,6 +104,11 @@ pub struct LoopToGpuOptions {
     /// `atomics`: a nest the templates would run on one thread may take loop-map's strategy
     /// with atomic accumulates (`loop-map{atomics=true}`); off by default (deterministic).
     pub atomics: bool,
+    /// `chunk-major`: a register-resident row kernel emits a body's ops chunk by chunk of the
+    /// thread's columns (every op for the first vector of columns, then the next) instead of
+    /// op by op over all of them; the same ops and results, shorter live ranges (fewer
+    /// registers for ptxas). Off by default: not timed yet.
+    pub chunk_major: bool,
 }
 
 /// An entry of a nest's `morf.kernel` dictionary (docs/fusion.md, "Materialized form").
@@ -278,7 +283,8 @@ impl LoopToGpuOptions {
         let size_hints = o.named_sizes("size-hints")?;
         let report = o.bool("report", false)?;
         let atomics = o.bool("atomics", false)?;
-        Ok(LoopToGpuOptions { overrides, device, size_hints, dry_run: None, report, atomics })
+        let chunk_major = o.bool("chunk-major", false)?;
+        Ok(LoopToGpuOptions { overrides, device, size_hints, dry_run: None, report, atomics, chunk_major })
     }
 }
 
@@ -314,6 +320,11 @@ pub const OPTIONS: &[PassOptionInfo] = &[
     PassOptionInfo {
         key: "report",
         help: "print each nest's schedule, its source and why a poor mapping was taken to stderr",
+        default: "false",
+    },
+    PassOptionInfo {
+        key: "chunk-major",
+        help: "register-resident row kernels emit a body chunk by chunk of a thread's columns instead of op by op (same results, shorter live ranges; not timed yet)",
         default: "false",
     },
     PassOptionInfo {
@@ -2968,6 +2979,9 @@ struct FastState {
     ws: HashMap<Value, usize>,
     /// Current accumulators, `[partial][column slot]`.
     accs: Vec<Vec<Value>>,
+    /// Chunk-major emission (`chunk-major`): the chunk whose columns `fast_op` emits now;
+    /// `None`: all of them.
+    chunk: Option<usize>,
 }
 
 fn float_bytes(ctx: &Context, t: Type) -> Option<u32> {
@@ -3502,23 +3516,25 @@ impl<'a> KernelBuilder<'a> {
                     let init = self.get(parts.init.expect("reduce"))?;
                     let ty = self.ctx.value_type(init);
                     let id = self.fconst(identity(&kind), ty);
-                    let y = self.fast_block(parts.body, parts.ivs[0])?;
-                    let (k, v) = (self.fs().k, self.fs().v);
+                    let v = self.fs().v;
                     let valid = self.fs().valid.clone();
                     let mut acc = id;
-                    for c in 0..k {
+                    // Chunk by chunk, in column order (in chunk-major emission right after the
+                    // chunk's ops).
+                    self.fast_block_by_chunk(parts.body, parts.ivs[0], &mut |kb, c, y| {
                         for e in 0..v {
-                            let mut x = match &y {
+                            let mut x = match y {
                                 Fv::Uni(u) => *u,
                                 Fv::Cols(cs) => cs[c * v + e],
                                 Fv::J => unreachable!("checked by fast_plan"),
                             };
                             if let Some(cv) = valid[c] {
-                                x = self.push1(mloop::SelectOp::state(self.loc, cv, x, id, ty));
+                                x = kb.push1(mloop::SelectOp::state(kb.loc, cv, x, id, ty));
                             }
-                            acc = self.combine(&kind, acc, x)?;
+                            acc = kb.combine(&kind, acc, x)?;
                         }
-                    }
+                        Ok(())
+                    })?;
                     let red = if warp { self.warp_reduce(&kind, acc) } else { self.block_reduce(&kind, acc)? };
                     let r = self.combine(&kind, init, red)?;
                     let res = self.ctx.result(o, 0);
@@ -3538,16 +3554,45 @@ impl<'a> KernelBuilder<'a> {
 
     /// Emits a reduce / inner parallel body over the thread's columns; returns the value yielded.
     fn fast_block(&mut self, body: BlockId, iv: Value) -> R<Fv> {
+        self.fast_block_by_chunk(body, iv, &mut |_, _, _| Ok(()))
+    }
+
+    /// [`Self::fast_block`], handing the value yielded to `per_chunk` once per chunk of the
+    /// thread's columns, in order: after all the body's ops, or, in chunk-major emission
+    /// (`chunk-major`), after the chunk's ops (its columns of the value are complete then).
+    fn fast_block_by_chunk(
+        &mut self,
+        body: BlockId,
+        iv: Value,
+        per_chunk: &mut dyn FnMut(&mut Self, usize, &Fv) -> R<()>,
+    ) -> R<Fv> {
         self.fs().fmap.insert(iv, Fv::J);
-        let mut y = Fv::Uni(iv);
-        for o in self.ctx.block_ops(body).collect::<Vec<_>>() {
-            if self.ctx.isa::<mloop::YieldOp>(o) {
-                if let Some(&v) = self.ctx.operands(o).first() {
-                    y = self.fget(v)?;
-                }
-            } else {
-                self.fast_op(o)?;
+        let ops: Vec<OpId> = self.ctx.block_ops(body).collect();
+        let (work, yielded): (Vec<OpId>, Vec<OpId>) = ops.into_iter().partition(|&o| !self.ctx.isa::<mloop::YieldOp>(o));
+        let value = |kb: &mut Self| -> R<Fv> {
+            match yielded.first().and_then(|&y| kb.ctx.operands(y).first().copied()) {
+                Some(v) => kb.fget(v),
+                None => Ok(Fv::Uni(iv)),
             }
+        };
+        let k = self.fs().k;
+        if self.opts.chunk_major && self.fs().chunk.is_none() {
+            for c in 0..k {
+                self.fs().chunk = Some(c);
+                let step = work.iter().try_for_each(|&o| self.fast_op(o));
+                self.fs().chunk = None;
+                step?;
+                let y = value(self)?;
+                per_chunk(self, c, &y)?;
+            }
+            return value(self);
+        }
+        for &o in &work {
+            self.fast_op(o)?;
+        }
+        let y = value(self)?;
+        for c in 0..k {
+            per_chunk(self, c, &y)?;
         }
         Ok(y)
     }
@@ -3709,7 +3754,36 @@ impl<'a> KernelBuilder<'a> {
         self.offset(buf, &idx)
     }
 
+    /// The thread's column slots `fast_op` emits now: those of the current chunk in
+    /// chunk-major emission, else all.
+    fn fast_cols(&mut self) -> std::ops::Range<usize> {
+        let (k, v) = (self.fs().k, self.fs().v);
+        match self.fs().chunk {
+            Some(c) => c * v..(c + 1) * v,
+            None => 0..k * v,
+        }
+    }
+
+    /// In chunk-major emission, whether `op`'s results are already complete for the current
+    /// chunk (a uniform value, a loaded row, or columns past the chunk), so that it is not
+    /// emitted again.
+    fn fast_done(&mut self, op: OpId) -> bool {
+        if self.fs().chunk.is_none() {
+            return false;
+        }
+        let end = self.fast_cols().end;
+        let Some(&res) = self.ctx.results(op).first() else { return false };
+        match self.fs().fmap.get(&res) {
+            Some(Fv::Cols(cs)) => cs.len() >= end,
+            Some(_) => true,
+            None => false,
+        }
+    }
+
     fn fast_op(&mut self, op: OpId) -> R<()> {
+        if self.fast_done(op) {
+            return Ok(());
+        }
         let operands = self.ctx.operands(op).to_vec();
         let mut f = Vec::new();
         for &o in &operands {
@@ -3763,7 +3837,8 @@ impl<'a> KernelBuilder<'a> {
                 let row = self.fast_row_index(buf, &operands[2..operands.len() - 1], &f[2..f.len() - 1])?;
                 let (k, v) = (self.fs().k, self.fs().v);
                 let rowoff = self.fast_row_offset(buf, &row);
-                for c in 0..k {
+                let chunks = self.fs().chunk.map_or(0..k, |c| c..c + 1);
+                for c in chunks {
                     let (b, valid) = (self.fs().bases[c], self.fs().valid[c]);
                     let vals: Vec<Value> = match &f[0] {
                         Fv::Uni(u) => vec![*u; v],
@@ -3778,8 +3853,7 @@ impl<'a> KernelBuilder<'a> {
                 let kind = acc.kind(self.ctx).unwrap_or_default().to_string();
                 let buf = acc.buffer(self.ctx);
                 let p = self.fs().ws[&buf];
-                let cols = self.fs().k * self.fs().v;
-                for c in 0..cols {
+                for c in self.fast_cols() {
                     let x = match &f[0] {
                         Fv::Uni(u) => *u,
                         Fv::Cols(cs) => cs[c],
@@ -3807,9 +3881,20 @@ impl<'a> KernelBuilder<'a> {
                     let v = self.cse_op(op, &ops);
                     self.set_uni(res, v);
                 } else {
-                    let cols = self.fs().k * self.fs().v;
-                    let mut out = Vec::with_capacity(cols);
-                    for c in 0..cols {
+                    let cols = self.fast_cols();
+                    // Chunk-major: the columns of earlier chunks are already there.
+                    let mut out = match self.fs().fmap.remove(&res) {
+                        Some(Fv::Cols(cs)) if cs.len() == cols.start => cs,
+                        None if cols.start == 0 => Vec::with_capacity(cols.end),
+                        _ => {
+                            return Err(op_error(
+                                self.ctx,
+                                op,
+                                "internal error: chunk-major emission out of order".to_string(),
+                            ))
+                        }
+                    };
+                    for c in cols {
                         let ops: Vec<Value> = f
                             .iter()
                             .map(|x| match x {
