@@ -3568,7 +3568,8 @@ impl<'a> KernelBuilder<'a> {
     ) -> R<Fv> {
         self.fs().fmap.insert(iv, Fv::J);
         let ops: Vec<OpId> = self.ctx.block_ops(body).collect();
-        let (work, yielded): (Vec<OpId>, Vec<OpId>) = ops.into_iter().partition(|&o| !self.ctx.isa::<mloop::YieldOp>(o));
+        let (work, yielded): (Vec<OpId>, Vec<OpId>) =
+            ops.into_iter().partition(|&o| !self.ctx.isa::<mloop::YieldOp>(o));
         let value = |kb: &mut Self| -> R<Fv> {
             match yielded.first().and_then(|&y| kb.ctx.operands(y).first().copied()) {
                 Some(v) => kb.fget(v),
@@ -3886,13 +3887,7 @@ impl<'a> KernelBuilder<'a> {
                     let mut out = match self.fs().fmap.remove(&res) {
                         Some(Fv::Cols(cs)) if cs.len() == cols.start => cs,
                         None if cols.start == 0 => Vec::with_capacity(cols.end),
-                        _ => {
-                            return Err(op_error(
-                                self.ctx,
-                                op,
-                                "internal error: chunk-major emission out of order".to_string(),
-                            ))
-                        }
+                        _ => return Err(op_error(self.ctx, op, "internal error: chunk-major emission out of order")),
                     };
                     for c in cols {
                         let ops: Vec<Value> = f

@@ -9,13 +9,16 @@
 // RUN: morf-opt %S/../../../examples/gelu_bwd_bias.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=65536,N=1024},canonicalize,cse,lower-loop-to-gpu{size-hints=M=65536,N=1024})' | FileCheck %s --check-prefix=OP
 // The same outputs on the simulator, bit for bit, with and without (two rows in flight, a
 // three chunks of 4 columns a thread, the last one partial: N = 300), and against the interpreter (bf16 outputs):
-// RUN: morf-opt %S/../../../examples/gelu_bwd_bias.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=64,N=300},canonicalize,cse,lower-loop-to-gpu{size-hints=M=64,N=300 grid=3 rows-in-flight=2 chunk-major=true})' > %t/chunk.mlir
-// RUN: morf-opt %S/../../../examples/gelu_bwd_bias.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=64,N=300},canonicalize,cse,lower-loop-to-gpu{size-hints=M=64,N=300 grid=3 rows-in-flight=2})' > %t/op.mlir
-// RUN: morf-run %t/chunk.mlir --device sim --random M=64,N=300 --seed 5 --output-dir %t/chunk > /dev/null
-// RUN: morf-run %t/op.mlir --device sim --random M=64,N=300 --seed 5 --output-dir %t/op > /dev/null
+// RUN: morf-opt %S/../../../examples/gelu_bwd_bias.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=300,N=300},canonicalize,cse,lower-loop-to-gpu{size-hints=M=300,N=300 grid=3 rows-in-flight=2 chunk-major=true})' > %t/chunk.mlir
+// RUN: morf-opt %S/../../../examples/gelu_bwd_bias.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=300,N=300},canonicalize,cse,lower-loop-to-gpu{size-hints=M=300,N=300 grid=3 rows-in-flight=2})' > %t/op.mlir
+// RUN: morf-run %t/chunk.mlir --device sim --random M=300,N=300 --seed 5 --output-dir %t/chunk > /dev/null
+// RUN: morf-run %t/op.mlir --device sim --random M=300,N=300 --seed 5 --output-dir %t/op > /dev/null
 // RUN: cmp %t/chunk/result0.npy %t/op/result0.npy
 // RUN: cmp %t/chunk/result1.npy %t/op/result1.npy
+// RUN: morf-opt %t/chunk.mlir | FileCheck %s --check-prefix=FAST
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/softmax_fwd_colsum.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=200,N=92},canonicalize,cse,lower-loop-to-gpu{size-hints=M=200,N=92 grid=3 chunk-major=true})' M=200,N=92 1e-2 %t
+
+// FAST: morf.schedule = "RowFused {{.*}}rows-in-flight=2 fast: N=300 vector=4 chunks=3"
 
 // Chunk-major: the first chunk's erfs, its vector store of dx, then the next chunk's erfs.
 // CHUNK-LABEL: mgpu.func @gelu_bwd_bias_k0(
