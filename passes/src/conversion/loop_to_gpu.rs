@@ -3592,7 +3592,8 @@ impl<'a> KernelBuilder<'a> {
             self.fast_op(o)?;
         }
         let y = value(self)?;
-        for c in 0..k {
+        // Inside a chunk (a block within a chunk-major body) only that chunk's columns exist.
+        for c in self.fs().chunk.map_or(0..k, |c| c..c + 1) {
             per_chunk(self, c, &y)?;
         }
         Ok(y)
