@@ -3621,13 +3621,8 @@ impl<'a> KernelBuilder<'a> {
         if let Some(&v) = self.fs().cse.get(&key) {
             return v;
         }
-        let mut st = OperationState::new(&name, self.loc).operands(operands).results(&[ty]);
-        for (k, a) in attrs {
-            st = st.attr(&k, a);
-        }
-        let new = self.ctx.create_op(st);
-        self.ctx.append_op(self.cur, new);
-        let v = self.ctx.result(new, 0);
+        // The same copy of the op as the slow path's (`emit_op`), on this column's operands.
+        let v = self.push1(copy_state(self.ctx, op, self.loc, operands));
         self.fs().cse.insert(key, v);
         v
     }

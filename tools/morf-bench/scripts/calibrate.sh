@@ -13,6 +13,7 @@
 # MODE=large-rows: the largest shape with one or two rows in flight forced ($PROGRAMS).
 # MODE=staged: the largest shape with 1, 2, 4 or 8 rows staged through shared memory ($PROGRAMS).
 # MODE=list: the configurations of $LIST (see below).
+# MODE=chunk: chunk-major emission (lower-loop-to-gpu{chunk-major=true}) against the default.
 # MODE=rows: row kernels with one or two rows in flight per warp, 8 or 4 warps ($PROGRAMS).
 # LIMIT caps each morf-bench call (seconds; 90 by
 # default: generating the 576000 x 384 inputs alone took over 25 s on the H200 host).
@@ -87,6 +88,20 @@ elif [ "$MODE" = list ]; then
         case "$name" in ''|'#'*) continue ;; esac
         run "$name" "$file" "$sizes" "$splits" "$opts" "$pre"
     done <"$LIST"
+elif [ "$MODE" = chunk ]; then
+    # Chunk-major emission of register-resident row kernels against the default, every
+    # example at 65536 x 1024 and at its largest shape ($PROGRAMS: a subset).
+    for f in examples/*.mlir; do
+        b=$(basename "$f" .mlir)
+        case " ${PROGRAMS:-$b} " in *" $b "*) ;; *) continue ;; esac
+        big=M=16384,N=8192
+        if grep -q '"B"' "$f"; then big=B=16,M=1024,N=8192
+        elif grep -q '"K"' "$f"; then big=M=16384,K=16384,N=8192; fi
+        for sz in "$(sizes_of "$f")" "$big"; do
+            run "op-$b-$sz" "$f" "$sz" "" ""
+            run "chunk-$b-$sz" "$f" "$sz" "" "chunk-major=true"
+        done
+    done
 elif [ "$MODE" = large-rows ]; then
     # The largest shape with one or two rows in flight forced ($PROGRAMS).
     for b in ${PROGRAMS:-layernorm_fwd rmsnorm_fwd rmsnorm_bwd tanh_bwd_bias reduce3d colmax_rowsum}; do
