@@ -292,7 +292,20 @@ impl Gpu {
                     },
                 )
             })?;
-            module.functions.push((name.to_string(), f));
+            // The kernel's static shared memory, which counts toward the 48 KiB a launch may
+            // take without opting in to more dynamic shared memory ([`Gpu::launch`]).
+            let mut static_shared: i32 = 0;
+            // SAFETY: `f` belongs to the loaded module; the out-pointer is a live i32.
+            unsafe {
+                sys::cuFuncGetAttribute(
+                    &mut static_shared,
+                    sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
+                    f,
+                )
+            }
+            .result()
+            .map_err(|e| cuda_err("cuFuncGetAttribute(SHARED_SIZE_BYTES)", e, format!("kernel '{name}'")))?;
+            module.functions.push((name.to_string(), f, static_shared.max(0) as u64));
         }
         Ok(module)
     }
@@ -404,7 +417,7 @@ impl Gpu {
         shared_bytes: u32,
         args: &[KernelArg<'_>],
     ) -> Result<()> {
-        let f = module.function(name)?;
+        let (f, static_shared) = module.function(name)?;
         if block == 0 {
             return Err(RuntimeError::Usage(format!("launch of '{name}' with 0 threads per block")));
         }
@@ -412,19 +425,8 @@ impl Gpu {
             return Ok(());
         }
         self.bind()?;
-        // The kernel's static shared memory counts against the same 48 KiB.
-        let mut static_bytes: i32 = 0;
-        // SAFETY: `f` belongs to a live module; the out-pointer is a live i32.
-        unsafe {
-            sys::cuFuncGetAttribute(
-                &mut static_bytes,
-                sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
-                f,
-            )
-        }
-        .result()
-        .map_err(|e| cuda_err("cuFuncGetAttribute(SHARED_SIZE_BYTES)", e, format!("kernel '{name}'")))?;
-        if shared_bytes as u64 + static_bytes.max(0) as u64 > 48 * 1024 {
+        // The kernel's static shared memory (read at load time) counts against the same 48 KiB.
+        if shared_bytes as u64 + static_shared > 48 * 1024 {
             // Above 48 KiB in all a kernel must opt in to dynamic shared memory.
             // SAFETY: `f` belongs to a live module.
             unsafe {
@@ -532,7 +534,8 @@ fn c_log(buf: &[u8]) -> String {
 /// A loaded PTX module and the kernels looked up in it.
 pub struct Module {
     raw: sys::CUmodule,
-    functions: Vec<(String, sys::CUfunction)>,
+    /// Each kernel looked up at load time: name, handle, static shared memory in bytes.
+    functions: Vec<(String, sys::CUfunction, u64)>,
     ctx: Arc<CudaContext>,
     jit_log: String,
 }
@@ -544,8 +547,9 @@ impl std::fmt::Debug for Module {
 }
 
 impl Module {
-    fn function(&self, name: &str) -> Result<sys::CUfunction> {
-        self.functions.iter().find(|(n, _)| n == name).map(|(_, f)| *f).ok_or_else(|| {
+    /// The kernel `name`: its handle and its static shared memory in bytes.
+    fn function(&self, name: &str) -> Result<(sys::CUfunction, u64)> {
+        self.functions.iter().find(|(n, _, _)| n == name).map(|(_, f, s)| (*f, *s)).ok_or_else(|| {
             RuntimeError::Usage(format!(
                 "kernel '{name}' was not loaded (loaded: {})",
                 if self.functions.is_empty() { "none".to_string() } else { self.kernel_names().join(", ") }
@@ -555,7 +559,7 @@ impl Module {
 
     /// The kernels looked up at load time.
     pub fn kernel_names(&self) -> Vec<&str> {
-        self.functions.iter().map(|(n, _)| n.as_str()).collect()
+        self.functions.iter().map(|(n, _, _)| n.as_str()).collect()
     }
 
     /// The JIT compiler's info log (register and spill counts when the driver gives them).
