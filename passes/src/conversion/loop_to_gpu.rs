@@ -1557,22 +1557,17 @@ impl<'a> KernelBuilder<'a> {
                 // `loop-map{atomics=true}` marked it: several threads update the element.
                 let atomic = match self.ctx.attr(op, crate::transforms::loop_map::ATOMIC_ATTR) {
                     None => None,
-                    Some(_) => {
-                        let wide = matches!(self.ctx.float_kind(ty).map(|k| k.name()), Some("f32" | "f64"));
-                        let rmw = match kind.as_str() {
-                            "sum" if wide => "add",
-                            "max" | "min" if wide => kind.as_str(),
-                            _ => {
-                                let t = self.ctx.type_to_string(ty);
-                                return Err(op_error(
-                                    self.ctx,
-                                    op,
-                                    format!("an atomic accumulate of kind '{kind}' into '{t}' has no GPU lowering (sum, max or min of f32 or f64)"),
-                                ));
-                            }
-                        };
-                        Some(self.ctx.str_attr(rmw))
-                    }
+                    Some(_) => match crate::transforms::loop_map::atomic_rmw_kind(self.ctx, &kind, ty) {
+                        Some(rmw) => Some(self.ctx.str_attr(rmw)),
+                        None => {
+                            let t = self.ctx.type_to_string(ty);
+                            return Err(op_error(
+                                self.ctx,
+                                op,
+                                format!("an atomic accumulate of kind '{kind}' into '{t}' has no GPU lowering (sum, max or min of f32 or f64)"),
+                            ));
+                        }
+                    },
                 };
                 let mut body = |kb: &mut Self| -> R<()> {
                     if let Some(k) = atomic {
@@ -2028,17 +2023,7 @@ impl<'a> KernelBuilder<'a> {
     /// Estimated instructions per point of a row whose body is `body`: `work_of_op` of every
     /// op in the loops inside it (the ops directly in `body` run once per row).
     fn work_per_point(&self, body: BlockId) -> u32 {
-        let mut w = 0u32;
-        for o in self.ctx.block_ops(body) {
-            if self.ctx.regions(o).is_empty() {
-                continue;
-            }
-            // Every op nested in `o`, not `o` itself.
-            for op in self.ctx.walk_collect(o).into_iter().filter(|&x| x != o) {
-                w = w.saturating_add(crate::fusion::work_of_op(self.ctx, op));
-            }
-        }
-        w
+        self.ctx.block_ops(body).map(|o| crate::fusion::work_inside(self.ctx, o)).fold(0, u32::saturating_add)
     }
 
     fn nest_shape(&self, rows: Option<u64>, cols: Option<u64>) -> NestShape {
@@ -2482,7 +2467,7 @@ impl<'a> KernelBuilder<'a> {
     /// Runs `emit` (the emission of one row of `body`) with a block reduction's own slots
     /// per reduction where the row is a CTA's (`warp` false) and holds two or more of them.
     fn with_block_sites(&mut self, body: BlockId, warp: bool, emit: impl FnOnce(&mut Self) -> R<()>) -> R<()> {
-        let sites = self.ctx.block_ops(body).filter(|&o| self.ctx.isa::<mloop::ReduceOp>(o)).count();
+        let sites = self.body_reduces(body).len();
         let saved = self.own_block_slots;
         self.own_block_slots = !warp && sites >= 2;
         let r = emit(self);
@@ -2642,8 +2627,7 @@ impl<'a> KernelBuilder<'a> {
             p.inputs = self.fast_row_inputs(op, p);
         }
         let mut shape = self.nest_shape(self.size_of(parts.ubs[0]), cols);
-        shape.row_reductions =
-            self.ctx.block_ops(parts.body).filter(|&o| self.ctx.isa::<mloop::ReduceOp>(o)).count() as u32;
+        shape.row_reductions = self.body_reduces(parts.body).len() as u32;
         shape.partials = workspaces.len() as u32;
         shape.shared_ok = all_f32 && inner.is_some();
         shape.fast_bytes = plan.as_ref().map_or(0, |p| p.bytes);
@@ -3593,7 +3577,7 @@ impl<'a> KernelBuilder<'a> {
         }
         let y = value(self)?;
         // Inside a chunk (a block within a chunk-major body) only that chunk's columns exist.
-        for c in self.fs().chunk.map_or(0..k, |c| c..c + 1) {
+        for c in self.fast_chunks() {
             per_chunk(self, c, &y)?;
         }
         Ok(y)
@@ -3751,6 +3735,13 @@ impl<'a> KernelBuilder<'a> {
         self.offset(buf, &idx)
     }
 
+    /// The chunks of the thread's columns `fast_op` emits now: the current one in chunk-major
+    /// emission, else all.
+    fn fast_chunks(&mut self) -> std::ops::Range<usize> {
+        let k = self.fs().k;
+        self.fs().chunk.map_or(0..k, |c| c..c + 1)
+    }
+
     /// The thread's column slots `fast_op` emits now: those of the current chunk in
     /// chunk-major emission, else all.
     fn fast_cols(&mut self) -> std::ops::Range<usize> {
@@ -3832,10 +3823,9 @@ impl<'a> KernelBuilder<'a> {
                 let buf = st.buffer(self.ctx);
                 let ptr = self.get(buf)?;
                 let row = self.fast_row_index(buf, &operands[2..operands.len() - 1], &f[2..f.len() - 1])?;
-                let (k, v) = (self.fs().k, self.fs().v);
+                let v = self.fs().v;
                 let rowoff = self.fast_row_offset(buf, &row);
-                let chunks = self.fs().chunk.map_or(0..k, |c| c..c + 1);
-                for c in chunks {
+                for c in self.fast_chunks() {
                     let (b, valid) = (self.fs().bases[c], self.fs().valid[c]);
                     let vals: Vec<Value> = match &f[0] {
                         Fv::Uni(u) => vec![*u; v],

@@ -162,6 +162,12 @@ pub fn work_of_op(ctx: &morf_ir::Context, op: morf_ir::OpId) -> u32 {
     work_of_op_as_written(ctx, op)
 }
 
+/// [`work_of_op`] summed over the ops nested in `op` (not `op` itself; 0 for an op without
+/// regions): a loop's work per iteration of its innermost body.
+pub fn work_inside(ctx: &morf_ir::Context, op: morf_ir::OpId) -> u32 {
+    ctx.walk_collect(op).into_iter().skip(1).map(|o| work_of_op(ctx, o)).fold(0, u32::saturating_add)
+}
+
 /// Whether `op` is a float division whose divisor is a per-row value of its innermost loop
 /// ([`work_of_op`]).
 fn elementwise_div_by_row_value(ctx: &morf_ir::Context, op: morf_ir::OpId) -> bool {

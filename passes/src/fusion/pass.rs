@@ -489,7 +489,7 @@ impl FuseMixedReductions {
             // The kind is prefixed once the axes are final (below).
             // Work per point: the innermost body (the reduce's, or the nest's), plus the loop.
             let inner = reduces.first().map(|r| r.id()).unwrap_or(n);
-            let work = 1 + ctx.walk_collect(inner)[1..].iter().map(|o| super::work_of_op(ctx, *o)).sum::<u32>();
+            let work = 1 + super::work_inside(ctx, inner);
             let exprs = expression_work(ctx, n, inner, &iv_axis);
             infos.push(NestInfo {
                 id,

@@ -71,7 +71,7 @@ use std::collections::HashSet;
 
 use morf_ir::interfaces::elementwise;
 use morf_ir::pass::{Pass, PassInfo, PassOptionInfo, PassOptions, PassResult};
-use morf_ir::{Context, Diagnostic, OpId, Value};
+use morf_ir::{Context, Diagnostic, OpId, Type, Value};
 use morf_loop::access::AccessMap;
 use morf_loop::mapping::{DimMapping, Level, Mapping, MAPPING_ATTR};
 use morf_loop::ops::{
@@ -230,12 +230,24 @@ impl Pass for LoopMap {
 /// once: the lowering makes it an atomic read-modify-write (`mgpu.atomic_rmw`).
 pub const ATOMIC_ATTR: &str = "atomic";
 
-/// An accumulate the GPU can do atomically: sum, max or min into an f32 or f64 buffer, not
-/// inside a reduce.
+/// The `mgpu.atomic_rmw` kind that does an accumulate of kind `kind` into an element of type
+/// `elem` atomically: `add` for sum, `max`, `min`, of f32 or f64 (`None`: no atomic form).
+pub fn atomic_rmw_kind(ctx: &Context, kind: &str, elem: Type) -> Option<&'static str> {
+    if !matches!(ctx.float_kind(elem).map(|k| k.name()), Some("f32" | "f64")) {
+        return None;
+    }
+    match kind {
+        "sum" => Some("add"),
+        "max" => Some("max"),
+        "min" => Some("min"),
+        _ => None,
+    }
+}
+
+/// An accumulate the GPU can do atomically ([`atomic_rmw_kind`]), not inside a reduce.
 fn atomic_accumulate(ctx: &Context, o: OpId) -> bool {
     let Some(a) = ctx.dyn_cast::<AccumulateOp>(o) else { return false };
     let elem = ctx.element_type(ctx.value_type(a.buffer(ctx)));
-    let wide_float = matches!(ctx.float_kind(elem).map(|k| k.name()), Some("f32" | "f64"));
     let mut p = ctx.parent_op(o);
     while let Some(q) = p {
         if ctx.isa::<ReduceOp>(q) {
@@ -243,7 +255,7 @@ fn atomic_accumulate(ctx: &Context, o: OpId) -> bool {
         }
         p = ctx.parent_op(q);
     }
-    wide_float && matches!(a.kind(ctx).unwrap_or_default(), "sum" | "max" | "min")
+    atomic_rmw_kind(ctx, a.kind(ctx).unwrap_or_default(), elem).is_some()
 }
 
 /// A reduce whose combiner has a warp/CTA reduction: float, sum/max/min.

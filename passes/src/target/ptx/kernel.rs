@@ -238,12 +238,13 @@ pub(super) fn emit_kernel(ctx: &Context, op: OpId, opts: &PtxOptions) -> Result<
     } else {
         let _ = write!(text, "\n{}\n)\n", params.join(",\n"));
     }
-    if let Some(n) = ctx.attr(op, "max_threads").and_then(|a| ctx.attr_int(a)) {
+    let func = gpu::FuncOp(op);
+    if let Some(n) = func.max_threads(ctx) {
         let _ = writeln!(text, ".maxntid {n}, 1, 1");
-        let min_ctas = ctx.attr(op, "min_ctas_per_sm").and_then(|a| ctx.attr_int(a));
-        if let Some(m) = min_ctas {
+        if let Some(m) = func.min_ctas_per_sm(ctx) {
             // The lowering planned this kernel's CTAs per SM by its own register estimate
-            // (a CTA per row): without the bound ptxas may cap the registers lower and spill
+            // (`schedule::planned_ctas_per_sm`): without the bound ptxas may cap the registers
+            // lower and spill
             // (colmax_rowsum at 16384 x 8192, 256 threads: 64 registers and 16 bytes of spills;
             // with it 109 and none).
             let _ = writeln!(text, ".minnctapersm {m}");
