@@ -5,6 +5,9 @@
 // on gelu_bwd_bias's row kernel at 65536 x 1024 with two rows in flight: 107 registers
 // instead of 177 (docs/conversion-loop-to-gpu.md). Off by default (not timed yet).
 // RUN: rm -rf %t && mkdir -p %t
+// A bad value ends in a diagnostic and exit code 1:
+// RUN: not morf-opt %s --pass-pipeline='builtin.module(lower-loop-to-gpu{chunk-major=2})' 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: pass 'lower-loop-to-gpu': option 'chunk-major' expects true or false, got '2'
 // RUN: morf-opt %S/../../../examples/gelu_bwd_bias.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=65536,N=1024},canonicalize,cse,lower-loop-to-gpu{size-hints=M=65536,N=1024 chunk-major=true})' | FileCheck %s --check-prefix=CHUNK
 // RUN: morf-opt %S/../../../examples/gelu_bwd_bias.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=65536,N=1024},canonicalize,cse,lower-loop-to-gpu{size-hints=M=65536,N=1024})' | FileCheck %s --check-prefix=OP
 // The same outputs on the simulator, bit for bit, with and without (two rows in flight, a

@@ -261,3 +261,25 @@ func.func @rowsum_staged(%a: !mloop.buffer<?x?xf32>) -> !mloop.buffer<?xf32> {
   } attributes {morf.schedule = {mapping = "row_reduction", max_grid = 1056, partials = "none", rows_in_flight_per_warp = 1, rows_per_cta = 8, staged_rows = 4, threads = 256, threads_per_row = 32, vector = 4}}
   func.return %y : !mloop.buffer<?xf32>
 }
+
+// -----
+
+// A final reduction's threads_per_row is its columns per CTA: 8, 16 or 32.
+func.func @colsum_final_tile(%a: !mloop.buffer<?x?xf32> {morf.dims = ["M", "N"]}) -> !mloop.buffer<?xf32> {
+  %m = mloop.dim %a, 0 : !mloop.buffer<?x?xf32>
+  %n = mloop.dim %a, 1 : !mloop.buffer<?x?xf32>
+  %c1 = mloop.constant 1 : index
+  %z = mloop.constant 0.0 : f32
+  %c0 = mloop.constant 0 : index
+  %y = mloop.alloc(%n) : !mloop.buffer<?xf32>
+  // expected-error@+1 {{'threads_per_row' of a "final_reduction" (columns per CTA) must be 8, 16 or 32, got 12}}
+  mloop.parallel (%j) = (%c0) to (%n) step (%c1) {
+    %r = mloop.reduce sum (%i) = (%c0) to (%m) step (%c1) init(%z) : f32 {
+      %v = mloop.load %a[%i, %j] : !mloop.buffer<?x?xf32>
+      mloop.yield %v : f32
+    }
+    mloop.store %r, %y[%j] : !mloop.buffer<?xf32>
+    mloop.yield
+  } attributes {morf.schedule = {final = {mapping = "final_reduction", max_grid = 528, partials = "none", rows_in_flight_per_warp = 1, rows_per_cta = 2, threads = 64, threads_per_row = 12, vector = 4}, mapping = "split_partial", max_grid = 1056, partials = "none", rows_in_flight_per_warp = 1, rows_per_cta = 1, split_rows = 3, threads = 256, threads_per_row = 1, vector = 4}}
+  func.return %y : !mloop.buffer<?xf32>
+}
