@@ -153,8 +153,10 @@ fn parse_module(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
 
 fn print_module(p: &mut OpPrinter<'_>, op: OpId) {
     if let Some(n) = p.ctx.attr(op, "sym_name").and_then(|a| p.ctx.attr_str(a)) {
-        p.write(" @");
-        p.write(n);
+        // Quoted where it is not a bare identifier (`@"M="`), like every symbol.
+        let s = p.ctx.symbol_ref_attr_string(n);
+        p.write(" ");
+        p.write(&s);
     }
     p.print_optional_attr_dict_with_keyword(op, &["sym_name"]);
     p.write(" ");
