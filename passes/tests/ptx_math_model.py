@@ -17,13 +17,14 @@ Modelling choices:
   range, subnormal results included (without `.ftz`). Every point is run with all three d and
   the worst counts. `ex2.approx.ftz.f32` (tanh, erf) also flushes a subnormal argument or
   result to zero of the same sign: the sequences use it only where that changes no result.
-- `rcp.approx.f32(x)` (tanh and erf): 1/x rounded to f32, times (1 + d') with d' in {-2^-23, 0,
+- `rcp.approx.f32(x)` (tanh and log): 1/x rounded to f32, times (1 + d') with d' in {-2^-23, 0,
   +2^-23}, rounded again (the PTX ISA bound is 1 ulp; this is up to 1.5 ulp from 1/x). The
   sequences use `rcp.approx.ftz.f32`: a subnormal argument or result is flushed to zero of the
-  same sign. tanh and erf run every point with all nine pairs (d, d') and the worst counts; log
-  with the three d'.
-- The polynomials of tanh (below 0.9) and erf (below 1) are minimax fits of relative error
-  (`minimax`, Lawson's iteration over Chebyshev points, float64); `--fit` prints them again.
+  same sign. tanh runs every point with all nine pairs (d, d') and the worst counts; log with
+  the three d', erf (no rcp) with the three d.
+- The polynomials of tanh (below 0.9) and erf (below 1) are minimax fits of relative error, and
+  erf's `log2 erfc` polynomial (from 1 on) one of erf's error (`minimax`, Lawson's iteration over
+  Chebyshev points, float64); `--fit` prints them again.
 Error measure: |out - ref| / max(|ref|, 2^-126), ref in float64: relative error, except that
 results in the subnormal range are measured against the smallest normal (their own precision
 is absolute).
@@ -54,22 +55,30 @@ TANH_P = [
 ]
 # log(1 + f) = f - s (f - R), s = f / (2 + f), R = z (2/3 + z (2/5 + z (2/7 + z 2/9))), z = s^2.
 LOG_R = [2 / 3, 2 / 5, 2 / 7, 2 / 9]
-# erf x = x P(x^2) for |x| < 1: minimax fit (relative error of erf 1.2e-9), constant term first.
+# erf x = x + x P(x^2) for |x| < ERF_T: minimax fit (relative error of erf 3.95e-8), constant term
+# (2 / sqrt(pi) - 1) first (`--fit`).
+ERF_T = f32(1.0)
 ERF_P = [
-    1.1283791657267908,
-    -0.37612625824428625,
-    0.11283585149966217,
-    -0.026853811974656767,
-    0.005188327740076026,
-    -0.0008010193972464615,
-    7.853862158723855e-05,
+    0.12837912249928748,
+    -0.3761232619666337,
+    0.11280180164233082,
+    -0.026711312425079712,
+    0.004917552461567427,
+    -0.000563142570416812,
 ]
-# erfc a = t exp(-a^2 + Q(t)), t = 1 / (1 + a / 2) (Numerical Recipes' erfcc), constant term first.
-ERFC_Q = [-1.26551223, 1.00002368, 0.37409196, 0.09678418, -0.18628806, 0.27886807, -1.13520398, 1.48851587,
-          -0.82215223, 0.17087277]
-# The emitter evaluates log2(erfc a / t) = log2(e) (Q(t) - a^2) with n = -t: QN(n) = log2(e) Q(-n),
-# the coefficients of Q times log2 e, odd ones negated.
-ERFC_QN = [(-1) ** k * c * math.log2(math.e) for k, c in enumerate(ERFC_Q)]
+# log2 erfc a = R(a) for a = |x| in [ERF_T, ERF_HI]: minimax fit of the error it makes in erf (R's
+# error times erfc(a) ln 2 / erf(a): 1.62e-8), constant term first (`--fit`). From 3.9192 on erf
+# rounds to 1 in f32; R stays below -25 there (at most -25.03, at 3.9192; every f32 up to inf
+# checked once), so 2^R <= 2^-25 and 1 - 2^R rounds to 1.
+ERF_HI = 3.92
+ERF_R = [
+    -0.0037786541765678213,
+    -1.6123867066878235,
+    -0.9438688281749185,
+    -0.12811095472929707,
+    0.02139784025151234,
+    -0.001669518181022518,
+]
 INF = f32(np.inf)
 EXP_X_MAX = np.uint32(0x42B17217).view(f32)  # 88.72283: the largest x with f32(x * LOG2E) < 128
 
@@ -179,23 +188,22 @@ def tanh_seq(x, dd):
     return np.copysign(sel(a < TANH_T, small, big), x).astype(f32)
 
 
-def erf_seq(x, dd):
-    """erf(x); dd = (d of ex2, d' of rcp)."""
-    d, dr = dd
+def erf_seq(x, d):
+    """erf(x); d of ex2."""
     x = np.asarray(x, f32)
     a = np.abs(x)
     z = (x * x).astype(f32)
     P = horner(ERF_P, z)
-    small = (x * P).astype(f32)
-    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        den = fma(a, f32(-0.5), f32(-1.0))  # -(1 + a/2)
-        n = rcp(den, dr)  # -t
-        q = horner(ERFC_QN, n)  # log2(e) Q(t)
-        s = fma(z, -LOG2E, q)  # log2(e) (Q(t) - a^2) = log2(erfc a / t)
-        E = ex2_ftz(s, d)  # below 2^-126 only for a > 9, where 1 - t E rounds to 1 either way
-        big = fma(n, E, f32(1.0))  # 1 - t E
-    # copysign.f32 on the selected value: erf is odd, erf(-0) = -0.
-    return np.copysign(sel(a < f32(1.0), small, big), x).astype(f32)
+    small = fma(x, P, x)  # x + x P(z)
+    with np.errstate(over="ignore", invalid="ignore"):
+        # log2 erfc a; leading coefficient < 0, so -inf for a = inf and large a (no inf - inf:
+        # every Horner step multiplies by a >= 0 and adds a constant).
+        r = horner(ERF_R, a)
+        E = ex2_ftz(r, d)  # erfc a; flushed below 2^-126, where 1 - E rounds to 1 either way
+        big = (f32(1.0) - E).astype(f32)  # sub.rn
+    # setp.lt + selp, copysign.f32 on the selected value: erf is odd, erf(-0) = -0; NaN compares
+    # false and takes `big`, NaN through R.
+    return np.copysign(sel(a < ERF_T, small, big), x).astype(f32)
 
 
 def minimax(f, w, v, n, iters=400):
@@ -213,21 +221,28 @@ def minimax(f, w, v, n, iters=400):
 
 
 def fit():
-    """Prints TANH_P and ERF_P again: fits of tanh(x) = x + x^3 P(x^2) on [0, 0.9] and erf(x) = x P(x^2)
-    on [0, 1], weighted to the relative error of the function, over 6001 Chebyshev points."""
+    """Prints TANH_P, ERF_P and ERF_R again: fits of tanh(x) = x + x^3 P(x^2) on [0, 0.9] and
+    erf(x) = x + x P(x^2) on [0, ERF_T], weighted to the relative error of the function, and of
+    log2 erfc(a) = R(a) on [ERF_T, ERF_HI], weighted to the error it makes in erf = 1 - erfc
+    (d log2 erfc = d erfc / (erfc ln 2), so by erfc ln 2 / erf), over 6001 Chebyshev points."""
 
-    def cheb(hi):
-        x = hi * (np.cos(np.linspace(np.pi, 0.0, 6001)) + 1.0) / 2.0
-        return x[x > 1e-3]
+    def cheb(lo, hi):
+        return lo + (hi - lo) * (np.cos(np.linspace(np.pi, 0.0, 6001)) + 1.0) / 2.0
 
-    x = cheb(0.9)
+    x = cheb(0.0, 0.9)
+    x = x[x > 1e-3]
     z, th = x * x, np.tanh(x)
     c, e = minimax((th - x) / (x * z), x * z / th, z, len(TANH_P))
     print(f"TANH_P (max relative error of tanh {e:.2e}):", [float(v) for v in c])
-    x = cheb(1.0)
+    x = cheb(0.0, float(ERF_T))
+    x = x[x > 1e-3]
     ef = np.array([math.erf(v) for v in x])
-    c, e = minimax(ef / x, x / ef, x * x, len(ERF_P))
+    c, e = minimax(ef / x - 1.0, x / ef, x * x, len(ERF_P))
     print(f"ERF_P (max relative error of erf {e:.2e}):", [float(v) for v in c])
+    a = cheb(float(ERF_T), ERF_HI)
+    ec = np.array([math.erfc(v) for v in a])
+    c, e = minimax(np.log2(ec), ec * math.log(2.0) / (1.0 - ec), a, len(ERF_R))
+    print(f"ERF_R (max relative error of erf {e:.2e}):", [float(v) for v in c])
 
 
 def err(out, ref):
@@ -323,19 +338,21 @@ def main():
     xt = xt[np.isfinite(xt)]
     worst["tanh"] = report("tanh", xt, tanh_seq, np.tanh(xt.astype(np.float64)), ds=EX2_RCP_D)
 
-    # erf: all exponents both signs, dense over [-6, 6] and around the switch at 1, random bits.
+    # erf: all exponents both signs, dense over [-6, 6] and around the switch at 1, every f32 in
+    # [3.875, 8] (where erf starts to round to 1 and R leaves its interval), random bits.
     xf = np.concatenate(
         [
             sweep_all_exponents(-np.inf, np.inf),
             np.linspace(-6.0, 6.0, 4_000_001).astype(f32),
             np.linspace(0.99, 1.01, 1_000_001).astype(f32),
+            np.arange(0x40780000, 0x41000001, dtype=np.uint32).view(f32),
             rng.uniform(-5.0, 5.0, n_random).astype(f32),
             rng.integers(0, 2**32, n_random, dtype=np.uint64).astype(np.uint32).view(f32),
         ]
     )
     xf = xf[np.isfinite(xf)]
     ref = np.array([math.erf(v) for v in xf.astype(np.float64).tolist()])
-    worst["erf"] = report("erf", xf, erf_seq, ref, ds=EX2_RCP_D)
+    worst["erf"] = report("erf", xf, erf_seq, ref)
 
     # Special values, exact.
     bad = []
@@ -351,9 +368,10 @@ def main():
             ("tanh", lambda x, d: tanh_seq(x, (d, dr)),
              [nan, INF, -INF, f32(0.0), f32(-0.0), mn, -mn, f32(1e-30), f32(20.0), f32(-20.0), f32(50.0), mx, -mx],
              [nan, 1.0, -1.0, 0.0, -0.0, mn, -mn, f32(1e-30), 1.0, -1.0, 1.0, 1.0, -1.0]),
-            ("erf", lambda x, d: erf_seq(x, (d, dr)),
-             [nan, INF, -INF, f32(0.0), f32(-0.0), f32(4.5), f32(-4.5), f32(30.0), mx, -mx],
-             [nan, 1.0, -1.0, 0.0, -0.0, 1.0, -1.0, 1.0, 1.0, -1.0]),
+            ("erf", erf_seq,
+             [nan, INF, -INF, f32(0.0), f32(-0.0), mn, -mn, f32(3.92), f32(-3.92), f32(4.5), f32(-4.5), f32(30.0),
+              f32(1e10), mx, -mx],
+             [nan, 1.0, -1.0, 0.0, -0.0, mn, -mn, 1.0, -1.0, 1.0, -1.0, 1.0, 1.0, 1.0, -1.0]),
         ]
         for name, fn, xs, want in cases:
             out = fn(np.array(xs, f32), d)

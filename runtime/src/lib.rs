@@ -417,54 +417,132 @@ impl Gpu {
         shared_bytes: u32,
         args: &[KernelArg<'_>],
     ) -> Result<()> {
+        self.launch_with(module, name, grid, block, shared_bytes, args, false).map(|_| ())
+    }
+
+    /// Launches kernel `name` like [`Gpu::launch`], but cooperatively
+    /// (`cuLaunchCooperativeKernel`): all its blocks are resident at once, so they may wait
+    /// for each other (a grid barrier). The grid is capped at the blocks that fit on the
+    /// device at once (the occupancy of `block` threads and `shared_bytes`, times the SMs);
+    /// the kernel must cover its work with any number of blocks. Returns the grid launched.
+    pub fn launch_cooperative(
+        &self,
+        module: &Module,
+        name: &str,
+        grid: u32,
+        block: u32,
+        shared_bytes: u32,
+        args: &[KernelArg<'_>],
+    ) -> Result<u32> {
+        self.launch_with(module, name, grid, block, shared_bytes, args, true)
+    }
+
+    /// The blocks of `block` threads and `shared_bytes` of dynamic shared memory of kernel
+    /// `name` that the device holds at once (occupancy per SM times the SMs).
+    pub fn resident_blocks(&self, module: &Module, name: &str, block: u32, shared_bytes: u32) -> Result<u32> {
+        let (f, static_shared) = module.function(name)?;
+        self.bind()?;
+        self.opt_in_shared(f, name, shared_bytes, static_shared)?;
+        // SAFETY: `f` belongs to a live module.
+        let per_sm =
+            unsafe { result::occupancy::max_active_block_per_multiprocessor(f, block as i32, shared_bytes as usize) }
+                .map_err(|e| cuda_err("cuOccupancyMaxActiveBlocksPerMultiprocessor", e, format!("kernel '{name}'")))?;
+        Ok(per_sm.max(0) as u32 * self.sm_count()?)
+    }
+
+    /// Opts kernel `f` in to `shared_bytes` of dynamic shared memory where that and its
+    /// static shared memory exceed the default 48 KiB.
+    fn opt_in_shared(&self, f: sys::CUfunction, name: &str, shared_bytes: u32, static_shared: u64) -> Result<()> {
+        if shared_bytes as u64 + static_shared <= 48 * 1024 {
+            return Ok(());
+        }
+        // SAFETY: `f` belongs to a live module.
+        unsafe {
+            sys::cuFuncSetAttribute(
+                f,
+                sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                shared_bytes as i32,
+            )
+        }
+        .result()
+        .map_err(|e| {
+            cuda_err(
+                "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)",
+                e,
+                format!("'{name}' asks for {shared_bytes} bytes of dynamic shared memory"),
+            )
+        })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn launch_with(
+        &self,
+        module: &Module,
+        name: &str,
+        grid: u32,
+        block: u32,
+        shared_bytes: u32,
+        args: &[KernelArg<'_>],
+        cooperative: bool,
+    ) -> Result<u32> {
         let (f, static_shared) = module.function(name)?;
         if block == 0 {
             return Err(RuntimeError::Usage(format!("launch of '{name}' with 0 threads per block")));
         }
         if grid == 0 {
-            return Ok(());
+            return Ok(0);
         }
         self.bind()?;
         // The kernel's static shared memory (read at load time) counts against the same 48 KiB.
-        if shared_bytes as u64 + static_shared > 48 * 1024 {
-            // Above 48 KiB in all a kernel must opt in to dynamic shared memory.
-            // SAFETY: `f` belongs to a live module.
-            unsafe {
-                sys::cuFuncSetAttribute(
-                    f,
-                    sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                    shared_bytes as i32,
-                )
+        self.opt_in_shared(f, name, shared_bytes, static_shared)?;
+        let grid = if cooperative {
+            let fits = self.resident_blocks(module, name, block, shared_bytes)?;
+            if fits == 0 {
+                return Err(RuntimeError::Usage(format!(
+                    "cooperative launch of '{name}': not one block of {block} threads and {shared_bytes} bytes of \
+                     shared memory fits on an SM"
+                )));
             }
-            .result()
-            .map_err(|e| {
-                cuda_err(
-                    "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)",
-                    e,
-                    format!("'{name}' asks for {shared_bytes} bytes of dynamic shared memory"),
-                )
-            })?;
-        }
+            grid.min(fits)
+        } else {
+            grid
+        };
         let mut values = pack_args(args);
         let mut params: Vec<*mut c_void> = values.iter_mut().map(|v| (v as *mut u64).cast()).collect();
+        let what = if cooperative { "cuLaunchCooperativeKernel" } else { "cuLaunchKernel" };
         // SAFETY: each parameter points at an 8-byte value that lives until the call
         // returns (the driver copies parameters at launch).
         unsafe {
-            result::launch_kernel(f, (grid, 1, 1), (block, 1, 1), shared_bytes, std::ptr::null_mut(), &mut params)
+            if cooperative {
+                result::launch_cooperative_kernel(
+                    f,
+                    (grid, 1, 1),
+                    (block, 1, 1),
+                    shared_bytes,
+                    std::ptr::null_mut(),
+                    &mut params,
+                )
+            } else {
+                result::launch_kernel(f, (grid, 1, 1), (block, 1, 1), shared_bytes, std::ptr::null_mut(), &mut params)
+            }
         }
         .map_err(|e| {
             cuda_err(
-                &format!("cuLaunchKernel('{name}', grid {grid}, block {block}, shared {shared_bytes})"),
+                &format!("{what}('{name}', grid {grid}, block {block}, shared {shared_bytes})"),
                 e,
                 match e.0 {
                     sys::CUresult::CUDA_ERROR_INVALID_VALUE => "check the block size and the argument count",
                     sys::CUresult::CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES => {
                         "too many registers or too much shared memory for this block size"
                     }
+                    sys::CUresult::CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE => {
+                        "more blocks than fit on the device at once"
+                    }
                     _ => "",
                 },
             )
-        })
+        })?;
+        Ok(grid)
     }
 
     /// Waits for all work; reports the error of a kernel that failed asynchronously.

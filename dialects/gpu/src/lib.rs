@@ -74,6 +74,7 @@ pub fn register(ctx: &mut Context) {
         SharedAllocOp::info(),
         DynamicSharedOp::info(),
         BarrierOp::info(),
+        GridBarrierOp::info(),
         ShuffleOp::info(),
         WarpReduceOp::info(),
         IfOp::info(),

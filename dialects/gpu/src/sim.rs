@@ -15,6 +15,10 @@
 //! - `mgpu.barrier` reached with part of the block inactive is an error (CUDA requires
 //!   barriers in uniform control flow); in lockstep a barrier reached by all threads needs
 //!   no other work;
+//! - a cooperative kernel's top-level `mgpu.grid_barrier`s split its body into phases: each
+//!   phase runs in every block before the next one starts, and a block keeps its threads'
+//!   values and its shared memory between phases (what co-resident blocks waiting at the
+//!   barrier see);
 //! - `mgpu.shuffle` reads the value of the same op in the source lane of the warp (lanes are
 //!   `thread_id % 32`). A source lane outside the warp, beyond the block, or inactive gives
 //!   the reading thread its own value: what `shfl.sync` does for out-of-range lanes, and
@@ -49,8 +53,8 @@ use morf_ir::{BlockId, Context, Diagnostic, OpId, Traits, Type, Value};
 
 use crate::ops::{
     AtomicKind, AtomicRmwOp, BarrierOp, BlockDimOp, BlockIdOp, CopyAsyncCommitOp, CopyAsyncOp, CopyAsyncWaitOp,
-    DynamicSharedOp, GridDimOp, IfOp, LaneIdOp, LaunchOp, LoadOp, LoadVecOp, ReduceKind, SharedAllocOp, ShuffleMode,
-    ShuffleOp, StoreOp, StoreVecOp, ThreadIdOp, WarpIdOp, WarpReduceOp,
+    DynamicSharedOp, GridBarrierOp, GridDimOp, IfOp, LaneIdOp, LaunchOp, LoadOp, LoadVecOp, ReduceKind, SharedAllocOp,
+    ShuffleMode, ShuffleOp, StoreOp, StoreVecOp, ThreadIdOp, WarpIdOp, WarpReduceOp,
 };
 use crate::types::{elem_bytes, ptr_parts};
 
@@ -126,18 +130,53 @@ pub fn run_launch(host: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<(
         }
     }
     let mask = vec![true; n];
-    for b in 0..blocks {
-        sim.block = b;
-        sim.shared.clear();
-        sim.dynamic.clear();
-        sim.copies.iter_mut().for_each(|c| *c = AsyncCopies::default());
-        let r = sim.run_block(body, &mask);
-        host.steps = host.steps.saturating_add(sim.steps);
-        sim.steps = 0;
-        sim.max_steps = host.max_steps.saturating_sub(host.steps);
-        r?;
+    // The phases of a cooperative kernel: the body's ops between its grid barriers. Each
+    // phase runs in every block (in block order) before the next starts; a block keeps its
+    // threads' values, shared memory and copies in flight from one phase to the next.
+    let ops: Vec<OpId> = ctx.block_ops(body).collect();
+    let phases: Vec<&[OpId]> = ops.split(|&o| ctx.isa::<GridBarrierOp>(o)).collect();
+    let mut saved: Vec<Option<BlockState>> = (0..blocks).map(|_| None).collect();
+    for (k, phase) in phases.iter().enumerate() {
+        let last = k + 1 == phases.len();
+        for b in 0..blocks {
+            sim.block = b;
+            match saved[b as usize].take() {
+                Some(st) => sim.restore(st),
+                None => {
+                    if sim.threads.is_empty() {
+                        // The previous block's machines were saved for the next phase.
+                        sim.threads = (0..n).map(|_| Machine::new()).collect();
+                        for m in &mut sim.threads {
+                            for (&a, v) in formals.iter().zip(&args) {
+                                m.set(a, v.clone());
+                            }
+                        }
+                        sim.copies = (0..n).map(|_| AsyncCopies::default()).collect();
+                    }
+                    sim.shared.clear();
+                    sim.dynamic.clear();
+                    sim.copies.iter_mut().for_each(|c| *c = AsyncCopies::default());
+                }
+            }
+            let r = sim.run_ops(phase, &mask);
+            host.steps = host.steps.saturating_add(sim.steps);
+            sim.steps = 0;
+            sim.max_steps = host.max_steps.saturating_sub(host.steps);
+            r?;
+            if !last {
+                saved[b as usize] = Some(sim.save());
+            }
+        }
     }
     Ok(())
+}
+
+/// What a block of a cooperative kernel keeps between phases.
+struct BlockState {
+    threads: Vec<Machine>,
+    shared: HashMap<OpId, RtValue>,
+    dynamic: HashMap<Type, RtValue>,
+    copies: Vec<AsyncCopies>,
 }
 
 /// The state of one block of a launch.
@@ -217,6 +256,41 @@ impl<'c> Sim<'c> {
 
     fn int(&self, op: OpId, t: usize, v: Value) -> InterpResult<i64> {
         self.get(t, v)?.as_int().ok_or_else(|| self.err(op, t, "expected an integer operand"))
+    }
+
+    /// Takes the block's state out (the next block starts from scratch or from its own).
+    fn save(&mut self) -> BlockState {
+        BlockState {
+            threads: std::mem::take(&mut self.threads),
+            shared: std::mem::take(&mut self.shared),
+            dynamic: std::mem::take(&mut self.dynamic),
+            copies: std::mem::take(&mut self.copies),
+        }
+    }
+
+    /// Puts a block's saved state back.
+    fn restore(&mut self, st: BlockState) {
+        self.threads = st.threads;
+        self.shared = st.shared;
+        self.dynamic = st.dynamic;
+        self.copies = st.copies;
+    }
+
+    /// Runs the top-level ops `ops` of a kernel body (one phase) under `mask`, stopping at a
+    /// terminator.
+    fn run_ops(&mut self, ops: &[OpId], mask: &Mask) -> InterpResult<()> {
+        let ctx = self.ctx;
+        for &op in ops {
+            self.steps += actives(mask).count().max(1) as u64;
+            if self.steps > self.max_steps {
+                return Err(op_error(ctx, op, "interpreter: step limit exceeded (in a simulated kernel)"));
+            }
+            if ctx.op_info(op).is_some_and(|i| i.has(Traits::TERMINATOR)) {
+                return Ok(());
+            }
+            self.run_op(op, mask)?;
+        }
+        Ok(())
     }
 
     /// Runs the ops of `b` under `mask` up to its terminator, which it returns unexecuted.
@@ -337,6 +411,11 @@ impl<'c> Sim<'c> {
                     ),
                 ));
             }
+        } else if ctx.isa::<GridBarrierOp>(op) {
+            // The launch splits the body at its top-level grid barriers; one met here is
+            // nested.
+            let t = mask.iter().position(|a| *a).unwrap_or(0);
+            return Err(self.err(op, t, "must stand directly in the kernel's body (the verifier says so)"));
         } else if let Some(s) = ctx.dyn_cast::<ShuffleOp>(op) {
             self.shuffle(s, mask)?;
         } else if let Some(w) = ctx.dyn_cast::<WarpReduceOp>(op) {

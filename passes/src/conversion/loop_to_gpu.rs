@@ -109,6 +109,10 @@ pub struct LoopToGpuOptions {
     /// op by op over all of them; the same ops and results, shorter live ranges (fewer
     /// registers for ptxas). Off by default: not timed yet.
     pub chunk_major: bool,
+    /// `final=launch`: a final reduction gets its own launch. By default (`final=grid`) a
+    /// final reduction right after the row-fused kernel that fills its workspace runs in that
+    /// kernel's grid, behind a grid barrier (one cooperative launch, [`super::grid_merge`]).
+    pub final_launch: bool,
 }
 
 /// An entry of a nest's `morf.kernel` dictionary (docs/fusion.md, "Materialized form").
@@ -284,7 +288,21 @@ impl LoopToGpuOptions {
         let report = o.bool("report", false)?;
         let atomics = o.bool("atomics", false)?;
         let chunk_major = o.bool("chunk-major", false)?;
-        Ok(LoopToGpuOptions { overrides, device, size_hints, dry_run: None, report, atomics, chunk_major })
+        let final_launch = match o.string("final", "grid").as_str() {
+            "grid" => false,
+            "launch" => true,
+            other => return Err(format!("option 'final' must be 'grid' or 'launch', got '{other}'")),
+        };
+        Ok(LoopToGpuOptions {
+            overrides,
+            device,
+            size_hints,
+            dry_run: None,
+            report,
+            atomics,
+            chunk_major,
+            final_launch,
+        })
     }
 }
 
@@ -326,6 +344,11 @@ pub const OPTIONS: &[PassOptionInfo] = &[
         key: "chunk-major",
         help: "register-resident row kernels emit a body chunk by chunk of a thread's columns instead of op by op (same results, shorter live ranges; not timed yet)",
         default: "false",
+    },
+    PassOptionInfo {
+        key: "final",
+        help: "grid: a final reduction runs in the grid of the row kernel before it, behind a grid barrier (one cooperative launch); launch: its own launch",
+        default: "grid",
     },
     PassOptionInfo {
         key: "atomics",
@@ -462,15 +485,30 @@ fn lower_function(ctx: &mut Context, mblock: BlockId, func: OpId, opts: &LoopToG
     let fills = identity_fills(ctx, body);
     let mut dropped_fills = Vec::new();
     let mut lowered = Vec::new();
+    // The launch and CTA size of the row-fused kernel just lowered (`final=grid`).
+    let mut prev_row_fused: Option<(OpId, u32, Option<u64>)> = None;
+    let mut merge_notes: Vec<String> = Vec::new();
     for (n, unit) in units.iter().enumerate() {
         let kname = format!("{fname}_k{n}");
+        let prev = prev_row_fused.take();
         if unit.epilogue.is_empty() && mapped::has_mapping(ctx, unit.op) {
             // A nest with a `mapping` attribute: the mechanical lowering (mapped.rs).
             mapped::lower_mapped(ctx, mblock, unit.op, &kname, &names, opts, &spills, "the IR")?;
             lowered.push(unit.op);
             continue;
         }
-        let mut kb = KernelBuilder::new(ctx, mblock, unit.op, &kname, &names, opts, &spills);
+        // `final=grid`: a final reduction right after a row-fused kernel takes its CTA size,
+        // so that the two can be one cooperative kernel.
+        let in_grid = match prev {
+            Some((_, threads, _)) if !opts.final_launch && kernel_kind(ctx, unit.op).as_deref() == Some("final") => {
+                let mut o = opts.clone();
+                o.overrides.threads = threads;
+                Some(o)
+            }
+            _ => None,
+        };
+        let unit_opts = in_grid.as_ref().unwrap_or(opts);
+        let mut kb = KernelBuilder::new(ctx, mblock, unit.op, &kname, &names, unit_opts, &spills);
         let (mapping, final_schedule, why) = kb.chosen_mapping(unit.op)?;
         if mapping == Mapping::Sequential
             && kb.ir_schedule.is_none()
@@ -518,11 +556,30 @@ fn lower_function(ctx: &mut Context, mblock: BlockId, func: OpId, opts: &LoopToG
             kb.lower_unit(unit, mapping)?;
             dropped_fills.extend(kb.fresh_used.iter().filter_map(|w| fills.get(w).copied()));
             launches.push(kb.launch_record(&kname));
-            kb.finish()?;
+            let threads = kb.schedule.as_ref().map_or(0, |s| s.threads);
+            let ctas = kb.cooperative_ctas;
+            let launch = kb.finish()?;
+            let merged = match prev {
+                Some((first, _, ctas)) if in_grid.is_some() && mapping == Mapping::FinalReduction => {
+                    super::grid_merge::merge_into_previous(ctx, first, launch, &lowered, ctas)?
+                }
+                _ => false,
+            };
+            if merged {
+                merge_notes.push(format!(
+                    "@{kname} runs in the grid of the launch before it, after a grid barrier (final=grid)"
+                ));
+            }
+            prev_row_fused = (mapping == Mapping::RowFused && !merged).then_some((launch, threads, ctas));
         }
         if opts.report && opts.dry_run.is_none() {
-            morf_ir::io::eprint_lossy(&schedule_report(ctx, unit.op, &launches, &why));
+            let mut text = schedule_report(ctx, unit.op, &launches, &why);
+            for n in merge_notes.drain(..) {
+                text.push_str(&format!("{}: note: {n}\n", ctx.loc_prefix(ctx.op_loc(unit.op))));
+            }
+            morf_ir::io::eprint_lossy(&text);
         }
+        merge_notes.clear();
         lowered.push(unit.op);
         lowered.extend(unit.epilogue.iter().copied());
     }
@@ -1085,6 +1142,9 @@ struct KernelBuilder<'a> {
     fresh: HashSet<Value>,
     /// See `fresh`.
     fresh_used: HashSet<Value>,
+    /// A row-fused kernel's CTAs per SM should it become cooperative (`final=grid`), for
+    /// `min_ctas_per_sm` (see [`planned_ctas_per_sm`]).
+    cooperative_ctas: Option<u64>,
 }
 
 /// Terms of a thread's sequential float reduction combined into one fresh partial
@@ -1141,7 +1201,7 @@ impl<'a> KernelBuilder<'a> {
         let ft = ctx.function_type(&[], &[]);
         let fta = ctx.type_attr(ft);
         let unit = ctx.unit_attr();
-        let st = mgpu::FuncOp::state(loc, sym, fta, Some(unit), None, None).region(region);
+        let st = mgpu::FuncOp::state(loc, sym, fta, Some(unit), None, None, None).region(region);
         let kernel = ctx.create_op(st);
         ctx.append_op(mblock, kernel);
         let written: HashSet<Value> = written_buffers(ctx, nest).into_iter().collect();
@@ -1175,6 +1235,7 @@ impl<'a> KernelBuilder<'a> {
             dealloc: None,
             fresh: HashSet::new(),
             fresh_used: HashSet::new(),
+            cooperative_ctas: None,
         }
     }
 
@@ -2637,12 +2698,14 @@ impl<'a> KernelBuilder<'a> {
         }
         shape.work_per_point = self.work_per_point(parts.body);
         let s = self.set_schedule(Mapping::RowFused, &shape);
-        if let Some(ctas) = planned_ctas_per_sm(&self.opts.device, &shape, &s) {
+        if let Some(ctas) = planned_ctas_per_sm(&self.opts.device, &shape, &s, false) {
             // ptxas is told the CTAs per SM the schedule planned, so that it neither caps the
             // registers lower and spills nor takes more and loses a CTA.
             let n = self.ctx.i64_attr(ctas as i64);
             self.ctx.set_attr(self.kernel, "min_ctas_per_sm", n);
         }
+        // The bound it takes if a final reduction joins it behind a grid barrier.
+        self.cooperative_ctas = planned_ctas_per_sm(&self.opts.device, &shape, &s, true);
         let split = split.unwrap_or(s.rows_per_cta as u64);
         let bench = self.ctx.unit_attr();
         self.ctx.set_attr(self.kernel, "morf.bench", bench);
@@ -2856,7 +2919,9 @@ impl<'a> KernelBuilder<'a> {
 
     /// Ends the kernel (`mgpu.return`, function type) and puts its launch before the nest
     /// (the nests are erased once the whole function is lowered, [`erase_lowered`]).
-    fn finish(mut self) -> R<()> {
+    /// Ends the kernel and inserts its launch (and the workspace's dealloc) on the host
+    /// before the nest; returns the launch.
+    fn finish(mut self) -> R<OpId> {
         self.cur = self.entry;
         self.push(mgpu::ReturnOp::state(self.loc));
         let tys: Vec<Type> = self.ctx.block_args(self.entry).iter().map(|v| self.ctx.value_type(*v)).collect();
@@ -2869,11 +2934,11 @@ impl<'a> KernelBuilder<'a> {
         let name = symbol_name(self.ctx, self.kernel).unwrap_or_default().to_string();
         let sym = self.ctx.symbol_ref_attr(&name);
         let st = mgpu::LaunchOp::state(self.loc, blocks, threads, shared, &self.args, sym);
-        insert_before(self.ctx, self.nest, st);
+        let launch = insert_before(self.ctx, self.nest, st);
         if let Some(w) = self.dealloc {
             insert_before(self.ctx, self.nest, mloop::DeallocOp::state(self.loc, w));
         }
-        Ok(())
+        Ok(launch)
     }
 }
 

@@ -3,6 +3,7 @@
 //! `gpu-choose-schedule` (those schedules as `morf.schedule` attributes on the nests).
 
 pub mod gpu_choose_schedule;
+pub mod grid_merge;
 pub mod loop_to_gpu;
 pub mod schedule;
 pub mod tensor_to_loop;

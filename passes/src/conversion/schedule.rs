@@ -645,15 +645,20 @@ pub fn resident_ctas(device: &Device, threads: u64, regs: u64) -> u64 {
 /// counted with its margin (the heavy rows of [`HEAVY_ROW_ISSUE`] give CTAs up for it): left
 /// alone ptxas capped tanh_bwd_bias and softmax_fwd_colsum at 65536 x 1024 at 128 registers,
 /// two CTAs of 256, and spilled 4 and 8 bytes.
-pub fn planned_ctas_per_sm(device: &Device, shape: &NestShape, s: &Schedule) -> Option<u64> {
+///
+/// A cooperative kernel (`cooperative`: the row kernel with its final reduction behind a grid
+/// barrier, whose grid the runtime caps at the CTAs resident) is planned for the CTAs its
+/// estimate leaves resident with one row in flight too: left alone ptxas capped
+/// rmsnorm_bwd_f32's at 576000 x 384 at 80 registers (three CTAs) and spilled 8 bytes.
+pub fn planned_ctas_per_sm(device: &Device, shape: &NestShape, s: &Schedule, cooperative: bool) -> Option<u64> {
     let f = s.fast?;
     let t = s.threads as u64;
     let per_thread = f.cols.div_ceil(s.threads_per_row.max(1) as u64);
-    if s.threads_per_row <= 32 {
-        if s.rows_in_flight_per_warp < 2 {
-            return None;
-        }
+    if s.threads_per_row <= 32 && s.rows_in_flight_per_warp >= 2 {
         return Some(resident_ctas(device, t, rows_ahead_margin(row_regs(shape, per_thread, 2))));
+    }
+    if s.threads_per_row <= 32 && !cooperative {
+        return None;
     }
     let regs = row_regs(shape, per_thread, s.rows_in_flight_per_warp);
     let ctas = resident_ctas(device, t, regs);
@@ -1091,7 +1096,8 @@ mod tests {
             row_reductions: 1,
             work_per_point: 0,
         };
-        let planned = |sh: &NestShape| planned_ctas_per_sm(&d, sh, &choose_schedule(Mapping::RowFused, sh, &d, &o));
+        let planned =
+            |sh: &NestShape| planned_ctas_per_sm(&d, sh, &choose_schedule(Mapping::RowFused, sh, &d, &o), false);
         // colmax_rowsum at N = 8192 (x; one partial): 256 threads, 94 estimated, two CTAs.
         assert_eq!(planned(&shape(8192, 2, 1, 0, 1)), Some(2));
         // layernorm_bwd_f32 at N = 3000 (x, dy; w; dw, db): 192 threads, 110 estimated; three

@@ -24,7 +24,9 @@
 //!         regs = 40 + columns per thread * (row inputs + hoisted vectors + partials)
 //! row_s = 1.2 us + chain * (1.1 us block reduction | 0.15 us warp) + 0.5 us per other reduction
 //!         (rows staged through shared memory, k of them: 1.2 us / k + 0.36 us per reduction)
-//! final reduction: workspace / (bw * ctas / (ctas + 136)), ctas = ceil(cols / tile), tile 32, 16 or 8
+//! final reduction: workspace / (bw * ctas / (ctas + 136)), ctas = ceil(cols / tile), tile 32, 16 or 8;
+//!         no launch of its own but a grid barrier (1.5 us): `lower-loop-to-gpu` runs it in the
+//!         grid of the row kernel before it (`final=grid`, its default)
 //! ```
 //!
 //! A row kernel walks rows one at a time per CTA (or warp), so it is latency-bound unless its
@@ -243,7 +245,8 @@ pub fn kernel_cost(kernel: &Kernel, ctx: &Ctx) -> KernelCost {
     // (module docs, "Occupancy").
     let shape = launch_shape(kernel, ctx, &reads, partial, row);
     let (dram_s, launches) = match &shape {
-        LaunchShape::Final { ctas } => (bytes / (bw * final_efficiency(*ctas)), 1),
+        // In the row kernel's grid, behind a grid barrier (`lower-loop-to-gpu{final=grid}`).
+        LaunchShape::Final { ctas } => (GRID_BARRIER_S + bytes / (bw * final_efficiency(*ctas)), 0),
         LaunchShape::Waves(w) => (waves_time(dev, w, bytes), 1),
         LaunchShape::SplitK { partial, ctas, ws_bytes } => {
             // Split-K: the partial launch over the data, then a final over its workspace.
@@ -342,6 +345,10 @@ const STAGED_REDUCTION_S: f64 = 0.36e-6;
 /// split) one after another: each step waits for its loads, then stores, as a row does
 /// (measured: the bias gradients of tanh and GELU at 65536 x 1024, any split).
 const POINT_TRIP_S: f64 = 2.2e-6;
+/// A final reduction run in the grid of the row kernel before it: the grid barrier and the
+/// wait for the row kernel's last CTA, seconds (H200, 2026-12-02: the merged launch saved
+/// 0.6-2.5 us of the 2.5 us launch and 1 us gap of a separate final, docs/perf.md).
+const GRID_BARRIER_S: f64 = 1.5e-6;
 /// The flush of one shared partial at the end of a split (a warp per row: the warps'
 /// partial rows combined in shared memory, then added to the workspace row), seconds,
 /// measured on the backward norms with a warp per row at 65536 x 1024.

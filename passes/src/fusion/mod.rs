@@ -148,8 +148,9 @@ pub struct NestInfo {
 
 /// Estimated GPU instructions (per thread) of one op of a loop body: the accurate f32
 /// sequences of the PTX emitter less what ptxas folds and overlaps (`exp` 8, `log` 18, `tanh`
-/// 11, `erf` 16: about 0.63 of their SASS, 13, 28, 18 and 26 since 2026-12-02, the ratio the
-/// earlier weights 14, 22, 14, 22 had to the longer sequences), about 8 for an IEEE
+/// 11, `erf` 11: about 0.63 of their SASS, 13, 28, 18 and 18 since 2026-12-02 (erf's without
+/// the reciprocal), the ratio the earlier weights 14, 22, 14, 22 had to the longer
+/// sequences), about 8 for an IEEE
 /// `div`/`sqrt`, 1 otherwise (a load or store moves a vector of
 /// several points, its address arithmetic shared). A float division by a per-row value (the
 /// divisor defined outside the innermost loop, or loaded at indices defined outside it: a
@@ -201,7 +202,7 @@ fn work_of_op_as_written(ctx: &morf_ir::Context, op: morf_ir::OpId) -> u32 {
             UnaryFn::Exp => 8,
             UnaryFn::Log => 18,
             UnaryFn::Tanh => 11,
-            UnaryFn::Erf => 16,
+            UnaryFn::Erf => 11,
             UnaryFn::Sqrt => 8,
             UnaryFn::Rsqrt => 2,
             _ => 1,

@@ -468,9 +468,15 @@ impl<'a> GpuExecutor<'a> {
                         }
                         t.events[t.launches.len()].record_start()?;
                     }
-                    self.gpu
-                        .launch(self.module, &kernel, grid, threads, shared, &args)
-                        .map_err(|e| op_err(ctx, op, format!("launch of @{kernel} failed: {e}")))?;
+                    // A cooperative kernel (one with grid barriers) runs with all its blocks
+                    // resident: the runtime caps its grid at what fits.
+                    let cooperative = LaunchOp(op).callee(ctx).is_some_and(|f| f.cooperative(ctx).is_some());
+                    let grid = if cooperative {
+                        self.gpu.launch_cooperative(self.module, &kernel, grid, threads, shared, &args)
+                    } else {
+                        self.gpu.launch(self.module, &kernel, grid, threads, shared, &args).map(|_| grid)
+                    }
+                    .map_err(|e| op_err(ctx, op, format!("launch of @{kernel} failed: {e}")))?;
                     if let Some(t) = &mut self.timing {
                         t.events[t.launches.len()].record_end()?;
                         t.launches.push(LaunchInfo { kernel, grid, block: threads, shared_bytes: shared });

@@ -94,6 +94,9 @@ fn specials() -> Vec<f32> {
         0.55,
         1e-30,
         -1e-30,
+        3.92,
+        -3.92,
+        30.0,
     ];
     v.extend((1..200).map(|i| f32::from_bits(i * 37)));
     v
@@ -224,7 +227,23 @@ fn special_expectations(op: &str) -> Vec<(f32, f32)> {
             (1e-30, 1e-30),
             (-1e-30, -1e-30),
         ],
-        "erf" => vec![(nan, nan), (inf, 1.0), (-inf, -1.0), (0.0, 0.0), (-0.0, -0.0), (4.5, 1.0), (-4.5, -1.0)],
+        "erf" => vec![
+            (nan, nan),
+            (inf, 1.0),
+            (-inf, -1.0),
+            (0.0, 0.0),
+            (-0.0, -0.0),
+            (f32::from_bits(1), f32::from_bits(1)),
+            (-f32::from_bits(1), -f32::from_bits(1)),
+            // From 3.9192 on erf rounds to 1; the sequence's 2^R(|x|) stays below 2^-25 beyond.
+            (3.92, 1.0),
+            (-3.92, -1.0),
+            (4.5, 1.0),
+            (-4.5, -1.0),
+            (30.0, 1.0),
+            (f32::MAX, 1.0),
+            (-f32::MAX, -1.0),
+        ],
         _ => vec![],
     }
 }

@@ -8,8 +8,8 @@
 // A bad value ends in a diagnostic and exit code 1:
 // RUN: not morf-opt %s --pass-pipeline='builtin.module(lower-loop-to-gpu{chunk-major=2})' 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: pass 'lower-loop-to-gpu': option 'chunk-major' expects true or false, got '2'
-// RUN: morf-opt %S/../../../examples/gelu_bwd_bias.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=65536,N=1024},canonicalize,cse,lower-loop-to-gpu{size-hints=M=65536,N=1024 chunk-major=true})' | FileCheck %s --check-prefix=CHUNK
-// RUN: morf-opt %S/../../../examples/gelu_bwd_bias.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=65536,N=1024},canonicalize,cse,lower-loop-to-gpu{size-hints=M=65536,N=1024})' | FileCheck %s --check-prefix=OP
+// RUN: morf-opt %S/../../../examples/gelu_bwd_bias.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=65536,N=1024},canonicalize,cse,lower-loop-to-gpu{size-hints=M=65536,N=1024 chunk-major=true final=launch})' | FileCheck %s --check-prefix=CHUNK
+// RUN: morf-opt %S/../../../examples/gelu_bwd_bias.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=65536,N=1024},canonicalize,cse,lower-loop-to-gpu{size-hints=M=65536,N=1024 final=launch})' | FileCheck %s --check-prefix=OP
 // The same outputs on the simulator, bit for bit, with and without (two rows in flight, a
 // three chunks of 4 columns a thread, the last one partial: N = 300), and against the interpreter (bf16 outputs):
 // RUN: morf-opt %S/../../../examples/gelu_bwd_bias.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=300,N=300},canonicalize,cse,lower-loop-to-gpu{size-hints=M=300,N=300 grid=3 rows-in-flight=2 chunk-major=true})' > %t/chunk.mlir
@@ -21,7 +21,7 @@
 // RUN: morf-opt %t/chunk.mlir | FileCheck %s --check-prefix=FAST
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/softmax_fwd_colsum.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=200,N=92},canonicalize,cse,lower-loop-to-gpu{size-hints=M=200,N=92 grid=3 chunk-major=true})' M=200,N=92 1e-2 %t
 
-// FAST: morf.schedule = "RowFused {{.*}}rows-in-flight=2 fast: N=300 vector=4 chunks=3"
+// FAST: morf.schedule = "RowFused {{.*}}rows-in-flight=2 fast: N=300 vector=4 chunks=3; grid barrier; FinalReduction
 
 // Chunk-major: the first chunk's erfs, its vector store of dx, then the next chunk's erfs.
 // CHUNK-LABEL: mgpu.func @gelu_bwd_bias_k0(

@@ -4,7 +4,7 @@
 // is loaded ahead and staged through shared memory like a 2-D one (reduce3d at
 // 16 x 1024 x 8192: a CTA per row with four rows staged).
 // RUN: morf-opt %S/../../../examples/reduce3d.mlir --pipeline=gpu --size-hints B=16,M=1024,N=8192 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=AUTO
-// RUN: morf-opt %S/../../../examples/reduce3d.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions,canonicalize,cse,lower-loop-to-gpu{size-hints=B=4,M=5,N=96 staged-rows=3 threads=64 threads-per-row=64})' | FileCheck %s --check-prefix=IR
+// RUN: morf-opt %S/../../../examples/reduce3d.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions,canonicalize,cse,lower-loop-to-gpu{size-hints=B=4,M=5,N=96 staged-rows=3 threads=64 threads-per-row=64 final=launch})' | FileCheck %s --check-prefix=IR
 // On the simulator against the interpreter: staged (N = 96, the hint), two rows in flight
 // per warp, and N = 100 under the hint 96 (the looped form, chosen at run time).
 // REQUIRES: numpy

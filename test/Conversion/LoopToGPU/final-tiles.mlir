@@ -1,13 +1,15 @@
 // The row kernel of these two column reductions writes a row of partials per CTA; the final
-// reduction over them runs in CTAs that each own a tile of 32, 16 or 8 columns: the widest that still gives a
+// reduction over them (in its own launch, final=launch) runs in CTAs that each own a tile of 32, 16 or 8 columns: the widest that still gives a
 // CTA per SM (132 on the H200). Narrower tiles give more CTAs over the same partials (at 1024
 // columns 128 instead of 32); a warp then loads 32 / C rows of C columns at once (whole
 // 32-byte sectors of f32), and the first C lanes of warp 0 combine the row groups in order.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: morf-opt %s --pipeline=gpu --size-hints M=65536,N=1024 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=N1024
-// RUN: morf-opt %s --pipeline=gpu --size-hints M=65536,N=3000 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=N3000
-// RUN: morf-opt %s --pipeline=gpu --size-hints M=65536,N=8192 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=N8192
-// RUN: morf-opt %s --pipeline=gpu --size-hints M=65536,N=1024 | FileCheck %s --check-prefix=IR
+// RUN: morf-opt %s --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=65536,N=1024},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=65536,N=1024 final=launch report=true})' 2>&1 >/dev/null | FileCheck %s --check-prefix=N1024
+// RUN: morf-opt %s --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=65536,N=3000},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=65536,N=3000 final=launch report=true})' 2>&1 >/dev/null | FileCheck %s --check-prefix=N3000
+// RUN: morf-opt %s --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=65536,N=8192},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=65536,N=8192 final=launch report=true})' 2>&1 >/dev/null | FileCheck %s --check-prefix=N8192
+// RUN: morf-opt %s --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=65536,N=1024},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=65536,N=1024 final=launch})' | FileCheck %s --check-prefix=IR
+// By default (final=grid) the final runs in the row kernel's grid, with its CTA size:
+// RUN: morf-opt %s --pipeline=gpu --size-hints M=65536,N=1024 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=GRID
 // On the simulator against the interpreter, at each width (the third one forced), with a
 // ragged last tile and fewer partial rows than row groups:
 // RUN: sh %S/Inputs/sim_vs_interp.sh %s 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions,canonicalize,cse,lower-loop-to-gpu{size-hints=M=700,N=37})' M=700,N=37 1e-5 %t
@@ -17,6 +19,8 @@
 // N1024: schedule: @colstats_k1: final_reduction threads=512 threads_per_row=8 rows_per_cta=64
 // N3000: schedule: @colstats_k1: final_reduction threads=512 threads_per_row=16 rows_per_cta=32
 // N8192: schedule: @colstats_k1: final_reduction threads=512 threads_per_row=32 rows_per_cta=16
+// GRID: schedule: @colstats_k1: final_reduction threads=256 threads_per_row=8 rows_per_cta=32
+// GRID: note: @colstats_k1 runs in the grid of the launch before it, after a grid barrier (final=grid)
 
 // IR-LABEL: mgpu.func @colstats_k1(
 // IR-SAME:  morf.schedule = "FinalReduction threads=512 threads-per-row=8 rows-per-cta=64

@@ -1,13 +1,14 @@
 // The fused RMSNorm backward: a row-fused kernel (persistent grid over splits, a warp per
-// row, partials in shared memory combined once per split) and the final reduction.
+// row, partials in shared memory combined once per split) and the final reduction, which by
+// default (final=grid) runs in the same cooperative kernel behind a grid barrier.
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pipeline=gpu | FileCheck %s
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pipeline=gpu --size-hints M=4096,N=1024 | FileCheck %s --check-prefix=HINTED
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions,canonicalize,cse,lower-loop-to-gpu{threads-per-row=256 grid=4})' | FileCheck %s --check-prefix=CTA
 
 // CHECK: mloop.fill
 // CHECK: mgpu.launch @rmsnorm_bwd_k0 blocks(%{{.*}}) threads(%{{.*}}) shared(%[[BYTES:.*]]) args(
-// CHECK: mgpu.launch @rmsnorm_bwd_k1
-// CHECK: mgpu.func @rmsnorm_bwd_k0({{.*}}) kernel attributes {max_threads = 256, morf.bench, morf.schedule = "RowFused threads=256 threads-per-row=32 rows-per-cta=8 {{.*}} partials=Shared"}
+// CHECK-NOT: mgpu.launch @rmsnorm_bwd_k1
+// CHECK: mgpu.func @rmsnorm_bwd_k0({{.*}}) kernel attributes {cooperative, max_threads = 256, morf.bench, morf.schedule = "RowFused threads=256 threads-per-row=32 rows-per-cta=8 {{.*}} partials=Shared; grid barrier; FinalReduction threads=256 threads-per-row=32 rows-per-cta=8 {{.*}}"}
 // CHECK: mgpu.dynamic_shared : !mgpu.ptr<f32, 3>
 // CHECK: %[[BID:.*]] = mgpu.block_id
 // CHECK: %[[GDIM:.*]] = mgpu.grid_dim
@@ -16,8 +17,8 @@
 // CHECK: mgpu.barrier
 // CHECK: mgpu.barrier
 // The final reduction: 32 columns x R warps per CTA, warp partials combined in shared memory.
-// CHECK: mgpu.func @rmsnorm_bwd_k1({{.*}}morf.schedule = "FinalReduction threads=512 threads-per-row=32 rows-per-cta=16
-// CHECK: mgpu.shared_alloc {size = 512} : !mgpu.ptr<f32, 3>
+// CHECK: mgpu.grid_barrier
+// CHECK: mgpu.shared_alloc {size = 256} : !mgpu.ptr<f32, 3>
 // CHECK: mgpu.barrier
 // CHECK: mgpu.load %{{.*}} : !mgpu.ptr<f32, 3>
 // CHECK: mgpu.barrier
@@ -27,12 +28,12 @@
 // HINTED-NOT: mloop.fill
 // HINTED: mgpu.launch @rmsnorm_bwd_k0
 // HINTED: mgpu.func @rmsnorm_bwd_k0
-// HINTED: mgpu.func @rmsnorm_bwd_k1
+// HINTED: mgpu.grid_barrier
 
 // A CTA per row: block reductions, partials straight into the CTA's workspace row (added
 // to it, so the identity fill stays).
 // CTA: mloop.fill
-// CTA: mgpu.func @rmsnorm_bwd_k0({{.*}}morf.schedule = "RowFused threads=256 threads-per-row=256 rows-per-cta=1 {{.*}} grid<=4 partials=Global"}
+// CTA: mgpu.func @rmsnorm_bwd_k0({{.*}}morf.schedule = "RowFused threads=256 threads-per-row=256 rows-per-cta=1 {{.*}} grid<=4 partials=Global; grid barrier; {{.*}}"}
 // CTA-NOT: mgpu.dynamic_shared
 // CTA: mgpu.shared_alloc {size = 32}
 // CTA: mgpu.warp_reduce sum

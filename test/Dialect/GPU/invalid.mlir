@@ -427,3 +427,24 @@ mgpu.func @copy_async_wait_pending() kernel {
 mgpu.func @min_ctas() kernel attributes {max_threads = 256, min_ctas_per_sm = 0} {
   mgpu.return
 }
+
+// -----
+
+// A grid barrier belongs to a cooperative kernel.
+mgpu.func @grid_barrier_not_cooperative() kernel {
+  // expected-error@+1 {{'mgpu.grid_barrier' op requires its 'mgpu.func' to be 'cooperative'}}
+  mgpu.grid_barrier
+  mgpu.return
+}
+
+// -----
+
+// Every thread reaches a grid barrier exactly once: it stands directly in the kernel's body.
+mgpu.func @grid_barrier_nested(%c: i1) kernel attributes {cooperative} {
+  mgpu.if %c {
+    // expected-error@+1 {{'mgpu.grid_barrier' op must stand directly in the body of a cooperative 'mgpu.func' (not nested in a loop or an 'mgpu.if')}}
+    mgpu.grid_barrier
+    mgpu.yield
+  }
+  mgpu.return
+}

@@ -2,10 +2,13 @@
 // its schedule planned (`min_ctas_per_sm`, from the register estimate), emitted as
 // `.minnctapersm`, so that ptxas neither caps its registers lower and spills nor takes more;
 // a warp-per-row kernel of 256 threads has `.maxntid` alone; over 256 threads without a plan,
-// `.minnctapersm 1`.
-// RUN: morf-opt %S/../../../examples/colmax_rowsum.mlir --pipeline=gpu --size-hints M=16384,N=8192 | FileCheck %s --check-prefix=IR
-// RUN: morf-opt %S/../../../examples/colmax_rowsum.mlir --pipeline=gpu --size-hints M=16384,N=8192 --emit=ptx | FileCheck %s
-// RUN: morf-opt %S/../../../examples/colmax_rowsum.mlir --pipeline=gpu --size-hints M=65536,N=1024 --emit=ptx | FileCheck %s --check-prefix=WARP
+// `.minnctapersm 1`. (Each with its final reduction in its own launch: final=launch.)
+// RUN: morf-opt %S/../../../examples/colmax_rowsum.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=16384,N=8192},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=16384,N=8192 final=launch})' | FileCheck %s --check-prefix=IR
+// RUN: morf-opt %S/../../../examples/colmax_rowsum.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=16384,N=8192},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=16384,N=8192 final=launch})' --emit=ptx | FileCheck %s
+// RUN: morf-opt %S/../../../examples/colmax_rowsum.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=65536,N=1024},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=65536,N=1024 final=launch})' --emit=ptx | FileCheck %s --check-prefix=WARP
+// The same kernel with its final behind a grid barrier (the default, final=grid) is planned for
+// the CTAs its register estimate leaves: the runtime caps a cooperative grid at the CTAs resident.
+// RUN: morf-opt %S/../../../examples/colmax_rowsum.mlir --pipeline=gpu --size-hints M=65536,N=1024 --emit=ptx | FileCheck %s --check-prefix=COOP
 // IR: mgpu.func @colmax_rowsum_k0({{.*}}) kernel attributes {max_threads = 256, min_ctas_per_sm = 2,
 // CHECK-LABEL: .entry colmax_rowsum_k0
 // CHECK: .maxntid 256, 1, 1
@@ -17,3 +20,8 @@
 // WARP: .maxntid 256, 1, 1
 // WARP-NOT: .minnctapersm
 // WARP: {
+// COOP-LABEL: .entry colmax_rowsum_k0
+// COOP: .maxntid 256, 1, 1
+// COOP-NEXT: .minnctapersm {{[1-9]}}
+// COOP-NOT: .entry
+// COOP: atom.add.relaxed.gpu.global.u32

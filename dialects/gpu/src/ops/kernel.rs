@@ -24,12 +24,15 @@ define_op! {
     /// ```
     ///
     /// `function_type` has no results; `kernel` is a unit attribute; `max_threads` (the launch
-    /// bounds) is in `1..=1024`. Parameters are global pointers and scalars.
+    /// bounds) is in `1..=1024`. Parameters are global pointers and scalars. A `cooperative`
+    /// kernel may hold `mgpu.grid_barrier`s: it is launched with all its blocks resident at
+    /// once (the runtime caps the grid at what fits), so its code must cover its work with
+    /// any number of blocks (grid-stride loops).
     pub struct FuncOp("mgpu.func") {
         summary: "a GPU kernel or device function",
         traits: [ISOLATED_FROM_ABOVE, SYMBOL, SINGLE_BLOCK],
         attrs: [sym_name: StrAttr, function_type: TypeAttr],
-        optional_attrs: [kernel: UnitAttr, max_threads: IntAttr, min_ctas_per_sm: IntAttr],
+        optional_attrs: [kernel: UnitAttr, max_threads: IntAttr, min_ctas_per_sm: IntAttr, cooperative: UnitAttr],
         regions: [body],
         verify: verify_func,
         format: (parse_func, print_func),

@@ -12,6 +12,7 @@ use morf_ir::builtin::op_error;
 use morf_ir::opdef::{AnyType, Index, IntAttr, StrAttr};
 use morf_ir::{define_op, Context, FloatKind, OpId, OperationState, Type, TypeData, Value};
 
+use super::kernel::FuncOp;
 use super::{
     expect_in_kernel, expect_operand, interpret_in_kernel_only, parse_attr_dict, parse_keyword_attr,
     parse_typed_nullary, print_attr_dict, print_typed_nullary, Ptr, Scalar, SharedPtr, UnitAttr, VResult,
@@ -208,6 +209,37 @@ define_op! {
         verify: expect_in_kernel,
         format: (parse_attr_dict, print_attr_dict),
         interpret: interpret_in_kernel_only,
+    }
+}
+
+define_op! {
+    /// Waits until every thread of every block of the launch reaches it, and makes all their
+    /// global-memory writes visible to each other: `mgpu.grid_barrier`. It stands directly in
+    /// the body of a `cooperative` kernel (not inside an `mgpu.if` or a loop), so every
+    /// thread reaches it exactly once, and splits the kernel into phases: a phase after it
+    /// sees everything a phase before it wrote, in any block. A cooperative launch keeps all
+    /// the blocks resident at once (the runtime caps the grid at what fits), which is what
+    /// makes waiting for the other blocks safe. Loads after it of a buffer written in the
+    /// kernel must not be `nc` (the read-only cache is not coherent within a kernel).
+    pub struct GridBarrierOp("mgpu.grid_barrier") {
+        summary: "grid-wide barrier of a cooperative kernel",
+        verify: verify_grid_barrier,
+        format: (parse_attr_dict, print_attr_dict),
+        interpret: interpret_in_kernel_only,
+    }
+}
+
+fn verify_grid_barrier(ctx: &Context, op: OpId) -> VResult {
+    let parent = ctx.parent_op(op);
+    let kernel = parent.and_then(|p| FuncOp::dyn_cast(ctx, p));
+    match kernel {
+        Some(f) if f.cooperative(ctx).is_some() => Ok(()),
+        Some(_) => Err(op_error(ctx, op, "requires its 'mgpu.func' to be 'cooperative'")),
+        None => Err(op_error(
+            ctx,
+            op,
+            "must stand directly in the body of a cooperative 'mgpu.func' (not nested in a loop or an 'mgpu.if')",
+        )),
     }
 }
 

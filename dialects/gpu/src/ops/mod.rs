@@ -15,8 +15,8 @@ pub use control::{IfOp, YieldOp};
 pub use ids::{BlockDimOp, BlockIdOp, GridDimOp, LaneIdOp, ThreadIdOp, WarpIdOp};
 pub use kernel::{FuncOp, LaunchOp, ReturnOp};
 pub use memory::{
-    AtomicKind, AtomicRmwOp, BarrierOp, CopyAsyncCommitOp, CopyAsyncOp, CopyAsyncWaitOp, DynamicSharedOp, LoadOp,
-    LoadVecOp, SharedAllocOp, StoreOp, StoreVecOp,
+    AtomicKind, AtomicRmwOp, BarrierOp, CopyAsyncCommitOp, CopyAsyncOp, CopyAsyncWaitOp, DynamicSharedOp,
+    GridBarrierOp, LoadOp, LoadVecOp, SharedAllocOp, StoreOp, StoreVecOp,
 };
 pub use warp::{ReduceKind, ShuffleMode, ShuffleOp, WarpReduceOp};
 

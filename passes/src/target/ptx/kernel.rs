@@ -7,7 +7,7 @@
 //! rounded to bf16 or f16 equals the exactly rounded one, because f32 has at least `2p + 2`
 //! bits for both (p = 8 and 11).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 
 use morf_gpu::ops::{self as gpu, AtomicKind, ReduceKind, ShuffleMode};
@@ -159,6 +159,8 @@ pub(super) struct Entry {
     pub text: String,
     /// Whether it uses `mgpu.dynamic_shared`.
     pub uses_dynamic_shared: bool,
+    /// Module-scope declarations it needs (the counter of its grid barriers).
+    pub globals: Vec<String>,
 }
 
 /// The PTX name of kernel `op`: its symbol with characters PTX does not allow replaced by `_`.
@@ -188,12 +190,15 @@ pub(super) fn emit_kernel(ctx: &Context, op: OpId, opts: &PtxOptions) -> Result<
         labels: 0,
         shared: Vec::new(),
         uses_dynamic_shared: false,
+        name: name.clone(),
+        globals: Vec::new(),
     };
     let region = ctx.regions(op).first().copied();
     let Some(block) = region.and_then(|r| ctx.entry_block(r)) else {
         return Err(k.err(op, "the kernel has no body"));
     };
     let mut params = Vec::new();
+    let mut loads: Vec<(Value, String, VTy, &str)> = Vec::new();
     for (i, &arg) in ctx.block_args(block).iter().enumerate() {
         let pname = format!("{name}_param_{i}");
         let ty = k.vty(op, ctx.value_type(arg))?;
@@ -204,29 +209,54 @@ pub(super) fn emit_kernel(ctx: &Context, op: OpId, opts: &PtxOptions) -> Result<
             _ => "u64",
         };
         params.push(format!("\t.param .{ptype} {pname}"));
-        match ty {
-            VTy::Ptr(_, false) => {
-                let raw = k.tmp(Rc::B64);
-                k.line(format!("ld.param.u64 {raw}, [{pname}];"));
-                let d = k.def(op, arg)?;
-                k.line(format!("cvta.to.global.u64 {d}, {raw};"));
+        if !matches!(ty, VTy::Ptr(_, false) | VTy::Scalar(Sc::Index | Sc::F32 | Sc::F64 | Sc::F16 | Sc::BF16)) {
+            let t = k.type_text(ctx.value_type(arg));
+            return Err(k.err(
+                op,
+                &format!(
+                    "kernel parameter #{i} has type '{t}'; only global pointers, 'index' and floats are supported"
+                ),
+            ));
+        }
+        loads.push((arg, pname, ty, ptype));
+    }
+    // Parameters are loaded at the top in order, except in a cooperative kernel, where those
+    // first used after a grid barrier are loaded right after it (so they are not live through
+    // the phase before it).
+    let tops: Vec<OpId> = ctx.block_ops(block).collect();
+    let mut loaded = vec![false; loads.len()];
+    for (i, &top) in tops.iter().enumerate() {
+        let phase_start = i == 0 || ctx.isa::<gpu::GridBarrierOp>(tops[i - 1]);
+        if phase_start {
+            let phase_end =
+                tops[i..].iter().position(|&o| ctx.isa::<gpu::GridBarrierOp>(o)).map_or(tops.len(), |e| i + e);
+            let mut used = HashSet::new();
+            for &o in &tops[i..phase_end] {
+                ctx.walk(o, &mut |x| used.extend(ctx.operands(x).iter().copied()));
             }
-            VTy::Scalar(Sc::Index | Sc::F32 | Sc::F64 | Sc::F16 | Sc::BF16) => {
-                let d = k.def(op, arg)?;
-                k.line(format!("ld.param.{ptype} {d}, [{pname}];"));
-            }
-            _ => {
-                let t = k.type_text(ctx.value_type(arg));
-                return Err(k.err(
-                    op,
-                    &format!(
-                        "kernel parameter #{i} has type '{t}'; only global pointers, 'index' and floats are supported"
-                    ),
-                ));
+            let last_phase = phase_end == tops.len();
+            for (j, (arg, pname, ty, ptype)) in loads.iter().enumerate() {
+                // The last phase loads whatever is left (unused parameters included).
+                if loaded[j] || !(used.contains(arg) || last_phase) {
+                    continue;
+                }
+                loaded[j] = true;
+                if let VTy::Ptr(_, false) = ty {
+                    let raw = k.tmp(Rc::B64);
+                    k.line(format!("ld.param.u64 {raw}, [{pname}];"));
+                    let d = k.def(op, *arg)?;
+                    k.line(format!("cvta.to.global.u64 {d}, {raw};"));
+                } else {
+                    let d = k.def(op, *arg)?;
+                    k.line(format!("ld.param.{ptype} {d}, [{pname}];"));
+                }
             }
         }
+        if ctx.isa::<lp::YieldOp>(top) || ctx.isa::<gpu::YieldOp>(top) {
+            break;
+        }
+        k.op(top)?;
     }
-    k.block(block)?;
     if !k.body.ends_with("\tret;\n") {
         k.line("ret;".into());
     }
@@ -268,7 +298,7 @@ pub(super) fn emit_kernel(ctx: &Context, op: OpId, opts: &PtxOptions) -> Result<
     text.push('\n');
     text.push_str(&k.body);
     text.push_str("}\n");
-    Ok(Entry { text, uses_dynamic_shared: k.uses_dynamic_shared })
+    Ok(Entry { text, uses_dynamic_shared: k.uses_dynamic_shared, globals: k.globals })
 }
 
 struct Kernel<'a> {
@@ -281,6 +311,10 @@ struct Kernel<'a> {
     /// Declarations of the static shared arrays.
     shared: Vec<String>,
     uses_dynamic_shared: bool,
+    /// The kernel's PTX name.
+    name: String,
+    /// Module-scope declarations (see [`Entry::globals`]).
+    globals: Vec<String>,
 }
 
 /// `0fXXXXXXXX`, PTX's exact f32 immediate.
@@ -311,43 +345,32 @@ const TANH_P: [f64; 6] = [
     -0.006_860_054_525_028_889,
     0.001_303_959_101_037_988,
 ];
-/// erf x = x P(z) (z = x^2) on [0, 1]: the coefficients of P, constant term first, a minimax fit
-/// of erf's relative error (1.2e-9; `ptx_math_model.py --fit`).
-const ERF_P: [f64; 7] = [
-    1.128_379_165_726_790_8,
-    -0.376_126_258_244_286_25,
-    0.112_835_851_499_662_17,
-    -0.026_853_811_974_656_767,
-    0.005_188_327_740_076_026,
-    -0.000_801_019_397_246_461_5,
-    7.853_862_158_723_855e-5,
+/// Below it, the accurate `erf` is the odd polynomial; from it on, `1 - 2^R(|x|)`.
+const ERF_SMALL: f32 = 1.0;
+/// erf x = x + x P(z) (z = x^2) below [`ERF_SMALL`]: the coefficients of P, constant term
+/// (2 / sqrt(pi) - 1) first, a minimax fit of erf's relative error (3.95e-8;
+/// `python3 passes/tests/ptx_math_model.py --fit`).
+const ERF_P: [f64; 6] = [
+    0.128_379_122_499_287_48,
+    -0.376_123_261_966_633_7,
+    0.112_801_801_642_330_82,
+    -0.026_711_312_425_079_712,
+    0.004_917_552_461_567_427,
+    -0.000_563_142_570_416_812,
 ];
-/// erfc(a) = t exp(-a^2 + Q(t)), t = 1 / (1 + a / 2): the coefficients of Q, constant term
-/// first (Numerical Recipes, `erfcc`; relative error below 1.2e-7 for a >= 0).
-const ERFC_Q: [f64; 10] = [
-    -1.26551223,
-    1.00002368,
-    0.37409196,
-    0.09678418,
-    -0.18628806,
-    0.27886807,
-    -1.13520398,
-    1.48851587,
-    -0.82215223,
-    0.17087277,
+/// log2 erfc(a) = R(a) for a from [`ERF_SMALL`] to 3.92: the coefficients of R, constant term
+/// first, a minimax fit of the error it makes in erf = 1 - erfc (R's error times
+/// erfc(a) ln 2 / erf(a): 1.62e-8; `ptx_math_model.py --fit`). From 3.9192 on erf rounds to 1
+/// in f32; the leading coefficient is negative, and R stays below -25 for every f32 from there
+/// (at most -25.03, at 3.9192), falling to -inf at +inf.
+const ERF_R: [f64; 6] = [
+    -0.003_778_654_176_567_821_3,
+    -1.612_386_706_687_823_5,
+    -0.943_868_828_174_918_5,
+    -0.128_110_954_729_297_07,
+    0.021_397_840_251_512_34,
+    -0.001_669_518_181_022_518,
 ];
-/// `log2(e) Q(-n)` as a polynomial in `n`: the coefficients of Q times log2 e, the odd ones
-/// negated. The accurate `erf` evaluates it at `n = -t = 1 / -(1 + a / 2)`, which makes
-/// `1 - t exp(...)` one fma and `exp` an `ex2` of `log2(e) (Q(t) - a^2)`.
-const ERFC_QN: [f64; 10] = {
-    let mut c = ERFC_Q;
-    let mut k = 0;
-    while k < c.len() {
-        c[k] *= if k % 2 == 1 { -std::f64::consts::LOG2_E } else { std::f64::consts::LOG2_E };
-        k += 1;
-    }
-    c
-};
 
 impl<'a> Kernel<'a> {
     fn err(&self, op: OpId, why: &str) -> Diagnostic {
@@ -368,6 +391,54 @@ impl<'a> Kernel<'a> {
         let n = self.counts[c.index()];
         self.counts[c.index()] += 1;
         format!("{}{n}", c.prefix())
+    }
+
+    /// `mgpu.grid_barrier`: every block's thread 0 adds to a counter in global memory (a
+    /// module variable of this kernel, zero at load) and waits until the counter's top bit
+    /// flips; the block's other threads wait at `bar.sync` on either side.
+    ///
+    /// Block 0 adds `2^31 - (G - 1)` and each of the other `G - 1` blocks adds 1, so one
+    /// barrier adds exactly `2^31`: the low 31 bits, zero before, are zero again after, and
+    /// the top bit flips only when the last block arrives (before that the partial sum keeps
+    /// it: a sum short of `2^31` borrows from block 0's term). The counter thus needs no reset
+    /// between barriers or launches, and a thread knows the barrier is done when the top bit
+    /// differs from the one the atomic returned. The fences make it a release (the block's
+    /// writes, ordered before thread 0's by `bar.sync`, become visible at GPU scope before
+    /// the add) and an acquire (other blocks' writes are visible after the wait). Only safe
+    /// when every block is resident: the runtime launches a cooperative kernel with
+    /// `cuLaunchCooperativeKernel` and a grid capped at what fits.
+    fn grid_barrier(&mut self) {
+        let counter = format!("{}_grid_barrier", self.name);
+        if self.globals.is_empty() {
+            self.globals.push(format!(".global .align 4 .u32 {counter};"));
+        }
+        let (tid, first, ctaid, nctaid, inc) =
+            (self.tmp(Rc::B32), self.tmp(Rc::Pred), self.tmp(Rc::B32), self.tmp(Rc::B32), self.tmp(Rc::B32));
+        let (zero, addr, old, cur, flip) =
+            (self.tmp(Rc::Pred), self.tmp(Rc::B64), self.tmp(Rc::B32), self.tmp(Rc::B32), self.tmp(Rc::Pred));
+        let (wait, done) = (self.label(), self.label());
+        self.line("bar.sync 0;".into());
+        self.line(format!("mov.u32 {tid}, %tid.x;"));
+        self.line(format!("setp.ne.u32 {first}, {tid}, 0;"));
+        self.line(format!("@{first} bra {done};"));
+        self.line(format!("mov.u32 {ctaid}, %ctaid.x;"));
+        self.line(format!("mov.u32 {nctaid}, %nctaid.x;"));
+        self.line(format!("setp.eq.u32 {zero}, {ctaid}, 0;"));
+        // 2^31 - (G - 1) = 0x80000001 - G.
+        self.line(format!("neg.s32 {inc}, {nctaid};"));
+        self.line(format!("add.u32 {inc}, {inc}, 0x80000001;"));
+        self.line(format!("selp.u32 {inc}, {inc}, 1, {zero};"));
+        self.line(format!("mov.u64 {addr}, {counter};"));
+        self.line("fence.acq_rel.gpu;".into());
+        self.line(format!("atom.add.relaxed.gpu.global.u32 {old}, [{addr}], {inc};"));
+        self.line(format!("{wait}:"));
+        self.line(format!("ld.relaxed.gpu.global.u32 {cur}, [{addr}];"));
+        self.line(format!("xor.b32 {cur}, {cur}, {old};"));
+        self.line(format!("setp.lt.s32 {flip}, {cur}, 0;"));
+        self.line(format!("@!{flip} bra {wait};"));
+        self.line("fence.acq_rel.gpu;".into());
+        self.line(format!("{done}:"));
+        self.line("bar.sync 0;".into());
     }
 
     fn label(&mut self) -> String {
@@ -508,6 +579,9 @@ impl<'a> Kernel<'a> {
             self.special(op, sreg)
         } else if ctx.isa::<gpu::BarrierOp>(op) {
             self.line("bar.sync 0;".into());
+            Ok(())
+        } else if ctx.isa::<gpu::GridBarrierOp>(op) {
+            self.grid_barrier();
             Ok(())
         } else if let Some(access) = self.access(op) {
             self.memory(op, access)
@@ -786,35 +860,33 @@ impl<'a> Kernel<'a> {
         }
     }
 
-    /// `d = erf(x)` on f32, within about 3 ulp (`passes/tests/ptx_math_model.py`: 1.8e-7);
-    /// 28 instructions, the approximate ones `rcp.approx` and `ex2.approx`.
+    /// `d = erf(x)` on f32, within about 2.4 ulp (`passes/tests/ptx_math_model.py`: 1.42e-7);
+    /// 20 instructions, the approximate one `ex2.approx`.
     ///
-    /// `|x| < 1`: `x P(x^2)`, P a degree-6 minimax fit of `erf(x) / x` in `x^2` (relative error
-    /// 1.2e-9). Otherwise `1 - erfc(|x|)` with `erfc(a) = t exp(-a^2 + Q(t))`,
-    /// `t = 1 / (1 + a / 2)` and Q the degree-9 Chebyshev fit of Numerical Recipes' `erfcc`
-    /// (relative error below 1.2e-7). The sequence works with `n = -t = rcp.approx(-(1 + a/2))`
-    /// (1 ulp) and [`ERFC_QN`], so that `s = log2(e) (Q(t) - a^2)` is one fma after Horner and
-    /// `1 - t 2^s = fma(n, ex2.approx(s), 1)`: `s` lies in about [-25, -2] for `a` in [1, 4]
-    /// (erfc's error counts in erf scaled by erfc / erf <= 0.19, and from 4 on the result rounds
-    /// to 1). `copysign` puts the sign of `x` on either branch (erf is odd: erf(-0) = -0); NaN
-    /// propagates through the second branch; erf(±inf) = ±1 (`n = -0`, `s = -inf`, `2^s = 0`).
-    /// Both approximate instructions are `.ftz` (one SASS instruction each instead of four and
-    /// seven): `|den| >= 1` is never subnormal and `n` is subnormal only where `2^s` is 0, and
-    /// `2^s` is flushed only for `a > 9`, where `1 - t 2^s` rounds to 1 either way.
+    /// `|x| <` [`ERF_SMALL`]: `fma(x, P(x^2), x)` = `x + x P(x^2)` ([`ERF_P`], relative error
+    /// 3.95e-8; with the 1 of 2/sqrt(pi) moved into the fma, P's constant term rounds to f32
+    /// with an error about 10 times smaller). Otherwise `1 - erfc(a)`, `a = |x|`, with
+    /// `erfc(a) = 2^R(a)` by `ex2.approx` of the polynomial [`ERF_R`] in `a` itself: no
+    /// reciprocal and no separate `-a^2` term. Every error of `2^R` (ex2's 2^-22, R's fit and
+    /// rounding) counts in erf scaled by erfc / erf <= 0.19. `copysign` puts the sign of `x`
+    /// on either branch (erf is odd: erf(-0) = -0). NaN compares false and takes the second
+    /// branch, where R is NaN. For every f32 `a` from 3.9192 on (erf rounds to 1) R is below
+    /// -25, so `2^R <= 2^-25` and `1 - 2^R` rounds to 1; huge `a` and +inf give `R = -inf`
+    /// (each Horner step multiplies by `a >= 0` and adds a constant: no `inf - inf`) and
+    /// `2^R = 0`. `ex2` is `.ftz` (one SASS instruction instead of four): on this branch
+    /// `R <= -2.6` is never subnormal, and results below 2^-126 flush where `1 - 2^R` is 1
+    /// either way.
     fn accurate_erf(&mut self, d: &str, x: &str) {
-        let [a, z, p, small, den, n, q, s, ex, big, sel] = std::array::from_fn(|_| self.tmp(Rc::F32));
+        let [a, z, p, small, r, e, big, sel] = std::array::from_fn(|_| self.tmp(Rc::F32));
         let is_small = self.tmp(Rc::Pred);
         self.line(format!("abs.f32 {a}, {x};"));
         self.line(format!("mul.rn.f32 {z}, {x}, {x};"));
         self.horner(&p, &ERF_P, &z);
-        self.line(format!("mul.rn.f32 {small}, {x}, {p};"));
-        self.line(format!("fma.rn.f32 {den}, {a}, {}, {};", f32_imm(-0.5), f32_imm(-1.0)));
-        self.line(format!("rcp.approx.ftz.f32 {n}, {den};"));
-        self.horner(&q, &ERFC_QN, &n);
-        self.line(format!("fma.rn.f32 {s}, {z}, {}, {q};", f32_imm(-LOG2_E)));
-        self.line(format!("ex2.approx.ftz.f32 {ex}, {s};"));
-        self.line(format!("fma.rn.f32 {big}, {n}, {ex}, {};", f32_imm(1.0)));
-        self.line(format!("setp.lt.f32 {is_small}, {a}, {};", f32_imm(1.0)));
+        self.line(format!("fma.rn.f32 {small}, {x}, {p}, {x};"));
+        self.horner(&r, &ERF_R, &a);
+        self.line(format!("ex2.approx.ftz.f32 {e}, {r};"));
+        self.line(format!("sub.rn.f32 {big}, {}, {e};", f32_imm(1.0)));
+        self.line(format!("setp.lt.f32 {is_small}, {a}, {};", f32_imm(ERF_SMALL)));
         self.line(format!("selp.f32 {sel}, {small}, {big}, {is_small};"));
         self.line(format!("copysign.f32 {d}, {x}, {sel};"));
     }

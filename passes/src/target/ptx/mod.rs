@@ -94,9 +94,11 @@ pub fn emit_module(ctx: &Context, module: OpId, opts: &PtxOptions) -> Result<Str
     });
     let mut entries = Vec::new();
     let mut dynamic_shared = false;
+    let mut globals = Vec::new();
     for &k in &kernels {
         let e = kernel::emit_kernel(ctx, k, opts)?;
         dynamic_shared |= e.uses_dynamic_shared;
+        globals.extend(e.globals);
         entries.push(e.text);
     }
     let mut out = String::new();
@@ -104,6 +106,13 @@ pub fn emit_module(ctx: &Context, module: OpId, opts: &PtxOptions) -> Result<Str
     out.push_str(&format!(".version {}\n.target {}\n.address_size 64\n", opts.version, opts.target));
     if dynamic_shared {
         out.push_str(&format!("\n.extern .shared .align 16 .b8 {DYNAMIC_SHARED}[];\n"));
+    }
+    if !globals.is_empty() {
+        out.push('\n');
+        for g in globals {
+            out.push_str(&g);
+            out.push('\n');
+        }
     }
     for e in entries {
         out.push('\n');

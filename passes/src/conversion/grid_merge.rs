@@ -1,0 +1,228 @@
+//! Merging a final reduction into the launch before it, behind a grid barrier.
+//!
+//! A row-fused kernel leaves its column partials in a workspace and a second launch reduces
+//! them. [`merge_into_previous`] makes the two one cooperative kernel: the first kernel's body,
+//! an `mgpu.grid_barrier`, then the second kernel's body, run by the first kernel's blocks
+//! (both bodies cover their work with any number of blocks: grid-stride loops). The launch,
+//! its ramp-up and its tail go away; the partials are read back from L2 by every block
+//! instead of by the final's own grid. Deterministic like the two launches: the final still
+//! combines the partial rows in row order, whatever the grid.
+//!
+//! Mechanical: the schedule decision (`lower-loop-to-gpu{final=grid}`, which also gives the
+//! final the row kernel's CTA size) is made by the lowering; this module only rewrites the two
+//! kernels and their launches, and refuses (returns `Ok(false)`) where the merge would not be
+//! sound: different CTA sizes, host ops between the launches that touch memory, or a launch
+//! that is not the one just before.
+
+use std::collections::{HashMap, HashSet};
+
+use morf_gpu::ops as mgpu;
+use morf_ir::{Attr, Context, OpId, Value};
+use morf_loop::ops as mloop;
+
+use crate::transforms::loop_utils::const_int;
+
+/// Whether the host op `op` between the two launches may run after the first one moves
+/// to the second's place: it touches no device memory (no launch, fill, copy or dealloc)
+/// and holds no region.
+fn movable(ctx: &Context, op: OpId) -> bool {
+    ctx.regions(op).is_empty()
+        && !ctx.isa::<mgpu::LaunchOp>(op)
+        && !ctx.isa::<mloop::FillOp>(op)
+        && !ctx.isa::<mloop::DeallocOp>(op)
+        && !ctx.isa::<mloop::StoreOp>(op)
+        && !ctx.isa::<mloop::AccumulateOp>(op)
+}
+
+/// The buffers (host values) a kernel launched by `launch` stores to: the actual arguments
+/// of the kernel's pointer parameters that an `mgpu.store`, `store_vec` or `atomic_rmw`
+/// writes through. `None` when a store's pointer is not a parameter.
+fn stored_buffers(ctx: &Context, launch: OpId, f: mgpu::FuncOp) -> Option<HashSet<Value>> {
+    let body = ctx.entry_block(f.body(ctx))?;
+    let formals = ctx.block_args(body).to_vec();
+    let actuals = mgpu::LaunchOp(launch).args(ctx).to_vec();
+    let mut out = HashSet::new();
+    let mut ok = true;
+    ctx.walk(f.0, &mut |op| {
+        let ptr = if let Some(s) = ctx.dyn_cast::<mgpu::StoreOp>(op) {
+            Some(s.ptr(ctx))
+        } else if let Some(s) = ctx.dyn_cast::<mgpu::StoreVecOp>(op) {
+            Some(s.ptr(ctx))
+        } else {
+            ctx.dyn_cast::<mgpu::AtomicRmwOp>(op).map(|a| a.ptr(ctx))
+        };
+        if let Some(p) = ptr {
+            if morf_gpu::types::ptr_parts(ctx, ctx.value_type(p)).is_some_and(|(_, space)| space != 0) {
+                return; // shared memory
+            }
+            match formals.iter().position(|&a| a == p) {
+                Some(i) => {
+                    out.insert(actuals[i]);
+                }
+                None => ok = false,
+            }
+        }
+    });
+    ok.then_some(out)
+}
+
+/// Merges the kernel of `second` (a host `mgpu.launch`) into the launch `first` before it:
+/// the merged kernel takes `first`'s name, both parameter lists, `first`'s grid and CTA size,
+/// the larger dynamic shared memory, and is `cooperative`. Ops in `dead` (nests already
+/// lowered, erased later) may stand between the launches. Where the first kernel has no
+/// `min_ctas_per_sm`, the merged one takes `min_ctas` (the CTAs per SM its schedule plans:
+/// the runtime caps a cooperative grid at the CTAs resident, so ptxas' register choice sets
+/// the grid). Returns whether it merged.
+pub fn merge_into_previous(
+    ctx: &mut Context,
+    first: OpId,
+    second: OpId,
+    dead: &[OpId],
+    min_ctas: Option<u64>,
+) -> Result<bool, morf_ir::Diagnostic> {
+    let (la, lb) = (mgpu::LaunchOp(first), mgpu::LaunchOp(second));
+    let (Some(fa), Some(fb)) = (la.callee(ctx), lb.callee(ctx)) else { return Ok(false) };
+    if fa.0 == fb.0 || fa.cooperative(ctx).is_some() && fb.cooperative(ctx).is_some() {
+        return Ok(false);
+    }
+    // The same CTA size, known on both sides.
+    let (ta, tb) = (const_int(ctx, la.threads(ctx)), const_int(ctx, lb.threads(ctx)));
+    if ta.is_none() || ta != tb {
+        return Ok(false);
+    }
+    // `second` follows `first` in the same block with nothing in between that touches memory.
+    let Some(block) = ctx.op_parent_block(first) else { return Ok(false) };
+    if ctx.op_parent_block(second) != Some(block) {
+        return Ok(false);
+    }
+    let mut between = Vec::new();
+    let mut cur = ctx.next_op(first);
+    loop {
+        match cur {
+            Some(op) if op == second => break,
+            Some(op) if movable(ctx, op) || dead.contains(&op) => between.push(op),
+            _ => return Ok(false),
+        }
+        cur = ctx.next_op(cur.expect("checked above"));
+    }
+    // Buffers written anywhere in the merged kernel: its loads of them may not use the
+    // read-only (non-coherent) cache.
+    let (Some(wa), Some(wb)) = (stored_buffers(ctx, first, fa), stored_buffers(ctx, second, fb)) else {
+        return Ok(false);
+    };
+    let written: HashSet<Value> = wa.union(&wb).copied().collect();
+    let (Some(ba), Some(bb)) = (ctx.entry_block(fa.body(ctx)), ctx.entry_block(fb.body(ctx))) else {
+        return Ok(false);
+    };
+
+    // The merged body: a's ops, the barrier, b's ops, one return; parameters a's then b's.
+    let loc = ctx.op_loc(fa.0);
+    let region = ctx.create_region();
+    let entry = ctx.create_block(region, &[]);
+    let mut actuals = Vec::new();
+    let mut map: HashMap<Value, Value> = HashMap::new();
+    let mut host_of: HashMap<Value, Value> = HashMap::new();
+    for (b, l) in [(ba, la), (bb, lb)] {
+        let formals = ctx.block_args(b).to_vec();
+        let args = l.args(ctx).to_vec();
+        for (&p, &a) in formals.iter().zip(&args) {
+            let ty = ctx.value_type(p);
+            let np = ctx.add_block_arg(entry, ty, None, loc);
+            map.insert(p, np);
+            host_of.insert(np, a);
+            actuals.push(a);
+        }
+    }
+    for (k, b) in [ba, bb].into_iter().enumerate() {
+        if k == 1 {
+            let bar = ctx.create_op(mgpu::GridBarrierOp::state(loc));
+            ctx.append_op(entry, bar);
+        }
+        let ops: Vec<OpId> = ctx.block_ops(b).collect();
+        for op in ops {
+            if ctx.isa::<mgpu::ReturnOp>(op) {
+                continue;
+            }
+            let c = ctx.clone_op(op, &mut map);
+            ctx.append_op(entry, c);
+        }
+    }
+    let ret = ctx.create_op(mgpu::ReturnOp::state(loc));
+    ctx.append_op(entry, ret);
+    // Loads of a buffer the kernel writes go through the coherent path.
+    let mut nc_loads = Vec::new();
+    let ops: Vec<OpId> = ctx.block_ops(entry).collect();
+    let mut inner = Vec::new();
+    for &op in &ops {
+        ctx.walk(op, &mut |o| inner.push(o));
+    }
+    for op in inner {
+        let ptr = if let Some(l) = ctx.dyn_cast::<mgpu::LoadOp>(op) {
+            Some(l.ptr(ctx))
+        } else {
+            ctx.dyn_cast::<mgpu::LoadVecOp>(op).map(|l| l.ptr(ctx))
+        };
+        if let Some(p) = ptr {
+            if ctx.attr(op, "nc").is_some() && host_of.get(&p).is_none_or(|h| written.contains(h)) {
+                nc_loads.push(op);
+            }
+        }
+    }
+    for op in nc_loads {
+        ctx.remove_attr(op, "nc");
+    }
+
+    // The merged func replaces a's (same name and attributes, plus `cooperative` and both
+    // schedules), b's goes.
+    let tys: Vec<_> = ctx.block_args(entry).iter().map(|v| ctx.value_type(*v)).collect();
+    let ft = ctx.function_type(&tys, &[]);
+    let fta = ctx.type_attr(ft);
+    let mut attrs: Vec<(String, Attr)> = ctx.attrs(fa.0).iter().map(|(k, v)| (ctx.str(*k).to_string(), *v)).collect();
+    for (k, v) in attrs.iter_mut() {
+        if k == "function_type" {
+            *v = fta;
+        }
+    }
+    let schedule = |f: mgpu::FuncOp| ctx.attr(f.0, "morf.schedule").and_then(|a| ctx.attr_str(a)).map(str::to_string);
+    if let (Some(sa), Some(sb)) = (schedule(fa), schedule(fb)) {
+        let s = ctx.str_attr(&format!("{sa}; grid barrier; {sb}"));
+        attrs.retain(|(k, _)| k != "morf.schedule");
+        attrs.push(("morf.schedule".into(), s));
+    }
+    if ctx.attr(fb.0, "morf.bench").is_some() && ctx.attr(fa.0, "morf.bench").is_none() {
+        attrs.push(("morf.bench".into(), ctx.unit_attr()));
+    }
+    attrs.push(("cooperative".into(), ctx.unit_attr()));
+    if let Some(n) = min_ctas.filter(|_| !attrs.iter().any(|(k, _)| k == "min_ctas_per_sm")) {
+        attrs.push(("min_ctas_per_sm".into(), ctx.i64_attr(n as i64)));
+    }
+    let st = morf_ir::OperationState {
+        name: mgpu::FuncOp::NAME.to_string(),
+        loc,
+        operands: vec![],
+        result_types: vec![],
+        attrs,
+        regions: vec![region],
+        result_names: vec![],
+    };
+    let merged = ctx.create_op(st);
+    ctx.insert_op_before(fa.0, merged);
+
+    // The host: one launch at the second's place with the larger shared memory.
+    let (blocks, threads) = (la.blocks(ctx), la.threads(ctx));
+    let (sa, sb) = (la.shared(ctx), lb.shared(ctx));
+    let hloc = ctx.op_loc(second);
+    let idx = ctx.index_type();
+    let smax = ctx.create_op(mloop::MaxOp::state(hloc, sa, sb, idx));
+    ctx.insert_op_before(second, smax);
+    let shared = ctx.result(smax, 0);
+    let sym = ctx.attr(first, "kernel").expect("a launch names its kernel");
+    let launch = ctx.create_op(mgpu::LaunchOp::state(hloc, blocks, threads, shared, &actuals, sym));
+    ctx.insert_op_before(second, launch);
+    let _ = between;
+    ctx.erase_op(first);
+    ctx.erase_op(second);
+    ctx.erase_op(fa.0);
+    ctx.erase_op(fb.0);
+    Ok(true)
+}
