@@ -511,8 +511,11 @@ impl PassManager {
         } else {
             None
         };
-        let start = Instant::now();
         let _span = tracing::debug_span!("pass", name).entered();
+        // `RUST_LOG=morf=debug`: each pass's op counts and time (the walk only when asked).
+        let count_ops = tracing::enabled!(tracing::Level::DEBUG);
+        let ops_before = if count_ops { count_nested_ops(ctx, op) } else { 0 };
+        let start = Instant::now();
         // A panic is a bug in the pass, never the user's fault; report it as an internal
         // error instead of crashing (last resort: the IR may be half rewritten).
         let loc = ctx.op_loc(op);
@@ -529,6 +532,10 @@ impl PassManager {
             return result;
         }
         let elapsed = start.elapsed();
+        if count_ops && result.is_ok() {
+            let ops_after = count_nested_ops(ctx, op);
+            tracing::debug!(ops_before, ops_after, time_us = elapsed.as_micros() as u64, "pass done");
+        }
         if self.instr.timing {
             match self.times.iter_mut().find(|(n, _)| n == name) {
                 Some(slot) => slot.1 += elapsed,
@@ -643,4 +650,11 @@ mod tests {
         assert!(quote_option_value("a'b\"c").is_err());
         assert!(quote_option_value("a\nb").is_err());
     }
+}
+
+/// The ops nested in `op` (itself included), for the per-pass debug log.
+fn count_nested_ops(ctx: &Context, op: OpId) -> usize {
+    let mut n = 0;
+    ctx.walk(op, &mut |_| n += 1);
+    n
 }
