@@ -624,6 +624,13 @@ fn nodes_text(nodes: &[PmNode]) -> String {
     parts.join(",")
 }
 
+/// The ops nested in `op` (itself included), for the per-pass debug log.
+fn count_nested_ops(ctx: &Context, op: OpId) -> usize {
+    let mut n = 0;
+    ctx.walk(op, &mut |_| n += 1);
+    n
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -650,11 +657,4 @@ mod tests {
         assert!(quote_option_value("a'b\"c").is_err());
         assert!(quote_option_value("a\nb").is_err());
     }
-}
-
-/// The ops nested in `op` (itself included), for the per-pass debug log.
-fn count_nested_ops(ctx: &Context, op: OpId) -> usize {
-    let mut n = 0;
-    ctx.walk(op, &mut |_| n += 1);
-    n
 }
