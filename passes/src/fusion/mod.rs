@@ -11,8 +11,9 @@
 //! 1. Split the nests into groups connected by shared buffers; each group is searched alone,
 //!    which keeps every e-graph small (a function with 64 independent norms makes 64 tiny
 //!    e-graphs, not one huge one). A small read-only input (a weight vector shared by norms)
-//!    connects nothing: see [`groups`].
-//! 2. Seed an e-graph with the unfused plan `(seq (nest 0) (seq (nest 1) ... end))` and run the
+//!    connects nothing: see [`groups`] (petgraph's `UnionFind`).
+//! 2. Seed an e-graph with the unfused plan `(seq (nest 0) (seq (nest 1) ... end))`, in a
+//!    topological order of the group's dependence graph ([`seed_order`]), and run the
 //!    [`rules`] (rewrites over plans) under the limits of [`SearchConfig`].
 //! 3. Extract the top plans with a DAG cost (a kernel shared by two alternatives is counted
 //!    once per plan) from the [`cost`] model, then choose: the cheapest, unless a plan without
@@ -22,6 +23,10 @@
 //!    choice, why each pair of reductions was not fused, and for dynamic sizes which plan wins
 //!    on which range.
 //!
+//! The dependence graphs between nests (producer -> consumer, and the program-order
+//! dependences that fix a legal order) are petgraph graphs, built in [`deps`] and queried with
+//! petgraph's algorithms.
+//!
 //! Assumption: a buffer that no nest of the function reads, or that the function returns
 //! ([`SearchConfig::outputs`]), is an output; any other buffer written by
 //! one nest and read by others is a temporary, which need not reach memory when its writer and
@@ -29,6 +34,7 @@
 
 pub mod analysis;
 pub mod cost;
+pub mod deps;
 pub mod device;
 pub mod lang;
 pub mod pass;
@@ -40,6 +46,9 @@ use std::fmt;
 use std::time::{Duration, Instant};
 
 use egg::{Runner, SimpleScheduler};
+use petgraph::graph::NodeIndex;
+use petgraph::unionfind::UnionFind;
+use petgraph::Direction::Incoming;
 
 pub use cost::{CostBreakdown, KernelCost};
 pub use device::Device;
@@ -611,40 +620,32 @@ pub struct SearchResult {
 /// 64 norms sharing one weight make 64 small e-graphs instead of one that grows with the
 /// product of their plans (and stops at the node limit).
 pub fn groups(nests: &[NestInfo]) -> Vec<Vec<usize>> {
-    let mut parent: Vec<usize> = (0..nests.len()).collect();
-    fn root(p: &mut [usize], mut i: usize) -> usize {
-        while p[i] != i {
-            p[i] = p[p[i]];
-            i = p[i];
-        }
-        i
-    }
+    let mut sets: UnionFind<usize> = UnionFind::new(nests.len());
     let written: BTreeSet<usize> = nests.iter().flat_map(|n| n.writes.iter().map(|a| a.buffer)).collect();
     let mut large: BTreeSet<usize> = written.clone();
     for n in nests {
         let rank = n.space().len();
         large.extend(n.reads.iter().filter(|a| a.axes.len() >= rank).map(|a| a.buffer));
     }
+    // Each nest joins the first nest that touched the same large buffer.
     let mut owner: BTreeMap<usize, usize> = BTreeMap::new();
     for (i, n) in nests.iter().enumerate() {
         for a in n.reads.iter().chain(&n.writes).filter(|a| large.contains(&a.buffer)) {
-            match owner.get(&a.buffer) {
-                Some(&j) => {
-                    let (ri, rj) = (root(&mut parent, i), root(&mut parent, j));
-                    parent[ri.max(rj)] = ri.min(rj);
-                }
-                None => {
-                    owner.insert(a.buffer, i);
-                }
-            }
+            let j = *owner.entry(a.buffer).or_insert(i);
+            sets.union(i, j);
         }
     }
-    let mut by_root: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-    for i in 0..nests.len() {
-        let r = root(&mut parent, i);
-        by_root.entry(r).or_default().push(i);
+    // Groups in order of their first nest, each in program order.
+    let mut group_of: BTreeMap<usize, usize> = BTreeMap::new();
+    let mut out: Vec<Vec<usize>> = Vec::new();
+    for (i, set) in sets.into_labeling().into_iter().enumerate() {
+        let g = *group_of.entry(set).or_insert_with(|| {
+            out.push(Vec::new());
+            out.len() - 1
+        });
+        out[g].push(i);
     }
-    by_root.into_values().collect()
+    out
 }
 
 /// Searches the fusion space of `nests` and returns the chosen plan with its explanation.
@@ -785,17 +786,11 @@ pub fn seed_order(group: &[usize], all: &[NestInfo], ctx: &Ctx) -> Vec<usize> {
     let writes = |g: usize| nest(g).writes.iter().map(|a| a.buffer).collect::<BTreeSet<usize>>();
     let reads = |g: usize| nest(g).reads.iter().map(|a| a.buffer).collect::<BTreeSet<usize>>();
     let (w, r): (Vec<_>, Vec<_>) = (0..n).map(|g| (writes(g), reads(g))).unzip();
-    // b after a: b reads what a writes, or b overwrites what a reads or writes.
-    let mut preds = vec![0usize; n];
-    let mut succs: Vec<Vec<usize>> = vec![vec![]; n];
-    for b in 0..n {
-        for a in 0..b {
-            if !w[a].is_disjoint(&r[b]) || !w[b].is_disjoint(&r[a]) || !w[a].is_disjoint(&w[b]) {
-                preds[b] += 1;
-                succs[a].push(b);
-            }
-        }
-    }
+    // Node g is nest(g); a -> b: b reads what a writes, or overwrites what a reads or writes.
+    let deps = deps::program_order_graph((0..n).map(nest));
+    // Kahn's algorithm, choosing among the ready nests by the priority above (petgraph's
+    // `toposort` fixes its own order).
+    let mut preds: Vec<usize> = deps.node_indices().map(|v| deps.neighbors_directed(v, Incoming).count()).collect();
     let keys: Vec<String> = (0..n).map(|g| structural_key(nest(g), &w, &r, g)).collect();
     let column: Vec<bool> = (0..n).map(|g| ctx.is_outer_reduction(nest(g).id)).collect();
     let mut ready: Vec<usize> = (0..n).filter(|&g| preds[g] == 0).collect();
@@ -817,10 +812,10 @@ pub fn seed_order(group: &[usize], all: &[NestInfo], ctx: &Ctx) -> Vec<usize> {
         ready.swap_remove(pos);
         order.push(group[g]);
         last = Some(g);
-        for &s in &succs[g] {
-            preds[s] -= 1;
-            if preds[s] == 0 {
-                ready.push(s);
+        for s in deps.neighbors(NodeIndex::new(g)) {
+            preds[s.index()] -= 1;
+            if preds[s.index()] == 0 {
+                ready.push(s.index());
             }
         }
     }

@@ -72,6 +72,7 @@ use morf_loop::ops::{
     AccumulateOp, AllocOp, ConstantBufferOp, DeallocOp, DimOp, FillOp, ForOp, LoadOp, MinOp, ParallelOp, ReduceOp,
     StoreOp, YieldOp,
 };
+use petgraph::graph::NodeIndex;
 
 use super::{
     search, Access, Axis, Combiner, Device, Extents, Kernel, NestInfo, NestKind, Plan, RowStyle, SearchConfig,
@@ -515,10 +516,12 @@ impl FuseMixedReductions {
         // The engine fuses adjacent kernels only, so each pointwise nest moves right after the
         // last nest it depends on (a legal program order): a column reduction lowered between
         // a row reduction and its row-wise consumer no longer separates them.
+        let deps = super::deps::program_order_graph(&infos);
         let mut order: Vec<usize> = Vec::new();
-        for i in 0..infos.len() {
-            let pos = if matches!(infos[i].kind, NestKind::Pointwise { .. }) {
-                order.iter().rposition(|&j| depends(&infos[i], &infos[j])).map_or(0, |p| p + 1)
+        for (i, info) in infos.iter().enumerate() {
+            let pos = if matches!(info.kind, NestKind::Pointwise { .. }) {
+                let after = |j: usize| deps.contains_edge(NodeIndex::new(j), NodeIndex::new(i));
+                order.iter().rposition(|&j| after(j)).map_or(0, |p| p + 1)
             } else {
                 order.len()
             };
@@ -571,13 +574,6 @@ impl FuseMixedReductions {
             .collect();
         Ok(Summary { nests, infos, extents, axis_rep, axis_of_ub, outputs })
     }
-}
-
-/// Whether `b` must run after `a` (it reads what `a` writes, or writes what `a` touches).
-fn depends(b: &NestInfo, a: &NestInfo) -> bool {
-    let touches = |n: &NestInfo, buf: usize| n.reads.iter().chain(&n.writes).any(|x| x.buffer == buf);
-    b.reads.iter().any(|r| a.writes.iter().any(|w| w.buffer == r.buffer))
-        || b.writes.iter().any(|w| touches(a, w.buffer))
 }
 
 /// `lb == 0` and `step == 1` on every dim.

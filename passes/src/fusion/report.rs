@@ -4,16 +4,18 @@
 //! along which axes, the plans considered with their bytes, launches and estimated time (and
 //! their share of the byte floor), the plan chosen, why each pair of reductions was *not* put in
 //! one kernel (in the spirit of Inductor's "why no fuse" log), and, for dynamic sizes, on which
-//! range of the size each plan wins.
+//! range of the size each plan wins. Dependences between nests are asked of the petgraph flow
+//! graph of [`super::deps`].
 
-use std::collections::BTreeSet;
 use std::fmt::Write;
 use std::time::Duration;
 
 use egg::EGraph;
+use petgraph::algo::has_path_connecting;
 
 use super::analysis::{Ctx, PlanAnalysis};
 use super::cost::{self, CostBreakdown};
+use super::deps::{self, FlowGraph};
 use super::lang::PlanLang;
 use super::{Axis, Device, Extents, GroupResult, Kernel, NestInfo, NestKind, Plan, RowStyle, SearchConfig};
 
@@ -175,11 +177,12 @@ fn group(w: &mut String, gi: usize, g: &GroupResult, ctx: &Ctx, all: &[NestInfo]
     }
     let _ = writeln!(w, "why not fused:");
     let costed: Vec<(Plan, CostBreakdown)> = g.all_plans.iter().map(|p| (p.clone(), cost::plan_cost(p, ctx))).collect();
+    let flow = deps::flow_graph(all);
     let mut any = false;
     for (i, a) in reds.iter().enumerate() {
         for b in &reds[i + 1..] {
             any = true;
-            let _ = writeln!(w, "  nest{} & nest{}: {}", a.id, b.id, why(a, b, g, ctx, all, &costed, &chosen_cost));
+            let _ = writeln!(w, "  nest{} & nest{}: {}", a.id, b.id, why(a, b, g, ctx, &flow, &costed, &chosen_cost));
         }
     }
     if !any {
@@ -199,6 +202,15 @@ fn reduced_of(n: &NestInfo) -> String {
     }
 }
 
+/// Whether nest `to` needs nest `from`'s result through written-then-read buffers (a path of
+/// one edge or more; `from != to`).
+fn reaches(flow: &FlowGraph<'_>, from: usize, to: usize) -> bool {
+    match (flow.node(from), flow.node(to)) {
+        (Some(a), Some(b)) => a != b && has_path_connecting(&flow.graph, a, b, None),
+        _ => false,
+    }
+}
+
 fn together(plan: &Plan, a: usize, b: usize) -> Option<&Kernel> {
     plan.kernels.iter().find(|k| {
         let n = k.nests();
@@ -206,38 +218,14 @@ fn together(plan: &Plan, a: usize, b: usize) -> Option<&Kernel> {
     })
 }
 
-/// Nests reachable from `from` through written-then-read buffers.
-fn reaches(all: &[NestInfo], from: usize, to: usize) -> Option<Vec<usize>> {
-    let pos = |id: usize| all.iter().position(|n| n.id == id);
-    let mut path = vec![from];
-    let mut stack = vec![(from, vec![from])];
-    let mut seen = BTreeSet::new();
-    while let Some((n, p)) = stack.pop() {
-        if n == to && n != from {
-            path = p;
-            return Some(path);
-        }
-        if !seen.insert(n) {
-            continue;
-        }
-        let Some(i) = pos(n) else { continue };
-        for wr in &all[i].writes {
-            for m in all.iter().filter(|m| m.reads.iter().any(|r| r.buffer == wr.buffer)) {
-                let mut q = p.clone();
-                q.push(m.id);
-                stack.push((m.id, q));
-            }
-        }
-    }
-    None
-}
-
+/// Why reductions `a` and `b` of group `g` are (not) in one kernel. `flow`: the flow
+/// dependences of the whole function's nests.
 fn why(
     a: &NestInfo,
     b: &NestInfo,
     g: &GroupResult,
     ctx: &Ctx,
-    all: &[NestInfo],
+    flow: &FlowGraph<'_>,
     costed: &[(Plan, CostBreakdown)],
     chosen: &CostBreakdown,
 ) -> String {
@@ -265,8 +253,8 @@ fn why(
             continue;
         }
         for wr in &col.writes {
-            let consumers = all.iter().filter(|m| m.reads.iter().any(|r| r.buffer == wr.buffer));
-            for m in consumers.filter(|m| m.id == other.id || reaches(all, m.id, other.id).is_some()) {
+            let consumers = flow.nests.iter().filter(|m| m.reads.iter().any(|r| r.buffer == wr.buffer));
+            for m in consumers.filter(|m| m.id == other.id || reaches(flow, m.id, other.id)) {
                 if let Some(r) =
                     m.reads.iter().find(|r| col.reads.iter().any(|c| c.buffer == r.buffer && r.axes.len() > 1))
                 {
@@ -282,7 +270,7 @@ fn why(
     // A dependence rules fusion out unless some plan fuses the pair anyway (a row reduction
     // chained to the one whose result it reads, in one row kernel).
     for (x, y) in [(a, b), (b, a)] {
-        if let Some(path) = reaches(all, x.id, y.id).filter(|_| fusing.is_none()) {
+        if let Some(path) = deps::flow_path(flow, x.id, y.id).filter(|_| fusing.is_none()) {
             let via: Vec<String> = path.iter().map(|n| format!("nest{n}")).collect();
             return format!(
                 "not fused: dependence {} (nest{} needs nest{}'s complete result)",
