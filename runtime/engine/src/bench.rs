@@ -42,6 +42,8 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+use serde::Serialize;
+
 use morf_ir::interp::RtValue;
 use morf_ir::{Context, OpId, TypeData};
 use morf_runtime::{Gpu, RuntimeError};
@@ -167,15 +169,6 @@ impl CheckStatus {
         }
     }
 
-    /// The JSON value of `check_ok`: `true`, `false`, or `null` when unchecked.
-    fn json(self) -> &'static str {
-        match self {
-            CheckStatus::Passed => "true",
-            CheckStatus::Failed => "false",
-            CheckStatus::Unchecked => "null",
-        }
-    }
-
     /// The mark after a time in the table.
     fn mark(self) -> &'static str {
         match self {
@@ -223,7 +216,9 @@ pub struct ShapeResult {
 }
 
 /// The copy kernel's figures.
-#[derive(Clone, Copy, Debug, PartialEq)]
+///
+/// Serializes as the report's `"copy"` object (`bytes`, `median_us`, `tb_per_s`).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct CopyFigures {
     /// Bytes copied (read and written once each).
     pub bytes: usize,
@@ -410,124 +405,156 @@ impl BenchReport {
         self.shapes.iter().filter(|s| s.fused.check == CheckStatus::Failed).map(|s| s.shape.as_str()).collect()
     }
 
-    /// The same figures as JSON (keys in a fixed order).
+    /// The same figures as JSON (keys in a fixed order, pretty-printed, a newline at the
+    /// end). Numbers that JSON cannot hold (NaN, infinities: the times of a program that
+    /// was not timed) are `null`.
     pub fn to_json(&self) -> String {
-        let mut j = String::new();
-        let _ = writeln!(j, "{{");
-        let _ = writeln!(j, "  \"device\": {},", json_str(&self.device));
-        let _ = writeln!(j, "  \"sm_count\": {},", self.sm_count);
-        let _ = writeln!(j, "  \"file\": {},", json_str(&self.file));
-        let _ = writeln!(j, "  \"function\": {},", json_str(&self.function));
-        let _ = writeln!(
-            j,
-            "  \"method\": {{\"statistic\": \"median\", \"timer\": \"cuda events\", \"runs\": {}, \"warmup\": {}, \"checked\": {}, \"per_kernel\": {}, \"fused_pipeline\": {}, \"unfused_pipeline\": {}}},",
-            self.runs,
-            self.warmup,
-            self.checked,
-            self.per_kernel,
-            json_str(&self.pipelines.0),
-            self.pipelines.1.as_deref().map(json_str).unwrap_or_else(|| "null".into())
-        );
-        let _ = writeln!(
-            j,
-            "  \"copy\": {{\"bytes\": {}, \"median_us\": {}, \"tb_per_s\": {}}},",
-            self.copy.bytes,
-            json_num(self.copy.median_us),
-            json_num(self.copy.tb_per_s)
-        );
-        let _ = writeln!(j, "  \"shapes\": [");
-        for (i, s) in self.shapes.iter().enumerate() {
-            let sizes: Vec<String> = s.sizes.iter().map(|(n, v)| format!("{}: {v}", json_str(n))).collect();
-            let _ = writeln!(j, "    {{");
-            let _ = writeln!(j, "      \"shape\": {},", json_str(&s.shape));
-            let _ = writeln!(j, "      \"sizes\": {{{}}},", sizes.join(", "));
-            let _ = writeln!(j, "      \"dtype\": {},", json_str(&s.dtype));
-            let _ = writeln!(j, "      \"floor_bytes\": {},", s.floor_bytes);
-            let _ = writeln!(j, "      \"floor_us\": {},", json_num(s.floor_us));
-            let _ = writeln!(j, "      \"fused\": {},", timing_json(&s.fused, s.floor_us));
-            let _ = writeln!(
-                j,
-                "      \"unfused\": {}",
-                s.unfused.as_ref().map(|t| timing_json(t, s.floor_us)).unwrap_or_else(|| "null".into())
-            );
-            let _ = writeln!(j, "    }}{}", if i + 1 < self.shapes.len() { "," } else { "" });
-        }
-        let _ = writeln!(j, "  ]");
-        let _ = writeln!(j, "}}");
+        let mut j = serde_json::to_string_pretty(&ReportJson::of(self)).expect("a report serializes to JSON");
+        j.push('\n');
         j
     }
 }
 
-fn timing_json(t: &ProgramTiming, floor_us: f64) -> String {
-    let checks: Vec<String> = t
-        .checks
-        .iter()
-        .map(|c| {
-            format!(
-                "{{\"output\": {}, \"rel_err\": {}, \"tol\": {}, \"ok\": {}}}",
-                c.index,
-                json_num(c.rel_err),
-                json_num(c.tol),
-                c.ok()
-            )
-        })
-        .collect();
-    let kernels = match &t.kernels {
-        None => "null".to_string(),
-        Some(ks) => {
-            let ks: Vec<String> = ks
-                .iter()
-                .map(|k| {
-                    let share =
-                        if t.median_us.is_finite() && t.median_us > 0.0 { k.median_us / t.median_us } else { f64::NAN };
-                    format!(
-                        "{{\"kernel\": {}, \"grid\": {}, \"block\": {}, \"shared_bytes\": {}, \"median_us\": {}, \"share_of_call\": {}}}",
-                        json_str(&k.kernel),
-                        k.grid,
-                        k.block,
-                        k.shared_bytes,
-                        json_num(k.median_us),
-                        json_num(share)
-                    )
-                })
-                .collect();
-            format!("[{}]", ks.join(", "))
-        }
-    };
-    format!(
-        "{{\"check_ok\": {}, \"median_us\": {}, \"min_us\": {}, \"pct_of_floor\": {}, \"launches\": {}, \"checks\": [{}], \"kernels\": {}}}",
-        t.check.json(),
-        json_num(t.median_us),
-        json_num(t.min_us),
-        json_num(pct_of_floor(floor_us, t.median_us)),
-        t.launches,
-        checks.join(", "),
-        kernels
-    )
+// The JSON form of a report (`BenchReport::to_json`): views of the report with the JSON's
+// keys, in its order. serde_json writes NaN and the infinities as `null`.
+
+#[derive(Serialize)]
+struct ReportJson<'a> {
+    device: &'a str,
+    sm_count: u32,
+    file: &'a str,
+    function: &'a str,
+    method: MethodJson<'a>,
+    copy: &'a CopyFigures,
+    shapes: Vec<ShapeJson<'a>>,
 }
 
-/// A JSON string literal.
-pub fn json_str(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
+#[derive(Serialize)]
+struct MethodJson<'a> {
+    statistic: &'static str,
+    timer: &'static str,
+    runs: usize,
+    warmup: usize,
+    checked: bool,
+    per_kernel: bool,
+    fused_pipeline: &'a str,
+    unfused_pipeline: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct ShapeJson<'a> {
+    shape: &'a str,
+    /// An object of the sizes, in the order given.
+    #[serde(serialize_with = "sizes_as_object")]
+    sizes: &'a [(String, usize)],
+    dtype: &'a str,
+    floor_bytes: u64,
+    floor_us: f64,
+    fused: TimingJson<'a>,
+    unfused: Option<TimingJson<'a>>,
+}
+
+fn sizes_as_object<S: serde::Serializer>(sizes: &&[(String, usize)], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_map(sizes.iter().map(|(name, size)| (name, size)))
+}
+
+#[derive(Serialize)]
+struct TimingJson<'a> {
+    /// `true`, `false`, or `null` when unchecked.
+    check_ok: Option<bool>,
+    median_us: f64,
+    min_us: f64,
+    pct_of_floor: f64,
+    launches: usize,
+    checks: Vec<CheckJson>,
+    kernels: Option<Vec<KernelJson<'a>>>,
+}
+
+#[derive(Serialize)]
+struct CheckJson {
+    output: usize,
+    rel_err: f64,
+    tol: f64,
+    ok: bool,
+}
+
+#[derive(Serialize)]
+struct KernelJson<'a> {
+    kernel: &'a str,
+    grid: u32,
+    block: u32,
+    shared_bytes: u32,
+    median_us: f64,
+    /// The launch's median over the call's (`null` when the call was not timed).
+    share_of_call: f64,
+}
+
+impl<'a> ReportJson<'a> {
+    fn of(r: &'a BenchReport) -> Self {
+        ReportJson {
+            device: &r.device,
+            sm_count: r.sm_count,
+            file: &r.file,
+            function: &r.function,
+            method: MethodJson {
+                statistic: "median",
+                timer: "cuda events",
+                runs: r.runs,
+                warmup: r.warmup,
+                checked: r.checked,
+                per_kernel: r.per_kernel,
+                fused_pipeline: &r.pipelines.0,
+                unfused_pipeline: r.pipelines.1.as_deref(),
+            },
+            copy: &r.copy,
+            shapes: r
+                .shapes
+                .iter()
+                .map(|s| ShapeJson {
+                    shape: &s.shape,
+                    sizes: &s.sizes,
+                    dtype: &s.dtype,
+                    floor_bytes: s.floor_bytes,
+                    floor_us: s.floor_us,
+                    fused: TimingJson::of(&s.fused, s.floor_us),
+                    unfused: s.unfused.as_ref().map(|t| TimingJson::of(t, s.floor_us)),
+                })
+                .collect(),
         }
     }
-    out.push('"');
-    out
 }
 
-/// A JSON number (`null` for NaN and infinities, which JSON cannot hold).
-pub fn json_num(x: f64) -> String {
-    if x.is_finite() {
-        format!("{x}")
-    } else {
-        "null".into()
+impl<'a> TimingJson<'a> {
+    fn of(t: &'a ProgramTiming, floor_us: f64) -> Self {
+        let share = |us: f64| if t.median_us.is_finite() && t.median_us > 0.0 { us / t.median_us } else { f64::NAN };
+        TimingJson {
+            check_ok: match t.check {
+                CheckStatus::Passed => Some(true),
+                CheckStatus::Failed => Some(false),
+                CheckStatus::Unchecked => None,
+            },
+            median_us: t.median_us,
+            min_us: t.min_us,
+            pct_of_floor: pct_of_floor(floor_us, t.median_us),
+            launches: t.launches,
+            checks: t
+                .checks
+                .iter()
+                .map(|c| CheckJson { output: c.index, rel_err: c.rel_err, tol: c.tol, ok: c.ok() })
+                .collect(),
+            kernels: t.kernels.as_ref().map(|ks| {
+                ks.iter()
+                    .map(|k| KernelJson {
+                        kernel: &k.kernel,
+                        grid: k.grid,
+                        block: k.block,
+                        shared_bytes: k.shared_bytes,
+                        median_us: k.median_us,
+                        share_of_call: share(k.median_us),
+                    })
+                    .collect()
+            }),
+        }
     }
 }
 
@@ -881,19 +908,180 @@ mod tests {
         assert!(lines[2].contains("94.2%") && lines[2].contains("47.1%"), "{t}");
     }
 
+    /// The report's JSON, parsed back.
+    fn json_of(r: &BenchReport) -> serde_json::Value {
+        let j = r.to_json();
+        assert!(j.ends_with("}\n"), "{j}");
+        serde_json::from_str(&j).unwrap_or_else(|e| panic!("invalid JSON ({e}): {j}"))
+    }
+
+    /// The keys of a JSON object, sorted (the order is checked on the text, in `json_text`).
+    fn keys(v: &serde_json::Value) -> Vec<&str> {
+        v.as_object().unwrap_or_else(|| panic!("not an object: {v}")).keys().map(String::as_str).collect()
+    }
+
+    /// `keys` sorted.
+    fn sorted<const N: usize>(mut keys: [&str; N]) -> [&str; N] {
+        keys.sort_unstable();
+        keys
+    }
+
     #[test]
     fn json_output() {
-        let j = sample().to_json();
-        assert!(j.contains("\"device\": \"NVIDIA H200\""));
-        assert!(j.contains("\"copy\": {\"bytes\": 1073741824, \"median_us\": 500, \"tb_per_s\": 4.29}"));
-        assert!(j.contains("\"sizes\": {\"M\": 576000, \"N\": 384}"));
-        assert!(j.contains("\"fused\": {\"check_ok\": true, \"median_us\": 330, \"min_us\": 329, \"pct_of_floor\": 94.24242424242425, \"launches\": 2, \"checks\": [{\"output\": 0, \"rel_err\": 0.001, \"tol\": 0.01, \"ok\": true}], \"kernels\": null}"), "{j}");
-        assert!(j.contains("\"checked\": true, \"per_kernel\": false,"), "{j}");
-        // Balanced braces and brackets (a cheap well-formedness check without a JSON crate).
-        assert_eq!(j.matches('{').count(), j.matches('}').count());
-        assert_eq!(j.matches('[').count(), j.matches(']').count());
-        assert_eq!(json_num(f64::NAN), "null");
-        assert_eq!(json_str("a\"b\\\n"), "\"a\\\"b\\\\\\n\"");
+        use serde_json::json;
+        let j = json_of(&sample());
+        // The keys that scripts read (their order is checked on the text in `json_text`).
+        assert_eq!(keys(&j), sorted(["device", "sm_count", "file", "function", "method", "copy", "shapes"]));
+        assert_eq!(j["device"], "NVIDIA H200");
+        assert_eq!(j["sm_count"], 132);
+        assert_eq!((&j["file"], &j["function"]), (&json!("examples/rmsnorm_bwd.mlir"), &json!("rmsnorm_bwd")));
+        assert_eq!(
+            j["method"],
+            json!({"statistic": "median", "timer": "cuda events", "runs": 100, "warmup": 10, "checked": true,
+                   "per_kernel": false, "fused_pipeline": "gpu", "unfused_pipeline": "gpu-unfused"})
+        );
+        assert_eq!(
+            keys(&j["method"]),
+            sorted([
+                "statistic",
+                "timer",
+                "runs",
+                "warmup",
+                "checked",
+                "per_kernel",
+                "fused_pipeline",
+                "unfused_pipeline"
+            ])
+        );
+        assert_eq!(j["copy"], json!({"bytes": 1073741824u64, "median_us": 500.0, "tb_per_s": 4.29}));
+        assert_eq!(keys(&j["copy"]), sorted(["bytes", "median_us", "tb_per_s"]));
+        let s = &j["shapes"][0];
+        assert_eq!(j["shapes"].as_array().map(Vec::len), Some(1));
+        assert_eq!(keys(s), sorted(["shape", "sizes", "dtype", "floor_bytes", "floor_us", "fused", "unfused"]));
+        assert_eq!(s["shape"], "576000 x 384");
+        assert_eq!(s["sizes"], json!({"M": 576000, "N": 384}));
+        assert_eq!(
+            (&s["dtype"], &s["floor_bytes"], &s["floor_us"]),
+            (&json!("bf16"), &json!(1329000000), &json!(311.0))
+        );
+        // (serde_json's parser may be one ulp off: computed figures are compared as written.)
+        let mut fused = s["fused"].clone();
+        assert!(sample().to_json().contains("\"pct_of_floor\": 94.24242424242425,"));
+        assert!((fused["pct_of_floor"].take().as_f64().unwrap() - 94.24242424242425).abs() < 1e-9);
+        assert_eq!(
+            fused,
+            json!({"check_ok": true, "median_us": 330.0, "min_us": 329.0, "pct_of_floor": null,
+                   "launches": 2, "checks": [{"output": 0, "rel_err": 0.001, "tol": 0.01, "ok": true}], "kernels": null})
+        );
+        assert_eq!(
+            keys(&s["fused"]),
+            sorted(["check_ok", "median_us", "min_us", "pct_of_floor", "launches", "checks", "kernels"])
+        );
+        assert_eq!(keys(&s["fused"]["checks"][0]), sorted(["output", "rel_err", "tol", "ok"]));
+        assert_eq!(s["unfused"]["median_us"], 660.0);
+
+        // Strings are escaped; the sizes keep their order; no unfused pipeline is null.
+        let mut r = sample();
+        r.device = "a\"b\\\n\t\u{1}".into();
+        r.shapes[0].sizes.insert(1, ("K".into(), 7));
+        r.pipelines.1 = None;
+        r.shapes[0].unfused = None;
+        let j = json_of(&r);
+        assert_eq!(j["device"], "a\"b\\\n\t\u{1}");
+        assert_eq!(j["shapes"][0]["sizes"], serde_json::json!({"M": 576000, "K": 7, "N": 384}));
+        let text = r.to_json();
+        let at = |k: &str| text.find(k).unwrap_or_else(|| panic!("no {k} in {text}"));
+        assert!(at("\"M\": 576000") < at("\"K\": 7") && at("\"K\": 7") < at("\"N\": 384"), "{text}");
+        assert!(j["method"]["unfused_pipeline"].is_null() && j["shapes"][0]["unfused"].is_null());
+    }
+
+    #[test]
+    fn json_text() {
+        // The whole file of the sample: keys in this order, pretty-printed, floats as floats.
+        let expected = r#"{
+  "device": "NVIDIA H200",
+  "sm_count": 132,
+  "file": "examples/rmsnorm_bwd.mlir",
+  "function": "rmsnorm_bwd",
+  "method": {
+    "statistic": "median",
+    "timer": "cuda events",
+    "runs": 100,
+    "warmup": 10,
+    "checked": true,
+    "per_kernel": false,
+    "fused_pipeline": "gpu",
+    "unfused_pipeline": "gpu-unfused"
+  },
+  "copy": {
+    "bytes": 1073741824,
+    "median_us": 500.0,
+    "tb_per_s": 4.29
+  },
+  "shapes": [
+    {
+      "shape": "576000 x 384",
+      "sizes": {
+        "M": 576000,
+        "N": 384
+      },
+      "dtype": "bf16",
+      "floor_bytes": 1329000000,
+      "floor_us": 311.0,
+      "fused": {
+        "check_ok": true,
+        "median_us": 330.0,
+        "min_us": 329.0,
+        "pct_of_floor": 94.24242424242425,
+        "launches": 2,
+        "checks": [
+          {
+            "output": 0,
+            "rel_err": 0.001,
+            "tol": 0.01,
+            "ok": true
+          }
+        ],
+        "kernels": null
+      },
+      "unfused": {
+        "check_ok": true,
+        "median_us": 660.0,
+        "min_us": 659.0,
+        "pct_of_floor": 47.121212121212125,
+        "launches": 2,
+        "checks": [
+          {
+            "output": 0,
+            "rel_err": 0.001,
+            "tol": 0.01,
+            "ok": true
+          }
+        ],
+        "kernels": null
+      }
+    }
+  ]
+}
+"#;
+        assert_eq!(sample().to_json(), expected);
+    }
+
+    #[test]
+    fn json_non_finite_numbers_are_null() {
+        // JSON has no NaN or infinity: serde_json writes them as null.
+        let mut r = sample();
+        r.copy.tb_per_s = f64::INFINITY;
+        let f = &mut r.shapes[0].fused;
+        (f.median_us, f.min_us) = (f64::NAN, f64::NEG_INFINITY);
+        f.checks[0].rel_err = f64::NAN;
+        let text = r.to_json();
+        assert!(!text.contains("NaN") && !text.contains("inf"), "{text}");
+        let j = json_of(&r);
+        let f = &j["shapes"][0]["fused"];
+        assert!(j["copy"]["tb_per_s"].is_null());
+        assert!(f["median_us"].is_null() && f["min_us"].is_null() && f["pct_of_floor"].is_null(), "{f}");
+        assert!(f["checks"][0]["rel_err"].is_null(), "{f}");
     }
 
     #[test]
@@ -906,8 +1094,11 @@ mod tests {
         assert!(t.contains("47.1%"), "{t}");
         assert_eq!(r.unfused_warnings().len(), 1);
         assert!(r.fused_failures().is_empty());
-        let j = r.to_json();
-        assert!(j.contains("\"unfused\": {\"check_ok\": false, \"median_us\": 660"), "{j}");
+        let j = json_of(&r);
+        assert_eq!(
+            (&j["shapes"][0]["unfused"]["check_ok"], &j["shapes"][0]["unfused"]["median_us"]),
+            (&false.into(), &660.0.into())
+        );
 
         let mut r = sample();
         r.checked = false;
@@ -918,7 +1109,11 @@ mod tests {
         }
         let t = r.table();
         assert!(t.contains("330.0 (unchecked)") && t.contains("660.0 (unchecked)"), "{t}");
-        assert!(r.to_json().contains("\"fused\": {\"check_ok\": null,"));
+        let j = json_of(&r);
+        assert!(
+            j["shapes"][0]["fused"]["check_ok"].is_null() && j["shapes"][0]["fused"]["checks"] == serde_json::json!([])
+        );
+        assert_eq!(j["method"]["checked"], false);
 
         let mut r = sample();
         let mut second = r.shapes[0].clone();
@@ -938,14 +1133,12 @@ mod tests {
         assert!(last.starts_with("| 8 x 4") && last.contains("- (check failed)"), "{t}");
         assert!(!last.contains("NaN"), "{t}");
         assert_eq!(r.fused_failures(), vec!["8 x 4"]);
-        let j = r.to_json();
-        assert!(
-            j.contains(
-                "\"fused\": {\"check_ok\": false, \"median_us\": null, \"min_us\": null, \"pct_of_floor\": null,"
-            ),
-            "{j}"
-        );
-        assert_eq!(j.matches('{').count(), j.matches('}').count());
+        let j = json_of(&r);
+        let f = &j["shapes"][1]["fused"];
+        assert_eq!(f["check_ok"], false);
+        assert!(f["median_us"].is_null() && f["min_us"].is_null() && f["pct_of_floor"].is_null(), "{f}");
+        assert_eq!(f["launches"], 0);
+        assert!(j["shapes"][1]["unfused"].is_null());
     }
 
     #[test]
@@ -973,8 +1166,23 @@ mod tests {
         assert!(lines[4].contains("| 1 | k_cols") && lines[4].contains("4096 |      30.0 |          9.1% |"), "{t}");
         assert!(lines[5].contains("(sum of kernels)") && lines[5].contains("330.0 |        100.0% |"), "{t}");
         assert_eq!(lines.len(), 6, "the unfused program has no kernel figures: {t}");
-        let j = r.to_json();
-        assert!(j.contains("\"kernels\": [{\"kernel\": \"k_rows\", \"grid\": 132, \"block\": 256, \"shared_bytes\": 0, \"median_us\": 300, \"share_of_call\": 0.9090909090909091}, {\"kernel\": \"k_cols\""), "{j}");
+        let j = json_of(&r);
+        let ks = &j["shapes"][0]["fused"]["kernels"];
+        let mut k0 = ks[0].clone();
+        assert!((k0["share_of_call"].take().as_f64().unwrap() - 300.0 / 330.0).abs() < 1e-12);
+        assert!(r.to_json().contains("\"share_of_call\": 0.9090909090909091"));
+        assert_eq!(
+            k0,
+            serde_json::json!({"kernel": "k_rows", "grid": 132, "block": 256, "shared_bytes": 0, "median_us": 300.0,
+                               "share_of_call": null})
+        );
+        assert_eq!(keys(&ks[0]), sorted(["kernel", "grid", "block", "shared_bytes", "median_us", "share_of_call"]));
+        assert_eq!((ks[1]["kernel"].as_str(), ks.as_array().map(Vec::len)), (Some("k_cols"), Some(2)));
+        assert_eq!(j["method"]["per_kernel"], true);
+        assert!(j["shapes"][0]["unfused"]["kernels"].is_null());
+        // A call that was not timed has no share.
+        r.shapes[0].fused.median_us = f64::NAN;
+        assert!(json_of(&r)["shapes"][0]["fused"]["kernels"][0]["share_of_call"].is_null());
         assert!(sample().kernel_tables().is_empty());
     }
 }

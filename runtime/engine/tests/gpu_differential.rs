@@ -52,6 +52,7 @@ use morf_ir::numerics::tolerance;
 use morf_ir::{AttrData, Context, FloatKind, OpId};
 use morf_runtime::Gpu;
 use morf_tensor::progen::{generate, GenConfig, Rng};
+use serde::Serialize;
 
 // ---------------------------------------------------------------------------------------
 // Configuration
@@ -104,54 +105,63 @@ fn threads() -> usize {
     env_usize("MORF_GPU_DIFF_THREADS", cores).max(1)
 }
 
-/// Writes `json` to `$MORF_GPU_DIFF_JSON_DIR/<name>.json` when that variable is set.
-fn write_json(name: &str, json: &str) {
+/// Writes `report` as JSON to `$MORF_GPU_DIFF_JSON_DIR/<name>.json` (atomically: a temporary
+/// file, then a rename) when that variable is set. Floats that JSON cannot hold (NaN,
+/// infinities: an error that could not be measured) are written as `null`.
+fn write_json(name: &str, report: &impl Serialize) {
     if let Ok(dir) = std::env::var("MORF_GPU_DIFF_JSON_DIR") {
         let dir = PathBuf::from(dir);
         std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
         let path = dir.join(format!("{name}.json"));
-        std::fs::write(&path, json).unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
+        let mut json = serde_json::to_string_pretty(report).expect("a report serializes to JSON");
+        json.push('\n');
+        morf_ir::io::write_atomic(&path, json.as_bytes())
+            .unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
         eprintln!("wrote {}", path.display());
     }
 }
 
-/// `s` as a JSON string literal.
-fn js(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+/// `x` rounded to `digits` decimals (the precision a figure is reported with).
+fn round(x: f64, digits: i32) -> f64 {
+    let p = 10f64.powi(digits);
+    (x * p).round() / p
 }
 
-/// A float as JSON (`null` for NaN and infinities).
-fn jf(x: f64) -> String {
-    if x.is_finite() {
-        format!("{x:e}")
-    } else {
-        "null".into()
-    }
+/// The device of a report: `{"kind": "gpu", "name", "driver"}` or `{"kind": "sim", "name"}`.
+#[derive(Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+enum DeviceJson {
+    Gpu { name: String, driver: i32 },
+    Sim { name: &'static str },
 }
 
-fn device_json(gpu: Option<&Gpu>) -> String {
+fn device_json(gpu: Option<&Gpu>) -> DeviceJson {
     match gpu {
-        Some(g) => format!(
-            "{{\"kind\": \"gpu\", \"name\": {}, \"driver\": {}}}",
-            js(&g.device_name().unwrap_or_else(|_| "?".into())),
-            g.driver_version().unwrap_or(0)
-        ),
-        None => "{\"kind\": \"sim\", \"name\": \"CPU (GPU simulator)\"}".into(),
+        Some(g) => DeviceJson::Gpu {
+            name: g.device_name().unwrap_or_else(|_| "?".into()),
+            driver: g.driver_version().unwrap_or(0),
+        },
+        None => DeviceJson::Sim { name: "CPU (GPU simulator)" },
+    }
+}
+
+/// One output of a report: its dtype (`int` when it has no float type), its relative error
+/// (`null` when not comparable) and, in the random programs' records, whether it passed.
+#[derive(Serialize)]
+struct OutputJson {
+    dtype: &'static str,
+    rel_err: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ok: Option<bool>,
+}
+
+impl OutputJson {
+    fn of(c: &OutCheck, with_ok: bool) -> Self {
+        OutputJson {
+            dtype: c.kind.map(FloatKind::name).unwrap_or("int"),
+            rel_err: c.rel_err,
+            ok: with_ok.then_some(c.problem.is_none()),
+        }
     }
 }
 
@@ -492,46 +502,79 @@ struct Record {
     ref_ms: f64,
 }
 
-impl Record {
-    fn json(&self) -> String {
-        let outs: Vec<String> = self
-            .outputs
-            .iter()
-            .map(|o| {
-                format!(
-                    "{{\"dtype\": {}, \"rel_err\": {}, \"ok\": {}}}",
-                    js(o.kind.map(FloatKind::name).unwrap_or("int")),
-                    jf(o.rel_err),
-                    o.problem.is_none()
-                )
-            })
-            .collect();
-        let mut s = format!(
-            "{{\"seed\": {}, \"config\": {}, \"base\": {:?}, \"shapes\": {:?}, \"dtypes\": [{}], \"hinted\": {}, \"large\": {}, \"status\": {}, \"ms\": {:.1}, \"ref_ms\": {:.1}, \"outputs\": [{}]",
-            self.seed,
-            js(self.config),
-            self.base,
-            self.shapes,
-            self.dtypes.iter().map(|d| js(d.name())).collect::<Vec<_>>().join(", "),
-            self.hinted,
-            self.large,
-            js(self.status),
-            self.ms,
-            self.ref_ms,
-            outs.join(", ")
-        );
-        if let Some(st) = self.stage {
-            let _ = write!(s, ", \"stage\": {}", js(st.name()));
+/// A record of `random_programs.json`; `stage`, `error` and `program` only when set.
+#[derive(Serialize)]
+struct RecordJson<'a> {
+    seed: u64,
+    config: &'a str,
+    base: &'a [usize],
+    shapes: &'a [Vec<usize>],
+    dtypes: Vec<&'static str>,
+    hinted: bool,
+    large: bool,
+    status: &'a str,
+    ms: f64,
+    ref_ms: f64,
+    outputs: Vec<OutputJson>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stage: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    program: Option<&'a str>,
+}
+
+impl<'a> RecordJson<'a> {
+    fn of(r: &'a Record) -> Self {
+        RecordJson {
+            seed: r.seed,
+            config: r.config,
+            base: &r.base,
+            shapes: &r.shapes,
+            dtypes: r.dtypes.iter().map(|d| d.name()).collect(),
+            hinted: r.hinted,
+            large: r.large,
+            status: r.status,
+            ms: round(r.ms, 1),
+            ref_ms: round(r.ref_ms, 1),
+            outputs: r.outputs.iter().map(|o| OutputJson::of(o, true)).collect(),
+            stage: r.stage.map(Stage::name),
+            error: r.error.as_deref(),
+            program: r.text.as_deref(),
         }
-        if let Some(e) = &self.error {
-            let _ = write!(s, ", \"error\": {}", js(e));
-        }
-        if let Some(t) = &self.text {
-            let _ = write!(s, ", \"program\": {}", js(t));
-        }
-        s.push('}');
-        s
     }
+}
+
+/// The largest relative error of one output dtype, at which seed, over how many outputs.
+#[derive(Serialize)]
+struct MaxErrJson {
+    max: f64,
+    seed: u64,
+    outputs: usize,
+}
+
+/// `random_programs.json`.
+#[derive(Serialize)]
+struct RandomProgramsJson<'a> {
+    test: &'static str,
+    device: DeviceJson,
+    programs: usize,
+    passed: usize,
+    failed: usize,
+    unsupported: usize,
+    no_kernel: usize,
+    no_kernel_seeds: Vec<u64>,
+    unsupported_seeds: Vec<u64>,
+    skipped: usize,
+    aborted: usize,
+    not_run: Vec<u64>,
+    failed_seeds: Vec<u64>,
+    wall_s: f64,
+    threads: usize,
+    budget_elements: usize,
+    large: usize,
+    max_rel_err: BTreeMap<&'static str, MaxErrJson>,
+    records: Vec<RecordJson<'a>>,
 }
 
 /// Runs one case: reference, compile, run, compare.
@@ -735,22 +778,33 @@ fn random_programs() {
         let _ = writeln!(table, "not run (context lost): {} seeds from {}", not_run.len(), not_run[0]);
     }
     print!("{table}");
-    let mut json = format!(
-        "{{\"test\": \"random_programs\", \"device\": {dev_json}, \"programs\": {}, \"passed\": {passed}, \"failed\": {failed}, \"unsupported\": {unsupported}, \"no_kernel\": {no_kernel}, \"no_kernel_seeds\": {:?}, \"unsupported_seeds\": {:?}, \"skipped\": {skipped}, \"aborted\": {abort_n}, \"not_run\": {:?}, \"failed_seeds\": {failed_seeds:?}, \"wall_s\": {wall:.1}, \"threads\": {nthreads}, \"budget_elements\": {budget}, \"large\": {large_n}, \"max_rel_err\": {{",
-        seeds.len(),
-        seeds_of("no-kernel"),
-        seeds_of("unsupported"),
-        not_run
+    write_json(
+        "random_programs",
+        &RandomProgramsJson {
+            test: "random_programs",
+            device: dev_json,
+            programs: seeds.len(),
+            passed,
+            failed,
+            unsupported,
+            no_kernel,
+            no_kernel_seeds: seeds_of("no-kernel"),
+            unsupported_seeds: seeds_of("unsupported"),
+            skipped,
+            aborted: abort_n,
+            not_run: not_run.clone(),
+            failed_seeds: failed_seeds.clone(),
+            wall_s: round(wall, 1),
+            threads: nthreads,
+            budget_elements: budget,
+            large: large_n,
+            max_rel_err: max_err
+                .iter()
+                .map(|(k, &(max, seed, outputs))| (*k, MaxErrJson { max, seed, outputs }))
+                .collect(),
+            records: records.iter().map(RecordJson::of).collect(),
+        },
     );
-    let errs: Vec<String> = max_err
-        .iter()
-        .map(|(k, (e, seed, n))| format!("{}: {{\"max\": {}, \"seed\": {seed}, \"outputs\": {n}}}", js(k), jf(*e)))
-        .collect();
-    json.push_str(&errs.join(", "));
-    json.push_str("}, \"records\": [\n");
-    json.push_str(&records.iter().map(Record::json).collect::<Vec<_>>().join(",\n"));
-    json.push_str("\n]}\n");
-    write_json("random_programs", &json);
 
     assert!(failed == 0, "{failed} programs failed: seeds {failed_seeds:?}");
     assert!(not_run.is_empty() && abort_n == 0, "the run was cut short by a CUDA error");
@@ -856,6 +910,31 @@ fn bind_example(rctx: &mut Context, name: &str, text: &str, m: usize, n: usize, 
     (func, args)
 }
 
+/// A row of `examples.json`: one example at one shape.
+#[derive(Serialize)]
+struct ExampleRowJson<'a> {
+    example: &'a str,
+    #[serde(rename = "M")]
+    m: usize,
+    #[serde(rename = "N")]
+    n: usize,
+    /// `pass` or the problem.
+    status: &'a str,
+    /// Seconds.
+    s: f64,
+    outputs: Vec<OutputJson>,
+}
+
+/// `examples.json`.
+#[derive(Serialize)]
+struct ExamplesJson<'a> {
+    test: &'static str,
+    device: DeviceJson,
+    runs: usize,
+    failed: usize,
+    rows: Vec<ExampleRowJson<'a>>,
+}
+
 #[test]
 fn examples_at_odd_shapes() {
     let device = device();
@@ -918,22 +997,14 @@ fn examples_at_odd_shapes() {
             errs.join(" "),
             if status == "pass" { "ok" } else { status }
         );
-        let outs: Vec<String> = checks
-            .iter()
-            .map(|c| {
-                format!(
-                    "{{\"dtype\": {}, \"rel_err\": {}}}",
-                    js(c.kind.map(FloatKind::name).unwrap_or("int")),
-                    jf(c.rel_err)
-                )
-            })
-            .collect();
-        json_rows.push(format!(
-            "{{\"example\": {}, \"M\": {m}, \"N\": {n}, \"status\": {}, \"s\": {secs:.2}, \"outputs\": [{}]}}",
-            js(&exs[*e].0),
-            js(status),
-            outs.join(", ")
-        ));
+        json_rows.push(ExampleRowJson {
+            example: &exs[*e].0,
+            m,
+            n,
+            status,
+            s: round(*secs, 2),
+            outputs: checks.iter().map(|c| OutputJson::of(c, false)).collect(),
+        });
     }
     let failed: Vec<&ExampleRow> = rows.iter().filter(|r| r.2 != "pass").collect();
     let _ = writeln!(
@@ -947,12 +1018,13 @@ fn examples_at_odd_shapes() {
     print!("{table}");
     write_json(
         "examples",
-        &format!(
-            "{{\"test\": \"examples_at_odd_shapes\", \"device\": {dev_json}, \"runs\": {}, \"failed\": {}, \"rows\": [\n{}\n]}}\n",
-            rows.len(),
-            failed.len(),
-            json_rows.join(",\n")
-        ),
+        &ExamplesJson {
+            test: "examples_at_odd_shapes",
+            device: dev_json,
+            runs: rows.len(),
+            failed: failed.len(),
+            rows: json_rows,
+        },
     );
     assert_eq!(rows.len(), jobs.len(), "some example runs did not finish");
     assert!(failed.is_empty(), "{} example runs failed", failed.len());
@@ -978,6 +1050,31 @@ fn hash_bits(b: &[u64]) -> u64 {
 /// The bit patterns of the values of `v`.
 fn bits(v: &RtValue) -> Vec<u64> {
     shape_and_data(v).1.iter().map(|x| x.to_bits()).collect()
+}
+
+/// A row of `determinism.json`: one output of one example at one shape.
+#[derive(Serialize)]
+struct DeterminismRowJson {
+    example: &'static str,
+    #[serde(rename = "M")]
+    m: usize,
+    #[serde(rename = "N")]
+    n: usize,
+    output: &'static str,
+    runs: usize,
+    /// Distinct bit patterns over the runs (1: deterministic).
+    distinct: usize,
+    /// The first run's error against the reference.
+    rel_err: f64,
+}
+
+/// `determinism.json`.
+#[derive(Serialize)]
+struct DeterminismJson {
+    test: &'static str,
+    device: DeviceJson,
+    runs: usize,
+    rows: Vec<DeterminismRowJson>,
 }
 
 #[test]
@@ -1058,13 +1155,15 @@ fn column_reductions_are_deterministic() {
                 };
                 let err = first_errs.get(k).map(|c| c.rel_err).unwrap_or(f64::NAN);
                 let _ = writeln!(table, "| {file} | {m} | {n} | {what} | {} | {err:.2e} |", d.len());
-                json_rows.push(format!(
-                    "{{\"example\": {}, \"M\": {m}, \"N\": {n}, \"output\": {}, \"runs\": {runs}, \"distinct\": {}, \"rel_err\": {}}}",
-                    js(file),
-                    js(what),
-                    d.len(),
-                    jf(err)
-                ));
+                json_rows.push(DeterminismRowJson {
+                    example: file,
+                    m,
+                    n,
+                    output: what,
+                    runs,
+                    distinct: d.len(),
+                    rel_err: err,
+                });
                 if d.len() != 1 {
                     nondeterministic.push(format!("{file} M={m} N={n} {what}: {} distinct results", d.len()));
                 }
@@ -1075,11 +1174,12 @@ fn column_reductions_are_deterministic() {
     print!("{table}");
     write_json(
         "determinism",
-        &format!(
-            "{{\"test\": \"column_reductions_are_deterministic\", \"device\": {}, \"runs\": {runs}, \"rows\": [\n{}\n]}}\n",
-            device_json(gpu.as_ref()),
-            json_rows.join(",\n")
-        ),
+        &DeterminismJson {
+            test: "column_reductions_are_deterministic",
+            device: device_json(gpu.as_ref()),
+            runs,
+            rows: json_rows,
+        },
     );
     assert!(nondeterministic.is_empty(), "not bitwise reproducible: {nondeterministic:?}");
 }
@@ -1087,6 +1187,30 @@ fn column_reductions_are_deterministic() {
 // ---------------------------------------------------------------------------------------
 // Device memory over many calls
 // ---------------------------------------------------------------------------------------
+
+/// `memory.json`.
+#[derive(Serialize)]
+struct MemoryJson {
+    test: &'static str,
+    device: DeviceJson,
+    example: &'static str,
+    #[serde(rename = "M")]
+    m: usize,
+    #[serde(rename = "N")]
+    n: usize,
+    calls: usize,
+    warmup: usize,
+    total_mib: f64,
+    free_start_mib: f64,
+    free_after_warmup_mib: f64,
+    free_end_mib: f64,
+    growth_mib: f64,
+    tolerance_mib: f64,
+    seconds: f64,
+    differing_outputs: usize,
+    /// `[call, free MiB]` pairs.
+    trace_mib: Vec<(usize, f64)>,
+}
 
 #[test]
 fn no_device_memory_growth() {
@@ -1150,16 +1274,24 @@ fn no_device_memory_growth() {
     print!("{table}");
     write_json(
         "memory",
-        &format!(
-            "{{\"test\": \"no_device_memory_growth\", \"device\": {}, \"example\": {}, \"M\": {m}, \"N\": {n}, \"calls\": {calls}, \"warmup\": {warmup}, \"total_mib\": {:.1}, \"free_start_mib\": {:.2}, \"free_after_warmup_mib\": {:.2}, \"free_end_mib\": {:.2}, \"growth_mib\": {growth:.3}, \"tolerance_mib\": {tol_mib}, \"seconds\": {secs:.2}, \"differing_outputs\": {differing}, \"trace_mib\": [{}]}}\n",
-            device_json(Some(&gpu)),
-            js(file),
-            mib(total),
-            mib(free_start),
-            mib(free_warm),
-            mib(free_end),
-            trace_s.join(", ")
-        ),
+        &MemoryJson {
+            test: "no_device_memory_growth",
+            device: device_json(Some(&gpu)),
+            example: file,
+            m,
+            n,
+            calls,
+            warmup,
+            total_mib: round(mib(total), 1),
+            free_start_mib: round(mib(free_start), 2),
+            free_after_warmup_mib: round(mib(free_warm), 2),
+            free_end_mib: round(mib(free_end), 2),
+            growth_mib: round(growth, 3),
+            tolerance_mib: tol_mib,
+            seconds: round(secs, 2),
+            differing_outputs: differing,
+            trace_mib: trace.iter().map(|&(i, f)| (i, round(mib(f), 2))).collect(),
+        },
     );
     assert!(growth <= tol_mib, "free device memory fell by {growth:.2} MiB over {calls} calls");
     assert_eq!(differing, 0, "{differing} calls gave outputs different from the first call");
@@ -1201,4 +1333,53 @@ fn harness_rewrites_sizes_and_compares() {
     assert!(missing_nan[0].problem.is_some());
     let far = compare(&ctx, &[tensor(vec![1.0, 2.0])], &[tensor(vec![1.0, 2.1])]);
     assert!(far[0].problem.as_deref().is_some_and(|p| p.contains("relative error")), "{far:?}");
+}
+
+#[test]
+fn harness_json_reports() {
+    // A record keeps the keys and their order of the files scripts read; `stage`, `error` and
+    // `program` only when set; an error that could not be measured (NaN) is null.
+    let rec = Record {
+        seed: 3,
+        config: "default",
+        base: vec![7, 33],
+        shapes: vec![vec![7, 33], vec![33]],
+        dtypes: vec![FloatKind::BF16, FloatKind::F32],
+        hinted: true,
+        large: false,
+        status: "fail",
+        stage: Some(Stage::Compare),
+        outputs: vec![
+            OutCheck { kind: Some(FloatKind::F32), rel_err: f64::NAN, problem: Some("output 0: NaN".into()) },
+            OutCheck { kind: None, rel_err: 0.0, problem: None },
+        ],
+        error: Some("output 0: \"x\"".into()),
+        text: Some("func.func @f()\n".into()),
+        ms: 12.34,
+        ref_ms: 0.04,
+    };
+    assert_eq!(
+        serde_json::to_string(&RecordJson::of(&rec)).unwrap(),
+        r#"{"seed":3,"config":"default","base":[7,33],"shapes":[[7,33],[33]],"dtypes":["bf16","f32"],"hinted":true,"large":false,"status":"fail","ms":12.3,"ref_ms":0.0,"outputs":[{"dtype":"f32","rel_err":null,"ok":false},{"dtype":"int","rel_err":0.0,"ok":true}],"stage":"compare","error":"output 0: \"x\"","program":"func.func @f()\n"}"#
+    );
+    let pass = Record { status: "pass", stage: None, error: None, text: None, ..rec.clone() };
+    let j = serde_json::to_value(RecordJson::of(&pass)).unwrap();
+    assert!(j.get("stage").is_none() && j.get("error").is_none() && j.get("program").is_none(), "{j}");
+    assert_eq!(serde_json::to_string(&device_json(None)).unwrap(), r#"{"kind":"sim","name":"CPU (GPU simulator)"}"#);
+    assert_eq!(
+        serde_json::to_string(&DeviceJson::Gpu { name: "NVIDIA H200".into(), driver: 13000 }).unwrap(),
+        r#"{"kind":"gpu","name":"NVIDIA H200","driver":13000}"#
+    );
+    let row = ExampleRowJson {
+        example: "a.mlir",
+        m: 7,
+        n: 1,
+        status: "pass",
+        s: round(0.123, 2),
+        outputs: rec.outputs.iter().map(|c| OutputJson::of(c, false)).collect(),
+    };
+    assert_eq!(
+        serde_json::to_string(&row).unwrap(),
+        r#"{"example":"a.mlir","M":7,"N":1,"status":"pass","s":0.12,"outputs":[{"dtype":"f32","rel_err":null},{"dtype":"int","rel_err":0.0}]}"#
+    );
 }
