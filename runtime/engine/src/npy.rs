@@ -2,17 +2,21 @@
 //!
 //! morf-run exchanges tensors with the outside world as `.npy` files.  Every value
 //! is carried as an `f64` (the interpreter's number type): [`read_npy`] widens the
-//! stored values exactly, [`write_npy`] converts them to the requested dtype.
+//! stored values exactly, [`write_npy`] converts them to the requested dtype.  bf16
+//! has no NumPy dtype: bf16 tensors travel as float32 files (see `bind.rs`).
 //!
-//! The format is small enough to handle here directly: a magic string, a version,
-//! a header length, a Python dict literal (`descr`, `fortran_order`, `shape`) and
-//! then the raw element bytes.  Both byte orders and Fortran order (transposed into
-//! C order on reading) are accepted; structured, complex, string, datetime, object
-//! and extended-precision dtypes are rejected with an [`NpyError`].  A malformed
-//! file never panics: every defect becomes an error naming the file.
+//! The [`npyz`] crate does the encoding and decoding (with [`half`] for float16).  Before a
+//! file's data reaches npyz, a small validator here checks the header: the magic string,
+//! the version, the header length and the dict's `descr`, `fortran_order` and `shape`.
+//! Both byte orders and Fortran order (transposed into C order on reading) are accepted;
+//! structured, complex, string, datetime, object and extended-precision dtypes are rejected.
+//! A malformed file never panics, allocates for a shape it cannot hold or parses for long:
+//! every defect becomes an [`NpyError`] naming the file.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
+
+use half::f16;
 
 /// The element types that `.npy` files read and written by morf-run may hold.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -93,20 +97,22 @@ impl NpyDtype {
         }
     }
 
-    /// The kind character of the type string (`b`, `i`, `u` or `f`).
-    fn kind(self) -> char {
+    /// The little-endian type string written to headers, e.g. `<f4`.
+    fn descr(self) -> &'static str {
         match self {
-            NpyDtype::Bool => 'b',
-            NpyDtype::I8 | NpyDtype::I16 | NpyDtype::I32 | NpyDtype::I64 => 'i',
-            NpyDtype::U8 | NpyDtype::U16 | NpyDtype::U32 | NpyDtype::U64 => 'u',
-            NpyDtype::F16 | NpyDtype::F32 | NpyDtype::F64 => 'f',
+            NpyDtype::Bool => "|b1",
+            NpyDtype::I8 => "|i1",
+            NpyDtype::I16 => "<i2",
+            NpyDtype::I32 => "<i4",
+            NpyDtype::I64 => "<i8",
+            NpyDtype::U8 => "|u1",
+            NpyDtype::U16 => "<u2",
+            NpyDtype::U32 => "<u4",
+            NpyDtype::U64 => "<u8",
+            NpyDtype::F16 => "<f2",
+            NpyDtype::F32 => "<f4",
+            NpyDtype::F64 => "<f8",
         }
-    }
-
-    /// The little-endian `descr` string written to headers, e.g. `<f4`.
-    fn descr(self) -> String {
-        let order = if self.size() == 1 { '|' } else { '<' };
-        format!("{order}{}{}", self.kind(), self.size())
     }
 }
 
@@ -246,6 +252,12 @@ pub enum NpyError {
 /// Largest integer magnitude that every integer up to it is exactly an `f64`.
 const MAX_EXACT_INT: i128 = 1 << 53;
 
+/// The longest header [`read_npy`] accepts (NumPy writes a few hundred bytes).
+const MAX_HEADER_LEN: u64 = 16 << 20;
+
+/// The most dimensions [`write_npy`] writes (NumPy's own limit, `NPY_MAXDIMS`).
+const MAX_RANK: usize = 64;
+
 /// Reads an `.npy` file into an [`NpyArray`] in C order, widening values to `f64`.
 ///
 /// The header is read and checked first: nothing is allocated for the data before the
@@ -273,9 +285,6 @@ pub fn read_npy(path: &Path) -> Result<NpyArray, NpyError> {
     decode(&bytes, path)
 }
 
-/// The longest header [`read_npy`] reads from a file (NumPy writes a few hundred bytes).
-const MAX_HEADER_LEN: u64 = 16 << 20;
-
 /// Opens `path` and reads and parses its header; returns the file positioned at the data,
 /// its length when it is a regular file, the header bytes and the header.
 fn open_and_parse_header(path: &Path) -> Result<(std::fs::File, Option<u64>, Vec<u8>, Header), NpyError> {
@@ -289,34 +298,16 @@ fn open_and_parse_header(path: &Path) -> Result<(std::fs::File, Option<u64>, Vec
     let file_len = md.is_file().then_some(md.len());
     let mut head = Vec::new();
     (&mut file).take(12).read_to_end(&mut head).map_err(io)?;
-    let header_len = match head.get(6..8) {
-        Some([1, 0]) => head.get(8..10).map(|b| u16::from_le_bytes([b[0], b[1]]) as u64),
-        Some([2, 0] | [3, 0]) => head.get(8..12).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as u64),
-        _ => None,
-    };
-    if let Some(len) = header_len {
-        // Version 1.0 has a 10-byte prefix: two of the 12 bytes read are header text.
-        let prefix = if head.get(6) == Some(&1) { 10 } else { 12 };
-        let want = (prefix + len).saturating_sub(head.len() as u64);
-        if len > MAX_HEADER_LEN {
-            return Err(NpyError::NotNpy {
-                path: path.to_path_buf(),
-                reason: format!("header length {len} is over the {MAX_HEADER_LEN} bytes morf-run accepts"),
-            });
-        }
-        if file_len.is_some_and(|n| n < prefix + len) {
-            return Err(NpyError::NotNpy {
-                path: path.to_path_buf(),
-                reason: format!("header length {len} runs past the end of the file ({} bytes)", file_len.unwrap_or(0)),
-            });
-        }
-        (&mut file).take(want).read_to_end(&mut head).map_err(io)?;
+    // Read the rest of the header (at most MAX_HEADER_LEN bytes); `parse_header` reports
+    // a bad prefix or a header longer than the file.
+    if let Ok((start, len)) = prefix(&head, path) {
+        (&mut file).take((start + len).saturating_sub(head.len()) as u64).read_to_end(&mut head).map_err(io)?;
     }
     let h = parse_header(&head, path)?;
     Ok((file, file_len, head, h))
 }
 
-/// An error when a regular file of `file_len` bytes does not hold exactly the data `h` says.
+/// An error when a file of `file_len` bytes does not hold exactly the data `h` says.
 fn check_data_size(path: &Path, h: &Header, file_len: u64) -> Result<(), NpyError> {
     let expected = h.count as u64 * h.dtype.size() as u64;
     let actual = file_len.saturating_sub(h.data_start as u64);
@@ -372,8 +363,8 @@ pub fn read_npy_header(path: &Path) -> Result<NpyHeader, NpyError> {
 
 /// Writes `data` (C order, `shape.iter().product()` values) as an `.npy` file of `dtype`.
 ///
-/// Floats are converted by rounding (`as f32` for float32, round-to-nearest-even for
-/// float16); integer and bool dtypes require values that they hold exactly (bool: 0 or 1).
+/// Floats are converted by rounding to nearest, ties to even; integer and bool dtypes
+/// require values that they hold exactly (bool: 0 or 1).
 ///
 /// The file is replaced atomically ([`morf_ir::io::write_atomic`]): a failed write leaves
 /// the old file in place, and a symbolic link at `path` is replaced, not followed.
@@ -387,7 +378,8 @@ pub fn npy_bytes(path: &Path, shape: &[usize], dtype: NpyDtype, data: &[f64]) ->
     encode(path, shape, dtype, data)
 }
 
-/// Serializes an array to the bytes of an `.npy` file (version 1.0, or 2.0 for huge headers).
+/// Serializes an array to the bytes of an `.npy` file with npyz (version 1.0, C order,
+/// little-endian, data aligned to 64 bytes).
 fn encode(path: &Path, shape: &[usize], dtype: NpyDtype, data: &[f64]) -> Result<Vec<u8>, NpyError> {
     let expected = shape.iter().try_fold(1usize, |n, &d| n.checked_mul(d));
     if expected != Some(data.len()) {
@@ -398,360 +390,295 @@ fn encode(path: &Path, shape: &[usize], dtype: NpyDtype, data: &[f64]) -> Result
             actual: data.len(),
         });
     }
-    let shape_text = match shape {
-        [d] => format!("({d},)"),
-        _ => {
-            let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
-            format!("({})", dims.join(", "))
-        }
-    };
-    let mut header = format!("{{'descr': '{}', 'fortran_order': False, 'shape': {shape_text}, }}", dtype.descr());
-    // Magic (6) + version (2) + length (2 or 4) + text + '\n', padded to a multiple of 64.
-    let padded = |prefix: usize| (prefix + header.len() + 1).div_ceil(64) * 64;
-    let prefix = if padded(10) - 10 <= u16::MAX as usize { 10 } else { 12 };
-    let total = padded(prefix);
-    header.push_str(&" ".repeat(total - prefix - header.len() - 1));
-    header.push('\n');
-
+    let io = |kind, text: String| NpyError::Io { path: path.to_path_buf(), source: std::io::Error::new(kind, text) };
+    if shape.len() > MAX_RANK {
+        let text = format!("an array of {} dimensions cannot be written: NumPy reads at most {MAX_RANK}", shape.len());
+        return Err(io(std::io::ErrorKind::InvalidInput, text));
+    }
+    // The header of at most MAX_RANK dimensions fits in 2 KiB.
     let mut out = Vec::new();
-    let size = data.len().checked_mul(dtype.size()).and_then(|n| n.checked_add(total));
-    size.and_then(|n| out.try_reserve_exact(n).ok()).ok_or_else(|| NpyError::Io {
-        path: path.to_path_buf(),
-        source: std::io::Error::new(
-            std::io::ErrorKind::OutOfMemory,
-            format!("cannot allocate {} bytes for the file", size.unwrap_or(usize::MAX)),
-        ),
+    let size = data.len().checked_mul(dtype.size()).and_then(|n| n.checked_add(2048));
+    size.and_then(|n| out.try_reserve_exact(n).ok()).ok_or_else(|| {
+        let text = format!("cannot allocate {} bytes for the file", size.unwrap_or(usize::MAX));
+        io(std::io::ErrorKind::OutOfMemory, text)
     })?;
-    out.extend_from_slice(b"\x93NUMPY");
-    if prefix == 10 {
-        out.extend_from_slice(&[1, 0]);
-        out.extend_from_slice(&(header.len() as u16).to_le_bytes());
-    } else {
-        out.extend_from_slice(&[2, 0]);
-        let len = u32::try_from(header.len()).map_err(|_| NpyError::Io {
-            path: path.to_path_buf(),
-            source: std::io::Error::other("the .npy header would exceed 4 GiB"),
-        })?;
-        out.extend_from_slice(&len.to_le_bytes());
-    }
-    out.extend_from_slice(header.as_bytes());
-
-    for (index, &value) in data.iter().enumerate() {
-        let bad = || NpyError::Unrepresentable { path: path.to_path_buf(), index, dtype, value };
-        match dtype {
-            NpyDtype::F64 => out.extend_from_slice(&value.to_le_bytes()),
-            NpyDtype::F32 => out.extend_from_slice(&(value as f32).to_le_bytes()),
-            NpyDtype::F16 => out.extend_from_slice(&f64_to_f16_bits(value).to_le_bytes()),
-            NpyDtype::Bool => {
-                if value == 0.0 {
-                    out.push(0);
-                } else if value == 1.0 {
-                    out.push(1);
-                } else {
-                    return Err(bad());
-                }
-            }
-            _ => {
-                let (lo, hi): (i128, i128) = match dtype {
-                    NpyDtype::I8 => (i8::MIN.into(), i8::MAX.into()),
-                    NpyDtype::I16 => (i16::MIN.into(), i16::MAX.into()),
-                    NpyDtype::I32 => (i32::MIN.into(), i32::MAX.into()),
-                    NpyDtype::I64 => (i64::MIN.into(), i64::MAX.into()),
-                    NpyDtype::U8 => (0, u8::MAX.into()),
-                    NpyDtype::U16 => (0, u16::MAX.into()),
-                    NpyDtype::U32 => (0, u32::MAX.into()),
-                    _ => (0, u64::MAX.into()),
-                };
-                // `as i128` saturates, so out-of-range values stay out of range.
-                if value.fract() != 0.0 || !value.is_finite() || value.abs() >= 1.9e19 {
-                    return Err(bad());
-                }
-                let v = value as i128;
-                if v < lo || v > hi {
-                    return Err(bad());
-                }
-                // Two's complement, little-endian, truncated to the element size.
-                out.extend_from_slice(&(v as u64).to_le_bytes()[..dtype.size()]);
-            }
-        }
-    }
+    let o = &mut out;
+    match dtype {
+        NpyDtype::Bool => put(o, path, shape, dtype, data, |v| (v == 0.0 || v == 1.0).then_some(v == 1.0)),
+        NpyDtype::I8 => put(o, path, shape, dtype, data, whole::<i8>),
+        NpyDtype::I16 => put(o, path, shape, dtype, data, whole::<i16>),
+        NpyDtype::I32 => put(o, path, shape, dtype, data, whole::<i32>),
+        NpyDtype::I64 => put(o, path, shape, dtype, data, whole::<i64>),
+        NpyDtype::U8 => put(o, path, shape, dtype, data, whole::<u8>),
+        NpyDtype::U16 => put(o, path, shape, dtype, data, whole::<u16>),
+        NpyDtype::U32 => put(o, path, shape, dtype, data, whole::<u32>),
+        NpyDtype::U64 => put(o, path, shape, dtype, data, whole::<u64>),
+        NpyDtype::F16 => put(o, path, shape, dtype, data, |v| Some(f64_to_f16(v))),
+        NpyDtype::F32 => put(o, path, shape, dtype, data, |v| Some(v as f32)),
+        NpyDtype::F64 => put(o, path, shape, dtype, data, Some),
+    }?;
     Ok(out)
 }
 
-/// The parsed header of an `.npy` file.
+/// Writes an `.npy` file of `dtype` to `out` with npyz, each value converted by `narrow`
+/// (`None`: the dtype cannot hold the value).
+fn put<T: npyz::Serialize>(
+    out: &mut Vec<u8>,
+    path: &Path,
+    shape: &[usize],
+    dtype: NpyDtype,
+    data: &[f64],
+    narrow: impl Fn(f64) -> Option<T>,
+) -> Result<(), NpyError> {
+    use npyz::WriterBuilder as _;
+    let io = |source| NpyError::Io { path: path.to_path_buf(), source };
+    let ty = dtype.descr().parse().map_err(|e| io(std::io::Error::other(e)))?;
+    let shape: Vec<u64> = shape.iter().map(|&d| d as u64).collect();
+    let mut w =
+        npyz::WriteOptions::new().dtype(npyz::DType::Plain(ty)).shape(&shape).writer(out).begin_nd().map_err(io)?;
+    for (index, &value) in data.iter().enumerate() {
+        let v =
+            narrow(value).ok_or_else(|| NpyError::Unrepresentable { path: path.to_path_buf(), index, dtype, value })?;
+        w.push(&v).map_err(io)?;
+    }
+    w.finish().map_err(io)
+}
+
+/// `value` as the integer type `T`, if it is a whole number in `T`'s range.
+fn whole<T: TryFrom<i128>>(value: f64) -> Option<T> {
+    // `as i128` is exact for whole numbers below 2^127 and saturates above, out of every range.
+    (value.fract() == 0.0).then(|| T::try_from(value as i128).ok()).flatten()
+}
+
+/// Rounds an `f64` to the nearest float16, ties to even.
+///
+/// `half` rounds from the top 32 bits of the `f64` (or through `f32` where the CPU has
+/// F16C), which can make a value just above a tie look like a tie.  Folding the discarded
+/// low bits into a sticky bit that `half` keeps makes its rounding exact.
+fn f64_to_f16(value: f64) -> f16 {
+    let bits = value.to_bits();
+    if bits & 0xffff_ffff == 0 || value.is_nan() {
+        return f16::from_f64(value);
+    }
+    f16::from_f64(f64::from_bits((bits & !0xffff_ffff) | (1 << 32)))
+}
+
+/// The validated header of an `.npy` file.
 struct Header {
     shape: Vec<usize>,
     dtype: NpyDtype,
-    big_endian: bool,
+    /// The type string as npyz reads it (byte order included).
+    ty: npyz::DType,
     fortran: bool,
     count: usize,
     /// Offset of the first data byte.
     data_start: usize,
 }
 
-/// Parses the header at the start of `bytes` (the data need not follow).
-fn parse_header(bytes: &[u8], path: &Path) -> Result<Header, NpyError> {
-    let not_npy = |reason: String| NpyError::NotNpy { path: path.to_path_buf(), reason };
-    let bad_header = |reason: String| NpyError::BadHeader { path: path.to_path_buf(), reason };
-
-    if bytes.len() < 6 || &bytes[..6] != b"\x93NUMPY" {
-        return Err(not_npy("missing the \\x93NUMPY magic string".into()));
+/// Checks the fixed start of an `.npy` file (magic, version, header length); returns the
+/// offset of the header text and its length.
+fn prefix(bytes: &[u8], path: &Path) -> Result<(usize, usize), NpyError> {
+    let not_npy = |reason: String| Err(NpyError::NotNpy { path: path.to_path_buf(), reason });
+    if !bytes.starts_with(b"\x93NUMPY") {
+        return not_npy("missing the \\x93NUMPY magic string".into());
     }
-    if bytes.len() < 8 {
-        return Err(not_npy("file ends inside the version".into()));
-    }
-    let (major, minor) = (bytes[6], bytes[7]);
-    let (header_start, header_len) = match (major, minor) {
-        (1, 0) => {
-            let b = bytes.get(8..10).ok_or_else(|| not_npy("file ends inside the header length".into()))?;
-            (10usize, u16::from_le_bytes([b[0], b[1]]) as usize)
-        }
-        (2, 0) | (3, 0) => {
-            let b = bytes.get(8..12).ok_or_else(|| not_npy("file ends inside the header length".into()))?;
-            (12, u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize)
-        }
-        _ => return Err(not_npy(format!("unsupported format version {major}.{minor}"))),
+    let (start, len) = match bytes.get(6..8) {
+        None => return not_npy("file ends inside the version".into()),
+        Some([1, 0]) => (10, bytes.get(8..10).map(|b| u64::from(u16::from_le_bytes([b[0], b[1]])))),
+        Some([2 | 3, 0]) => (12, bytes.get(8..12).map(|b| u64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]])))),
+        Some(v) => return not_npy(format!("unsupported format version {}.{}", v[0], v[1])),
     };
-    let header_end = header_start.checked_add(header_len).filter(|&end| end <= bytes.len()).ok_or_else(|| {
-        not_npy(format!("header length {header_len} runs past the end of the file ({} bytes)", bytes.len()))
-    })?;
-    let text = std::str::from_utf8(&bytes[header_start..header_end])
-        .map_err(|_| bad_header("header is not valid text".into()))?;
+    match len {
+        None => not_npy("file ends inside the header length".into()),
+        Some(len) if len > MAX_HEADER_LEN => {
+            not_npy(format!("header length {len} is over the {MAX_HEADER_LEN} bytes morf-run accepts"))
+        }
+        Some(len) => Ok((start, len as usize)),
+    }
+}
 
-    let dict = match PyParser::new(text).parse_all() {
-        Ok(PyValue::Dict(entries)) => entries,
+/// Validates the header at the start of `bytes` (the data need not follow): the prefix,
+/// then the dict's `descr`, `fortran_order` and `shape`.
+fn parse_header(bytes: &[u8], path: &Path) -> Result<Header, NpyError> {
+    let bad_header = |reason: String| NpyError::BadHeader { path: path.to_path_buf(), reason };
+    let (start, len) = prefix(bytes, path)?;
+    let text = bytes.get(start..start + len).ok_or_else(|| NpyError::NotNpy {
+        path: path.to_path_buf(),
+        reason: format!("header length {len} runs past the end of the file ({} bytes)", bytes.len()),
+    })?;
+    let text = std::str::from_utf8(text).map_err(|_| bad_header("header is not valid text".into()))?;
+    let dict = match parse_literal(text) {
+        Ok(Lit::Dict(entries)) => entries,
         Ok(_) => return Err(bad_header("header is not a dict literal".into())),
         Err(e) => return Err(bad_header(e)),
     };
     let get = |key: &str| {
         dict.iter()
-            .find(|(k, _)| matches!(k, PyValue::Str(s) if s == key))
+            .find(|(k, _)| matches!(k, Lit::Str(s) if s == key))
             .map(|(_, v)| v)
             .ok_or_else(|| bad_header(format!("missing key '{key}'")))
     };
-
-    let fortran = match get("fortran_order")? {
-        PyValue::Bool(b) => *b,
-        _ => return Err(bad_header("'fortran_order' is not True or False".into())),
+    let Lit::Bool(fortran) = *get("fortran_order")? else {
+        return Err(bad_header("'fortran_order' is not True or False".into()));
     };
     let shape = match get("shape")? {
-        PyValue::Tuple(items) | PyValue::List(items) => items
+        Lit::Seq(items) => items
             .iter()
-            .map(|item| match item {
-                PyValue::Int(v) if *v >= 0 && *v <= usize::MAX as i128 => Ok(*v as usize),
-                _ => Err(bad_header(format!("shape entry {} is not a non-negative integer", item.describe()))),
+            .map(|item| {
+                match item {
+                    Lit::Int(v) => usize::try_from(*v).ok(),
+                    _ => None,
+                }
+                .ok_or_else(|| bad_header(format!("shape entry {} is not a non-negative integer", item.describe())))
             })
             .collect::<Result<Vec<usize>, _>>()?,
         other => return Err(bad_header(format!("'shape' is {}, not a tuple", other.describe()))),
     };
-    let (dtype, big_endian) = match get("descr")? {
-        PyValue::Str(s) => parse_descr(s).map_err(|reason| NpyError::UnsupportedDtype {
-            path: path.to_path_buf(),
-            descr: format!("'{s}'"),
-            reason,
-        })?,
-        other => {
-            return Err(NpyError::UnsupportedDtype {
-                path: path.to_path_buf(),
-                descr: other.describe(),
-                reason: "structured (record) dtypes are not supported".into(),
-            })
-        }
+    let unsupported =
+        |descr: String, reason: String| NpyError::UnsupportedDtype { path: path.to_path_buf(), descr, reason };
+    let (dtype, ty) = match get("descr")? {
+        Lit::Str(s) => parse_descr(s).map_err(|reason| unsupported(format!("'{s}'"), reason))?,
+        other => return Err(unsupported(other.describe(), "structured (record) dtypes are not supported".into())),
     };
-
-    let count = shape
-        .iter()
-        .try_fold(1usize, |n, &d| n.checked_mul(d))
-        .ok_or_else(|| bad_header(format!("shape {shape:?} has too many elements")))?;
-    count.checked_mul(dtype.size()).ok_or_else(|| bad_header(format!("shape {shape:?} has too many elements")))?;
-    Ok(Header { shape, dtype, big_endian, fortran, count, data_start: header_end })
+    let too_many = || bad_header(format!("shape {shape:?} has too many elements"));
+    let count = shape.iter().try_fold(1usize, |n, &d| n.checked_mul(d)).ok_or_else(too_many)?;
+    count.checked_mul(dtype.size()).ok_or_else(too_many)?;
+    Ok(Header { shape, dtype, ty, fortran, count, data_start: start + len })
 }
 
-/// Parses the bytes of an `.npy` file.
+/// Parses the bytes of an `.npy` file: validates the header and the data size, then
+/// decodes the elements with npyz.
 fn decode(bytes: &[u8], path: &Path) -> Result<NpyArray, NpyError> {
-    let Header { shape, dtype, big_endian, fortran, count, data_start } = parse_header(bytes, path)?;
-    // Cannot overflow: parse_header checked it.
-    let expected = count * dtype.size();
-    let body = &bytes[data_start..];
-    if body.len() < expected {
-        return Err(NpyError::Truncated { path: path.to_path_buf(), shape, dtype, expected, actual: body.len() });
-    }
-    if body.len() > expected {
-        return Err(NpyError::TrailingData { path: path.to_path_buf(), shape, dtype, extra: body.len() - expected });
-    }
-
+    let h = parse_header(bytes, path)?;
+    check_data_size(path, &h, bytes.len() as u64)?;
+    let body = &bytes[h.data_start..];
     let mut data = Vec::new();
-    data.try_reserve_exact(count).map_err(|_| NpyError::Io {
+    data.try_reserve_exact(h.count).map_err(|_| NpyError::Io {
         path: path.to_path_buf(),
         source: std::io::Error::new(
             std::io::ErrorKind::OutOfMemory,
-            format!("cannot allocate {} bytes for {count} elements", count.saturating_mul(8)),
+            format!("cannot allocate {} bytes for {} elements", h.count.saturating_mul(8), h.count),
         ),
     })?;
-    for (index, chunk) in body.chunks_exact(dtype.size()).enumerate() {
-        let mut raw = [0u8; 8];
-        if big_endian {
-            for (dst, src) in raw.iter_mut().zip(chunk.iter().rev()) {
-                *dst = *src;
-            }
+    let int = |index, value: i128| {
+        if value.abs() > MAX_EXACT_INT {
+            Err(NpyError::InexactInteger { path: path.to_path_buf(), index, dtype: h.dtype, value })
         } else {
-            raw[..chunk.len()].copy_from_slice(chunk);
+            Ok(value as f64)
         }
-        let bits = u64::from_le_bytes(raw);
-        let int = |value: i128| {
-            if value.abs() > MAX_EXACT_INT {
-                Err(NpyError::InexactInteger { path: path.to_path_buf(), index, dtype, value })
-            } else {
-                Ok(value as f64)
-            }
-        };
-        let value = match dtype {
-            NpyDtype::Bool => f64::from(u8::from(bits != 0)),
-            NpyDtype::I8 => f64::from(bits as u8 as i8),
-            NpyDtype::I16 => f64::from(bits as u16 as i16),
-            NpyDtype::I32 => f64::from(bits as u32 as i32),
-            NpyDtype::I64 => int(i128::from(bits as i64))?,
-            NpyDtype::U8 => f64::from(bits as u8),
-            NpyDtype::U16 => f64::from(bits as u16),
-            NpyDtype::U32 => f64::from(bits as u32),
-            NpyDtype::U64 => int(i128::from(bits))?,
-            NpyDtype::F16 => f16_bits_to_f64(bits as u16),
-            NpyDtype::F32 => f64::from(f32::from_bits(bits as u32)),
-            NpyDtype::F64 => f64::from_bits(bits),
-        };
-        data.push(value);
+    };
+    let (d, hd) = (&mut data, &h);
+    match h.dtype {
+        // NumPy reads any nonzero byte as True; npyz would refuse all but 0 and 1.
+        NpyDtype::Bool => {
+            d.extend(body.iter().map(|&b| f64::from(u8::from(b != 0))));
+            Ok(())
+        }
+        NpyDtype::I8 => fill(d, hd, body, path, |_, v: i8| Ok(v.into())),
+        NpyDtype::I16 => fill(d, hd, body, path, |_, v: i16| Ok(v.into())),
+        NpyDtype::I32 => fill(d, hd, body, path, |_, v: i32| Ok(v.into())),
+        NpyDtype::I64 => fill(d, hd, body, path, |i, v: i64| int(i, v.into())),
+        NpyDtype::U8 => fill(d, hd, body, path, |_, v: u8| Ok(v.into())),
+        NpyDtype::U16 => fill(d, hd, body, path, |_, v: u16| Ok(v.into())),
+        NpyDtype::U32 => fill(d, hd, body, path, |_, v: u32| Ok(v.into())),
+        NpyDtype::U64 => fill(d, hd, body, path, |i, v: u64| int(i, v.into())),
+        NpyDtype::F16 => fill(d, hd, body, path, |_, v: f16| Ok(v.to_f64())),
+        NpyDtype::F32 => fill(d, hd, body, path, |_, v: f32| Ok(v.into())),
+        NpyDtype::F64 => fill(d, hd, body, path, |_, v: f64| Ok(v)),
+    }?;
+    if h.fortran && h.shape.len() > 1 && h.count > 0 {
+        data = fortran_to_c(&h.shape, &data);
     }
-    if fortran && shape.len() > 1 && count > 0 {
-        data = fortran_to_c(&shape, &data);
+    Ok(NpyArray { shape: h.shape, dtype: h.dtype, data })
+}
+
+/// Decodes the `h.count` elements of `body` with npyz and appends them to `out`, widened
+/// by `widen` (given each element's flat index).
+fn fill<T: npyz::Deserialize>(
+    out: &mut Vec<f64>,
+    h: &Header,
+    mut body: &[u8],
+    path: &Path,
+    widen: impl Fn(usize, T) -> Result<f64, NpyError>,
+) -> Result<(), NpyError> {
+    use npyz::TypeRead as _;
+    let io = |source| NpyError::Io { path: path.to_path_buf(), source };
+    let reader = T::reader(&h.ty).map_err(|e| io(std::io::Error::other(e)))?;
+    for index in 0..h.count {
+        out.push(widen(index, reader.read_one(&mut body).map_err(io)?)?);
     }
-    Ok(NpyArray { shape, dtype, data })
+    Ok(())
 }
 
 /// Reorders column-major (Fortran) data of `shape` into row-major (C) order.
 fn fortran_to_c(shape: &[usize], data: &[f64]) -> Vec<f64> {
     // Fortran strides: the first axis varies fastest.
-    let mut strides = Vec::with_capacity(shape.len());
-    let mut s = 1usize;
-    for &d in shape {
-        strides.push(s);
-        s *= d;
-    }
-    let mut index = vec![0usize; shape.len()];
-    let mut out = Vec::with_capacity(data.len());
-    for _ in 0..data.len() {
-        let offset: usize = index.iter().zip(&strides).map(|(i, s)| i * s).sum();
-        out.push(data[offset]);
-        // Advance the C-order multi-index (last axis fastest).
-        for axis in (0..shape.len()).rev() {
-            index[axis] += 1;
-            if index[axis] < shape[axis] {
-                break;
-            }
-            index[axis] = 0;
-        }
-    }
-    out
+    let strides: Vec<usize> = shape.iter().scan(1, |s, &d| Some(std::mem::replace(s, *s * d))).collect();
+    let offset = |mut c: usize| {
+        // Split the C-order index into per-axis indices, last axis fastest.
+        (0..shape.len()).rev().fold(0, |off, axis| {
+            let i = c % shape[axis];
+            c /= shape[axis];
+            off + i * strides[axis]
+        })
+    };
+    (0..data.len()).map(|c| data[offset(c)]).collect()
 }
 
-/// Interprets a type string such as `<f4`; returns the dtype and whether it is big-endian.
-fn parse_descr(descr: &str) -> Result<(NpyDtype, bool), String> {
-    let mut chars = descr.chars();
-    let (order, rest) = match chars.next() {
-        Some(c @ ('<' | '>' | '|' | '=')) => (c, chars.as_str()),
+/// Reads a type string such as `<f4` with npyz; returns the dtype and npyz's form of it.
+fn parse_descr(descr: &str) -> Result<(NpyDtype, npyz::DType), String> {
+    use npyz::TypeChar as T;
+    // npyz wants `<` or `>` (or `|` for one byte); NumPy also reads `=` or nothing (the
+    // machine's order), `|` on wider types (little-endian) and `?` for bool.
+    let (order, body) = match descr.chars().next() {
+        Some(c @ ('<' | '>' | '|' | '=')) => (c, &descr[1..]),
         _ => ('=', descr),
     };
-    let big_endian = match order {
-        '>' => true,
-        '<' | '|' => false,
-        _ => cfg!(target_endian = "big"),
-    };
-    let mut rest_chars = rest.chars();
-    let kind = rest_chars.next().ok_or("empty type string")?;
-    let size_text = rest_chars.as_str();
-    let dtype = match (kind, size_text) {
-        ('b', "1") | ('?', "") => NpyDtype::Bool,
-        ('i', "1") => NpyDtype::I8,
-        ('i', "2") => NpyDtype::I16,
-        ('i', "4") => NpyDtype::I32,
-        ('i', "8") => NpyDtype::I64,
-        ('u', "1") => NpyDtype::U8,
-        ('u', "2") => NpyDtype::U16,
-        ('u', "4") => NpyDtype::U32,
-        ('u', "8") => NpyDtype::U64,
-        ('f', "2") => NpyDtype::F16,
-        ('f', "4") => NpyDtype::F32,
-        ('f', "8") => NpyDtype::F64,
-        ('f', _) => return Err("only float16, float32 and float64 floats are supported".into()),
-        ('i' | 'u', _) => return Err("only 1, 2, 4 and 8 byte integers are supported".into()),
-        ('c', _) => return Err("complex numbers are not supported".into()),
-        ('O', _) => return Err("object arrays are not supported".into()),
-        ('S' | 'a' | 'U', _) => return Err("string arrays are not supported".into()),
-        ('M' | 'm', _) => return Err("datetime/timedelta arrays are not supported".into()),
-        ('V', _) => return Err("raw void data is not supported".into()),
-        _ => return Err("not a recognized NumPy type string".into()),
-    };
-    Ok((dtype, big_endian))
-}
-
-/// Widens an IEEE binary16 value (given by its bits) exactly to `f64`.
-fn f16_bits_to_f64(bits: u16) -> f64 {
-    let sign = if bits & 0x8000 != 0 { -1.0 } else { 1.0 };
-    let exp = i32::from((bits >> 10) & 0x1f);
-    let man = f64::from(bits & 0x3ff);
-    let magnitude = match exp {
-        0 => man * 2f64.powi(-24),
-        31 if man == 0.0 => f64::INFINITY,
-        31 => f64::NAN,
-        _ => (1024.0 + man) * 2f64.powi(exp - 25),
-    };
-    sign * magnitude
-}
-
-/// Rounds an `f64` to the nearest IEEE binary16 value (ties to even) and returns its bits.
-fn f64_to_f16_bits(value: f64) -> u16 {
-    let sign = if value.is_sign_negative() { 0x8000u16 } else { 0 };
-    let a = value.abs();
-    if a.is_nan() {
-        return 0x7e00;
+    let big = order == '>' || (order == '=' && cfg!(target_endian = "big"));
+    let body = if body == "?" { "b1" } else { body };
+    if body.starts_with('O') {
+        return Err("object arrays are not supported".into());
     }
-    // 65520 is halfway between the largest finite value 65504 and 2^16; it rounds to even (inf).
-    if a >= 65520.0 {
-        return sign | 0x7c00;
+    let ty: npyz::TypeStr = format!("{}{body}", if big { '>' } else { '<' })
+        .parse()
+        .map_err(|e| format!("not a recognized NumPy type string ({e})"))?;
+    let code = format!("{}{}", ty.type_char().to_str(), ty.size_field());
+    if let Some(dtype) = NpyDtype::ALL.into_iter().find(|d| d.descr()[1..] == code) {
+        return Ok((dtype, npyz::DType::Plain(ty)));
     }
-    if a < 2f64.powi(-14) {
-        // Subnormal range: multiples of 2^-24.  A result of 1024 is the smallest normal,
-        // which is exactly its encoding.
-        return sign | (a * 2f64.powi(24)).round_ties_even() as u16;
+    Err(match ty.type_char() {
+        T::Float => "only float16, float32 and float64 floats are supported",
+        T::Complex => "complex numbers are not supported",
+        T::ByteStr | T::UnicodeStr => "string arrays are not supported",
+        T::TimeDelta | T::DateTime => "datetime/timedelta arrays are not supported",
+        T::RawData => "raw void data is not supported",
+        _ => "not a recognized NumPy type string",
     }
-    let exp = ((a.to_bits() >> 52) as i32) - 1023; // in -14..=15
-    let mantissa = (a * 2f64.powi(10 - exp)).round_ties_even() as u32; // in 1024..=2048
-                                                                       // A mantissa of 2048 carries into the exponent field, which is the correct encoding.
-    sign | ((((exp + 15) as u32) << 10) + (mantissa - 1024)) as u16
+    .into())
 }
 
 /// A Python literal as it can appear in an `.npy` header.
-#[derive(Debug, Clone, PartialEq)]
-enum PyValue {
+#[derive(Debug)]
+enum Lit {
     Str(String),
     Int(i128),
     Bool(bool),
     None,
-    Tuple(Vec<PyValue>),
-    List(Vec<PyValue>),
-    Dict(Vec<(PyValue, PyValue)>),
+    /// A tuple or a list.
+    Seq(Vec<Lit>),
+    Dict(Vec<(Lit, Lit)>),
 }
 
-impl PyValue {
+impl Lit {
     /// A short description for error messages.
     fn describe(&self) -> String {
         match self {
-            PyValue::Str(s) => format!("'{s}'"),
-            PyValue::Int(v) => v.to_string(),
-            PyValue::Bool(b) => if *b { "True" } else { "False" }.into(),
-            PyValue::None => "None".into(),
-            PyValue::Tuple(_) => "a tuple".into(),
-            PyValue::List(_) => "a list".into(),
-            PyValue::Dict(_) => "a dict".into(),
+            Lit::Str(s) => format!("'{s}'"),
+            Lit::Int(v) => v.to_string(),
+            Lit::Bool(b) => if *b { "True" } else { "False" }.into(),
+            Lit::None => "None".into(),
+            Lit::Seq(_) => "a sequence".into(),
+            Lit::Dict(_) => "a dict".into(),
         }
     }
 }
@@ -759,160 +686,110 @@ impl PyValue {
 /// Maximum nesting of brackets accepted in a header.
 const MAX_DEPTH: usize = 32;
 
-/// A recursive-descent parser for the Python literals of `.npy` headers.
-struct PyParser<'a> {
+/// Parses the header text: one Python literal (strings, integers with Python 2's optional
+/// `L`, `True`, `False`, `None`, tuples, lists and dicts) spanning the whole text.  Linear
+/// in the text and nested at most [`MAX_DEPTH`] deep.
+fn parse_literal(text: &str) -> Result<Lit, String> {
+    let mut p = LitParser { text, pos: 0 };
+    let value = p.value(0)?;
+    p.skip_ws();
+    if p.pos != text.len() {
+        return Err(format!("unexpected text after the dict at offset {}", p.pos));
+    }
+    Ok(value)
+}
+
+/// The state of [`parse_literal`].
+struct LitParser<'a> {
     text: &'a str,
     pos: usize,
 }
 
-impl<'a> PyParser<'a> {
-    fn new(text: &'a str) -> Self {
-        PyParser { text, pos: 0 }
-    }
-
-    /// Parses one literal that must span the whole text (surrounding whitespace allowed).
-    fn parse_all(&mut self) -> Result<PyValue, String> {
-        let value = self.value(0)?;
-        self.skip_ws();
-        if self.pos != self.text.len() {
-            return Err(format!("unexpected text after the dict at offset {}", self.pos));
-        }
-        Ok(value)
-    }
-
-    fn rest(&self) -> &'a str {
-        &self.text[self.pos..]
-    }
-
-    fn peek(&self) -> Option<char> {
-        self.rest().chars().next()
-    }
-
+impl LitParser<'_> {
     fn skip_ws(&mut self) {
-        let rest = self.rest();
-        self.pos += rest.len() - rest.trim_start().len();
+        self.pos = self.text.len() - self.text[self.pos..].trim_start().len();
     }
 
-    fn value(&mut self, depth: usize) -> Result<PyValue, String> {
-        if depth > MAX_DEPTH {
-            return Err("literal nested too deeply".into());
-        }
+    /// Skips whitespace, then consumes `c` if it comes next.
+    fn eat(&mut self, c: char) -> bool {
         self.skip_ws();
-        match self.peek() {
-            None => Err("unexpected end of header".into()),
-            Some('{') => {
-                self.pos += 1;
-                let mut entries = Vec::new();
-                loop {
-                    self.skip_ws();
-                    if self.peek() == Some('}') {
-                        self.pos += 1;
-                        return Ok(PyValue::Dict(entries));
-                    }
-                    let key = self.value(depth + 1)?;
-                    self.skip_ws();
-                    if self.peek() != Some(':') {
+        let hit = self.text[self.pos..].starts_with(c);
+        self.pos += usize::from(hit);
+        hit
+    }
+
+    fn value(&mut self, depth: usize) -> Result<Lit, String> {
+        self.skip_ws();
+        let rest = &self.text[self.pos..];
+        let open = rest.chars().next().ok_or("unexpected end of header")?;
+        if let Some(close) = match open {
+            '{' => Some('}'),
+            '(' => Some(')'),
+            '[' => Some(']'),
+            _ => None,
+        } {
+            if depth >= MAX_DEPTH {
+                return Err("literal nested too deeply".into());
+            }
+            self.pos += 1;
+            let (mut items, mut entries, mut comma) = (Vec::new(), Vec::new(), false);
+            while !self.eat(close) {
+                let item = self.value(depth + 1)?;
+                if open == '{' {
+                    if !self.eat(':') {
                         return Err(format!("expected ':' at offset {}", self.pos));
                     }
-                    self.pos += 1;
-                    let value = self.value(depth + 1)?;
-                    entries.push((key, value));
-                    if !self.separator('}')? {
-                        self.pos += 1;
-                        return Ok(PyValue::Dict(entries));
-                    }
+                    entries.push((item, self.value(depth + 1)?));
+                } else {
+                    items.push(item);
+                }
+                if self.eat(',') {
+                    comma = true;
+                } else if self.eat(close) {
+                    break;
+                } else {
+                    return Err(format!("expected ',' or '{close}' at offset {}", self.pos));
                 }
             }
-            Some(open @ ('(' | '[')) => {
-                let close = if open == '(' { ')' } else { ']' };
-                self.pos += 1;
-                let mut items = Vec::new();
-                let mut saw_comma = false;
-                loop {
-                    self.skip_ws();
-                    if self.peek() == Some(close) {
-                        self.pos += 1;
-                        break;
-                    }
-                    items.push(self.value(depth + 1)?);
-                    if self.separator(close)? {
-                        saw_comma = true;
-                    } else {
-                        self.pos += 1;
-                        break;
-                    }
+            return Ok(match open {
+                '{' => Lit::Dict(entries),
+                // `(x)` is just a parenthesized value; `(x,)` is a tuple.
+                '(' if items.len() == 1 && !comma => items.remove(0),
+                _ => Lit::Seq(items),
+            });
+        }
+        if open == '\'' || open == '"' {
+            let mut s = String::new();
+            let mut chars = rest.char_indices().skip(1);
+            while let Some((i, c)) = chars.next() {
+                if c == open {
+                    self.pos += i + 1;
+                    return Ok(Lit::Str(s));
                 }
-                Ok(match open {
-                    // `(x)` is just a parenthesized value; `(x,)` is a tuple.
-                    '(' if items.len() == 1 && !saw_comma => items.remove(0),
-                    '(' => PyValue::Tuple(items),
-                    _ => PyValue::List(items),
-                })
+                // An escape: keep the escaped character (the names NumPy writes need no more).
+                s.push(if c == '\\' { chars.next().ok_or("unterminated string")?.1 } else { c });
             }
-            Some(quote @ ('\'' | '"')) => {
-                self.pos += 1;
-                let mut s = String::new();
-                let mut chars = self.rest().char_indices();
-                while let Some((i, c)) = chars.next() {
-                    if c == quote {
-                        self.pos += i + 1;
-                        return Ok(PyValue::Str(s));
-                    }
-                    if c == '\\' {
-                        match chars.next() {
-                            Some((_, 'n')) => s.push('\n'),
-                            Some((_, 't')) => s.push('\t'),
-                            Some((_, e)) => s.push(e),
-                            None => break,
-                        }
-                    } else {
-                        s.push(c);
-                    }
-                }
-                Err("unterminated string".into())
+            return Err("unterminated string".into());
+        }
+        if open.is_ascii_digit() || open == '-' || open == '+' {
+            let sign = usize::from(!open.is_ascii_digit());
+            let digits = rest[sign..].find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len() - sign);
+            if digits == 0 {
+                return Err(format!("expected a number at offset {}", self.pos));
             }
-            Some(c) if c.is_ascii_digit() || c == '-' || c == '+' => {
-                let rest = self.rest();
-                let sign_len = usize::from(c == '-' || c == '+');
-                let digits = rest[sign_len..].find(|ch: char| !ch.is_ascii_digit()).unwrap_or(rest.len() - sign_len);
-                if digits == 0 {
-                    return Err(format!("expected a number at offset {}", self.pos));
-                }
-                let text = &rest[..sign_len + digits];
-                let value: i128 = text.parse().map_err(|_| format!("integer {text} is too large"))?;
-                self.pos += sign_len + digits;
-                // Python 2 wrote long integers with an `L` suffix.
-                if matches!(self.peek(), Some('L' | 'l')) {
-                    self.pos += 1;
-                }
-                Ok(PyValue::Int(value))
-            }
-            Some(_) => {
-                for (word, value) in
-                    [("True", PyValue::Bool(true)), ("False", PyValue::Bool(false)), ("None", PyValue::None)]
-                {
-                    if self.rest().starts_with(word) {
-                        self.pos += word.len();
-                        return Ok(value);
-                    }
-                }
-                Err(format!("unexpected character at offset {}", self.pos))
+            let number = &rest[..sign + digits];
+            let value = number.parse().map_err(|_| format!("integer {number} is too large"))?;
+            // Python 2 wrote long integers with an `L` suffix.
+            self.pos += number.len() + usize::from(rest[number.len()..].starts_with(['L', 'l']));
+            return Ok(Lit::Int(value));
+        }
+        for (word, value) in [("True", Lit::Bool(true)), ("False", Lit::Bool(false)), ("None", Lit::None)] {
+            if rest.starts_with(word) {
+                self.pos += word.len();
+                return Ok(value);
             }
         }
-    }
-
-    /// After an item: consumes a `,` and returns true, or sees `close` (not consumed) and
-    /// returns false.
-    fn separator(&mut self, close: char) -> Result<bool, String> {
-        self.skip_ws();
-        match self.peek() {
-            Some(',') => {
-                self.pos += 1;
-                Ok(true)
-            }
-            Some(c) if c == close => Ok(false),
-            _ => Err(format!("expected ',' or '{close}' at offset {}", self.pos)),
-        }
+        Err(format!("unexpected character at offset {}", self.pos))
     }
 }
 
@@ -992,29 +869,6 @@ mod tests {
         }
         let nan = decode(&encode(p, &[1], NpyDtype::F32, &[f64::NAN]).unwrap(), p).unwrap();
         assert!(nan.data[0].is_nan());
-    }
-
-    #[test]
-    fn f16_conversion_is_exact_and_rounds_to_even() {
-        for bits in 0..=u16::MAX {
-            let v = f16_bits_to_f64(bits);
-            if v.is_nan() {
-                assert!(f16_bits_to_f64(f64_to_f16_bits(v)).is_nan());
-            } else {
-                assert_eq!(f64_to_f16_bits(v), bits, "bits {bits:#06x} value {v}");
-            }
-        }
-        assert_eq!(f16_bits_to_f64(0x3c00), 1.0);
-        assert_eq!(f16_bits_to_f64(0x7bff), 65504.0);
-        assert_eq!(f16_bits_to_f64(0x0001), 2f64.powi(-24));
-        // 1 + 2^-11 is halfway between 1 and 1 + 2^-10: ties to the even mantissa (1.0).
-        assert_eq!(f64_to_f16_bits(1.0 + 2f64.powi(-11)), 0x3c00);
-        assert_eq!(f64_to_f16_bits(1.0 + 3.0 * 2f64.powi(-11)), 0x3c02);
-        assert_eq!(f64_to_f16_bits(65519.99), 0x7bff);
-        assert_eq!(f64_to_f16_bits(65520.0), 0x7c00);
-        assert_eq!(f64_to_f16_bits(2f64.powi(-25)), 0x0000);
-        assert_eq!(f64_to_f16_bits(2f64.powi(-25) * 1.0001), 0x0001);
-        assert_eq!(f64_to_f16_bits(-(2f64.powi(-14) - 2f64.powi(-26))), 0x8400);
     }
 
     #[test]
@@ -1205,6 +1059,143 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep");
         assert_eq!(read_npy(&link).unwrap().data, [1.0]);
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn f16_conversion_is_exact_and_rounds_to_even() {
+        let p = Path::new("h.npy");
+        let bits_of = |v: f64| f64_to_f16(v).to_bits();
+        // Every float16 value survives a write and a read.
+        let all: Vec<f64> = (0..=u16::MAX).map(|b| f16::from_bits(b).to_f64()).collect();
+        let back = decode(&encode(p, &[all.len()], NpyDtype::F16, &all).unwrap(), p).unwrap();
+        for (b, (x, y)) in all.iter().zip(&back.data).enumerate() {
+            assert!(x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan()), "bits {b:#06x}");
+        }
+        // Midpoints round to the even neighbour; one f64 ulp either side decides.
+        for lo in 0..0x7bffu16 {
+            let mid = (f16::from_bits(lo).to_f64() + f16::from_bits(lo + 1).to_f64()) / 2.0;
+            assert_eq!(bits_of(mid), lo + (lo & 1), "tie above {lo:#06x}");
+            assert_eq!(bits_of(f64::from_bits(mid.to_bits() + 1)), lo + 1, "above the tie of {lo:#06x}");
+            assert_eq!(bits_of(f64::from_bits(mid.to_bits() - 1)), lo, "below the tie of {lo:#06x}");
+            assert_eq!(bits_of(-mid), 0x8000 | (lo + (lo & 1)));
+        }
+        assert_eq!(bits_of(1.0 + 2f64.powi(-11)), 0x3c00);
+        assert_eq!(bits_of(1.0 + 3.0 * 2f64.powi(-11)), 0x3c02);
+        // Just above a tie by less than 2^-32 relative: plain `half` sees a tie and rounds down.
+        assert_eq!(bits_of(1.0 + 2f64.powi(-11) + 2f64.powi(-40)), 0x3c01);
+        assert_eq!(bits_of(65519.99), 0x7bff);
+        assert_eq!(bits_of(65520.0), 0x7c00);
+        assert_eq!(bits_of(f64::MAX), 0x7c00);
+        assert_eq!(bits_of(2f64.powi(-25)), 0x0000);
+        assert_eq!(bits_of(2f64.powi(-25) * 1.0001), 0x0001);
+        assert_eq!(bits_of(2f64.powi(-25) * (1.0 + 2f64.powi(-45))), 0x0001);
+        assert_eq!(bits_of(-(2f64.powi(-14) - 2f64.powi(-26))), 0x8400);
+        assert!(f64_to_f16(f64::NAN).is_nan());
+    }
+
+    /// bf16 has no NumPy dtype: bf16 tensors travel as float32 files, which hold every bf16
+    /// value exactly.
+    #[test]
+    fn bf16_values_round_trip_through_float32_files() {
+        let p = Path::new("bf16.npy");
+        let all: Vec<f64> = (0..=u16::MAX).map(|b| half::bf16::from_bits(b).to_f64()).collect();
+        let bytes = encode(p, &[256, 256], NpyDtype::F32, &all).unwrap();
+        let back = read_npy_bytes(&bytes, p).unwrap();
+        assert_eq!((back.shape.as_slice(), back.dtype), (&[256, 256][..], NpyDtype::F32));
+        for (b, v) in back.data.iter().enumerate() {
+            let again = half::bf16::from_f64(*v);
+            assert!(again.to_bits() == b as u16 || (again.is_nan() && all[b].is_nan()), "bf16 bits {b:#06x}");
+        }
+    }
+
+    #[test]
+    fn validator_rejects_bad_headers_clearly() {
+        let p = Path::new("v.npy");
+        let msg = |bytes: &[u8]| read_npy_bytes(bytes, p).unwrap_err().to_string();
+        let hdr = |shape: &str| format!("{{'descr': '<f4', 'fortran_order': False, 'shape': {shape}, }}");
+        let typed =
+            |descr: &str| file_with(&format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': (1,)}}"), &[0; 8]);
+        for (bytes, want) in [
+            (b"\x93NUMPZ\x01\x00".to_vec(), "not an .npy file: missing the \\x93NUMPY magic string"),
+            (b"\x93NUMPY\x01".to_vec(), "not an .npy file: file ends inside the version"),
+            (b"\x93NUMPY\x01\x00\x10".to_vec(), "not an .npy file: file ends inside the header length"),
+            (b"\x93NUMPY\x04\x00\x10\x00".to_vec(), "not an .npy file: unsupported format version 4.0"),
+            (b"\x93NUMPY\x01\x00\x10\x00{}".to_vec(), "header length 16 runs past the end of the file (12 bytes)"),
+            (file_with("{'descr': '<f4', 'fortran_order': False, 'shape': (1,)} x", &[0; 4]), "unexpected text"),
+            (file_with(&hdr("(2, -3)"), &[]), "shape entry -3 is not a non-negative integer"),
+            (file_with(&hdr("'2'"), &[]), "'shape' is '2', not a tuple"),
+            // The element count overflows usize, then the byte count does.
+            (file_with(&hdr("(4294967296, 4294967296, 4294967296)"), &[]), "too many elements"),
+            (file_with(&hdr("(4611686018427387904,)"), &[]), "too many elements"),
+            // The shape needs more bytes than the file has: no allocation, a clear error.
+            (
+                file_with(&hdr("(3, 1000000000000)"), &[0; 12]),
+                "truncated data: shape [3, 1000000000000] of float32 needs 12000000000000 bytes, the file has 12",
+            ),
+            (file_with(&hdr("(3,)"), &[0; 11]), "needs 12 bytes, the file has 11"),
+            (typed("<M8[ns]"), "unsupported dtype '<M8[ns]': datetime"),
+            (typed("|S4"), "unsupported dtype '|S4': string"),
+            (typed("<V8"), "raw void"),
+            (typed("<i3"), "not a recognized NumPy type string"),
+            (file_with("{'descr': '<f4', 'fortran_order': 'no', 'shape': ()}", &[0; 4]), "'fortran_order' is not True"),
+        ] {
+            let m = msg(&bytes);
+            assert!(m.starts_with("v.npy: ") && m.contains(want), "{m}\nwanted: {want}");
+        }
+        // Headers NumPy reads: other byte-order marks, `?`, Python 2 longs, lists, extra keys.
+        for (descr, shape, body, data) in [
+            ("=f4", "[2]", [0, 0, 0x80, 0x3f, 0, 0, 0, 0xc0].to_vec(), [1.0, -2.0]),
+            ("f4", "(2L,)", [0, 0, 0x80, 0x3f, 0, 0, 0, 0xc0].to_vec(), [1.0, -2.0]),
+            ("|i2", "(2,)", [1, 0, 0xff, 0xff].to_vec(), [1.0, -1.0]),
+            ("?", "(2,)", [0, 7].to_vec(), [0.0, 1.0]),
+        ] {
+            let header =
+                format!("{{\"descr\": \"{descr}\", \"fortran_order\": False, \"shape\": {shape}, 'x': [[[None]]]}}");
+            let a = read_npy_bytes(&file_with(&header, &body), p).unwrap();
+            assert_eq!(a.data, data, "{descr}");
+        }
+        // Nesting is linear to parse (no backtracking), and bounded.
+        let nested = format!(
+            "{{'descr': '<f4', 'fortran_order': False, 'shape': (1,), 'x': {}1{}}}",
+            "[".repeat(30),
+            "]".repeat(30)
+        );
+        assert_eq!(read_npy_bytes(&file_with(&nested, &[0; 4]), p).unwrap().data, [0.0]);
+        let nested = nested.replace("[[", "[[[[");
+        assert!(msg(&file_with(&nested, &[0; 4])).contains("nested too deeply"));
+    }
+
+    #[test]
+    fn fortran_order_is_transposed_in_every_dtype() {
+        let p = Path::new("f.npy");
+        // The 2x3x2 array 0..12 in C order, stored column-major (first axis fastest).
+        let c: Vec<f64> = (0..12).map(f64::from).collect();
+        let f: Vec<f64> =
+            (0..2).flat_map(|k| (0..3).flat_map(move |j| (0..2).map(move |i| (i * 6 + j * 2 + k) as f64))).collect();
+        for dtype in [NpyDtype::U8, NpyDtype::I64, NpyDtype::F16, NpyDtype::F64] {
+            let le = encode(p, &[12], dtype, &f).unwrap();
+            let body = &le[10 + usize::from(u16::from_le_bytes([le[8], le[9]]))..];
+            let header = format!("{{'descr': '{}', 'fortran_order': True, 'shape': (2, 3, 2), }}", dtype.descr());
+            let a = read_npy_bytes(&file_with(&header, body), p).unwrap();
+            assert_eq!((a.shape.as_slice(), &a.data), (&[2, 3, 2][..], &c), "{dtype}");
+            // The same array big-endian.
+            let be: Vec<u8> = body.chunks(dtype.size()).flat_map(|e| e.iter().rev().copied()).collect();
+            let header = header.replace('<', ">");
+            assert_eq!(read_npy_bytes(&file_with(&header, &be), p).unwrap().data, c, "{dtype} big-endian");
+        }
+    }
+
+    #[test]
+    fn writes_numpy_headers_and_refuses_absurd_ranks() {
+        let p = Path::new("w.npy");
+        let bytes = encode(p, &[2, 3], NpyDtype::I16, &[0.0; 6]).unwrap();
+        assert!(bytes.starts_with(b"\x93NUMPY\x01\x00\x76\x00"), "{bytes:?}");
+        let header = std::str::from_utf8(&bytes[10..128]).unwrap();
+        assert!(header.starts_with("{'descr': '<i2', 'fortran_order': False, 'shape': (2, 3"), "{header}");
+        assert!(header.ends_with(" \n") && bytes.len() == 128 + 12);
+        let m = encode(p, &[1; 65], NpyDtype::F32, &[0.0]).unwrap_err().to_string();
+        assert!(m.contains("65 dimensions") && m.contains("w.npy"), "{m}");
+        assert_eq!(decode(&encode(p, &[1; 64], NpyDtype::F32, &[0.5]).unwrap(), p).unwrap().shape, [1; 64]);
     }
 
     /// Every prefix of a valid file and many corrupted variants must give an error, not a panic.
