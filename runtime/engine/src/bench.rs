@@ -612,10 +612,33 @@ fn load(entry: Option<&str>, name: &str, text: &str) -> Result<(Context, OpId), 
 /// Reads the IR file at `path` (an error names it as `cannot read PATH: ...`) and runs
 /// [`run_bench`] on it, with the path as the file name of its diagnostics and report.
 pub fn run_bench_file(path: &Path, config: &BenchConfig, log: &mut dyn FnMut(&str)) -> Result<BenchReport, BenchError> {
+    run_bench_file_with_phases(path, config, log, &mut |_| {})
+}
+
+/// [`run_bench_file`], also announcing each phase to `phase` ([`run_bench_with_phases`]).
+pub fn run_bench_file_with_phases(
+    path: &Path,
+    config: &BenchConfig,
+    log: &mut dyn FnMut(&str),
+    phase: &mut dyn FnMut(&BenchPhase),
+) -> Result<BenchReport, BenchError> {
     config.validate()?;
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| EngineError::Other(format!("cannot read {name}: {e}")))?;
-    run_bench(&name, &text, config, log)
+    run_bench_with_phases(&name, &text, config, log, phase)
+}
+
+/// A phase of [`run_bench_with_phases`], announced as it starts (for a progress display:
+/// the engine draws nothing itself).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BenchPhase {
+    /// Index of the current shape in [`BenchConfig::shapes`]; `None` before the first
+    /// shape (the device set-up and the copy-kernel measurement).
+    pub shape_index: Option<usize>,
+    /// Number of shapes.
+    pub shapes: usize,
+    /// What starts now, e.g. `M=8,N=4: inputs`, `M=8,N=4: fused: timing`, `copy kernel`.
+    pub what: String,
 }
 
 /// Runs the benchmark `config` describes on the tensor-level IR `text` (`name` is its
@@ -634,34 +657,55 @@ pub fn run_bench(
     config: &BenchConfig,
     log: &mut dyn FnMut(&str),
 ) -> Result<BenchReport, BenchError> {
+    run_bench_with_phases(name, text, config, log, &mut |_| {})
+}
+
+/// [`run_bench`], also calling `phase` as each phase starts (device set-up, the copy
+/// kernel, then per shape: inputs, reference, each program's compile, first call, timing
+/// and per-kernel timing), e.g. to drive a progress display. `log` gets the same lines.
+pub fn run_bench_with_phases(
+    name: &str,
+    text: &str,
+    config: &BenchConfig,
+    log: &mut dyn FnMut(&str),
+    phase: &mut dyn FnMut(&BenchPhase),
+) -> Result<BenchReport, BenchError> {
     config.validate()?;
+    let shapes = config.shapes.len();
+    let mut phase = |shape_index: Option<usize>, what: String| phase(&BenchPhase { shape_index, shapes, what });
     let name = name.to_string();
     let (rctx, rfunc) = load(config.entry.as_deref(), &name, text)?;
     let function = morf_ir::builtin::symbol_name(&rctx, rfunc).unwrap_or("?").to_string();
+    phase(None, "device".into());
     let gpu = Gpu::new(config.device).map_err(gpu_err)?;
     let device = gpu.device_name().map_err(gpu_err)?;
     let sm_count = gpu.sm_count().map_err(gpu_err)?;
     log(&format!("device: {device} ({sm_count} SMs)"));
 
+    phase(None, "copy kernel".into());
     let cb = gpu.measure_copy_bandwidth(config.copy_bytes, config.warmup, config.runs).map_err(gpu_err)?;
     let copy = CopyFigures { bytes: cb.bytes, median_us: cb.median_us, tb_per_s: cb.tb_per_s() };
     log(&format!("copy: {} bytes in {:.1} us = {:.3} TB/s", copy.bytes, copy.median_us, copy.tb_per_s));
 
     let mut results = Vec::new();
-    for sizes in config.shapes.iter().cloned() {
+    for (shape_index, sizes) in config.shapes.iter().cloned().enumerate() {
         let shape = sizes.iter().map(|(_, v)| v.to_string()).collect::<Vec<_>>().join(" x ");
+        let named = sizes.iter().map(|(n, v)| format!("{n}={v}")).collect::<Vec<_>>().join(",");
+        let mut phase = |what: &str| phase(Some(shape_index), format!("{named}: {what}"));
         let opts = RunOptions {
             entry: config.entry.clone(),
             random: Some(sizes.clone()),
             seed: config.seed,
             ..Default::default()
         };
+        phase("inputs");
         let t_bind = std::time::Instant::now();
         let (args, _warnings) = bind_arguments(&rctx, rfunc, &opts)?;
         log(&format!("{shape}: inputs generated in {:.1} s", t_bind.elapsed().as_secs_f64()));
         let reference = if !config.check {
             None
         } else {
+            phase("reference");
             let t = std::time::Instant::now();
             let r = morf_ir::interp::run_function(&rctx, rfunc, args.clone())
                 .map_err(|d| EngineError::Diagnostic(rctx.render(&d)))?;
@@ -680,13 +724,15 @@ pub fn run_bench(
 
         // Compile for this shape: the size-specialized passes get the sizes as hints (the
         // kernels keep run-time guards), as a JIT specializing on shapes would.
-        let hints = sizes.iter().map(|(n, v)| format!("{n}={v}")).collect::<Vec<_>>().join(",");
+        let hints = named.clone();
+        phase("fused: compile");
         let fused =
             compile_for_gpu(&gpu, &name, text, config.entry.as_deref(), false, &config.fused_pipeline, Some(&hints))?;
         log(&format!("{shape} fused ('{}'): {} kernel(s)", config.fused_pipeline, fused.kernels.len()));
 
         // One untimed call of the fused program: its outputs are checked, and give the
         // result sizes of the floor (the reference's, when checking).
+        phase("fused: first call");
         let t_run = std::time::Instant::now();
         let fused_out = fused.run(&gpu, &args)?;
         log(&format!("{shape} fused: first call (upload, run, download) in {:.1} s", t_run.elapsed().as_secs_f64()));
@@ -736,6 +782,7 @@ pub fn run_bench(
             continue;
         }
         let unfused = if config.unfused {
+            phase("unfused: compile");
             let p = compile_for_gpu(
                 &gpu,
                 &name,
@@ -746,6 +793,7 @@ pub fn run_bench(
                 Some(&hints),
             )?;
             log(&format!("{shape} unfused ('{}'): {} kernel(s)", config.unfused_pipeline, p.kernels.len()));
+            phase("unfused: first call");
             let out = p.run(&gpu, &args)?;
             let c = check(&p, &out, "unfused", log);
             if c.0 == CheckStatus::Failed {
@@ -761,8 +809,10 @@ pub fn run_bench(
         let measure = |prog: &GpuProgram,
                        label: &str,
                        (check, checks): (CheckStatus, Vec<OutputCheck>),
-                       log: &mut dyn FnMut(&str)|
+                       log: &mut dyn FnMut(&str),
+                       phase: &mut dyn FnMut(&str)|
          -> Result<ProgramTiming, BenchError> {
+            phase(&format!("{label}: timing"));
             let t_time = std::time::Instant::now();
             let (median_us, min_us, launches) =
                 time_program(&gpu, prog, &args, config.warmup, config.runs, config.call_timing)?;
@@ -772,6 +822,7 @@ pub fn run_bench(
                 t_time.elapsed().as_secs_f64()
             ));
             let kernels = if config.per_kernel {
+                phase(&format!("{label}: per-kernel timing"));
                 let k = time_kernels(&gpu, prog, &args, config.warmup, config.runs)?;
                 for (i, k) in k.iter().enumerate() {
                     log(&format!(
@@ -785,9 +836,9 @@ pub fn run_bench(
             };
             Ok(ProgramTiming { median_us, min_us, launches, check, checks, kernels })
         };
-        let f = measure(&fused, "fused", (fcheck, fchecks), log)?;
+        let f = measure(&fused, "fused", (fcheck, fchecks), log, &mut phase)?;
         let u = match unfused {
-            Some((p, c)) => Some(measure(&p, "unfused", c, log)?),
+            Some((p, c)) => Some(measure(&p, "unfused", c, log, &mut phase)?),
             None => None,
         };
         results.push(ShapeResult { shape, sizes, dtype, floor_bytes: fb, floor_us: fl, fused: f, unfused: u });

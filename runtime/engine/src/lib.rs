@@ -50,7 +50,10 @@ pub mod npy;
 pub mod run;
 pub mod timing;
 
-pub use bench::{run_bench, run_bench_file, BenchConfig, BenchError, BenchReport};
+pub use bench::{
+    run_bench, run_bench_file, run_bench_file_with_phases, run_bench_with_phases, BenchConfig, BenchError, BenchPhase,
+    BenchReport,
+};
 pub use bind::{
     bind_arguments, estimate_interpreter_run, load_module, new_context, parse_input_spec, parse_random_spec,
     plan_arguments, read_source, select_function, write_error, write_results, InputArray, ResultSummary, RunOptions,

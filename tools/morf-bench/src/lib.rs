@@ -12,7 +12,10 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 
 use clap::Parser as _;
-use morf_engine::{parse_random_spec, run_bench_file, BenchConfig, BenchError, CallTiming, EngineError};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use morf_engine::{
+    parse_random_spec, run_bench_file_with_phases, BenchConfig, BenchError, BenchPhase, CallTiming, EngineError,
+};
 
 /// Command line of morf-bench.
 #[derive(clap::Parser, Debug, Clone)]
@@ -118,6 +121,30 @@ pub fn bench_config(cli: &Cli) -> Result<BenchConfig, String> {
     })
 }
 
+/// The spinner of a run: on stderr, drawn only when stderr is a terminal (indicatif hides
+/// it otherwise, so piped and redirected runs, the tests and the scripts see nothing of it)
+/// and not a dumb one.
+fn spinner() -> ProgressBar {
+    let dumb = std::env::var_os("TERM").is_some_and(|t| t == "dumb");
+    let target = if dumb { ProgressDrawTarget::hidden() } else { ProgressDrawTarget::stderr() };
+    let bar = ProgressBar::with_draw_target(None, target);
+    if let Ok(style) = ProgressStyle::with_template("{spinner} [{elapsed}] {prefix}{msg}") {
+        bar.set_style(style);
+    }
+    bar.set_message("starting");
+    bar.enable_steady_tick(std::time::Duration::from_millis(120));
+    bar
+}
+
+/// Shows `phase` on the spinner.
+fn show_phase(bar: &ProgressBar, phase: &BenchPhase) {
+    match phase.shape_index {
+        Some(i) if phase.shapes > 1 => bar.set_prefix(format!("shape {}/{}: ", i + 1, phase.shapes)),
+        _ => bar.set_prefix(""),
+    }
+    bar.set_message(phase.what.clone());
+}
+
 /// Runs morf-bench with the given command line (`argv[0]` first); returns the exit code:
 /// 0 on success or when skipped (no CUDA driver), 1 on an error, a malformed command line or a
 /// failed fused check.
@@ -131,14 +158,7 @@ pub fn main_with_args(args: Vec<OsString>) -> i32 {
         }
     };
     use morf_ir::io::{eprint_lossy, write_atomic, write_stdout};
-    let mut log = |s: &str| eprint_lossy(&format!("morf-bench: {s}"));
-    let stdout = |text: &str| match write_stdout(text.as_bytes()) {
-        Ok(()) => 0,
-        Err(e) => {
-            eprint_lossy(&format!("morf-bench: error: cannot write output: {e}"));
-            1
-        }
-    };
+    // The log lines stay as they are (scripts parse them); the spinner steps aside for each.
     let config = match bench_config(&cli) {
         Ok(c) => c,
         Err(e) => {
@@ -146,7 +166,18 @@ pub fn main_with_args(args: Vec<OsString>) -> i32 {
             return 1;
         }
     };
-    match run_bench_file(&cli.file, &config, &mut log) {
+    let bar = spinner();
+    let mut log = |s: &str| bar.suspend(|| eprint_lossy(&format!("morf-bench: {s}")));
+    let stdout = |text: &str| match write_stdout(text.as_bytes()) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprint_lossy(&format!("morf-bench: error: cannot write output: {e}"));
+            1
+        }
+    };
+    let result = run_bench_file_with_phases(&cli.file, &config, &mut log, &mut |p| show_phase(&bar, p));
+    bar.finish_and_clear();
+    match result {
         Ok(report) => {
             let mut code = stdout(&format!("{}{}", report.table(), report.kernel_tables()));
             if let Some(path) = &cli.json {

@@ -12,6 +12,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use clap::Parser as _;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use morf_engine::{
     memory, parse_input_spec, parse_random_spec, read_source, EngineError, OutputCheck, RunOptions, RunReport,
     MAX_SOURCE_BYTES,
@@ -189,9 +190,52 @@ pub fn main_with_args(args: Vec<OsString>) -> i32 {
 /// failed write with `eprintln!`, which panics when standard error is full or closed.
 struct LossyStderr;
 
+/// The spinner shown while the GPU simulator runs ([`Spinner`]); log lines written meanwhile
+/// make it step aside.
+static SPINNER: std::sync::Mutex<Option<ProgressBar>> = std::sync::Mutex::new(None);
+
+/// Writes to stderr through `f`, with the spinner (if any) cleared meanwhile.
+fn with_spinner_suspended<R>(f: impl FnOnce() -> R) -> R {
+    let bar = SPINNER.lock().ok().and_then(|b| b.clone());
+    match bar {
+        Some(bar) => bar.suspend(f),
+        None => f(),
+    }
+}
+
+/// A spinner on stderr, drawn only when stderr is a terminal (indicatif hides it otherwise,
+/// so piped runs, the tests and the scripts see nothing of it) and not a dumb one; cleared
+/// when dropped.
+struct Spinner;
+
+impl Spinner {
+    fn start(message: &str) -> Spinner {
+        let dumb = std::env::var_os("TERM").is_some_and(|t| t == "dumb");
+        let target = if dumb { ProgressDrawTarget::hidden() } else { ProgressDrawTarget::stderr() };
+        let bar = ProgressBar::with_draw_target(None, target);
+        if let Ok(style) = ProgressStyle::with_template("{spinner} [{elapsed}] {msg}") {
+            bar.set_style(style);
+        }
+        bar.set_message(message.to_string());
+        bar.enable_steady_tick(std::time::Duration::from_millis(120));
+        if let Ok(mut slot) = SPINNER.lock() {
+            *slot = Some(bar);
+        }
+        Spinner
+    }
+}
+
+impl Drop for Spinner {
+    fn drop(&mut self) {
+        if let Some(bar) = SPINNER.lock().ok().and_then(|mut b| b.take()) {
+            bar.finish_and_clear();
+        }
+    }
+}
+
 impl std::io::Write for LossyStderr {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let _ = std::io::stderr().write_all(buf);
+        with_spinner_suspended(|| std::io::stderr().write_all(buf)).ok();
         Ok(buf.len())
     }
     fn flush(&mut self) -> std::io::Result<()> {
@@ -204,7 +248,7 @@ impl std::io::Write for LossyStderr {
 type CliOutcome = (RunReport, Vec<OutputCheck>, Vec<String>);
 
 fn note(text: &str) {
-    morf_ir::io::eprint_lossy(&format!("morf-run: note: {text}"));
+    with_spinner_suspended(|| morf_ir::io::eprint_lossy(&format!("morf-run: note: {text}")));
 }
 
 fn run_cli(cli: &Cli) -> Result<CliOutcome, EngineError> {
@@ -250,6 +294,7 @@ fn run_cli(cli: &Cli) -> Result<CliOutcome, EngineError> {
     let mut lines = Vec::new();
     let (report, checks) = if sim || (auto && !on_gpu) {
         let r = if sim {
+            let _spinner = Spinner::start("running on the GPU simulator (inputs, compile, launches)...");
             let kernels = morf_engine::text_has_kernels(&name, &text);
             if cli.check && kernels {
                 note("--check compares a compiled run with the interpreter; this module already has kernels, so the simulation is its only semantics and there is nothing to check");
@@ -257,6 +302,7 @@ fn run_cli(cli: &Cli) -> Result<CliOutcome, EngineError> {
             morf_engine::run::run_source_sim_with_hints(&name, &text, &opts, cli.check, hints)?
         } else {
             note("no CUDA driver found; running the compiled kernels on the CPU simulator");
+            let _spinner = Spinner::start("running on the GPU simulator (inputs, compile, launches)...");
             morf_engine::run::run_source_sim_compiled_with_hints(&name, &text, &opts, cli.check, hints)?
         };
         if let Some(n) = r.launches {
