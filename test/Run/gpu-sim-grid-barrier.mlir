@@ -8,6 +8,11 @@
 //
 // RUN: rm -rf %t && morf-run %s --device sim --output-dir %t > /dev/null
 // RUN: python3 -c "import numpy as n; print(n.load('%t/result0.npy').tolist()); print(n.load('%t/result1.npy').tolist())" | FileCheck %s
+// A cooperative launch the simulator cannot keep (it holds every block's state between
+// barriers) is a located error, not an allocation failure:
+// RUN: sed -e 's/blocks(%%c4)/blocks(%%big)/' -e 's/^  %%bytes = mloop.constant 8 : index/  %%bytes = mloop.constant 8 : index\n  %%big = mloop.constant 4000000 : index/' %s > %t.big.mlir
+// RUN: not morf-run %t.big.mlir --device sim --output-dir %t 2>&1 | FileCheck %s --check-prefix=BIG
+// BIG: error: 'mgpu.launch' op a cooperative launch of 4000000 blocks of 2 threads is more than the simulator keeps between grid barriers
 // In PTX the counter is a module variable of the kernel; thread 0 of each block arrives and waits.
 // RUN: morf-opt %s --emit=ptx | FileCheck %s --check-prefix=PTX
 

@@ -64,6 +64,11 @@ pub const WARP: usize = 32;
 /// The most threads per block.
 pub const MAX_THREADS: i64 = 1024;
 
+/// The most threads (blocks x threads per block) of a cooperative launch the simulator runs:
+/// it keeps every block's state between grid barriers. An H200 holds 270336 threads at once,
+/// so a real cooperative grid is far below it.
+pub const MAX_COOPERATIVE_THREADS: u64 = 1 << 22;
+
 /// The most dynamic shared memory per block, in bytes (227 KiB, as on sm_90).
 pub const MAX_SHARED_BYTES: i64 = 227 * 1024;
 
@@ -135,6 +140,16 @@ pub fn run_launch(host: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<(
     // threads' values, shared memory and copies in flight from one phase to the next.
     let ops: Vec<OpId> = ctx.block_ops(body).collect();
     let phases: Vec<&[OpId]> = ops.split(|&o| ctx.isa::<GridBarrierOp>(o)).collect();
+    if phases.len() > 1 && (blocks as u64).saturating_mul(n as u64) > MAX_COOPERATIVE_THREADS {
+        return Err(op_error(
+            ctx,
+            op,
+            format!(
+                "a cooperative launch of {blocks} blocks of {n} threads is more than the simulator keeps between \
+                 grid barriers ({MAX_COOPERATIVE_THREADS} threads; a GPU holds far fewer blocks at once)"
+            ),
+        ));
+    }
     let mut saved: Vec<Option<BlockState>> = (0..blocks).map(|_| None).collect();
     for (k, phase) in phases.iter().enumerate() {
         let last = k + 1 == phases.len();

@@ -448,3 +448,13 @@ mgpu.func @grid_barrier_nested(%c: i1) kernel attributes {cooperative} {
   }
   mgpu.return
 }
+
+// -----
+
+// Static shared memory is at most 48 KiB a block (found by the fuzzer: the simulator tried to
+// allocate it).
+mgpu.func @shared_too_big() kernel {
+  // expected-error@+1 {{'mgpu.shared_alloc' op 'size' = 12289 elements of 4 bytes exceeds the 49152 bytes of static shared memory a block may have}}
+  %s = mgpu.shared_alloc {size = 12289} : !mgpu.ptr<f32, 3>
+  mgpu.return
+}

@@ -524,11 +524,26 @@ fn print_store_vec(p: &mut OpPrinter<'_>, op: OpId) {
 
 fn verify_shared_alloc(ctx: &Context, op: OpId) -> VResult {
     expect_in_kernel(ctx, op)?;
-    match SharedAllocOp(op).size(ctx) {
-        Some(n) if n >= 1 => Ok(()),
-        _ => Err(op_error(ctx, op, "requires a positive integer attribute 'size' (in elements)")),
+    let n = match SharedAllocOp(op).size(ctx) {
+        Some(n) if n >= 1 => n,
+        _ => return Err(op_error(ctx, op, "requires a positive integer attribute 'size' (in elements)")),
+    };
+    // A block's static shared memory is at most 48 KiB (CUDA; more needs dynamic shared memory).
+    let elem = ptr_parts(ctx, ctx.value_type(ctx.result(op, 0))).map(|(e, _)| elem_bytes(ctx, e) as i64).unwrap_or(1);
+    match n.checked_mul(elem) {
+        Some(bytes) if bytes <= MAX_STATIC_SHARED_BYTES => Ok(()),
+        _ => Err(op_error(
+            ctx,
+            op,
+            format!(
+                "'size' = {n} elements of {elem} bytes exceeds the {MAX_STATIC_SHARED_BYTES} bytes of static shared memory a block may have"
+            ),
+        )),
     }
 }
+
+/// The most static shared memory (`mgpu.shared_alloc`) of a block, in bytes: 48 KiB.
+pub const MAX_STATIC_SHARED_BYTES: i64 = 48 * 1024;
 
 fn verify_atomic_rmw(ctx: &Context, op: OpId) -> VResult {
     expect_in_kernel(ctx, op)?;
