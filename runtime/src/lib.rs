@@ -443,6 +443,11 @@ impl Gpu {
         let (f, static_shared) = module.function(name)?;
         self.bind()?;
         self.opt_in_shared(f, name, shared_bytes, static_shared)?;
+        self.resident(f, name, block, shared_bytes)
+    }
+
+    /// [`Gpu::resident_blocks`] of a function already looked up and opted in.
+    fn resident(&self, f: sys::CUfunction, name: &str, block: u32, shared_bytes: u32) -> Result<u32> {
         // SAFETY: `f` belongs to a live module.
         let per_sm =
             unsafe { result::occupancy::max_active_block_per_multiprocessor(f, block as i32, shared_bytes as usize) }
@@ -496,7 +501,7 @@ impl Gpu {
         // The kernel's static shared memory (read at load time) counts against the same 48 KiB.
         self.opt_in_shared(f, name, shared_bytes, static_shared)?;
         let grid = if cooperative {
-            let fits = self.resident_blocks(module, name, block, shared_bytes)?;
+            let fits = self.resident(f, name, block, shared_bytes)?;
             if fits == 0 {
                 return Err(RuntimeError::Usage(format!(
                     "cooperative launch of '{name}': not one block of {block} threads and {shared_bytes} bytes of \

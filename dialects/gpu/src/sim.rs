@@ -294,34 +294,37 @@ impl<'c> Sim<'c> {
     /// Runs the top-level ops `ops` of a kernel body (one phase) under `mask`, stopping at a
     /// terminator.
     fn run_ops(&mut self, ops: &[OpId], mask: &Mask) -> InterpResult<()> {
-        let ctx = self.ctx;
         for &op in ops {
-            self.steps += actives(mask).count().max(1) as u64;
-            if self.steps > self.max_steps {
-                return Err(op_error(ctx, op, "interpreter: step limit exceeded (in a simulated kernel)"));
+            if !self.step(op, mask)? {
+                break;
             }
-            if ctx.op_info(op).is_some_and(|i| i.has(Traits::TERMINATOR)) {
-                return Ok(());
-            }
-            self.run_op(op, mask)?;
         }
         Ok(())
+    }
+
+    /// Charges `op` to the fuel and runs it unless it is a terminator; returns whether it ran
+    /// (fuel: one step per op and active thread, terminators included, so that an empty loop
+    /// body counts too).
+    fn step(&mut self, op: OpId, mask: &Mask) -> InterpResult<bool> {
+        let ctx = self.ctx;
+        self.steps += actives(mask).count().max(1) as u64;
+        if self.steps > self.max_steps {
+            return Err(op_error(ctx, op, "interpreter: step limit exceeded (in a simulated kernel)"));
+        }
+        if ctx.op_info(op).is_some_and(|i| i.has(Traits::TERMINATOR)) {
+            return Ok(false);
+        }
+        self.run_op(op, mask)?;
+        Ok(true)
     }
 
     /// Runs the ops of `b` under `mask` up to its terminator, which it returns unexecuted.
     fn run_block(&mut self, b: BlockId, mask: &Mask) -> InterpResult<Option<OpId>> {
         let ctx = self.ctx;
         for op in ctx.block_ops(b) {
-            // Fuel: one step per op and active thread, terminators included (so an empty
-            // loop body counts too).
-            self.steps += actives(mask).count().max(1) as u64;
-            if self.steps > self.max_steps {
-                return Err(op_error(ctx, op, "interpreter: step limit exceeded (in a simulated kernel)"));
-            }
-            if ctx.op_info(op).is_some_and(|i| i.has(Traits::TERMINATOR)) {
+            if !self.step(op, mask)? {
                 return Ok(Some(op));
             }
-            self.run_op(op, mask)?;
         }
         Ok(None)
     }

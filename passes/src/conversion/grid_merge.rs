@@ -95,15 +95,13 @@ pub fn merge_into_previous(
     if ctx.op_parent_block(second) != Some(block) {
         return Ok(false);
     }
-    let mut between = Vec::new();
     let mut cur = ctx.next_op(first);
     loop {
         match cur {
             Some(op) if op == second => break,
-            Some(op) if movable(ctx, op) || dead.contains(&op) => between.push(op),
+            Some(op) if movable(ctx, op) || dead.contains(&op) => cur = ctx.next_op(op),
             _ => return Ok(false),
         }
-        cur = ctx.next_op(cur.expect("checked above"));
     }
     // Buffers written anywhere in the merged kernel: its loads of them may not use the
     // read-only (non-coherent) cache.
@@ -219,7 +217,6 @@ pub fn merge_into_previous(
     let sym = ctx.attr(first, "kernel").expect("a launch names its kernel");
     let launch = ctx.create_op(mgpu::LaunchOp::state(hloc, blocks, threads, shared, &actuals, sym));
     ctx.insert_op_before(second, launch);
-    let _ = between;
     ctx.erase_op(first);
     ctx.erase_op(second);
     ctx.erase_op(fa.0);

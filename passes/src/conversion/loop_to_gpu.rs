@@ -487,10 +487,10 @@ fn lower_function(ctx: &mut Context, mblock: BlockId, func: OpId, opts: &LoopToG
     let mut lowered = Vec::new();
     // The launch and CTA size of the row-fused kernel just lowered (`final=grid`).
     let mut prev_row_fused: Option<(OpId, u32, Option<u64>)> = None;
-    let mut merge_notes: Vec<String> = Vec::new();
     for (n, unit) in units.iter().enumerate() {
         let kname = format!("{fname}_k{n}");
         let prev = prev_row_fused.take();
+        let mut merge_note = None;
         if unit.epilogue.is_empty() && mapped::has_mapping(ctx, unit.op) {
             // A nest with a `mapping` attribute: the mechanical lowering (mapped.rs).
             mapped::lower_mapped(ctx, mblock, unit.op, &kname, &names, opts, &spills, "the IR")?;
@@ -566,7 +566,7 @@ fn lower_function(ctx: &mut Context, mblock: BlockId, func: OpId, opts: &LoopToG
                 _ => false,
             };
             if merged {
-                merge_notes.push(format!(
+                merge_note = Some(format!(
                     "@{kname} runs in the grid of the launch before it, after a grid barrier (final=grid)"
                 ));
             }
@@ -574,12 +574,11 @@ fn lower_function(ctx: &mut Context, mblock: BlockId, func: OpId, opts: &LoopToG
         }
         if opts.report && opts.dry_run.is_none() {
             let mut text = schedule_report(ctx, unit.op, &launches, &why);
-            for n in merge_notes.drain(..) {
+            if let Some(n) = merge_note {
                 text.push_str(&format!("{}: note: {n}\n", ctx.loc_prefix(ctx.op_loc(unit.op))));
             }
             morf_ir::io::eprint_lossy(&text);
         }
-        merge_notes.clear();
         lowered.push(unit.op);
         lowered.extend(unit.epilogue.iter().copied());
     }
