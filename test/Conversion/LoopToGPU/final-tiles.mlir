@@ -10,6 +10,9 @@
 // RUN: morf-opt %s --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=65536,N=1024},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=65536,N=1024 final=launch})' | FileCheck %s --check-prefix=IR
 // By default (final=grid) the final runs in the row kernel's grid, with its CTA size:
 // RUN: morf-opt %s --pipeline=gpu --size-hints M=65536,N=1024 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=GRID
+// `final` takes grid or launch; anything else is an error, exit 1:
+// RUN: not morf-opt %s --pass-pipeline='builtin.module(lower-tensor-to-loop,lower-loop-to-gpu{final=bogus})' 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: option 'final' must be 'grid' or 'launch', got 'bogus'
 // On the simulator against the interpreter, at each width (the third one forced), with a
 // ragged last tile and fewer partial rows than row groups:
 // RUN: sh %S/Inputs/sim_vs_interp.sh %s 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions,canonicalize,cse,lower-loop-to-gpu{size-hints=M=700,N=37})' M=700,N=37 1e-5 %t
