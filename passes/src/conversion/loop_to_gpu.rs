@@ -113,6 +113,46 @@ pub struct LoopToGpuOptions {
     /// final reduction right after the row-fused kernel that fills its workspace runs in that
     /// kernel's grid, behind a grid barrier (one cooperative launch, [`super::grid_merge`]).
     pub final_launch: bool,
+    /// `min-ctas`: the CTAs per SM ptxas is told to keep resident (`.minnctapersm`) for a
+    /// register-resident row kernel, which bounds its registers.
+    pub min_ctas: MinCtas,
+}
+
+/// The `min-ctas` option of `lower-loop-to-gpu`: how a register-resident row kernel's
+/// `.minnctapersm` is set (a knob of the tuner: it trades registers against occupancy).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MinCtas {
+    /// `0` (the default): the CTAs the schedule plans ([`planned_ctas_per_sm`]).
+    #[default]
+    Planned,
+    /// `none`: no bound, ptxas chooses the registers.
+    Unbounded,
+    /// `N`: N CTAs per SM.
+    Fixed(u64),
+}
+
+impl MinCtas {
+    /// Parses the option's value.
+    pub fn parse(s: &str) -> Result<MinCtas, String> {
+        match s {
+            "" | "0" | "planned" => Ok(MinCtas::Planned),
+            "none" => Ok(MinCtas::Unbounded),
+            n => match n.parse::<u64>() {
+                Ok(n @ 1..=32) => Ok(MinCtas::Fixed(n)),
+                _ => Err(format!("option 'min-ctas' must be 0 (planned), 'none' or 1..32, got '{s}'")),
+            },
+        }
+    }
+
+    /// The bound for a kernel the schedule planned for `planned` CTAs per SM: `Some(0)`
+    /// stands for "no bound at all" (not even the default for large CTAs).
+    pub fn apply(self, planned: Option<u64>) -> Option<u64> {
+        match self {
+            MinCtas::Planned => planned,
+            MinCtas::Unbounded => Some(0),
+            MinCtas::Fixed(n) => Some(n),
+        }
+    }
 }
 
 /// An entry of a nest's `morf.kernel` dictionary (docs/fusion.md, "Materialized form").
@@ -288,6 +328,7 @@ impl LoopToGpuOptions {
         let report = o.bool("report", false)?;
         let atomics = o.bool("atomics", false)?;
         let chunk_major = o.bool("chunk-major", false)?;
+        let min_ctas = MinCtas::parse(&o.string("min-ctas", "0"))?;
         let final_launch = match o.string("final", "grid").as_str() {
             "grid" => false,
             "launch" => true,
@@ -302,6 +343,7 @@ impl LoopToGpuOptions {
             atomics,
             chunk_major,
             final_launch,
+            min_ctas,
         })
     }
 }
@@ -349,6 +391,11 @@ pub const OPTIONS: &[PassOptionInfo] = &[
         key: "final",
         help: "grid: a final reduction runs in the grid of the row kernel before it, behind a grid barrier (one cooperative launch); launch: its own launch",
         default: "grid",
+    },
+    PassOptionInfo {
+        key: "min-ctas",
+        help: "CTAs per SM a register-resident row kernel is compiled for (ptxas .minnctapersm, which bounds its registers): 0 as planned by the schedule, 'none' for no bound, or 1..32",
+        default: "0",
     },
     PassOptionInfo {
         key: "atomics",
@@ -2697,14 +2744,14 @@ impl<'a> KernelBuilder<'a> {
         }
         shape.work_per_point = self.work_per_point(parts.body);
         let s = self.set_schedule(Mapping::RowFused, &shape);
-        if let Some(ctas) = planned_ctas_per_sm(&self.opts.device, &shape, &s, false) {
+        if let Some(ctas) = self.opts.min_ctas.apply(planned_ctas_per_sm(&self.opts.device, &shape, &s, false)) {
             // ptxas is told the CTAs per SM the schedule planned, so that it neither caps the
             // registers lower and spills nor takes more and loses a CTA.
             let n = self.ctx.i64_attr(ctas as i64);
             self.ctx.set_attr(self.kernel, "min_ctas_per_sm", n);
         }
         // The bound it takes if a final reduction joins it behind a grid barrier.
-        self.cooperative_ctas = planned_ctas_per_sm(&self.opts.device, &shape, &s, true);
+        self.cooperative_ctas = self.opts.min_ctas.apply(planned_ctas_per_sm(&self.opts.device, &shape, &s, true));
         let split = split.unwrap_or(s.rows_per_cta as u64);
         let bench = self.ctx.unit_attr();
         self.ctx.set_attr(self.kernel, "morf.bench", bench);

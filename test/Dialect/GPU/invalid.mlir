@@ -423,8 +423,8 @@ mgpu.func @copy_async_wait_pending() kernel {
 // -----
 
 // The planned CTAs per SM are 1 to 32.
-// expected-error@+1 {{'mgpu.func' op expects 'min_ctas_per_sm' to be an integer in 1..=32}}
-mgpu.func @min_ctas() kernel attributes {max_threads = 256, min_ctas_per_sm = 0} {
+// expected-error@+1 {{'mgpu.func' op expects 'min_ctas_per_sm' to be an integer in 0..=32}}
+mgpu.func @min_ctas() kernel attributes {max_threads = 256, min_ctas_per_sm = 33} {
   mgpu.return
 }
 

@@ -9,6 +9,19 @@
 // The same kernel with its final behind a grid barrier (the default, final=grid) is planned for
 // the CTAs its register estimate leaves: the runtime caps a cooperative grid at the CTAs resident.
 // RUN: morf-opt %S/../../../examples/colmax_rowsum.mlir --pipeline=gpu --size-hints M=65536,N=1024 --emit=ptx | FileCheck %s --check-prefix=COOP
+// The tuner's knob `min-ctas` overrides the plan: a fixed count, or `none` for no bound at all
+// (not even `.minnctapersm 1` over 256 threads).
+// RUN: morf-opt %S/../../../examples/colmax_rowsum.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=16384,N=8192},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=16384,N=8192 final=launch min-ctas=3})' --emit=ptx | FileCheck %s --check-prefix=FIXED
+// RUN: morf-opt %S/../../../examples/colmax_rowsum.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=16384,N=8192},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=16384,N=8192 final=launch min-ctas=none})' --emit=ptx | FileCheck %s --check-prefix=NONE
+// RUN: not morf-opt %S/../../../examples/colmax_rowsum.mlir --pass-pipeline='builtin.module(lower-loop-to-gpu{min-ctas=99})' 2>&1 | FileCheck %s --check-prefix=BAD
+// FIXED-LABEL: .entry colmax_rowsum_k0
+// FIXED: .maxntid 256, 1, 1
+// FIXED-NEXT: .minnctapersm 3
+// NONE-LABEL: .entry colmax_rowsum_k0
+// NONE: .maxntid 256, 1, 1
+// NONE-NOT: .minnctapersm
+// NONE: {
+// BAD: option 'min-ctas' must be 0 (planned), 'none' or 1..32, got '99'
 // IR: mgpu.func @colmax_rowsum_k0({{.*}}) kernel attributes {max_threads = 256, min_ctas_per_sm = 2,
 // CHECK-LABEL: .entry colmax_rowsum_k0
 // CHECK: .maxntid 256, 1, 1

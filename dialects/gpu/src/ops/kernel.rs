@@ -133,8 +133,9 @@ fn verify_func(ctx: &Context, op: OpId) -> VResult {
     if f.max_threads(ctx).is_some_and(|n| !(1..=1024).contains(&n)) {
         return Err(op_error(ctx, op, "expects 'max_threads' to be an integer in 1..=1024"));
     }
-    if f.min_ctas_per_sm(ctx).is_some_and(|n| !(1..=32).contains(&n)) {
-        return Err(op_error(ctx, op, "expects 'min_ctas_per_sm' to be an integer in 1..=32"));
+    // 0: explicitly no bound (`lower-loop-to-gpu{min-ctas=none}`), not even the default one.
+    if f.min_ctas_per_sm(ctx).is_some_and(|n| !(0..=32).contains(&n)) {
+        return Err(op_error(ctx, op, "expects 'min_ctas_per_sm' to be an integer in 0..=32"));
     }
     let Some(b) = ctx.entry_block(f.body(ctx)) else {
         return Err(op_error(ctx, op, "expects a body"));

@@ -272,12 +272,15 @@ pub(super) fn emit_kernel(ctx: &Context, op: OpId, opts: &PtxOptions) -> Result<
     if let Some(n) = func.max_threads(ctx) {
         let _ = writeln!(text, ".maxntid {n}, 1, 1");
         if let Some(m) = func.min_ctas_per_sm(ctx) {
+            // 0: the schedule asked for no bound (`lower-loop-to-gpu{min-ctas=none}`).
             // The lowering planned this kernel's CTAs per SM by its own register estimate
             // (`schedule::planned_ctas_per_sm`): without the bound ptxas may cap the registers
             // lower and spill
             // (colmax_rowsum at 16384 x 8192, 256 threads: 64 registers and 16 bytes of spills;
             // with it 109 and none).
-            let _ = writeln!(text, ".minnctapersm {m}");
+            if m > 0 {
+                let _ = writeln!(text, ".minnctapersm {m}");
+            }
         } else if n > 256 {
             // Without it ptxas may cap a CTA of 512 threads at 64 registers (two CTAs per
             // SM) and spill (tanh_bwd_bias at 16384 x 8192: 64 registers and 8 bytes of
