@@ -82,6 +82,12 @@ impl PassOptions {
         Ok(PassOptions { entries })
     }
 
+    /// Every `(key, value)` in the order written (a key given twice appears twice; [`Self::get`]
+    /// answers the last).
+    pub fn entries(&self) -> &[(String, String)] {
+        &self.entries
+    }
+
     /// The raw value of `key`.
     pub fn get(&self, key: &str) -> Option<&str> {
         self.entries.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.as_str())

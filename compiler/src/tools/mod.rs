@@ -10,4 +10,6 @@ pub mod opt_main;
 pub mod split_input;
 pub mod verify_diagnostics;
 
-pub use opt_main::{opt_main, opt_main_with, OptConfig, PtxEmitter, PtxFlags, PtxFlagsCheck};
+pub use opt_main::{
+    opt_main, opt_main_with, ModulePipeline, OptConfig, PipelineChoice, PipelineHook, PtxEmitter, PtxFlags, PtxFlagsCheck,
+};

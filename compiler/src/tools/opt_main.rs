@@ -162,6 +162,35 @@ pub type PtxEmitter = fn(&Context, OpId, &PtxFlags) -> Result<String, Diagnostic
 /// Checks the `--ptx-*` flags before any input is read; the error ends the run.
 pub type PtxFlagsCheck = fn(&PtxFlags) -> Result<(), String>;
 
+/// A named pipeline replaced for one input module ([`PipelineHook`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ModulePipeline {
+    /// The textual pipeline to run instead of the named one.
+    pub pipeline: String,
+    /// The size hints to give it (instead of the flag's or the module's).
+    pub hints: String,
+}
+
+/// What a [`PipelineHook`] answers: a replacement (or `None` to run the pipeline as named),
+/// and a note for stderr (or `None`).
+pub type PipelineChoice = (Option<ModulePipeline>, Option<String>);
+
+/// Chooses, for each input module, what `--pipeline NAME` runs on it: called with the
+/// context, the module, the pipeline's name and the size hints in force (the flag's, else the
+/// module's attribute). morf-opt's `--tuning-cache` is one: a tuned schedule replaces the
+/// named pipeline by one with the tuned pass options.
+#[derive(Clone)]
+pub struct PipelineHook(
+    #[allow(clippy::type_complexity)]
+    pub  std::sync::Arc<dyn Fn(&Context, OpId, &str, Option<&str>) -> Result<PipelineChoice, String> + Send + Sync>,
+);
+
+impl std::fmt::Debug for PipelineHook {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("PipelineHook")
+    }
+}
+
 /// What a tool adds to the driver beyond dialects and passes.
 #[derive(Clone, Debug, Default)]
 pub struct OptConfig {
@@ -169,6 +198,8 @@ pub struct OptConfig {
     pub ptx_emitter: Option<PtxEmitter>,
     /// The check of `--ptx-version` and `--ptx-target`, run whenever either is given.
     pub ptx_check: Option<PtxFlagsCheck>,
+    /// Replaces `--pipeline NAME` per input module ([`PipelineHook`]).
+    pub pipeline_hook: Option<PipelineHook>,
 }
 
 /// Runs `morf-opt` with `args` (`argv[0]` first). `setup` registers dialects into each fresh
@@ -354,6 +385,17 @@ fn flag_size_hints(cli: &Cli) -> Result<Option<SizeHints>, Fatal> {
 }
 
 fn build_pass_manager(cli: &Cli, pieces: &[PipelinePiece], passes: &PassRegistry) -> Result<PassManager, Fatal> {
+    let hints = flag_size_hints(cli)?;
+    build_pass_manager_with(cli, pieces, passes, hints.as_ref())
+}
+
+/// [`build_pass_manager`] with `hints` instead of the flag's.
+fn build_pass_manager_with(
+    cli: &Cli,
+    pieces: &[PipelinePiece],
+    passes: &PassRegistry,
+    hints: Option<&SizeHints>,
+) -> Result<PassManager, Fatal> {
     let verify_each = !cli.no_verify_each && cli.verify_each.unwrap_or(true);
     let instr = Instrumentation {
         verify_each,
@@ -367,8 +409,7 @@ fn build_pass_manager(cli: &Cli, pieces: &[PipelinePiece], passes: &PassRegistry
         timing: cli.timing,
     };
     let mut pm = PassManager::new(instr);
-    let hints = flag_size_hints(cli)?;
-    let done = add_pieces(&mut pm, pieces, passes, hints.as_ref()).map_err(Fatal)?;
+    let done = add_pieces(&mut pm, pieces, passes, hints).map_err(Fatal)?;
     if hints.is_some() && !done.any_taker() {
         let takers = passes.size_hinted_passes();
         eprint_lossy(&format!(
@@ -377,6 +418,40 @@ fn build_pass_manager(cli: &Cli, pieces: &[PipelinePiece], passes: &PassRegistry
         ));
     }
     Ok(pm)
+}
+
+/// The passes to run on `module` when the [`PipelineHook`] replaces `--pipeline NAME` for
+/// it: the tuned pipeline in place of the named one (the other pieces as they are), with the
+/// hook's hints. Prints the hook's note. `Ok(None)` when nothing is replaced.
+fn hooked_nodes(
+    cli: &Cli,
+    ctx: &Context,
+    module: OpId,
+    pieces: &[PipelinePiece],
+    passes: &PassRegistry,
+    config: &OptConfig,
+) -> Result<Option<PassManager>, Diagnostic> {
+    let (Some(name), Some(hook)) = (&cli.pipeline, &config.pipeline_hook) else { return Ok(None) };
+    let at_module = |e: String| crate::builtin::op_error(ctx, module, e);
+    let hints = match &cli.size_hints {
+        Some(h) => Some(h.clone()),
+        None => module_size_hints(ctx, module)?.map(|h| h.to_string()),
+    };
+    let (choice, note) = (hook.0)(ctx, module, name, hints.as_deref()).map_err(at_module)?;
+    if let Some(n) = note {
+        eprint_lossy(&format!("{TOOL}: note: {n}"));
+    }
+    let Some(choice) = choice else { return Ok(None) };
+    let text = parse_pipeline(&choice.pipeline).map_err(|e| at_module(format!("tuned pipeline: {e}")))?;
+    let hints = SizeHints::parse(&choice.hints).map_err(|e| at_module(format!("tuned size hints: {e}")))?;
+    let mut own = vec![PipelinePiece { prefix: Some(format!("tuned pipeline '{name}'")), text }];
+    // The named pipeline is the first piece; the others run after it, as given.
+    own.extend(pieces.iter().skip(1).map(|p| PipelinePiece { prefix: p.prefix.clone(), text: p.text.clone() }));
+    let pm = build_pass_manager_with(cli, &own, passes, Some(&hints)).map_err(|Fatal(m)| at_module(m))?;
+    if cli.dump_pass_pipeline {
+        eprint_lossy(&format!("{} (tuned)", pm.pipeline_text()));
+    }
+    Ok(Some(pm))
 }
 
 /// The passes to run on `module` when the command line gives no `--size-hints` and the
@@ -516,9 +591,12 @@ fn run(
                 }
                 // The module's own `morf.size_hints` (when no --size-hints is given): the
                 // same passes, rebuilt with its hints, for this module only.
-                let own = module_hinted_nodes(&cli, &ctx, m, &pieces, passes)?;
-                let saved = own.map(|own| {
-                    if cli.dump_pass_pipeline {
+                let own = match hooked_nodes(&cli, &ctx, m, &pieces, passes, config)? {
+                    Some(tuned) => Some((tuned, false)),
+                    None => module_hinted_nodes(&cli, &ctx, m, &pieces, passes)?.map(|o| (o, true)),
+                };
+                let saved = own.map(|(own, by_attr)| {
+                    if cli.dump_pass_pipeline && by_attr {
                         eprint_lossy(&format!("{} (with the module's {SIZE_HINTS_ATTR})", own.pipeline_text()));
                     }
                     std::mem::replace(&mut pm.nodes, own.nodes)

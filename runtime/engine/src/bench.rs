@@ -50,13 +50,14 @@ use morf_runtime::{Gpu, RuntimeError};
 
 use crate::compile::{compile_for_gpu, runtime_err, GpuProgram};
 use crate::timing::{time_kernels, time_program, CallTiming, KernelTiming};
+use crate::tuning::{pipeline_for_compile, DeviceKey};
 use crate::{
     bind_arguments, compare_outputs, load_module, new_context, select_function, EngineError, OutputCheck, RunOptions,
 };
 
 /// What one benchmark measures: the shapes, the programs and the timing method.
 /// [`BenchConfig::new`] gives `morf-bench`'s defaults.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct BenchConfig {
     /// One entry per shape: the sizes of the named dimensions (`morf.dims`), e.g.
     /// `[("M", 576000), ("N", 384)]`. Each program is compiled with them as size hints.
@@ -88,6 +89,9 @@ pub struct BenchConfig {
     /// How the timed calls are separated ([`CallTiming::Pipelined`], as `do_bench`, by
     /// default).
     pub call_timing: CallTiming,
+    /// The tuning cache consulted for each named pipeline (the built-in one by default): an
+    /// entry for the program, the shape's bucket and the GPU gives the tuned schedule.
+    pub tuning: crate::tuning::TuningSource,
 }
 
 impl BenchConfig {
@@ -109,6 +113,7 @@ impl BenchConfig {
             per_kernel: false,
             check: true,
             call_timing: CallTiming::Pipelined,
+            tuning: crate::tuning::TuningSource::Builtin,
         }
     }
 
@@ -169,6 +174,15 @@ impl CheckStatus {
         }
     }
 
+    /// `passed`, `failed` or `unchecked`.
+    pub fn name(self) -> &'static str {
+        match self {
+            CheckStatus::Passed => "passed",
+            CheckStatus::Failed => "failed",
+            CheckStatus::Unchecked => "unchecked",
+        }
+    }
+
     /// The mark after a time in the table.
     fn mark(self) -> &'static str {
         match self {
@@ -213,6 +227,9 @@ pub struct ShapeResult {
     pub fused: ProgramTiming,
     /// The unfused program, when asked.
     pub unfused: Option<ProgramTiming>,
+    /// Which schedules were used: one line per program whose pipeline consulted a tuning
+    /// cache (tuned, or why not).
+    pub tuning: Vec<String>,
 }
 
 /// The copy kernel's figures.
@@ -296,33 +313,70 @@ fn render_table(rows: &[Vec<String>], left: usize) -> String {
     out
 }
 
-/// The per-kernel table of one program: launch index, kernel, grid, block, shared bytes,
-/// median us, and that launch's share of the call's median time.
-pub fn kernel_table(kernels: &[KernelTiming], call_median_us: f64) -> String {
-    let header = ["#", "kernel", "grid", "block", "shared bytes", "median us", "share of call"];
+/// The per-kernel table of one program: launch index, kernel, grid, block, shared bytes, the
+/// bytes of the buffers the launch is passed (each buffer once, [`KernelTiming::arg_bytes`]),
+/// their floor at the copy bandwidth `tb_per_s`, median us, the launch's % of that floor, and
+/// its share of the call's median time. A line above the table says what the floor is: an
+/// upper bound on a traffic-based floor (a buffer read and written counts once).
+pub fn kernel_table(kernels: &[KernelTiming], call_median_us: f64, tb_per_s: f64) -> String {
+    let header = [
+        "#",
+        "kernel",
+        "grid",
+        "block",
+        "shared bytes",
+        "arg MB",
+        "floor us",
+        "median us",
+        "% of floor",
+        "share of call",
+    ];
     let mut rows: Vec<Vec<String>> = vec![header.iter().map(|s| s.to_string()).collect()];
+    let floor = |bytes: u64| if tb_per_s.is_finite() && tb_per_s > 0.0 { floor_us(bytes, tb_per_s) } else { f64::NAN };
+    let pct = |fl: f64, us: f64| {
+        if fl.is_finite() && us.is_finite() && us > 0.0 {
+            format!("{:.1}%", pct_of_floor(fl, us))
+        } else {
+            "-".into()
+        }
+    };
     for (i, k) in kernels.iter().enumerate() {
+        let fl = floor(k.arg_bytes);
         rows.push(vec![
             i.to_string(),
             k.kernel.clone(),
             k.grid.to_string(),
             k.block.to_string(),
             k.shared_bytes.to_string(),
+            format!("{:.1}", k.arg_bytes as f64 / 1e6),
+            fmt_opt(Some(fl), 1),
             format!("{:.1}", k.median_us),
+            pct(fl, k.median_us),
             fmt_share(k.median_us, call_median_us),
         ]);
     }
     let sum: f64 = kernels.iter().map(|k| k.median_us).sum();
+    let bytes: u64 = kernels.iter().map(|k| k.arg_bytes).sum();
+    let fl = floor(bytes);
     rows.push(vec![
         String::new(),
         "(sum of kernels)".into(),
         String::new(),
         String::new(),
         String::new(),
+        format!("{:.1}", bytes as f64 / 1e6),
+        fmt_opt(Some(fl), 1),
         format!("{sum:.1}"),
+        pct(fl, sum),
         fmt_share(sum, call_median_us),
     ]);
-    render_table(&rows, 2)
+    let mut out = format!(
+        "floor us = arg MB / copy bandwidth ({} TB/s), arg MB the bytes of the buffers a launch is passed, each buffer once; \
+         an upper bound on the traffic-based floor (a buffer read and written counts once)\n",
+        fmt_opt(Some(tb_per_s), 2)
+    );
+    out.push_str(&render_table(&rows, 2));
+    out
 }
 
 fn fmt_share(us: f64, call_us: f64) -> String {
@@ -379,7 +433,7 @@ impl BenchReport {
                     t.check.mark(),
                     k.len()
                 );
-                out.push_str(&kernel_table(k, t.median_us));
+                out.push_str(&kernel_table(k, t.median_us, self.copy.tb_per_s));
             }
         }
         out
@@ -452,6 +506,7 @@ struct ShapeJson<'a> {
     floor_us: f64,
     fused: TimingJson<'a>,
     unfused: Option<TimingJson<'a>>,
+    tuning: &'a [String],
 }
 
 fn sizes_as_object<S: serde::Serializer>(sizes: &&[(String, usize)], s: S) -> Result<S::Ok, S::Error> {
@@ -518,6 +573,7 @@ impl<'a> ReportJson<'a> {
                     floor_us: s.floor_us,
                     fused: TimingJson::of(&s.fused, s.floor_us),
                     unfused: s.unfused.as_ref().map(|t| TimingJson::of(t, s.floor_us)),
+                    tuning: &s.tuning,
                 })
                 .collect(),
         }
@@ -580,14 +636,14 @@ impl From<EngineError> for BenchError {
     }
 }
 
-fn gpu_err(e: RuntimeError) -> BenchError {
+pub(crate) fn gpu_err(e: RuntimeError) -> BenchError {
     match e {
         RuntimeError::NoCuda(m) => BenchError::Skipped(m),
         e => BenchError::Run(runtime_err(e)),
     }
 }
 
-fn elem_bytes_and_name(ctx: &Context, v: &RtValue) -> (usize, usize, String) {
+pub(crate) fn elem_bytes_and_name(ctx: &Context, v: &RtValue) -> (usize, usize, String) {
     let (elem, n) = match v {
         RtValue::Tensor { elem, array } => (Some(*elem), array.num_elements()),
         RtValue::Buffer { elem, data } => (Some(*elem), data.borrow().num_elements()),
@@ -675,12 +731,18 @@ pub fn run_bench_with_phases(
     let mut phase = |shape_index: Option<usize>, what: String| phase(&BenchPhase { shape_index, shapes, what });
     let name = name.to_string();
     let (rctx, rfunc) = load(config.entry.as_deref(), &name, text)?;
+    let rmodule = rctx.parent_op(rfunc).unwrap_or(rfunc);
     let function = morf_ir::builtin::symbol_name(&rctx, rfunc).unwrap_or("?").to_string();
     phase(None, "device".into());
     let gpu = Gpu::new(config.device).map_err(gpu_err)?;
     let device = gpu.device_name().map_err(gpu_err)?;
     let sm_count = gpu.sm_count().map_err(gpu_err)?;
     log(&format!("device: {device} ({sm_count} SMs)"));
+    let device_key = DeviceKey {
+        name: device.clone(),
+        sms: sm_count,
+        driver: gpu.driver_version().map(|v| v.to_string()).unwrap_or_default(),
+    };
 
     phase(None, "copy kernel".into());
     let cb = gpu.measure_copy_bandwidth(config.copy_bytes, config.warmup, config.runs).map_err(gpu_err)?;
@@ -725,9 +787,30 @@ pub fn run_bench_with_phases(
         // Compile for this shape: the size-specialized passes get the sizes as hints (the
         // kernels keep run-time guards), as a JIT specializing on shapes would.
         let hints = named.clone();
+        // Each named pipeline takes its tuned schedule for this program, bucket and GPU when
+        // the cache has one.
+        let mut tuning_notes = Vec::new();
+        let mut tuned = |pipeline: &str, label: &str| -> Result<(String, Option<String>), EngineError> {
+            let (p, h, note) =
+                pipeline_for_compile(&config.tuning, true, &rctx, rmodule, rfunc, pipeline, Some(&hints), &device_key)?;
+            if let Some(n) = note {
+                log(&format!("{shape} {label}: {n}"));
+                tuning_notes.push(format!("{label}: {n}"));
+            }
+            Ok((p, h))
+        };
+        let (fused_pipeline, fused_hints) = tuned(&config.fused_pipeline, "fused")?;
+        let unfused_choice = if config.unfused { Some(tuned(&config.unfused_pipeline, "unfused")?) } else { None };
         phase("fused: compile");
-        let fused =
-            compile_for_gpu(&gpu, &name, text, config.entry.as_deref(), false, &config.fused_pipeline, Some(&hints))?;
+        let fused = compile_for_gpu(
+            &gpu,
+            &name,
+            text,
+            config.entry.as_deref(),
+            false,
+            &fused_pipeline,
+            fused_hints.as_deref(),
+        )?;
         log(&format!("{shape} fused ('{}'): {} kernel(s)", config.fused_pipeline, fused.kernels.len()));
 
         // One untimed call of the fused program: its outputs are checked, and give the
@@ -778,19 +861,29 @@ pub fn run_bench_with_phases(
                 checks: fchecks,
                 kernels: None,
             };
-            results.push(ShapeResult { shape, sizes, dtype, floor_bytes: fb, floor_us: fl, fused: f, unfused: None });
+            results.push(ShapeResult {
+                shape,
+                sizes,
+                dtype,
+                floor_bytes: fb,
+                floor_us: fl,
+                fused: f,
+                unfused: None,
+                tuning: tuning_notes,
+            });
             continue;
         }
         let unfused = if config.unfused {
             phase("unfused: compile");
+            let (unfused_pipeline, unfused_hints) = unfused_choice.clone().unwrap_or_default();
             let p = compile_for_gpu(
                 &gpu,
                 &name,
                 text,
                 config.entry.as_deref(),
                 false,
-                &config.unfused_pipeline,
-                Some(&hints),
+                &unfused_pipeline,
+                unfused_hints.as_deref(),
             )?;
             log(&format!("{shape} unfused ('{}'): {} kernel(s)", config.unfused_pipeline, p.kernels.len()));
             phase("unfused: first call");
@@ -841,7 +934,16 @@ pub fn run_bench_with_phases(
             Some((p, c)) => Some(measure(&p, "unfused", c, log, &mut phase)?),
             None => None,
         };
-        results.push(ShapeResult { shape, sizes, dtype, floor_bytes: fb, floor_us: fl, fused: f, unfused: u });
+        results.push(ShapeResult {
+            shape,
+            sizes,
+            dtype,
+            floor_bytes: fb,
+            floor_us: fl,
+            fused: f,
+            unfused: u,
+            tuning: tuning_notes,
+        });
     }
     Ok(BenchReport {
         device,
@@ -945,6 +1047,7 @@ mod tests {
                 floor_us: 311.0,
                 fused: t(330.0),
                 unfused: Some(t(660.0)),
+                tuning: vec!["fused: @rmsnorm_bwd: untuned".into()],
             }],
         }
     }
@@ -1008,7 +1111,7 @@ mod tests {
         assert_eq!(keys(&j["copy"]), sorted(["bytes", "median_us", "tb_per_s"]));
         let s = &j["shapes"][0];
         assert_eq!(j["shapes"].as_array().map(Vec::len), Some(1));
-        assert_eq!(keys(s), sorted(["shape", "sizes", "dtype", "floor_bytes", "floor_us", "fused", "unfused"]));
+        assert_eq!(keys(s), sorted(["shape", "sizes", "dtype", "floor_bytes", "floor_us", "fused", "unfused", "tuning"]));
         assert_eq!(s["shape"], "576000 x 384");
         assert_eq!(s["sizes"], json!({"M": 576000, "N": 384}));
         assert_eq!(
@@ -1110,7 +1213,10 @@ mod tests {
           }
         ],
         "kernels": null
-      }
+      },
+      "tuning": [
+        "fused: @rmsnorm_bwd: untuned"
+      ]
     }
   ]
 }
@@ -1197,26 +1303,39 @@ mod tests {
         let mut r = sample();
         r.per_kernel = true;
         let ks = vec![
-            KernelTiming { kernel: "k_rows".into(), grid: 132, block: 256, shared_bytes: 0, median_us: 300.0 },
-            KernelTiming { kernel: "k_cols".into(), grid: 3, block: 128, shared_bytes: 4096, median_us: 30.0 },
+            KernelTiming {
+                kernel: "k_rows".into(),
+                grid: 132,
+                block: 256,
+                shared_bytes: 0,
+                median_us: 300.0,
+                arg_bytes: 0,
+            },
+            KernelTiming {
+                kernel: "k_cols".into(),
+                grid: 3,
+                block: 128,
+                shared_bytes: 4096,
+                median_us: 30.0,
+                arg_bytes: 0,
+            },
         ];
         r.shapes[0].fused.kernels = Some(ks.clone());
         let t = r.kernel_tables();
         let lines: Vec<&str> = t.lines().filter(|l| !l.is_empty()).collect();
         assert_eq!(lines[0], "576000 x 384 fused: call median 330.0 us, 2 launch(es) per call", "{t}");
+        assert!(lines[1].starts_with("floor us = arg MB / copy bandwidth"), "{t}");
         assert!(
-            lines[1].starts_with("| # | kernel ")
-                && lines[1].contains("| grid | block | shared bytes | median us | share of call |"),
+            lines[2].starts_with("| # | kernel ")
+                && lines[2].contains("| grid | block | shared bytes | arg MB | floor us | median us | % of floor | share of call |"),
             "{t}"
         );
-        assert!(
-            lines[3].contains("| 0 | k_rows")
-                && lines[3].contains("|  132 |   256 |            0 |     300.0 |         90.9% |"),
-            "{t}"
-        );
-        assert!(lines[4].contains("| 1 | k_cols") && lines[4].contains("4096 |      30.0 |          9.1% |"), "{t}");
-        assert!(lines[5].contains("(sum of kernels)") && lines[5].contains("330.0 |        100.0% |"), "{t}");
-        assert_eq!(lines.len(), 6, "the unfused program has no kernel figures: {t}");
+        assert!(lines[4].contains("| 0 | k_rows") && lines[4].contains("|     300.0 |"), "{t}");
+        assert!(lines[4].ends_with(" 90.9% |"), "{t}");
+        assert!(lines[5].contains("| 1 | k_cols") && lines[5].ends_with(" 9.1% |"), "{t}");
+        assert!(lines[6].contains("(sum of kernels)") && lines[6].contains("330.0 |"), "{t}");
+        assert!(lines[6].ends_with(" 100.0% |"), "{t}");
+        assert_eq!(lines.len(), 7, "the unfused program has no kernel figures: {t}");
         let j = json_of(&r);
         let ks = &j["shapes"][0]["fused"]["kernels"];
         let mut k0 = ks[0].clone();
@@ -1235,5 +1354,40 @@ mod tests {
         r.shapes[0].fused.median_us = f64::NAN;
         assert!(json_of(&r)["shapes"][0]["fused"]["kernels"][0]["share_of_call"].is_null());
         assert!(sample().kernel_tables().is_empty());
+    }
+
+    /// The per-kernel floor: each launch's argument bytes over the copy bandwidth, and the
+    /// launch's % of it; the sum row adds the bytes and the times.
+    #[test]
+    fn per_kernel_floor() {
+        let k = |kernel: &str, median_us: f64, arg_bytes: u64| KernelTiming {
+            kernel: kernel.into(),
+            grid: 1056,
+            block: 256,
+            shared_bytes: 0,
+            median_us,
+            arg_bytes,
+        };
+        // 4e9 bytes at 4 TB/s: 1000 us; at 1250 us, 80% of it.
+        let ks = [k("k0", 1250.0, 4_000_000_000), k("k1", 500.0, 1_000_000_000)];
+        let t = kernel_table(&ks, 2000.0, 4.0);
+        let lines: Vec<&str> = t.lines().collect();
+        assert!(
+            lines[0].contains("copy bandwidth (4.00 TB/s)")
+                && lines[0].contains("each buffer once")
+                && lines[0].contains("upper bound on the traffic-based floor (a buffer read and written counts once)"),
+            "{t}"
+        );
+        let cells = |l: &str| l.split('|').map(str::trim).filter(|c| !c.is_empty()).map(String::from).collect::<Vec<_>>();
+        assert_eq!(
+            cells(lines[1]),
+            ["#", "kernel", "grid", "block", "shared bytes", "arg MB", "floor us", "median us", "% of floor", "share of call"]
+        );
+        assert_eq!(cells(lines[3]), ["0", "k0", "1056", "256", "0", "4000.0", "1000.0", "1250.0", "80.0%", "62.5%"]);
+        assert_eq!(cells(lines[4]), ["1", "k1", "1056", "256", "0", "1000.0", "250.0", "500.0", "50.0%", "25.0%"]);
+        assert_eq!(cells(lines[5]), ["(sum of kernels)", "5000.0", "1250.0", "1750.0", "71.4%", "87.5%"]);
+        // Without a copy bandwidth there is no floor.
+        let t = kernel_table(&ks[..1], 2000.0, f64::NAN);
+        assert_eq!(cells(t.lines().nth(3).unwrap())[6..9], ["-", "1250.0", "-"]);
     }
 }

@@ -50,6 +50,9 @@ pub struct RunOptions {
     /// Refuse a run whose estimated memory ([`memory`]) is over this limit, before
     /// allocating its inputs; `None` checks nothing (allocations are still fallible).
     pub max_memory: Option<memory::MemoryLimit>,
+    /// The tuning cache a compiled run consults ([`crate::tuning::TuningSource`]; by
+    /// default the built-in one, on a GPU).
+    pub tuning: crate::tuning::TuningSource,
 }
 
 impl Default for RunOptions {
@@ -64,6 +67,7 @@ impl Default for RunOptions {
             allow_unregistered_dialect: false,
             stats: false,
             max_memory: None,
+            tuning: crate::tuning::TuningSource::Builtin,
         }
     }
 }

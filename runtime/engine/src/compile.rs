@@ -199,17 +199,33 @@ pub struct GpuProgram {
     pub compile_time: Duration,
 }
 
-/// Parses `text`, lowers it with `pipeline` unless it already has kernels, emits PTX and
-/// loads it on `gpu`. `entry` picks the host function (by the original name).
-pub fn compile_for_gpu(
-    gpu: &Gpu,
+/// A module lowered to GPU level and emitted as PTX, not yet loaded on a device
+/// ([`lower_for_gpu`]; [`LoweredProgram::load`] loads it).
+pub struct LoweredProgram {
+    /// The context holding the lowered module.
+    pub ctx: Context,
+    /// The lowered module.
+    pub module: OpId,
+    /// The host function to call.
+    pub func: OpId,
+    /// The PTX of its kernels.
+    pub ptx: String,
+    /// The kernels (`.entry` names).
+    pub kernels: Vec<String>,
+    /// Time spent lowering and emitting PTX.
+    pub compile_time: Duration,
+}
+
+/// Parses `text`, lowers it with `pipeline` unless it already has kernels, and emits PTX.
+/// `entry` picks the host function (by the original name).
+pub fn lower_for_gpu(
     name: &str,
     text: &str,
     entry: Option<&str>,
     allow_unregistered_dialect: bool,
     pipeline: &str,
     hints: Option<&str>,
-) -> Result<GpuProgram, EngineError> {
+) -> Result<LoweredProgram, EngineError> {
     let t0 = Instant::now();
     let mut ctx = new_context(allow_unregistered_dialect);
     let module = load_module(&mut ctx, name, text)?;
@@ -227,10 +243,32 @@ pub fn compile_for_gpu(
     // reshapes): it still runs, on a PTX module that holds no entry.
     let kernels = kernel_names(&ctx, module);
     let ptx = emit_ptx(&ctx, module)?;
-    let compile_time = t0.elapsed();
-    let names: Vec<&str> = kernels.iter().map(String::as_str).collect();
-    let loaded = gpu.load_ptx(&ptx, &names).map_err(runtime_err)?;
-    Ok(GpuProgram { ctx, module, func, ptx, kernels, loaded, compile_time })
+    Ok(LoweredProgram { ctx, module, func, ptx, kernels, compile_time: t0.elapsed() })
+}
+
+impl LoweredProgram {
+    /// Loads the PTX on `gpu` (the driver's JIT) and looks up every kernel.
+    pub fn load(self, gpu: &Gpu) -> Result<GpuProgram, EngineError> {
+        let names: Vec<&str> = self.kernels.iter().map(String::as_str).collect();
+        let loaded = gpu.load_ptx(&self.ptx, &names).map_err(runtime_err)?;
+        let LoweredProgram { ctx, module, func, ptx, kernels, compile_time } = self;
+        Ok(GpuProgram { ctx, module, func, ptx, kernels, loaded, compile_time })
+    }
+}
+
+/// Parses `text`, lowers it with `pipeline` unless it already has kernels, emits PTX and
+/// loads it on `gpu` ([`lower_for_gpu`], then [`LoweredProgram::load`]). `entry` picks the
+/// host function (by the original name).
+pub fn compile_for_gpu(
+    gpu: &Gpu,
+    name: &str,
+    text: &str,
+    entry: Option<&str>,
+    allow_unregistered_dialect: bool,
+    pipeline: &str,
+    hints: Option<&str>,
+) -> Result<GpuProgram, EngineError> {
+    lower_for_gpu(name, text, entry, allow_unregistered_dialect, pipeline, hints)?.load(gpu)
 }
 
 impl GpuProgram {

@@ -192,6 +192,11 @@ pub struct LaunchInfo {
     pub block: u32,
     /// Dynamic shared memory, in bytes.
     pub shared_bytes: u32,
+    /// Bytes of the buffers the launch is passed, each buffer counted once (its element count
+    /// times its element size, as stored on the device): an upper bound on the memory traffic
+    /// a kernel that touches each element at most once moves (a buffer read and written counts
+    /// once).
+    pub arg_bytes: u64,
 }
 
 /// Per-launch events: pair `i` brackets launch `i` of the last call. The pairs are
@@ -453,6 +458,13 @@ impl<'a> GpuExecutor<'a> {
                             words.push(Some(w));
                         }
                     }
+                    // Each distinct buffer once (a buffer passed twice is one buffer).
+                    let mut arg_bytes = 0u64;
+                    for (k, h) in holders.iter().enumerate() {
+                        if !holders[..k].iter().any(|o| Rc::ptr_eq(o, h)) {
+                            arg_bytes += (h.len() * h.storage.size()) as u64;
+                        }
+                    }
                     let mut hi = holders.iter();
                     let args: Vec<KernelArg<'_>> = words
                         .iter()
@@ -479,7 +491,7 @@ impl<'a> GpuExecutor<'a> {
                     .map_err(|e| op_err(ctx, op, format!("launch of @{kernel} failed: {e}")))?;
                     if let Some(t) = &mut self.timing {
                         t.events[t.launches.len()].record_end()?;
-                        t.launches.push(LaunchInfo { kernel, grid, block: threads, shared_bytes: shared });
+                        t.launches.push(LaunchInfo { kernel, grid, block: threads, shared_bytes: shared, arg_bytes });
                     }
                     self.launches += 1;
                 }

@@ -49,6 +49,7 @@ pub mod memory;
 pub mod npy;
 pub mod run;
 pub mod timing;
+pub mod tuning;
 
 pub use bench::{
     run_bench, run_bench_file, run_bench_file_with_phases, run_bench_with_phases, BenchConfig, BenchError, BenchPhase,

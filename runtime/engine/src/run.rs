@@ -20,6 +20,7 @@ use crate::compile::{
     compile_for_gpu, emit_ptx, has_kernels, pass_registry, resolve_size_hints, run_host_on_simulator,
     run_named_pipeline, runtime_err, size_hints_from_args, size_hints_from_shapes, text_has_kernels, GPU_PIPELINE,
 };
+use crate::tuning::{pipeline_for_compile, DeviceKey};
 use crate::EngineError;
 
 /// Runs the IR `text` (named `name` in diagnostics) as `opts` says: parse, verify, pick
@@ -101,13 +102,24 @@ pub fn run_source_gpu_with_hints(
     // guards, so the program stays correct for other sizes), unless the module's
     // `morf.size_hints` attribute says otherwise.
     let hints = resolve_size_hints(&rctx, rmodule, size_hints, size_hints_from_args(&rctx, rfunc, &args))?;
+    // A tuned schedule for this program, bucket and GPU, if the cache has one.
+    let key = DeviceKey {
+        name: device.clone(),
+        sms: gpu.sm_count().map_err(runtime_err)?,
+        driver: gpu.driver_version().map(|v| v.to_string()).unwrap_or_default(),
+    };
+    let (pipeline, hints, note) =
+        pipeline_for_compile(&opts.tuning, true, &rctx, rmodule, rfunc, GPU_PIPELINE, hints.as_deref(), &key)?;
+    if let Some(n) = note {
+        tracing::info!("{n}");
+    }
     let prog = compile_for_gpu(
         &gpu,
         name,
         text,
         opts.entry.as_deref(),
         opts.allow_unregistered_dialect,
-        GPU_PIPELINE,
+        &pipeline,
         hints.as_deref(),
     )?;
     tracing::info!("compiled {} kernel(s) in {:?} for {device}", prog.kernels.len(), prog.compile_time);
@@ -169,7 +181,21 @@ pub fn run_source_sim_compiled_with_hints(
     let module = load_module(&mut ctx, name, text)?;
     let _ = ctx.take_emitted();
     if !has_kernels(&ctx, module) {
-        run_named_pipeline(&mut ctx, module, &pass_registry(), GPU_PIPELINE, hints.as_deref())?;
+        // The simulator consults a cache only when one is given, with the H200 as the device.
+        let (pipeline, hints, note) = pipeline_for_compile(
+            &opts.tuning,
+            false,
+            &rctx,
+            rmodule,
+            rfunc,
+            GPU_PIPELINE,
+            hints.as_deref(),
+            &DeviceKey::default_target(),
+        )?;
+        if let Some(n) = note {
+            tracing::info!("{n}");
+        }
+        run_named_pipeline(&mut ctx, module, &pass_registry(), &pipeline, hints.as_deref())?;
     }
     let ptx = emit_ptx(&ctx, module)?;
     tracing::info!("emitted {} bytes of PTX", ptx.len());

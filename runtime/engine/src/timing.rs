@@ -24,6 +24,10 @@ pub struct KernelTiming {
     pub shared_bytes: u32,
     /// Median time of this launch, in microseconds.
     pub median_us: f64,
+    /// Bytes of the buffers the launch is passed, each counted once (element count x element
+    /// size): the traffic floor of a kernel that touches each element once, an upper bound
+    /// on it (a buffer read and written counts once; a buffer read in part counts whole).
+    pub arg_bytes: u64,
 }
 
 /// How [`time_program`] separates the timed calls.
@@ -143,6 +147,7 @@ pub fn time_kernels(
             block: i.block,
             shared_bytes: i.shared_bytes,
             median_us: median(&s),
+            arg_bytes: i.arg_bytes,
         })
         .collect())
 }

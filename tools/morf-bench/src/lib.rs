@@ -13,6 +13,7 @@ use std::path::PathBuf;
 
 use clap::Parser as _;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use morf_engine::tuning::TuningSource;
 use morf_engine::{
     parse_random_spec, run_bench_file_with_phases, BenchConfig, BenchError, BenchPhase, CallTiming, EngineError,
 };
@@ -74,6 +75,10 @@ pub struct Cli {
     /// an L2-evicting memset before each call, one wait at the end).
     #[arg(long)]
     pub sync_calls: bool,
+    /// The tuning cache consulted for each named pipeline: `builtin` (the committed one),
+    /// `none` (the cost model decides: the untuned figures), or a file written by morf-tune.
+    #[arg(long, value_name = "builtin|none|FILE", default_value = "builtin")]
+    pub tuning_cache: String,
 }
 
 /// Parses a command line (`argv[0]` first) and checks the values clap cannot.
@@ -118,6 +123,7 @@ pub fn bench_config(cli: &Cli) -> Result<BenchConfig, String> {
         per_kernel: cli.per_kernel,
         check: !cli.no_check,
         call_timing: if cli.sync_calls { CallTiming::Synced } else { CallTiming::Pipelined },
+        tuning: TuningSource::from_flag(&cli.tuning_cache).map_err(|e| e.to_string())?,
     })
 }
 

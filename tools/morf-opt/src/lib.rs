@@ -2,7 +2,8 @@
 //! the driver in the core ([`morf_ir::tools::opt_main`]). See `docs/passes.md` for the flags.
 
 use morf_ir::pass::{quote_option_value, PassRegistry};
-use morf_ir::tools::{OptConfig, PtxFlags};
+use morf_engine::tuning::{resolve, DeviceKey, Resolution, TuningCache};
+use morf_ir::tools::{ModulePipeline, OptConfig, PipelineHook, PtxFlags};
 use morf_ir::{Context, Diagnostic, OpId};
 use morf_passes::target::ptx::PtxOptions;
 
@@ -144,12 +145,80 @@ fn apply_fusion_flags(
     Ok(kept)
 }
 
+/// Takes `--tuning-cache FILE|builtin` and `--tuning-device NAME[:SMS]` out of the command
+/// line. Returns the cache (loaded and checked: a bad file is an error before any input is
+/// read) and the device its entries are looked up for (default: the H200, the device the
+/// cost model targets).
+#[allow(clippy::type_complexity)]
+fn take_tuning_flags(
+    args: Vec<std::ffi::OsString>,
+    reg: &PassRegistry,
+) -> Result<(Vec<std::ffi::OsString>, Option<(TuningCache, DeviceKey)>), String> {
+    let mut cache = None;
+    let mut device = None;
+    let mut kept = Vec::new();
+    let mut it = args.into_iter();
+    while let Some(a) = it.next() {
+        let s = a.to_string_lossy().to_string();
+        let mut value = |flag: &str| -> Result<Option<String>, String> {
+            if s == flag {
+                return it.next().map(|v| Some(v.to_string_lossy().to_string())).ok_or(format!("{flag} needs a value"));
+            }
+            Ok(s.strip_prefix(&format!("{flag}=")).map(str::to_string))
+        };
+        if let Some(v) = value("--tuning-cache")? {
+            cache = Some(match v.as_str() {
+                "builtin" => TuningCache::builtin(),
+                path => TuningCache::load(std::path::Path::new(path), reg).map_err(|e| e.to_string())?,
+            });
+        } else if let Some(v) = value("--tuning-device")? {
+            device = Some(DeviceKey::parse(&v).map_err(|e| format!("--tuning-device: {e}"))?);
+        } else {
+            kept.push(a);
+        }
+    }
+    if device.is_some() && cache.is_none() {
+        return Err("--tuning-device needs --tuning-cache".into());
+    }
+    Ok((kept, cache.map(|c| (c, device.unwrap_or_else(DeviceKey::default_target)))))
+}
+
+/// The hook that replaces `--pipeline NAME` by its tuned form for a module the cache has an
+/// entry for (the module's only function, in the bucket of the size hints, on `device`).
+fn tuning_hook(cache: TuningCache, device: DeviceKey, reg: PassRegistry) -> PipelineHook {
+    PipelineHook(std::sync::Arc::new(move |ctx: &Context, module: OpId, name: &str, hints: Option<&str>| {
+        let funcs: Vec<OpId> = ctx
+            .regions(module)
+            .first()
+            .and_then(|r| ctx.entry_block(*r))
+            .map(|b| ctx.block_ops(b).filter(|&o| ctx.isa::<morf_ir::builtin::FuncOp>(o)).collect())
+            .unwrap_or_default();
+        let [func] = funcs[..] else {
+            return Ok((None, Some(format!("untuned: the module has {} functions (tuning entries are per function)", funcs.len()))));
+        };
+        match resolve(&cache, &reg, ctx, module, func, name, hints, &device)? {
+            Resolution::Tuned { pipeline, hints, note, .. } => Ok((Some(ModulePipeline { pipeline, hints }), Some(note))),
+            Resolution::Untuned { note } => Ok((None, Some(note))),
+        }
+    }))
+}
+
 /// Runs morf-opt with the given command line (argv[0] first) and returns the process exit code.
 pub fn main_with_args(args: Vec<std::ffi::OsString>) -> i32 {
-    let config = OptConfig { ptx_emitter: Some(emit_ptx), ptx_check: Some(check_ptx_flags) };
+    let mut config = OptConfig { ptx_emitter: Some(emit_ptx), ptx_check: Some(check_ptx_flags), pipeline_hook: None };
     let mut reg = pass_registry();
     let args = match apply_fusion_flags(args, &mut reg) {
         Ok(a) => a,
+        Err(e) => {
+            morf_ir::io::eprint_lossy(&format!("morf-opt: error: {e}"));
+            return 1;
+        }
+    };
+    let args = match take_tuning_flags(args, &reg) {
+        Ok((a, tuning)) => {
+            config.pipeline_hook = tuning.map(|(c, d)| tuning_hook(c, d, reg.clone()));
+            a
+        }
         Err(e) => {
             morf_ir::io::eprint_lossy(&format!("morf-opt: error: {e}"));
             return 1;

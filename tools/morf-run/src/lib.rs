@@ -71,6 +71,12 @@ struct Cli {
     /// module's `morf.size_hints` attribute, else the shapes of the inputs.
     #[arg(long, value_name = "NAME=SIZE,...")]
     size_hints: Option<String>,
+    /// The tuning cache of compiled runs: `builtin` (the committed H200 cache, consulted on a
+    /// GPU), `none`, or a file written by morf-tune (also consulted by `--device sim`, with the
+    /// H200 as the device). An entry for the program, its shape bucket and the GPU replaces the
+    /// cost model's schedule; `-v` says which was used.
+    #[arg(long, value_name = "builtin|none|FILE", default_value = "builtin")]
+    tuning_cache: String,
     /// Accept operations of unregistered dialects (generic form).
     #[arg(long)]
     allow_unregistered_dialect: bool,
@@ -112,6 +118,7 @@ fn cli_options(cli: &Cli) -> Result<RunOptions, EngineError> {
         allow_unregistered_dialect: cli.allow_unregistered_dialect,
         stats: cli.verbose,
         max_memory: None,
+        tuning: morf_engine::tuning::TuningSource::from_flag(&cli.tuning_cache)?,
     })
 }
 

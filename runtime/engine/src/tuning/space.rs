@@ -1,0 +1,254 @@
+//! The schedule space the tuner searches ([`knobs`]): pass options of the pipeline's fusion
+//! and GPU lowering, each a transform of the schedule the IR carries (split size, CTA shape,
+//! rows per warp or CTA, rows in flight, rows staged through shared memory, register bound,
+//! persistent grid, where the final reduction runs, emission order); and the search over it
+//! ([`coordinate_descent`]), which is independent of how a configuration is measured.
+
+use std::collections::BTreeMap;
+
+/// One tunable pass option and the values the tuner tries (besides leaving it unset, which
+/// lets the cost model and heuristics decide).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Knob {
+    /// The pass it sets an option of.
+    pub pass: &'static str,
+    /// The option.
+    pub key: &'static str,
+    /// The values tried.
+    pub values: Vec<String>,
+}
+
+/// A point of the space: `(pass, option) -> value` for the knobs set; unset knobs are left to
+/// the heuristics.
+pub type Config = BTreeMap<(String, String), String>;
+
+/// The options of `config` by pass, as a tuning entry stores them
+/// (`"lower-loop-to-gpu": "min-ctas=none threads=512"`).
+pub fn options_by_pass(config: &Config) -> BTreeMap<String, String> {
+    let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for ((pass, key), value) in config {
+        let v = morf_ir::pass::quote_option_value(value).unwrap_or_else(|_| value.clone());
+        out.entry(pass.clone()).or_default().push(format!("{key}={v}"));
+    }
+    out.into_iter().map(|(p, v)| (p, v.join(" "))).collect()
+}
+
+/// `config` as one line (`untuned` when empty).
+pub fn describe(config: &Config) -> String {
+    if config.is_empty() {
+        return "untuned".into();
+    }
+    config.iter().map(|((_, k), v)| format!("{k}={v}")).collect::<Vec<_>>().join(" ")
+}
+
+/// The knobs for a pipeline that runs `passes`, on a device of `sms` SMs. Values are
+/// device-relative (grids in multiples of the SM count), never shapes of a benchmark.
+pub fn knobs(passes: &[&str], sms: u32) -> Vec<Knob> {
+    let v = |xs: &[&str]| xs.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let mut out = Vec::new();
+    if passes.contains(&"fuse-mixed-reductions") {
+        // Rows per partial program: the split the fused kernel's partials are summed over.
+        out.push(Knob { pass: "fuse-mixed-reductions", key: "splits", values: v(&["32", "64", "128", "256", "512", "1024"]) });
+    }
+    if passes.contains(&"lower-loop-to-gpu") {
+        let l = "lower-loop-to-gpu";
+        out.push(Knob { pass: l, key: "threads", values: v(&["128", "256", "512", "1024"]) });
+        out.push(Knob { pass: l, key: "threads-per-row", values: v(&["32", "128", "256", "512", "1024"]) });
+        out.push(Knob { pass: l, key: "rows-in-flight", values: v(&["1", "2"]) });
+        out.push(Knob { pass: l, key: "staged-rows", values: v(&["1", "2", "4"]) });
+        out.push(Knob { pass: l, key: "min-ctas", values: v(&["none", "1", "2", "3", "4"]) });
+        out.push(Knob { pass: l, key: "final", values: v(&["grid", "launch"]) });
+        out.push(Knob { pass: l, key: "chunk-major", values: v(&["false", "true"]) });
+        let grids: Vec<String> = [1u32, 2, 4, 8].iter().map(|k| (k * sms.max(1)).to_string()).collect();
+        out.push(Knob { pass: l, key: "grid", values: grids });
+        out.push(Knob { pass: l, key: "split-rows", values: v(&["64", "128", "256", "512", "1024"]) });
+    }
+    out
+}
+
+/// What measuring a configuration gave.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    /// Its median time in microseconds.
+    Time(f64),
+    /// It compiled to the same kernels as an earlier configuration (number `of` in the
+    /// trials), whose time it shares.
+    Same {
+        /// The trial it duplicates.
+        of: usize,
+        /// That trial's time.
+        us: f64,
+    },
+    /// It did not compile, run or pass its check; the reason.
+    Failed(String),
+}
+
+impl Outcome {
+    /// Its time, if it has one.
+    pub fn us(&self) -> Option<f64> {
+        match self {
+            Outcome::Time(t) | Outcome::Same { us: t, .. } => Some(*t),
+            Outcome::Failed(_) => None,
+        }
+    }
+}
+
+/// One configuration tried.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Trial {
+    /// The configuration.
+    pub config: Config,
+    /// What measuring it gave.
+    pub outcome: Outcome,
+}
+
+/// The result of a search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Search {
+    /// Every configuration tried, in order; the first is the untuned one.
+    pub trials: Vec<Trial>,
+    /// The index of the best trial.
+    pub best: usize,
+    /// Rounds run.
+    pub rounds: usize,
+}
+
+impl Search {
+    /// The best configuration.
+    pub fn best_config(&self) -> &Config {
+        &self.trials[self.best].config
+    }
+
+    /// The best time.
+    pub fn best_us(&self) -> f64 {
+        self.trials[self.best].outcome.us().unwrap_or(f64::NAN)
+    }
+
+    /// The untuned configuration's time (NaN when it failed).
+    pub fn untuned_us(&self) -> f64 {
+        self.trials[0].outcome.us().unwrap_or(f64::NAN)
+    }
+}
+
+/// Coordinate descent over `knobs` from the untuned configuration (like Inductor's
+/// coordinate-descent tuner): for each knob in turn, every value with the other knobs at the
+/// best configuration so far; the best of them is kept when it is faster by more than
+/// `min_gain` (a fraction: 0.01 is 1%, so noise does not move the search). Rounds repeat
+/// until one changes nothing or `max_rounds` ran; `max_trials` caps the configurations
+/// measured. `eval` measures a configuration (it may answer [`Outcome::Same`] for one that
+/// compiles to kernels already timed); `progress` hears of each trial.
+pub fn coordinate_descent(
+    knobs: &[Knob],
+    max_rounds: usize,
+    min_gain: f64,
+    max_trials: usize,
+    eval: &mut dyn FnMut(&Config, &[Trial]) -> Outcome,
+    progress: &mut dyn FnMut(&Trial, usize),
+) -> Search {
+    let mut trials: Vec<Trial> = Vec::new();
+    let mut run = |config: Config, trials: &mut Vec<Trial>| -> usize {
+        if let Some(i) = trials.iter().position(|t| t.config == config) {
+            return i;
+        }
+        let outcome = eval(&config, trials);
+        trials.push(Trial { config, outcome });
+        progress(trials.last().expect("just pushed"), trials.len());
+        trials.len() - 1
+    };
+    let mut best = run(Config::new(), &mut trials);
+    let mut rounds = 0;
+    while rounds < max_rounds {
+        rounds += 1;
+        let mut changed = false;
+        for knob in knobs {
+            let base = trials[best].config.clone();
+            let base_us = trials[best].outcome.us().unwrap_or(f64::INFINITY);
+            let mut round_best: Option<(usize, f64)> = None;
+            let mut values: Vec<Option<&String>> = knob.values.iter().map(Some).collect();
+            values.push(None); // unset: back to the heuristic
+            for value in values {
+                if trials.len() >= max_trials {
+                    break;
+                }
+                let mut c = base.clone();
+                let k = (knob.pass.to_string(), knob.key.to_string());
+                match value {
+                    Some(v) => c.insert(k, v.clone()),
+                    None => c.remove(&k),
+                };
+                if c == base {
+                    continue;
+                }
+                let i = run(c, &mut trials);
+                if let Some(us) = trials[i].outcome.us() {
+                    if round_best.is_none_or(|(_, b)| us < b) {
+                        round_best = Some((i, us));
+                    }
+                }
+            }
+            if let Some((i, us)) = round_best {
+                if us < base_us * (1.0 - min_gain) {
+                    best = i;
+                    changed = true;
+                }
+            }
+        }
+        if !changed || trials.len() >= max_trials {
+            break;
+        }
+    }
+    Search { trials, best, rounds }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A synthetic cost: threads=512 and rows-in-flight=2 are best together, and
+    /// threads=1024 does not compile.
+    fn cost(c: &Config) -> Outcome {
+        let get = |k: &str| c.get(&("lower-loop-to-gpu".to_string(), k.to_string())).map(String::as_str);
+        let mut t = 100.0;
+        match get("threads") {
+            Some("512") => t -= 10.0,
+            Some("1024") => return Outcome::Failed("too many threads".into()),
+            _ => {}
+        }
+        if get("rows-in-flight") == Some("2") {
+            t -= if get("threads") == Some("512") { 15.0 } else { 0.5 };
+        }
+        Outcome::Time(t)
+    }
+
+    #[test]
+    fn finds_the_joint_optimum_and_skips_noise() {
+        let ks = knobs(&["lower-loop-to-gpu"], 132);
+        let mut seen = 0;
+        let s = coordinate_descent(&ks, 3, 0.01, 1000, &mut |c, _| cost(c), &mut |_, n| seen = n);
+        assert_eq!(describe(s.best_config()), "rows-in-flight=2 threads=512");
+        assert_eq!((s.best_us(), s.untuned_us()), (75.0, 100.0));
+        assert_eq!(seen, s.trials.len());
+        assert!(s.trials.iter().any(|t| matches!(t.outcome, Outcome::Failed(_))));
+        // A gain under min_gain does not move the search (rows-in-flight=2 alone: 0.5%).
+        let only_rif = vec![ks[2].clone()];
+        let s = coordinate_descent(&only_rif, 3, 0.01, 1000, &mut |c, _| cost(c), &mut |_, _| {});
+        assert!(s.best_config().is_empty());
+        // No configuration is measured twice, and max_trials is a cap.
+        let s = coordinate_descent(&ks, 3, 0.01, 5, &mut |c, _| cost(c), &mut |_, _| {});
+        assert_eq!(s.trials.len(), 5);
+    }
+
+    #[test]
+    fn options_text() {
+        let mut c = Config::new();
+        c.insert(("lower-loop-to-gpu".into(), "threads".into()), "512".into());
+        c.insert(("lower-loop-to-gpu".into(), "min-ctas".into()), "none".into());
+        c.insert(("fuse-mixed-reductions".into(), "splits".into()), "64".into());
+        let o = options_by_pass(&c);
+        assert_eq!(o["lower-loop-to-gpu"], "min-ctas=none threads=512");
+        assert_eq!(o["fuse-mixed-reductions"], "splits=64");
+        let g = knobs(&["lower-loop-to-gpu"], 100);
+        assert_eq!(g.iter().find(|k| k.key == "grid").unwrap().values, vec!["100", "200", "400", "800"]);
+        assert!(knobs(&["cse"], 132).is_empty());
+    }
+}
