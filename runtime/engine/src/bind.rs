@@ -356,35 +356,70 @@ impl SplitMix64 {
     }
 }
 
+/// Values per independent stream of [`generate`] (even, so the normal pairs never straddle
+/// two streams).
+const GEN_CHUNK: usize = 1 << 16;
+
 /// `n` deterministic values for argument number `index`: each argument has its own
-/// stream, so adding an argument does not change the values of the others.
+/// stream, so adding an argument does not change the values of the others. Values come in
+/// chunks of [`GEN_CHUNK`], each from its own stream (chunk 0 from the argument's, so inputs
+/// of up to [`GEN_CHUNK`] values are as they always were), filled in parallel: the values do
+/// not depend on the number of threads.
 fn generate(n: usize, dist: Distribution, seed: u64, index: usize, elem: FloatKind) -> Vec<f64> {
-    let mut rng = SplitMix64(seed ^ (index as u64 + 1).wrapping_mul(0xD6E8_FEB8_6659_FD93));
     let mut out = Vec::new();
     if out.try_reserve_exact(n).is_err() {
         return out;
     }
+    out.resize(n, 0.0);
+    let base = seed ^ (index as u64 + 1).wrapping_mul(0xD6E8_FEB8_6659_FD93);
+    let fill = |c: usize, chunk: &mut [f64]| {
+        let stream = if c == 0 { base } else { base ^ (c as u64).wrapping_mul(0xA076_1D64_78BD_642F) };
+        fill_chunk(chunk, dist, SplitMix64(stream), elem);
+    };
+    let threads = std::thread::available_parallelism().map_or(1, |t| t.get()).min(n.div_ceil(GEN_CHUNK)).max(1);
+    if threads == 1 {
+        out.chunks_mut(GEN_CHUNK).enumerate().for_each(|(c, chunk)| fill(c, chunk));
+        return out;
+    }
+    let chunks: Vec<(usize, &mut [f64])> = out.chunks_mut(GEN_CHUNK).enumerate().collect();
+    let per = chunks.len().div_ceil(threads);
+    let mut groups: Vec<Vec<(usize, &mut [f64])>> = Vec::new();
+    for (i, ch) in chunks.into_iter().enumerate() {
+        if i % per == 0 {
+            groups.push(Vec::new());
+        }
+        groups.last_mut().expect("pushed").push(ch);
+    }
+    std::thread::scope(|s| {
+        for g in groups {
+            s.spawn(move || g.into_iter().for_each(|(c, chunk)| fill(c, chunk)));
+        }
+    });
+    out
+}
+
+/// Fills `out` with values of `dist` from `rng`, rounded to `elem`.
+fn fill_chunk(out: &mut [f64], dist: Distribution, mut rng: SplitMix64, elem: FloatKind) {
     match dist {
         Distribution::Positive => {
-            while out.len() < n {
-                out.push(elem.round(0.5 + 1.5 * rng.next_f64()));
+            for v in out.iter_mut() {
+                *v = elem.round(0.5 + 1.5 * rng.next_f64());
             }
         }
         Distribution::Normal => {
             // Box-Muller: two uniforms give two independent standard normals.
-            while out.len() < n {
+            for pair in out.chunks_mut(2) {
                 let u1 = 1.0 - rng.next_f64(); // in (0, 1], so ln is finite
                 let u2 = rng.next_f64();
                 let r = (-2.0 * u1.ln()).sqrt();
                 let t = std::f64::consts::TAU * u2;
-                out.push(elem.round(r * t.cos()));
-                if out.len() < n {
-                    out.push(elem.round(r * t.sin()));
+                pair[0] = elem.round(r * t.cos());
+                if let Some(second) = pair.get_mut(1) {
+                    *second = elem.round(r * t.sin());
                 }
             }
         }
     }
-    out
 }
 
 /// Binds each argument of `func` from `opts.inputs` or, where none is given and
@@ -787,6 +822,13 @@ mod tests {
 
     #[test]
     fn generated_values() {
+        // Large inputs: independent chunk streams, the first as for a small input.
+        let big = generate(3 * GEN_CHUNK + 7, Distribution::Normal, 5, 0, FloatKind::F64);
+        assert_eq!(big[..1001], generate(1001, Distribution::Normal, 5, 0, FloatKind::F64)[..]);
+        assert_eq!(big, generate(3 * GEN_CHUNK + 7, Distribution::Normal, 5, 0, FloatKind::F64));
+        assert_ne!(big[GEN_CHUNK..GEN_CHUNK + 8], big[..8]);
+        let mean = big.iter().sum::<f64>() / big.len() as f64;
+        assert!(mean.abs() < 0.02, "{mean}");
         let a = generate(1001, Distribution::Normal, 5, 0, FloatKind::F64);
         assert_eq!(a, generate(1001, Distribution::Normal, 5, 0, FloatKind::F64));
         assert_ne!(a, generate(1001, Distribution::Normal, 5, 1, FloatKind::F64));
