@@ -8,7 +8,7 @@ use morf_ir::interp::RtValue;
 use morf_runtime::{median, Gpu};
 
 use crate::compile::{exec_err, runtime_err, GpuProgram};
-use crate::gpu_exec::LaunchInfo;
+use crate::gpu_exec::{DevValue, LaunchInfo};
 use crate::EngineError;
 
 /// The figures of one launch position of a call (`--per-kernel`).
@@ -65,9 +65,24 @@ pub fn time_program(
 ) -> Result<(f64, f64, usize), EngineError> {
     let mut exec = prog.executor(gpu);
     let dev_args = prog.upload_args(&mut exec, args)?;
+    time_program_on(gpu, prog, &dev_args, warmup, runs, method)
+}
+
+/// [`time_program`] on arguments already on the device (uploaded once, e.g. by the tuner for
+/// every candidate of a shape: the host functions of one tensor-level function take the same
+/// arguments and do not write them).
+pub fn time_program_on(
+    gpu: &Gpu,
+    prog: &GpuProgram,
+    dev_args: &[DevValue],
+    warmup: usize,
+    runs: usize,
+    method: CallTiming,
+) -> Result<(f64, f64, usize), EngineError> {
+    let mut exec = prog.executor(gpu);
     let exec_err = |e| exec_err(&prog.ctx, e);
     for _ in 0..warmup.max(1) {
-        let out = exec.call(&dev_args).map_err(exec_err)?;
+        let out = exec.call(dev_args).map_err(exec_err)?;
         gpu.synchronize().map_err(runtime_err)?;
         out.into_iter().for_each(|v| exec.release(v));
     }
@@ -77,7 +92,7 @@ pub fn time_program(
             let ev = gpu.event_pair().map_err(runtime_err)?;
             for _ in 0..runs {
                 ev.record_start().map_err(runtime_err)?;
-                let out = exec.call(&dev_args).map_err(exec_err)?;
+                let out = exec.call(dev_args).map_err(exec_err)?;
                 ev.record_end().map_err(runtime_err)?;
                 samples.push(ev.elapsed_ms().map_err(runtime_err)? as f64 * 1e3);
                 out.into_iter().for_each(|v| exec.release(v));
@@ -89,7 +104,7 @@ pub fn time_program(
             for ev in &events {
                 gpu.fill_u32(&flush, 0, L2_FLUSH_BYTES / 4).map_err(runtime_err)?;
                 ev.record_start().map_err(runtime_err)?;
-                let out = exec.call(&dev_args).map_err(exec_err)?;
+                let out = exec.call(dev_args).map_err(exec_err)?;
                 ev.record_end().map_err(runtime_err)?;
                 // Stream order keeps the next call's reuse of these buffers after this call.
                 out.into_iter().for_each(|v| exec.release(v));

@@ -109,7 +109,9 @@ pub fn resolve(
 ) -> Result<Resolution, String> {
     let fname = morf_ir::builtin::symbol_name(ctx, func).unwrap_or("?").to_string();
     if reg.pipeline(pipeline).is_none() {
-        return Ok(Resolution::Untuned { note: format!("@{fname}: untuned (the textual pipeline is used as written)") });
+        return Ok(Resolution::Untuned {
+            note: format!("@{fname}: untuned (the textual pipeline is used as written)"),
+        });
     }
     let Some(hints) = hints else {
         return Ok(Resolution::Untuned {
@@ -164,8 +166,8 @@ mod tests {
 
     #[test]
     fn resolve_finds_the_bucket_entry() {
-        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/rmsnorm_bwd.mlir"))
-            .unwrap();
+        let text =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/rmsnorm_bwd.mlir")).unwrap();
         let mut ctx = new_context(false);
         let m = load_module(&mut ctx, "r.mlir", &text).unwrap();
         let f = select_function(&ctx, m, None, "r.mlir").unwrap();

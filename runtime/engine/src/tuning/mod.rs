@@ -23,7 +23,8 @@ use crate::EngineError;
 /// Writes `bytes` to `path` through a temporary file and a rename
 /// ([`morf_ir::io::write_atomic`]); the error names the path.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), EngineError> {
-    morf_ir::io::write_atomic(path, bytes).map_err(|e| EngineError::Other(format!("cannot write {}: {e}", path.display())))
+    morf_ir::io::write_atomic(path, bytes)
+        .map_err(|e| EngineError::Other(format!("cannot write {}: {e}", path.display())))
 }
 
 /// Which tuning cache a compile consults.

@@ -48,7 +48,11 @@ pub fn knobs(passes: &[&str], sms: u32) -> Vec<Knob> {
     let mut out = Vec::new();
     if passes.contains(&"fuse-mixed-reductions") {
         // Rows per partial program: the split the fused kernel's partials are summed over.
-        out.push(Knob { pass: "fuse-mixed-reductions", key: "splits", values: v(&["32", "64", "128", "256", "512", "1024"]) });
+        out.push(Knob {
+            pass: "fuse-mixed-reductions",
+            key: "splits",
+            values: v(&["32", "64", "128", "256", "512", "1024"]),
+        });
     }
     if passes.contains(&"lower-loop-to-gpu") {
         let l = "lower-loop-to-gpu";

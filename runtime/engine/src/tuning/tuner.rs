@@ -15,7 +15,8 @@ use crate::bench::{elem_bytes_and_name, floor_bytes, floor_us, gpu_err, BenchErr
 use crate::bind::{bind_arguments, load_module, new_context, select_function, RunOptions};
 use crate::check::{compare_outputs, OutputCheck};
 use crate::compile::{lower_for_gpu, pass_registry, GpuProgram};
-use crate::timing::{time_program, CallTiming};
+use crate::gpu_exec::DevValue;
+use crate::timing::{time_program_on, CallTiming};
 use crate::EngineError;
 use morf_runtime::Gpu;
 
@@ -271,17 +272,28 @@ pub fn tune(
             progress(&TuneProgress { shape: si, shapes: cfg.shapes.len(), what, trials, best_us })
         };
         say(format!("{named}: inputs"), (0, cfg.max_trials), None);
-        let opts = RunOptions { entry: cfg.entry.clone(), random: Some(sizes.clone()), seed: cfg.seed, ..Default::default() };
+        let opts =
+            RunOptions { entry: cfg.entry.clone(), random: Some(sizes.clone()), seed: cfg.seed, ..Default::default() };
         let (args, _) = bind_arguments(&rctx, rfunc, &opts)?;
 
         // Every distinct PTX text timed, by hash: (trial, time).
         let mut timed: HashMap<u64, (usize, f64)> = HashMap::new();
         let compile = |config: &Config| -> Result<crate::compile::LoweredProgram, String> {
             let text_p = pipeline_with_options(&reg, &cfg.pipeline, &options_by_pass(config))?;
-            lower_for_gpu(name, text, cfg.entry.as_deref(), false, &text_p, Some(&bucket.hints)).map_err(|e| first_line(&e))
+            lower_for_gpu(name, text, cfg.entry.as_deref(), false, &text_p, Some(&bucket.hints))
+                .map_err(|e| first_line(&e))
+        };
+        // The inputs go to the device once, with the untuned program (every candidate's host
+        // function takes the same arguments and does not write them).
+        let untuned = compile(&Config::new()).map_err(EngineError::Other)?.load(&gpu)?;
+        let dev_args: Vec<DevValue> = {
+            let mut exec = untuned.executor(&gpu);
+            untuned.upload_args(&mut exec, &args)?
         };
         let time = |prog: &GpuProgram, runs: usize| -> Result<f64, String> {
-            time_program(&gpu, prog, &args, cfg.warmup, runs, CallTiming::Pipelined).map(|t| t.0).map_err(|e| first_line(&e))
+            time_program_on(&gpu, prog, &dev_args, cfg.warmup, runs, CallTiming::Pipelined)
+                .map(|t| t.0)
+                .map_err(|e| first_line(&e))
         };
         let mut eval = |config: &Config, trials: &[Trial]| -> Outcome {
             let lowered = match compile(config) {
@@ -296,9 +308,7 @@ pub fn tune(
                 Ok(p) => p,
                 Err(e) => return Outcome::Failed(first_line(&e)),
             };
-            if let Err(e) = prog.run(&gpu, &args) {
-                return Outcome::Failed(first_line(&e));
-            }
+            // The warm-up calls (each waited for) report a failing launch.
             match time(&prog, cfg.runs) {
                 Ok(us) => {
                     timed.insert(h, (trials.len(), us));
@@ -340,8 +350,8 @@ pub fn tune(
         // The final measurement: untuned and best, alternating, three times each.
         say(format!("{named}: final measurement"), (search.trials.len(), cfg.max_trials), Some(search.best_us()));
         let best_cfg = search.best_config().clone();
-        let untuned = compile(&Config::new()).map_err(EngineError::Other)?.load(&gpu)?;
-        let best = if best_cfg.is_empty() { None } else { Some(compile(&best_cfg).map_err(EngineError::Other)?.load(&gpu)?) };
+        let best =
+            if best_cfg.is_empty() { None } else { Some(compile(&best_cfg).map_err(EngineError::Other)?.load(&gpu)?) };
         let (mut u, mut b) = (Vec::new(), Vec::new());
         for _ in 0..3 {
             u.push(time(&untuned, cfg.final_runs).map_err(EngineError::Other)?);
@@ -357,7 +367,8 @@ pub fn tune(
 
         // The floor, from the arguments and the outputs; and the check.
         let out = kept.run(&gpu, &args)?;
-        let mut tensors: Vec<(usize, usize)> = args.iter().map(|a| elem_bytes_and_name(&rctx, a)).map(|(n, b, _)| (n, b)).collect();
+        let mut tensors: Vec<(usize, usize)> =
+            args.iter().map(|a| elem_bytes_and_name(&rctx, a)).map(|(n, b, _)| (n, b)).collect();
         tensors.extend(out.iter().map(|r| elem_bytes_and_name(&kept.ctx, r)).map(|(n, b, _)| (n, b)));
         let fl = floor_us(floor_bytes(&tensors), copy.tb_per_s);
         let (status, checks): (CheckStatus, Vec<OutputCheck>) = if cfg.check {
@@ -425,7 +436,15 @@ pub fn tune(
             entry,
         });
     }
-    Ok(TuneReport { device, copy_tb_per_s: copy.tb_per_s, file: name.to_string(), function, program, pipeline: cfg.pipeline.clone(), shapes })
+    Ok(TuneReport {
+        device,
+        copy_tb_per_s: copy.tb_per_s,
+        file: name.to_string(),
+        function,
+        program,
+        pipeline: cfg.pipeline.clone(),
+        shapes,
+    })
 }
 
 fn timed_count(s: &Search) -> usize {
@@ -448,7 +467,8 @@ mod tests {
         let r = tune("bad.mlir", "func.func @f(", &c, &mut |_| {}, &mut |_| {});
         assert!(matches!(r, Err(BenchError::Run(EngineError::Diagnostic(_)))), "{r:?}");
         if !morf_runtime::cuda_available() {
-            let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/rmsnorm_bwd.mlir")).unwrap();
+            let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/rmsnorm_bwd.mlir"))
+                .unwrap();
             let r = tune("r.mlir", &text, &c, &mut |_| {}, &mut |_| {});
             assert!(matches!(r, Err(BenchError::Skipped(_))), "{r:?}");
         }
