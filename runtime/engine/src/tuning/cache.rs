@@ -362,6 +362,35 @@ mod tests {
         TuningCache::parse("h200.json", BUILTIN_CACHE, Some(&reg())).unwrap();
     }
 
+    /// The committed cache was measured on the programs of `examples/` as they are: a change to
+    /// an example, or to the printer the program hash reads, must come with a new sweep
+    /// (tools/morf-tune/scripts/h200.sh), or the H200 silently loses its tuned schedules.
+    #[test]
+    fn builtin_cache_matches_the_examples() {
+        let c = TuningCache::builtin();
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/");
+        let rows = [
+            ("rmsnorm_bwd", &["M~2^19,N=384", "M~2^16,N=1024", "M~2^15,N=4096", "M~2^14,N=8192"][..]),
+            ("layernorm_bwd", &["M~2^19,N=384", "M~2^16,N=1024", "M~2^15,N=4096", "M~2^14,N=8192"][..]),
+            ("rmsnorm_bwd_f32", &["M~2^19,N=384"][..]),
+            ("layernorm_bwd_f32", &["M~2^19,N=384"][..]),
+        ];
+        let h200 = DeviceKey::default_target();
+        for (file, buckets) in rows {
+            let text = std::fs::read_to_string(format!("{root}{file}.mlir")).unwrap();
+            let mut ctx = crate::bind::new_context(false);
+            let m = crate::bind::load_module(&mut ctx, file, &text).unwrap();
+            let f = crate::bind::select_function(&ctx, m, None, file).unwrap();
+            let fname = morf_ir::builtin::symbol_name(&ctx, f).unwrap().to_string();
+            let hash = crate::tuning::program_hash(&ctx, m);
+            for b in buckets {
+                let (e, _) = c.lookup(&hash, &fname, "gpu", b, &h200).unwrap_or_else(|| panic!("no entry for {file} {b}"));
+                let ev = e.evidence.as_ref().expect("the sweep records its evidence");
+                assert!(ev.checked && ev.median_us <= ev.default_us, "{file} {b}: {ev:?}");
+            }
+        }
+    }
+
     #[test]
     fn device_keys() {
         assert_eq!(DeviceKey::parse("NVIDIA H200").unwrap(), DeviceKey::default_target());
