@@ -212,6 +212,89 @@ fn fast_path_agrees() {
     assert!(fast >= 24, "only {fast} runs took the fast path");
 }
 
+/// The `gpu-unfused` pipeline (no fusion: a kernel per plain nest) on the simulator against the
+/// tensor interpreter. The unfused kernels take vector forms where the sizes allow (pointwise
+/// and split-K partial kernels with vectors of up to 16 bytes along the row, row reductions in
+/// the register-resident row form when N is hinted), with scalar tails and run-time guards
+/// that fall back to the scalar forms: every example at odd shapes (M = 7, N = 100: vectors of
+/// 4 for bf16; M = 1; N = 1: no vectors; N = 67 with the hint 64: the guards fail at run time;
+/// N = 70: vectors of 2; N = 5120; M = 600 with blocks of 128 rows: several split-K blocks; no
+/// hints at all: vectors from 16 bytes, guarded, and N = 12 not a multiple of them; 1-D nests
+/// over M = 7: a vector and a scalar tail), with tiny grids (every thread loops). Every kernel
+/// that takes a vector form is counted.
+#[test]
+fn unfused_pipeline_agrees_at_odd_shapes() {
+    let (mut checked, mut vectorized, mut promoted) = (0, 0, 0);
+    for (path, text) in examples() {
+        for (m, n, hint, gpu) in [
+            (7, 100, Some(100), ""),
+            (7, 100, None, "grid=2 threads=64"),
+            (1, 384, Some(384), "grid=3"),
+            (40, 1, Some(1), "grid=3 threads=64"),
+            (13, 67, Some(64), "grid=2"),
+            (3, 5120, Some(5120), ""),
+            (600, 24, Some(24), "grid=5 split-rows=128"),
+            (9, 40, Some(40), "vector=2 grid=2"),
+            (7, 70, Some(70), "grid=2"),
+            (5, 12, None, "grid=3"),
+        ] {
+            let inputs = |ctx: &Context, f: OpId| named_inputs(ctx, f, 9, &[3], &[("M", m), ("K", m), ("N", n)]);
+            let gpu = match hint {
+                Some(h) => format!("{gpu} size-hints=B=3,M={m},K={m},N={h}"),
+                None => gpu.to_string(),
+            };
+            let what = format!("{} M={m} N={n} '{gpu}'", path.display());
+            match check_unfused(&text, &inputs, &gpu) {
+                Ok(None) => {}
+                Ok(Some(ir)) => {
+                    checked += 1;
+                    vectorized += ir.matches("mgpu.load_vec").count().min(1)
+                        + ir.lines().filter(|l| l.contains("\"ThreadPerPoint") && !l.contains("vector=1 ")).count()
+                        + ir.lines().filter(|l| l.contains("\"SplitPartial") && !l.contains("vector=1 ")).count();
+                    promoted += ir.matches("\"RowFused").count();
+                }
+                Err(e) => panic!("{what}: {e}"),
+            }
+        }
+    }
+    eprintln!("gpu-unfused: {checked} example runs checked, {vectorized} vector kernels, {promoted} row kernels");
+    assert!(checked >= 100, "only {checked} runs were checked");
+    assert!(vectorized >= 100, "only {vectorized} kernels took a vector form");
+    assert!(promoted >= 20, "only {promoted} row reductions took the register-resident row form");
+}
+
+/// Runs `text` through the `gpu-unfused` pipeline (`lower-loop-to-gpu` options `gpu_opts`) on
+/// the simulator against the tensor interpreter; returns the GPU IR (`None`: the reference
+/// fails or has NaNs).
+fn check_unfused(
+    text: &str,
+    inputs: &dyn Fn(&Context, OpId) -> Inputs,
+    gpu_opts: &str,
+) -> Result<Option<String>, String> {
+    let (mut ctx, m, f) = parse_program(text)?;
+    let ins = inputs(&ctx, f);
+    let Ok(before) = run(&ctx, f, &ins) else { return Ok(None) };
+    if has_nan(&before) {
+        return Ok(None);
+    }
+    let reg = registry();
+    for (pass, opts) in [
+        ("lower-tensor-to-loop", ""),
+        ("canonicalize", ""),
+        ("cse", ""),
+        ("invariant-divisor-to-reciprocal", ""),
+        ("lower-loop-to-gpu", gpu_opts),
+    ] {
+        let mut p = reg.create(pass, opts)?;
+        p.run(&mut ctx, m).map_err(|d| format!("{pass} failed: {}", ctx.render(&d)))?;
+    }
+    let printed = print_op(&ctx, m, &PrintOptions::default());
+    verify(&ctx, m).map_err(|d| format!("GPU IR does not verify: {}\n{printed}", ctx.render(&d)))?;
+    let after = run(&ctx, f, &ins).map_err(|e| format!("GPU program fails: {e}\n{printed}"))?;
+    close(&before, &after, Some("NaN on the GPU")).map_err(|e| format!("{e}\nGPU IR:\n{printed}"))?;
+    Ok(Some(printed))
+}
+
 /// 3-D programs that end in a mixed-order pair on a full-rank value (a reduction over its
 /// leading one or two axes, possibly both, and one over the rest; `GenConfig::mixed_tail`),
 /// base sizes up to 21 (reduced domains of a few hundred points, so the partials of the

@@ -182,7 +182,8 @@ fn every_kernel_assembles() {
     assert!(assembled > 0, "no kernels found under test/");
 }
 
-/// Every example of `examples/` through `--pipeline=gpu` (without size hints, and with
+/// Every example of `examples/` through `--pipeline=gpu` and `--pipeline=gpu-unfused` (the
+/// baseline: a kernel per plain nest, in their vector forms) without size hints, and with
 /// large ones: N = 1024 with every other dim 65536, the largest benchmark shape N = 8192,
 /// N = 4096, and an odd N = 3000) assembles with `ptxas`, and none of its kernels spills: the
 /// examples are what users run first.
@@ -201,14 +202,20 @@ fn every_example_assembles_without_spills() {
     let mut assembled = 0;
     for file in &files {
         let text = std::fs::read_to_string(file).unwrap();
-        for hints in [
-            "",
-            "size-hints=B=64,M=65536,K=65536,N=1024",
-            "size-hints=B=16,M=16384,K=16384,N=8192",
-            "size-hints=B=32,M=32768,K=32768,N=4096",
-            "size-hints=B=1000,M=1000,K=1000,N=3000",
+        for (hints, fused) in [
+            ("", true),
+            ("size-hints=B=64,M=65536,K=65536,N=1024", true),
+            ("size-hints=B=16,M=16384,K=16384,N=8192", true),
+            ("size-hints=B=32,M=32768,K=32768,N=4096", true),
+            ("size-hints=B=1000,M=1000,K=1000,N=3000", true),
+            ("", false),
+            ("size-hints=B=64,M=65536,K=65536,N=1024", false),
+            ("size-hints=B=16,M=16384,K=16384,N=8192", false),
+            ("size-hints=B=1000,M=1000,K=1000,N=3000", false),
+            ("size-hints=B=16,M=576000,K=576000,N=384", false),
         ] {
-            let name = format!("{} [{hints}]", file.strip_prefix(&root).unwrap().display());
+            let pipeline = if fused { "gpu" } else { "gpu-unfused" };
+            let name = format!("{} [{pipeline} {hints}]", file.strip_prefix(&root).unwrap().display());
             let mut ctx = Context::new();
             setup(&mut ctx);
             let module = parse_source(&mut ctx, "example.mlir", &text, 0).expect("parses");
@@ -224,6 +231,9 @@ fn every_example_assembles_without_spills() {
                 ("invariant-divisor-to-reciprocal", ""),
                 ("lower-loop-to-gpu", hints),
             ] {
+                if !fused && pass == "fuse-mixed-reductions" {
+                    continue;
+                }
                 let mut p = reg.create(pass, opts).unwrap();
                 p.run(&mut ctx, module).unwrap_or_else(|d| panic!("{name}: {pass}: {}", ctx.render(&d)));
             }
@@ -279,7 +289,10 @@ fn registers(log: &str) -> Vec<(String, u64)> {
 
 /// The brief's ten benchmark rows through `--pipeline=gpu` with size hints for M and N (both
 /// passes): every kernel assembles, the row-fused kernel takes the register-resident fast
-/// path, and no `morf.bench` kernel spills. Prints the schedule and registers per kernel.
+/// path, and no `morf.bench` kernel spills. The same rows through `--pipeline=gpu-unfused`
+/// (the baseline): the row reductions take the register-resident row form, every pointwise
+/// and split-K partial kernel a vector form, and no kernel spills. Prints the schedule and
+/// registers per kernel.
 #[test]
 fn benchmark_shapes_do_not_spill() {
     let Some(ptxas) = find_ptxas() else {
@@ -292,7 +305,9 @@ fn benchmark_shapes_do_not_spill() {
     let mut failures = Vec::new();
     let rows =
         [(576000u64, 384u64, ""), (576000, 384, "_f32"), (65536, 1024, ""), (32768, 4096, ""), (16384, 8192, "")];
-    for example in ["rmsnorm_bwd", "layernorm_bwd"] {
+    for (example, fused) in
+        [("rmsnorm_bwd", true), ("layernorm_bwd", true), ("rmsnorm_bwd", false), ("layernorm_bwd", false)]
+    {
         for (m, n, suffix) in rows {
             let file = root.join(format!("examples/{example}{suffix}.mlir"));
             let text = std::fs::read_to_string(&file).unwrap();
@@ -312,11 +327,14 @@ fn benchmark_shapes_do_not_spill() {
                 ("invariant-divisor-to-reciprocal", ""),
                 ("lower-loop-to-gpu", hints.as_str()),
             ] {
+                if !fused && pass == "fuse-mixed-reductions" {
+                    continue;
+                }
                 let mut p = reg.create(pass, opts).unwrap();
                 p.run(&mut ctx, module).unwrap_or_else(|d| panic!("{pass}: {}", ctx.render(&d)));
             }
             morf_ir::verify(&ctx, module).unwrap_or_else(|d| panic!("{}", ctx.render(&d)));
-            let name = format!("{example}{suffix} {m}x{n}");
+            let name = format!("{example}{suffix} {m}x{n}{}", if fused { "" } else { " unfused" });
             let ptx =
                 emit_module(&ctx, module, &PtxOptions::default()).unwrap_or_else(|d| panic!("{}", ctx.render(&d)));
             let ptx_path = tmp.join("bench.ptx");
@@ -344,12 +362,21 @@ fn benchmark_shapes_do_not_spill() {
             if !schedules.iter().any(|(_, s)| s.contains("fast: ")) {
                 failures.push(format!("{name}: no row-fused kernel with the fast path: {schedules:?}"));
             }
+            if !fused {
+                for (k, s) in &schedules {
+                    let scalar =
+                        (s.starts_with("ThreadPerPoint") || s.starts_with("SplitPartial")) && s.contains(" vector=1 ");
+                    if scalar || s.starts_with("RowReduction") || (s.starts_with("RowFused") && !s.contains("fast: ")) {
+                        failures.push(format!("{name}: kernel '{k}' has no vector form: {s}"));
+                    }
+                }
+            }
             for (kname, r) in registers(&log) {
                 let s = schedules.iter().find(|(k, _)| *k == kname).map_or("", |(_, s)| s.as_str());
                 println!("{name}: {kname}: {r} registers; {s}");
             }
             for (k, stores, loads) in spills(&log) {
-                if (stores > 0 || loads > 0) && bench.contains(&k) {
+                if (stores > 0 || loads > 0) && (bench.contains(&k) || !fused) {
                     failures.push(format!("{name}: bench kernel '{k}' spills ({stores} bytes stored, {loads} loaded)"));
                 }
             }

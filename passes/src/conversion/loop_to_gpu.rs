@@ -68,7 +68,7 @@ use morf_gpu::ops as mgpu;
 use morf_gpu::ptr_type;
 use morf_ir::builtin::{op_error, symbol_name, FuncOp, ModuleOp};
 use morf_ir::conversion::ConversionTarget;
-use morf_ir::interfaces::{elementwise, BinaryFn, Elementwise};
+use morf_ir::interfaces::{elementwise, BinaryFn, Elementwise, UnaryFn};
 use morf_ir::opdef::Op;
 use morf_ir::pass::{NamedPipeline, Pass, PassInfo, PassOptionInfo, PassOptions, PassRegistry, PassResult};
 use morf_ir::{Attr, BlockId, Context, Diagnostic, Dim, Loc, OpId, OperationState, Type, TypeData, Value};
@@ -76,8 +76,8 @@ use morf_loop::ops as mloop;
 use morf_loop::{buffer_type, is_buffer};
 
 use super::schedule::{
-    choose_schedule, mapping_applies, planned_ctas_per_sm, Fallback, Mapping, NestShape, Overrides, PartialStore,
-    Schedule, MAX_STAGED_ROWS, SCHEDULE_ATTR,
+    choose_schedule, mapping_applies, planned_ctas_per_sm, split_rows, Fallback, Mapping, NestShape, Overrides,
+    PartialStore, Schedule, MAX_STAGED_ROWS, SCHEDULE_ATTR,
 };
 use crate::fusion::device::Device;
 use crate::transforms::loop_utils::{
@@ -1116,6 +1116,9 @@ type R<T> = Result<T, Diagnostic>;
 /// The body of a loop being built: (builder, iv, iter args) -> yielded values.
 type LoopBody<'f, 'a> = dyn FnMut(&mut KernelBuilder<'a>, Value, &[Value]) -> R<Vec<Value>> + 'f;
 
+/// What [`KernelBuilder::vec_partials`] does with the `p`-th reduce's partials (one per column).
+type PartialsOut<'f, 'a> = dyn FnMut(&mut KernelBuilder<'a>, usize, Vec<Value>) -> R<()> + 'f;
+
 /// What a row-fused kernel redirects `accumulate`s to.
 struct SharedPartials {
     /// The shared partial array (`[partials][rows_per_cta][N]` f32).
@@ -1191,6 +1194,11 @@ struct KernelBuilder<'a> {
     /// A row-fused kernel's CTAs per SM should it become cooperative (`final=grid`), for
     /// `min_ctas_per_sm` (see [`planned_ctas_per_sm`]).
     cooperative_ctas: Option<u64>,
+    /// The nest is a plain row reduction lowered as a row kernel ([`Mapping::RowFused`]
+    /// without partials) for its register-resident form ([`Self::row_reduction_fast`]).
+    promoted_row: bool,
+    /// Why a plain row reduction keeps the looped RowReduction form (the report's note).
+    row_note: Option<String>,
 }
 
 /// Terms of a thread's sequential float reduction combined into one fresh partial
@@ -1209,6 +1217,19 @@ struct PartialPlan {
     k: usize,
     /// The workspaces, in first-accumulate order, with their reduction kinds.
     ws: Vec<(Value, String)>,
+}
+
+/// What [`KernelBuilder::row_fused_shape`] found.
+struct RowFusedShape {
+    parts: LoopParts,
+    /// The inner parallel (the row's pointwise work), if any.
+    inner: Option<LoopParts>,
+    /// The workspaces accumulated, in first-accumulate order.
+    workspaces: Vec<Value>,
+    /// The fast path's plan, with its row inputs.
+    plan: Option<FastPlan>,
+    /// The heuristic's view of the nest.
+    shape: NestShape,
 }
 
 /// The workspace of a split-K column reduction (host values).
@@ -1282,6 +1303,8 @@ impl<'a> KernelBuilder<'a> {
             fresh: HashSet::new(),
             fresh_used: HashSet::new(),
             cooperative_ctas: None,
+            promoted_row: false,
+            row_note: None,
         }
     }
 
@@ -1913,12 +1936,25 @@ impl<'a> KernelBuilder<'a> {
     /// Also returns why the mapping is a poorer one than the nest could have had
     /// ([`Fallback`]s, from [`Self::classify_why`], and the attribute's override).
     fn chosen_mapping(&mut self, op: OpId) -> R<(Mapping, Option<Schedule>, Vec<Fallback>)> {
-        let (natural, mut why) = self.classify_why(op);
+        let (structural, mut why) = self.classify_why(op);
+        // A plain row reduction takes the row kernel's register-resident form where it has one.
+        let mut natural = structural;
+        if structural == Mapping::RowReduction {
+            match self.row_reduction_fast(op) {
+                Ok(()) => natural = Mapping::RowFused,
+                Err(e) => self.row_note = Some(e),
+            }
+        }
         let Some(a) = self.ctx.attr(op, SCHEDULE_ATTR).filter(|_| self.opts.dry_run.is_none()) else {
+            self.promoted_row = natural != structural;
             return Ok((natural, None, why));
         };
         let (s, fin) = Schedule::from_attr(self.ctx, a).map_err(|e| op_error(self.ctx, op, e))?;
-        if !mapping_applies(s.mapping, natural) {
+        // A row reduction's schedule applies whether or not the heuristic would promote it.
+        let row_kernel = structural == Mapping::RowReduction
+            && (s.mapping == Mapping::RowReduction
+                || (s.mapping == Mapping::RowFused && self.row_fused_check(op).is_ok()));
+        if !mapping_applies(s.mapping, natural) && !mapping_applies(s.mapping, structural) && !row_kernel {
             return Err(op_error(
                 self.ctx,
                 op,
@@ -1933,6 +1969,7 @@ impl<'a> KernelBuilder<'a> {
         if mapping != natural {
             why.push(Fallback::AttributeOverride(natural));
         }
+        self.promoted_row = mapping == Mapping::RowFused && structural == Mapping::RowReduction;
         self.ir_schedule = Some(s);
         Ok((mapping, fin, why))
     }
@@ -2064,6 +2101,38 @@ impl<'a> KernelBuilder<'a> {
         }
     }
 
+    /// Whether a plain row reduction (classified [`Mapping::RowReduction`]) takes the
+    /// register-resident form of a row kernel ([`Mapping::RowFused`] without partials: each
+    /// row loaded once with vector loads of up to 16 bytes a lane, the `[j]` vectors hoisted,
+    /// the partials in registers, a run-time guard that falls back to the looped form); else
+    /// why not. It needs the row kernel's shape (a 1-D parallel), a row the fast path can take
+    /// ([`Self::fast_plan`]), N known at compile time (a static dim or a size hint) and a
+    /// schedule of the heuristic with the fast form.
+    fn row_reduction_fast(&self, op: OpId) -> Result<(), String> {
+        if self.opts.overrides.no_fast {
+            return Err("the option fast=0".into());
+        }
+        self.row_fused_check(op).map_err(|f| match f {
+            Fallback::RowFusedDomain => "the nest is not a 1-D parallel from 0 step 1".to_string(),
+            f => f.to_string(),
+        })?;
+        let rf = self.row_fused_shape(op).map_err(|d| d.message)?;
+        if rf.plan.is_none() {
+            return Err("the row's accesses do not fit the register-resident form (the column index only as the \
+                        last index of loads of buffers the nest does not write, reduces over [0, N) step 1)"
+                .into());
+        }
+        let Some(n) = rf.shape.cols.filter(|n| *n > 0) else {
+            return Err("N is not known at compile time (a static dim or size-hints gives the vector form)".into());
+        };
+        let s = choose_schedule(Mapping::RowFused, &rf.shape, &self.opts.device, &self.opts.overrides);
+        if s.fast.is_none() {
+            let why = s.notes.0.first().map(|w| format!(": {w}")).unwrap_or_default();
+            return Err(format!("a row of {n} columns does not fit the register-resident form{why}"));
+        }
+        Ok(())
+    }
+
     /// The row-fused shape: 1-D parallel from 0 step 1, direct reduces (flat), at most one
     /// inner 1-D parallel (flat), `accumulate`s only in it, into `W[i div S, j]`.
     fn row_fused_check(&self, op: OpId) -> Result<(), Fallback> {
@@ -2156,10 +2225,22 @@ impl<'a> KernelBuilder<'a> {
     }
 
     fn set_schedule(&mut self, mapping: Mapping, shape: &NestShape) -> Schedule {
-        let s = match self.ir_schedule.clone().filter(|s| s.mapping == mapping) {
-            Some(s) => s,
-            None => choose_schedule(mapping, shape, &self.opts.device, &self.opts.overrides),
+        self.set_schedule_with(mapping, shape, &mut |_, _| {})
+    }
+
+    /// [`Self::set_schedule`], with `adjust(schedule, from the IR)` run on the schedule before
+    /// it is recorded (the lowering's own choices: a vector form's width and notes).
+    fn set_schedule_with(
+        &mut self,
+        mapping: Mapping,
+        shape: &NestShape,
+        adjust: &mut dyn FnMut(&mut Schedule, bool),
+    ) -> Schedule {
+        let (mut s, from_ir) = match self.ir_schedule.clone().filter(|s| s.mapping == mapping) {
+            Some(s) => (s, true),
+            None => (choose_schedule(mapping, shape, &self.opts.device, &self.opts.overrides), false),
         };
+        adjust(&mut s, from_ir);
         if let Some(log) = &self.opts.dry_run {
             log.borrow_mut().push((self.nest, s.clone()));
         }
@@ -2419,7 +2500,16 @@ impl<'a> KernelBuilder<'a> {
         let rows = parts.ubs.first().and_then(|u| self.size_of(*u));
         let total_hint: Option<u64> = parts.ubs.iter().map(|u| self.size_of(*u)).product();
         let shape = self.nest_shape(rows, total_hint);
-        let s = self.set_schedule(Mapping::ThreadPerPoint, &shape);
+        let plan = self.vec_plan(op, false);
+        let s = self.set_schedule_with(Mapping::ThreadPerPoint, &shape, &mut |s, ir| vector_choice(&plan, s, ir));
+        if let (Ok(plan), v @ 2..) = (&plan, s.vector as usize) {
+            self.thread_per_point_vec(&parts, plan, v)?;
+            let work = self.host_total(&parts);
+            let blocks = self.host_grid(work, s.threads as u64 * v as u64, s.max_grid);
+            let zero = self.host_index(0);
+            self.launch = Some((blocks, zero));
+            return Ok(());
+        }
         let (ext, total) = self.extents(&parts)?;
         let (g, stride) = self.global_thread();
         self.for_loop(g, total, stride, &[], &mut |kb, e, _| {
@@ -2594,7 +2684,12 @@ impl<'a> KernelBuilder<'a> {
             }
         }
         let shape = self.nest_shape(rows, cols);
-        let s = self.set_schedule(Mapping::RowReduction, &shape);
+        let note = self.row_note.take();
+        let s = self.set_schedule_with(Mapping::RowReduction, &shape, &mut |s, _| {
+            if let Some(n) = &note {
+                s.notes.0.push(format!("lanes load one element a step (no register-resident row form): {n}"));
+            }
+        });
         self.blocked_rows = true;
         let (ext, total) = self.extents(&parts)?;
         let (t, tpr) = self.row_threads(&s);
@@ -2692,10 +2787,11 @@ impl<'a> KernelBuilder<'a> {
         Ok(())
     }
 
-    fn row_fused(&mut self, op: OpId) -> R<()> {
+    /// What the row-fused lowering needs of nest `op` before it chooses a schedule: its
+    /// parts, the inner parallel (the row's pointwise work), the workspaces it accumulates
+    /// into, the fast path's plan ([`Self::fast_plan`]), and the heuristic's view of it.
+    fn row_fused_shape(&self, op: OpId) -> R<RowFusedShape> {
         let parts = loop_parts(self.ctx, op, false).map_err(|e| op_error(self.ctx, op, e))?;
-        // Rows per split; a row kernel without partials takes one row per warp slot.
-        let split = self.kernel_split(op).filter(|s| *s > 0).map(|s| s as u64);
         // The inner parallel (the row's pointwise work) and the workspaces.
         let mut inner = None;
         let mut cols = None;
@@ -2743,7 +2839,24 @@ impl<'a> KernelBuilder<'a> {
             shape.hoisted = p.hoist.len() as u32;
         }
         shape.work_per_point = self.work_per_point(parts.body);
-        let s = self.set_schedule(Mapping::RowFused, &shape);
+        Ok(RowFusedShape { parts, inner, workspaces, plan, shape })
+    }
+
+    fn row_fused(&mut self, op: OpId) -> R<()> {
+        let RowFusedShape { parts, inner, workspaces, plan, shape } = self.row_fused_shape(op)?;
+        // Rows per split; a row kernel without partials takes one row per warp slot.
+        let split = self.kernel_split(op).filter(|s| *s > 0).map(|s| s as u64);
+        let promoted = self.promoted_row;
+        if promoted {
+            // A plain row reduction in the row kernel's form: its looped form (a run-time N
+            // other than the hint) sums each lane's terms in blocks, as RowReduction does.
+            self.blocked_rows = true;
+        }
+        let s = self.set_schedule_with(Mapping::RowFused, &shape, &mut |s, _| {
+            if promoted {
+                s.notes.0.insert(0, "a plain row reduction, lowered as a row kernel (no partials)".into());
+            }
+        });
         if let Some(ctas) = self.opts.min_ctas.apply(planned_ctas_per_sm(&self.opts.device, &shape, &s, false)) {
             // ptxas is told the CTAs per SM the schedule planned, so that it neither caps the
             // registers lower and spills nor takes more and loses a CTA.
@@ -3077,6 +3190,26 @@ struct FastState {
     /// Chunk-major emission (`chunk-major`): the chunk whose columns `fast_op` emits now;
     /// `None`: all of them.
     chunk: Option<usize>,
+    /// A row's stride is its buffer's last dim at run time (the vector form of a pointwise or
+    /// split-K partial kernel, [`VecPlan`]), not the specialized `n` of a row-fused kernel.
+    dyn_rows: bool,
+}
+
+/// Sets `s.vector` to the elements per thread of a thread-per-point or split-K partial
+/// kernel: the vector form's width ([`VecPlan`]; a schedule from the IR caps it at its own
+/// `vector`, a power of two), or 1 with a note saying why the nest keeps the scalar form.
+fn vector_choice(plan: &Result<VecPlan, String>, s: &mut Schedule, from_ir: bool) {
+    let v = match plan {
+        Ok(p) if from_ir => p.v.min(1 << (31 - s.vector.max(1).leading_zeros())),
+        Ok(p) => p.v,
+        Err(_) => 1,
+    };
+    s.vector = v as u32;
+    match plan {
+        Err(why) => s.notes.0.push(format!("scalar, one point a thread (no vector form): {why}")),
+        Ok(_) if v < 2 => s.notes.0.push("scalar, one point a thread: the schedule's vector is 1".into()),
+        Ok(_) => {}
+    }
 }
 
 fn float_bytes(ctx: &Context, t: Type) -> Option<u32> {
@@ -3836,8 +3969,13 @@ impl<'a> KernelBuilder<'a> {
 
     fn fast_row_offset(&mut self, buf: Value, row: &[Value]) -> Value {
         if let [r] = row {
-            let n = self.fs().n;
-            let nc = self.iconst(n);
+            let nc = if self.fs().dyn_rows {
+                let rank = buffer_shape(self.ctx, buf).len();
+                self.dim(buf, rank - 1)
+            } else {
+                let n = self.fs().n;
+                self.iconst(n)
+            };
             return self.ibin(Ix::Mul, *r, nc);
         }
         let zero = self.iconst(0);
@@ -3915,9 +4053,12 @@ impl<'a> KernelBuilder<'a> {
                     self.set_uni(res, v);
                     return Ok(());
                 }
-                let vals = if operands.len() == 2 {
-                    self.fs().hoisted.get(&buf).cloned().expect("hoisted by fast_plan")
+                let hoisted = if operands.len() == 2 { self.fs().hoisted.get(&buf).cloned() } else { None };
+                let vals = if let Some(vals) = hoisted {
+                    vals
                 } else {
+                    // A row (`x[r, j]`), or a `[j]` buffer the kernel did not hoist (the vector
+                    // form of a pointwise kernel loads it per vector: row `[]`, offset 0).
                     let row = self.fast_row_index(buf, &operands[1..operands.len() - 1], &f[1..f.len() - 1])?;
                     match self.fs().rows.get(&(buf, row.clone())).cloned() {
                         Some(vals) => vals,
@@ -4225,7 +4366,15 @@ impl<'a> KernelBuilder<'a> {
             mrows = mrows.zip(t).map(|(a, b)| a.max(b));
         }
         let shape = self.nest_shape(mrows, ncols);
-        let s = self.set_schedule(Mapping::SplitPartial, &shape);
+        let plan = self.vec_plan(op, true);
+        let (sms, fixed) = (self.opts.device.sms.max(1) as u64, self.opts.overrides.split_rows > 0);
+        let s = self.set_schedule_with(Mapping::SplitPartial, &shape, &mut |s, ir| {
+            vector_choice(&plan, s, ir);
+            if !ir && !fixed && s.vector > 1 {
+                // A thread takes a vector of columns: fewer threads per block of rows.
+                s.split_rows = split_rows(&shape, s.threads, s.vector, sms);
+            }
+        });
         let rows = s.split_rows.max(1);
         let acc_ty = self.ctx.value_type(rparts[0].init.expect("reduce"));
 
@@ -4266,6 +4415,15 @@ impl<'a> KernelBuilder<'a> {
         let bk = self.get(blocks)?;
         let sk = self.iconst(rows as i64);
         let work = self.ibin(Ix::Mul, bk, total);
+        if let (Ok(plan), v @ 2..) = (&plan, s.vector as usize) {
+            self.split_partial_vec(&parts, plan, v, wk, bk, sk)?;
+            let per_cta = s.threads as u64 * v as u64;
+            let blocks_launch = self.host_grid(work_host, per_cta, s.max_grid);
+            let zero = self.host_index(0);
+            self.launch = Some((blocks_launch, zero));
+            let blocks_hint = mrows.map(|m| m.div_ceil(rows).max(1));
+            return Ok(SplitWs { w, blocks, blocks_hint });
+        }
         let (g, stride) = self.global_thread();
         self.for_loop(g, work, stride, &[], &mut |kb, e, _| {
             let b = kb.ibin(Ix::Div, e, total);
@@ -4397,6 +4555,464 @@ impl<'a> KernelBuilder<'a> {
         let blocks = self.host_grid(work, tile as u64, s.max_grid);
         let zero = self.host_index(0);
         self.launch = Some((blocks, zero));
+        Ok(())
+    }
+}
+
+// ----- vector forms of thread-per-point and split-K partial kernels -----
+
+/// What the vector form of a thread-per-point or split-K partial nest needs
+/// ([`KernelBuilder::vec_plan`]): each thread takes `v` consecutive points along the nest's
+/// innermost parallel iv `j` (the column), with 16-byte (or narrower) vector loads and stores
+/// of every buffer the body accesses at `[..., j]`, one scalar access per vector of the
+/// buffers it accesses without `j` (`rstd[i]`), and the body's arithmetic once per element.
+#[derive(Clone, Debug)]
+struct VecPlan {
+    /// Elements per thread: 16 bytes of the widest element accessed along `j`, at most 8,
+    /// capped by the `vector` option, halved while it does not divide a known column count or
+    /// the known last dim of a buffer accessed along `j`.
+    v: usize,
+    /// Buffers of rank >= 2 accessed along `j`: their last dim (the row stride) must be a
+    /// multiple of `v` at run time, so that every vector is aligned.
+    rows: Vec<Value>,
+    /// Host values `c` of clamps `min(j, c)` (a broadcast's): `c + 1 >= N` at run time makes
+    /// each clamp the identity on the columns.
+    ge_n1: Vec<Value>,
+}
+
+impl<'a> KernelBuilder<'a> {
+    /// Whether nest `op` (a thread-per-point nest, or with `split` the column reduction of a
+    /// split-K partial launch) has a vector form, and what it must check at run time; else
+    /// why not (for the schedule report). The innermost parallel iv `j` runs from 0 step 1;
+    /// every access either does not depend on `j` (a broadcast, loaded once per vector), or
+    /// has `j` (or a clamp `min(j, c)` with `c` from the host) as its last index and indices
+    /// before it that do not depend on `j`; a buffer read along `j` is not written by the
+    /// nest, and holds floats; `j` feeds nothing else. A thread-per-point body holds no loop;
+    /// a split-K body only the flat reduces of the column reduction (its stores and the ops
+    /// after the reduces run in the final launch).
+    fn vec_plan(&self, op: OpId, split: bool) -> Result<VecPlan, String> {
+        let ctx = &*self.ctx;
+        let parts = loop_parts(ctx, op, false)?;
+        let d = parts.ivs.len() - 1;
+        if const_int(ctx, parts.lbs[d]) != Some(0) || const_int(ctx, parts.steps[d]) != Some(1) {
+            return Err("the innermost parallel dim does not run from 0 step 1".into());
+        }
+        let j = parts.ivs[d];
+        let mut jexact: HashSet<Value> = [j].into_iter().collect();
+        let mut jdep: HashSet<Value> = HashSet::new();
+        let mut tainted: HashSet<Value> = HashSet::new();
+        let mut plan = VecPlan { v: 0, rows: Vec::new(), ge_n1: Vec::new() };
+        let mut bytes = 0u32;
+        // Rows of a split-K block run through an op ptxas implements with a subroutine call.
+        let mut calls = false;
+        let mut todo: Vec<(BlockId, bool)> = vec![(parts.body, true)];
+        while let Some((blk, top)) = todo.pop() {
+            for b in ctx.block_ops(blk).collect::<Vec<_>>() {
+                let ops = ctx.operands(b);
+                if ops.iter().any(|v| tainted.contains(v)) {
+                    // Computed from a reduce's result: the final launch runs it.
+                    tainted.extend(ctx.results(b).iter().copied());
+                    continue;
+                }
+                let kind = LoopOp::of(ctx, b);
+                match kind {
+                    LoopOp::Yield => {
+                        if ops.iter().any(|v| jexact.contains(v)) {
+                            return Err("the column index is yielded".into());
+                        }
+                    }
+                    LoopOp::Reduce(_) if split && top => {
+                        let rp = loop_parts(ctx, b, true)?;
+                        if rp.lbs.iter().chain(&rp.ubs).chain(&rp.steps).any(|v| jexact.contains(v) || jdep.contains(v))
+                        {
+                            return Err("a reduce's bounds depend on the column".into());
+                        }
+                        todo.push((rp.body, false));
+                        tainted.extend(ctx.results(b).iter().copied());
+                    }
+                    LoopOp::Store(_) | LoopOp::Accumulate(_) if split && top => {}
+                    LoopOp::Scalar
+                        if is_binary(ctx, b, BinaryFn::Min)
+                            && ops.len() == 2
+                            && (jexact.contains(&ops[0]) || jexact.contains(&ops[1])) =>
+                    {
+                        let c = if jexact.contains(&ops[0]) { ops[1] } else { ops[0] };
+                        if !defined_outside(ctx, c, op) {
+                            return Err("the column index is clamped by a value computed in the nest".into());
+                        }
+                        if !plan.ge_n1.contains(&c) {
+                            plan.ge_n1.push(c);
+                        }
+                        jexact.insert(ctx.result(b, 0));
+                    }
+                    LoopOp::Load(_) | LoopOp::Store(_) => {
+                        let is_load = matches!(kind, LoopOp::Load(_));
+                        let (buf, idx) = if is_load { (ops[0], &ops[1..]) } else { (ops[1], &ops[2..]) };
+                        if idx.iter().any(|v| jdep.contains(v)) {
+                            return Err("an index is computed from values loaded along the column".into());
+                        }
+                        if !is_load && jexact.contains(&ops[0]) {
+                            return Err("the column index is stored".into());
+                        }
+                        let jpos: Vec<usize> = (0..idx.len()).filter(|&k| jexact.contains(&idx[k])).collect();
+                        if jpos.is_empty() {
+                            if !is_load {
+                                return Err("a store does not index the column".into());
+                            }
+                            continue;
+                        }
+                        if jpos != [idx.len() - 1] {
+                            return Err("the column index is not the last index of an access".into());
+                        }
+                        let elem = ctx.element_type(ctx.value_type(buf));
+                        let Some(eb) = float_bytes(ctx, elem) else {
+                            let t = ctx.type_to_string(elem);
+                            return Err(format!("a '{t}' buffer is accessed along the column (floats only)"));
+                        };
+                        bytes = bytes.max(eb);
+                        if is_load {
+                            if self.written.contains(&buf) {
+                                return Err("the nest reads along the column a buffer it writes".into());
+                            }
+                            jdep.insert(ctx.result(b, 0));
+                        }
+                        if idx.len() >= 2 && !plan.rows.contains(&buf) {
+                            plan.rows.push(buf);
+                        }
+                    }
+                    LoopOp::Dim(_) => {}
+                    LoopOp::Scalar => {
+                        if ops.iter().any(|v| jexact.contains(v)) {
+                            return Err("the column index feeds arithmetic".into());
+                        }
+                        if ops.iter().any(|v| jdep.contains(v)) {
+                            jdep.extend(ctx.results(b).iter().copied());
+                        }
+                        let float = ctx.results(b).first().is_some_and(|r| ctx.is_float(ctx.value_type(*r)));
+                        calls |= !top
+                            && float
+                            && matches!(
+                                elementwise(ctx, b),
+                                Some(
+                                    Elementwise::Binary(BinaryFn::Div)
+                                        | Elementwise::Unary(UnaryFn::Sqrt | UnaryFn::Rsqrt)
+                                )
+                            );
+                    }
+                    _ => {
+                        let name = ctx.op_name(b);
+                        return Err(format!("the body holds '{name}'"));
+                    }
+                }
+            }
+        }
+        if bytes == 0 {
+            return Err("no access along the column".into());
+        }
+        let mut v = (16 / bytes).clamp(1, 8);
+        if calls {
+            // A correctly rounded division or square root is a subroutine call in ptxas, and
+            // what is live across it (a thread's partials and its row's values) must fit the
+            // registers a call preserves: 8 columns spilled (softmax_fwd_colsum's split-K
+            // partial), 4 do not.
+            v = v.min(4);
+        }
+        let cap = self.opts.overrides.vector;
+        if cap > 0 {
+            v = v.min(1 << (31 - cap.leading_zeros()));
+        }
+        // The known sizes the vectors must divide: the column count and the row strides.
+        let mut known: Vec<u64> = self.size_of(parts.ubs[d]).into_iter().collect();
+        for &b in &plan.rows {
+            let rank = buffer_shape(ctx, b).len();
+            if let Some(Dim::Static(n)) = buffer_shape(ctx, b).get(rank - 1) {
+                known.push(*n);
+            } else if let Some(n) = self.names.get(&(b, rank - 1)).and_then(|n| self.opts.size_hints.get(n)) {
+                known.push(*n);
+            }
+        }
+        while v > 1 && known.iter().any(|n| n % v as u64 != 0) {
+            v /= 2;
+        }
+        if v < 2 {
+            return Err(match (cap, known.iter().find(|n| **n % 2 != 0)) {
+                (1, _) => "the option vector=1".into(),
+                (_, Some(n)) => format!("a row of {n} element(s) is not a multiple of 2"),
+                _ => "a vector of 16 bytes holds one element".into(),
+            });
+        }
+        plan.v = v as usize;
+        Ok(plan)
+    }
+}
+
+impl<'a> KernelBuilder<'a> {
+    /// The run-time condition of a vector form ([`VecPlan`]) over `ncols` columns: every row
+    /// stride is a multiple of `v` (aligned vectors) and every clamp `min(j, c)` has `c + 1 >=
+    /// ncols` (the identity on the columns).
+    fn vec_guard(&mut self, plan: &VecPlan, v: usize, ncols: Value) -> R<Value> {
+        let it = self.it();
+        let (zero, one) = (self.iconst(0), self.iconst(1));
+        let vc = self.iconst(v as i64);
+        let mut conds = Vec::new();
+        for &b in &plan.rows {
+            let rank = buffer_shape(self.ctx, b).len();
+            let d = self.dim(b, rank - 1);
+            let r = self.ibin(Ix::Rem, d, vc);
+            conds.push(self.icmp("eq", r, zero));
+        }
+        for &c in &plan.ge_n1 {
+            let k = self.get(c)?;
+            let k1 = self.ibin(Ix::Add, k, one);
+            conds.push(self.icmp("ge", k1, ncols));
+        }
+        let mut ok = one;
+        for c in conds {
+            ok = self.push1(mloop::SelectOp::state(self.loc, c, ok, zero, it));
+        }
+        Ok(self.icmp("eq", ok, one))
+    }
+
+    /// Forgets the kernel values of the nest's own values (those of a loop body just emitted,
+    /// which do not dominate what follows); values from outside the nest keep theirs.
+    fn forget_nest_values(&mut self) {
+        let (ctx, nest) = (&*self.ctx, self.nest);
+        self.map.retain(|k, _| defined_outside(ctx, *k, nest));
+    }
+
+    /// A grid-stride loop over `e < qmax * d` (`e` = global thread, step = all threads) whose
+    /// body gets `(q, r) = (e div d, e rem d)`, kept up to date by additions (a division per
+    /// thread, not per step: a 64-bit division by a register is a call of ~60 instructions).
+    fn strided_divmod(
+        &mut self,
+        qmax: Value,
+        d: Value,
+        body: &mut dyn FnMut(&mut Self, Value, Value) -> R<()>,
+    ) -> R<()> {
+        let it = self.it();
+        let one = self.iconst(1);
+        let (g, stride) = self.global_thread();
+        let dd = self.ibin(Ix::Max, d, one);
+        let work = self.ibin(Ix::Mul, qmax, d);
+        let q0 = self.ibin(Ix::Div, g, dd);
+        let m0 = self.ibin(Ix::Mul, q0, dd);
+        let r0 = self.ibin(Ix::Sub, g, m0);
+        let sq = self.ibin(Ix::Div, stride, dd);
+        let ms = self.ibin(Ix::Mul, sq, dd);
+        let sr = self.ibin(Ix::Sub, stride, ms);
+        self.for_loop(g, work, stride, &[q0, r0], &mut |kb, _, qr| {
+            body(kb, qr[0], qr[1])?;
+            let r1 = kb.ibin(Ix::Add, qr[1], sr);
+            let q1 = kb.ibin(Ix::Add, qr[0], sq);
+            let wrap = kb.icmp("ge", r1, dd);
+            let r2 = kb.ibin(Ix::Sub, r1, dd);
+            let q2 = kb.ibin(Ix::Add, q1, one);
+            let r = kb.push1(mloop::SelectOp::state(kb.loc, wrap, r2, r1, it));
+            let q = kb.push1(mloop::SelectOp::state(kb.loc, wrap, q2, q1, it));
+            Ok(vec![q, r])
+        })?;
+        Ok(())
+    }
+
+    /// The columns a vector form takes, `[0, jstart)` with `jstart = nvec * v` (`nvec` full
+    /// vectors of `ncols`, none when `guard` fails); the scalar form takes `[jstart, ncols)`.
+    fn vec_split(&mut self, guard: Value, v: usize, ncols: Value) -> (Value, Value) {
+        let it = self.it();
+        let (zero, vc) = (self.iconst(0), self.iconst(v as i64));
+        let all = self.ibin(Ix::Div, ncols, vc);
+        let nvec = self.push1(mloop::SelectOp::state(self.loc, guard, all, zero, it));
+        let jstart = self.ibin(Ix::Mul, nvec, vc);
+        (nvec, jstart)
+    }
+
+    /// Starts the fast emitter for one vector of `v` columns from `j0` (a fresh state, rows
+    /// addressed by their buffers' run-time strides).
+    fn vec_state(&mut self, v: usize, j0: Value) {
+        self.fast =
+            Some(FastState { v, k: 1, bases: vec![j0], valid: vec![None], dyn_rows: true, ..FastState::default() });
+    }
+
+    /// [`Mapping::ThreadPerPoint`] with vectors ([`VecPlan`]): a thread per `v` consecutive
+    /// columns of one outer point, grid-stride; `[..., j]` accesses are vector loads and
+    /// stores, the others scalar ones once per vector, the arithmetic per element. Columns
+    /// past the last full vector of a row, and all of them when the run-time guard fails, go
+    /// to a second grid-stride loop over single points (the scalar form).
+    fn thread_per_point_vec(&mut self, parts: &LoopParts, plan: &VecPlan, v: usize) -> R<()> {
+        let n = parts.ivs.len();
+        let j = parts.ivs[n - 1];
+        let (ext, _) = self.extents(parts)?;
+        let ncols = ext[n - 1];
+        let mut outer = self.iconst(1);
+        for &e in &ext[..n - 1] {
+            outer = self.ibin(Ix::Mul, outer, e);
+        }
+        let guard = self.vec_guard(plan, v, ncols)?;
+        let (nvec, jstart) = self.vec_split(guard, v, ncols);
+        let vc = self.iconst(v as i64);
+        let body = parts.body;
+        self.strided_divmod(outer, nvec, &mut |kb, q, r| {
+            kb.bind_flat_dims(parts, &ext, 0, n - 1, q)?;
+            let j0 = kb.ibin(Ix::Mul, r, vc);
+            kb.vec_state(v, j0);
+            let res = kb.fast_block(body, j).map(|_| ());
+            kb.fast = None;
+            res
+        })?;
+        self.forget_nest_values();
+        let tn = self.ibin(Ix::Sub, ncols, jstart);
+        self.strided_divmod(outer, tn, &mut |kb, q, r| {
+            kb.bind_flat_dims(parts, &ext, 0, n - 1, q)?;
+            let jv = kb.ibin(Ix::Add, jstart, r);
+            kb.map.insert(j, jv);
+            kb.emit_block(body)?;
+            Ok(())
+        })
+    }
+
+    /// The vector form of a split-K partial launch ([`VecPlan`]): a thread per (row block `b`,
+    /// outer point, `v` consecutive columns from `j0`), consecutive threads on consecutive
+    /// vectors; for each reduce it runs the block's rows `[b*S, min(R, b*S + S))` in order,
+    /// one vector load of each `[i, j]` input and one scalar load of each `[i]` one per row,
+    /// into `v` partials (each column's terms in the order of the scalar form: the same bits),
+    /// and stores them to `W[p * blocks + b, col + e]`. The columns past the last full vector
+    /// (and all of them when the guard fails) go to the scalar form.
+    #[allow(clippy::too_many_arguments)]
+    fn split_partial_vec(
+        &mut self,
+        parts: &LoopParts,
+        plan: &VecPlan,
+        v: usize,
+        w: Value,
+        blocks: Value,
+        rows: Value,
+    ) -> R<()> {
+        let n = parts.ivs.len();
+        let j = parts.ivs[n - 1];
+        let (ext, total) = self.extents(parts)?;
+        let ncols = ext[n - 1];
+        let mut outer = self.iconst(1);
+        for &e in &ext[..n - 1] {
+            outer = self.ibin(Ix::Mul, outer, e);
+        }
+        let qmax = self.ibin(Ix::Mul, blocks, outer);
+        let guard = self.vec_guard(plan, v, ncols)?;
+        let (nvec, jstart) = self.vec_split(guard, v, ncols);
+        let vc = self.iconst(v as i64);
+        let body = parts.body;
+        // W[p * blocks + b, o * ncols + col]: the first element of row p's partials.
+        let ws_row = |kb: &mut Self, p: usize, b: Value, o: Value, col: Value| {
+            let pv = kb.iconst(p as i64);
+            let r = kb.ibin(Ix::Mul, pv, blocks);
+            let r = kb.ibin(Ix::Add, r, b);
+            let r = kb.ibin(Ix::Mul, r, total);
+            let c = kb.ibin(Ix::Mul, o, ncols);
+            let c = kb.ibin(Ix::Add, c, col);
+            kb.ibin(Ix::Add, r, c)
+        };
+        // (block, outer point) of q = b * outer + o.
+        let split_q = |kb: &mut Self, q: Value| {
+            let b = kb.ibin(Ix::Div, q, outer);
+            let o = if const_int(kb.ctx, outer) == Some(1) { kb.iconst(0) } else { kb.ibin(Ix::Rem, q, outer) };
+            (b, o)
+        };
+        self.strided_divmod(qmax, nvec, &mut |kb, q, r| {
+            let (b, o) = split_q(kb, q);
+            kb.bind_flat_dims(parts, &ext, 0, n - 1, o)?;
+            let j0 = kb.ibin(Ix::Mul, r, vc);
+            kb.vec_state(v, j0);
+            kb.fs().fmap.insert(j, Fv::J);
+            let lo = kb.ibin(Ix::Mul, b, rows);
+            let res = kb.vec_partials(body, j, lo, rows, &mut |kb, p, accs| {
+                let base = ws_row(kb, p, b, o, j0);
+                for (e, &x) in accs.iter().enumerate() {
+                    let ec = kb.iconst(e as i64);
+                    let off = kb.ibin(Ix::Add, base, ec);
+                    kb.push(mgpu::StoreOp::state(kb.loc, x, w, off));
+                }
+                Ok(())
+            });
+            kb.fast = None;
+            res
+        })?;
+        self.forget_nest_values();
+        let tn = self.ibin(Ix::Sub, ncols, jstart);
+        self.strided_divmod(qmax, tn, &mut |kb, q, r| {
+            let (b, o) = split_q(kb, q);
+            kb.bind_flat_dims(parts, &ext, 0, n - 1, o)?;
+            let jv = kb.ibin(Ix::Add, jstart, r);
+            kb.map.insert(j, jv);
+            let lo = kb.ibin(Ix::Mul, b, rows);
+            kb.emit_partials(body, &PosRange::Block { lo, len: rows }, None, &mut |kb, p, acc| {
+                let off = ws_row(kb, p, b, o, jv);
+                kb.push(mgpu::StoreOp::state(kb.loc, acc, w, off));
+                Ok(())
+            })
+        })
+    }
+
+    /// [`Self::emit_partials`] over a block of positions `[lo, min(total, lo + len))` on the
+    /// fast emitter's vector of columns: the body's ops that do not depend on a reduce once,
+    /// each reduce's terms combined in position order into one partial per column, handed to
+    /// `out(p, partials)`.
+    fn vec_partials(&mut self, body: BlockId, j: Value, lo: Value, len: Value, out: &mut PartialsOut<'_, 'a>) -> R<()> {
+        let ops: Vec<OpId> = self.ctx.block_ops(body).collect();
+        let mut tainted: HashSet<Value> = HashSet::new();
+        let mut p = 0;
+        let v = self.fs().v;
+        for o in ops {
+            let kind = LoopOp::of(self.ctx, o);
+            if matches!(kind, LoopOp::Yield | LoopOp::Store(_) | LoopOp::Accumulate(_)) {
+                continue;
+            }
+            if self.ctx.operands(o).iter().any(|x| tainted.contains(x)) {
+                tainted.extend(self.ctx.results(o).iter().copied());
+                continue;
+            }
+            let LoopOp::Reduce(_) = kind else {
+                self.fast_op(o)?;
+                continue;
+            };
+            tainted.extend(self.ctx.results(o).iter().copied());
+            let rparts = loop_parts(self.ctx, o, true).map_err(|e| op_error(self.ctx, o, e))?;
+            let kind = kind_name(self.ctx, o).unwrap_or_default();
+            let ty = self.ctx.value_type(rparts.init.expect("reduce"));
+            let id = self.fconst(identity(&kind), ty);
+            let (ext, total) = self.extents(&rparts)?;
+            let hi = self.ibin(Ix::Add, lo, len);
+            let hi = self.ibin(Ix::Min, total, hi);
+            let one = self.iconst(1);
+            // What the row loop's body defines stays in it.
+            let fs = self.fs();
+            let cached = (fs.fmap.clone(), fs.rows.clone(), fs.uni.clone(), fs.cse.clone());
+            let map: HashMap<Value, Value> = self
+                .map
+                .iter()
+                .filter(|(k, _)| !defined_outside(self.ctx, **k, self.nest))
+                .map(|(k, v)| (*k, *v))
+                .collect();
+            let accs = self.for_loop(lo, hi, one, &vec![id; v], &mut |kb, pos, acc| {
+                kb.bind_flat(&rparts, &ext, pos)?;
+                let y = kb.fast_block(rparts.body, j)?;
+                let mut next = Vec::with_capacity(v);
+                for (e, &a) in acc.iter().enumerate() {
+                    let x = match &y {
+                        Fv::Uni(u) => *u,
+                        Fv::Cols(cs) => cs[e],
+                        Fv::J => unreachable!("checked by vec_plan"),
+                    };
+                    next.push(kb.combine(&kind, a, x)?);
+                }
+                Ok(next)
+            })?;
+            let fs = self.fs();
+            (fs.fmap, fs.rows, fs.uni, fs.cse) = cached;
+            // The nest's values defined in the loop stay in it; those from outside the nest
+            // (buffers, host values) keep their kernel values.
+            self.forget_nest_values();
+            self.map.extend(map);
+            out(self, p, accs)?;
+            p += 1;
+        }
         Ok(())
     }
 }

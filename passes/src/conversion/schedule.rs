@@ -68,8 +68,11 @@ pub struct Schedule {
     pub threads_per_row: u32,
     /// Rows a CTA works on at once (`threads / threads_per_row`).
     pub rows_per_cta: u32,
-    /// Elements per vector access (16 bytes of the widest element). Recorded for the
-    /// vectorized paths; the current kernels access one element per thread per iteration.
+    /// Elements per vector access (16 bytes of the widest element). For
+    /// [`Mapping::ThreadPerPoint`] and [`Mapping::SplitPartial`] the consecutive columns a
+    /// thread takes (their vector forms; 1: one point a thread, the scalar form); the
+    /// register-resident row kernels take theirs from [`FastShape::vector`]; recorded only for
+    /// the other mappings.
     pub vector: u32,
     /// Rows in flight per warp (1: loads of the next row are not issued early).
     pub rows_in_flight_per_warp: u32,
@@ -711,6 +714,33 @@ pub fn final_tile_cols(cols: Option<u64>, sms: u64) -> u32 {
     }
 }
 
+/// Rows per block of a split-K column reduction ([`Schedule::split_rows`]) whose partial
+/// launch has CTAs of `threads` threads, each thread taking `vector` columns of a block (1:
+/// one column); 256 when the row count is unknown.
+///
+/// One column a thread: 512, 256 or 128 rows, the largest that still gives >= 2 x SMs CTAs
+/// (`ceil(M / rows) x ceil(N / threads)`). A vector of columns a thread (the vector form):
+/// 512 down to 32 rows, the largest that gives >= 3 x SMs CTAs (`ceil(ceil(M / rows) x
+/// ceil(N / vector) / threads)`): a thread has one row of 16-byte loads in flight, and the
+/// SM needs about three CTAs of 256 of them to reach the copy bandwidth (H200, RMSNorm
+/// backward's dw at 65536 x 1024: 128 rows, 256 CTAs, 73.6% of its byte floor; 64 rows, 512
+/// CTAs, 89.4%; at 576000 x 384: 256 rows, 422 CTAs, 97.4%; 64 rows 93.5%, the workspace
+/// growing).
+pub fn split_rows(shape: &NestShape, threads: u32, vector: u32, sms: u64) -> u64 {
+    let Some(m) = shape.rows else { return 256 };
+    let (cols, t) = (shape.cols.unwrap_or(1024).max(1), threads.max(1) as u64);
+    match vector {
+        0 | 1 => {
+            let ctas = |r: u64| m.div_ceil(r) * cols.div_ceil(t);
+            [512, 256, 128].into_iter().find(|&r| ctas(r) >= 2 * sms).unwrap_or(128)
+        }
+        v => {
+            let ctas = |r: u64| (m.div_ceil(r) * cols.div_ceil(v as u64)).div_ceil(t);
+            [512, 256, 128, 64, 32].into_iter().find(|&r| ctas(r) >= 3 * sms).unwrap_or(32)
+        }
+    }
+}
+
 /// The heuristic, in one place.
 ///
 /// * **Threads per CTA:** 256 (8 warps): 8 CTAs fill an SM (64 warps, full occupancy) when a
@@ -720,7 +750,8 @@ pub fn final_tile_cols(cols: Option<u64>, sms: u64) -> u32 {
 ///   flight must cover latency x bandwidth / SMs (~ 4.27e12 x 600e-9 / 132 = 19 KiB); 2048
 ///   threads x 16 B = 32 KiB.
 /// * **Pointwise / thread-per-point:** grid = min(work / threads, SMs x 2048 / threads) CTAs,
-///   grid-stride: one full wave, no tail wave.
+///   grid-stride: one full wave, no tail wave. The lowering sets `vector` to the columns a
+///   thread takes in the nest's vector form (1 without one) and divides the work by it.
 /// * **Row reduction:** a warp per row while a row is short (N <= 1024: 32 lanes x 8
 ///   elements x 4 chunks), else the whole CTA per row (the block reduction costs two
 ///   barriers per row, amortized over >= 1024 elements).
@@ -743,7 +774,9 @@ pub fn final_tile_cols(cols: Option<u64>, sms: u64) -> u32 {
 ///   per load.
 /// * **Split-K column reduction (partial launch):** row blocks of 512, 256 or 128 rows, the
 ///   largest that still gives >= 2 x SMs CTAs (`ceil(M / rows) x ceil(N / threads)`); 256
-///   when M is unknown; `split-rows` overrides.
+///   when M is unknown; `split-rows` overrides ([`split_rows`]; the lowering recounts the
+///   CTAs with the vector form's columns a thread, `ceil(ceil(M / rows) x ceil(N / vector) /
+///   threads)`).
 /// * **Rank-0 reduction:** one CTA of 1024 threads.
 pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: &Overrides) -> Schedule {
     let pick = |over: u32, default: u32| if over > 0 { over } else { default };
@@ -984,17 +1017,7 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
             s.max_grid = full_wave(s.threads);
         }
         Mapping::SplitPartial => {
-            s.split_rows = if o.split_rows > 0 {
-                o.split_rows as u64
-            } else {
-                match shape.rows {
-                    Some(m) => {
-                        let ctas = shape.cols.unwrap_or(1024).max(1).div_ceil(s.threads as u64);
-                        [512, 256, 128].into_iter().find(|&r| m.div_ceil(r) * ctas >= 2 * sms).unwrap_or(128)
-                    }
-                    None => 256,
-                }
-            };
+            s.split_rows = if o.split_rows > 0 { o.split_rows as u64 } else { split_rows(shape, s.threads, 1, sms) };
             s.max_grid = full_wave(s.threads);
         }
         Mapping::Sequential => {

@@ -1111,7 +1111,10 @@ mod tests {
         assert_eq!(keys(&j["copy"]), sorted(["bytes", "median_us", "tb_per_s"]));
         let s = &j["shapes"][0];
         assert_eq!(j["shapes"].as_array().map(Vec::len), Some(1));
-        assert_eq!(keys(s), sorted(["shape", "sizes", "dtype", "floor_bytes", "floor_us", "fused", "unfused", "tuning"]));
+        assert_eq!(
+            keys(s),
+            sorted(["shape", "sizes", "dtype", "floor_bytes", "floor_us", "fused", "unfused", "tuning"])
+        );
         assert_eq!(s["shape"], "576000 x 384");
         assert_eq!(s["sizes"], json!({"M": 576000, "N": 384}));
         assert_eq!(
@@ -1327,7 +1330,9 @@ mod tests {
         assert!(lines[1].starts_with("floor us = arg MB / copy bandwidth"), "{t}");
         assert!(
             lines[2].starts_with("| # | kernel ")
-                && lines[2].contains("| grid | block | shared bytes | arg MB | floor us | median us | % of floor | share of call |"),
+                && lines[2].contains(
+                    "| grid | block | shared bytes | arg MB | floor us | median us | % of floor | share of call |"
+                ),
             "{t}"
         );
         assert!(lines[4].contains("| 0 | k_rows") && lines[4].contains("|     300.0 |"), "{t}");
@@ -1378,10 +1383,22 @@ mod tests {
                 && lines[0].contains("upper bound on the traffic-based floor (a buffer read and written counts once)"),
             "{t}"
         );
-        let cells = |l: &str| l.split('|').map(str::trim).filter(|c| !c.is_empty()).map(String::from).collect::<Vec<_>>();
+        let cells =
+            |l: &str| l.split('|').map(str::trim).filter(|c| !c.is_empty()).map(String::from).collect::<Vec<_>>();
         assert_eq!(
             cells(lines[1]),
-            ["#", "kernel", "grid", "block", "shared bytes", "arg MB", "floor us", "median us", "% of floor", "share of call"]
+            [
+                "#",
+                "kernel",
+                "grid",
+                "block",
+                "shared bytes",
+                "arg MB",
+                "floor us",
+                "median us",
+                "% of floor",
+                "share of call"
+            ]
         );
         assert_eq!(cells(lines[3]), ["0", "k0", "1056", "256", "0", "4000.0", "1000.0", "1250.0", "80.0%", "62.5%"]);
         assert_eq!(cells(lines[4]), ["1", "k1", "1056", "256", "0", "1000.0", "250.0", "500.0", "50.0%", "25.0%"]);

@@ -1,0 +1,19 @@
+// The unfused pipeline's vector forms (unfused-vector.mlir) on the simulator vs the
+// interpreter through morf-run (relative L2 error within 1e-2 for bf16 outputs, 1e-5 for
+// f32), with size hints that match the run-time sizes (vectors of 4 at N = 100, the row
+// kernels' register-resident form), hints that do not (N = 67 for a hint of 64: every guard
+// fails and the scalar forms run), N = 1 (no vectors), M = 1, and small grids (every thread
+// loops over several vectors and row blocks).
+// REQUIRES: numpy
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/rmsnorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=7,N=100 grid=2})' M=7,N=100 1e-2 %t/0
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/rmsnorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=40,N=64 grid=3 split-rows=16})' M=40,N=67 1e-2 %t/1
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/rmsnorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=40,N=1})' M=40,N=1 1e-2 %t/2
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/rmsnorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=1,N=384})' M=1,N=384 1e-2 %t/3
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/layernorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=40,N=96 grid=2 split-rows=16})' M=40,N=96 1e-2 %t/4
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/layernorm_bwd_f32.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=40,N=100 grid=2 split-rows=16})' M=40,N=100 1e-5 %t/5
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/softmax_fwd_colsum.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{grid=2 split-rows=16})' M=40,N=96 1e-2 %t/6
+// The kernels those runs lower are the vector forms:
+// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=40,N=64 grid=3 split-rows=16})' | FileCheck %s
+// CHECK: "RowFused {{.*}} fast: N=64 vector=8 chunks=1"
+// CHECK: "SplitPartial {{.*}} vector=8 {{.*}} split-rows=16"
+// CHECK: "ThreadPerPoint {{.*}} vector=8
