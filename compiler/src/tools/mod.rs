@@ -11,5 +11,6 @@ pub mod split_input;
 pub mod verify_diagnostics;
 
 pub use opt_main::{
-    opt_main, opt_main_with, ModulePipeline, OptConfig, PipelineChoice, PipelineHook, PtxEmitter, PtxFlags, PtxFlagsCheck,
+    opt_main, opt_main_with, MlirExporter, MlirImporter, ModulePipeline, OptConfig, PipelineChoice, PipelineHook,
+    PtxEmitter, PtxFlags, PtxFlagsCheck,
 };

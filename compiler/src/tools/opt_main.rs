@@ -7,11 +7,15 @@
 //!          [--allow-unregistered-dialect] [--print-ir-{before,after}-all] [--print-ir-{before,after}=PASS]
 //!          [--print-ir-after-change] [--print-ir-after-failure] [--verify-each[=BOOL]] [--no-verify-each]
 //!          [--timing] [--dump-pass-pipeline] [--list-passes] [--list-ops] [-v|-vv]
-//!          [--emit=mlir|ptx] [--ptx-version=V] [--ptx-target=SM]
+//!          [--emit=morf|mlir|ptx] [--ptx-version=V] [--ptx-target=SM] [--import=morf|mlir]
 //! ```
 //!
 //! `--emit=ptx` prints PTX instead of the IR, through the emitter that the tool supplies in
 //! [`OptConfig`] (the core cannot depend on `morf-passes`, where code generation lives).
+//! `--emit=mlir` prints the module exported to upstream MLIR dialects and `--import=mlir`
+//! reads upstream MLIR (a linalg-on-tensors subset) instead of morf's IR, through the
+//! exporter and importer the tool supplies (`morf-mlir`, a build with MLIR); without them
+//! either flag is an error before any input is read.
 //!
 //! Shorthand pass flags come from the [`PassRegistry`]: every registered pass `P` gives a
 //! flag `--P` and `--P=OPTIONS`, where OPTIONS is the text that would go inside `P{...}`
@@ -130,9 +134,14 @@ struct Cli {
     /// Markdown (generated from their definitions; docs/reference.md), then exit.
     #[arg(long)]
     reference_docs: bool,
-    /// What to print: the IR (`mlir`, the default) or PTX (`ptx`).
-    #[arg(long, value_name = "FORMAT", default_value = "mlir", value_parser = ["mlir", "ptx"])]
+    /// What to print: morf's IR (`morf`, the default), the module exported to upstream MLIR
+    /// dialects and printed by MLIR (`mlir`; needs a build with MLIR) or PTX (`ptx`).
+    #[arg(long, value_name = "FORMAT", default_value = "morf", value_parser = ["morf", "mlir", "ptx"])]
     emit: String,
+    /// How to read the input: morf's IR (`morf`, the default) or upstream MLIR (`mlir`: a
+    /// linalg-on-tensors subset imported to `mtensor`; needs a build with MLIR).
+    #[arg(long, value_name = "FORMAT", default_value = "morf", value_parser = ["morf", "mlir"])]
+    import: String,
     /// The PTX ISA version for --emit=ptx (default: the emitter's, 8.0).
     #[arg(long, value_name = "VERSION")]
     ptx_version: Option<String>,
@@ -146,6 +155,10 @@ struct Cli {
 
 /// An error that ends the run before any input is processed.
 struct Fatal(String);
+
+/// The error of `--emit=mlir` and `--import=mlir` in a tool without MLIR (`{flag}` is the flag).
+const MLIR_MISSING: &str = "{flag} is not available: this build has no MLIR (rebuild morf-opt with the cargo \
+     feature 'mlir' and LLVM/MLIR 22; see docs/interop-mlir.md)";
 
 /// The `--ptx-*` flags, handed to the PTX emitter; `None` means the emitter's default.
 #[derive(Clone, Debug, Default)]
@@ -161,6 +174,13 @@ pub type PtxEmitter = fn(&Context, OpId, &PtxFlags) -> Result<String, Diagnostic
 
 /// Checks the `--ptx-*` flags before any input is read; the error ends the run.
 pub type PtxFlagsCheck = fn(&PtxFlags) -> Result<(), String>;
+
+/// Turns a verified module into upstream MLIR text (`--emit=mlir`).
+pub type MlirExporter = fn(&Context, OpId) -> Result<String, Diagnostic>;
+
+/// Reads upstream MLIR into a new module of the context (`--import=mlir`): the file name of
+/// diagnostics, the text, and the line offset of a `--split-input-file` chunk.
+pub type MlirImporter = fn(&mut Context, &str, &str, u32) -> Result<OpId, Diagnostic>;
 
 /// A named pipeline replaced for one input module ([`PipelineHook`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -200,6 +220,10 @@ pub struct OptConfig {
     pub ptx_check: Option<PtxFlagsCheck>,
     /// Replaces `--pipeline NAME` per input module ([`PipelineHook`]).
     pub pipeline_hook: Option<PipelineHook>,
+    /// The exporter behind `--emit=mlir`; without one that flag is an error.
+    pub mlir_exporter: Option<MlirExporter>,
+    /// The importer behind `--import=mlir`; without one that flag is an error.
+    pub mlir_importer: Option<MlirImporter>,
 }
 
 /// Runs `morf-opt` with `args` (`argv[0]` first). `setup` registers dialects into each fresh
@@ -533,6 +557,16 @@ fn run(
         ("ptx", Some(e)) => Some((e, PtxFlags { version: cli.ptx_version.clone(), target: cli.ptx_target.clone() })),
         _ => None,
     };
+    let mlir_export = match (cli.emit.as_str(), config.mlir_exporter) {
+        ("mlir", None) => return Err(Fatal(MLIR_MISSING.replace("{flag}", "--emit=mlir"))),
+        ("mlir", Some(e)) => Some(e),
+        _ => None,
+    };
+    let mlir_import = match (cli.import.as_str(), config.mlir_importer) {
+        ("mlir", None) => return Err(Fatal(MLIR_MISSING.replace("{flag}", "--import=mlir"))),
+        ("mlir", Some(i)) => Some(i),
+        _ => None,
+    };
     if cli.ptx_version.is_some() || cli.ptx_target.is_some() {
         let flags = PtxFlags { version: cli.ptx_version.clone(), target: cli.ptx_target.clone() };
         if let Some(check) = config.ptx_check {
@@ -582,7 +616,10 @@ fn run(
         ctx.add_source(&file_name, &text);
 
         let t0 = Instant::now();
-        let parsed = parse_source(&mut ctx, &file_name, chunk.text, chunk.line_offset);
+        let parsed = match mlir_import {
+            Some(import) => import(&mut ctx, &file_name, chunk.text, chunk.line_offset),
+            None => parse_source(&mut ctx, &file_name, chunk.text, chunk.line_offset),
+        };
         parse_time += t0.elapsed();
         let mut result: Result<OpId, Diagnostic> =
             parsed.and_then(|m| crate::verify::verify(&ctx, m).map(|_| m)).and_then(|m| {
@@ -613,6 +650,12 @@ fn run(
         let mut emitted = None;
         if let (Ok(m), Some((emit, flags))) = (&result, &ptx) {
             match emit(&ctx, *m, flags) {
+                Ok(text) => emitted = Some(text),
+                Err(d) => result = Err(d),
+            }
+        }
+        if let (Ok(m), Some(export)) = (&result, mlir_export) {
+            match export(&ctx, *m) {
                 Ok(text) => emitted = Some(text),
                 Err(d) => result = Err(d),
             }

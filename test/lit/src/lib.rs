@@ -57,7 +57,8 @@ impl Features {
     /// Whether feature `name` holds. `numpy` is checked (once) by asking
     /// python3 to import numpy and ml_dtypes; `mlir-opt` holds when upstream MLIR's
     /// `mlir-opt` is at `MORF_MLIR_OPT` or `/usr/lib/llvm-22/bin/mlir-opt` (Debian's
-    /// `mlir-22-tools`); `cuda` holds when the CUDA driver library (`libcuda.so.1`) is
+    /// `mlir-22-tools`); `mlir` holds when the tools are built with MLIR (morf-opt's cargo
+    /// feature `mlir`: `--emit=mlir`, `--import=mlir`); `cuda` holds when the CUDA driver library (`libcuda.so.1`) is
     /// installed, as the tools' GPU paths check too.
     pub fn has(&self, name: &str) -> bool {
         if self.extra.iter().any(|e| e == name) {
@@ -75,6 +76,7 @@ impl Features {
                     .is_ok_and(|s| s.success())
             }),
             "mlir-opt" => mlir_opt_path().is_some(),
+            "mlir" => morf_opt::mlir_available(),
             "cuda" => *self.cuda.get_or_init(cuda_driver_present),
             _ => false,
         }

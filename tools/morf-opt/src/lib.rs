@@ -1,8 +1,8 @@
 //! The `morf-opt` tool: registers morf's dialects and passes and hands the command line to
 //! the driver in the core ([`morf_ir::tools::opt_main`]). See `docs/passes.md` for the flags.
 
-use morf_ir::pass::{quote_option_value, PassRegistry};
 use morf_engine::tuning::{resolve, DeviceKey, Resolution, TuningCache};
+use morf_ir::pass::{quote_option_value, PassRegistry};
 use morf_ir::tools::{ModulePipeline, OptConfig, PipelineHook, PtxFlags};
 use morf_ir::{Context, Diagnostic, OpId};
 use morf_passes::target::ptx::PtxOptions;
@@ -194,18 +194,104 @@ fn tuning_hook(cache: TuningCache, device: DeviceKey, reg: PassRegistry) -> Pipe
             .map(|b| ctx.block_ops(b).filter(|&o| ctx.isa::<morf_ir::builtin::FuncOp>(o)).collect())
             .unwrap_or_default();
         let [func] = funcs[..] else {
-            return Ok((None, Some(format!("untuned: the module has {} functions (tuning entries are per function)", funcs.len()))));
+            return Ok((
+                None,
+                Some(format!("untuned: the module has {} functions (tuning entries are per function)", funcs.len())),
+            ));
         };
         match resolve(&cache, &reg, ctx, module, func, name, hints, &device)? {
-            Resolution::Tuned { pipeline, hints, note, .. } => Ok((Some(ModulePipeline { pipeline, hints }), Some(note))),
+            Resolution::Tuned { pipeline, hints, note, .. } => {
+                Ok((Some(ModulePipeline { pipeline, hints }), Some(note)))
+            }
             Resolution::Untuned { note } => Ok((None, Some(note))),
         }
     }))
 }
 
+/// Whether this morf-opt links MLIR (the cargo feature `mlir`): `--emit=mlir`,
+/// `--import=mlir` and `--ptx-backend=mlir` work.
+pub fn mlir_available() -> bool {
+    morf_mlir::is_available()
+}
+
+/// `--ptx-backend=mlir`: PTX through MLIR's NVVM lowering and `gpu-module-to-binary`
+/// ([`morf_mlir::emit_ptx`]), the same module as `--emit=ptx` but a second code generator.
+fn emit_ptx_mlir(ctx: &Context, module: OpId, flags: &PtxFlags) -> Result<String, Diagnostic> {
+    let mut kernels = 0usize;
+    ctx.walk(module, &mut |op| kernels += usize::from(ctx.isa::<morf_gpu::ops::FuncOp>(op)));
+    if kernels == 0 {
+        return Err(morf_ir::builtin::op_error(
+            ctx,
+            module,
+            "contains no 'mgpu.func' kernels to emit as PTX (run '--pipeline=gpu' first)",
+        ));
+    }
+    let mut opts = morf_mlir::PtxOptions::default();
+    if let Some(v) = &flags.version {
+        opts.version = v.clone();
+    }
+    if let Some(t) = &flags.target {
+        opts.target = t.clone();
+    }
+    morf_mlir::emit_ptx(ctx, module, &opts)
+}
+
+/// The MLIR flags: installs the exporter and importer of `morf-mlir` when this build has
+/// MLIR (without it the driver rejects `--emit=mlir` and `--import=mlir`), and takes
+/// `--ptx-backend=morf|mlir` out of the command line (`mlir` swaps the `--emit=ptx` emitter;
+/// an error without MLIR).
+fn apply_mlir_flags(args: Vec<std::ffi::OsString>, config: &mut OptConfig) -> Result<Vec<std::ffi::OsString>, String> {
+    if mlir_available() {
+        config.mlir_exporter = Some(morf_mlir::export_mlir);
+        config.mlir_importer = Some(morf_mlir::import_mlir);
+    }
+    let mut kept = Vec::new();
+    let mut backend = None;
+    let mut it = args.into_iter().enumerate().peekable();
+    while let Some((i, a)) = it.next() {
+        let s = a.to_str().unwrap_or("");
+        if i > 0 && s == "--" {
+            kept.push(a);
+            kept.extend(it.map(|(_, a)| a));
+            break;
+        }
+        if i > 0 && (s == "--ptx-backend" || s.starts_with("--ptx-backend=")) {
+            let v = match s.strip_prefix("--ptx-backend=") {
+                Some(v) => v.to_string(),
+                None => it
+                    .next()
+                    .map(|(_, v)| v.to_string_lossy().into_owned())
+                    .ok_or("--ptx-backend needs a value: morf or mlir")?,
+            };
+            backend = Some(v);
+            continue;
+        }
+        kept.push(a);
+    }
+    match backend.as_deref() {
+        None | Some("morf") => {}
+        Some("mlir") if mlir_available() => config.ptx_emitter = Some(emit_ptx_mlir),
+        Some("mlir") => return Err(format!("--ptx-backend=mlir is not available: {}", morf_mlir::UNAVAILABLE)),
+        Some(v) => return Err(format!("--ptx-backend: unknown backend '{v}' (expected morf or mlir)")),
+    }
+    Ok(kept)
+}
+
 /// Runs morf-opt with the given command line (argv[0] first) and returns the process exit code.
 pub fn main_with_args(args: Vec<std::ffi::OsString>) -> i32 {
-    let mut config = OptConfig { ptx_emitter: Some(emit_ptx), ptx_check: Some(check_ptx_flags), pipeline_hook: None };
+    let mut config = OptConfig {
+        ptx_emitter: Some(emit_ptx),
+        ptx_check: Some(check_ptx_flags),
+        pipeline_hook: None,
+        ..OptConfig::default()
+    };
+    let args = match apply_mlir_flags(args, &mut config) {
+        Ok(a) => a,
+        Err(e) => {
+            morf_ir::io::eprint_lossy(&format!("morf-opt: error: {e}"));
+            return 1;
+        }
+    };
     let mut reg = pass_registry();
     let args = match apply_fusion_flags(args, &mut reg) {
         Ok(a) => a,
@@ -230,6 +316,22 @@ pub fn main_with_args(args: Vec<std::ffi::OsString>) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn mlir_flags_are_taken_out_and_checked() {
+        let mut config = OptConfig::default();
+        let args = ["morf-opt", "x.mlir", "--ptx-backend", "morf", "--emit=ptx", "--", "--ptx-backend=z"];
+        let out = apply_mlir_flags(args.iter().map(Into::into).collect(), &mut config).unwrap();
+        assert_eq!(out, ["morf-opt", "x.mlir", "--emit=ptx", "--", "--ptx-backend=z"]);
+        assert_eq!(config.mlir_exporter.is_some(), mlir_available());
+        assert_eq!(config.mlir_importer.is_some(), mlir_available());
+        let bad = ["morf-opt", "--ptx-backend=nvcc"];
+        let e = apply_mlir_flags(bad.iter().map(Into::into).collect(), &mut config).unwrap_err();
+        assert!(e.contains("unknown backend 'nvcc'"), "{e}");
+        let mlir = ["morf-opt", "--ptx-backend=mlir"];
+        let r = apply_mlir_flags(mlir.iter().map(Into::into).collect(), &mut config);
+        assert_eq!(r.is_ok(), mlir_available());
+    }
 
     #[test]
     fn dump_egraph_paths_are_quoted_into_the_options() {

@@ -80,6 +80,11 @@ struct Cli {
     /// Accept operations of unregistered dialects (generic form).
     #[arg(long)]
     allow_unregistered_dialect: bool,
+    /// How to read the file: morf's IR (`morf`, the default) or upstream MLIR (`mlir`: a
+    /// linalg-on-tensors subset imported to `mtensor`, docs/interop-mlir.md; needs a build
+    /// with the cargo feature `mlir`).
+    #[arg(long, value_name = "morf|mlir", default_value = "morf", value_parser = ["morf", "mlir"])]
+    import: String,
     /// Print min/max/mean of each result and timings.
     #[arg(short, long)]
     verbose: bool,
@@ -258,6 +263,21 @@ fn note(text: &str) {
     with_spinner_suspended(|| morf_ir::io::eprint_lossy(&format!("morf-run: note: {text}")));
 }
 
+/// `--import=mlir`: the file imported from upstream MLIR to `mtensor` ([`morf_mlir::import_mlir`])
+/// and printed as morf text with its locations (`loc(...)`), so that every later
+/// diagnostic points into the original file. Returns the name and text to run.
+fn import_mlir(name: &str, text: &str) -> Result<(String, String), EngineError> {
+    if !morf_mlir::is_available() {
+        return Err(EngineError::Other(format!("--import=mlir: {}", morf_mlir::UNAVAILABLE)));
+    }
+    let mut ctx = morf_engine::bind::new_context(false);
+    ctx.add_source(name, text);
+    let module =
+        morf_mlir::import_mlir(&mut ctx, name, text, 0).map_err(|d| EngineError::Diagnostic(ctx.render(&d)))?;
+    let opts = morf_ir::PrintOptions { generic: false, debug_info: true };
+    Ok((format!("{name} (imported)"), morf_ir::print_op(&ctx, module, &opts)))
+}
+
 fn run_cli(cli: &Cli) -> Result<CliOutcome, EngineError> {
     let mut opts = cli_options(cli)?;
     opts.max_memory = match &cli.max_memory {
@@ -285,6 +305,7 @@ fn run_cli(cli: &Cli) -> Result<CliOutcome, EngineError> {
         }
         (cli.file.clone(), read_source(f, &cli.file, max).map_err(cap_note)?)
     };
+    let (name, text) = if cli.import == "mlir" { import_mlir(&name, &text)? } else { (name, text) };
     if let Some(h) = &cli.size_hints {
         morf_ir::pass::SizeHints::parse(h)
             .map_err(|e| EngineError::Other(format!("invalid --size-hints '{h}': {e}")))?;

@@ -1,0 +1,56 @@
+// The GPU level exported to gpu/nvvm/llvm: the fused RMSNorm backward after --pipeline=gpu.
+// One gpu.module with an #nvvm.target holds the kernel; pointers are !llvm.ptr<1>, shared
+// memory !llvm.ptr<3> globals; the grid barrier is the counter protocol of morf's PTX; the
+// host function launches with gpu.launch_func, buffers passed as pointers.
+//
+// REQUIRES: mlir
+// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pipeline=gpu --emit=mlir | FileCheck %s
+// RUN: morf-opt %s --emit=mlir | FileCheck %s --check-prefix=OPS
+
+// CHECK:       module attributes {gpu.container_module} {
+// CHECK-LABEL:   func.func @rmsnorm_bwd(%x: memref<?x?xbf16>
+// CHECK:           %[[P:.*]] = llvm.inttoptr %{{.*}} : i64 to !llvm.ptr<1>
+// CHECK:           gpu.launch_func  @morf_kernels::@rmsnorm_bwd_k0 blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}})  dynamic_shared_memory_size %{{.*}} args({{.*}}%[[P]] : !llvm.ptr<1>{{.*}}) {morf.cooperative}
+// CHECK:         gpu.module @morf_kernels [#nvvm.target<chip = "sm_90", features = "+ptx80">] {
+// CHECK:           gpu.func @rmsnorm_bwd_k0({{.*}}: !llvm.ptr<1>{{.*}}) kernel attributes {morf.cooperative, nvvm.maxntid = array<i32: 256, 1, 1>} {
+// CHECK:             gpu.thread_id  x
+// CHECK:             llvm.getelementptr
+// CHECK:             llvm.load {{.*}} invariant : !llvm.ptr<1> -> bf16
+// CHECK:             gpu.shuffle  xor
+// CHECK:             llvm.atomicrmw add %{{.*}}, %{{.*}} syncscope("device") monotonic : !llvm.ptr<1>, i32
+// CHECK:             scf.while
+// CHECK:             gpu.return
+// CHECK:           llvm.mlir.global external @__morf_dynamic_shared() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+// CHECK:           llvm.mlir.global internal @rmsnorm_bwd_k0_grid_barrier(0 : i32) {addr_space = 1 : i32, alignment = 4 : i64} : i32
+
+// OPS-LABEL: gpu.func @k(
+// OPS:         %{{.*}} = llvm.load %{{.*}} invariant {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+// OPS:         llvm.atomicrmw fadd %{{.*}}, %{{.*}} syncscope("device") monotonic : !llvm.ptr<1>, f32
+// OPS:         nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg : !llvm.ptr<3>, !llvm.ptr<1>
+// OPS:         nvvm.cp.async.commit.group
+// OPS:         nvvm.cp.async.wait.group 0
+// OPS:         scf.if %{{.*}} {
+// OPS:         gpu.barrier
+// OPS:         llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<1>
+
+mgpu.func @k(%p: !mgpu.ptr<f32>, %n: index) kernel attributes {max_threads = 128 : i64} {
+  %t = mgpu.thread_id : index
+  %c4 = mloop.constant 4 : index
+  %i = mloop.mul %t, %c4 : index
+  %a, %b, %c, %d = mgpu.load_vec %p[%i] {nc} : !mgpu.ptr<f32> -> f32, f32, f32, f32
+  %s = mloop.add %a, %b : f32
+  %old = mgpu.atomic_rmw add %s, %p[%t] : !mgpu.ptr<f32>
+  %sh = mgpu.shared_alloc {size = 512 : i64} : !mgpu.ptr<f32, 3>
+  mgpu.copy_async %sh[%i], %p[%i] {width = 4 : i64} : !mgpu.ptr<f32, 3>, !mgpu.ptr<f32>
+  mgpu.copy_async_commit
+  mgpu.copy_async_wait {pending = 0 : i64}
+  %z = mloop.constant 0 : index
+  %first = mloop.cmp eq, %t, %z : index
+  mgpu.if %first {
+    mgpu.store %c, %p[%z] : !mgpu.ptr<f32>
+    mgpu.yield
+  }
+  mgpu.barrier
+  mgpu.store_vec %c, %d, %p[%i] : !mgpu.ptr<f32>
+  mgpu.return
+}
