@@ -50,7 +50,7 @@ use morf_runtime::{Gpu, RuntimeError};
 
 use crate::compile::{compile_for_gpu, runtime_err, GpuProgram};
 use crate::timing::{time_kernels, time_program, CallTiming, KernelTiming};
-use crate::tuning::{pipeline_for_compile, DeviceKey};
+use crate::tuning::{pipeline_for_compile, DeviceKey, ProgramRef};
 use crate::{
     bind_arguments, compare_outputs, load_module, new_context, select_function, EngineError, OutputCheck, RunOptions,
 };
@@ -791,8 +791,14 @@ pub fn run_bench_with_phases(
         // the cache has one.
         let mut tuning_notes = Vec::new();
         let mut tuned = |pipeline: &str, label: &str| -> Result<(String, Option<String>), EngineError> {
-            let (p, h, note) =
-                pipeline_for_compile(&config.tuning, true, &rctx, rmodule, rfunc, pipeline, Some(&hints), &device_key)?;
+            let (p, h, note) = pipeline_for_compile(
+                &config.tuning,
+                true,
+                ProgramRef { ctx: &rctx, module: rmodule, func: rfunc },
+                pipeline,
+                Some(&hints),
+                &device_key,
+            )?;
             if let Some(n) = note {
                 log(&format!("{shape} {label}: {n}"));
                 tuning_notes.push(format!("{label}: {n}"));

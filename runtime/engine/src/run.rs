@@ -20,7 +20,11 @@ use crate::compile::{
     compile_for_gpu, emit_ptx, has_kernels, pass_registry, resolve_size_hints, run_host_on_simulator,
     run_named_pipeline, runtime_err, size_hints_from_args, size_hints_from_shapes, text_has_kernels, GPU_PIPELINE,
 };
-use crate::tuning::{pipeline_for_compile, DeviceKey};
+use crate::tuning::{pipeline_for_compile, DeviceKey, ProgramRef};
+
+fn prog_ref(ctx: &morf_ir::Context, module: morf_ir::OpId, func: morf_ir::OpId) -> ProgramRef<'_> {
+    ProgramRef { ctx, module, func }
+}
 use crate::EngineError;
 
 /// Runs the IR `text` (named `name` in diagnostics) as `opts` says: parse, verify, pick
@@ -108,8 +112,14 @@ pub fn run_source_gpu_with_hints(
         sms: gpu.sm_count().map_err(runtime_err)?,
         driver: gpu.driver_version().map(|v| v.to_string()).unwrap_or_default(),
     };
-    let (pipeline, hints, note) =
-        pipeline_for_compile(&opts.tuning, true, &rctx, rmodule, rfunc, GPU_PIPELINE, hints.as_deref(), &key)?;
+    let (pipeline, hints, note) = pipeline_for_compile(
+        &opts.tuning,
+        true,
+        prog_ref(&rctx, rmodule, rfunc),
+        GPU_PIPELINE,
+        hints.as_deref(),
+        &key,
+    )?;
     if let Some(n) = note {
         tracing::info!("{n}");
     }
@@ -185,9 +195,7 @@ pub fn run_source_sim_compiled_with_hints(
         let (pipeline, hints, note) = pipeline_for_compile(
             &opts.tuning,
             false,
-            &rctx,
-            rmodule,
-            rfunc,
+            prog_ref(&rctx, rmodule, rfunc),
             GPU_PIPELINE,
             hints.as_deref(),
             &DeviceKey::default_target(),

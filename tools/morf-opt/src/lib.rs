@@ -1,7 +1,7 @@
 //! The `morf-opt` tool: registers morf's dialects and passes and hands the command line to
 //! the driver in the core ([`morf_ir::tools::opt_main`]). See `docs/passes.md` for the flags.
 
-use morf_engine::tuning::{resolve, DeviceKey, Resolution, TuningCache};
+use morf_engine::tuning::{resolve, DeviceKey, ProgramRef, Resolution, TuningCache};
 use morf_ir::pass::{quote_option_value, PassRegistry};
 use morf_ir::tools::{ModulePipeline, OptConfig, PipelineHook, PtxFlags};
 use morf_ir::{Context, Diagnostic, OpId};
@@ -199,7 +199,7 @@ fn tuning_hook(cache: TuningCache, device: DeviceKey, reg: PassRegistry) -> Pipe
                 Some(format!("untuned: the module has {} functions (tuning entries are per function)", funcs.len())),
             ));
         };
-        match resolve(&cache, &reg, ctx, module, func, name, hints, &device)? {
+        match resolve(&cache, &reg, ProgramRef { ctx, module, func }, name, hints, &device)? {
             Resolution::Tuned { pipeline, hints, note, .. } => {
                 Ok((Some(ModulePipeline { pipeline, hints }), Some(note)))
             }

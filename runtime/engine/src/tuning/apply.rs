@@ -93,6 +93,17 @@ fn add_options<'a>(
     Ok(())
 }
 
+/// The program a lookup is for: function `func` of `module` in `ctx`.
+#[derive(Clone, Copy)]
+pub struct ProgramRef<'a> {
+    /// The context.
+    pub ctx: &'a Context,
+    /// The tensor-level module (its hash is the key).
+    pub module: OpId,
+    /// The function.
+    pub func: OpId,
+}
+
 /// Looks `func` of `module` up in `cache` for `pipeline` on `device` with size `hints`
 /// (`M=576000,N=384`): the program's hash, the bucket of the hints and the device pick the
 /// entry ([`TuningCache::lookup`]). Only a registered pipeline name is tuned (a textual
@@ -100,13 +111,12 @@ fn add_options<'a>(
 pub fn resolve(
     cache: &TuningCache,
     reg: &PassRegistry,
-    ctx: &Context,
-    module: OpId,
-    func: OpId,
+    prog: ProgramRef<'_>,
     pipeline: &str,
     hints: Option<&str>,
     device: &DeviceKey,
 ) -> Result<Resolution, String> {
+    let ProgramRef { ctx, module, func } = prog;
     let fname = morf_ir::builtin::symbol_name(ctx, func).unwrap_or("?").to_string();
     if reg.pipeline(pipeline).is_none() {
         return Ok(Resolution::Untuned {
@@ -174,7 +184,9 @@ mod tests {
         let reg = pass_registry();
         let dev = DeviceKey::default_target();
         let mut cache = TuningCache::default();
-        let r = resolve(&cache, &reg, &ctx, m, f, "gpu", Some("M=576000,N=384"), &dev).unwrap();
+        let r =
+            resolve(&cache, &reg, ProgramRef { ctx: &ctx, module: m, func: f }, "gpu", Some("M=576000,N=384"), &dev)
+                .unwrap();
         assert!(matches!(&r, Resolution::Untuned { note } if note.contains("bucket M~2^19,N=384")), "{r:?}");
         cache.insert(TuningEntry {
             program: program_hash(&ctx, m),
@@ -187,7 +199,7 @@ mod tests {
         });
         for m_size in [524288, 576000, 1048575] {
             let h = format!("M={m_size},N=384");
-            match resolve(&cache, &reg, &ctx, m, f, "gpu", Some(&h), &dev).unwrap() {
+            match resolve(&cache, &reg, ProgramRef { ctx: &ctx, module: m, func: f }, "gpu", Some(&h), &dev).unwrap() {
                 Resolution::Tuned { pipeline, hints, .. } => {
                     assert!(pipeline.contains("lower-loop-to-gpu{rows-in-flight=2}"), "{pipeline}");
                     assert_eq!(hints, "M=524288,N=384");
@@ -195,11 +207,21 @@ mod tests {
                 r => panic!("{r:?}"),
             }
         }
-        let r = resolve(&cache, &reg, &ctx, m, f, "gpu", Some("M=2000000,N=384"), &dev).unwrap();
+        let r =
+            resolve(&cache, &reg, ProgramRef { ctx: &ctx, module: m, func: f }, "gpu", Some("M=2000000,N=384"), &dev)
+                .unwrap();
         assert!(matches!(r, Resolution::Untuned { .. }));
-        let r = resolve(&cache, &reg, &ctx, m, f, "gpu-unfused", Some("M=576000,N=384"), &dev).unwrap();
+        let r = resolve(
+            &cache,
+            &reg,
+            ProgramRef { ctx: &ctx, module: m, func: f },
+            "gpu-unfused",
+            Some("M=576000,N=384"),
+            &dev,
+        )
+        .unwrap();
         assert!(matches!(r, Resolution::Untuned { .. }));
-        let r = resolve(&cache, &reg, &ctx, m, f, "gpu", None, &dev).unwrap();
+        let r = resolve(&cache, &reg, ProgramRef { ctx: &ctx, module: m, func: f }, "gpu", None, &dev).unwrap();
         assert!(r.note().contains("no sizes"));
     }
 }

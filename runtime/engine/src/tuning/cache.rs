@@ -384,7 +384,8 @@ mod tests {
             let fname = morf_ir::builtin::symbol_name(&ctx, f).unwrap().to_string();
             let hash = crate::tuning::program_hash(&ctx, m);
             for b in buckets {
-                let (e, _) = c.lookup(&hash, &fname, "gpu", b, &h200).unwrap_or_else(|| panic!("no entry for {file} {b}"));
+                let (e, _) =
+                    c.lookup(&hash, &fname, "gpu", b, &h200).unwrap_or_else(|| panic!("no entry for {file} {b}"));
                 let ev = e.evidence.as_ref().expect("the sweep records its evidence");
                 assert!(ev.checked && ev.median_us <= ev.default_us, "{file} {b}: {ev:?}");
             }

@@ -10,7 +10,7 @@ pub mod key;
 pub mod space;
 pub mod tuner;
 
-pub use apply::{pipeline_with_options, resolve, Resolution};
+pub use apply::{pipeline_with_options, resolve, ProgramRef, Resolution};
 pub use cache::{DeviceKey, DeviceMatch, Evidence, TuningCache, TuningEntry, BUILTIN_CACHE, CACHE_VERSION};
 pub use key::{exact_dims, program_hash, shape_bucket, ShapeBucket};
 pub use space::{coordinate_descent, knobs, Config, Knob, Outcome, Search, Trial};
@@ -65,23 +65,21 @@ impl TuningSource {
     }
 }
 
-/// The pipeline and size hints a compile of `func` of `module` runs with `pipeline` and
+/// The pipeline and size hints a compile of `prog` runs with `pipeline` and
 /// `hints` on `device`, after consulting `source` ([`resolve`]): the tuned ones when the cache
 /// has an entry, else the given ones. Also returns the account of the choice (`None` when no
 /// cache was consulted).
 pub fn pipeline_for_compile(
     source: &TuningSource,
     on_gpu: bool,
-    ctx: &morf_ir::Context,
-    module: morf_ir::OpId,
-    func: morf_ir::OpId,
+    prog: ProgramRef<'_>,
     pipeline: &str,
     hints: Option<&str>,
     device: &DeviceKey,
 ) -> Result<(String, Option<String>, Option<String>), EngineError> {
     let Some(cache) = source.cache(on_gpu) else { return Ok((pipeline.to_string(), hints.map(str::to_string), None)) };
     let reg = crate::compile::pass_registry();
-    match resolve(&cache, &reg, ctx, module, func, pipeline, hints, device).map_err(EngineError::Other)? {
+    match resolve(&cache, &reg, prog, pipeline, hints, device).map_err(EngineError::Other)? {
         Resolution::Tuned { pipeline, hints, note, .. } => Ok((pipeline, Some(hints), Some(note))),
         Resolution::Untuned { note } => Ok((pipeline.to_string(), hints.map(str::to_string), Some(note))),
     }

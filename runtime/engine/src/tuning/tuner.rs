@@ -336,7 +336,6 @@ pub fn tune(
                 say(what, (n, cfg.max_trials), best_seen.is_finite().then_some(best_seen));
             },
         );
-        drop(eval);
         for (i, t) in search.trials.iter().enumerate() {
             log(&format!("{named} trial {i}: {} -> {:?}", describe(&t.config), t.outcome));
         }
