@@ -14,6 +14,11 @@
 #                (the JIT's log), compute-sanitizer memcheck and racecheck on each row's tuned
 #                program and on the odd shapes, and the odd shapes checked against fp64.
 # STEP=unfused   morf-tune on the unfused pipeline at 576000 x 384 (the fair baseline).
+# STEP=examples  morf-tune on every example at 65536 x 1024 (3-D: 64 x 1024 x 1024) and on
+#                shapes outside the benchmark table (32768x768, 33791x768, 131072x256,
+#                1000000x256, 8388608x2) for the backward norms.
+# KNOBS, TRIALS, ROUNDS restrict the search (the ninth session's call 2 used
+# KNOBS=splits,threads,rows-in-flight,staged-rows,min-ctas,final TRIALS=22 ROUNDS=1).
 set -uo pipefail
 BIN=${BIN:-target/release}
 OUT=${OUT:-tune-out}
@@ -30,7 +35,8 @@ tune() { # file pipeline label sizes...
     local args=()
     for s in "$@"; do args+=(--sizes "$s"); done
     timeout "$LIMIT" "$BIN/morf-tune" "$file" "${args[@]}" --pipeline "$pipeline" --cache "$CACHE" \
-        --runs "${RUNS:-20}" --final-runs "${FINAL_RUNS:-50}" --max-trials "${TRIALS:-40}" \
+        --runs "${RUNS:-20}" --final-runs "${FINAL_RUNS:-50}" --max-trials "${TRIALS:-40}" --rounds "${ROUNDS:-2}" \
+        ${KNOBS:+--knobs "$KNOBS"} \
         --json "$OUT/tune-$label.json" >"$OUT/logs/tune-$label.txt" 2>"$OUT/logs/tune-$label.log"
     echo "== $label (rc=$?)"
     cat "$OUT/logs/tune-$label.txt"
@@ -41,6 +47,20 @@ tune)
     for f in rmsnorm_bwd layernorm_bwd; do
         for s in $ROWS_BF16; do tune "examples/$f.mlir" gpu "$f-${s//[=,]/_}" "$s"; done
         tune "examples/${f}_f32.mlir" gpu "${f}_f32-M_576000_N_384" M=576000,N=384
+    done
+    ;;
+examples)
+    for f in examples/*.mlir; do
+        b=$(basename "$f" .mlir)
+        s=M=65536,N=1024
+        grep -q '"B"' "$f" && s=B=64,M=1024,N=1024
+        grep -q '"K"' "$f" && s=M=65536,K=65536,N=1024
+        tune "$f" gpu "$b-${s//[=,]/_}" "$s"
+    done
+    for f in rmsnorm_bwd layernorm_bwd; do
+        for s in M=32768,N=768 M=33791,N=768 M=131072,N=256 M=1000000,N=256 M=8388608,N=2; do
+            tune "examples/$f.mlir" gpu "$f-${s//[=,]/_}" "$s"
+        done
     done
     ;;
 unfused)
