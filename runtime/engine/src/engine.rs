@@ -53,11 +53,20 @@ pub struct EngineOptions {
     pub size_hints: Option<String>,
     /// The CUDA device of [`Device::Gpu`].
     pub gpu_ordinal: usize,
+    /// The tuning cache consulted for a named pipeline with size hints
+    /// ([`crate::tuning::TuningSource`]): by default the built-in one, on a GPU whose name
+    /// and SM count match an entry; the simulator consults only a given cache, as the H200.
+    pub tuning: crate::tuning::TuningSource,
 }
 
 impl Default for EngineOptions {
     fn default() -> Self {
-        EngineOptions { pipeline: GPU_PIPELINE.to_string(), size_hints: None, gpu_ordinal: 0 }
+        EngineOptions {
+            pipeline: GPU_PIPELINE.to_string(),
+            size_hints: None,
+            gpu_ordinal: 0,
+            tuning: crate::tuning::TuningSource::Builtin,
+        }
     }
 }
 
@@ -114,9 +123,29 @@ impl Engine {
                 let target = if kernels_already {
                     module
                 } else {
+                    // A tuned schedule for this program, bucket and device, if the cache has one.
+                    let device = match &self.gpu {
+                        Some(gpu) => crate::tuning::DeviceKey {
+                            name: gpu.device_name().map_err(runtime_err)?,
+                            sms: gpu.sm_count().map_err(runtime_err)?,
+                            driver: gpu.driver_version().map(|v| v.to_string()).unwrap_or_default(),
+                        },
+                        None => crate::tuning::DeviceKey::default_target(),
+                    };
+                    let prog = crate::tuning::ProgramRef { ctx, module, func: reference };
+                    let (pipeline, hints, note) = crate::tuning::pipeline_for_compile(
+                        &self.options.tuning,
+                        self.gpu.is_some(),
+                        prog,
+                        &self.options.pipeline,
+                        self.options.size_hints.as_deref(),
+                        &device,
+                    )?;
+                    if let Some(n) = note {
+                        tracing::info!("{n}");
+                    }
                     let clone = ctx.clone_op(module, &mut HashMap::new());
-                    let hints = self.options.size_hints.as_deref();
-                    run_named_pipeline(ctx, clone, &pass_registry(), &self.options.pipeline, hints)?;
+                    run_named_pipeline(ctx, clone, &pass_registry(), &pipeline, hints.as_deref())?;
                     clone
                 };
                 let ptx = emit_ptx(ctx, target)?;

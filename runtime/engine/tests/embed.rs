@@ -106,3 +106,34 @@ fn ir_errors_stay_diagnostics() {
         e => panic!("{e:?}"),
     }
 }
+
+#[test]
+fn a_given_tuning_cache_picks_the_schedule() {
+    use morf_engine::tuning::{program_hash, DeviceKey, TuningCache, TuningEntry, TuningSource};
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/rmsnorm_bwd.mlir")).unwrap();
+    let mut ctx = morf_engine::new_context(false);
+    let module = morf_engine::load_module(&mut ctx, "rmsnorm_bwd.mlir", &text).unwrap();
+    let mut cache = TuningCache::default();
+    cache.insert(TuningEntry {
+        program: program_hash(&ctx, module),
+        function: "rmsnorm_bwd".into(),
+        pipeline: "gpu".into(),
+        bucket: "M~2^6,N=384".into(),
+        device: DeviceKey::default_target(),
+        options: [("lower-loop-to-gpu".to_string(), "threads=512".to_string())].into(),
+        evidence: None,
+    });
+    let options = |tuning| EngineOptions { size_hints: Some("M=100,N=384".into()), tuning, ..Default::default() };
+    let tuned = Engine::new(Device::Sim, options(TuningSource::Cache(std::sync::Arc::new(cache)))).unwrap();
+    let compiled = tuned.compile(&mut ctx, module, None).unwrap();
+    assert!(compiled.ptx().unwrap().contains(".maxntid 512, 1, 1"));
+    // The simulator runs the tuned program and agrees with the interpreter.
+    let args = compiled.bind(&Inputs::new().random(&[("M", 100), ("N", 384)])).unwrap();
+    let out = compiled.run(&args).unwrap();
+    assert!(compiled.check(&args, &out).unwrap().iter().all(|c| c.ok()));
+    // The built-in cache is for GPUs only: the simulator keeps the heuristics' schedule.
+    let plain = Engine::new(Device::Sim, options(TuningSource::Builtin)).unwrap();
+    let p = plain.compile(&mut ctx, module, None).unwrap();
+    assert!(!p.ptx().unwrap().contains(".maxntid 512, 1, 1"));
+}
