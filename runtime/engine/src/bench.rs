@@ -48,7 +48,7 @@ use morf_ir::interp::RtValue;
 use morf_ir::{Context, OpId, TypeData};
 use morf_runtime::{Gpu, RuntimeError};
 
-use crate::compile::{compile_for_gpu, runtime_err, GpuProgram};
+use crate::compile::{compile_for_gpu, lower_for_gpu, runtime_err, GpuProgram};
 use crate::timing::{time_kernels, time_program, CallTiming, KernelTiming};
 use crate::tuning::{pipeline_for_compile, DeviceKey, ProgramRef};
 use crate::{
@@ -92,6 +92,9 @@ pub struct BenchConfig {
     /// The tuning cache consulted for each named pipeline (the built-in one by default): an
     /// entry for the program, the shape's bucket and the GPU gives the tuned schedule.
     pub tuning: crate::tuning::TuningSource,
+    /// PTX to load for the fused program instead of emitting it, with its file name
+    /// (another backend's PTX of the same lowering, checked to have the same kernels).
+    pub fused_ptx: Option<(String, String)>,
 }
 
 impl BenchConfig {
@@ -114,6 +117,7 @@ impl BenchConfig {
             check: true,
             call_timing: CallTiming::Pipelined,
             tuning: crate::tuning::TuningSource::Builtin,
+            fused_ptx: None,
         }
     }
 
@@ -808,15 +812,13 @@ pub fn run_bench_with_phases(
         let (fused_pipeline, fused_hints) = tuned(&config.fused_pipeline, "fused")?;
         let unfused_choice = if config.unfused { Some(tuned(&config.unfused_pipeline, "unfused")?) } else { None };
         phase("fused: compile");
-        let fused = compile_for_gpu(
-            &gpu,
-            &name,
-            text,
-            config.entry.as_deref(),
-            false,
-            &fused_pipeline,
-            fused_hints.as_deref(),
-        )?;
+        let mut lowered =
+            lower_for_gpu(&name, text, config.entry.as_deref(), false, &fused_pipeline, fused_hints.as_deref())?;
+        if let Some((file, ptx)) = &config.fused_ptx {
+            lowered = lowered.with_ptx(ptx.clone(), file)?;
+            log(&format!("{shape} fused: kernels from {file} instead of morf's PTX"));
+        }
+        let fused = lowered.load(&gpu)?;
         log(&format!("{shape} fused ('{}'): {} kernel(s)", config.fused_pipeline, fused.kernels.len()));
 
         // One untimed call of the fused program: its outputs are checked, and give the

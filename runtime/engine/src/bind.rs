@@ -53,6 +53,9 @@ pub struct RunOptions {
     /// The tuning cache a compiled run consults ([`crate::tuning::TuningSource`]; by
     /// default the built-in one, on a GPU).
     pub tuning: crate::tuning::TuningSource,
+    /// PTX to load instead of emitting it, on a GPU (another backend's PTX of the same
+    /// lowering, [`crate::compile::LoweredProgram::with_ptx`]), with its file name.
+    pub ptx: Option<(String, String)>,
 }
 
 impl Default for RunOptions {
@@ -68,6 +71,7 @@ impl Default for RunOptions {
             stats: false,
             max_memory: None,
             tuning: crate::tuning::TuningSource::Builtin,
+            ptx: None,
         }
     }
 }

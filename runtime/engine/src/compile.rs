@@ -246,7 +246,51 @@ pub fn lower_for_gpu(
     Ok(LoweredProgram { ctx, module, func, ptx, kernels, compile_time: t0.elapsed() })
 }
 
+/// The `.entry` kernels of PTX `text` with their parameter counts, in order.
+pub fn ptx_entries(text: &str) -> Vec<(String, usize)> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(i) = rest.find(".entry ") {
+        rest = &rest[i + ".entry ".len()..];
+        let name: String = rest.chars().take_while(|c| !c.is_whitespace() && *c != '(').collect();
+        let params =
+            rest.find('(').zip(rest.find(')')).map_or(
+                0,
+                |(a, b)| {
+                    if a < b {
+                        rest[a..b].matches(".param").count()
+                    } else {
+                        0
+                    }
+                },
+            );
+        out.push((name, params));
+    }
+    out.sort();
+    out
+}
+
 impl LoweredProgram {
+    /// The program with `ptx` (another backend's PTX of the same lowering, e.g. MLIR's
+    /// `gpu-module-to-binary`) in place of morf's own: its kernels and their parameter
+    /// counts must be those of morf's PTX, or the launches would not match them.
+    pub fn with_ptx(mut self, ptx: String, what: &str) -> Result<LoweredProgram, EngineError> {
+        let (ours, theirs) = (ptx_entries(&self.ptx), ptx_entries(&ptx));
+        if ours != theirs {
+            let show = |v: &[(String, usize)]| {
+                v.iter().map(|(n, p)| format!("{n}({p} params)")).collect::<Vec<_>>().join(", ")
+            };
+            return Err(EngineError::Other(format!(
+                "{what} does not match this lowering: its kernels are [{}], the lowering's are [{}] \
+                 (compile it from the same program, pipeline, size hints and tuning)",
+                show(&theirs),
+                show(&ours)
+            )));
+        }
+        self.ptx = ptx;
+        Ok(self)
+    }
+
     /// Loads the PTX on `gpu` (the driver's JIT) and looks up every kernel.
     pub fn load(self, gpu: &Gpu) -> Result<GpuProgram, EngineError> {
         let names: Vec<&str> = self.kernels.iter().map(String::as_str).collect();

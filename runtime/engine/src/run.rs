@@ -17,8 +17,8 @@ use morf_runtime::Gpu;
 use crate::bind::{bind_arguments, load_module, new_context, select_function, write_results, RunOptions, RunReport};
 use crate::check::{compare_outputs_judged, OutputCheck};
 use crate::compile::{
-    compile_for_gpu, emit_ptx, has_kernels, pass_registry, resolve_size_hints, run_host_on_simulator,
-    run_named_pipeline, runtime_err, size_hints_from_args, size_hints_from_shapes, text_has_kernels, GPU_PIPELINE,
+    emit_ptx, has_kernels, lower_for_gpu, pass_registry, resolve_size_hints, run_host_on_simulator, run_named_pipeline,
+    runtime_err, size_hints_from_args, size_hints_from_shapes, text_has_kernels, GPU_PIPELINE,
 };
 use crate::tuning::{pipeline_for_compile, DeviceKey, ProgramRef};
 
@@ -123,15 +123,13 @@ pub fn run_source_gpu_with_hints(
     if let Some(n) = note {
         tracing::info!("{n}");
     }
-    let prog = compile_for_gpu(
-        &gpu,
-        name,
-        text,
-        opts.entry.as_deref(),
-        opts.allow_unregistered_dialect,
-        &pipeline,
-        hints.as_deref(),
-    )?;
+    let mut lowered =
+        lower_for_gpu(name, text, opts.entry.as_deref(), opts.allow_unregistered_dialect, &pipeline, hints.as_deref())?;
+    if let Some((file, ptx)) = &opts.ptx {
+        lowered = lowered.with_ptx(ptx.clone(), file)?;
+        tracing::info!("kernels from {file} instead of morf's PTX");
+    }
+    let prog = lowered.load(&gpu)?;
     tracing::info!("compiled {} kernel(s) in {:?} for {device}", prog.kernels.len(), prog.compile_time);
     let t = Instant::now();
     let results = prog.run(&gpu, &args)?;
@@ -179,6 +177,11 @@ pub fn run_source_sim_compiled_with_hints(
     check: bool,
     size_hints: Option<&str>,
 ) -> Result<GpuRunReport, EngineError> {
+    if let Some((file, _)) = &opts.ptx {
+        return Err(EngineError::Other(format!(
+            "{file}: PTX is only loaded on a GPU (--device gpu); the simulator runs the kernels' IR"
+        )));
+    }
     let mut rctx = new_context(opts.allow_unregistered_dialect);
     let rmodule = load_module(&mut rctx, name, text)?;
     let mut warnings: Vec<String> = rctx.take_emitted().iter().map(|d| rctx.render(d).trim_end().to_string()).collect();

@@ -137,3 +137,23 @@ fn a_given_tuning_cache_picks_the_schedule() {
     let p = plain.compile(&mut ctx, module, None).unwrap();
     assert!(!p.ptx().unwrap().contains(".maxntid 512, 1, 1"));
 }
+
+#[test]
+fn another_backends_ptx_must_match_the_lowering() {
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/rmsnorm_bwd.mlir")).unwrap();
+    let lower =
+        || morf_engine::compile::lower_for_gpu("r.mlir", &text, None, false, "gpu", Some("M=64,N=384")).unwrap();
+    let ours = lower().ptx.clone();
+    let entries = morf_engine::compile::ptx_entries(&ours);
+    assert!(!entries.is_empty() && entries.iter().all(|(_, p)| *p > 0), "{entries:?}");
+    // The same kernels (another backend's register names and bodies): accepted.
+    let theirs = ours.replace("%rd", "%r_d");
+    assert_eq!(lower().with_ptx(theirs.clone(), "x.ptx").unwrap().ptx, theirs);
+    // A kernel missing or a parameter fewer: refused, naming both sides.
+    let renamed = ours.replacen(&entries[0].0, "other_k0", 2);
+    let e = lower().with_ptx(renamed, "x.ptx").err().unwrap().to_string();
+    assert!(e.starts_with("x.ptx does not match this lowering: its kernels are [") && e.contains("other_k0"), "{e}");
+    let fewer = ours.replacen(".param .u64", ".reg .u64", 1);
+    assert!(lower().with_ptx(fewer, "x.ptx").is_err());
+}

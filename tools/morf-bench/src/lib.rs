@@ -79,6 +79,12 @@ pub struct Cli {
     /// `none` (the cost model decides: the untuned figures), or a file written by morf-tune.
     #[arg(long, value_name = "builtin|none|FILE", default_value = "builtin")]
     pub tuning_cache: String,
+    /// Load the fused program's kernels from this PTX file instead of emitting them, e.g.
+    /// MLIR's (`morf-opt --emit=ptx --ptx-backend=mlir` of the same program, pipeline, size
+    /// hints and tuning): the two PTX paths timed side by side. Its kernels and parameter
+    /// counts must be the lowering's.
+    #[arg(long, value_name = "FILE")]
+    pub ptx: Option<PathBuf>,
 }
 
 /// Parses a command line (`argv[0]` first) and checks the values clap cannot.
@@ -124,6 +130,13 @@ pub fn bench_config(cli: &Cli) -> Result<BenchConfig, String> {
         check: !cli.no_check,
         call_timing: if cli.sync_calls { CallTiming::Synced } else { CallTiming::Pipelined },
         tuning: TuningSource::from_flag(&cli.tuning_cache).map_err(|e| e.to_string())?,
+        fused_ptx: match &cli.ptx {
+            Some(p) => Some((
+                p.display().to_string(),
+                std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?,
+            )),
+            None => None,
+        },
     })
 }
 

@@ -77,6 +77,11 @@ struct Cli {
     /// cost model's schedule; `-v` says which was used.
     #[arg(long, value_name = "builtin|none|FILE", default_value = "builtin")]
     tuning_cache: String,
+    /// On a GPU: load the kernels from this PTX file instead of emitting them, e.g. MLIR's
+    /// (`morf-opt --emit=ptx --ptx-backend=mlir` of the same program, pipeline, size hints and
+    /// tuning). Its kernels and parameter counts must be the lowering's.
+    #[arg(long, value_name = "FILE")]
+    ptx: Option<String>,
     /// Accept operations of unregistered dialects (generic form).
     #[arg(long)]
     allow_unregistered_dialect: bool,
@@ -124,6 +129,13 @@ fn cli_options(cli: &Cli) -> Result<RunOptions, EngineError> {
         stats: cli.verbose,
         max_memory: None,
         tuning: morf_engine::tuning::TuningSource::from_flag(&cli.tuning_cache)?,
+        ptx: match &cli.ptx {
+            Some(f) => Some((
+                f.clone(),
+                std::fs::read_to_string(f).map_err(|e| EngineError::Other(format!("cannot read {f}: {e}")))?,
+            )),
+            None => None,
+        },
     })
 }
 
@@ -319,6 +331,11 @@ fn run_cli(cli: &Cli) -> Result<CliOutcome, EngineError> {
         None => morf_runtime::cuda_available() && morf_engine::text_has_kernels(&name, &text),
     };
     let sim = cli.device.as_deref() == Some("sim");
+    if cli.ptx.is_some() && !on_gpu {
+        return Err(EngineError::Other(
+            "--ptx loads kernels on a GPU: it needs --device gpu (or auto on a machine with CUDA)".into(),
+        ));
+    }
     let mut lines = Vec::new();
     let (report, checks) = if sim || (auto && !on_gpu) {
         let r = if sim {
