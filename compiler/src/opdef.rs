@@ -352,11 +352,21 @@ macro_rules! define_op {
                     $($verify(ctx, op)?;)?
                     Ok(())
                 }
+                static SIGNATURE: $crate::registry::OpSignature = $crate::registry::OpSignature {
+                    operands: &[$($((stringify!($on), <$oc as $crate::opdef::TypeConstraint>::DESCRIPTION)),*)?],
+                    variadic: $crate::define_op!(@opt $(stringify!($vn), <$vc as $crate::opdef::TypeConstraint>::DESCRIPTION)?),
+                    results: &[$($((stringify!($rn), <$rc as $crate::opdef::TypeConstraint>::DESCRIPTION)),*)?],
+                    variadic_results: $crate::define_op!(@opt $(stringify!($vrn), <$vrc as $crate::opdef::TypeConstraint>::DESCRIPTION)?),
+                    attrs: &[$($((stringify!($an), <$ac as $crate::opdef::AttrConstraint>::DESCRIPTION)),*)?],
+                    optional_attrs: &[$($((stringify!($oan), <$oac as $crate::opdef::AttrConstraint>::DESCRIPTION)),*)?],
+                    regions: &[$($(stringify!($reg)),*)?],
+                };
                 static INFO: $crate::OpInfo = {
                     #[allow(unused_mut)]
                     let mut info = $crate::OpInfo::new($opname, $summary)
                         .traits($crate::Traits(0 $($(| $crate::Traits::$trait.0)*)?))
-                        .verify(generated_verify);
+                        .verify(generated_verify)
+                        .signature(&SIGNATURE);
                     $(info = info.format($parse, $print);)?
                     $(info = info.fold($fold);)?
                     $(info = info.patterns($patterns);)?
@@ -462,6 +472,12 @@ macro_rules! define_op {
 
     // Accessors of operands or results: `$one`/`$all` are the context's getters
     // (`operand`/`operands` or `result`/`results`), `$what` names them in the docs.
+    (@opt) => {
+        None
+    };
+    (@opt $n:expr, $d:expr) => {
+        Some(($n, $d))
+    };
     (@values $Name:ident, $one:ident, $all:ident, $what:literal, $i:expr, [], []) => {};
     (@values $Name:ident, $one:ident, $all:ident, $what:literal, $i:expr, [], [$vn:ident]) => {
         #[allow(dead_code)]

@@ -103,6 +103,33 @@ pub struct OpInfo {
     pub interpret: Option<InterpretFn>,
     /// The elementwise interface: which scalar function the op applies to each element.
     pub elementwise: Option<crate::interfaces::ElementwiseFn>,
+    /// The declared operands, results, attributes and regions (ops defined with
+    /// `define_op!`), for generated documentation.
+    pub signature: Option<&'static OpSignature>,
+}
+
+/// A named operand, result or attribute of an op definition and what it must be (the
+/// constraint's description, completing "must be ...").
+pub type Named = (&'static str, &'static str);
+
+/// What an op definition declares (`define_op!`): its operands, results, attributes and
+/// regions, with the descriptions of their constraints.
+#[derive(Debug)]
+pub struct OpSignature {
+    /// Fixed operands.
+    pub operands: &'static [Named],
+    /// The variadic operand group, if any.
+    pub variadic: Option<Named>,
+    /// Fixed results.
+    pub results: &'static [Named],
+    /// The variadic result group, if any.
+    pub variadic_results: Option<Named>,
+    /// Required attributes.
+    pub attrs: &'static [Named],
+    /// Optional attributes.
+    pub optional_attrs: &'static [Named],
+    /// Regions.
+    pub regions: &'static [&'static str],
 }
 
 impl std::fmt::Debug for OpInfo {
@@ -125,7 +152,13 @@ impl OpInfo {
             patterns: None,
             interpret: None,
             elementwise: None,
+            signature: None,
         }
+    }
+    /// Sets the declared signature.
+    pub const fn signature(mut self, s: &'static OpSignature) -> Self {
+        self.signature = Some(s);
+        self
     }
     /// Sets the traits.
     pub const fn traits(mut self, t: Traits) -> Self {

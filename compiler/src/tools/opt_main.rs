@@ -721,6 +721,36 @@ fn run(
 /// The Markdown reference of `--reference-docs`: per dialect, a table of its ops (summary,
 /// traits, and which hooks the definition provides), then the passes with their options and
 /// the named pipelines, all read from the registries.
+/// One op's declared signature as a line of the reference:
+/// `(lhs: a float tensor, rhs: ...) -> (result: ...) {kind: a string, axis?: an integer} [body]`.
+fn signature_text(g: &crate::registry::OpSignature) -> String {
+    let list = |fixed: &[(&str, &str)], variadic: Option<(&str, &str)>| {
+        let mut v: Vec<String> = fixed.iter().map(|(n, d)| format!("{n}: {d}")).collect();
+        if let Some((n, d)) = variadic {
+            v.push(format!("{n}...: {d}"));
+        }
+        v.join(", ")
+    };
+    let mut s = format!("({})", list(g.operands, g.variadic));
+    let results = list(g.results, g.variadic_results);
+    if !results.is_empty() {
+        s.push_str(&format!(" -> ({results})"));
+    }
+    let attrs: Vec<String> = g
+        .attrs
+        .iter()
+        .map(|(n, d)| format!("{n}: {d}"))
+        .chain(g.optional_attrs.iter().map(|(n, d)| format!("{n}?: {d}")))
+        .collect();
+    if !attrs.is_empty() {
+        s.push_str(&format!(" {{{}}}", attrs.join(", ")));
+    }
+    if !g.regions.is_empty() {
+        s.push_str(&format!(" [{}]", g.regions.join(", ")));
+    }
+    s
+}
+
 fn reference_docs(ctx: &Context, passes: &PassRegistry) -> String {
     use crate::registry::Traits;
     let cell = |t: &str| t.replace('|', "\\|");
@@ -750,7 +780,7 @@ fn reference_docs(ctx: &Context, passes: &PassRegistry) -> String {
     ];
     for d in dialects {
         s.push_str(&format!("\n## `{}`: {}\n\n", d.name, cell(d.summary)));
-        s.push_str("| op | summary | traits | hooks |\n| --- | --- | --- | --- |\n");
+        s.push_str("| op | summary | signature | traits | hooks |\n| --- | --- | --- | --- | --- |\n");
         let mut ops: Vec<_> = ctx.registry().ops().filter(|o| o.name.split('.').next() == Some(d.name)).collect();
         ops.sort_by_key(|o| o.name);
         for o in ops {
@@ -767,9 +797,20 @@ fn reference_docs(ctx: &Context, passes: &PassRegistry) -> String {
             .filter(|(on, _)| *on)
             .map(|(_, n)| *n)
             .collect();
-            s.push_str(&format!("| `{}` | {} | {} | {} |\n", o.name, cell(o.summary), t.join(", "), hooks.join(" ")));
+            s.push_str(&format!(
+                "| `{}` | {} | {} | {} | {} |\n",
+                o.name,
+                cell(o.summary),
+                o.signature.map(|g| cell(&signature_text(g))).unwrap_or_default(),
+                t.join(", "),
+                hooks.join(" ")
+            ));
         }
     }
+    s.push_str(
+        "\nSignatures: operands `(name: constraint, ...)`, `-> results`, `{attributes}` (`?` optional), \
+         `[regions]`; `...` marks a variadic group. Ops defined without `define_op!` have none.\n",
+    );
     s.push_str("\n## Passes\n");
     let mut ps: Vec<_> = passes.passes().collect();
     ps.sort_by_key(|p| p.name);
