@@ -386,6 +386,20 @@ pub fn run(
     iterations: u64,
     max_failures: usize,
 ) -> Outcome {
+    run_with_progress(f, seeds, dict, seed, iterations, max_failures, &mut |_| {})
+}
+
+/// [`run`], calling `progress` with the mutants run so far every 1024 mutants and at the end
+/// (for a progress bar on long runs).
+pub fn run_with_progress(
+    f: fn(&[u8]),
+    seeds: &[Vec<u8>],
+    dict: &[Vec<u8>],
+    seed: u64,
+    iterations: u64,
+    max_failures: usize,
+    progress: &mut dyn FnMut(u64),
+) -> Outcome {
     let mut out = Outcome::default();
     let record = |out: &mut Outcome, iteration: u64, input: &[u8], p: Panic| {
         if out.failures.iter().any(|x| x.panic.key() == p.key()) || out.failures.len() >= max_failures {
@@ -419,7 +433,11 @@ pub fn run(
         if let Some(p) = timed(&mut out, &input) {
             record(&mut out, seeds.len() as u64 + it, &input, p);
         }
+        if it % 1024 == 1023 {
+            progress(it + 1);
+        }
     }
+    progress(iterations);
     out
 }
 

@@ -48,7 +48,21 @@ fn fuzz(name: &str, expensive: bool) {
     let seed = seed();
     let iters = iterations(expensive);
     let t = std::time::Instant::now();
-    let out = mutate::run(f, &seeds, &dict, seed, iters, 8);
+    // A progress bar for long runs: with MORF_FUZZ_ITERS set, on a terminal (stderr), and
+    // never in CI's captured runs (indicatif draws nothing when stderr is not a terminal).
+    let bar = if std::env::var_os("MORF_FUZZ_ITERS").is_some() {
+        indicatif::ProgressBar::new(iters)
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    if let Ok(style) =
+        indicatif::ProgressStyle::with_template("{prefix} {bar:30} {pos}/{len} mutants [{elapsed}<{eta}]")
+    {
+        bar.set_style(style);
+    }
+    bar.set_prefix(name.to_string());
+    let out = mutate::run_with_progress(f, &seeds, &dict, seed, iters, 8, &mut |n| bar.set_position(n));
+    bar.finish_and_clear();
     eprintln!(
         "{name}: {} executions in {:.1?} (seed {seed:#x}); slowest {:.1?} ({} bytes)",
         out.executions,
