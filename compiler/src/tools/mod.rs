@@ -1,7 +1,7 @@
 //! Tool drivers as libraries, so that each binary stays a thin `main` and tests can call
 //! them in-process.
 //!
-//! - [`opt_main`]: the `morf-opt` driver (parse, verify, run passes, print), in the
+//! - [`mod@opt_main`]: the `morf-opt` driver (parse, verify, run passes, print), in the
 //!   style of `mlir-opt`;
 //! - [`verify_diagnostics`]: `--verify-diagnostics` (`expected-error` annotations);
 //! - [`split_input`]: `--split-input-file` (`// -----` chunks).

@@ -10,7 +10,7 @@
 //! float scalars computed outside the nest are recomputed inside it.
 //!
 //! The mapping of a nest follows its `morf.kernel` attribute (docs/fusion.md, "Materialized
-//! form") or, without one, its structure (see [`schedule::Mapping`]):
+//! form") or, without one, its structure (see [`super::schedule::Mapping`]):
 //!
 //! - pointwise, other shapes: one thread per point of the parallel domain, grid-stride, inner
 //!   `reduce`s as sequential `mloop.for`s with an accumulator;
@@ -35,7 +35,7 @@
 //! M >= 1, N >= 1 of any value work (tails, grids larger than the work).
 //!
 //! **Options:** `threads`, `threads-per-row`, `vector`, `rows-per-cta`, `grid` (0 = the
-//! heuristic's choice, [`schedule::choose_schedule`]), `device` (`sms=...,smem=...`
+//! heuristic's choice, [`super::schedule::choose_schedule`]), `device` (`sms=...,smem=...`
 //! overrides of the H200 description), `size-hints=M=4096,N=384` (sizes of named dynamic
 //! dims for the heuristic), `fast` (1: the register-resident row-fused form where N is static
 //! or hinted, behind a run-time guard that falls back to the looped form; 0: never), `report`

@@ -9,7 +9,7 @@ use std::ffi::OsString;
 use std::os::unix::process::ExitStatusExt;
 use std::process::Command;
 
-/// Runs `not` with the given command line (argv[0] first); returns its exit code.
+/// Runs `not` with the given command line (`argv[0]` first); returns its exit code.
 pub fn main_with_args(args: Vec<OsString>) -> i32 {
     let mut rest = args.into_iter().skip(1).peekable();
     let crash = rest.peek().is_some_and(|a| a == "--crash");

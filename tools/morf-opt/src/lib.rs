@@ -1,5 +1,5 @@
 //! The `morf-opt` tool: registers morf's dialects and passes and hands the command line to
-//! the driver in the core ([`morf_ir::tools::opt_main`]). See `docs/passes.md` for the flags.
+//! the driver in the core ([`morf_ir::tools::opt_main()`]). See `docs/passes.md` for the flags.
 
 use morf_engine::tuning::{resolve, DeviceKey, ProgramRef, Resolution, TuningCache};
 use morf_ir::pass::{quote_option_value, PassRegistry};
@@ -277,7 +277,7 @@ fn apply_mlir_flags(args: Vec<std::ffi::OsString>, config: &mut OptConfig) -> Re
     Ok(kept)
 }
 
-/// Runs morf-opt with the given command line (argv[0] first) and returns the process exit code.
+/// Runs morf-opt with the given command line (`argv[0]` first) and returns the process exit code.
 pub fn main_with_args(args: Vec<std::ffi::OsString>) -> i32 {
     let mut config = OptConfig {
         ptx_emitter: Some(emit_ptx),

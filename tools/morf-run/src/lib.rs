@@ -139,7 +139,7 @@ fn cli_options(cli: &Cli) -> Result<RunOptions, EngineError> {
     })
 }
 
-/// Runs morf-run with the given command line (argv[0] first) and returns the process exit code:
+/// Runs morf-run with the given command line (`argv[0]` first) and returns the process exit code:
 /// 0 on success, 1 on any error (reported on stderr), a malformed command line included.
 pub fn main_with_args(args: Vec<OsString>) -> i32 {
     let cli = match Cli::try_parse_from(args) {
