@@ -200,8 +200,8 @@ impl Session {
     }
 
     /// Sets the options the engine compiles with in [`Session::run`] (its lowering
-    /// pipeline, size hints, GPU ordinal). The engine's pipeline is looked up among
-    /// morf's own passes: run your own passes with [`Session::run_pipeline`] first.
+    /// pipeline, size hints, GPU ordinal, tuning cache). The pipeline is looked up in
+    /// [`Session::passes`], so it may be one you registered, running your own passes.
     pub fn set_engine_options(&mut self, options: EngineOptions) {
         self.engine_options = options;
     }
@@ -280,7 +280,9 @@ impl Session {
         inputs: &Inputs,
         check: bool,
     ) -> Result<RunOutput, Error> {
-        let engine = Engine::new(device, self.engine_options.clone())?;
+        let options =
+            EngineOptions { passes: Some(std::sync::Arc::new(self.passes.clone())), ..self.engine_options.clone() };
+        let engine = Engine::new(device, options)?;
         let compiled = engine.compile(&mut self.ctx, module, entry)?;
         let args = compiled.bind(inputs)?;
         let out = compiled.run(&args)?;

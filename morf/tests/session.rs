@@ -90,3 +90,50 @@ fn gpu_without_a_driver_is_an_error() {
         Err(e) => assert!(matches!(e, Error::Engine(morf::engine::EngineError::NoGpu(_))), "{e:?}"),
     }
 }
+
+#[test]
+fn run_lowers_with_the_sessions_own_pipelines() {
+    use morf::ir::pass::PassResult;
+    use morf::ir::{Context, OpId};
+
+    /// Turns every `mtensor.add` into `mtensor.sub` (so the result shows it ran).
+    struct AddToSub;
+    impl morf::Pass for AddToSub {
+        fn name(&self) -> &'static str {
+            "test-add-to-sub"
+        }
+        fn run(&mut self, ctx: &mut Context, op: OpId) -> PassResult {
+            let adds: Vec<OpId> =
+                ctx.walk_collect(op).into_iter().filter(|&o| ctx.op_name(o) == "mtensor.add").collect();
+            for a in adds {
+                let (x, y) = (ctx.operand(a, 0), ctx.operand(a, 1));
+                let ty = ctx.value_type(ctx.result(a, 0));
+                let loc = ctx.op_loc(a);
+                let st = morf::ir::OperationState::new("mtensor.sub", loc).operands(&[x, y]).results(&[ty]);
+                let sub = ctx.create_op(st);
+                ctx.insert_op_before(a, sub);
+                let r = ctx.result(sub, 0);
+                ctx.replace_all_uses_with(ctx.result(a, 0), r);
+                ctx.erase_op(a);
+            }
+            Ok(())
+        }
+    }
+    let mut s = Session::new();
+    s.register_pass(morf::PassInfo {
+        name: "test-add-to-sub",
+        description: "mtensor.add becomes mtensor.sub",
+        options: &[],
+        create: |_| Ok(Box::new(AddToSub)),
+    });
+    s.register_pipeline(morf::NamedPipeline {
+        name: "my-gpu",
+        description: "test-add-to-sub, then the gpu pipeline",
+        text: "builtin.module(test-add-to-sub,lower-tensor-to-loop,canonicalize,cse,lower-loop-to-gpu)",
+    });
+    s.set_engine_options(morf::engine::EngineOptions { pipeline: "my-gpu".into(), ..Default::default() });
+    let m = s.parse("add.mlir", ADD).unwrap();
+    let out = s.run(m, Device::Sim, &inputs()).unwrap();
+    assert_eq!(out.array(0), Some(&(vec![4], vec![0.5, 1.5, 2.5, 3.5])), "the session's pass ran in the lowering");
+    assert!(!out.kernels.is_empty());
+}

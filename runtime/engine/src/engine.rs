@@ -43,7 +43,7 @@ pub enum Device {
 }
 
 /// How an [`Engine`] compiles.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct EngineOptions {
     /// The named pipeline that lowers a module without kernels ([`GPU_PIPELINE`] by default;
     /// `gpu-unfused` is the baseline without fusion).
@@ -57,6 +57,22 @@ pub struct EngineOptions {
     /// ([`crate::tuning::TuningSource`]): by default the built-in one, on a GPU whose name
     /// and SM count match an entry; the simulator consults only a given cache, as the H200.
     pub tuning: crate::tuning::TuningSource,
+    /// The passes and named pipelines the lowering is looked up in: `None` for morf's own
+    /// ([`crate::compile::pass_registry`]); an embedder's registry lets the pipeline name
+    /// its own passes and pipelines (the `morf` facade's `Session::run` passes its own).
+    pub passes: Option<std::sync::Arc<morf_ir::pass::PassRegistry>>,
+}
+
+impl std::fmt::Debug for EngineOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EngineOptions")
+            .field("pipeline", &self.pipeline)
+            .field("size_hints", &self.size_hints)
+            .field("gpu_ordinal", &self.gpu_ordinal)
+            .field("tuning", &self.tuning)
+            .field("passes", &self.passes.as_ref().map(|_| "custom registry"))
+            .finish()
+    }
 }
 
 impl Default for EngineOptions {
@@ -66,6 +82,7 @@ impl Default for EngineOptions {
             size_hints: None,
             gpu_ordinal: 0,
             tuning: crate::tuning::TuningSource::Builtin,
+            passes: None,
         }
     }
 }
@@ -133,19 +150,28 @@ impl Engine {
                         None => crate::tuning::DeviceKey::default_target(),
                     };
                     let prog = crate::tuning::ProgramRef { ctx, module, func: reference };
-                    let (pipeline, hints, note) = crate::tuning::pipeline_for_compile(
+                    let own;
+                    let reg = match &self.options.passes {
+                        Some(r) => r.as_ref(),
+                        None => {
+                            own = pass_registry();
+                            &own
+                        }
+                    };
+                    let (pipeline, hints, note) = crate::tuning::pipeline_for_compile_with(
                         &self.options.tuning,
                         self.gpu.is_some(),
                         prog,
                         &self.options.pipeline,
                         self.options.size_hints.as_deref(),
                         &device,
+                        reg,
                     )?;
                     if let Some(n) = note {
                         tracing::info!("{n}");
                     }
                     let clone = ctx.clone_op(module, &mut HashMap::new());
-                    run_named_pipeline(ctx, clone, &pass_registry(), &pipeline, hints.as_deref())?;
+                    run_named_pipeline(ctx, clone, reg, &pipeline, hints.as_deref())?;
                     clone
                 };
                 let ptx = emit_ptx(ctx, target)?;

@@ -77,9 +77,21 @@ pub fn pipeline_for_compile(
     hints: Option<&str>,
     device: &DeviceKey,
 ) -> Result<(String, Option<String>, Option<String>), EngineError> {
+    pipeline_for_compile_with(source, on_gpu, prog, pipeline, hints, device, &crate::compile::pass_registry())
+}
+
+/// [`pipeline_for_compile`] with the pipelines of `reg` (an embedder's registry).
+pub fn pipeline_for_compile_with(
+    source: &TuningSource,
+    on_gpu: bool,
+    prog: ProgramRef<'_>,
+    pipeline: &str,
+    hints: Option<&str>,
+    device: &DeviceKey,
+    reg: &morf_ir::pass::PassRegistry,
+) -> Result<(String, Option<String>, Option<String>), EngineError> {
     let Some(cache) = source.cache(on_gpu) else { return Ok((pipeline.to_string(), hints.map(str::to_string), None)) };
-    let reg = crate::compile::pass_registry();
-    match resolve(&cache, &reg, prog, pipeline, hints, device).map_err(EngineError::Other)? {
+    match resolve(&cache, reg, prog, pipeline, hints, device).map_err(EngineError::Other)? {
         Resolution::Tuned { pipeline, hints, note, .. } => Ok((pipeline, Some(hints), Some(note))),
         Resolution::Untuned { note } => Ok((pipeline.to_string(), hints.map(str::to_string), Some(note))),
     }
