@@ -742,11 +742,7 @@ pub fn run_bench_with_phases(
     let device = gpu.device_name().map_err(gpu_err)?;
     let sm_count = gpu.sm_count().map_err(gpu_err)?;
     log(&format!("device: {device} ({sm_count} SMs)"));
-    let device_key = DeviceKey {
-        name: device.clone(),
-        sms: sm_count,
-        driver: gpu.driver_version().map(|v| v.to_string()).unwrap_or_default(),
-    };
+    let device_key = DeviceKey::of(&gpu).map_err(gpu_err)?;
 
     phase(None, "copy kernel".into());
     let cb = gpu.measure_copy_bandwidth(config.copy_bytes, config.warmup, config.runs).map_err(gpu_err)?;

@@ -142,11 +142,7 @@ impl Engine {
                 } else {
                     // A tuned schedule for this program, bucket and device, if the cache has one.
                     let device = match &self.gpu {
-                        Some(gpu) => crate::tuning::DeviceKey {
-                            name: gpu.device_name().map_err(runtime_err)?,
-                            sms: gpu.sm_count().map_err(runtime_err)?,
-                            driver: gpu.driver_version().map(|v| v.to_string()).unwrap_or_default(),
-                        },
+                        Some(gpu) => crate::tuning::DeviceKey::of(gpu).map_err(runtime_err)?,
                         None => crate::tuning::DeviceKey::default_target(),
                     };
                     let prog = crate::tuning::ProgramRef { ctx, module, func: reference };

@@ -107,11 +107,7 @@ pub fn run_source_gpu_with_hints(
     // `morf.size_hints` attribute says otherwise.
     let hints = resolve_size_hints(&rctx, rmodule, size_hints, size_hints_from_args(&rctx, rfunc, &args))?;
     // A tuned schedule for this program, bucket and GPU, if the cache has one.
-    let key = DeviceKey {
-        name: device.clone(),
-        sms: gpu.sm_count().map_err(runtime_err)?,
-        driver: gpu.driver_version().map(|v| v.to_string()).unwrap_or_default(),
-    };
+    let key = DeviceKey::of(&gpu).map_err(runtime_err)?;
     let (pipeline, hints, note) = pipeline_for_compile(
         &opts.tuning,
         true,

@@ -38,6 +38,11 @@ impl DeviceKey {
         DeviceKey { name: "NVIDIA H200".into(), sms: 132, driver: String::new() }
     }
 
+    /// The key of `gpu`: its name, SM count and driver version, as the driver reports them.
+    pub fn of(gpu: &morf_runtime::Gpu) -> Result<DeviceKey, morf_runtime::RuntimeError> {
+        Ok(DeviceKey { name: gpu.device_name()?, sms: gpu.sm_count()?, driver: gpu.driver_version()?.to_string() })
+    }
+
     /// Parses `NAME[:SMS]` (`NVIDIA H200:132`; without `:SMS`, 132).
     pub fn parse(text: &str) -> Result<DeviceKey, String> {
         let (name, sms) = match text.rsplit_once(':') {

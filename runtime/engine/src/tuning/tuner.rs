@@ -249,11 +249,7 @@ pub fn tune(
         .collect();
 
     let gpu = Gpu::new(cfg.device).map_err(gpu_err)?;
-    let device = DeviceKey {
-        name: gpu.device_name().map_err(gpu_err)?,
-        sms: gpu.sm_count().map_err(gpu_err)?,
-        driver: gpu.driver_version().map_err(gpu_err)?.to_string(),
-    };
+    let device = DeviceKey::of(&gpu).map_err(gpu_err)?;
     log(&format!("device: {device}"));
     let copy = gpu.measure_copy_bandwidth(cfg.copy_bytes, cfg.warmup, cfg.runs.max(10)).map_err(gpu_err)?;
     let copy = CopyFigures { bytes: copy.bytes, median_us: copy.median_us, tb_per_s: copy.tb_per_s() };
