@@ -167,9 +167,17 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
 }
 
 impl TuningCache {
-    /// The cache committed with morf ([`BUILTIN_CACHE`]).
+    /// The cache committed with morf ([`BUILTIN_CACHE`]), parsed once per process.
+    pub fn builtin_ref() -> &'static TuningCache {
+        static BUILTIN: std::sync::OnceLock<TuningCache> = std::sync::OnceLock::new();
+        BUILTIN.get_or_init(|| {
+            TuningCache::parse("<builtin tuning cache>", BUILTIN_CACHE, None).expect("the committed cache is valid")
+        })
+    }
+
+    /// A copy of the committed cache ([`TuningCache::builtin_ref`]).
     pub fn builtin() -> TuningCache {
-        TuningCache::parse("<builtin tuning cache>", BUILTIN_CACHE, None).expect("the committed cache is valid")
+        TuningCache::builtin_ref().clone()
     }
 
     /// Reads and checks the cache file at `path` ([`TuningCache::parse`]).

@@ -56,11 +56,11 @@ impl TuningSource {
     }
 
     /// The cache to consult for a compile on a GPU (`on_gpu`) or for the simulator.
-    pub fn cache(&self, on_gpu: bool) -> Option<std::borrow::Cow<'_, TuningCache>> {
+    pub fn cache(&self, on_gpu: bool) -> Option<&TuningCache> {
         match self {
-            TuningSource::Builtin if on_gpu => Some(std::borrow::Cow::Owned(TuningCache::builtin())),
+            TuningSource::Builtin if on_gpu => Some(TuningCache::builtin_ref()),
             TuningSource::Builtin | TuningSource::Off => None,
-            TuningSource::Cache(c) => Some(std::borrow::Cow::Borrowed(c)),
+            TuningSource::Cache(c) => Some(c),
         }
     }
 }
@@ -91,7 +91,7 @@ pub fn pipeline_for_compile_with(
     reg: &morf_ir::pass::PassRegistry,
 ) -> Result<(String, Option<String>, Option<String>), EngineError> {
     let Some(cache) = source.cache(on_gpu) else { return Ok((pipeline.to_string(), hints.map(str::to_string), None)) };
-    match resolve(&cache, reg, prog, pipeline, hints, device).map_err(EngineError::Other)? {
+    match resolve(cache, reg, prog, pipeline, hints, device).map_err(EngineError::Other)? {
         Resolution::Tuned { pipeline, hints, note, .. } => Ok((pipeline, Some(hints), Some(note))),
         Resolution::Untuned { note } => Ok((pipeline.to_string(), hints.map(str::to_string), Some(note))),
     }
