@@ -123,6 +123,21 @@ fn join(v: &[usize]) -> String {
     v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ")
 }
 
+/// Parses the shapes of repeated `--sizes` flags (morf-bench, morf-tune): each a
+/// [`parse_random_spec`] that names at least one dimension.
+pub fn parse_sizes_flags(specs: &[String]) -> Result<Vec<Vec<(String, usize)>>, String> {
+    specs
+        .iter()
+        .map(|s| {
+            let v = parse_random_spec(s).map_err(|e| e.to_string())?;
+            if v.is_empty() {
+                return Err(format!("--sizes '{s}' names no dimension"));
+            }
+            Ok(v)
+        })
+        .collect()
+}
+
 /// Parses a `--random` spec, `NAME=SIZE[,NAME=SIZE...]` (an empty spec is allowed).
 pub fn parse_random_spec(spec: &str) -> Result<Vec<(String, usize)>, EngineError> {
     let bad = |why: &str| EngineError::Other(format!("bad --random spec '{spec}': {why}"));

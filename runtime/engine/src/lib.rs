@@ -57,8 +57,8 @@ pub use bench::{
 };
 pub use bind::{
     bind_arguments, estimate_interpreter_run, load_module, new_context, parse_input_spec, parse_random_spec,
-    plan_arguments, read_source, select_function, write_error, write_results, InputArray, ResultSummary, RunOptions,
-    RunReport, MAX_SOURCE_BYTES,
+    parse_sizes_flags, plan_arguments, read_source, select_function, write_error, write_results, InputArray,
+    ResultSummary, RunOptions, RunReport, MAX_SOURCE_BYTES,
 };
 pub use check::{compare_outputs, compare_outputs_judged, compare_values, OutputCheck, ValueComparison};
 pub use compile::{text_has_kernels, GpuProgram, GPU_PIPELINE};

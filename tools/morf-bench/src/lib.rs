@@ -15,7 +15,7 @@ use clap::Parser as _;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use morf_engine::tuning::TuningSource;
 use morf_engine::{
-    parse_random_spec, run_bench_file_with_phases, BenchConfig, BenchError, BenchPhase, CallTiming, EngineError,
+    parse_sizes_flags, run_bench_file_with_phases, BenchConfig, BenchError, BenchPhase, CallTiming, EngineError,
 };
 
 /// Command line of morf-bench.
@@ -101,16 +101,7 @@ pub fn validate(cli: &Cli) -> Result<Vec<Vec<(String, usize)>>, String> {
     if cli.copy_bytes < 16 {
         return Err("--copy-bytes must be at least 16".into());
     }
-    cli.sizes
-        .iter()
-        .map(|s| {
-            let v = parse_random_spec(s).map_err(|e| e.to_string())?;
-            if v.is_empty() {
-                return Err(format!("--sizes '{s}' names no dimension"));
-            }
-            Ok(v)
-        })
-        .collect()
+    parse_sizes_flags(&cli.sizes)
 }
 
 /// The engine's benchmark configuration of a command line ([`validate`] first).

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use clap::Parser as _;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use morf_engine::tuning::{tune, TuneConfig, TuneProgress, TuningCache};
-use morf_engine::{parse_random_spec, BenchError, EngineError};
+use morf_engine::{parse_sizes_flags, BenchError, EngineError};
 
 /// Command line of morf-tune.
 #[derive(clap::Parser, Debug, Clone)]
@@ -81,17 +81,7 @@ pub fn parse_cli(args: Vec<OsString>) -> Result<Cli, clap::Error> {
 
 /// The engine's tuning configuration of a command line.
 pub fn tune_config(cli: &Cli) -> Result<TuneConfig, String> {
-    let shapes = cli
-        .sizes
-        .iter()
-        .map(|s| {
-            let v = parse_random_spec(s).map_err(|e| e.to_string())?;
-            if v.is_empty() {
-                return Err(format!("--sizes '{s}' names no dimension"));
-            }
-            Ok(v)
-        })
-        .collect::<Result<Vec<_>, String>>()?;
+    let shapes = parse_sizes_flags(&cli.sizes)?;
     let c = TuneConfig {
         shapes,
         entry: cli.entry.clone(),
