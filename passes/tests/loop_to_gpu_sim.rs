@@ -60,14 +60,7 @@ fn check_ir(
     fuse_opts: &str,
     gpu_opts: &str,
 ) -> Result<(Outcome, String), String> {
-    let (mut ctx, m, f) = parse_program(text)?;
-    let ins = inputs(&ctx, f);
-    let Ok(before) = run(&ctx, f, &ins) else { return Ok((Outcome::Skipped, String::new())) };
-    if has_nan(&before) {
-        return Ok((Outcome::Skipped, String::new()));
-    }
-    let reg = registry();
-    for (pass, opts) in [
+    let passes = [
         ("lower-tensor-to-loop", ""),
         ("canonicalize", ""),
         ("cse", ""),
@@ -75,14 +68,10 @@ fn check_ir(
         ("canonicalize", ""),
         ("cse", ""),
         ("lower-loop-to-gpu", gpu_opts),
-    ] {
-        let mut p = reg.create(pass, opts)?;
-        p.run(&mut ctx, m).map_err(|d| format!("{pass} failed: {}", ctx.render(&d)))?;
-    }
-    let printed = print_op(&ctx, m, &PrintOptions::default());
-    verify(&ctx, m).map_err(|d| format!("GPU IR does not verify: {}\n{printed}", ctx.render(&d)))?;
-    let after = run(&ctx, f, &ins).map_err(|e| format!("GPU program fails: {e}\n{printed}"))?;
-    close(&before, &after, Some("NaN after fusion")).map_err(|e| format!("{e}\nGPU IR:\n{printed}"))?;
+    ];
+    let Some(printed) = lower_and_compare(text, inputs, &passes, "NaN after fusion")? else {
+        return Ok((Outcome::Skipped, String::new()));
+    };
     if printed.contains("fast: N=") {
         return Ok((Outcome::Fast, printed));
     }
@@ -271,6 +260,25 @@ fn check_unfused(
     inputs: &dyn Fn(&Context, OpId) -> Inputs,
     gpu_opts: &str,
 ) -> Result<Option<String>, String> {
+    let passes = [
+        ("lower-tensor-to-loop", ""),
+        ("canonicalize", ""),
+        ("cse", ""),
+        ("invariant-divisor-to-reciprocal", ""),
+        ("lower-loop-to-gpu", gpu_opts),
+    ];
+    lower_and_compare(text, inputs, &passes, "NaN on the GPU")
+}
+
+/// Runs `text` through `passes` (name, options) on the simulator against the tensor
+/// interpreter: the lowered IR must verify and compute the same (`nan` names a NaN the
+/// reference lacks). Returns the lowered IR, or `None` when the reference fails or has NaNs.
+fn lower_and_compare(
+    text: &str,
+    inputs: &dyn Fn(&Context, OpId) -> Inputs,
+    passes: &[(&str, &str)],
+    nan: &str,
+) -> Result<Option<String>, String> {
     let (mut ctx, m, f) = parse_program(text)?;
     let ins = inputs(&ctx, f);
     let Ok(before) = run(&ctx, f, &ins) else { return Ok(None) };
@@ -278,20 +286,14 @@ fn check_unfused(
         return Ok(None);
     }
     let reg = registry();
-    for (pass, opts) in [
-        ("lower-tensor-to-loop", ""),
-        ("canonicalize", ""),
-        ("cse", ""),
-        ("invariant-divisor-to-reciprocal", ""),
-        ("lower-loop-to-gpu", gpu_opts),
-    ] {
+    for &(pass, opts) in passes {
         let mut p = reg.create(pass, opts)?;
         p.run(&mut ctx, m).map_err(|d| format!("{pass} failed: {}", ctx.render(&d)))?;
     }
     let printed = print_op(&ctx, m, &PrintOptions::default());
     verify(&ctx, m).map_err(|d| format!("GPU IR does not verify: {}\n{printed}", ctx.render(&d)))?;
     let after = run(&ctx, f, &ins).map_err(|e| format!("GPU program fails: {e}\n{printed}"))?;
-    close(&before, &after, Some("NaN on the GPU")).map_err(|e| format!("{e}\nGPU IR:\n{printed}"))?;
+    close(&before, &after, Some(nan)).map_err(|e| format!("{e}\nGPU IR:\n{printed}"))?;
     Ok(Some(printed))
 }
 
