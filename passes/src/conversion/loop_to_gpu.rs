@@ -372,7 +372,7 @@ pub const OPTIONS: &[PassOptionInfo] = &[
     },
     PassOptionInfo {
         key: "staged-rows",
-        help: "rows a warp or CTA of a register-resident row kernel without shared partials keeps in flight through shared memory (asynchronous copies): 1 for none, 2..8 (0: heuristic)",
+        help: "rows a warp or CTA of a register-resident row kernel keeps in flight through shared memory (asynchronous copies, after any shared partials): 1 for none, 2..8 (0: heuristic, which stages for a CTA per row)",
         default: "0",
     },
     PassOptionInfo { key: "device", help: "device overrides, e.g. sms=108,smem=167936", default: "" },
@@ -2964,9 +2964,14 @@ impl<'a> KernelBuilder<'a> {
             })?;
             Ok(())
         };
-        // The staged rows' shared memory: the fast form's layout, sized for the launch.
+        // The staged rows' shared memory: the fast form's layout, sized for the launch, after
+        // the shared partials (the fast form's N, rounded up to 16 bytes) where there are any.
+        let partial_bytes = match s.fast {
+            Some(f) if shared => (workspaces.len() as u64 * s.rows_per_cta as u64 * 4 * f.cols).next_multiple_of(16),
+            _ => 0,
+        };
         let (staged, staged_bytes) = match (&plan, s.fast) {
-            (Some(p), Some(_)) => self.staging_layout(p, &s),
+            (Some(p), Some(_)) => self.staging_layout(p, &s, partial_bytes),
             _ => (Vec::new(), 0),
         };
         match (plan, s.fast) {
@@ -2992,7 +2997,15 @@ impl<'a> KernelBuilder<'a> {
         let bytes = if shared {
             let ip = inner.as_ref().expect("inner");
             let per = ib.index(self.ctx, (workspaces.len() as u64 * s.rows_per_cta as u64 * 4) as i64);
-            ib.mul(self.ctx, per, ip.ubs[0])
+            let partials = ib.mul(self.ctx, per, ip.ubs[0]);
+            if staged_bytes > 0 {
+                // The ring starts at the fast form's partials rounded up to 16 bytes: at most
+                // 12 bytes past the partials of the run-time N when it is the fast form's.
+                let ring = ib.index(self.ctx, staged_bytes as i64 + 16);
+                ib.add(self.ctx, partials, ring)
+            } else {
+                partials
+            }
         } else {
             ib.index(self.ctx, staged_bytes as i64)
         };
@@ -3878,14 +3891,16 @@ impl<'a> KernelBuilder<'a> {
     }
 
     /// Where the row inputs of a fast row kernel with `s.staged_rows` slots per row group live
-    /// in dynamic shared memory: per input that can be copied asynchronously (vectors of 4, 8
-    /// or 16 bytes, not written by the kernel), its first element and row stride (a row
-    /// rounded up to 16 bytes), in elements of its type; and the bytes of all of them.
-    fn staging_layout(&self, plan: &FastPlan, s: &Schedule) -> (Vec<Staged>, u64) {
+    /// in dynamic shared memory, from byte `start` (a multiple of 16: after the shared
+    /// partials): per input that can be copied asynchronously (vectors of 4, 8 or 16 bytes,
+    /// not written by the kernel), its first element and row stride (a row rounded up to 16
+    /// bytes), in elements of its type; and the bytes of all of them.
+    fn staging_layout(&self, plan: &FastPlan, s: &Schedule, start: u64) -> (Vec<Staged>, u64) {
         let Some(f) = s.fast.filter(|_| s.staged_rows >= 2) else { return (Vec::new(), 0) };
+        debug_assert_eq!(start % 16, 0, "the ring is 16-byte aligned");
         let slots = s.staged_rows as u64 * s.rows_per_cta.max(1) as u64;
         let mut out = Vec::new();
-        let mut bytes = 0u64;
+        let mut bytes = start;
         for &(buf, elem) in &plan.inputs {
             let e = morf_gpu::types::elem_bytes(self.ctx, elem) as u64;
             if !self.ctx.is_float(elem) || ![4, 8, 16].contains(&(e * f.vector as u64)) || self.written.contains(&buf) {
@@ -3895,7 +3910,7 @@ impl<'a> KernelBuilder<'a> {
             out.push(Staged { buf, elem, base: (bytes / e) as i64, stride: (stride / e) as i64 });
             bytes += slots * stride;
         }
-        (out, bytes)
+        (out, bytes - start)
     }
 
     /// Issues the thread's asynchronous copies of row `row` of every staged input into ring

@@ -78,7 +78,7 @@ pub struct Schedule {
     pub rows_in_flight_per_warp: u32,
     /// Rows each row group (warp or CTA) keeps in flight through shared memory: asynchronous
     /// copies of its next rows into a ring of this many row slots (0: none, rows go straight
-    /// to registers). Only the fast path of a row-fused kernel without shared partials.
+    /// to registers). Only the fast path of a row-fused kernel; the ring follows the shared partials, if any.
     pub staged_rows: u32,
     /// The most CTAs launched (the persistent grid); the grid is
     /// `max(1, min(work / per-CTA work, max_grid))`.
@@ -355,11 +355,8 @@ impl Schedule {
         };
         let staged_rows = match get("staged_rows") {
             None => 0,
-            Some(_) if fast.is_none() || partials == PartialStore::Shared => {
-                return Err(
-                    "'morf.schedule' entry 'staged_rows' needs a \"fast\" row_fused schedule without shared partials"
-                        .into(),
-                );
+            Some(_) if fast.is_none() => {
+                return Err("'morf.schedule' entry 'staged_rows' needs a \"fast\" row_fused schedule".into());
             }
             Some(_) => int("staged_rows", 2, MAX_STAGED_ROWS as u64)? as u32,
         };
@@ -933,11 +930,12 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                     ))
                 };
             }
-            if let (Some(f), true) = (s.fast, s.partials != PartialStore::Shared && shape.row_inputs > 0) {
+            if let (Some(f), true) = (s.fast, shape.row_inputs > 0) {
                 // A CTA per row holds one row (the registers of its columns), so it keeps
                 // more of them in flight through shared memory: a ring of row slots filled by
                 // asynchronous copies, as many as keep STAGED_BYTES_PER_SM in flight on the
-                // CTAs an SM holds.
+                // CTAs an SM holds. A warp per row stages only when asked (`staged-rows`; its
+                // ring sits after the shared partials, if any).
                 let row = staged_row_bytes(shape, f.cols) * s.rows_per_cta as u64;
                 let auto = if s.threads_per_row > 32 && o.rows_in_flight == 0 {
                     let per_thread = f.cols.div_ceil(s.threads_per_row.max(1) as u64);
@@ -971,8 +969,13 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                 s.staged_rows = match o.staged_rows {
                     0 => auto,
                     1 => 0,
-                    // A forced ring never asks for more shared memory than an SM has.
-                    n => n.min(MAX_STAGED_ROWS).min((device.shared_mem_per_sm / row.max(1)) as u32),
+                    // A forced ring never asks for more shared memory than an SM has left
+                    // besides the shared partials.
+                    n => {
+                        let partials = if s.partials == PartialStore::Shared { smem } else { 0 };
+                        let room = device.shared_mem_per_sm.saturating_sub(partials);
+                        n.min(MAX_STAGED_ROWS).min((room / row.max(1)) as u32)
+                    }
                 };
                 if s.staged_rows < 2 {
                     s.staged_rows = 0;
@@ -987,7 +990,7 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                 s.notes.0.extend(staging_note.take());
             }
             let smem = match s.partials {
-                PartialStore::Shared => smem.max(1),
+                PartialStore::Shared => (smem.next_multiple_of(16) + s.staged_bytes(shape)).max(1),
                 _ if s.staged_rows > 0 => s.staged_bytes(shape).max(1),
                 _ => 1,
             };

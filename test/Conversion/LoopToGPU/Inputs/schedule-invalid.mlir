@@ -250,7 +250,7 @@ func.func @rowsum_staged(%a: !mloop.buffer<?x?xf32>) -> !mloop.buffer<?xf32> {
   %z = mloop.constant 0.0 : f32
   %c0 = mloop.constant 0 : index
   %y = mloop.alloc(%m) : !mloop.buffer<?xf32>
-  // expected-error@+1 {{'morf.schedule' entry 'staged_rows' needs a "fast" row_fused schedule without shared partials}}
+  // expected-error@+1 {{'morf.schedule' entry 'staged_rows' needs a "fast" row_fused schedule}}
   mloop.parallel (%i) = (%c0) to (%m) step (%c1) {
     %r = mloop.reduce sum (%j) = (%c0) to (%n) step (%c1) init(%z) : f32 {
       %v = mloop.load %a[%i, %j] : !mloop.buffer<?x?xf32>
