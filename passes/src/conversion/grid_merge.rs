@@ -11,8 +11,9 @@
 //! Mechanical: the schedule decision (`lower-loop-to-gpu{final=grid}`, which also gives the
 //! final the row kernel's CTA size) is made by the lowering; this module only rewrites the two
 //! kernels and their launches, and refuses (returns `Ok(false)`) where the merge would not be
-//! sound: different CTA sizes, host ops between the launches that touch memory, or a launch
-//! that is not the one just before.
+//! sound: different CTA sizes, kernels in different blocks, or a step between the launches
+//! that depends on the first (the block's [`super::kernel_dag`]: the merged kernel would have
+//! to run both before and after it).
 
 use std::collections::{HashMap, HashSet};
 
@@ -20,51 +21,8 @@ use morf_gpu::ops as mgpu;
 use morf_ir::{Attr, Context, OpId, Value};
 use morf_loop::ops as mloop;
 
+use super::kernel_dag::{launch_accesses, KernelDag};
 use crate::transforms::loop_utils::const_int;
-
-/// Whether the host op `op` between the two launches may run after the first one moves
-/// to the second's place: it touches no device memory (no launch, fill, copy or dealloc)
-/// and holds no region.
-fn movable(ctx: &Context, op: OpId) -> bool {
-    ctx.regions(op).is_empty()
-        && !ctx.isa::<mgpu::LaunchOp>(op)
-        && !ctx.isa::<mloop::FillOp>(op)
-        && !ctx.isa::<mloop::DeallocOp>(op)
-        && !ctx.isa::<mloop::StoreOp>(op)
-        && !ctx.isa::<mloop::AccumulateOp>(op)
-}
-
-/// The buffers (host values) a kernel launched by `launch` stores to: the actual arguments
-/// of the kernel's pointer parameters that an `mgpu.store`, `store_vec` or `atomic_rmw`
-/// writes through. `None` when a store's pointer is not a parameter.
-fn stored_buffers(ctx: &Context, launch: OpId, f: mgpu::FuncOp) -> Option<HashSet<Value>> {
-    let body = ctx.entry_block(f.body(ctx))?;
-    let formals = ctx.block_args(body).to_vec();
-    let actuals = mgpu::LaunchOp(launch).args(ctx).to_vec();
-    let mut out = HashSet::new();
-    let mut ok = true;
-    ctx.walk(f.0, &mut |op| {
-        let ptr = if let Some(s) = ctx.dyn_cast::<mgpu::StoreOp>(op) {
-            Some(s.ptr(ctx))
-        } else if let Some(s) = ctx.dyn_cast::<mgpu::StoreVecOp>(op) {
-            Some(s.ptr(ctx))
-        } else {
-            ctx.dyn_cast::<mgpu::AtomicRmwOp>(op).map(|a| a.ptr(ctx))
-        };
-        if let Some(p) = ptr {
-            if morf_gpu::types::ptr_parts(ctx, ctx.value_type(p)).is_some_and(|(_, space)| space != 0) {
-                return; // shared memory
-            }
-            match formals.iter().position(|&a| a == p) {
-                Some(i) => {
-                    out.insert(actuals[i]);
-                }
-                None => ok = false,
-            }
-        }
-    });
-    ok.then_some(out)
-}
 
 /// Merges the kernel of `second` (a host `mgpu.launch`) into the launch `first` before it:
 /// the merged kernel takes `first`'s name, both parameter lists, `first`'s grid and CTA size,
@@ -90,25 +48,22 @@ pub fn merge_into_previous(
     if ta.is_none() || ta != tb {
         return Ok(false);
     }
-    // `second` follows `first` in the same block with nothing in between that touches memory.
+    // `second` follows `first` in the same block, and no step in between (a launch or a host
+    // memory op; `dead` nests are left out) depends on `first` in the block's kernel DAG:
+    // `first` may move to `second`'s place without closing a cycle.
     let Some(block) = ctx.op_parent_block(first) else { return Ok(false) };
     if ctx.op_parent_block(second) != Some(block) {
         return Ok(false);
     }
-    let mut cur = ctx.next_op(first);
-    loop {
-        match cur {
-            Some(op) if op == second => break,
-            Some(op) if movable(ctx, op) || dead.contains(&op) => cur = ctx.next_op(op),
-            _ => return Ok(false),
-        }
+    if !KernelDag::of_block(ctx, block, dead).can_merge_into_later(first, second) {
+        return Ok(false);
     }
     // Buffers written anywhere in the merged kernel: its loads of them may not use the
     // read-only (non-coherent) cache.
-    let (Some(wa), Some(wb)) = (stored_buffers(ctx, first, fa), stored_buffers(ctx, second, fb)) else {
+    let (Some(wa), Some(wb)) = (launch_accesses(ctx, first), launch_accesses(ctx, second)) else {
         return Ok(false);
     };
-    let written: HashSet<Value> = wa.union(&wb).copied().collect();
+    let written: HashSet<Value> = wa.writes.union(&wb.writes).copied().collect();
     let (Some(ba), Some(bb)) = (ctx.entry_block(fa.body(ctx)), ctx.entry_block(fb.body(ctx))) else {
         return Ok(false);
     };
