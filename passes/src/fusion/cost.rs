@@ -300,10 +300,9 @@ pub fn kernel_cost(kernel: &Kernel, ctx: &Ctx) -> KernelCost {
     c
 }
 
-/// Bytes in flight per SM at which a launch draws half of its SM's share of the copy
-/// bandwidth: `eff(x) = x / (x + HALF_BW_INFLIGHT)` (Little's law with a soft knee), fitted
-/// on the H200 sweep of docs/perf.md ("Cost model calibration").
-const HALF_BW_INFLIGHT: f64 = 8192.0;
+// Bytes in flight per SM at which a launch draws half of its SM's share of the copy
+// bandwidth: `eff(x) = x / (x + half_bw_inflight)` (Little's law with a soft knee;
+// `Device::model`, 8 KiB fitted on the H200 sweep of docs/perf.md, "Cost model calibration").
 /// Instructions per second one SM retires across its lanes in the arithmetic of a fused
 /// kernel: 128 lanes at 1.98 GHz, at the 65% fitted on the H200 (tanh_bwd_bias at
 /// 65536 x 1024 with the accurate tanh: 62 instructions per point, 191 us).
@@ -325,14 +324,13 @@ const FINAL_HALF_CTAS: f64 = 136.0;
 /// Row kernels are latency-bound: a CTA (or warp) works on one row at a time, and a row
 /// costs at least one memory round trip plus its reductions, in seconds, measured on the
 /// H200 sweep (docs/perf.md, "Cost model calibration"): the round trip with the row's loads
-/// and stores (`ROW_TRIP_S`), each reduction in a chain of dependent ones (`CHAIN_S` for a
-/// block reduction of a CTA per row, `WARP_CHAIN_S` for a warp shuffle tree), and each
+/// and stores (`Device::model.row_trip_s`, 1.2 us), each reduction in a chain of dependent
+/// ones (`CHAIN_S` for a block reduction of a CTA per row, `model.warp_chain_s`, 0.15 us,
+/// for a warp shuffle tree), and each
 /// further independent one of a warp per row (`INDEPENDENT_S`: its shuffles interleave with
 /// the others', as one more tree; refitted from 0.5 us in the sixth session on row_col_stats at
 /// 65536 x 1024, 45.6 us measured for the row kernel where 0.5 priced 64.7).
-const ROW_TRIP_S: f64 = 1.2e-6;
 const CHAIN_S: f64 = 1.1e-6;
-const WARP_CHAIN_S: f64 = 0.15e-6;
 const INDEPENDENT_S: f64 = 0.15e-6;
 /// A block reduction of a row kernel whose rows are staged through shared memory
 /// (`Schedule::staged_rows`), seconds: the next rows' copies are in flight, so the CTA waits
@@ -349,10 +347,9 @@ const POINT_TRIP_S: f64 = 2.2e-6;
 /// wait for the row kernel's last CTA, seconds (H200, 2026-12-02: the merged launch saved
 /// 0.6-2.5 us of the 2.5 us launch and 1 us gap of a separate final, docs/perf.md).
 const GRID_BARRIER_S: f64 = 1.5e-6;
-/// The flush of one shared partial at the end of a split (a warp per row: the warps'
-/// partial rows combined in shared memory, then added to the workspace row), seconds,
-/// measured on the backward norms with a warp per row at 65536 x 1024.
-const FLUSH_S: f64 = 1.5e-6;
+// The flush of one shared partial at the end of a split (a warp per row: the warps' partial
+// rows combined in shared memory, then added to the workspace row) is `Device::model.flush_s`
+// (1.5 us, measured on the backward norms with a warp per row at 65536 x 1024).
 /// Rows of a partial-pointwise step the model credits as in flight together (the lowering
 /// runs `PARTIAL_UNROLL` of them; 1 until that form is measured).
 const PARTIAL_UNROLL_CREDIT: u64 = 1;
@@ -443,7 +440,7 @@ fn issue_efficiency(dev: &super::device::Device, w: &Waves) -> f64 {
 
 /// Time to move `bytes` with launch `w`: the units run in waves of `sms x cap` CTAs; a wave
 /// of `r` resident CTAs per SM has `r x inflight` bytes in flight per SM and draws
-/// `eff = x / (x + HALF_BW_INFLIGHT)` of the SM's share of the bandwidth; the last,
+/// `eff = x / (x + half_bw_inflight)` of the SM's share of the bandwidth; the last,
 /// partial wave runs with `ceil(tail / sms)` per SM (a wave tail is slow, not free).
 fn waves_time(dev: &super::device::Device, w: &Waves, bytes: f64) -> f64 {
     let sms = dev.sms.max(1) as u64;
@@ -453,11 +450,16 @@ fn waves_time(dev: &super::device::Device, w: &Waves, bytes: f64) -> f64 {
     let bw_sm = dev.copy_bandwidth_bytes_per_s / sms as f64;
     let wave = |r: u64| {
         let x = r as f64 * w.inflight_per_cta;
-        let eff = x / (x + HALF_BW_INFLIGHT);
+        let eff = x / (x + dev.model.half_bw_inflight);
         let bandwidth = r as f64 * per_unit / (bw_sm * eff);
         // Rows in sequence; a lightly loaded SM answers faster (60% at 2 rows in flight
         // per SM: two CTAs of one row each).
-        let load = if w.cta_rows { 1.0 } else { (0.4 + 0.1 * (r * w.rows_in_flight_per_cta.max(1)) as f64).min(1.0) };
+        let m = &dev.model;
+        let load = if w.cta_rows {
+            1.0
+        } else {
+            (m.load_base + m.load_step * (r * w.rows_in_flight_per_cta.max(1)) as f64).min(1.0)
+        };
         let latency = w.rows_per_unit * w.row_s * load;
         bandwidth.max(latency) + w.unit_tail_s
     };
@@ -629,16 +631,16 @@ fn launch_shape(
         };
         // Per row: the round trip, the chain of dependent reductions, the others.
         let depth = row_chain_depth(kernel, ctx).min(reductions) as f64;
-        let chain = if tpr > 32 { CHAIN_S } else { WARP_CHAIN_S };
+        let chain = if tpr > 32 { CHAIN_S } else { dev.model.warp_chain_s };
         // A CTA per row: every block reduction waits on its barriers, dependent or not.
         let other = if tpr > 32 { CHAIN_S } else { INDEPENDENT_S };
         let row_s = if s.staged_rows >= 2 {
             // Rows staged through shared memory (the schedule's ring): the copies of the next
             // rows are in flight while the CTA reduces this one, so a row waits for a share
             // of one round trip and for its own block reductions only.
-            ROW_TRIP_S / s.staged_rows as f64 + reductions as f64 * STAGED_REDUCTION_S
+            dev.model.row_trip_s / s.staged_rows as f64 + reductions as f64 * STAGED_REDUCTION_S
         } else {
-            ROW_TRIP_S + depth * chain + (reductions as f64 - depth).max(0.0) * other
+            dev.model.row_trip_s + depth * chain + (reductions as f64 - depth).max(0.0) * other
         };
         let rows_per_unit = match partial {
             Some((_, split)) => split.min(rows) as f64 / rpc as f64,
@@ -647,7 +649,7 @@ fn launch_shape(
         let cap = resident_ctas(dev, t, regs).min(s.max_grid.div_ceil(dev.sms.max(1) as u64).max(1));
         // Shared partials: at the end of each split the warps' partial rows are combined in
         // shared memory and added to the workspace, behind barriers.
-        let unit_tail_s = if s.partials == PartialStore::Shared { partials as f64 * FLUSH_S } else { 0.0 };
+        let unit_tail_s = if s.partials == PartialStore::Shared { partials as f64 * dev.model.flush_s } else { 0.0 };
         return LaunchShape::Waves(Waves {
             units,
             grid_cap: s.max_grid,

@@ -33,6 +33,45 @@ pub struct Device {
     pub launch_overhead_s: f64,
     /// L2 cache size in bytes.
     pub l2_bytes: u64,
+    /// The cost model's constants that the tuner's measurements calibrate
+    /// (`tools/morf-tune/scripts/calibrate_model.py`): fitted per device, not facts of it.
+    pub model: ModelConstants,
+}
+
+/// Constants of the fusion cost model's latency and bandwidth terms (`fusion::cost`), fitted
+/// to measurements of one device. Each has an override key of its own.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ModelConstants {
+    /// A row's memory round trip with its loads and stores, seconds (`row-trip`).
+    pub row_trip_s: f64,
+    /// Each reduction of a chain of dependent warp reductions (a shuffle tree), seconds
+    /// (`warp-chain`).
+    pub warp_chain_s: f64,
+    /// The flush of one shared partial at the end of a split, seconds (`flush`).
+    pub flush_s: f64,
+    /// Bytes in flight per SM at which a launch draws half its SM's share of the bandwidth
+    /// (`inflight-half`).
+    pub half_bw_inflight: f64,
+    /// How fast an SM answers a row with few rows in flight: a row waits
+    /// `min(1, load_base + load_step x rows in flight per SM)` of its round trip
+    /// (`load-base`, `load-step`).
+    pub load_base: f64,
+    /// See `load_base`.
+    pub load_step: f64,
+}
+
+impl ModelConstants {
+    /// The constants fitted by hand on the H200 sweeps of docs/perf.md (sessions 4-6).
+    pub fn h200() -> Self {
+        ModelConstants {
+            row_trip_s: 1.2e-6,
+            warp_chain_s: 0.15e-6,
+            flush_s: 1.5e-6,
+            half_bw_inflight: 8192.0,
+            load_base: 0.4,
+            load_step: 0.1,
+        }
+    }
 }
 
 impl Device {
@@ -50,12 +89,15 @@ impl Device {
             shared_mem_per_sm: 228 * 1024,
             launch_overhead_s: 2.5e-6,
             l2_bytes: 50 * 1024 * 1024,
+            model: ModelConstants::h200(),
         }
     }
 
     /// Applies `key=value` overrides separated by commas, e.g.
     /// `sms=108,bandwidth=2.0e12,launch=3e-6`. Keys: `name`, `sms`, `bandwidth`, `l2-bandwidth`,
-    /// `sm-share`, `registers`, `max-registers`, `smem`, `launch`, `l2`.
+    /// `sm-share`, `registers`, `max-registers`, `smem`, `launch`, `l2`, and the model's
+    /// constants ([`ModelConstants`]): `row-trip`, `warp-chain`, `flush`, `inflight-half`,
+    /// `load-base`, `load-step`.
     pub fn with_overrides(mut self, text: &str) -> Result<Device, String> {
         for item in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             let (key, value) = item.split_once('=').ok_or_else(|| format!("expected 'key=value', got '{item}'"))?;
@@ -71,6 +113,12 @@ impl Device {
                 "smem" => self.shared_mem_per_sm = num()? as u64,
                 "launch" => self.launch_overhead_s = num()?,
                 "l2" => self.l2_bytes = num()? as u64,
+                "row-trip" => self.model.row_trip_s = num()?,
+                "warp-chain" => self.model.warp_chain_s = num()?,
+                "flush" => self.model.flush_s = num()?,
+                "inflight-half" => self.model.half_bw_inflight = num()?,
+                "load-base" => self.model.load_base = num()?,
+                "load-step" => self.model.load_step = num()?,
                 _ => return Err(format!("unknown device key '{key}'")),
             }
         }
