@@ -450,7 +450,8 @@ fn waves_time(dev: &super::device::Device, w: &Waves, bytes: f64) -> f64 {
     let bw_sm = dev.copy_bandwidth_bytes_per_s / sms as f64;
     let wave = |r: u64| {
         let x = r as f64 * w.inflight_per_cta;
-        let eff = x / (x + dev.model.half_bw_inflight);
+        let (h, k) = (dev.model.half_bw_inflight, dev.model.inflight_knee);
+        let eff = if k == 1.0 { x / (x + h) } else { x / (x.powf(k) + h.powf(k)).powf(1.0 / k) };
         let bandwidth = r as f64 * per_unit / (bw_sm * eff);
         // Rows in sequence; a lightly loaded SM answers faster (60% at 2 rows in flight
         // per SM: two CTAs of one row each).

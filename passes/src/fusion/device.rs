@@ -52,6 +52,10 @@ pub struct ModelConstants {
     /// Bytes in flight per SM at which a launch draws half its SM's share of the bandwidth
     /// (`inflight-half`).
     pub half_bw_inflight: f64,
+    /// The sharpness of that knee (`inflight-knee`): the share drawn with `x` bytes in flight
+    /// is `x / (x^p + half^p)^(1/p)`; 1 is the soft `x / (x + half)`, a large `p` approaches
+    /// Little's law with a fixed latency, `min(1, x / half)`.
+    pub inflight_knee: f64,
     /// How fast an SM answers a row with few rows in flight: a row waits
     /// `min(1, load_base + load_step x rows in flight per SM)` of its round trip
     /// (`load-base`, `load-step`).
@@ -68,6 +72,7 @@ impl ModelConstants {
             warp_chain_s: 0.15e-6,
             flush_s: 1.5e-6,
             half_bw_inflight: 8192.0,
+            inflight_knee: 1.0,
             load_base: 0.4,
             load_step: 0.1,
         }
@@ -97,7 +102,7 @@ impl Device {
     /// `sms=108,bandwidth=2.0e12,launch=3e-6`. Keys: `name`, `sms`, `bandwidth`, `l2-bandwidth`,
     /// `sm-share`, `registers`, `max-registers`, `smem`, `launch`, `l2`, and the model's
     /// constants ([`ModelConstants`]): `row-trip`, `warp-chain`, `flush`, `inflight-half`,
-    /// `load-base`, `load-step`.
+    /// `inflight-knee`, `load-base`, `load-step`.
     pub fn with_overrides(mut self, text: &str) -> Result<Device, String> {
         for item in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             let (key, value) = item.split_once('=').ok_or_else(|| format!("expected 'key=value', got '{item}'"))?;
@@ -117,6 +122,7 @@ impl Device {
                 "warp-chain" => self.model.warp_chain_s = num()?,
                 "flush" => self.model.flush_s = num()?,
                 "inflight-half" => self.model.half_bw_inflight = num()?,
+                "inflight-knee" => self.model.inflight_knee = num()?.max(0.1),
                 "load-base" => self.model.load_base = num()?,
                 "load-step" => self.model.load_step = num()?,
                 _ => return Err(format!("unknown device key '{key}'")),
