@@ -377,6 +377,22 @@ pub struct Plan {
 }
 
 impl Plan {
+    /// The same plan with every partial and final at split `split` (the rows per partial
+    /// program only change the workspace's granularity, not what the plan computes).
+    pub fn with_split(&self, split: u64) -> Plan {
+        fn at(k: &Kernel, split: u64) -> Kernel {
+            match k {
+                Kernel::Partial { nest, .. } => Kernel::Partial { nest: *nest, split },
+                Kernel::Final { nest, .. } => Kernel::Final { nest: *nest, split },
+                Kernel::Fused { members, style } => {
+                    Kernel::Fused { members: members.iter().map(|m| at(m, split)).collect(), style: *style }
+                }
+                k => k.clone(),
+            }
+        }
+        Plan { kernels: self.kernels.iter().map(|k| at(k, split)).collect() }
+    }
+
     /// Kernels holding a partial accumulation.
     pub fn partials(&self) -> usize {
         self.kernels.iter().flat_map(|k| k.parts()).filter(|p| matches!(p, Kernel::Partial { .. })).count()
@@ -463,6 +479,10 @@ pub struct SearchConfig {
     /// The buffers (by [`Access::buffer`] id) the function returns: written to memory by
     /// the kernel that writes them even when every nest that reads them is in that kernel.
     pub outputs: BTreeSet<usize>,
+    /// Dynamic axes whose size may exceed its hint, up to the factor given (a shape bucket:
+    /// `M` in `[hint, 2 x hint)` compiled once): the plan is chosen to hold up over the range,
+    /// not only at the hint ([`robust_choice`]). Empty: the hints are the sizes.
+    pub hint_spans: Vec<(Axis, u64, String)>,
 }
 
 impl Default for SearchConfig {
@@ -484,6 +504,7 @@ impl Default for SearchConfig {
             dot: true,
             recompute_producers: true,
             outputs: BTreeSet::new(),
+            hint_spans: Vec::new(),
         }
     }
 }
@@ -551,6 +572,9 @@ pub struct GroupResult {
     pub egraph_classes: usize,
     /// Rewrite iterations.
     pub iterations: usize,
+    /// With [`SearchConfig::hint_spans`]: how the chosen plan holds up over the sizes the
+    /// program serves, and which plan the hint alone would have chosen when that differs.
+    pub span_note: Option<String>,
 }
 
 /// A search limit that stopped a group's runner before the e-graph saturated.
@@ -892,8 +916,12 @@ fn search_group(
     let seed: Vec<usize> = (0..order.len()).collect();
 
     // Fused members stay in program order (a legal order, as the seed's), as before renaming.
-    let program_pos = order.iter().enumerate().map(|(k, &i)| (k, i)).collect();
-    let ctx = Ctx::new(members, &renamed, extents.clone(), device.clone(), cfg.clone()).with_program_order(program_pos);
+    let program_pos: BTreeMap<usize, usize> = order.iter().enumerate().map(|(k, &i)| (k, i)).collect();
+    // The same search context at other sizes ([`robust_choice`]).
+    let ctx_at = |e: Extents| {
+        Ctx::new(members.clone(), &renamed, e, device.clone(), cfg.clone()).with_program_order(program_pos.clone())
+    };
+    let ctx = ctx_at(extents.clone());
     let expr = lang::unfused_term(&seed);
     let runner = Runner::<lang::PlanLang, PlanAnalysis, ()>::new(PlanAnalysis::new(ctx))
         .with_scheduler(SimpleScheduler)
@@ -944,7 +972,18 @@ fn search_group(
         all_plans.push((seed_plan.clone(), cost::plan_cost(&seed_plan, ctx)));
     }
     all_plans.sort_by(cost::plan_order);
-    let chosen_s = choose(&all_plans, cfg);
+    let (chosen_s, span_note) = if cfg.hint_spans.is_empty() || all_plans.len() < 2 {
+        (choose(&all_plans, cfg), None)
+    } else {
+        let (p, note) = robust_choice(&all_plans, cfg, extents, &ctx_at, &|p| back(p).to_string());
+        (p, Some(note))
+    };
+    if !all_plans.iter().any(|(p, _)| *p == chosen_s) {
+        // A split the extraction did not keep (robust_choice tries every split).
+        let c = cost::plan_cost(&chosen_s, ctx);
+        all_plans.push((chosen_s.clone(), c));
+        all_plans.sort_by(cost::plan_order);
+    }
     // The best plan of each shape, then the chosen and the unfused plan if not yet listed.
     let mut seen = BTreeSet::new();
     let mut candidates: Vec<Plan> = all_plans
@@ -983,8 +1022,129 @@ fn search_group(
         egraph_nodes: egraph.total_number_of_nodes(),
         egraph_classes: egraph.number_of_classes(),
         iterations: runner.iterations.len(),
+        span_note,
     };
     (res, egraph)
+}
+
+/// Relative sizes inside a span at which [`robust_choice`] prices the plans (each below the
+/// span's factor; the hint itself is 1).
+const SPAN_SAMPLES: [f64; 7] = [1.0, 1.1, 1.2, 1.35, 1.5, 1.7, 1.9];
+
+/// Plans within this factor of the smallest worst-case regret count as equally robust.
+const SPAN_TOLERANCE: f64 = 1.03;
+
+/// The plan to compile when the sizes may exceed the hints ([`SearchConfig::hint_spans`]): each
+/// plan (`sorted`, cheapest at the hints first) is priced at sizes across the span (the spanned
+/// axes scaled together, [`SPAN_SAMPLES`]), its regret is its worst ratio to the cheapest plan
+/// at the same sizes, and among the plans within [`SPAN_TOLERANCE`] of the smallest regret
+/// [`choose`] picks as at the hints. A plan whose split fills the grid exactly at the hint can
+/// leave a second, nearly empty round of splits a little above it (LayerNorm backward at
+/// M = 2^19 with 2048-row splits: one round of 256 CTAs, but 282 at M = 576000, measured
+/// 661.9 us against 434.5 for 256-row splits). Returns the plan and a note for the report.
+fn robust_choice(
+    sorted: &[(Plan, CostBreakdown)],
+    cfg: &SearchConfig,
+    extents: &Extents,
+    ctx_at: &dyn Fn(Extents) -> Ctx,
+    name: &dyn Fn(&Plan) -> String,
+) -> (Plan, String) {
+    let span = cfg.hint_spans.iter().map(|(_, f, _)| *f).max().unwrap_or(1).max(1) as f64;
+    let samples: Vec<f64> = SPAN_SAMPLES.iter().copied().filter(|&t| t < span).collect();
+    let sample_extents: Vec<Extents> = samples
+        .iter()
+        .map(|&t| {
+            let mut e = extents.clone();
+            for (a, f, _) in &cfg.hint_spans {
+                if let Some(h) = e.hints.get_mut(a.0) {
+                    *h = ((*h as f64) * t.min(*f as f64)).round().max(1.0) as u64;
+                }
+            }
+            e
+        })
+        .collect();
+    let ctxs: Vec<Ctx> = sample_extents.iter().map(|e| ctx_at(e.clone())).collect();
+    // The extraction kept the plans cheapest at the hints: each plan with partials is also
+    // tried with every split the search would try at any of the sizes.
+    let mut pool: Vec<Plan> = Vec::new();
+    for (p, _) in sorted {
+        if !pool.contains(p) {
+            pool.push(p.clone());
+        }
+        let partials: BTreeSet<usize> = p
+            .kernels
+            .iter()
+            .flat_map(|k| k.parts().iter())
+            .filter_map(|k| match k {
+                Kernel::Partial { nest, .. } => Some(*nest),
+                _ => None,
+            })
+            .collect();
+        let splits: BTreeSet<u64> =
+            partials.iter().flat_map(|&n| ctxs.iter().flat_map(move |c| c.split_candidates(n))).collect();
+        for s in splits {
+            let q = p.with_split(s);
+            if !pool.contains(&q) {
+                pool.push(q);
+            }
+        }
+    }
+    let hint_ctx = ctx_at(extents.clone());
+    let mut sorted: Vec<(Plan, CostBreakdown)> = pool
+        .into_iter()
+        .map(|p| {
+            let c = cost::plan_cost(&p, &hint_ctx);
+            (p, c)
+        })
+        .collect();
+    sorted.sort_by(cost::plan_order);
+    let sorted = &sorted[..];
+    let sizes: Vec<Vec<u64>> =
+        sample_extents.iter().map(|e| cfg.hint_spans.iter().map(|(a, _, _)| e.size(*a)).collect()).collect();
+    // costs[s][p]: plan p at sample s.
+    let costs: Vec<Vec<f64>> =
+        ctxs.iter().map(|ctx| sorted.iter().map(|(p, _)| cost::plan_cost(p, ctx).total_s).collect()).collect();
+    let regret = |p: usize| -> (f64, usize) {
+        let mut worst = (1.0, 0);
+        for (s, row) in costs.iter().enumerate() {
+            let best = row.iter().copied().fold(f64::INFINITY, f64::min);
+            let r = if best > 0.0 && best.is_finite() { row[p] / best } else { 1.0 };
+            if r > worst.0 {
+                worst = (r, s);
+            }
+        }
+        worst
+    };
+    let regrets: Vec<(f64, usize)> = (0..sorted.len()).map(regret).collect();
+    let least = regrets.iter().map(|r| r.0).fold(f64::INFINITY, f64::min);
+    let robust: Vec<(Plan, CostBreakdown)> =
+        sorted.iter().zip(&regrets).filter(|(_, r)| r.0 <= least * SPAN_TOLERANCE).map(|(pc, _)| pc.clone()).collect();
+    let at_hint = choose(sorted, cfg);
+    let chosen = choose(&robust, cfg);
+    let idx = |p: &Plan| sorted.iter().position(|(q, _)| q == p).unwrap_or(0);
+    let where_ = |s: usize| {
+        cfg.hint_spans
+            .iter()
+            .zip(&sizes[s])
+            .map(|((_, _, name), n)| format!("{name}={n}"))
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let (rc, sc) = regrets[idx(&chosen)];
+    let mut note = format!(
+        "sizes up to {span}x the hints: the chosen plan stays within {rc:.2}x of the best plan at each of {} sizes (worst at {})",
+        samples.len(),
+        where_(sc)
+    );
+    if chosen != at_hint {
+        let (rh, sh) = regrets[idx(&at_hint)];
+        note.push_str(&format!(
+            "; the plan cheapest at the hints, {}, would take {rh:.2}x the best at {}",
+            name(&at_hint),
+            where_(sh)
+        ));
+    }
+    (chosen, note)
 }
 
 /// The cheapest plan, unless a plan without partials is within the configured gain of it.

@@ -118,6 +118,11 @@ const OPTIONS: &[PassOptionInfo] = &[
     PassOptionInfo { key: "size-hints", help: "sizes of dynamic dims by morf.dims name: M=576000,N=384", default: "" },
     PassOptionInfo { key: "default-hint", help: "size assumed for a dynamic dim without a hint", default: "4096" },
     PassOptionInfo {
+        key: "hint-spans",
+        help: "dynamic dims whose size may exceed its hint up to a factor (a shape bucket: M=2 for M in [hint, 2 x hint)): the plan is chosen to hold up over that range",
+        default: "",
+    },
+    PassOptionInfo {
         key: "recompute-producers",
         help: "let a row reduction recompute a materialized pointwise producer so it joins the row kernel",
         default: "true",
@@ -139,6 +144,8 @@ pub struct FuseMixedReductions {
     pub size_hints: BTreeMap<String, u64>,
     /// The size of a dynamic dim without a hint.
     pub default_hint: u64,
+    /// Dynamic dims (by `morf.dims` name) whose size may exceed its hint, up to this factor.
+    pub hint_spans: BTreeMap<String, u64>,
     /// Print the report to stderr.
     pub report: bool,
     /// Write the e-graphs here.
@@ -153,6 +160,7 @@ impl Default for FuseMixedReductions {
             cfg: SearchConfig::default(),
             size_hints: BTreeMap::new(),
             default_hint: 4096,
+            hint_spans: BTreeMap::new(),
             report: false,
             dump_egraph: None,
         }
@@ -182,6 +190,10 @@ impl FuseMixedReductions {
         // A zero hint would make every cost vanish; hints are at least 1.
         p.size_hints = o.named_sizes("size-hints")?.into_iter().map(|(k, v)| (k, v.max(1))).collect();
         p.default_hint = o.usize("default-hint", 4096)?.max(1) as u64;
+        p.hint_spans = o.named_sizes("hint-spans")?;
+        if let Some((k, _)) = p.hint_spans.iter().find(|(_, f)| **f < 1) {
+            return Err(format!("option 'hint-spans': the factor of '{k}' must be at least 1"));
+        }
         p.report = o.bool("report", false)?;
         p.cfg.recompute_producers = o.bool("recompute-producers", true)?;
         p.dump_egraph = o.get("dump-egraph").filter(|s| !s.is_empty()).map(str::to_string);
@@ -197,11 +209,13 @@ impl Pass for FuseMixedReductions {
     fn options_text(&self) -> String {
         let hints: Vec<String> = self.size_hints.iter().map(|(k, v)| format!("{k}={v}")).collect();
         let splits: Vec<String> = self.cfg.splits.iter().map(u64::to_string).collect();
+        let spans: Vec<String> = self.hint_spans.iter().map(|(k, v)| format!("{k}={v}")).collect();
         format!(
-            "default-hint={} device={} dump-egraph={} max-iterations={} max-nodes={} recompute-producers={} report={} size-hints={} splits={} time-limit-ms={}",
+            "default-hint={} device={} dump-egraph={} hint-spans={} max-iterations={} max-nodes={} recompute-producers={} report={} size-hints={} splits={} time-limit-ms={}",
             self.default_hint,
             self.device_text,
             self.dump_egraph.as_deref().map(|p| morf_ir::pass::quote_option_value(p).unwrap_or_default()).unwrap_or_default(),
+            spans.join(","),
             self.cfg.iter_limit,
             self.cfg.node_limit,
             self.cfg.recompute_producers,
@@ -244,6 +258,8 @@ struct Summary {
     axis_of_ub: HashMap<Value, Axis>,
     /// The buffers (by id) the function returns.
     outputs: std::collections::BTreeSet<usize>,
+    /// The dynamic axes with a `hint-spans` factor above 1.
+    hint_spans: Vec<(crate::fusion::Axis, u64, String)>,
 }
 
 impl FuseMixedReductions {
@@ -271,6 +287,7 @@ impl FuseMixedReductions {
             report: self.report,
             dot: self.dump_egraph.is_some(),
             outputs: summary.outputs.clone(),
+            hint_spans: summary.hint_spans.clone(),
             ..self.cfg.clone()
         };
         let res = search(&summary.infos, &summary.extents, &self.device, &cfg);
@@ -284,6 +301,12 @@ impl FuseMixedReductions {
             search_ms = search_time.as_secs_f64() * 1e3,
             "fuse-mixed-reductions"
         );
+        for note in res.groups.iter().filter_map(|g| g.span_note.as_deref()) {
+            tracing::info!(function = %fname, note, "fuse-mixed-reductions: hint spans");
+            if self.report {
+                morf_ir::io::eprint_lossy(&format!("fuse-mixed-reductions: @{fname}: {note}"));
+            }
+        }
         if self.report {
             morf_ir::io::eprint_lossy(&format!("fuse-mixed-reductions: @{fname}: chosen plan: {}", res.chosen));
             morf_ir::io::eprint_lossy(&format!("{}\n", res.report));
@@ -538,7 +561,13 @@ impl FuseMixedReductions {
             .collect();
         let mut sizes = Vec::new();
         let mut hints = Vec::new();
-        for k in &keys {
+        let mut hint_spans = Vec::new();
+        for (axis, k) in keys.iter().enumerate() {
+            if let SizeKey::Name(n) = k {
+                if let Some(&f) = self.hint_spans.get(n).filter(|f| **f > 1) {
+                    hint_spans.push((crate::fusion::Axis(axis), f, n.clone()));
+                }
+            }
             match k {
                 SizeKey::Const(c) => {
                     sizes.push(Some((*c).max(0) as u64));
@@ -572,7 +601,7 @@ impl FuseMixedReductions {
             .flat_map(|o| ctx.operands(o).to_vec())
             .filter_map(|v| buffers.iter().position(|b| *b == v))
             .collect();
-        Ok(Summary { nests, infos, extents, axis_rep, axis_of_ub, outputs })
+        Ok(Summary { nests, infos, extents, axis_rep, axis_of_ub, outputs, hint_spans })
     }
 }
 
