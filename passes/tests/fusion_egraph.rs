@@ -448,3 +448,37 @@ fn layernorm_bwd_plan_is_the_same_in_every_legal_order() {
         assert_eq!(normal(&r.chosen, &|k| order[k]), want, "order {order:?}: {}", r.chosen);
     }
 }
+
+/// The split of a plan's partials and finals, when they share one.
+fn split_of(plan: &Plan) -> Option<u64> {
+    let splits: std::collections::BTreeSet<u64> = plan
+        .kernels
+        .iter()
+        .flat_map(|k| k.parts())
+        .filter_map(|k| match k {
+            Kernel::Partial { split, .. } | Kernel::Final { split, .. } => Some(*split),
+            _ => None,
+        })
+        .collect();
+    (splits.len() == 1).then(|| *splits.first().unwrap())
+}
+
+/// One program for a range of sizes (`SearchConfig::hint_spans`, a shape bucket): LayerNorm
+/// backward hinted at M = 2^19 takes 2048-row splits (one round of 256 CTAs at the hint), but
+/// with M spanning [2^19, 2^20) the plan that holds up over the range: 256-row splits, the
+/// plan with every split (`Plan::with_split`) priced at each size.
+#[test]
+fn hint_spans_choose_a_split_that_holds_up_over_the_bucket() {
+    let nests = layernorm_bwd(2);
+    let extents = Extents { sizes: vec![None, Some(384)], hints: vec![524_288, 384] };
+    let at_hint = search(&nests, &extents, &Device::h200(), &SearchConfig::default());
+    assert_eq!(split_of(&at_hint.chosen), Some(2048), "{}", at_hint.chosen);
+    assert!(at_hint.groups.iter().all(|g| g.span_note.is_none()));
+    let cfg = SearchConfig { hint_spans: vec![(M, 2, "M".into())], ..SearchConfig::default() };
+    let spanned = search(&nests, &extents, &Device::h200(), &cfg);
+    assert_eq!(split_of(&spanned.chosen), Some(256), "{}", spanned.chosen);
+    let note = spanned.groups[0].span_note.as_deref().expect("a note");
+    assert!(note.contains("would take") && note.contains("S=2048"), "{note}");
+    // The same plan at another split computes the same thing in other partial programs.
+    assert_eq!(spanned.chosen.with_split(2048), at_hint.chosen);
+}
