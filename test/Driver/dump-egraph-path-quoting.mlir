@@ -24,7 +24,7 @@
 // CHECK-NEXT: digraph fusion {
 // BAD: morf-opt: error: --dump-egraph: '{{.*}}a'b"c.dot' cannot be a pass option value: it contains both ' and "
 // NEWLINE: morf-opt: error: --dump-egraph: '{{.*}}a\nb.dot' cannot be a pass option value: it contains the control character '\n'
-// PIPELINE: fuse-mixed-reductions{{[{].*}} dump-egraph="{{.*}}/a b/p.dot" max-iterations=
+// PIPELINE: fuse-mixed-reductions{{[{].*}} dump-egraph="{{.*}}/a b/p.dot" hint-spans= max-iterations=
 // FILES: e{1}=x.dot
 // FILES-NEXT: it's.dot
 // FILES-NEXT: say "x".dot

@@ -18,12 +18,14 @@
 //! waves = full waves of sms * cap units, then the tail at ceil(tail / sms) CTAs per SM;
 //!         a wave of r CTAs per SM takes max(bandwidth, latency):
 //!   bandwidth = r * bytes_per_unit / (bw / sms * eff(r * inflight_per_cta))
-//!   eff(x)    = x / (x + 16 KiB)                 // bytes in flight per SM (Little's law)
+//!   eff(x)    = x / (x + 4 KiB)                  // bytes in flight per SM (Little's law)
 //!   latency   = rows_per_unit * row_s * min(1, 0.4 + 0.1 r)
 //! cap   = CTAs per SM: min(2048 / threads, 65536 / (regs * threads)),
 //!         regs = 40 + columns per thread * (row inputs + hoisted vectors + partials)
-//! row_s = 1.2 us + chain * (1.1 us block reduction | 0.15 us warp) + 0.5 us per other reduction
-//!         (rows staged through shared memory, k of them: 1.2 us / k + 0.36 us per reduction)
+//! row_s = 0.8 us + chain * (1.1 us block reduction | 0.3 us warp) + 0.15 us per other reduction
+//!         (rows staged through shared memory, k of them: 0.8 us / k + 0.36 us per reduction)
+//! (the H200's `Device::model`: the round trip, the warp chain, the in-flight knee and the
+//! split flush fitted by tools/morf-tune/scripts/calibrate_model.py)
 //! final reduction: workspace / (bw * ctas / (ctas + 136)), ctas = ceil(cols / tile), tile 32, 16 or 8;
 //!         no launch of its own but a grid barrier (1.5 us): `lower-loop-to-gpu` runs it in the
 //!         grid of the row kernel before it (`final=grid`, its default)
@@ -302,7 +304,7 @@ pub fn kernel_cost(kernel: &Kernel, ctx: &Ctx) -> KernelCost {
 
 // Bytes in flight per SM at which a launch draws half of its SM's share of the copy
 // bandwidth: `eff(x) = x / (x + half_bw_inflight)` (Little's law with a soft knee;
-// `Device::model`, 8 KiB fitted on the H200 sweep of docs/perf.md, "Cost model calibration").
+// `Device::model`, 4 KiB on the H200 since the calibration of docs/perf.md, tenth session).
 /// Instructions per second one SM retires across its lanes in the arithmetic of a fused
 /// kernel: 128 lanes at 1.98 GHz, at the 65% fitted on the H200 (tanh_bwd_bias at
 /// 65536 x 1024 with the accurate tanh: 62 instructions per point, 191 us).
@@ -324,8 +326,8 @@ const FINAL_HALF_CTAS: f64 = 136.0;
 /// Row kernels are latency-bound: a CTA (or warp) works on one row at a time, and a row
 /// costs at least one memory round trip plus its reductions, in seconds, measured on the
 /// H200 sweep (docs/perf.md, "Cost model calibration"): the round trip with the row's loads
-/// and stores (`Device::model.row_trip_s`, 1.2 us), each reduction in a chain of dependent
-/// ones (`CHAIN_S` for a block reduction of a CTA per row, `model.warp_chain_s`, 0.15 us,
+/// and stores (`Device::model.row_trip_s`, 0.8 us), each reduction in a chain of dependent
+/// ones (`CHAIN_S` for a block reduction of a CTA per row, `model.warp_chain_s`, 0.3 us,
 /// for a warp shuffle tree), and each
 /// further independent one of a warp per row (`INDEPENDENT_S`: its shuffles interleave with
 /// the others', as one more tree; refitted from 0.5 us in the sixth session on row_col_stats at
@@ -349,7 +351,8 @@ const POINT_TRIP_S: f64 = 2.2e-6;
 const GRID_BARRIER_S: f64 = 1.5e-6;
 // The flush of one shared partial at the end of a split (a warp per row: the warps' partial
 // rows combined in shared memory, then added to the workspace row) is `Device::model.flush_s`
-// (1.5 us, measured on the backward norms with a warp per row at 65536 x 1024).
+// (1.0 us on the H200: measured on the backward norms with a warp per row at 65536 x 1024,
+// refitted by the calibration).
 /// Rows of a partial-pointwise step the model credits as in flight together (the lowering
 /// runs `PARTIAL_UNROLL` of them; 1 until that form is measured).
 const PARTIAL_UNROLL_CREDIT: u64 = 1;

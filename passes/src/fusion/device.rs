@@ -65,13 +65,16 @@ pub struct ModelConstants {
 }
 
 impl ModelConstants {
-    /// The constants fitted by hand on the H200 sweeps of docs/perf.md (sessions 4-6).
+    /// The constants fitted on the H200 by `calibrate_model.py` (2026-12-02, 31 measured
+    /// points over 10 shapes; docs/perf.md, "Issue 11, tenth session"). Before that fit, by
+    /// hand: a 1.2 us round trip, 0.15 us a warp reduction, 1.5 us a flush, 8 KiB at half
+    /// bandwidth.
     pub fn h200() -> Self {
         ModelConstants {
-            row_trip_s: 1.2e-6,
-            warp_chain_s: 0.15e-6,
-            flush_s: 1.5e-6,
-            half_bw_inflight: 8192.0,
+            row_trip_s: 0.8e-6,
+            warp_chain_s: 0.3e-6,
+            flush_s: 1.0e-6,
+            half_bw_inflight: 4096.0,
             inflight_knee: 1.0,
             load_base: 0.4,
             load_step: 0.1,
