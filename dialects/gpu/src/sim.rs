@@ -658,8 +658,9 @@ impl<'c> Sim<'c> {
         };
         let fk = ctx.float_kind(ctx.value_type(r));
         let n = self.nthreads;
-        for base in (0..n).step_by(WARP) {
-            let lanes: Vec<usize> = (base..(base + WARP).min(n)).filter(|t| mask[*t]).collect();
+        let width = w.width(ctx).unwrap_or(WARP as u32) as usize;
+        for base in (0..n).step_by(width) {
+            let lanes: Vec<usize> = (base..(base + width).min(n)).filter(|t| mask[*t]).collect();
             let Some(&first) = lanes.first() else {
                 continue;
             };

@@ -224,6 +224,25 @@ mgpu.func @k(%p: !mgpu.ptr<f32>, %n: index) kernel {
 }
 
 #[test]
+fn warp_reduce_with_a_width_combines_each_group_of_lanes() {
+    // 40 threads, groups of 8 lanes: 0..8, 8..16, ..., 32..40 (the second warp's only group).
+    let k = r#"
+mgpu.func @k(%p: !mgpu.ptr<f32>, %n: index) kernel {
+  %t = mgpu.thread_id : index
+  %v = mgpu.load %p[%t] : !mgpu.ptr<f32>
+  %s = mgpu.warp_reduce sum %v {width = 8} : f32
+  mgpu.store %s, %p[%t] : !mgpu.ptr<f32>
+  mgpu.return
+}"#;
+    let out = run(&program(k, 1, 40), 40).unwrap();
+    for (i, got) in out.iter().enumerate() {
+        let g = i / 8 * 8;
+        let want: f64 = (g..g + 8).map(|x| x as f64).sum();
+        assert_eq!(*got, want, "element {i}");
+    }
+}
+
+#[test]
 fn atomics_from_many_threads_give_the_exact_result() {
     // 4 blocks of 96 threads (g = global id, 0..384): p[0] += g + 1, p[1] = max(p[1], g),
     // p[2] = min(p[2], 100 - g); each thread stores the old value of its add at p[3 + g].

@@ -351,7 +351,7 @@ impl LoopToGpuOptions {
 /// The option table of `lower-loop-to-gpu`.
 pub const OPTIONS: &[PassOptionInfo] = &[
     PassOptionInfo { key: "threads", help: "threads per CTA (0: heuristic)", default: "0" },
-    PassOptionInfo { key: "threads-per-row", help: "threads per row: 32 or the CTA (0: heuristic)", default: "0" },
+    PassOptionInfo { key: "threads-per-row", help: "threads per row: 1, 2, 4, 8 or 16 (a row-fused kernel: several rows a warp), 32, or the CTA (0: heuristic)", default: "0" },
     PassOptionInfo { key: "vector", help: "elements per vector access (0: 16 bytes)", default: "0" },
     PassOptionInfo { key: "rows-per-cta", help: "rows a row-fused CTA holds at once (0: heuristic)", default: "0" },
     PassOptionInfo { key: "grid", help: "the most CTAs of a launch (0: heuristic)", default: "0" },
@@ -1171,6 +1171,9 @@ struct KernelBuilder<'a> {
     /// Set while a CTA-per-row body with two or more reductions is emitted: each block
     /// reduction gets its own shared slots and no trailing barrier ([`Self::block_reduce`]).
     own_block_slots: bool,
+    /// Lanes of one row where a row is held within a warp (`threads_per_row` <= 32): a row's
+    /// reductions combine over groups of this many lanes.
+    row_lanes: u32,
     ids: HashMap<&'static str, Value>,
     /// The fast row-fused emitter's state, while it runs.
     fast: Option<FastState>,
@@ -1294,6 +1297,7 @@ impl<'a> KernelBuilder<'a> {
             shared_partials: None,
             block_smem: HashMap::new(),
             own_block_slots: false,
+            row_lanes: 32,
             ids: HashMap::new(),
             fast: None,
             spills,
@@ -2529,6 +2533,11 @@ impl<'a> KernelBuilder<'a> {
         if s.threads_per_row == 32 {
             let lane = self.id::<mgpu::LaneIdOp>();
             (lane, self.iconst(32))
+        } else if s.threads_per_row < 32 && s.threads_per_row < s.threads {
+            // A group of lanes per row: the lane's place in its group.
+            let lane = self.id::<mgpu::LaneIdOp>();
+            let n = self.iconst(s.threads_per_row as i64);
+            (self.ibin(Ix::Rem, lane, n), n)
         } else {
             let tid = self.id::<mgpu::ThreadIdOp>();
             let bdim = self.block_dim();
@@ -2575,7 +2584,7 @@ impl<'a> KernelBuilder<'a> {
                             Ok(vec![kb.combine(&kind, acc[0], ys[0])?])
                         })?[0]
                     };
-                    let red = if warp { self.warp_reduce(&kind, part) } else { self.block_reduce(&kind, part)? };
+                    let red = if warp { self.row_warp_reduce(&kind, part) } else { self.block_reduce(&kind, part)? };
                     let r = self.combine(&kind, init, red)?;
                     self.map.insert(self.ctx.result(o, 0), r);
                 }
@@ -2604,6 +2613,18 @@ impl<'a> KernelBuilder<'a> {
         let ty = self.ctx.value_type(v);
         let k = self.ctx.str_attr(kind);
         self.push1(mgpu::WarpReduceOp::state(self.loc, v, ty, k))
+    }
+
+    /// A row's reduction where the row is held within a warp: over the whole warp, or over
+    /// each group of [`Self::row_lanes`] lanes (`{width}`) where a warp holds several rows.
+    fn row_warp_reduce(&mut self, kind: &str, v: Value) -> Value {
+        let r = self.warp_reduce(kind, v);
+        if self.row_lanes < 32 {
+            let w = self.ctx.i64_attr(self.row_lanes as i64);
+            let op = self.ctx.defining_op(r).expect("a result");
+            self.ctx.set_attr(op, "width", w);
+        }
+        r
     }
 
     /// Block reduction: warps reduce, lane 0 of each writes shared memory, a barrier, every
@@ -2877,9 +2898,19 @@ impl<'a> KernelBuilder<'a> {
         let nsplit = self.ibin(Ix::Add, m, sm1);
         let nsplit = self.ibin(Ix::Div, nsplit, sc);
         let (t, tpr) = self.row_threads(&s);
-        let warp = s.threads_per_row == 32;
+        // A row within a warp: a warp per row, or a group of lanes per row (several rows a warp).
+        let warp = s.threads_per_row <= 32 && s.threads_per_row < s.threads || s.threads_per_row == 32;
+        self.row_lanes = if warp { s.threads_per_row } else { 32 };
         let slots = self.iconst(s.rows_per_cta as i64);
-        let slot = if warp { self.id::<mgpu::WarpIdOp>() } else { zero };
+        let slot = if s.threads_per_row == 32 {
+            self.id::<mgpu::WarpIdOp>()
+        } else if warp {
+            let tid = self.id::<mgpu::ThreadIdOp>();
+            let n = self.iconst(s.threads_per_row as i64);
+            self.ibin(Ix::Div, tid, n)
+        } else {
+            zero
+        };
         let tid = self.id::<mgpu::ThreadIdOp>();
         let bdim = self.block_dim();
         let shared = s.partials == PartialStore::Shared;
@@ -3540,7 +3571,7 @@ impl<'a> KernelBuilder<'a> {
         let slots_n = k * v;
         let iv = parts.ivs[0];
         let body = parts.body;
-        let warp = s.threads_per_row == 32;
+        let warp = s.threads_per_row <= 32 && s.threads_per_row < s.threads || s.threads_per_row == 32;
         // The row buffers `x[i, j]` a warp (or a CTA per row) loads ahead
         // (rows_in_flight_per_warp = 2).
         let prefetch = if s.rows_in_flight_per_warp >= 2 { plan.inputs.clone() } else { Vec::new() };
@@ -3776,7 +3807,7 @@ impl<'a> KernelBuilder<'a> {
                         }
                         Ok(())
                     })?;
-                    let red = if warp { self.warp_reduce(&kind, acc) } else { self.block_reduce(&kind, acc)? };
+                    let red = if warp { self.row_warp_reduce(&kind, acc) } else { self.block_reduce(&kind, acc)? };
                     let r = self.combine(&kind, init, red)?;
                     let res = self.ctx.result(o, 0);
                     self.map.insert(res, r);

@@ -293,6 +293,15 @@ impl Schedule {
                      8, 16 or 32, got {threads_per_row}"
                 ));
             }
+        } else if mapping == Mapping::RowFused {
+            if threads_per_row > threads
+                || !(threads_per_row == threads || (threads_per_row <= 32 && threads_per_row.is_power_of_two()))
+            {
+                return Err(format!(
+                    "'morf.schedule' entry 'threads_per_row' of a \"row_fused\" must be 1, 2, 4, 8, 16, 32 or \
+                     'threads' ({threads}), got {threads_per_row}"
+                ));
+            }
         } else if threads_per_row > threads
             || !(threads_per_row == 1 || threads_per_row == 32 || threads_per_row == threads)
         {
@@ -845,8 +854,25 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                     s.threads = warps(2 * FAST_COLS).clamp(8, 32) * 32;
                 }
             }
-            s.threads_per_row = pick(o.threads_per_row, if long { s.threads } else { 32 });
-            s.threads_per_row = if s.threads_per_row >= s.threads { s.threads } else { 32 };
+            // A short register-resident row (16 vectors or fewer) takes a group of lanes, a
+            // power of two, not a whole warp: a warp then holds 32 / lanes rows, and its
+            // reductions are shuffles within each group (`mgpu.warp_reduce {width}`). A warp
+            // per row would leave most lanes idle (N = 2: 31 of 32).
+            let short = fast_n.filter(|_| !long).map(|n| {
+                let mut v = pick(o.vector, (16 / shape.fast_bytes.clamp(1, 16)).max(1)).min(8) as u64;
+                while v > 1 && n % v != 0 {
+                    v /= 2;
+                }
+                n.div_ceil(v).next_power_of_two().min(32) as u32
+            });
+            s.threads_per_row = pick(o.threads_per_row, if long { s.threads } else { short.unwrap_or(32) });
+            s.threads_per_row = if s.threads_per_row >= s.threads {
+                s.threads
+            } else if s.threads_per_row < 32 && s.threads_per_row.is_power_of_two() {
+                s.threads_per_row
+            } else {
+                32
+            };
             s.rows_per_cta = s.threads / s.threads_per_row;
             if o.rows_per_cta > 0 && s.threads_per_row == 32 {
                 s.rows_per_cta = o.rows_per_cta.min(s.threads / 32).max(1);
@@ -1157,7 +1183,13 @@ mod tests {
         assert_eq!(s.partials, PartialStore::Shared);
         assert_eq!(fast(&choose_schedule(Mapping::RowFused, &shape(384, 4, 2), &d, &o)), Some((256, 32, 4, 3)));
         assert_eq!(fast(&choose_schedule(Mapping::RowFused, &shape(100, 2, 1), &d, &o)), Some((256, 32, 4, 1)));
-        assert_eq!(fast(&choose_schedule(Mapping::RowFused, &shape(1, 2, 1), &d, &o)), Some((256, 32, 1, 1)));
+        // Short rows take a group of lanes (the next power of two of their vectors), several
+        // rows a warp: N = 1, one lane per row; N = 64 in bf16, 8 vectors, 8 lanes.
+        assert_eq!(fast(&choose_schedule(Mapping::RowFused, &shape(1, 2, 1), &d, &o)), Some((256, 1, 1, 1)));
+        let s64 = choose_schedule(Mapping::RowFused, &shape(64, 2, 1), &d, &o);
+        assert_eq!((fast(&s64), s64.rows_per_cta), (Some((256, 8, 8, 1)), 32));
+        let forced = Overrides { threads_per_row: 16, ..o.clone() };
+        assert_eq!(fast(&choose_schedule(Mapping::RowFused, &shape(384, 2, 1), &d, &forced)), Some((256, 16, 8, 3)));
         // A warp per row up to 32 columns per lane; a CTA per row above.
         assert_eq!(fast(&choose_schedule(Mapping::RowFused, &shape(1024, 2, 1), &d, &o)), Some((256, 32, 8, 4)));
         assert_eq!(fast(&choose_schedule(Mapping::RowFused, &shape(2048, 2, 1), &d, &o)), Some((128, 128, 8, 2)));

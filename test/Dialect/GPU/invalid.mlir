@@ -146,6 +146,14 @@ mgpu.func @warp_reduce_kind(%v: f32) kernel {
 
 // -----
 
+mgpu.func @warp_reduce_width(%v: f32) kernel {
+  // expected-error@+1 {{'mgpu.warp_reduce' op 'width' must be an integer among 1, 2, 4, 8, 16 and 32}}
+  %r = mgpu.warp_reduce sum %v {width = 12} : f32
+  mgpu.return
+}
+
+// -----
+
 mgpu.func @warp_reduce_type(%v: f32) kernel {
   // expected-error@+1 {{'mgpu.warp_reduce' op result type 'f16' does not match the value type 'f32'}}
   %r = "mgpu.warp_reduce"(%v) {kind = "sum"} : (f32) -> f16

@@ -58,6 +58,8 @@ mgpu.func @warp(%v: f32, %off: index) kernel {
   %m = mgpu.warp_reduce max %v : f32
   // CHECK: mgpu.warp_reduce min
   %n = mgpu.warp_reduce min %off : index
+  // CHECK: mgpu.warp_reduce sum %{{.*}} {width = 8} : f32
+  %g = mgpu.warp_reduce sum %v {width = 8} : f32
   mgpu.return
 }
 

@@ -3,6 +3,7 @@
 //! ```mlir
 //! %r = mgpu.shuffle xor %v, %off : f32        // modes: xor, down, up, idx
 //! %r = mgpu.warp_reduce sum %v : f32          // kinds: sum, max, min; every lane gets the result
+//! %r = mgpu.warp_reduce sum %v {width = 8} : f32   // within each group of 8 lanes (4 rows a warp)
 //! ```
 
 use morf_ir::asm::parser::{OpParser, PResult};
@@ -95,6 +96,8 @@ impl ShuffleOp {
 define_op! {
     /// Combines a value across the 32 lanes of the warp: `%r = mgpu.warp_reduce sum %v : f32`.
     /// Attribute `kind` (`sum`, `max` or `min`); every lane gets the result, of the value's type.
+    /// With `{width = W}` (1, 2, 4, 8 or 16; 32 by default) each aligned group of `W` lanes
+    /// combines its own values: a warp that holds `32 / W` rows reduces each row at once.
     pub struct WarpReduceOp("mgpu.warp_reduce") {
         summary: "combines a value across the lanes of a warp",
         operands: [value: Scalar],
@@ -106,7 +109,19 @@ define_op! {
     }
 }
 
+/// The lane counts `mgpu.warp_reduce` may combine over (its `width`).
+pub const REDUCE_WIDTHS: [i64; 6] = [1, 2, 4, 8, 16, 32];
+
 impl WarpReduceOp {
+    /// The lanes each group combines over: the `width` attribute, 32 without it (`None`
+    /// when the attribute is not one of [`REDUCE_WIDTHS`]).
+    pub fn width(self, ctx: &Context) -> Option<u32> {
+        match ctx.attr(self.0, "width") {
+            None => Some(32),
+            Some(a) => ctx.attr_int(a).filter(|w| REDUCE_WIDTHS.contains(w)).map(|w| w as u32),
+        }
+    }
+
     /// The combiner, if the `kind` attribute names one.
     pub fn reduce_kind(self, ctx: &Context) -> Option<ReduceKind> {
         self.kind(ctx).and_then(ReduceKind::from_name)
@@ -180,6 +195,9 @@ fn verify_warp_reduce(ctx: &Context, op: OpId) -> VResult {
     if o.reduce_kind(ctx).is_none() {
         let k = o.kind(ctx).unwrap_or_default();
         return Err(op_error(ctx, op, format!("unknown combiner '{k}'; expected one of sum, max, min")));
+    }
+    if o.width(ctx).is_none() {
+        return Err(op_error(ctx, op, "'width' must be an integer among 1, 2, 4, 8, 16 and 32"));
     }
     check_result_type(ctx, op)
 }

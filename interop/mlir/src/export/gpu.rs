@@ -428,8 +428,9 @@ impl<'c> Exporter<'c, '_> {
                 _ => return Err(format!("has an unknown kind '{kind}'")),
             };
             let t = m.value_type(w.value(m));
+            let width = w.width(m).ok_or("has a 'width' other than 1, 2, 4, 8, 16 or 32")?;
             let mut v = self.val(w.value(m))?;
-            for off in [16, 8, 4, 2, 1] {
+            for off in [16i64, 8, 4, 2, 1].into_iter().filter(|&k| k < i64::from(width)) {
                 let c = self.i32_const(b, loc, off)?;
                 let o = self.shuffle(b, loc, "xor", v, c, t)?;
                 v = self.binary(b, loc, f, v, o, t)?;

@@ -1360,13 +1360,21 @@ impl<'a> Kernel<'a> {
         if s == Sc::I1 {
             return Err(self.err(op, "cannot reduce 'i1' values"));
         }
+        let Some(width) = wr.width(self.ctx) else {
+            return Err(self.err(op, "'width' must be 1, 2, 4, 8, 16 or 32"));
+        };
         let mut acc = self.operand(op, 0)?;
         // A butterfly: after the step with offset k every lane holds the combination of its
-        // group of 2k lanes, so after 16, 8, 4, 2, 1 every lane holds the whole warp's.
-        for (n, k) in [16, 8, 4, 2, 1].into_iter().enumerate() {
+        // group of 2k lanes, so after 16, 8, 4, 2, 1 every lane holds the whole warp's (and
+        // after width/2, ..., 1 its aligned group of `width` lanes': xor stays inside it).
+        let steps: Vec<u32> = [16, 8, 4, 2, 1].into_iter().filter(|&k| k < width).collect();
+        if steps.is_empty() {
+            self.line(format!("{} {d}, {acc};", s.class().mov()));
+        }
+        for (n, k) in steps.iter().enumerate() {
             let other = self.tmp(s.class());
             self.shuffle("bfly", s, &other, &acc, &k.to_string());
-            let next = if n == 4 { d.clone() } else { self.tmp(s.class()) };
+            let next = if n + 1 == steps.len() { d.clone() } else { self.tmp(s.class()) };
             self.binary(op, Arith::Binary(f), s, &next, &acc, &other)?;
             acc = next;
         }

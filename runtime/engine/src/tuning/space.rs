@@ -57,7 +57,7 @@ pub fn knobs(passes: &[&str], sms: u32) -> Vec<Knob> {
     if passes.contains(&"lower-loop-to-gpu") {
         let l = "lower-loop-to-gpu";
         out.push(Knob { pass: l, key: "threads", values: v(&["128", "256", "512", "1024"]) });
-        out.push(Knob { pass: l, key: "threads-per-row", values: v(&["32", "128", "256", "512", "1024"]) });
+        out.push(Knob { pass: l, key: "threads-per-row", values: v(&["8", "16", "32", "128", "256", "512", "1024"]) });
         out.push(Knob { pass: l, key: "rows-in-flight", values: v(&["1", "2"]) });
         out.push(Knob { pass: l, key: "staged-rows", values: v(&["1", "2", "4"]) });
         out.push(Knob { pass: l, key: "min-ctas", values: v(&["none", "1", "2", "3", "4"]) });
