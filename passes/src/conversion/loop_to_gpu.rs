@@ -2533,7 +2533,7 @@ impl<'a> KernelBuilder<'a> {
         if s.threads_per_row == 32 {
             let lane = self.id::<mgpu::LaneIdOp>();
             (lane, self.iconst(32))
-        } else if s.threads_per_row < 32 && s.threads_per_row < s.threads {
+        } else if s.threads_per_row < 32 {
             // A group of lanes per row: the lane's place in its group.
             let lane = self.id::<mgpu::LaneIdOp>();
             let n = self.iconst(s.threads_per_row as i64);
@@ -2899,7 +2899,7 @@ impl<'a> KernelBuilder<'a> {
         let nsplit = self.ibin(Ix::Div, nsplit, sc);
         let (t, tpr) = self.row_threads(&s);
         // A row within a warp: a warp per row, or a group of lanes per row (several rows a warp).
-        let warp = s.threads_per_row <= 32 && s.threads_per_row < s.threads || s.threads_per_row == 32;
+        let warp = s.threads_per_row <= 32;
         self.row_lanes = if warp { s.threads_per_row } else { 32 };
         let slots = self.iconst(s.rows_per_cta as i64);
         let slot = if s.threads_per_row == 32 {
@@ -3571,7 +3571,7 @@ impl<'a> KernelBuilder<'a> {
         let slots_n = k * v;
         let iv = parts.ivs[0];
         let body = parts.body;
-        let warp = s.threads_per_row <= 32 && s.threads_per_row < s.threads || s.threads_per_row == 32;
+        let warp = s.threads_per_row <= 32;
         // The row buffers `x[i, j]` a warp (or a CTA per row) loads ahead
         // (rows_in_flight_per_warp = 2).
         let prefetch = if s.rows_in_flight_per_warp >= 2 { plan.inputs.clone() } else { Vec::new() };
