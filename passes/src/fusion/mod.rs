@@ -481,7 +481,7 @@ pub struct SearchConfig {
     pub outputs: BTreeSet<usize>,
     /// Dynamic axes whose size may exceed its hint, up to the factor given (a shape bucket:
     /// `M` in `[hint, 2 x hint)` compiled once): the plan is chosen to hold up over the range,
-    /// not only at the hint ([`robust_choice`]). Empty: the hints are the sizes.
+    /// not only at the hint (`robust_choice`). Empty: the hints are the sizes.
     pub hint_spans: Vec<(Axis, u64, String)>,
 }
 
