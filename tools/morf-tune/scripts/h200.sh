@@ -17,6 +17,13 @@
 # STEP=examples  morf-tune on every example at 65536 x 1024 (3-D: 64 x 1024 x 1024) and on
 #                shapes outside the benchmark table (32768x768, 33791x768, 131072x256,
 #                1000000x256, 8388608x2) for the backward norms.
+# STEP=spans     the bucket question (docs/fusion.md, "Over a range of sizes"): the norms compiled
+#                for the bucket M~2^19 (hints M=524288) with and without hint-spans=M=2, each
+#                timed at M = 524288, 576000, 786432 and 1000003 (one program per bucket).
+# STEP=lanes     several rows a warp (docs/conversion-loop-to-gpu.md): threads-per-row 8, 16
+#                and 32 on the 576000x384 rows (tuned splits and staging), and the shapes
+#                outside the table (8388608x2, 131072x256, 1000000x256, 32768x768, 33791x768)
+#                with the default heuristic against threads-per-row=32; each checked once.
 # KNOBS, TRIALS, ROUNDS restrict the search (the ninth session's call 2 used
 # KNOBS=splits,threads,rows-in-flight,staged-rows,min-ctas,final TRIALS=22 ROUNDS=1).
 set -uo pipefail
@@ -133,5 +140,39 @@ evidence)
         san memcheck $f M=1000003,N=384; san racecheck $f M=1000003,N=384; check $f M=1000003,N=384
     done
     rm -rf "$OUT/tmp"
+    ;;
+spans)
+    pipe() { # fuse options, then lower options
+        echo "builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=524288,N=384 $1},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=524288,N=384 $2})"
+    }
+    for f in rmsnorm_bwd layernorm_bwd rmsnorm_bwd_f32 layernorm_bwd_f32; do
+        for spans in "" "hint-spans=M=2"; do
+            tag=${spans:+spans}
+            timeout "$LIMIT" "$BIN/morf-bench" "examples/$f.mlir" --sizes M=524288,N=384 --sizes M=576000,N=384 \
+                --sizes M=786432,N=384 --sizes M=1000003,N=384 --tuning-cache none --runs "${RUNS:-100}" --warmup 10 \
+                --fused-pipeline "$(pipe "$spans" "")" --json "$OUT/spans-$f-${tag:-hint}.json" \
+                >"$OUT/logs/spans-$f-${tag:-hint}.txt" 2>"$OUT/logs/spans-$f-${tag:-hint}.log"
+            echo "== $f ${tag:-hint only}"; cat "$OUT/logs/spans-$f-${tag:-hint}.txt"
+        done
+    done
+    ;;
+lanes)
+    p() { echo "builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{$1},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{$2})"; }
+    for f in rmsnorm_bwd layernorm_bwd; do
+        for tpr in 32 16 8; do
+            timeout "$LIMIT" "$BIN/morf-bench" "examples/$f.mlir" --sizes M=576000,N=384 --tuning-cache none \
+                --runs "${RUNS:-100}" --warmup 10 --fused-pipeline "$(p splits=256 "staged-rows=4 threads-per-row=$tpr")" \
+                >"$OUT/logs/lanes-$f-$tpr.txt" 2>"$OUT/logs/lanes-$f-$tpr.log"
+            echo "== $f 576000x384 threads-per-row=$tpr: $(grep -E '^\| [0-9]' "$OUT/logs/lanes-$f-$tpr.txt")"
+        done
+        for s in M=8388608,N=2 M=131072,N=256 M=1000000,N=256 M=32768,N=768 M=33791,N=768; do
+            for tpr in 0 32; do
+                timeout "$LIMIT" "$BIN/morf-bench" "examples/$f.mlir" --sizes "$s" --tuning-cache none --unfused \
+                    --runs "${RUNS:-100}" --warmup 10 --fused-pipeline "$(p "" "threads-per-row=$tpr")" \
+                    >"$OUT/logs/lanes-$f-${s//[=,]/_}-$tpr.txt" 2>"$OUT/logs/lanes-$f-${s//[=,]/_}-$tpr.log"
+                echo "== $f $s threads-per-row=$tpr (0: heuristic): $(grep -E '^\| [0-9]' "$OUT/logs/lanes-$f-${s//[=,]/_}-$tpr.txt")"
+            done
+        done
+    done
     ;;
 esac
