@@ -429,6 +429,13 @@ impl<'c> Exporter<'c, '_> {
             };
             let t = m.value_type(w.value(m));
             let width = w.width(m).ok_or("has a 'width' other than 1, 2, 4, 8, 16 or 32")?;
+            if (2..32).contains(&width) {
+                // gpu.shuffle's width names lanes 0..width-1 of the warp, not each aligned
+                // group of that many lanes: no faithful form for the groups past the first.
+                return Err(format!(
+                    "reduces over groups of {width} lanes, which gpu.shuffle cannot name (its width is the warp's first lanes); lower with threads-per-row=32 to export it"
+                ));
+            }
             let mut v = self.val(w.value(m))?;
             for off in [16i64, 8, 4, 2, 1].into_iter().filter(|&k| k < i64::from(width)) {
                 let c = self.i32_const(b, loc, off)?;

@@ -1293,9 +1293,15 @@ impl<'a> Kernel<'a> {
     /// `d = shfl(a)` of scalar type `s`, through 32-bit words: 16-bit values travel in the
     /// low half of a word, 64-bit values as two shuffles.
     fn shuffle(&mut self, mode: &str, s: Sc, d: &str, a: &str, lane: &str) {
+        self.shuffle_in(mode, s, d, a, lane, "0xffffffff");
+    }
+
+    /// A shuffle among the lanes of `mask` (a register or an immediate): every lane it names
+    /// executes this shuffle.
+    fn shuffle_in(&mut self, mode: &str, s: Sc, d: &str, a: &str, lane: &str, mask: &str) {
         let clamp = if mode == "up" { 0 } else { 31 };
         let shfl = |k: &mut Self, dst: &str, src: &str| {
-            k.line(format!("shfl.sync.{mode}.b32 {dst}, {src}, {lane}, {clamp}, 0xffffffff;"));
+            k.line(format!("shfl.sync.{mode}.b32 {dst}, {src}, {lane}, {clamp}, {mask};"));
         };
         match s {
             Sc::F32 | Sc::F16 | Sc::BF16 | Sc::I1 => {
@@ -1371,9 +1377,21 @@ impl<'a> Kernel<'a> {
         if steps.is_empty() {
             self.line(format!("{} {d}, {acc};", s.class().mov()));
         }
+        // A group of lanes names only its own lanes: the groups of a warp may hold rows of
+        // different trip counts, so another group need not reach this reduction.
+        let mask = if width < 32 && !steps.is_empty() {
+            let (lane, base, ones, m) = (self.tmp(Rc::B32), self.tmp(Rc::B32), self.tmp(Rc::B32), self.tmp(Rc::B32));
+            self.line(format!("mov.u32 {lane}, %laneid;"));
+            self.line(format!("and.b32 {base}, {lane}, {};", 31 & !(width - 1)));
+            self.line(format!("mov.b32 {ones}, {};", (1u32 << width) - 1));
+            self.line(format!("shl.b32 {m}, {ones}, {base};"));
+            m
+        } else {
+            "0xffffffff".to_string()
+        };
         for (n, k) in steps.iter().enumerate() {
             let other = self.tmp(s.class());
-            self.shuffle("bfly", s, &other, &acc, &k.to_string());
+            self.shuffle_in("bfly", s, &other, &acc, &k.to_string(), &mask);
             let next = if n + 1 == steps.len() { d.clone() } else { self.tmp(s.class()) };
             self.binary(op, Arith::Binary(f), s, &next, &acc, &other)?;
             acc = next;
