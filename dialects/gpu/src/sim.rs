@@ -23,8 +23,9 @@
 //!   `thread_id % 32`). A source lane outside the warp, beyond the block, or inactive gives
 //!   the reading thread its own value: what `shfl.sync` does for out-of-range lanes, and
 //!   what the undefined inactive-lane case does in practice. `idx` takes the lane modulo 32;
-//! - `mgpu.warp_reduce` combines the values of the warp's active lanes in lane order,
-//!   rounding to the type after each step, and gives every active lane the result;
+//! - `mgpu.warp_reduce` combines the values of the warp's active lanes in lane order (with
+//!   `{width = W}`, of each aligned group of W lanes), rounding to the type after each step,
+//!   and gives every active lane the result;
 //! - shared memory is one array per block for each `mgpu.shared_alloc` op, and one per
 //!   element type for `mgpu.dynamic_shared` (the launch's `shared` bytes divided by the
 //!   element size). Float shared memory starts as NaN, so a read before any write shows;
