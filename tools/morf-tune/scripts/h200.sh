@@ -24,6 +24,8 @@
 #                and 32 on the 576000x384 rows (tuned splits and staging), and the shapes
 #                outside the table (8388608x2, 131072x256, 1000000x256, 32768x768, 33791x768)
 #                with the default heuristic against threads-per-row=32; each checked once.
+# BUNDLE=1 packs everything under $OUT into $OUT/bundle.tgz at the end (the device machine
+# returns a limited number of files: the ninth and tenth sessions lost per-candidate JSON).
 # KNOBS, TRIALS, ROUNDS restrict the search (the ninth session's call 2 used
 # KNOBS=splits,threads,rows-in-flight,staged-rows,min-ctas,final TRIALS=22 ROUNDS=1).
 set -uo pipefail
@@ -33,6 +35,13 @@ CACHE=${CACHE:-$OUT/h200.json}
 STEP=${STEP:-tune}
 LIMIT=${LIMIT:-150}
 mkdir -p "$OUT/logs"
+bundle() {
+    local t
+    t=$(mktemp -d)
+    tar czf "$t/bundle.tgz" -C "$OUT" . && rm -rf "${OUT:?}"/* && mv "$t/bundle.tgz" "$OUT/bundle.tgz"
+    rmdir "$t"
+}
+if [ -n "${BUNDLE:-}" ]; then trap bundle EXIT; fi
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv,noheader || true
 
 ROWS_BF16="M=576000,N=384 M=65536,N=1024 M=32768,N=4096 M=16384,N=8192"
