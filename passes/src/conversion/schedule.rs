@@ -610,6 +610,17 @@ pub fn staged_row_bytes(shape: &NestShape, cols: u64) -> u64 {
     shape.row_inputs as u64 * (cols * shape.fast_bytes.max(1) as u64).next_multiple_of(16)
 }
 
+/// Elements per vector access of the register-resident form of a row of `n` columns: 16
+/// bytes of the widest element (or the `vector` option), at most 8, halved until it divides `n`.
+fn fast_vector(o: &Overrides, shape: &NestShape, n: u64) -> u32 {
+    let widest = (16 / shape.fast_bytes.clamp(1, 16)).max(1);
+    let mut v = if o.vector > 0 { o.vector } else { widest }.min(8);
+    while v > 1 && !n.is_multiple_of(v as u64) {
+        v /= 2;
+    }
+    v
+}
+
 /// Registers a thread of a register-resident row kernel needs besides its columns.
 pub const REG_BASE: u64 = 30;
 
@@ -858,13 +869,9 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
             // power of two, not a whole warp: a warp then holds 32 / lanes rows, and its
             // reductions are shuffles within each group (`mgpu.warp_reduce {width}`). A warp
             // per row would leave most lanes idle (N = 2: 31 of 32).
-            let short = fast_n.filter(|_| !long).map(|n| {
-                let mut v = pick(o.vector, (16 / shape.fast_bytes.clamp(1, 16)).max(1)).min(8) as u64;
-                while v > 1 && n % v != 0 {
-                    v /= 2;
-                }
-                n.div_ceil(v).next_power_of_two().min(32) as u32
-            });
+            let short = fast_n
+                .filter(|_| !long)
+                .map(|n| n.div_ceil(fast_vector(o, shape, n) as u64).next_power_of_two().min(32) as u32);
             s.threads_per_row = pick(o.threads_per_row, if long { s.threads } else { short.unwrap_or(32) });
             s.threads_per_row = if s.threads_per_row >= s.threads {
                 s.threads
@@ -890,10 +897,7 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                 PartialStore::Global
             };
             if let Some(n) = fast_n {
-                let mut v = pick(o.vector, (16 / shape.fast_bytes.clamp(1, 16)).max(1)).min(8);
-                while v > 1 && n % v as u64 != 0 {
-                    v /= 2;
-                }
+                let v = fast_vector(o, shape, n);
                 let chunks = n.div_ceil(s.threads_per_row as u64 * v as u64);
                 // At most 32 columns per thread (registers), unrolled, and a row that fits the
                 // registers a thread of the CTA may hold (else ptxas spills: layernorm_bwd at
