@@ -55,7 +55,7 @@ pub fn merge_into_previous(
     if ctx.op_parent_block(second) != Some(block) {
         return Ok(false);
     }
-    if !KernelDag::of_block(ctx, block, dead).can_merge_into_later(first, second) {
+    if !KernelDag::between(ctx, first, second, dead).can_merge_into_later(first, second) {
         return Ok(false);
     }
     // Buffers written anywhere in the merged kernel: its loads of them may not use the

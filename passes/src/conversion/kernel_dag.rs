@@ -18,7 +18,7 @@
 use std::collections::{HashMap, HashSet};
 
 use morf_gpu::ops as mgpu;
-use morf_ir::{BlockId, Context, OpId, Value};
+use morf_ir::{Context, OpId, Value};
 use morf_loop::ops as mloop;
 use petgraph::algo::{has_path_connecting, toposort};
 use petgraph::graph::{DiGraph, NodeIndex};
@@ -122,11 +122,26 @@ fn conflicts(a: &Option<Accesses>, b: &Option<Accesses>) -> bool {
 }
 
 impl KernelDag {
-    /// The DAG of the steps of `block` in program order, leaving out the ops in `skip` (nests
-    /// already lowered and about to be erased).
-    pub fn of_block(ctx: &Context, block: BlockId, skip: &[OpId]) -> Self {
-        let steps: Vec<(OpId, Option<Accesses>)> = ctx
-            .block_ops(block)
+    /// The DAG of the steps from `first` to `last` (ops of one block, in program order, both
+    /// included), leaving out the ops in `skip` (nests already lowered and about to be
+    /// erased): all that [`Self::can_merge_into_later`] asks
+    /// of `first` and `last` (edges run forward, so no path between them leaves the range).
+    pub fn between(ctx: &Context, first: OpId, last: OpId, skip: &[OpId]) -> Self {
+        let mut ops = Vec::new();
+        let mut cur = Some(first);
+        while let Some(op) = cur {
+            ops.push(op);
+            if op == last {
+                break;
+            }
+            cur = ctx.next_op(op);
+        }
+        Self::of_ops(ctx, ops, skip)
+    }
+
+    fn of_ops(ctx: &Context, ops: impl IntoIterator<Item = OpId>, skip: &[OpId]) -> Self {
+        let steps: Vec<(OpId, Option<Accesses>)> = ops
+            .into_iter()
             .filter(|op| !skip.contains(op))
             .filter_map(|op| step_accesses(ctx, op).map(|a| (op, a)))
             .collect();
