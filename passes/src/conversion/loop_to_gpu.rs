@@ -1171,9 +1171,6 @@ struct KernelBuilder<'a> {
     /// Set while a CTA-per-row body with two or more reductions is emitted: each block
     /// reduction gets its own shared slots and no trailing barrier ([`Self::block_reduce`]).
     own_block_slots: bool,
-    /// Lanes of one row where a row is held within a warp (`threads_per_row` <= 32): a row's
-    /// reductions combine over groups of this many lanes.
-    row_lanes: u32,
     ids: HashMap<&'static str, Value>,
     /// The fast row-fused emitter's state, while it runs.
     fast: Option<FastState>,
@@ -1297,7 +1294,6 @@ impl<'a> KernelBuilder<'a> {
             shared_partials: None,
             block_smem: HashMap::new(),
             own_block_slots: false,
-            row_lanes: 32,
             ids: HashMap::new(),
             fast: None,
             spills,
@@ -2616,11 +2612,13 @@ impl<'a> KernelBuilder<'a> {
     }
 
     /// A row's reduction where the row is held within a warp: over the whole warp, or over
-    /// each group of [`Self::row_lanes`] lanes (`{width}`) where a warp holds several rows.
+    /// each group of the schedule's `threads_per_row` lanes (`{width}`) where a warp holds
+    /// several rows.
     fn row_warp_reduce(&mut self, kind: &str, v: Value) -> Value {
         let r = self.warp_reduce(kind, v);
-        if self.row_lanes < 32 {
-            let w = self.ctx.i64_attr(self.row_lanes as i64);
+        let lanes = self.schedule.as_ref().map_or(32, |s| s.threads_per_row);
+        if lanes < 32 {
+            let w = self.ctx.i64_attr(lanes as i64);
             let op = self.ctx.defining_op(r).expect("a result");
             self.ctx.set_attr(op, "width", w);
         }
@@ -2900,7 +2898,6 @@ impl<'a> KernelBuilder<'a> {
         let (t, tpr) = self.row_threads(&s);
         // A row within a warp: a warp per row, or a group of lanes per row (several rows a warp).
         let warp = s.threads_per_row <= 32;
-        self.row_lanes = if warp { s.threads_per_row } else { 32 };
         let slots = self.iconst(s.rows_per_cta as i64);
         let slot = if s.threads_per_row == 32 {
             self.id::<mgpu::WarpIdOp>()
