@@ -1029,6 +1029,7 @@ fn search_group(
 
 /// Relative sizes inside a span at which [`robust_choice`] prices the plans (each below the
 /// span's factor; the hint itself is 1).
+/// The first is the hint, which [`robust_choice`] also prices the plans at for [`choose`].
 const SPAN_SAMPLES: [f64; 7] = [1.0, 1.1, 1.2, 1.35, 1.5, 1.7, 1.9];
 
 /// Plans within this factor of the smallest worst-case regret count as equally robust.
@@ -1089,11 +1090,12 @@ fn robust_choice(
             }
         }
     }
-    let hint_ctx = ctx_at(extents.clone());
+    // The first sample is the hint itself.
+    let hint_ctx = &ctxs[0];
     let mut sorted: Vec<(Plan, CostBreakdown)> = pool
         .into_iter()
         .map(|p| {
-            let c = cost::plan_cost(&p, &hint_ctx);
+            let c = cost::plan_cost(&p, hint_ctx);
             (p, c)
         })
         .collect();
