@@ -15,9 +15,9 @@ Usage (repository root):
 """
 import json
 import math
-import re
-import subprocess
 import sys
+
+from model_error import predicted_us as model_us, priced_trials
 
 GRID = {
     "row-trip": [0.6e-6, 0.8e-6, 1.0e-6, 1.2e-6, 1.5e-6, 1.8e-6, 2.2e-6, 2.8e-6],
@@ -42,13 +42,7 @@ def overrides(c):
 def predicted_us(opt, p, c):
     key = (p["file"], p["sizes"], p["splits"], overrides(c))
     if key not in _cache:
-        fuse = f"size-hints={p['sizes']} report=true device={overrides(c)}"
-        if p["splits"]:
-            fuse += f" splits={p['splits']}"
-        pipe = f"builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{{{fuse}}})"
-        out = subprocess.run([opt, p["file"], f"--pass-pipeline={pipe}", "-o", "/dev/null"], capture_output=True, text=True)
-        m = re.search(r"#\d+ ([0-9.]+) us .*<- chosen", out.stderr)
-        _cache[key] = float(m.group(1)) if m else None
+        _cache[key] = model_us(opt, p["file"], p["sizes"], p["splits"], overrides(c))
     return _cache[key]
 
 
@@ -60,16 +54,8 @@ def load_points(paths):
             for q in r["points"]:
                 pts.append(dict(q, source=f"{path}: {q.get('source', '')}"))
             continue
-        for s in r["shapes"]:
-            seen = set()
-            for t in s["trials"]:
-                parts = [] if t["config"] == "untuned" else t["config"].split()
-                if t["us"] is None or any(not x.startswith("splits=") for x in parts) or s["sizes"] != s["hints"]:
-                    continue
-                splits = int(parts[0].split("=", 1)[1]) if parts else None
-                if splits in seen:
-                    continue
-                seen.add(splits)
+        for s, t, splits in priced_trials(r):
+            if s["sizes"] == s["hints"]:
                 pts.append({"file": r["file"], "sizes": s["sizes"], "splits": splits, "us": t["us"], "source": path})
     return pts
 

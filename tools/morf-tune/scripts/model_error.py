@@ -16,13 +16,33 @@ import subprocess
 import sys
 
 
-def predicted_us(opt, file, hints, splits):
+def predicted_us(opt, file, hints, splits, device=""):
+    """The model's time of the chosen plan at `hints` (with `splits` fixed, and `device`
+    overrides of the model, if given)."""
     fuse = f"size-hints={hints} report=true" + (f" splits={splits}" if splits else "")
+    if device:
+        fuse += f" device={device}"
     pipeline = f"builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{{{fuse}}})"
     out = subprocess.run([opt, file, f"--pass-pipeline={pipeline}", "-o", "/dev/null"],
                          capture_output=True, text=True)
     m = re.search(r"#\d+ ([0-9.]+) us .*<- chosen", out.stderr)
     return float(m.group(1)) if m else None
+
+
+def priced_trials(report):
+    """The candidates of a `morf-tune --json` report the model can price: untuned, or only
+    `splits` set (one per split), as (shape, trial, split or None)."""
+    for s in report["shapes"]:
+        seen = set()
+        for t in s["trials"]:
+            parts = [] if t["config"] == "untuned" else t["config"].split()
+            if t["us"] is None or any(not p.startswith("splits=") for p in parts):
+                continue
+            splits = int(parts[0].split("=", 1)[1]) if parts else None
+            if splits in seen:
+                continue
+            seen.add(splits)
+            yield s, t, splits
 
 
 def main():
@@ -34,23 +54,13 @@ def main():
     print("| --- | --- | --- | --- | --- | --- | --- |")
     for path in reports:
         r = json.load(open(path))
-        for s in r["shapes"]:
-            seen = set()
-            for t in s["trials"]:
-                cfg = t["config"]
-                parts = [] if cfg == "untuned" else cfg.split()
-                if t["us"] is None or any(not p.startswith("splits=") for p in parts):
-                    continue
-                splits = parts[0].split("=", 1)[1] if parts else None
-                if (splits,) in seen:
-                    continue
-                seen.add((splits,))
-                p = predicted_us(opt, r["file"], s["hints"], splits)
-                if p is None:
-                    continue
-                e = p / t["us"] - 1.0
-                errors.append(abs(e))
-                print(f"| {r['function']} | {s['sizes']} | {s['hints']} | {cfg} | {t['us']:.1f} | {p:.1f} | {100 * e:+.0f}% |")
+        for s, t, splits in priced_trials(r):
+            p = predicted_us(opt, r["file"], s["hints"], splits)
+            if p is None:
+                continue
+            e = p / t["us"] - 1.0
+            errors.append(abs(e))
+            print(f"| {r['function']} | {s['sizes']} | {s['hints']} | {t['config']} | {t['us']:.1f} | {p:.1f} | {100 * e:+.0f}% |")
     if errors:
         errors.sort()
         print(f"\n{len(errors)} configurations: median |error| {100 * errors[len(errors) // 2]:.0f}%, "
