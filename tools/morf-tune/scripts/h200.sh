@@ -44,6 +44,11 @@ bundle() {
 if [ -n "${BUNDLE:-}" ]; then trap bundle EXIT; fi
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv,noheader || true
 
+# The `gpu` pipeline as text, with options for fuse-mixed-reductions ($1) and lower-loop-to-gpu ($2).
+gpu_pipeline() {
+    echo "builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{$1},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{$2})"
+}
+
 ROWS_BF16="M=576000,N=384 M=65536,N=1024 M=32768,N=4096 M=16384,N=8192"
 tune() { # file pipeline label sizes...
     local file=$1 pipeline=$2 label=$3
@@ -151,33 +156,30 @@ evidence)
     rm -rf "$OUT/tmp"
     ;;
 spans)
-    pipe() { # fuse options, then lower options
-        echo "builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=524288,N=384 $1},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=524288,N=384 $2})"
-    }
+    hints=size-hints=M=524288,N=384
     for f in rmsnorm_bwd layernorm_bwd rmsnorm_bwd_f32 layernorm_bwd_f32; do
         for spans in "" "hint-spans=M=2"; do
             tag=${spans:+spans}
             timeout "$LIMIT" "$BIN/morf-bench" "examples/$f.mlir" --sizes M=524288,N=384 --sizes M=576000,N=384 \
                 --sizes M=786432,N=384 --sizes M=1000003,N=384 --tuning-cache none --runs "${RUNS:-100}" --warmup 10 \
-                --fused-pipeline "$(pipe "$spans" "")" --json "$OUT/spans-$f-${tag:-hint}.json" \
+                --fused-pipeline "$(gpu_pipeline "$hints $spans" "$hints")" --json "$OUT/spans-$f-${tag:-hint}.json" \
                 >"$OUT/logs/spans-$f-${tag:-hint}.txt" 2>"$OUT/logs/spans-$f-${tag:-hint}.log"
             echo "== $f ${tag:-hint only}"; cat "$OUT/logs/spans-$f-${tag:-hint}.txt"
         done
     done
     ;;
 lanes)
-    p() { echo "builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{$1},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{$2})"; }
     for f in rmsnorm_bwd layernorm_bwd; do
         for tpr in 32 16 8; do
             timeout "$LIMIT" "$BIN/morf-bench" "examples/$f.mlir" --sizes M=576000,N=384 --tuning-cache none \
-                --runs "${RUNS:-100}" --warmup 10 --fused-pipeline "$(p splits=256 "staged-rows=4 threads-per-row=$tpr")" \
+                --runs "${RUNS:-100}" --warmup 10 --fused-pipeline "$(gpu_pipeline splits=256 "staged-rows=4 threads-per-row=$tpr")" \
                 >"$OUT/logs/lanes-$f-$tpr.txt" 2>"$OUT/logs/lanes-$f-$tpr.log"
             echo "== $f 576000x384 threads-per-row=$tpr: $(grep -E '^\| [0-9]' "$OUT/logs/lanes-$f-$tpr.txt")"
         done
         for s in M=8388608,N=2 M=131072,N=256 M=1000000,N=256 M=32768,N=768 M=33791,N=768; do
             for tpr in 0 32; do
                 timeout "$LIMIT" "$BIN/morf-bench" "examples/$f.mlir" --sizes "$s" --tuning-cache none --unfused \
-                    --runs "${RUNS:-100}" --warmup 10 --fused-pipeline "$(p "" "threads-per-row=$tpr")" \
+                    --runs "${RUNS:-100}" --warmup 10 --fused-pipeline "$(gpu_pipeline "" "threads-per-row=$tpr")" \
                     >"$OUT/logs/lanes-$f-${s//[=,]/_}-$tpr.txt" 2>"$OUT/logs/lanes-$f-${s//[=,]/_}-$tpr.log"
                 echo "== $f $s threads-per-row=$tpr (0: heuristic): $(grep -E '^\| [0-9]' "$OUT/logs/lanes-$f-${s//[=,]/_}-$tpr.txt")"
             done
