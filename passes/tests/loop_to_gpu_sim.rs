@@ -199,10 +199,22 @@ fn fast_path_agrees() {
             (40, 384, 384, "grid=2 threads=64 rows-in-flight=2 chunk-major=true"),
             (40, 520, 520, "grid=3 chunk-major=true"),
             (13, 1100, 1100, "grid=3 rows-in-flight=2 chunk-major=true"),
+            // Splits sized at run time (fuse-mixed-reductions{partials=K}): fewer partials
+            // than the grid, more than the grid (two rounds), more than the rows (one row
+            // each), one row, staged rows and several rows a warp, and the slow path.
+            (40, 384, 384, "grid=2 threads=64 partials=2"),
+            (23, 100, 100, "grid=3 staged-rows=2 partials=5"),
+            (7, 384, 384, "grid=4 partials=16"),
+            (1, 384, 384, "partials=3"),
+            (40, 384, 384, "grid=2 threads=64 threads-per-row=16 staged-rows=2 partials=3"),
+            (40, 67, 100, "grid=2 threads=64 partials=3"),
         ] {
             let inputs = |ctx: &Context, f: OpId| named_inputs(ctx, f, 5, &[1], &[("M", m), ("N", n)]);
-            let gpu = format!("{gpu} size-hints=N={hint}");
-            let fuse = format!("size-hints=M=1000000,N={hint} device=launch=1e-3");
+            // `partials=K` is an option of the fusion pass, the rest of the lowering.
+            let (partials, gpu): (Vec<&str>, Vec<&str>) =
+                gpu.split_whitespace().partition(|o| o.starts_with("partials="));
+            let gpu = format!("{} size-hints=N={hint}", gpu.join(" "));
+            let fuse = format!("size-hints=M=1000000,N={hint} device=launch=1e-3 {}", partials.join(" "));
             match check(&text, &inputs, &fuse, &gpu) {
                 Ok(Outcome::Fast) => fast += 1,
                 Ok(Outcome::Checked(true)) => {

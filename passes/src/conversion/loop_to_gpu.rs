@@ -172,6 +172,21 @@ fn kernel_split(ctx: &Context, op: OpId) -> Option<i64> {
     kernel_entry(ctx, op, "split").and_then(|v| ctx.attr_int(v))
 }
 
+/// Whether a nest's `morf.kernel` attribute has `partials = K` (K > 0): a split sized at run
+/// time, `max(ceil(rows / K), 1)` rows, whose value the nest's accumulates divide by.
+fn kernel_balanced(ctx: &Context, op: OpId) -> bool {
+    kernel_entry(ctx, op, "partials").and_then(|v| ctx.attr_int(v)).is_some_and(|k| k > 0)
+}
+
+/// The split a row-fused kernel's partials use: rows per split, fixed or a host value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SplitBy {
+    /// A fixed number of rows.
+    Rows(i64),
+    /// A value computed before the nest (`morf.kernel = {partials = K}`).
+    Value(Value),
+}
+
 /// Columns below which a 2-D pointwise nest with partials keeps the thread-per-(split,
 /// column) form (a warp per row would leave lanes idle).
 pub(crate) const ROW_FORM_MIN_COLS: u64 = 64;
@@ -2140,9 +2155,12 @@ impl<'a> KernelBuilder<'a> {
         let Ok(parts) = loop_parts(ctx, op, false) else { return Err(Fallback::RowFusedDomain) };
         // Without a split the nest must not accumulate (nothing to partial): a row kernel.
         let split = self.kernel_split(op).filter(|s| *s > 0);
-        if split.is_none() && ctx.walk_collect(op).iter().any(|&o| ctx.isa::<mloop::AccumulateOp>(o)) {
+        let balanced = split.is_none() && kernel_balanced(ctx, op);
+        if split.is_none() && !balanced && ctx.walk_collect(op).iter().any(|&o| ctx.isa::<mloop::AccumulateOp>(o)) {
             return Err(Fallback::RowFusedNoSplit);
         }
+        // With a split sized at run time, every accumulate divides by the same host value.
+        let mut divisor: Option<Value> = None;
         if parts.ivs.len() != 1 || const_int(ctx, parts.lbs[0]) != Some(0) || const_int(ctx, parts.steps[0]) != Some(1)
         {
             return Err(Fallback::RowFusedDomain);
@@ -2180,7 +2198,16 @@ impl<'a> KernelBuilder<'a> {
                         let Some(d) = ctx.defining_op(ops[2]).and_then(|d| ctx.dyn_cast::<mloop::DivOp>(d)) else {
                             return Err(Fallback::RowFusedAccumulate);
                         };
-                        if d.lhs(ctx) != i || const_int(ctx, d.rhs(ctx)) != split {
+                        if d.lhs(ctx) != i {
+                            return Err(Fallback::RowFusedAccumulate);
+                        }
+                        if balanced {
+                            let r = d.rhs(ctx);
+                            if !defined_outside(ctx, r, op) || divisor.is_some_and(|x| x != r) {
+                                return Err(Fallback::RowFusedAccumulate);
+                            }
+                            divisor = Some(r);
+                        } else if const_int(ctx, d.rhs(ctx)) != split {
                             return Err(Fallback::RowFusedAccumulate);
                         }
                     }
@@ -2884,15 +2911,24 @@ impl<'a> KernelBuilder<'a> {
         }
         // The bound it takes if a final reduction joins it behind a grid barrier.
         self.cooperative_ctas = self.opts.min_ctas.apply(planned_ctas_per_sm(&self.opts.device, &shape, &s, true));
-        let split = split.unwrap_or(s.rows_per_cta as u64);
+        // A split sized at run time (`partials = K`): the host value the accumulates divide by.
+        let split = match (split, self.split_divisor(op)) {
+            (None, Some(v)) if kernel_balanced(self.ctx, op) => SplitBy::Value(v),
+            (split, _) => SplitBy::Rows(split.unwrap_or(s.rows_per_cta as u64) as i64),
+        };
         let bench = self.ctx.unit_attr();
         self.ctx.set_attr(self.kernel, "morf.bench", bench);
 
         let m = self.get(parts.ubs[0])?;
-        let sc = self.iconst(split as i64);
         let one = self.iconst(1);
         let zero = self.iconst(0);
-        let sm1 = self.iconst(split as i64 - 1);
+        let (sc, sm1) = match split {
+            SplitBy::Rows(n) => (self.iconst(n), self.iconst(n - 1)),
+            SplitBy::Value(v) => {
+                let sc = self.get(v)?;
+                (sc, self.ibin(Ix::Sub, sc, one))
+            }
+        };
         let nsplit = self.ibin(Ix::Add, m, sm1);
         let nsplit = self.ibin(Ix::Div, nsplit, sc);
         let (t, tpr) = self.row_threads(&s);
@@ -2950,7 +2986,7 @@ impl<'a> KernelBuilder<'a> {
         if shared && plan.is_some() && s.fast.is_some() {
             let ip = inner.as_ref().expect("inner");
             for &w in &workspaces {
-                if self.fresh.contains(&w) && self.ws_covers(w, parts.ubs[0], split as i64, ip.ubs[0]) {
+                if self.fresh.contains(&w) && self.ws_covers(w, parts.ubs[0], split, ip.ubs[0]) {
                     covered.insert(w);
                 }
             }
@@ -3019,7 +3055,10 @@ impl<'a> KernelBuilder<'a> {
         // Host: grid and shared bytes.
         let ib = Ib { before: self.nest };
         let mh = parts.ubs[0];
-        let sh = ib.index(self.ctx, split as i64);
+        let sh = match split {
+            SplitBy::Rows(n) => ib.index(self.ctx, n),
+            SplitBy::Value(v) => v,
+        };
         let nsplit_h = ib.ceildiv(self.ctx, mh, sh);
         let blocks = self.host_grid(nsplit_h, 1, s.max_grid);
         let bytes = if shared {
@@ -3041,10 +3080,21 @@ impl<'a> KernelBuilder<'a> {
         Ok(())
     }
 
+    /// The value the first index of the first accumulate in `op` divides the row by (`W[i div
+    /// S, j]`), if any.
+    fn split_divisor(&self, op: OpId) -> Option<Value> {
+        let ctx = &*self.ctx;
+        let a = ctx.walk_collect(op).into_iter().find(|&o| ctx.isa::<mloop::AccumulateOp>(o))?;
+        let idx = *ctx.operands(a).get(2)?;
+        let d = ctx.dyn_cast::<mloop::DivOp>(ctx.defining_op(idx)?)?;
+        Some(d.rhs(ctx))
+    }
+
     /// Whether the 2-D workspace `w` is exactly `[ceil(rows / split), cols]` (host values):
-    /// a static size, or the `(rows + split - 1) div split` the fusion pass allocates, and
-    /// the same size value (or the same `dim` of the same buffer) for the columns.
-    fn ws_covers(&self, w: Value, rows: Value, split: i64, cols: Value) -> bool {
+    /// a static size, or the `(rows + split - 1) div split` the fusion pass allocates (a fixed
+    /// split, or the value of one sized at run time), and the same size value (or the same
+    /// `dim` of the same buffer) for the columns.
+    fn ws_covers(&self, w: Value, rows: Value, split: SplitBy, cols: Value) -> bool {
         let ctx = &*self.ctx;
         let dim_of = |v: Value| {
             let d = ctx.dyn_cast::<mloop::DimOp>(ctx.defining_op(v)?)?;
@@ -3053,12 +3103,30 @@ impl<'a> KernelBuilder<'a> {
         let same = |a: Value, b: Value| same_index(ctx, a, b) || dim_of(a).is_some_and(|x| dim_of(b) == Some(x));
         let Some(alloc) = ctx.defining_op(w).filter(|a| ctx.isa::<mloop::AllocOp>(*a)) else { return false };
         let shape = buffer_shape(ctx, w);
-        if shape.len() != 2 || split < 1 {
+        if shape.len() != 2 || matches!(split, SplitBy::Rows(n) if n < 1) {
             return false;
         }
+        // `v` is the divisor (`split`), or `v` is one less than it.
+        let is_split = |v: Value| match split {
+            SplitBy::Rows(n) => const_int(ctx, v) == Some(n),
+            SplitBy::Value(s) => v == s,
+        };
+        let is_split_m1 = |v: Value| match split {
+            SplitBy::Rows(n) => const_int(ctx, v) == Some(n - 1),
+            SplitBy::Value(s) => ctx.defining_op(v).is_some_and(|d| {
+                is_binary(ctx, d, BinaryFn::Sub)
+                    && ctx.operand(d, 0) == s
+                    && const_int(ctx, ctx.operand(d, 1)) == Some(1)
+            }),
+        };
         let mut dyns = ctx.operands(alloc).iter().copied();
         let rows_ok = match shape[0] {
-            Dim::Static(n) => const_int(ctx, rows).is_some_and(|m| m >= 0 && (m + split - 1) / split == n as i64),
+            Dim::Static(n) => match split {
+                SplitBy::Rows(split) => {
+                    const_int(ctx, rows).is_some_and(|m| m >= 0 && (m + split - 1) / split == n as i64)
+                }
+                SplitBy::Value(_) => false,
+            },
             Dim::Dynamic => dyns.next().is_some_and(|v| {
                 let Some(div) = ctx.defining_op(v).filter(|d| is_binary(ctx, *d, BinaryFn::Div)) else { return false };
                 let (num, den) = (ctx.operand(div, 0), ctx.operand(div, 1));
@@ -3066,9 +3134,7 @@ impl<'a> KernelBuilder<'a> {
                     return false;
                 };
                 let (a, b) = (ctx.operand(add, 0), ctx.operand(add, 1));
-                const_int(ctx, den) == Some(split)
-                    && ((same(a, rows) && const_int(ctx, b) == Some(split - 1))
-                        || (same(b, rows) && const_int(ctx, a) == Some(split - 1)))
+                is_split(den) && ((same(a, rows) && is_split_m1(b)) || (same(b, rows) && is_split_m1(a)))
             }),
         };
         let cols_ok = match shape[1] {

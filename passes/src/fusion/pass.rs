@@ -78,7 +78,7 @@ use super::{
     search, Access, Axis, Combiner, Device, Extents, Kernel, NestInfo, NestKind, Plan, RowStyle, SearchConfig,
 };
 use crate::transforms::loop_fuse::fuse;
-use crate::transforms::loop_partial_accumulate::{collapse_parallel_dims, partial_accumulate};
+use crate::transforms::loop_partial_accumulate::{collapse_parallel_dims, partial_accumulate_with, SplitSize};
 use crate::transforms::loop_utils::{
     body_block, const_int, loop_parts, same_index, target_functions, terminator, written_buffers,
 };
@@ -127,6 +127,11 @@ const OPTIONS: &[PassOptionInfo] = &[
         help: "let a row reduction recompute a materialized pointwise producer so it joins the row kernel",
         default: "true",
     },
+    PassOptionInfo {
+        key: "partials",
+        help: "split decoupled from the size: the column reductions partialed inside row-fused kernels take at most this many partials, each ceil(rows / partials) rows at run time, in place of the chosen plan's fixed split (0: the fixed split)",
+        default: "0",
+    },
     PassOptionInfo { key: "report", help: "print the search report to stderr", default: "false" },
     PassOptionInfo { key: "dump-egraph", help: "write the e-graphs as Graphviz to this file", default: "" },
 ];
@@ -146,6 +151,9 @@ pub struct FuseMixedReductions {
     pub default_hint: u64,
     /// Dynamic dims (by `morf.dims` name) whose size may exceed its hint, up to this factor.
     pub hint_spans: BTreeMap<String, u64>,
+    /// At most this many partials per column reduction partialed in a row-fused kernel, the
+    /// split computed at run time (0: the chosen plan's fixed split).
+    pub partials: u64,
     /// Print the report to stderr.
     pub report: bool,
     /// Write the e-graphs here.
@@ -161,6 +169,7 @@ impl Default for FuseMixedReductions {
             size_hints: BTreeMap::new(),
             default_hint: 4096,
             hint_spans: BTreeMap::new(),
+            partials: 0,
             report: false,
             dump_egraph: None,
         }
@@ -194,6 +203,7 @@ impl FuseMixedReductions {
         if let Some((k, _)) = p.hint_spans.iter().find(|(_, f)| **f < 1) {
             return Err(format!("option 'hint-spans': the factor of '{k}' must be at least 1"));
         }
+        p.partials = o.usize("partials", 0)? as u64;
         p.report = o.bool("report", false)?;
         p.cfg.recompute_producers = o.bool("recompute-producers", true)?;
         p.dump_egraph = o.get("dump-egraph").filter(|s| !s.is_empty()).map(str::to_string);
@@ -211,13 +221,14 @@ impl Pass for FuseMixedReductions {
         let splits: Vec<String> = self.cfg.splits.iter().map(u64::to_string).collect();
         let spans: Vec<String> = self.hint_spans.iter().map(|(k, v)| format!("{k}={v}")).collect();
         format!(
-            "default-hint={} device={} dump-egraph={} hint-spans={} max-iterations={} max-nodes={} recompute-producers={} report={} size-hints={} splits={} time-limit-ms={}",
+            "default-hint={} device={} dump-egraph={} hint-spans={} max-iterations={} max-nodes={} partials={} recompute-producers={} report={} size-hints={} splits={} time-limit-ms={}",
             self.default_hint,
             self.device_text,
             self.dump_egraph.as_deref().map(|p| morf_ir::pass::quote_option_value(p).unwrap_or_default()).unwrap_or_default(),
             spans.join(","),
             self.cfg.iter_limit,
             self.cfg.node_limit,
+            self.partials,
             self.cfg.recompute_producers,
             self.report,
             hints.join(","),
@@ -351,7 +362,28 @@ impl FuseMixedReductions {
             }
             return Ok(());
         }
-        materialize(ctx, f, &summary, &res.chosen)
+        // A split decoupled from the size: only where every partial runs in a row-fused kernel
+        // (the persistent grid's CTAs then take one balanced split each); other forms keep the
+        // fixed split, and the report says so.
+        let partials = if self.partials == 0 {
+            None
+        } else if partials_all_row_fused(&res.chosen) {
+            if self.report {
+                morf_ir::io::eprint_lossy(&format!(
+                    "fuse-mixed-reductions: @{fname}: partials={}: each column reduction's split is ceil(rows / {}) rows at run time, in place of the plan's fixed split",
+                    self.partials, self.partials
+                ));
+            }
+            Some(self.partials)
+        } else {
+            let note = "partials=K ignored: a partial of the chosen plan runs outside a row-fused kernel, which needs a fixed split";
+            tracing::info!(function = %fname, note, "fuse-mixed-reductions");
+            if self.report {
+                morf_ir::io::eprint_lossy(&format!("fuse-mixed-reductions: @{fname}: {note}"));
+            }
+            None
+        };
+        materialize(ctx, f, &summary, &res.chosen, partials)
     }
 
     /// Summarizes the top-level nests of `f`, or says why the function is not searched.
@@ -785,8 +817,29 @@ fn all_top_level_loops(ctx: &Context, f: OpId) -> Vec<OpId> {
     }
 }
 
-/// Sets `morf.kernel = {kind, style?, split?}` on `op`.
-fn set_kernel_attr(ctx: &mut Context, op: OpId, kind: &str, style: Option<RowStyle>, split: Option<u64>) {
+/// Whether every partial of `plan` is a member of a row-fused kernel.
+fn partials_all_row_fused(plan: &Plan) -> bool {
+    plan.partials() > 0
+        && plan.kernels.iter().all(|k| match k {
+            Kernel::Partial { .. } => false,
+            Kernel::Fused { members, style } => {
+                style.is_some() || !members.iter().any(|m| matches!(m, Kernel::Partial { .. }))
+            }
+            _ => true,
+        })
+}
+
+/// A kernel's split in its `morf.kernel` attribute.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SplitAttr {
+    /// `split = S`: a fixed number of rows per partial.
+    Rows(u64),
+    /// `partials = K`: at most `K` partials, `ceil(rows / K)` rows each at run time.
+    Partials(u64),
+}
+
+/// Sets `morf.kernel = {kind, style?, split? | partials?}` on `op`.
+fn set_kernel_attr(ctx: &mut Context, op: OpId, kind: &str, style: Option<RowStyle>, split: Option<SplitAttr>) {
     let mut entries = vec![(ctx.sym("kind"), ctx.str_attr(kind))];
     if let Some(s) = style {
         let t = match s {
@@ -795,8 +848,10 @@ fn set_kernel_attr(ctx: &mut Context, op: OpId, kind: &str, style: Option<RowSty
         };
         entries.push((ctx.sym("style"), ctx.str_attr(t)));
     }
-    if let Some(s) = split {
-        entries.push((ctx.sym("split"), ctx.i64_attr(s as i64)));
+    match split {
+        Some(SplitAttr::Rows(s)) => entries.push((ctx.sym("split"), ctx.i64_attr(s as i64))),
+        Some(SplitAttr::Partials(k)) => entries.push((ctx.sym("partials"), ctx.i64_attr(k as i64))),
+        None => {}
     }
     let d = ctx.dict_attr(entries);
     ctx.set_attr(op, "morf.kernel", d);
@@ -826,8 +881,9 @@ fn normalize_top_level(ctx: &mut Context, body: BlockId) {
     }
 }
 
-/// Rewrites `f` into `plan`'s kernels.
-fn materialize(ctx: &mut Context, f: OpId, s: &Summary, plan: &Plan) -> PassResult {
+/// Rewrites `f` into `plan`'s kernels; with `partials`, every partial takes at most that
+/// many splits, sized at run time ([`SplitSize::Partials`]).
+fn materialize(ctx: &mut Context, f: OpId, s: &Summary, plan: &Plan, partials: Option<u64>) -> PassResult {
     let body = body_block(ctx, f).expect("summarized");
     normalize_top_level(ctx, body);
     // One value per axis for every loop bound, so that same-domain checks are identity.
@@ -857,7 +913,11 @@ fn materialize(ctx: &mut Context, f: OpId, s: &Summary, plan: &Plan) -> PassResu
     for k in &plan.kernels {
         for p in k.parts() {
             if let Kernel::Partial { nest, split } = p {
-                let pw = partial_accumulate(ctx, s.nests[*nest], *split as usize)?;
+                let size = match partials {
+                    Some(k) => SplitSize::Partials(k),
+                    None => SplitSize::Points(*split),
+                };
+                let pw = partial_accumulate_with(ctx, s.nests[*nest], size)?;
                 partial_op.insert(*nest, pw);
             }
         }
@@ -892,7 +952,13 @@ fn materialize(ctx: &mut Context, f: OpId, s: &Summary, plan: &Plan) -> PassResu
                 _ => None,
             })
             .collect();
-        let split = if splits.len() == 1 { splits.first().copied() } else { None };
+        let split = match (splits.len(), partials) {
+            (0, _) => None,
+            (_, Some(k)) => Some(SplitAttr::Partials(k)),
+            (1, None) => splits.first().copied().map(SplitAttr::Rows),
+            _ => None,
+        };
+        let own = |split: u64| Some(partials.map_or(SplitAttr::Rows(split), SplitAttr::Partials));
         match k {
             Kernel::Nest(i) => {
                 let kind = match s.infos[*i].kind {
@@ -901,8 +967,8 @@ fn materialize(ctx: &mut Context, f: OpId, s: &Summary, plan: &Plan) -> PassResu
                 };
                 set_kernel_attr(ctx, s.nests[*i], kind, None, None);
             }
-            Kernel::Partial { nest, split } => set_kernel_attr(ctx, partial_op[nest], "pointwise", None, Some(*split)),
-            Kernel::Final { nest, split } => set_kernel_attr(ctx, s.nests[*nest], "final", None, Some(*split)),
+            Kernel::Partial { nest, split } => set_kernel_attr(ctx, partial_op[nest], "pointwise", None, own(*split)),
+            Kernel::Final { nest, split } => set_kernel_attr(ctx, s.nests[*nest], "final", None, own(*split)),
             Kernel::Fused { members, style: None } => {
                 let ops: Vec<OpId> = members.iter().map(op_of).collect();
                 for &o in &ops[1..] {

@@ -103,6 +103,11 @@ pub fn info() -> PassInfo {
                 help: "points of the flattened reduced domain per partial (at least 1)",
                 default: "16",
             },
+            PassOptionInfo {
+                key: "partials",
+                help: "at most this many partials, each ceil(points / partials) points, computed at run time (0: split-size decides)",
+                default: "0",
+            },
         ],
         create: |o| Ok(Box::new(LoopPartialAccumulate::from_options(o)?)),
     }
@@ -115,11 +120,13 @@ pub struct LoopPartialAccumulate {
     pub nest: usize,
     /// Points of the flattened reduced domain per partial.
     pub split_size: usize,
+    /// At most this many partials (0: `split_size` decides).
+    pub partials: usize,
 }
 
 impl Default for LoopPartialAccumulate {
     fn default() -> Self {
-        LoopPartialAccumulate { nest: 0, split_size: 16 }
+        LoopPartialAccumulate { nest: 0, split_size: 16, partials: 0 }
     }
 }
 
@@ -130,7 +137,7 @@ impl LoopPartialAccumulate {
         if split_size == 0 {
             return Err("option 'split-size' must be at least 1".into());
         }
-        Ok(LoopPartialAccumulate { nest: o.usize("nest", 0)?, split_size })
+        Ok(LoopPartialAccumulate { nest: o.usize("nest", 0)?, split_size, partials: o.usize("partials", 0)? })
     }
 }
 
@@ -140,21 +147,42 @@ impl Pass for LoopPartialAccumulate {
     }
 
     fn options_text(&self) -> String {
-        format!("nest={} split-size={}", self.nest, self.split_size)
+        format!("nest={} partials={} split-size={}", self.nest, self.partials, self.split_size)
     }
 
     fn run(&mut self, ctx: &mut Context, root: OpId) -> PassResult {
         for f in target_functions(ctx, root, "loop-partial-accumulate")? {
             let nest = select_nest(ctx, f, self.nest, "nest")?;
-            partial_accumulate(ctx, nest, self.split_size)?;
+            let split = match self.partials {
+                0 => SplitSize::Points(self.split_size as u64),
+                k => SplitSize::Partials(k as u64),
+            };
+            partial_accumulate_with(ctx, nest, split)?;
         }
         Ok(())
     }
 }
 
+/// How many points of the flattened reduced domain each partial of
+/// [`partial_accumulate_with`] folds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SplitSize {
+    /// A fixed number of points per partial (`ceil(points / S)` partials).
+    Points(u64),
+    /// At most this many partials, whatever the extent: `max(ceil(points / K), 1)` points each,
+    /// computed at run time (a split decoupled from the size: a persistent grid of `K` CTAs
+    /// takes one balanced split each).
+    Partials(u64),
+}
+
 /// Converts the reduction nest `nest` into partial accumulations with `split` points of the
 /// flattened reduced domain per partial. Returns the pointwise nest.
 pub fn partial_accumulate(ctx: &mut Context, nest: OpId, split: usize) -> Result<OpId, Diagnostic> {
+    partial_accumulate_with(ctx, nest, SplitSize::Points(split as u64))
+}
+
+/// [`partial_accumulate`] with the split given as a [`SplitSize`].
+pub fn partial_accumulate_with(ctx: &mut Context, nest: OpId, split: SplitSize) -> Result<OpId, Diagnostic> {
     let err =
         |ctx: &Context, m: &str| op_error(ctx, nest, format!("cannot be converted to partial accumulations: {m}"));
     if !ctx.isa::<ParallelOp>(nest) {
@@ -222,7 +250,15 @@ pub fn partial_accumulate(ctx: &mut Context, nest: OpId, split: usize) -> Result
     for &e in &red_ext[1..] {
         flat_ext = ib.mul(ctx, flat_ext, e);
     }
-    let s = ib.index(ctx, split as i64);
+    let s = match split {
+        SplitSize::Points(n) => ib.index(ctx, n.max(1) as i64),
+        SplitSize::Partials(k) => {
+            let k = ib.index(ctx, k.max(1) as i64);
+            let per = ib.ceildiv(ctx, flat_ext, k);
+            let one = ib.index(ctx, 1);
+            ib.max(ctx, per, one)
+        }
+    };
     let nsplit = ib.ceildiv(ctx, flat_ext, s);
     let mut sizes = vec![nsplit];
     for d in 0..p.ivs.len() {

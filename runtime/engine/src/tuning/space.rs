@@ -53,6 +53,11 @@ pub fn knobs(passes: &[&str], sms: u32) -> Vec<Knob> {
             key: "splits",
             values: v(&["32", "64", "128", "256", "512", "1024"]),
         });
+        // A split decoupled from the size: at most this many partials, each ceil(rows / K)
+        // rows at run time, so that a persistent grid of K CTAs takes one balanced split
+        // each (multiples of the SM count: one to four CTAs per SM).
+        let partials: Vec<String> = [1u32, 2, 3, 4].iter().map(|k| (k * sms.max(1)).to_string()).collect();
+        out.push(Knob { pass: "fuse-mixed-reductions", key: "partials", values: partials });
     }
     if passes.contains(&"lower-loop-to-gpu") {
         let l = "lower-loop-to-gpu";
