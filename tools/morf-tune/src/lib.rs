@@ -72,6 +72,10 @@ pub struct Cli {
     /// Write the whole report (every candidate and its time) as JSON to this file.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
+    /// Start each shape's search from the `--cache` file's entry for it, if any (refine a
+    /// cached winner, say with new knobs), instead of from the untuned schedule alone.
+    #[arg(long)]
+    pub warm_start: bool,
 }
 
 /// Parses a command line (`argv[0]` first).
@@ -97,6 +101,7 @@ pub fn tune_config(cli: &Cli) -> Result<TuneConfig, String> {
         seed: cli.seed,
         device: cli.device,
         copy_bytes: 1 << 30,
+        start: None,
     };
     c.validate().map_err(|e| e.to_string())?;
     Ok(c)
@@ -154,6 +159,10 @@ pub fn main_with_args(args: Vec<OsString>) -> i32 {
     } else {
         TuningCache::default()
     };
+    let mut config = config;
+    if cli.warm_start {
+        config.start = Some(cache.clone());
+    }
     let name = cli.file.display().to_string();
     let text = match std::fs::read_to_string(&cli.file) {
         Ok(t) => t,

@@ -33,6 +33,19 @@ pub fn options_by_pass(config: &Config) -> BTreeMap<String, String> {
     out.into_iter().map(|(p, v)| (p, v.join(" "))).collect()
 }
 
+/// The configuration a tuning entry's options (`options_by_pass`' form) name; an option that is
+/// not `key=value` is an error.
+pub fn config_of_options(options: &BTreeMap<String, String>) -> Result<Config, String> {
+    let mut c = Config::new();
+    for (pass, text) in options {
+        let opts = morf_ir::pass::PassOptions::parse(text).map_err(|e| format!("options of '{pass}': {e}"))?;
+        for (k, v) in opts.entries() {
+            c.insert((pass.clone(), k.clone()), v.clone());
+        }
+    }
+    Ok(c)
+}
+
 /// `config` as one line (`untuned` when empty).
 pub fn describe(config: &Config) -> String {
     if config.is_empty() {
@@ -154,6 +167,21 @@ pub fn coordinate_descent(
     eval: &mut dyn FnMut(&Config, &[Trial]) -> Outcome,
     progress: &mut dyn FnMut(&Trial, usize),
 ) -> Search {
+    coordinate_descent_from(&Config::new(), knobs, max_rounds, min_gain, max_trials, eval, progress)
+}
+
+/// [`coordinate_descent`] from `start` (say, a cached winner, to refine it with new knobs):
+/// the untuned configuration is still trial 0, `start` is trial 1, and the descent starts
+/// from the faster of the two.
+pub fn coordinate_descent_from(
+    start: &Config,
+    knobs: &[Knob],
+    max_rounds: usize,
+    min_gain: f64,
+    max_trials: usize,
+    eval: &mut dyn FnMut(&Config, &[Trial]) -> Outcome,
+    progress: &mut dyn FnMut(&Trial, usize),
+) -> Search {
     let mut trials: Vec<Trial> = Vec::new();
     let mut run = |config: Config, trials: &mut Vec<Trial>| -> usize {
         if let Some(i) = trials.iter().position(|t| t.config == config) {
@@ -165,6 +193,12 @@ pub fn coordinate_descent(
         trials.len() - 1
     };
     let mut best = run(Config::new(), &mut trials);
+    if !start.is_empty() && max_trials > 1 {
+        let i = run(start.clone(), &mut trials);
+        if trials[i].outcome.us().is_some_and(|us| trials[best].outcome.us().is_none_or(|b| us < b)) {
+            best = i;
+        }
+    }
     let mut rounds = 0;
     while rounds < max_rounds {
         rounds += 1;

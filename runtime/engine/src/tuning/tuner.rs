@@ -10,7 +10,9 @@ use serde::Serialize;
 use super::apply::pipeline_with_options;
 use super::cache::{DeviceKey, Evidence, TuningEntry};
 use super::key::{fnv1a, program_hash, shape_bucket, ShapeBucket};
-use super::space::{coordinate_descent, describe, knobs, options_by_pass, Config, Knob, Outcome, Search, Trial};
+use super::space::{
+    config_of_options, coordinate_descent_from, describe, knobs, options_by_pass, Config, Knob, Outcome, Search, Trial,
+};
 use crate::bench::{elem_bytes_and_name, floor_bytes, floor_us, gpu_err, BenchError, CheckStatus, CopyFigures};
 use crate::bind::{bind_arguments, load_module, new_context, select_function, RunOptions};
 use crate::check::{compare_outputs, OutputCheck};
@@ -53,6 +55,9 @@ pub struct TuneConfig {
     pub device: usize,
     /// Bytes of the copy kernel's buffer.
     pub copy_bytes: usize,
+    /// Start each shape's search from this cache's entry for it (same program, pipeline,
+    /// bucket and device), if any: a cached winner refined, say with new knobs.
+    pub start: Option<super::cache::TuningCache>,
 }
 
 impl TuneConfig {
@@ -74,6 +79,7 @@ impl TuneConfig {
             seed: 0,
             device: 0,
             copy_bytes: 1 << 30,
+            start: None,
         }
     }
 
@@ -272,7 +278,7 @@ pub fn tune(
             RunOptions { entry: cfg.entry.clone(), random: Some(sizes.clone()), seed: cfg.seed, ..Default::default() };
         let (args, _) = bind_arguments(&rctx, rfunc, &opts)?;
 
-        // Every distinct PTX text timed, by hash: (trial, time).
+        // Every distinct program (PTX and host function) timed, by hash: (trial, time).
         let mut timed: HashMap<u64, (usize, f64)> = HashMap::new();
         let compile = |config: &Config| -> Result<crate::compile::LoweredProgram, String> {
             let text_p = pipeline_with_options(&reg, &cfg.pipeline, &options_by_pass(config))?;
@@ -296,7 +302,10 @@ pub fn tune(
                 Ok(l) => l,
                 Err(e) => return Outcome::Failed(e),
             };
-            let h = fnv1a(lowered.ptx.as_bytes());
+            // Equal kernels with another host program (a grid, a split sized at run time:
+            // `partials=K` changes only the host's arithmetic) are another configuration.
+            let host = morf_ir::print_op(&lowered.ctx, lowered.func, &morf_ir::PrintOptions::default());
+            let h = fnv1a(format!("{}\n{host}", lowered.ptx).as_bytes());
             if let Some(&(of, us)) = timed.get(&h) {
                 return Outcome::Same { of, us };
             }
@@ -313,8 +322,23 @@ pub fn tune(
                 Err(e) => Outcome::Failed(e),
             }
         };
+        // A warm start: the cached entry of this program, pipeline, bucket and device.
+        let start = match cfg
+            .start
+            .as_ref()
+            .and_then(|c| c.lookup(&program, &function, &cfg.pipeline, &bucket.key, &device))
+        {
+            Some((e, _)) => {
+                let c =
+                    config_of_options(&e.options).map_err(|e| EngineError::Other(format!("the cache's entry: {e}")))?;
+                log(&format!("{named}: starting from the cache's entry for bucket {}: {}", bucket.key, describe(&c)));
+                c
+            }
+            None => Config::new(),
+        };
         let mut best_seen = f64::INFINITY;
-        let search: Search = coordinate_descent(
+        let search: Search = coordinate_descent_from(
+            &start,
             &space,
             cfg.rounds,
             cfg.min_gain,
