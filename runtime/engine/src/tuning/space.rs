@@ -282,6 +282,23 @@ mod tests {
     }
 
     #[test]
+    fn warm_start_refines_a_cached_winner() {
+        let ks = knobs(&["lower-loop-to-gpu"], 132);
+        let mut start = Config::new();
+        start.insert(("lower-loop-to-gpu".into(), "threads".into()), "512".into());
+        let s = coordinate_descent_from(&start, &ks, 1, 0.01, 1000, &mut |c, _| cost(c), &mut |_, _| {});
+        // Trial 0 stays the untuned baseline, trial 1 is the start, and the descent goes on
+        // from it to the joint optimum.
+        assert!(s.trials[0].config.is_empty());
+        assert_eq!(s.trials[1].config, start);
+        assert_eq!(describe(s.best_config()), "rows-in-flight=2 threads=512");
+        // The entry's option text round-trips through the configuration.
+        let c = config_of_options(&options_by_pass(s.best_config())).expect("options");
+        assert_eq!(&c, s.best_config());
+        assert!(config_of_options(&[("lower-loop-to-gpu".to_string(), "threads=\"512".to_string())].into()).is_err());
+    }
+
+    #[test]
     fn options_text() {
         let mut c = Config::new();
         c.insert(("lower-loop-to-gpu".into(), "threads".into()), "512".into());
