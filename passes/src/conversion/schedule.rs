@@ -873,6 +873,7 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                 .filter(|_| !long)
                 .map(|n| n.div_ceil(fast_vector(o, shape, n) as u64).next_power_of_two().min(32) as u32);
             s.threads_per_row = pick(o.threads_per_row, if long { s.threads } else { short.unwrap_or(32) });
+            let asked = s.threads_per_row;
             s.threads_per_row = if s.threads_per_row >= s.threads {
                 s.threads
             } else if s.threads_per_row < 32 && s.threads_per_row.is_power_of_two() {
@@ -880,6 +881,12 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
             } else {
                 32
             };
+            if o.threads_per_row > 0 && s.threads_per_row != asked {
+                s.notes.0.push(format!(
+                    "threads-per-row={asked} taken as {}: a row takes a power of two of lanes under 32, a warp, or the CTA of {} threads",
+                    s.threads_per_row, s.threads
+                ));
+            }
             s.rows_per_cta = s.threads / s.threads_per_row;
             if o.rows_per_cta > 0 && s.threads_per_row == 32 {
                 s.rows_per_cta = o.rows_per_cta.min(s.threads / 32).max(1);
@@ -912,6 +919,15 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                     s.notes.0.push(format!(
                         "row kept in a loop, not in registers: ~{regs} registers estimated for {per_thread} columns a thread, over the {bound} a thread of {} may hold",
                         s.threads
+                    ));
+                } else if chunks * v as u64 > 2 * FAST_COLS && o.threads_per_row > 0 {
+                    // A forced row width the register-resident form cannot hold: said, not
+                    // silent (threads-per-row=8 at N = 384 measured 1639 against 343 us).
+                    s.notes.0.push(format!(
+                        "row kept in a loop, not in registers: threads-per-row={} gives {} columns a thread, over the {} the register-resident form holds",
+                        s.threads_per_row,
+                        chunks * v as u64,
+                        2 * FAST_COLS
                     ));
                 }
             }

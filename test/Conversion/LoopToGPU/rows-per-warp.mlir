@@ -12,6 +12,10 @@
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/rmsnorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=1000,N=64},canonicalize,cse,lower-loop-to-gpu{size-hints=M=1000,N=64 grid=2})' M=45,N=64 1e-2 %t/b
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=4096,N=64},canonicalize,cse,gpu-choose-schedule{size-hints=M=4096,N=64})' | sed 's/threads_per_row = 8,/threads_per_row = 12,/' > %t/bad.mlir
 // RUN: not morf-opt %t/bad.mlir --lower-loop-to-gpu 2>&1 | FileCheck %s --check-prefix=BAD
+// A forced width the lowering cannot take, or a row the register-resident form cannot hold at
+// that width, is said in the report (not silent):
+// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=576000,N=384},canonicalize,cse,lower-loop-to-gpu{size-hints=M=576000,N=384 threads-per-row=12 report=true})' 2>&1 >/dev/null | FileCheck %s --check-prefix=TWELVE
+// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=576000,N=384},canonicalize,cse,lower-loop-to-gpu{size-hints=M=576000,N=384 threads-per-row=8 report=true})' 2>&1 >/dev/null | FileCheck %s --check-prefix=EIGHT
 
 // N2: schedule: @rmsnorm_bwd_k0: row_fused threads=256 threads_per_row=1 rows_per_cta=256 {{.*}}fast=yes(N=2 vector=2 chunks=1)
 
@@ -21,3 +25,6 @@
 // FORCED: schedule: @rmsnorm_bwd_k0: row_fused threads=256 threads_per_row=16 rows_per_cta=16 {{.*}}fast=yes(N=384 vector=8 chunks=3)
 
 // BAD: bad.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'mloop.parallel' op 'morf.schedule' entry 'threads_per_row' of a "row_fused" must be 1, 2, 4, 8, 16, 32 or 'threads' (256), got 12
+
+// TWELVE: note: @rmsnorm_bwd_k0: threads-per-row=12 taken as 32: a row takes a power of two of lanes under 32, a warp, or the CTA of 256 threads
+// EIGHT: note: @rmsnorm_bwd_k0: row kept in a loop, not in registers: threads-per-row=8 gives 48 columns a thread, over the 32 the register-resident form holds
