@@ -793,6 +793,17 @@ pub fn floor_bytes(ctx: &Ctx) -> u64 {
     inputs.values().sum::<u64>() + outputs.values().sum::<u64>()
 }
 
+/// Each of `plans` with its [`plan_cost`] under `ctx`, in order.
+pub fn priced(plans: impl IntoIterator<Item = Plan>, ctx: &Ctx) -> Vec<(Plan, CostBreakdown)> {
+    plans
+        .into_iter()
+        .map(|p| {
+            let c = plan_cost(&p, ctx);
+            (p, c)
+        })
+        .collect()
+}
+
 /// The cost of a plan: the sum over its distinct kernels (a kernel listed twice runs once).
 pub fn plan_cost(plan: &Plan, ctx: &Ctx) -> CostBreakdown {
     let mut seen = BTreeSet::new();

@@ -961,13 +961,7 @@ fn search_group(
     let seed_plan = Plan { kernels: seed.iter().map(|&i| Kernel::Nest(i)).collect() };
     let unfused = back(&seed_plan);
 
-    let mut all_plans: Vec<(Plan, CostBreakdown)> = extracted
-        .into_iter()
-        .map(|p| {
-            let c = cost::plan_cost(&p, ctx);
-            (p, c)
-        })
-        .collect();
+    let mut all_plans: Vec<(Plan, CostBreakdown)> = cost::priced(extracted, ctx);
     if !all_plans.iter().any(|(p, _)| back(p) == unfused) {
         all_plans.push((seed_plan.clone(), cost::plan_cost(&seed_plan, ctx)));
     }
@@ -1001,14 +995,7 @@ fn search_group(
     }
     // Costed again under the original ids (the kernel labels of the report).
     let program_ctx = &program_ctx;
-    let mut candidates: Vec<(Plan, CostBreakdown)> = candidates
-        .iter()
-        .map(|p| {
-            let p = back(p);
-            let c = cost::plan_cost(&p, program_ctx);
-            (p, c)
-        })
-        .collect();
+    let mut candidates: Vec<(Plan, CostBreakdown)> = cost::priced(candidates.iter().map(back), program_ctx);
     candidates.sort_by(cost::plan_order);
     let chosen = back(&chosen_s);
     let all_plans = all_plans.iter().map(|(p, _)| back(p)).collect();
@@ -1092,13 +1079,7 @@ fn robust_choice(
     }
     // The first sample is the hint itself.
     let hint_ctx = &ctxs[0];
-    let mut sorted: Vec<(Plan, CostBreakdown)> = pool
-        .into_iter()
-        .map(|p| {
-            let c = cost::plan_cost(&p, hint_ctx);
-            (p, c)
-        })
-        .collect();
+    let mut sorted: Vec<(Plan, CostBreakdown)> = cost::priced(pool, hint_ctx);
     sorted.sort_by(cost::plan_order);
     let sorted = &sorted[..];
     let sizes: Vec<Vec<u64>> =
