@@ -2159,8 +2159,9 @@ impl<'a> KernelBuilder<'a> {
         if split.is_none() && !balanced && ctx.walk_collect(op).iter().any(|&o| ctx.isa::<mloop::AccumulateOp>(o)) {
             return Err(Fallback::RowFusedNoSplit);
         }
-        // With a split sized at run time, every accumulate divides by the same host value.
-        let mut divisor: Option<Value> = None;
+        // With a split sized at run time, every accumulate divides by the first one's divisor,
+        // a host value.
+        let divisor = if balanced { self.split_divisor(op).filter(|&r| defined_outside(ctx, r, op)) } else { None };
         if parts.ivs.len() != 1 || const_int(ctx, parts.lbs[0]) != Some(0) || const_int(ctx, parts.steps[0]) != Some(1)
         {
             return Err(Fallback::RowFusedDomain);
@@ -2202,11 +2203,9 @@ impl<'a> KernelBuilder<'a> {
                             return Err(Fallback::RowFusedAccumulate);
                         }
                         if balanced {
-                            let r = d.rhs(ctx);
-                            if !defined_outside(ctx, r, op) || divisor.is_some_and(|x| x != r) {
+                            if divisor != Some(d.rhs(ctx)) {
                                 return Err(Fallback::RowFusedAccumulate);
                             }
-                            divisor = Some(r);
                         } else if const_int(ctx, d.rhs(ctx)) != split {
                             return Err(Fallback::RowFusedAccumulate);
                         }
