@@ -17,6 +17,7 @@
 // RUN: sh %S/../Conversion/LoopToGPU/Inputs/sim_vs_interp.sh %S/../../examples/rmsnorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=1000,N=384 partials=4},canonicalize,cse,lower-loop-to-gpu{size-hints=M=1000,N=384 threads=64 threads-per-row=16 staged-rows=2 grid=2})' M=41,N=384 1e-2 %t/c
 // A partial outside a row-fused kernel needs a fixed split: the option is ignored, and the
 // report says so.
+// RUN: not morf-opt %S/../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,fuse-mixed-reductions{partials=many})' 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: morf-opt %S/partial-two-reduced-dims.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=B=64,M=65536,N=8 device=launch=1e-3 partials=64 report=true},canonicalize,cse)' 2>&1 | FileCheck %s --check-prefix=IGNORED
 
 // CHECK-LABEL: func.func @rmsnorm_bwd
@@ -41,3 +42,4 @@
 
 // IGNORED: partials=K ignored: a partial of the chosen plan runs outside a row-fused kernel, which needs a fixed split
 // IGNORED: {kind = "pointwise", split =
+// BAD: pass 'fuse-mixed-reductions': option 'partials' expects an unsigned integer, got 'many'

@@ -13,6 +13,13 @@
 // RUN: python3 %S/Inputs/compare_results.py %t/ref %t/a --rtol 1e-5
 // RUN: morf-opt %s --loop-partial-accumulate='nest=2 split-size=1' | morf-run - --random M=37,N=100 --output-dir %t/b
 // RUN: python3 %S/Inputs/compare_results.py %t/ref %t/b --exact
+// At most K partials sized at run time (`partials`): 37 rows in 5 partials of 8 rows, and more
+// partials than rows (64: one row each).
+// RUN: morf-opt %s --loop-partial-accumulate='nest=0 partials=5' | FileCheck --check-prefix=PARTIALS %s
+// RUN: morf-opt %s --loop-partial-accumulate='nest=0 partials=5' | morf-run - --random M=37,N=100 --output-dir %t/p5
+// RUN: python3 %S/Inputs/compare_results.py %t/ref %t/p5 --rtol 1e-5
+// RUN: morf-opt %s --loop-partial-accumulate='nest=0 partials=64' | morf-run - --random M=37,N=100 --output-dir %t/p64
+// RUN: python3 %S/Inputs/compare_results.py %t/ref %t/p64 --rtol 1e-5
 //
 // The column reduction (dw) of the lowered RMSNorm backward is nest 1.
 // RUN: morf-opt %S/../../examples/rmsnorm_bwd.mlir --lower-tensor-to-loop \
@@ -40,6 +47,7 @@
 // RUN: not morf-opt %s --loop-partial-accumulate='nest=1' 2>&1 | FileCheck --check-prefix=SHAPE %s
 // RUN: not morf-opt %s --loop-partial-accumulate='nest=3' 2>&1 | FileCheck --check-prefix=RANGE %s
 // RUN: not morf-opt %s --loop-partial-accumulate='split-size=0' 2>&1 | FileCheck --check-prefix=SIZE %s
+// RUN: not morf-opt %s --loop-partial-accumulate='partials=-1' 2>&1 | FileCheck --check-prefix=NPART %s
 
 // CHECK-LABEL: func.func @f
 // CHECK:       %[[S:.*]] = mloop.constant 16 : index
@@ -143,3 +151,14 @@ func.func @f(%x: !mloop.buffer<?x?xf32> {morf.dims = ["M", "N"]}) -> (!mloop.buf
   }
   return %cs, %y, %cm : !mloop.buffer<?xf32>, !mloop.buffer<?x?xf32>, !mloop.buffer<?xf32>
 }
+
+// PARTIALS-LABEL: func.func @f
+// PARTIALS:       %[[K:.*]] = mloop.constant 5 : index
+// PARTIALS:       %[[PER:.*]] = mloop.div %{{.*}}, %[[K]] : index
+// PARTIALS:       %[[S:.*]] = mloop.max %[[PER]], %{{.*}} : index
+// PARTIALS:       %[[NS:.*]] = mloop.div %{{.*}}, %[[S]] : index
+// PARTIALS-NEXT:  %[[W:.*]] = mloop.alloc(%[[NS]], %n) : !mloop.buffer<?x?xf32>
+// PARTIALS:         %[[SI:.*]] = mloop.div %{{.*}}, %[[S]] : index
+// PARTIALS-NEXT:    mloop.accumulate sum %{{.*}}, %[[W]][%[[SI]], %{{.*}}] : !mloop.buffer<?x?xf32>
+
+// NPART: option 'partials' expects an unsigned integer, got '-1'

@@ -250,5 +250,8 @@ mod tests {
         assert!(tune_config(&cli(&["f.mlir", "--sizes", "M=x"]).unwrap()).is_err());
         assert!(tune_config(&cli(&["f.mlir", "--sizes", "M=8", "--runs", "0"]).unwrap()).is_err());
         assert!(cli(&["f.mlir"]).is_err());
+        let c = cli(&["f.mlir", "--sizes", "M=8", "--knobs", "partials,threads-per-row", "--warm-start"]).unwrap();
+        assert!(c.warm_start);
+        assert_eq!(tune_config(&c).unwrap().only, vec!["partials", "threads-per-row"]);
     }
 }

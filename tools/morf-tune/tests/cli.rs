@@ -33,9 +33,16 @@ fn errors_and_skips() {
     assert_eq!(rc, 1);
     assert!(err.contains("c.json:1:2: error: tuning cache version 2 is not supported"), "{err}");
     assert_eq!(std::fs::read_to_string(&cache).unwrap(), "{\"version\": 2, \"entries\": []}");
+    // --warm-start reads the same cache first: a malformed one is the same located error.
+    let (rc, _, err) = tune(&[ex, "--sizes", "M=8,N=4", "--warm-start", "--knobs", "partials", "--cache", c]);
+    assert_eq!(rc, 1);
+    assert!(err.contains("c.json:1:2: error: tuning cache version 2 is not supported"), "{err}");
     if !morf_runtime::cuda_available() {
         std::fs::remove_file(&cache).unwrap();
         let (rc, out, err) = tune(&[ex, "--sizes", "M=8,N=4", "--cache", c]);
+        assert_eq!(rc, 0, "{err}");
+        assert!(out.starts_with("morf-tune: skipped: "), "{out}");
+        let (rc, out, err) = tune(&[ex, "--sizes", "M=8,N=4", "--warm-start", "--knobs", "partials", "--cache", c]);
         assert_eq!(rc, 0, "{err}");
         assert!(out.starts_with("morf-tune: skipped: "), "{out}");
         assert!(!cache.exists(), "a skipped run writes no cache");
