@@ -136,6 +136,45 @@ impl Gpu {
         }
         Ok(CopyBandwidth { bytes, median_us: median(&samples), runs })
     }
+
+    /// Times one copy of `bytes` bytes (rounded down to a multiple of 16) as the benchmarks
+    /// time a program (`triton.testing.do_bench`'s way): before each copy a `flush_bytes`
+    /// memset evicts the L2 cache, and the copy alone runs between a pair of events. The
+    /// median of `runs` copies after `warmup` untimed ones. This is the time a plain copy of
+    /// a program's own traffic takes, launch and ramp included, which the bandwidth of
+    /// [`Gpu::measure_copy_bandwidth`] (a large copy) leaves out.
+    pub fn measure_copy_flushed(
+        &self,
+        bytes: usize,
+        warmup: usize,
+        runs: usize,
+        flush_bytes: usize,
+    ) -> Result<CopyBandwidth> {
+        let bytes = bytes / 16 * 16;
+        if bytes == 0 || runs == 0 || flush_bytes < 4 {
+            return Err(RuntimeError::Usage(
+                "a flushed copy needs at least 16 bytes, one run and a flush buffer of 4 bytes".into(),
+            ));
+        }
+        let module = self.load_ptx(COPY_PTX, &[COPY_KERNEL_NAME])?;
+        let src = self.alloc_bytes(bytes)?;
+        let dst = self.alloc_bytes(bytes)?;
+        let flush = self.alloc_bytes(flush_bytes / 4 * 4)?;
+        self.memset(&src, 0x3c)?;
+        for _ in 0..warmup.max(1) {
+            self.copy_with_kernel(&module, &src, &dst)?;
+        }
+        self.synchronize()?;
+        let events = (0..runs).map(|_| self.event_pair()).collect::<Result<Vec<_>>>()?;
+        for ev in &events {
+            self.fill_u32(&flush, 0, flush_bytes / 4)?;
+            ev.record_start()?;
+            self.copy_with_kernel(&module, &src, &dst)?;
+            ev.record_end()?;
+        }
+        let samples = events.iter().map(|ev| Ok(ev.elapsed_ms()? as f64 * 1e3)).collect::<Result<Vec<_>>>()?;
+        Ok(CopyBandwidth { bytes, median_us: median(&samples), runs })
+    }
 }
 
 #[cfg(test)]

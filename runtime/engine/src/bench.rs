@@ -227,6 +227,11 @@ pub struct ShapeResult {
     pub floor_bytes: u64,
     /// The floor in microseconds at the copy bandwidth.
     pub floor_us: f64,
+    /// The time of a plain copy of `floor_bytes` (half read, half written), timed as the
+    /// programs are (an L2 flush before each copy, one launch between two events): what
+    /// the copy kernel itself reaches at this traffic, its launch and ramp included
+    /// (`None` when not measured: the shape's fused check failed).
+    pub copy_same_us: Option<f64>,
     /// The fused program.
     pub fused: ProgramTiming,
     /// The unfused program, when asked.
@@ -393,7 +398,7 @@ fn fmt_share(us: f64, call_us: f64) -> String {
 
 impl BenchReport {
     /// The table: `shape, dtype, fused us, unfused us, copy TB/s, floor us, fused % of
-    /// floor, unfused % of floor`.
+    /// floor, unfused % of floor, same-bytes copy % of floor`.
     pub fn table(&self) -> String {
         let header = [
             "shape",
@@ -404,6 +409,7 @@ impl BenchReport {
             "floor us",
             "fused % of floor",
             "unfused % of floor",
+            "same-bytes copy % of floor",
         ];
         let mut rows: Vec<Vec<String>> = vec![header.iter().map(|s| s.to_string()).collect()];
         for s in &self.shapes {
@@ -416,6 +422,10 @@ impl BenchReport {
                 format!("{:.1}", s.floor_us),
                 fmt_pct(s.floor_us, Some(&s.fused)),
                 fmt_pct(s.floor_us, s.unfused.as_ref()),
+                match s.copy_same_us {
+                    Some(us) if us.is_finite() => format!("{:.1}%", pct_of_floor(s.floor_us, us)),
+                    _ => "-".into(),
+                },
             ]);
         }
         render_table(&rows, 2)
@@ -508,6 +518,8 @@ struct ShapeJson<'a> {
     dtype: &'a str,
     floor_bytes: u64,
     floor_us: f64,
+    /// A copy of the floor's bytes timed as the programs are ([`ShapeResult::copy_same_us`]).
+    copy_same_bytes_us: Option<f64>,
     fused: TimingJson<'a>,
     unfused: Option<TimingJson<'a>>,
     tuning: &'a [String],
@@ -575,6 +587,7 @@ impl<'a> ReportJson<'a> {
                     dtype: &s.dtype,
                     floor_bytes: s.floor_bytes,
                     floor_us: s.floor_us,
+                    copy_same_bytes_us: s.copy_same_us,
                     fused: TimingJson::of(&s.fused, s.floor_us),
                     unfused: s.unfused.as_ref().map(|t| TimingJson::of(t, s.floor_us)),
                     tuning: &s.tuning,
@@ -871,6 +884,7 @@ pub fn run_bench_with_phases(
                 dtype,
                 floor_bytes: fb,
                 floor_us: fl,
+                copy_same_us: None,
                 fused: f,
                 unfused: None,
                 tuning: tuning_notes,
@@ -938,12 +952,23 @@ pub fn run_bench_with_phases(
             Some((p, c)) => Some(measure(&p, "unfused", c, log, &mut phase)?),
             None => None,
         };
+        phase("same-bytes copy: timing");
+        let same = gpu
+            .measure_copy_flushed((fb / 2) as usize, config.warmup, config.runs, crate::timing::L2_FLUSH_BYTES)
+            .map_err(gpu_err)?;
+        log(&format!(
+            "{shape} copy of the floor's {} bytes: {:.1} us ({:.1}% of the floor)",
+            2 * same.bytes,
+            same.median_us,
+            pct_of_floor(fl, same.median_us)
+        ));
         results.push(ShapeResult {
             shape,
             sizes,
             dtype,
             floor_bytes: fb,
             floor_us: fl,
+            copy_same_us: Some(same.median_us),
             fused: f,
             unfused: u,
             tuning: tuning_notes,
@@ -1049,6 +1074,7 @@ mod tests {
                 dtype: "bf16".into(),
                 floor_bytes: 1_329_000_000,
                 floor_us: 311.0,
+                copy_same_us: Some(320.0),
                 fused: t(330.0),
                 unfused: Some(t(660.0)),
                 tuning: vec!["fused: @rmsnorm_bwd: untuned".into()],
@@ -1117,7 +1143,17 @@ mod tests {
         assert_eq!(j["shapes"].as_array().map(Vec::len), Some(1));
         assert_eq!(
             keys(s),
-            sorted(["shape", "sizes", "dtype", "floor_bytes", "floor_us", "fused", "unfused", "tuning"])
+            sorted([
+                "shape",
+                "sizes",
+                "dtype",
+                "floor_bytes",
+                "floor_us",
+                "copy_same_bytes_us",
+                "fused",
+                "unfused",
+                "tuning"
+            ])
         );
         assert_eq!(s["shape"], "576000 x 384");
         assert_eq!(s["sizes"], json!({"M": 576000, "N": 384}));
@@ -1189,6 +1225,7 @@ mod tests {
       "dtype": "bf16",
       "floor_bytes": 1329000000,
       "floor_us": 311.0,
+      "copy_same_bytes_us": 320.0,
       "fused": {
         "check_ok": true,
         "median_us": 330.0,

@@ -22,7 +22,10 @@
 //!   1000003; N=1, 100, 5120, 12288, ...) and the benchmark shape M=65536,N=1024 (simulator:
 //!   small odd shapes only; `MORF_GPU_DIFF_EXAMPLE_SHAPES=MxN,...` replaces the list);
 //! - [`column_reductions_are_deterministic`]: dw/db of the RMSNorm and LayerNorm backward
-//!   examples bitwise identical over `MORF_GPU_DIFF_DET_RUNS` runs (GPU default 100);
+//!   examples bitwise identical over `MORF_GPU_DIFF_DET_RUNS` runs (GPU default 100), compiled
+//!   as `morf-run` compiles them (the committed tuning cache on the GPU), at the bf16 benchmark
+//!   rows and 4099x1000 (`MORF_GPU_DIFF_DET_SHAPES=MxN,...` replaces the list); shapes over
+//!   `MORF_GPU_DIFF_DET_REF_MAX` elements (default 2^26) skip the fp64 reference and dx;
 //! - [`no_device_memory_growth`]: `MORF_GPU_DIFF_MEM_CALLS` calls (default 10^4) of one compiled
 //!   program in this process (upload, run, download, release) must not lose free device memory
 //!   (`cuMemGetInfo`) beyond `MORF_GPU_DIFF_MEM_TOL_MIB` (default 4), after 100 warm-up calls
@@ -46,6 +49,7 @@ use morf_engine::compile::{
     GPU_PIPELINE,
 };
 use morf_engine::gpu_exec::DevValue;
+use morf_engine::tuning::{pipeline_for_compile, DeviceKey, ProgramRef, TuningSource};
 use morf_engine::{bind_arguments, compare_values, load_module, new_context, select_function, RunOptions};
 use morf_ir::interp::{run_function, Array, RtValue};
 use morf_ir::numerics::tolerance;
@@ -836,18 +840,26 @@ fn examples() -> Vec<(String, String)> {
         .collect()
 }
 
+/// The `M1xN1,M2xN2` list of the variable `name`, if set.
+fn env_shapes(name: &str) -> Option<Vec<(usize, usize)>> {
+    let list = std::env::var(name).ok()?;
+    Some(
+        list.split(',')
+            .filter(|s| !s.trim().is_empty())
+            .map(|s| {
+                let (m, n) =
+                    s.trim().split_once('x').unwrap_or_else(|| panic!("{name}: bad shape '{s}': expected MxN"));
+                (m.parse().expect("M"), n.parse().expect("N"))
+            })
+            .collect(),
+    )
+}
+
 /// `(M, N)` shapes of the examples: odd ones and the benchmark shape on the GPU; small odd
 /// ones on the simulator. `MORF_GPU_DIFF_EXAMPLE_SHAPES=M1xN1,M2xN2` replaces the list.
 fn example_shapes(device: Device) -> Vec<(usize, usize)> {
-    if let Ok(list) = std::env::var("MORF_GPU_DIFF_EXAMPLE_SHAPES") {
-        return list
-            .split(',')
-            .filter(|s| !s.trim().is_empty())
-            .map(|s| {
-                let (m, n) = s.trim().split_once('x').unwrap_or_else(|| panic!("bad shape '{s}': expected MxN"));
-                (m.parse().expect("M"), n.parse().expect("N"))
-            })
-            .collect();
+    if let Some(list) = env_shapes("MORF_GPU_DIFF_EXAMPLE_SHAPES") {
+        return list;
     }
     match device {
         Device::Gpu => vec![
@@ -1060,6 +1072,8 @@ struct DeterminismRowJson {
     m: usize,
     #[serde(rename = "N")]
     n: usize,
+    /// The tuning cache's account of the compiled schedule (`untuned` on the simulator).
+    schedule: String,
     output: &'static str,
     runs: usize,
     /// Distinct bit patterns over the runs (1: deterministic).
@@ -1081,11 +1095,22 @@ struct DeterminismJson {
 fn column_reductions_are_deterministic() {
     let device = device();
     let runs = env_usize("MORF_GPU_DIFF_DET_RUNS", if device == Device::Gpu { 100 } else { 3 }).max(2);
-    let shapes: Vec<(usize, usize)> =
-        if device == Device::Gpu { vec![(65536, 1024), (4099, 1000)] } else { vec![(7, 33)] };
+    // On the GPU: the benchmark rows (compiled with the committed tuning cache, so the tuned
+    // schedules are the ones checked, `partials` among them) and an odd shape.
+    let shapes: Vec<(usize, usize)> = if device == Device::Gpu {
+        env_shapes("MORF_GPU_DIFF_DET_SHAPES")
+            .unwrap_or_else(|| vec![(576000, 384), (65536, 1024), (32768, 4096), (16384, 8192), (4099, 1000)])
+    } else {
+        vec![(7, 33)]
+    };
+    // Larger shapes skip the fp64 reference (morf-bench and morf-tune check those programs)
+    // and the row result dx (each of its elements is one row's arithmetic, not a reduction
+    // across CTAs): hashing 100 copies of it would take longer than the calls.
+    let ref_max = env_usize("MORF_GPU_DIFF_DET_REF_MAX", 1 << 26);
     let gpu = (device == Device::Gpu).then(|| Gpu::new(0).expect("GPU 0"));
+    let tuning = TuningSource::Builtin;
     let mut table = format!(
-        "\n== gpu differential: determinism ({}, {runs} runs) ==\n| example | M | N | output | distinct results | rel err vs reference |\n",
+        "\n== gpu differential: determinism ({}, {runs} runs) ==\n| example | M | N | schedule | output | distinct results | rel err vs reference |\n",
         device.name()
     );
     let mut json_rows = Vec::new();
@@ -1096,15 +1121,38 @@ fn column_reductions_are_deterministic() {
             let mut rctx = new_context(false);
             let (func, args) = bind_example(&mut rctx, file, &text, m, n, 42);
             let hints = size_hints_from_args(&rctx, func, &args);
-            let reference = run_function(&rctx, func, args.clone()).expect("reference");
+            let with_ref = m * n <= ref_max;
+            let reference =
+                if with_ref { Some(run_function(&rctx, func, args.clone()).expect("reference")) } else { None };
+            let outputs = match &reference {
+                Some(r) => r.len(),
+                None => morf_ir::builtin::func_type(&rctx, func)
+                    .and_then(|t| rctx.function_parts(t).map(|(_, r)| r.len()))
+                    .expect("a function type"),
+            };
+            let mut schedule = "untuned".to_string();
             let prog: Option<GpuProgram> = gpu.as_ref().map(|g| {
-                compile_for_gpu(g, file, &text, None, false, GPU_PIPELINE, hints.as_deref())
+                let module = rctx.parent_op(func).expect("a module");
+                let key = DeviceKey::of(g).expect("device key");
+                let (pipeline, hints, note) = pipeline_for_compile(
+                    &tuning,
+                    true,
+                    ProgramRef { ctx: &rctx, module, func },
+                    GPU_PIPELINE,
+                    hints.as_deref(),
+                    &key,
+                )
+                .unwrap_or_else(|e| panic!("{file}: {e}"));
+                if let Some(s) = note.as_deref().and_then(|n| n.split_once(": ").map(|(_, s)| s.to_string())) {
+                    schedule = s;
+                }
+                compile_for_gpu(g, file, &text, None, false, &pipeline, hints.as_deref())
                     .unwrap_or_else(|e| panic!("{file}: {e}"))
             });
             // Per output, the hashes of the distinct bit patterns seen. On the GPU the inputs are
             // uploaded once and each run is a call (the executor's buffers come from its pool, as
             // in a training loop), a download of the raw bytes and a release.
-            let mut distinct: Vec<Vec<u64>> = vec![Vec::new(); reference.len()];
+            let mut distinct: Vec<Vec<u64>> = vec![Vec::new(); outputs];
             let mut first_errs = Vec::new();
             let mut note = |k: usize, h: u64| {
                 if !distinct[k].contains(&h) {
@@ -1118,11 +1166,14 @@ fn column_reductions_are_deterministic() {
                     for run in 0..runs {
                         let outs = exec.call(&dev_args).unwrap_or_else(|e| panic!("{file} run {run}: {e:?}"));
                         g.synchronize().unwrap_or_else(|e| panic!("{file} run {run}: {e}"));
-                        if run == 0 {
+                        if let (0, Some(reference)) = (run, &reference) {
                             let vals: Vec<RtValue> = outs.iter().map(|o| exec.download(o).expect("download")).collect();
-                            first_errs = compare(&rctx, &vals, &reference);
+                            first_errs = compare(&rctx, &vals, reference);
                         }
                         for (k, o) in outs.iter().enumerate() {
+                            if k == 0 && !with_ref {
+                                continue;
+                            }
                             match o {
                                 DevValue::Buffer(a) => note(k, hash_bytes(&g.download(&a.buf).expect("download"))),
                                 DevValue::Scalar(v) => note(k, hash_bits(&bits(v))),
@@ -1137,8 +1188,8 @@ fn column_reductions_are_deterministic() {
                     for run in 0..runs {
                         let out = execute(None, file, &text, hints.as_deref(), &args)
                             .unwrap_or_else(|(_, e)| panic!("{file} run {run}: {e}"));
-                        if run == 0 {
-                            first_errs = compare(&rctx, &out, &reference);
+                        if let (0, Some(reference)) = (run, &reference) {
+                            first_errs = compare(&rctx, &out, reference);
                         }
                         for (k, o) in out.iter().enumerate() {
                             note(k, hash_bits(&bits(o)));
@@ -1148,17 +1199,21 @@ fn column_reductions_are_deterministic() {
             }
             // Result 0 is dx (a row result); the others are the column reductions dw (and db).
             for (k, d) in distinct.iter().enumerate() {
+                if d.is_empty() {
+                    continue; // dx of a shape over the reference limit
+                }
                 let what = match (file, k) {
                     (_, 0) => "dx",
                     ("layernorm_bwd.mlir", 2) => "db",
                     _ => "dw",
                 };
                 let err = first_errs.get(k).map(|c| c.rel_err).unwrap_or(f64::NAN);
-                let _ = writeln!(table, "| {file} | {m} | {n} | {what} | {} | {err:.2e} |", d.len());
+                let _ = writeln!(table, "| {file} | {m} | {n} | {schedule} | {what} | {} | {err:.2e} |", d.len());
                 json_rows.push(DeterminismRowJson {
                     example: file,
                     m,
                     n,
+                    schedule: schedule.clone(),
                     output: what,
                     runs,
                     distinct: d.len(),
