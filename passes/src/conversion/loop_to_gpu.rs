@@ -325,6 +325,12 @@ impl LoopToGpuOptions {
             split_rows: u("split-rows")?,
             rows_in_flight: u("rows-in-flight")?,
             staged_rows: u("staged-rows")?,
+            reload: match o.string("reload", "auto").as_str() {
+                "auto" => None,
+                "true" | "1" => Some(true),
+                "false" | "0" => Some(false),
+                other => return Err(format!("option 'reload' must be 'auto', 'true' or 'false', got '{other}'")),
+            },
         };
         if overrides.rows_in_flight > 2 {
             return Err(format!("option 'rows-in-flight' must be 0, 1 or 2, got {}", overrides.rows_in_flight));
@@ -389,6 +395,11 @@ pub const OPTIONS: &[PassOptionInfo] = &[
         key: "staged-rows",
         help: "rows a warp or CTA of a register-resident row kernel keeps in flight through shared memory (asynchronous copies, after any shared partials): 1 for none, 2..8 (0: heuristic, which stages for a CTA per row)",
         default: "0",
+    },
+    PassOptionInfo {
+        key: "reload",
+        help: "register-resident row kernels load the row again after each row reduction instead of holding it in registers: true, false, or auto (a CTA per row whose row does not fit the registers)",
+        default: "auto",
     },
     PassOptionInfo { key: "device", help: "device overrides, e.g. sms=108,smem=167936", default: "" },
     PassOptionInfo { key: "size-hints", help: "sizes of named dynamic dims, e.g. M=4096,N=384", default: "" },
@@ -3299,6 +3310,13 @@ struct FastState {
     /// A row's stride is its buffer's last dim at run time (the vector form of a pointwise or
     /// split-K partial kernel, [`VecPlan`]), not the specialized `n` of a row-fused kernel.
     dyn_rows: bool,
+    /// The reload form ([`FastShape::reload`]): the rows loaded this row are dropped after
+    /// each row reduction, so the next use loads them again.
+    reload: bool,
+    /// In the reload form, the staged rows of this row: where each lives in the ring, so that
+    /// a reload reads the ring again (`(buffer, row) -> (shared pointer, slot's first
+    /// element, element type)`).
+    restage: Vec<((Value, Vec<Value>), Value, Value, Type)>,
 }
 
 /// Sets `s.vector` to the elements per thread of a thread-per-point or split-K partial
@@ -3611,10 +3629,13 @@ impl<'a> KernelBuilder<'a> {
             bases: bases.clone(),
             valid: valid.clone(),
             ws: ws.iter().enumerate().map(|(p, w)| (*w, p)).collect(),
+            reload: fast.reload,
             ..FastState::default()
         });
-        // Hoisted [j] buffers, once per CTA.
-        for &b in &plan.hoist {
+        // Hoisted [j] buffers, once per CTA (in the reload form, loaded per use instead:
+        // holding them is what does not fit).
+        let hoist = if fast.reload { &[][..] } else { &plan.hoist[..] };
+        for &b in hoist {
             let ptr = self.get(b)?;
             let elem = self.ctx.element_type(self.ctx.value_type(b));
             let mut vals = Vec::new();
@@ -3731,15 +3752,14 @@ impl<'a> KernelBuilder<'a> {
                     let ring = cur[cur.len() - 1];
                     let pending = kb.ctx.i64_attr(ring_n - 1);
                     kb.push(mgpu::CopyAsyncWaitOp::state(kb.loc, pending));
+                    kb.fs().restage.clear();
                     for (st, &sp) in staged.iter().zip(&smem) {
                         let sbase = kb.staging_row(st, ring, slot, slots);
-                        let mut vals = Vec::new();
-                        for c in 0..kb.fs().k {
-                            let (b, valid) = (kb.fs().bases[c], kb.fs().valid[c]);
-                            let off = kb.ibin(Ix::Add, sbase, b);
-                            vals.extend(kb.vload(sp, off, st.elem, false, valid)?);
-                        }
+                        let vals = kb.load_staged_row(sp, sbase, st.elem)?;
                         kb.fs().rows.insert((st.buf, vec![i]), vals);
+                        if kb.fs().reload {
+                            kb.fs().restage.push(((st.buf, vec![i]), sp, sbase, st.elem));
+                        }
                     }
                     Some(ring)
                 };
@@ -3816,6 +3836,33 @@ impl<'a> KernelBuilder<'a> {
         Ok(())
     }
 
+    /// The thread's columns of a staged row whose first element is `sbase` in the ring at
+    /// `sp` (zeros where a chunk is past N).
+    fn load_staged_row(&mut self, sp: Value, sbase: Value, elem: Type) -> R<Vec<Value>> {
+        let mut vals = Vec::new();
+        for c in 0..self.fs().k {
+            let (b, valid) = (self.fs().bases[c], self.fs().valid[c]);
+            let off = self.ibin(Ix::Add, sbase, b);
+            vals.extend(self.vload(sp, off, elem, false, valid)?);
+        }
+        Ok(vals)
+    }
+
+    /// In the reload form, after a row reduction: forgets the rows loaded so far, so that
+    /// their next use loads them again (a staged row from its ring slot, now; the others
+    /// from global memory, where they are used).
+    fn reload_rows(&mut self) -> R<()> {
+        if !self.fs().reload {
+            return Ok(());
+        }
+        self.fs().rows.clear();
+        for (key, sp, sbase, elem) in self.fs().restage.clone() {
+            let vals = self.load_staged_row(sp, sbase, elem)?;
+            self.fs().rows.insert(key, vals);
+        }
+        Ok(())
+    }
+
     /// Scalar stores of `vals` at `ptr[off + e]` (under `valid`).
     fn vstore_scalars(&mut self, vals: &[Value], ptr: Value, off: Value, valid: Option<Value>) -> R<()> {
         let mut body = |kb: &mut Self| -> R<()> {
@@ -3874,6 +3921,7 @@ impl<'a> KernelBuilder<'a> {
                     let res = self.ctx.result(o, 0);
                     self.map.insert(res, r);
                     self.fs().fmap.insert(res, Fv::Uni(r));
+                    self.reload_rows()?;
                 }
                 LoopOp::Parallel => {
                     let parts = loop_parts(self.ctx, o, false).map_err(|e| op_error(self.ctx, o, e))?;

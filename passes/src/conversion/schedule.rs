@@ -117,6 +117,12 @@ pub struct FastShape {
     pub chunks: u32,
     /// The N the kernel is specialized for (a run-time guard falls back otherwise).
     pub cols: u64,
+    /// The row is loaded again after each row reduction instead of held in registers across
+    /// it (from the staging ring when rows are staged, else from global memory, where the
+    /// first pass left it in L2), and `[j]` vectors are loaded per row instead of hoisted:
+    /// a thread holds its partials and one pass's loads. For rows whose register-resident
+    /// form does not fit the registers a thread may hold ([`reload_regs`]).
+    pub reload: bool,
 }
 
 impl fmt::Display for Schedule {
@@ -143,6 +149,9 @@ impl fmt::Display for Schedule {
         }
         if let Some(fast) = self.fast {
             write!(f, " fast: N={} vector={} chunks={}", fast.cols, fast.vector, fast.chunks)?;
+            if fast.reload {
+                write!(f, " reload")?;
+            }
         }
         Ok(())
     }
@@ -222,6 +231,9 @@ impl Schedule {
             int(ctx, &mut fe, "cols", f.cols);
             int(ctx, &mut fe, "chunks", f.chunks as u64);
             int(ctx, &mut fe, "vector", f.vector as u64);
+            if f.reload {
+                int(ctx, &mut fe, "reload", 1);
+            }
             let (k, v) = (ctx.sym("fast"), ctx.dict_attr(fe));
             e.push((k, v));
         }
@@ -359,7 +371,25 @@ impl Schedule {
                         .map(|v| v as u64)
                         .ok_or_else(|| format!("'morf.schedule' entry 'fast' needs a positive integer '{k}'"))
                 };
-                Some(FastShape { cols: fint("cols")?, chunks: fint("chunks")? as u32, vector: fint("vector")? as u32 })
+                for (n, _) in fe {
+                    if !matches!(ctx.str(*n), "cols" | "chunks" | "vector" | "reload") {
+                        return Err(format!("'morf.schedule' entry 'fast' has an unknown entry '{}'", ctx.str(*n)));
+                    }
+                }
+                let reload = match fe.iter().find(|(n, _)| ctx.str(*n) == "reload") {
+                    None => false,
+                    Some((_, v)) => match ctx.attr_int(*v) {
+                        Some(0) => false,
+                        Some(1) => true,
+                        _ => return Err("'morf.schedule' entry 'fast' has a 'reload' that is not 0 or 1".into()),
+                    },
+                };
+                Some(FastShape {
+                    cols: fint("cols")?,
+                    chunks: fint("chunks")? as u32,
+                    vector: fint("vector")? as u32,
+                    reload,
+                })
             }
         };
         let staged_rows = match get("staged_rows") {
@@ -545,7 +575,13 @@ impl Schedule {
             out.push_str(&format!(" staged_rows={}", self.staged_rows));
         }
         match self.fast {
-            Some(f) => out.push_str(&format!(" fast=yes(N={} vector={} chunks={})", f.cols, f.vector, f.chunks)),
+            Some(f) => out.push_str(&format!(
+                " fast=yes(N={} vector={} chunks={}{})",
+                f.cols,
+                f.vector,
+                f.chunks,
+                if f.reload { " reload" } else { "" }
+            )),
             None => out.push_str(" fast=no"),
         }
         out
@@ -639,6 +675,25 @@ pub fn row_regs(shape: &NestShape, per_thread: u64, rows_in_flight: u32) -> u64 
     REG_BASE + per_thread * held + ahead
 }
 
+/// The registers a thread of a register-resident row kernel in the reload form
+/// ([`FastShape::reload`]) with `per_thread` columns needs: [`REG_BASE`], a register per
+/// column of each partial, and one pass's loads of the row inputs (`fast_bytes` wide, packed
+/// into 32-bit registers). Neither the row nor a hoisted vector is held across a reduction.
+pub fn reload_regs(shape: &NestShape, per_thread: u64) -> u64 {
+    let loads = (per_thread * shape.row_inputs as u64 * shape.fast_bytes.clamp(1, 4) as u64).div_ceil(4);
+    REG_BASE + per_thread * shape.partials as u64 + loads
+}
+
+/// The registers estimated for a thread of the register-resident row schedule `s` with
+/// `per_thread` columns: [`reload_regs`] in the reload form, else [`row_regs`] with its rows
+/// in flight.
+pub fn fast_regs(shape: &NestShape, per_thread: u64, s: &Schedule) -> u64 {
+    match s.fast {
+        Some(f) if f.reload => reload_regs(shape, per_thread),
+        _ => row_regs(shape, per_thread, s.rows_in_flight_per_warp),
+    }
+}
+
 /// The registers the heuristic counts for a row kernel with two rows in flight whose estimate
 /// ([`row_regs`]) is `regs`: 40% more, the most the estimate has run under ptxas' count.
 fn rows_ahead_margin(regs: u64) -> u64 {
@@ -680,7 +735,7 @@ pub fn planned_ctas_per_sm(device: &Device, shape: &NestShape, s: &Schedule, coo
     if s.threads_per_row <= 32 && !cooperative {
         return None;
     }
-    let regs = row_regs(shape, per_thread, s.rows_in_flight_per_warp);
+    let regs = fast_regs(shape, per_thread, s);
     let ctas = resident_ctas(device, t, regs);
     let cap = |k: u64| device.registers_per_sm as u64 / (k * t).max(1);
     Some(if ctas > 2 && cap(ctas) < regs + regs / 4 { ctas - 1 } else { ctas })
@@ -709,6 +764,10 @@ pub struct Overrides {
     /// `staged-rows`: rows a row group keeps in flight through shared memory (1: none;
     /// 2..=[`MAX_STAGED_ROWS`]; 0: heuristic).
     pub staged_rows: u32,
+    /// `reload`: `Some(true)` takes the reload form of a register-resident row kernel
+    /// ([`FastShape::reload`]) wherever the fast path applies, `Some(false)` never; `None`:
+    /// the heuristic, which takes it for a CTA per row whose row does not fit the registers.
+    pub reload: Option<bool>,
 }
 
 /// Budget of shared memory one CTA of a row-fused kernel may use for partials, so that
@@ -913,9 +972,61 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                 let per_thread = n.div_ceil(s.threads_per_row.max(1) as u64);
                 let bound = (device.registers_per_sm as u64 / s.threads.max(1) as u64).min(255);
                 let regs = row_regs(shape, per_thread, 1);
-                if chunks * v as u64 <= 2 * FAST_COLS && regs <= bound {
-                    s.fast = Some(FastShape { vector: v, chunks: chunks as u32, cols: n });
-                } else if chunks * v as u64 <= 2 * FAST_COLS && o.threads == 0 && o.threads_per_row == 0 {
+                let fits = chunks * v as u64 <= 2 * FAST_COLS;
+                // The reload form where holding the row does not fit: a CTA per row with a
+                // row reduction (the heuristic's CTA size may grow to 32 columns a thread for
+                // it), or wherever the option asks.
+                let reload = if o.reload == Some(false) {
+                    None
+                } else if o.reload == Some(true) {
+                    fits.then_some(s.threads)
+                } else if fits && regs <= bound {
+                    None
+                } else if s.threads_per_row > 32 && shape.row_reductions > 0 && shape.row_inputs > 0 {
+                    // The CTA of 32 columns a thread first (fewer warps wait at each block
+                    // reduction, as above), then the CTA chosen; one whose estimate is within an
+                    // eighth of its bound only when neither has that margin (ptxas counts up to
+                    // a third more than the estimate).
+                    let mut sizes = vec![s.threads];
+                    if o.threads == 0 && o.threads_per_row == 0 {
+                        sizes.insert(0, ((n.div_ceil(2 * FAST_COLS) as u32).div_ceil(32).clamp(1, 32)) * 32);
+                    }
+                    let slack = |t: u32| {
+                        let per = n.div_ceil(t as u64);
+                        let b = (device.registers_per_sm as u64 / t as u64).min(255);
+                        let ok = n.div_ceil(t as u64 * v as u64) * v as u64 <= 2 * FAST_COLS;
+                        ok.then(|| b as i64 - reload_regs(shape, per) as i64)
+                    };
+                    sizes
+                        .iter()
+                        .copied()
+                        .find(|&t| {
+                            slack(t).is_some_and(|sl| sl * 8 >= (device.registers_per_sm as i64 / t as i64).min(255))
+                        })
+                        .or_else(|| sizes.iter().copied().find(|&t| slack(t).is_some_and(|sl| sl >= 0)))
+                } else {
+                    None
+                };
+                let asked_threads = s.threads;
+                if let Some(t) = reload {
+                    if t != s.threads {
+                        s.threads = t;
+                        s.threads_per_row = t;
+                        s.rows_per_cta = 1;
+                    }
+                    let per = n.div_ceil(s.threads_per_row.max(1) as u64);
+                    let chunks = n.div_ceil(s.threads_per_row as u64 * v as u64);
+                    s.fast = Some(FastShape { vector: v, chunks: chunks as u32, cols: n, reload: true });
+                    if o.reload.is_none() {
+                        s.notes.0.push(format!(
+                            "row loaded again after each row reduction (reload): holding {per_thread} columns a thread needs ~{regs} registers, over the {bound} a thread of {asked_threads} may hold; reloading {per} columns a thread of {} needs ~{}",
+                            s.threads,
+                            reload_regs(shape, per)
+                        ));
+                    }
+                } else if fits && regs <= bound {
+                    s.fast = Some(FastShape { vector: v, chunks: chunks as u32, cols: n, reload: false });
+                } else if fits && o.threads == 0 && o.threads_per_row == 0 {
                     s.notes.0.push(format!(
                         "row kept in a loop, not in registers: ~{regs} registers estimated for {per_thread} columns a thread, over the {bound} a thread of {} may hold",
                         s.threads
@@ -960,8 +1071,9 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                 } else {
                     1
                 };
-                s.rows_in_flight_per_warp = pick(o.rows_in_flight, auto).clamp(1, 2);
-                rows_ahead_note = if shape.row_inputs == 0 || o.rows_in_flight > 0 || auto == 2 {
+                let auto = if f.reload { 1 } else { auto };
+                s.rows_in_flight_per_warp = if f.reload { 1 } else { pick(o.rows_in_flight, auto).clamp(1, 2) };
+                rows_ahead_note = if shape.row_inputs == 0 || o.rows_in_flight > 0 || auto == 2 || f.reload {
                     None
                 } else if two_regs > ROWS_AHEAD_MAX_REGS {
                     Some(format!("one row in flight: two need ~{two_regs} registers, over {ROWS_AHEAD_MAX_REGS}"))
@@ -985,7 +1097,7 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                 let row = staged_row_bytes(shape, f.cols) * s.rows_per_cta as u64;
                 let auto = if s.threads_per_row > 32 && o.rows_in_flight == 0 {
                     let per_thread = f.cols.div_ceil(s.threads_per_row.max(1) as u64);
-                    let regs = row_regs(shape, per_thread, 1);
+                    let regs = if f.reload { reload_regs(shape, per_thread) } else { row_regs(shape, per_thread, 1) };
                     let cap = resident_ctas(device, s.threads as u64, regs);
                     let r = STAGED_BYTES_PER_SM / (cap * row).max(1);
                     // The ring's addresses cost registers: not where the estimate is within an

@@ -548,7 +548,7 @@ fn launch_shape(
     row: Option<usize>,
 ) -> LaunchShape {
     use crate::conversion::schedule::{
-        choose_schedule, resident_ctas, row_regs, Mapping, NestShape, Overrides, PartialStore, REG_BASE,
+        choose_schedule, fast_regs, resident_ctas, Mapping, NestShape, Overrides, PartialStore, REG_BASE,
     };
     let dev = &ctx.device;
     let o = Overrides::default();
@@ -624,9 +624,10 @@ fn launch_shape(
         let (regs, inflight) = match s.fast {
             // Register-resident rows: each thread holds its columns of every row input,
             // hoisted vector and partial, and loads its whole share of a row at once.
+            // The reload form holds its partials and one pass's loads (`fast_regs`).
             Some(_) => {
                 let r = s.rows_in_flight_per_warp.max(1);
-                (row_regs(&shape, cols.div_ceil(tpr), r), (rpc * cols * row_bytes * r as u64) as f64)
+                (fast_regs(&shape, cols.div_ceil(tpr), &s), (rpc * cols * row_bytes * r as u64) as f64)
             }
             // Looped rows: each thread loads one element of every row input per step, about
             // two steps in flight (measured: the unfused row reductions of the norms at

@@ -771,6 +771,9 @@ pub fn run_bench_with_phases(
             entry: config.entry.clone(),
             random: Some(sizes.clone()),
             seed: config.seed,
+            // Unchecked, nothing is interpreted: inputs past the interpreter's 2^31 elements
+            // (100000 x 32768) are generated for the GPU alone.
+            max_elements: (!config.check).then_some(1 << 36),
             ..Default::default()
         };
         phase("inputs");

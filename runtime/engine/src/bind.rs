@@ -56,6 +56,10 @@ pub struct RunOptions {
     /// PTX to load instead of emitting it, on a GPU (another backend's PTX of the same
     /// lowering, [`crate::compile::LoweredProgram::with_ptx`]), with its file name.
     pub ptx: Option<(String, String)>,
+    /// The most elements a generated input may hold: `None` is the interpreter's bound
+    /// ([`morf_ir::interp::MAX_ELEMENTS`]); a run that never interprets the program (an
+    /// unchecked benchmark on the GPU) may allow more, within its memory.
+    pub max_elements: Option<usize>,
 }
 
 impl Default for RunOptions {
@@ -72,6 +76,7 @@ impl Default for RunOptions {
             max_memory: None,
             tuning: crate::tuning::TuningSource::Builtin,
             ptx: None,
+            max_elements: None,
         }
     }
 }
@@ -688,9 +693,10 @@ fn bind_impl(
             let n = shape
                 .iter()
                 .try_fold(1usize, |acc, &x| acc.checked_mul(x))
-                .filter(|&n| n <= morf_ir::interp::MAX_ELEMENTS);
+                .filter(|&n| n <= opts.max_elements.unwrap_or(morf_ir::interp::MAX_ELEMENTS));
             let Some(n) = n else {
-                return Err(arg_err(&s.name, format!("shape [{}] is too large for the interpreter", join(&shape))));
+                let what = if opts.max_elements.is_some() { "this run" } else { "the interpreter" };
+                return Err(arg_err(&s.name, format!("shape [{}] is too large for {what}", join(&shape))));
             };
             let value = if load {
                 let data = generate(n, s.dist, opts.seed, i, s.elem);

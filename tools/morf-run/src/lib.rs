@@ -136,6 +136,7 @@ fn cli_options(cli: &Cli) -> Result<RunOptions, EngineError> {
             )),
             None => None,
         },
+        max_elements: None,
     })
 }
 

@@ -78,6 +78,7 @@ pub fn knobs(passes: &[&str], sms: u32) -> Vec<Knob> {
         out.push(Knob { pass: l, key: "threads-per-row", values: v(&["8", "16", "32", "128", "256", "512", "1024"]) });
         out.push(Knob { pass: l, key: "rows-in-flight", values: v(&["1", "2"]) });
         out.push(Knob { pass: l, key: "staged-rows", values: v(&["1", "2", "4"]) });
+        out.push(Knob { pass: l, key: "reload", values: v(&["false", "true"]) });
         out.push(Knob { pass: l, key: "min-ctas", values: v(&["none", "1", "2", "3", "4"]) });
         out.push(Knob { pass: l, key: "final", values: v(&["grid", "launch"]) });
         out.push(Knob { pass: l, key: "chunk-major", values: v(&["false", "true"]) });
