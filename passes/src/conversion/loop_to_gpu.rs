@@ -3316,8 +3316,12 @@ struct FastState {
     /// In the reload form, the staged rows of this row: where each lives in the ring, so that
     /// a reload reads the ring again (`(buffer, row) -> (shared pointer, slot's first
     /// element, element type)`).
-    restage: Vec<((Value, Vec<Value>), Value, Value, Type)>,
+    restage: Vec<Restage>,
 }
+
+/// A staged row of this row in the reload form: its `(buffer, row)` key in
+/// [`FastState::rows`], the ring's shared pointer, the slot's first element, the element type.
+type Restage = ((Value, Vec<Value>), Value, Value, Type);
 
 /// Sets `s.vector` to the elements per thread of a thread-per-point or split-K partial
 /// kernel: the vector form's width ([`VecPlan`]; a schedule from the IR caps it at its own

@@ -1,0 +1,40 @@
+// The reload form of a register-resident row kernel: the row is loaded again after each row
+// reduction (from the staging ring when rows are staged, else from global memory) instead of
+// held in registers across it, and `[j]` vectors are loaded per row instead of hoisted. The
+// heuristic takes it for a CTA per row whose row does not fit the registers (N = 16384: 94
+// registers to hold 16 columns a thread of 1024, over 64; the CTA grows to 32 columns a thread
+// of 512 and reloads them at ~94, with two rows staged), and says so. `reload=true` forces it,
+// `reload=false` forbids it (the looped form then runs, as before). The lowered kernels agree
+// with the interpreter on the simulator (a CTA per row with a staged ring, without, and a warp
+// per row), and a schedule attribute with a bad `reload` is an error.
+// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pipeline=gpu --size-hints M=4096,N=16384 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=AUTO
+// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=4096,N=16384},canonicalize,cse,lower-loop-to-gpu{size-hints=M=4096,N=16384 reload=false report=true})' 2>&1 >/dev/null | FileCheck %s --check-prefix=OFF
+// RUN: morf-opt %S/../../../examples/layernorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=40,N=1100},canonicalize,cse,lower-loop-to-gpu{size-hints=M=40,N=1100 staged-rows=4 reload=true})' | FileCheck %s --check-prefix=IR
+// RUN: mkdir -p %t
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/layernorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=1000,N=1100},canonicalize,cse,lower-loop-to-gpu{size-hints=M=1000,N=1100 grid=3 staged-rows=4 reload=true})' M=29,N=1100 1e-2 %t/a
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/rmsnorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=1000,N=1100},canonicalize,cse,lower-loop-to-gpu{size-hints=M=1000,N=1100 grid=2 staged-rows=1 reload=true})' M=17,N=1100 1e-2 %t/b
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/layernorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=1000,N=384},canonicalize,cse,lower-loop-to-gpu{size-hints=M=1000,N=384 threads=64 grid=2 reload=true})' M=37,N=384 1e-2 %t/c
+// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=4096,N=16384},canonicalize,cse,gpu-choose-schedule{size-hints=M=4096,N=16384})' | sed 's/reload = 1/reload = 2/' > %t/bad.mlir
+// RUN: not morf-opt %t/bad.mlir --lower-loop-to-gpu 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,lower-loop-to-gpu{reload=maybe})' 2>&1 | FileCheck %s --check-prefix=OPT
+
+// AUTO: schedule: @rmsnorm_bwd_k0: row_fused threads=512 threads_per_row=512 rows_per_cta=1 {{.*}}staged_rows=2 fast=yes(N=16384 vector=8 chunks=4 reload)
+// AUTO: note: @rmsnorm_bwd_k0: row loaded again after each row reduction (reload): holding 16 columns a thread needs ~94 registers, over the 64 a thread of 1024 may hold; reloading 32 columns a thread of 512 needs ~94
+
+// OFF: schedule: @rmsnorm_bwd_k0: row_fused threads=1024 {{.*}}fast=no
+// OFF: note: @rmsnorm_bwd_k0: row kept in a loop, not in registers
+
+// The staged rows (two inputs, three chunks a thread) are read from the ring before the first
+// row reduction and again after each of the two (LayerNorm's), then the slot takes a next row.
+// IR: mgpu.func @layernorm_bwd_k0
+// IR: mgpu.copy_async_wait {pending = 3}
+// IR-COUNT-6: mgpu.load_vec %{{[0-9]+}}[%{{[0-9]+}}] : !mgpu.ptr<bf16, 3>
+// IR: mgpu.barrier
+// IR-COUNT-6: mgpu.load_vec %{{[0-9]+}}[%{{[0-9]+}}] : !mgpu.ptr<bf16, 3>
+// IR: mgpu.barrier
+// IR-COUNT-6: mgpu.load_vec %{{[0-9]+}}[%{{[0-9]+}}] : !mgpu.ptr<bf16, 3>
+// IR: mgpu.copy_async_commit
+
+// BAD: bad.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'mloop.parallel' op 'morf.schedule' entry 'fast' has a 'reload' that is not 0 or 1
+
+// OPT: option 'reload' must be 'auto', 'true' or 'false', got 'maybe'
