@@ -76,8 +76,8 @@ use morf_loop::ops as mloop;
 use morf_loop::{buffer_type, is_buffer};
 
 use super::schedule::{
-    choose_schedule, mapping_applies, planned_ctas_per_sm, split_rows, Fallback, Mapping, NestShape, Overrides,
-    PartialStore, Schedule, MAX_STAGED_ROWS, SCHEDULE_ATTR,
+    choose_schedule, mapping_applies, planned_ctas_per_sm, shared_accs_bytes, split_rows, Fallback, Mapping, NestShape,
+    Overrides, PartialStore, Schedule, MAX_STAGED_ROWS, SCHEDULE_ATTR,
 };
 use crate::fusion::device::Device;
 use crate::transforms::loop_utils::{
@@ -311,6 +311,16 @@ fn partials_to_rows(
 /// column reduction records its partial launch, then its final launch).
 pub type ScheduleLog = std::rc::Rc<std::cell::RefCell<Vec<(OpId, Schedule)>>>;
 
+/// An `auto|true|false` option: `None` for `auto`.
+fn tri(o: &PassOptions, key: &str) -> Result<Option<bool>, String> {
+    match o.string(key, "auto").as_str() {
+        "auto" => Ok(None),
+        "true" | "1" => Ok(Some(true)),
+        "false" | "0" => Ok(Some(false)),
+        other => Err(format!("option '{key}' must be 'auto', 'true' or 'false', got '{other}'")),
+    }
+}
+
 impl LoopToGpuOptions {
     /// Reads the options from `key=value` text options.
     pub fn from_pass_options(o: &PassOptions) -> Result<Self, String> {
@@ -325,12 +335,8 @@ impl LoopToGpuOptions {
             split_rows: u("split-rows")?,
             rows_in_flight: u("rows-in-flight")?,
             staged_rows: u("staged-rows")?,
-            reload: match o.string("reload", "auto").as_str() {
-                "auto" => None,
-                "true" | "1" => Some(true),
-                "false" | "0" => Some(false),
-                other => return Err(format!("option 'reload' must be 'auto', 'true' or 'false', got '{other}'")),
-            },
+            reload: tri(o, "reload")?,
+            shared_accs: tri(o, "shared-accs")?,
         };
         if overrides.rows_in_flight > 2 {
             return Err(format!("option 'rows-in-flight' must be 0, 1 or 2, got {}", overrides.rows_in_flight));
@@ -399,6 +405,11 @@ pub const OPTIONS: &[PassOptionInfo] = &[
     PassOptionInfo {
         key: "reload",
         help: "register-resident row kernels load the row again after each row reduction instead of holding it in registers: true, false, or auto (a CTA per row whose row does not fit the registers)",
+        default: "auto",
+    },
+    PassOptionInfo {
+        key: "shared-accs",
+        help: "the column partials of a reload-form CTA per row accumulate in shared memory instead of registers: true (implies reload), false, or auto (where they do not fit the registers)",
         default: "auto",
     },
     PassOptionInfo { key: "device", help: "device overrides, e.g. sms=108,smem=167936", default: "" },
@@ -3042,6 +3053,7 @@ impl<'a> KernelBuilder<'a> {
         // the shared partials (the fast form's N, rounded up to 16 bytes) where there are any.
         let partial_bytes = match s.fast {
             Some(f) if shared => (workspaces.len() as u64 * s.rows_per_cta as u64 * 4 * f.cols).next_multiple_of(16),
+            Some(f) if f.shared_accs => shared_accs_bytes(workspaces.len() as u32, f.cols),
             _ => 0,
         };
         let (staged, staged_bytes) = match (&plan, s.fast) {
@@ -3084,7 +3096,12 @@ impl<'a> KernelBuilder<'a> {
                 partials
             }
         } else {
-            ib.index(self.ctx, staged_bytes as i64)
+            // Shared accumulators (the fast form's N; unused by the slow path), then the ring.
+            let accs = match s.fast {
+                Some(f) if f.shared_accs => partial_bytes,
+                _ => 0,
+            };
+            ib.index(self.ctx, (accs + staged_bytes) as i64)
         };
         self.launch = Some((blocks, bytes));
         Ok(())
@@ -3317,6 +3334,9 @@ struct FastState {
     /// a reload reads the ring again (`(buffer, row) -> (shared pointer, slot's first
     /// element, element type)`).
     restage: Vec<Restage>,
+    /// The shared accumulators ([`FastShape::shared_accs`]): the f32 dynamic shared memory
+    /// that holds partial `p`'s column `j` at `p * n + j`; `None`: partials in registers.
+    accs_smem: Option<Value>,
 }
 
 /// A staged row of this row in the reload form: its `(buffer, row)` key in
@@ -3561,6 +3581,19 @@ impl<'a> KernelBuilder<'a> {
     /// zeros where `valid` is false.
     fn vload(&mut self, ptr: Value, off: Value, elem: Type, nc: bool, valid: Option<Value>) -> R<Vec<Value>> {
         let v = self.fs().v;
+        self.vload_n(ptr, off, elem, nc, valid, v)
+    }
+
+    /// [`Self::vload`] of `v` elements.
+    fn vload_n(
+        &mut self,
+        ptr: Value,
+        off: Value,
+        elem: Type,
+        nc: bool,
+        valid: Option<Value>,
+        v: usize,
+    ) -> R<Vec<Value>> {
         let nc = nc.then(|| self.ctx.unit_attr());
         let mut load = |kb: &mut Self| -> R<Vec<Value>> {
             if v == 1 {
@@ -3636,6 +3669,13 @@ impl<'a> KernelBuilder<'a> {
             reload: fast.reload,
             ..FastState::default()
         });
+        if fast.shared_accs {
+            let f32t = self.ctx.f32_type();
+            let pt = ptr_type(self.ctx, f32t, true);
+            let op = self.prologue(mgpu::DynamicSharedOp::state(self.loc, pt));
+            let p = self.ctx.result(op, 0);
+            self.fs().accs_smem = Some(p);
+        }
         // Hoisted [j] buffers, once per CTA (in the reload form, loaded per use instead:
         // holding them is what does not fit).
         let hoist = if fast.reload { &[][..] } else { &plan.hoist[..] };
@@ -3648,12 +3688,18 @@ impl<'a> KernelBuilder<'a> {
             }
             self.fs().hoisted.insert(b, vals);
         }
-        // Accumulator identities.
+        // Accumulator identities (carried through the row loop; in shared memory with
+        // shared accumulators, set at each split's start).
         let mut inits = Vec::new();
+        let mut shared_ids = Vec::new();
         for (p, w) in ws.iter().enumerate() {
             let et = self.ctx.element_type(self.ctx.value_type(*w));
             let id = self.fconst(identity(&kinds[p]), et);
-            inits.extend(std::iter::repeat_n(id, k * v));
+            if fast.shared_accs {
+                shared_ids.push(id);
+            } else {
+                inits.extend(std::iter::repeat_n(id, k * v));
+            }
         }
         let slots_n = k * v;
         let iv = parts.ivs[0];
@@ -3696,6 +3742,14 @@ impl<'a> KernelBuilder<'a> {
             let rend = kb.ibin(Ix::Add, row0, sc);
             let rend = kb.ibin(Ix::Min, rend, m);
             let start = kb.ibin(Ix::Add, row0, slot);
+            // Shared accumulators: each thread sets its own columns (no barrier: no other
+            // thread touches them).
+            for (p, &id) in shared_ids.iter().enumerate() {
+                for c in 0..k {
+                    let sp = kb.fs().accs_smem.expect("shared accumulators");
+                    kb.store_shared_accs(&vec![id; v], sp, p, c)?;
+                }
+            }
             // Rows in flight: the loop carries the next row of each prefetched buffer, loaded
             // (at the last row of the split once past it, so that no load leaves the buffer)
             // before the current row is computed.
@@ -3789,9 +3843,17 @@ impl<'a> KernelBuilder<'a> {
                 let none = kb.ctx.i64_attr(0);
                 kb.push(mgpu::CopyAsyncWaitOp::state(kb.loc, none));
             }
-            let accs = out[..n_acc].to_vec();
+            let mut accs = out[..n_acc].to_vec();
             if ws.is_empty() {
                 return Ok(vec![]);
+            }
+            if let Some(sp) = kb.fs().accs_smem {
+                // The thread's own columns of each partial, back from shared memory.
+                for p in 0..ws.len() {
+                    for c in 0..k {
+                        accs.extend(kb.load_shared_accs(sp, p, c)?);
+                    }
+                }
             }
             if kb.shared_partials.is_some() {
                 // This warp's partials to its shared row, then the CTA combines in warp order.
@@ -3838,6 +3900,42 @@ impl<'a> KernelBuilder<'a> {
         })?;
         self.fast = None;
         Ok(())
+    }
+
+    /// The thread's f32 accumulators of chunk `c` of partial `p` in shared memory at `sp`, in
+    /// vectors of at most 16 bytes (a chunk of 8 bf16 columns is 32 bytes of f32).
+    fn load_shared_accs(&mut self, sp: Value, p: usize, c: usize) -> R<Vec<Value>> {
+        let (v, valid) = (self.fs().v, self.fs().valid[c]);
+        let off = self.shared_acc_offset(p, c);
+        let f32t = self.ctx.f32_type();
+        let mut out = Vec::with_capacity(v);
+        for e0 in (0..v).step_by(4) {
+            let e = self.iconst(e0 as i64);
+            let o = self.ibin(Ix::Add, off, e);
+            out.extend(self.vload_n(sp, o, f32t, false, valid, (v - e0).min(4))?);
+        }
+        Ok(out)
+    }
+
+    /// Stores `vals` (a chunk's f32 accumulators) at chunk `c` of partial `p` in shared memory
+    /// at `sp`, in vectors of at most 16 bytes.
+    fn store_shared_accs(&mut self, vals: &[Value], sp: Value, p: usize, c: usize) -> R<()> {
+        let valid = self.fs().valid[c];
+        let off = self.shared_acc_offset(p, c);
+        for (i, part) in vals.chunks(4).enumerate() {
+            let e = self.iconst(4 * i as i64);
+            let o = self.ibin(Ix::Add, off, e);
+            self.vstore(part, sp, o, valid)?;
+        }
+        Ok(())
+    }
+
+    /// The offset of chunk `c` of partial `p` in the shared accumulators: `p * n + base`.
+    fn shared_acc_offset(&mut self, p: usize, c: usize) -> Value {
+        let n = self.fs().n;
+        let b = self.fs().bases[c];
+        let pn = self.iconst(p as i64 * n);
+        self.ibin(Ix::Add, pn, b)
     }
 
     /// The thread's columns of a staged row whose first element is `sbase` in the ring at
@@ -4252,6 +4350,25 @@ impl<'a> KernelBuilder<'a> {
                 let kind = acc.kind(self.ctx).unwrap_or_default().to_string();
                 let buf = acc.buffer(self.ctx);
                 let p = self.fs().ws[&buf];
+                if let Some(sp) = self.fs().accs_smem {
+                    // Shared accumulators: the thread's vector of each chunk, loaded, combined
+                    // and stored back (its own columns: no barrier).
+                    let v = self.fs().v;
+                    for c in self.fast_chunks() {
+                        let old = self.load_shared_accs(sp, p, c)?;
+                        let mut new = Vec::with_capacity(v);
+                        for (e, &o) in old.iter().enumerate() {
+                            let x = match &f[0] {
+                                Fv::Uni(u) => *u,
+                                Fv::Cols(cs) => cs[c * v + e],
+                                Fv::J => unreachable!("checked by fast_plan"),
+                            };
+                            new.push(self.combine(&kind, o, x)?);
+                        }
+                        self.store_shared_accs(&new, sp, p, c)?;
+                    }
+                    return Ok(());
+                }
                 for c in self.fast_cols() {
                     let x = match &f[0] {
                         Fv::Uni(u) => *u,

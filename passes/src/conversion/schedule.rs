@@ -123,7 +123,22 @@ pub struct FastShape {
     /// a thread holds its partials and one pass's loads. For rows whose register-resident
     /// form does not fit the registers a thread may hold ([`reload_regs`]).
     pub reload: bool,
+    /// With `reload`, for a CTA per row: the column partials accumulate in the launch's
+    /// dynamic shared memory (one f32 per partial and column, each thread its own columns,
+    /// before any staging ring) instead of registers, for rows whose partials alone do not
+    /// fit beside a pass's loads ([`shared_accs_bytes`]).
+    pub shared_accs: bool,
 }
+
+/// Bytes of the shared accumulators of a reload-form CTA per row with `partials` partials
+/// over `cols` columns ([`FastShape::shared_accs`]), rounded up to 16.
+pub fn shared_accs_bytes(partials: u32, cols: u64) -> u64 {
+    (partials as u64 * cols * 4).next_multiple_of(16)
+}
+
+/// Shared memory a CTA's accumulators may take ([`FastShape::shared_accs`]): the most an SM
+/// has (228 KiB on the H200) less 64 KiB for L1 and a staged row.
+const SHARED_ACCS_BUDGET: u64 = 160 * 1024;
 
 impl fmt::Display for Schedule {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -151,6 +166,9 @@ impl fmt::Display for Schedule {
             write!(f, " fast: N={} vector={} chunks={}", fast.cols, fast.vector, fast.chunks)?;
             if fast.reload {
                 write!(f, " reload")?;
+            }
+            if fast.shared_accs {
+                write!(f, " shared-accs")?;
             }
         }
         Ok(())
@@ -233,6 +251,9 @@ impl Schedule {
             int(ctx, &mut fe, "vector", f.vector as u64);
             if f.reload {
                 int(ctx, &mut fe, "reload", 1);
+            }
+            if f.shared_accs {
+                int(ctx, &mut fe, "shared_accs", 1);
             }
             let (k, v) = (ctx.sym("fast"), ctx.dict_attr(fe));
             e.push((k, v));
@@ -372,23 +393,30 @@ impl Schedule {
                         .ok_or_else(|| format!("'morf.schedule' entry 'fast' needs a positive integer '{k}'"))
                 };
                 for (n, _) in fe {
-                    if !matches!(ctx.str(*n), "cols" | "chunks" | "vector" | "reload") {
+                    if !matches!(ctx.str(*n), "cols" | "chunks" | "vector" | "reload" | "shared_accs") {
                         return Err(format!("'morf.schedule' entry 'fast' has an unknown entry '{}'", ctx.str(*n)));
                     }
                 }
-                let reload = match fe.iter().find(|(n, _)| ctx.str(*n) == "reload") {
-                    None => false,
-                    Some((_, v)) => match ctx.attr_int(*v) {
-                        Some(0) => false,
-                        Some(1) => true,
-                        _ => return Err("'morf.schedule' entry 'fast' has a 'reload' that is not 0 or 1".into()),
-                    },
+                let flag = |k: &str| -> Result<bool, String> {
+                    match fe.iter().find(|(n, _)| ctx.str(*n) == k) {
+                        None => Ok(false),
+                        Some((_, v)) => match ctx.attr_int(*v) {
+                            Some(0) => Ok(false),
+                            Some(1) => Ok(true),
+                            _ => Err(format!("'morf.schedule' entry 'fast' has a '{k}' that is not 0 or 1")),
+                        },
+                    }
                 };
+                let (reload, shared_accs) = (flag("reload")?, flag("shared_accs")?);
+                if shared_accs && !(reload && threads_per_row == threads && partials == PartialStore::Global) {
+                    return Err("'morf.schedule' entry 'fast' has 'shared_accs' without 'reload', a CTA per row and partials = \"global\"".into());
+                }
                 Some(FastShape {
                     cols: fint("cols")?,
                     chunks: fint("chunks")? as u32,
                     vector: fint("vector")? as u32,
                     reload,
+                    shared_accs,
                 })
             }
         };
@@ -576,11 +604,12 @@ impl Schedule {
         }
         match self.fast {
             Some(f) => out.push_str(&format!(
-                " fast=yes(N={} vector={} chunks={}{})",
+                " fast=yes(N={} vector={} chunks={}{}{})",
                 f.cols,
                 f.vector,
                 f.chunks,
-                if f.reload { " reload" } else { "" }
+                if f.reload { " reload" } else { "" },
+                if f.shared_accs { " shared-accs" } else { "" }
             )),
             None => out.push_str(" fast=no"),
         }
@@ -680,8 +709,18 @@ pub fn row_regs(shape: &NestShape, per_thread: u64, rows_in_flight: u32) -> u64 
 /// column of each partial, and one pass's loads of the row inputs (`fast_bytes` wide, packed
 /// into 32-bit registers). Neither the row nor a hoisted vector is held across a reduction.
 pub fn reload_regs(shape: &NestShape, per_thread: u64) -> u64 {
-    let loads = (per_thread * shape.row_inputs as u64 * shape.fast_bytes.clamp(1, 4) as u64).div_ceil(4);
-    REG_BASE + per_thread * shape.partials as u64 + loads
+    REG_BASE + per_thread * shape.partials as u64 + reload_loads(shape, per_thread)
+}
+
+/// [`reload_regs`] with the partials in shared memory ([`FastShape::shared_accs`]): only
+/// [`REG_BASE`] and a pass's loads.
+pub fn shared_accs_regs(shape: &NestShape, per_thread: u64) -> u64 {
+    REG_BASE + reload_loads(shape, per_thread)
+}
+
+/// Registers of one pass's loads of the row inputs, `fast_bytes` wide, packed in 32 bits.
+fn reload_loads(shape: &NestShape, per_thread: u64) -> u64 {
+    (per_thread * shape.row_inputs as u64 * shape.fast_bytes.clamp(1, 4) as u64).div_ceil(4)
 }
 
 /// The registers estimated for a thread of the register-resident row schedule `s` with
@@ -689,6 +728,7 @@ pub fn reload_regs(shape: &NestShape, per_thread: u64) -> u64 {
 /// in flight.
 pub fn fast_regs(shape: &NestShape, per_thread: u64, s: &Schedule) -> u64 {
     match s.fast {
+        Some(f) if f.shared_accs => shared_accs_regs(shape, per_thread),
         Some(f) if f.reload => reload_regs(shape, per_thread),
         _ => row_regs(shape, per_thread, s.rows_in_flight_per_warp),
     }
@@ -736,7 +776,17 @@ pub fn planned_ctas_per_sm(device: &Device, shape: &NestShape, s: &Schedule, coo
         return None;
     }
     let regs = fast_regs(shape, per_thread, s);
-    let ctas = resident_ctas(device, t, regs);
+    // Shared accumulators bound the CTAs an SM holds too (with the ring after them): a bound
+    // on the registers for CTAs that cannot be resident would only make ptxas spill
+    // (layernorm_bwd at 4096 x 16384: 128 KiB of accumulators, capped at 64 registers for
+    // two CTAs, spilled 388 bytes).
+    let by_smem = if f.shared_accs {
+        let smem = shared_accs_bytes(shape.partials, f.cols) + s.staged_bytes(shape);
+        (device.shared_mem_per_sm / smem.max(1)).max(1)
+    } else {
+        u64::MAX
+    };
+    let ctas = resident_ctas(device, t, regs).min(by_smem);
     let cap = |k: u64| device.registers_per_sm as u64 / (k * t).max(1);
     Some(if ctas > 2 && cap(ctas) < regs + regs / 4 { ctas - 1 } else { ctas })
 }
@@ -768,6 +818,10 @@ pub struct Overrides {
     /// ([`FastShape::reload`]) wherever the fast path applies, `Some(false)` never; `None`:
     /// the heuristic, which takes it for a CTA per row whose row does not fit the registers.
     pub reload: Option<bool>,
+    /// `shared-accs`: `Some(true)` keeps the partials of a reload-form CTA per row in shared
+    /// memory ([`FastShape::shared_accs`]; implies the reload form), `Some(false)` never;
+    /// `None`: the heuristic, where the partials do not fit the registers beside a pass.
+    pub shared_accs: Option<bool>,
 }
 
 /// Budget of shared memory one CTA of a row-fused kernel may use for partials, so that
@@ -976,39 +1030,50 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                 // The reload form where holding the row does not fit: a CTA per row with a
                 // row reduction (the heuristic's CTA size may grow to 32 columns a thread for
                 // it), or wherever the option asks.
-                let reload = if o.reload == Some(false) {
+                // Each candidate is a CTA size and whether its partials live in shared memory.
+                let cta_row = s.threads_per_row > 32;
+                let accs_ok = cta_row && shape.partials > 0 && shape.row_inputs > 0;
+                let reload: Option<(u32, bool)> = if o.reload == Some(false) {
                     None
+                } else if o.shared_accs == Some(true) {
+                    (fits && accs_ok).then_some((s.threads, true))
                 } else if o.reload == Some(true) {
-                    fits.then_some(s.threads)
+                    fits.then_some((s.threads, false))
                 } else if fits && regs <= bound {
                     None
-                } else if s.threads_per_row > 32 && shape.row_reductions > 0 && shape.row_inputs > 0 {
+                } else if cta_row && shape.row_reductions > 0 && shape.row_inputs > 0 {
                     // The CTA of 32 columns a thread first (fewer warps wait at each block
-                    // reduction, as above), then the CTA chosen; one whose estimate is within an
-                    // eighth of its bound only when neither has that margin (ptxas counts up to
-                    // a third more than the estimate).
+                    // reduction, as above), then the CTA chosen; partials in registers, then
+                    // in shared memory (where they fit its budget); one whose estimate is
+                    // within an eighth of its bound only when none has that margin (ptxas
+                    // counts up to a third more than the estimate: layernorm_bwd at 4096 x
+                    // 16384, 126 estimated, 400 bytes spilled under 128).
                     let mut sizes = vec![s.threads];
                     if o.threads == 0 && o.threads_per_row == 0 {
                         sizes.insert(0, ((n.div_ceil(2 * FAST_COLS) as u32).div_ceil(32).clamp(1, 32)) * 32);
                     }
-                    let slack = |t: u32| {
+                    let mut cands: Vec<(u32, bool)> = sizes.iter().map(|&t| (t, false)).collect();
+                    if accs_ok && o.shared_accs != Some(false) {
+                        cands.extend(sizes.iter().map(|&t| (t, true)));
+                    }
+                    let bound_of = |t: u32| (device.registers_per_sm as u64 / t as u64).min(255) as i64;
+                    let slack = |(t, sh): (u32, bool)| {
                         let per = n.div_ceil(t as u64);
-                        let b = (device.registers_per_sm as u64 / t as u64).min(255);
-                        let ok = n.div_ceil(t as u64 * v as u64) * v as u64 <= 2 * FAST_COLS;
-                        ok.then(|| b as i64 - reload_regs(shape, per) as i64)
+                        let ok = n.div_ceil(t as u64 * v as u64) * v as u64 <= 2 * FAST_COLS
+                            && (!sh || shared_accs_bytes(shape.partials, n) <= SHARED_ACCS_BUDGET);
+                        let need = if sh { shared_accs_regs(shape, per) } else { reload_regs(shape, per) };
+                        ok.then(|| bound_of(t) - need as i64)
                     };
-                    sizes
+                    cands
                         .iter()
                         .copied()
-                        .find(|&t| {
-                            slack(t).is_some_and(|sl| sl * 8 >= (device.registers_per_sm as i64 / t as i64).min(255))
-                        })
-                        .or_else(|| sizes.iter().copied().find(|&t| slack(t).is_some_and(|sl| sl >= 0)))
+                        .find(|&c| slack(c).is_some_and(|sl| sl * 8 >= bound_of(c.0)))
+                        .or_else(|| cands.iter().copied().find(|&c| slack(c).is_some_and(|sl| sl >= 0)))
                 } else {
                     None
                 };
                 let asked_threads = s.threads;
-                if let Some(t) = reload {
+                if let Some((t, shared_accs)) = reload {
                     if t != s.threads {
                         s.threads = t;
                         s.threads_per_row = t;
@@ -1016,16 +1081,34 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                     }
                     let per = n.div_ceil(s.threads_per_row.max(1) as u64);
                     let chunks = n.div_ceil(s.threads_per_row as u64 * v as u64);
-                    s.fast = Some(FastShape { vector: v, chunks: chunks as u32, cols: n, reload: true });
-                    if o.reload.is_none() {
+                    s.fast = Some(FastShape { vector: v, chunks: chunks as u32, cols: n, reload: true, shared_accs });
+                    if o.reload.is_none() && o.shared_accs.is_none() {
+                        let how = if shared_accs {
+                            format!(
+                                "reloading {per} columns a thread of {} with the partials in shared memory ({} bytes) needs ~{}",
+                                s.threads,
+                                shared_accs_bytes(shape.partials, n),
+                                shared_accs_regs(shape, per)
+                            )
+                        } else {
+                            format!(
+                                "reloading {per} columns a thread of {} needs ~{}",
+                                s.threads,
+                                reload_regs(shape, per)
+                            )
+                        };
                         s.notes.0.push(format!(
-                            "row loaded again after each row reduction (reload): holding {per_thread} columns a thread needs ~{regs} registers, over the {bound} a thread of {asked_threads} may hold; reloading {per} columns a thread of {} needs ~{}",
-                            s.threads,
-                            reload_regs(shape, per)
+                            "row loaded again after each row reduction (reload): holding {per_thread} columns a thread needs ~{regs} registers, over the {bound} a thread of {asked_threads} may hold; {how}"
                         ));
                     }
                 } else if fits && regs <= bound {
-                    s.fast = Some(FastShape { vector: v, chunks: chunks as u32, cols: n, reload: false });
+                    s.fast = Some(FastShape {
+                        vector: v,
+                        chunks: chunks as u32,
+                        cols: n,
+                        reload: false,
+                        shared_accs: false,
+                    });
                 } else if fits && o.threads == 0 && o.threads_per_row == 0 {
                     s.notes.0.push(format!(
                         "row kept in a loop, not in registers: ~{regs} registers estimated for {per_thread} columns a thread, over the {bound} a thread of {} may hold",
@@ -1097,8 +1180,18 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                 let row = staged_row_bytes(shape, f.cols) * s.rows_per_cta as u64;
                 let auto = if s.threads_per_row > 32 && o.rows_in_flight == 0 {
                     let per_thread = f.cols.div_ceil(s.threads_per_row.max(1) as u64);
-                    let regs = if f.reload { reload_regs(shape, per_thread) } else { row_regs(shape, per_thread, 1) };
-                    let cap = resident_ctas(device, s.threads as u64, regs);
+                    let regs = if f.shared_accs {
+                        shared_accs_regs(shape, per_thread)
+                    } else if f.reload {
+                        reload_regs(shape, per_thread)
+                    } else {
+                        row_regs(shape, per_thread, 1)
+                    };
+                    // Shared accumulators take their room first (and bound the CTAs per SM).
+                    let accs = if f.shared_accs { shared_accs_bytes(shape.partials, f.cols) } else { 0 };
+                    let by_smem = if accs > 0 { (device.shared_mem_per_sm / accs).max(1) } else { u64::MAX };
+                    let cap = resident_ctas(device, s.threads as u64, regs).min(by_smem);
+                    let room = (device.shared_mem_per_sm / cap.max(1)).saturating_sub(accs);
                     let r = STAGED_BYTES_PER_SM / (cap * row).max(1);
                     // The ring's addresses cost registers: not where the estimate is within an
                     // eighth of the CTA's bound. (A quarter until the index arithmetic took
@@ -1111,6 +1204,11 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                             "no rows staged: a row group's row is {row} bytes, under two of them per CTA on {cap} CTA(s) per SM fit the {STAGED_BYTES_PER_SM} bytes in flight"
                         ));
                         0
+                    } else if room / row.max(1) < 2 {
+                        staging_note = Some(format!(
+                            "no rows staged: two rows of {row} bytes do not fit the {room} bytes of shared memory the {accs} bytes of shared accumulators leave a CTA"
+                        ));
+                        0
                     } else if regs * 9 / 8 > bound {
                         let how = if regs > bound { "over" } else { "within an eighth of" };
                         staging_note = Some(format!(
@@ -1119,7 +1217,7 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                         ));
                         0
                     } else {
-                        r.min(MAX_STAGED_ROWS as u64) as u32
+                        r.min(room / row.max(1)).min(MAX_STAGED_ROWS as u64) as u32
                     }
                 } else {
                     0
@@ -1130,7 +1228,13 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                     // A forced ring never asks for more shared memory than an SM has left
                     // besides the shared partials.
                     n => {
-                        let partials = if s.partials == PartialStore::Shared { smem } else { 0 };
+                        let partials = if s.partials == PartialStore::Shared {
+                            smem
+                        } else if f.shared_accs {
+                            shared_accs_bytes(shape.partials, f.cols)
+                        } else {
+                            0
+                        };
                         let room = device.shared_mem_per_sm.saturating_sub(partials);
                         n.min(MAX_STAGED_ROWS).min((room / row.max(1)) as u32)
                     }
@@ -1147,8 +1251,9 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                 s.notes.0.extend(rows_ahead_note.take());
                 s.notes.0.extend(staging_note.take());
             }
-            let smem = match s.partials {
-                PartialStore::Shared => (smem.next_multiple_of(16) + s.staged_bytes(shape)).max(1),
+            let smem = match (s.partials, s.fast) {
+                (PartialStore::Shared, _) => (smem.next_multiple_of(16) + s.staged_bytes(shape)).max(1),
+                (_, Some(f)) if f.shared_accs => shared_accs_bytes(shape.partials, f.cols) + s.staged_bytes(shape),
                 _ if s.staged_rows > 0 => s.staged_bytes(shape).max(1),
                 _ => 1,
             };
