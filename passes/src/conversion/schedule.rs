@@ -1189,7 +1189,7 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                     };
                     // Shared accumulators take their room first (and bound the CTAs per SM).
                     let accs = if f.shared_accs { shared_accs_bytes(shape.partials, f.cols) } else { 0 };
-                    let by_smem = if accs > 0 { (device.shared_mem_per_sm / accs).max(1) } else { u64::MAX };
+                    let by_smem = device.shared_mem_per_sm.checked_div(accs).map_or(u64::MAX, |c| c.max(1));
                     let cap = resident_ctas(device, s.threads as u64, regs).min(by_smem);
                     let room = (device.shared_mem_per_sm / cap.max(1)).saturating_sub(accs);
                     let r = STAGED_BYTES_PER_SM / (cap * row).max(1);

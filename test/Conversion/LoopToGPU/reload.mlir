@@ -17,6 +17,13 @@
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=4096,N=16384},canonicalize,cse,gpu-choose-schedule{size-hints=M=4096,N=16384})' | sed 's/reload = 1/reload = 2/' > %t/bad.mlir
 // RUN: not morf-opt %t/bad.mlir --lower-loop-to-gpu 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,lower-loop-to-gpu{reload=maybe})' 2>&1 | FileCheck %s --check-prefix=OPT
+// Shared accumulators: LayerNorm's two partials at N = 16384 do not fit the registers beside a
+// pass (~126 of 128 at 512 threads: ptxas spilled 400 bytes), so they accumulate in shared
+// memory (128 KiB, one CTA per SM, no room left for a staging ring), and the report says so.
+// RUN: morf-opt %S/../../../examples/layernorm_bwd.mlir --pipeline=gpu --size-hints M=4096,N=16384 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=ACCS
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/layernorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=1000,N=1100},canonicalize,cse,lower-loop-to-gpu{size-hints=M=1000,N=1100 grid=3 staged-rows=2 shared-accs=true})' M=29,N=1100 1e-2 %t/d
+// RUN: morf-opt %S/../../../examples/layernorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=4096,N=16384},canonicalize,cse,gpu-choose-schedule{size-hints=M=4096,N=16384})' | sed 's/reload = 1, //' > %t/bad2.mlir
+// RUN: not morf-opt %t/bad2.mlir --lower-loop-to-gpu 2>&1 | FileCheck %s --check-prefix=BAD2
 
 // AUTO: schedule: @rmsnorm_bwd_k0: row_fused threads=512 threads_per_row=512 rows_per_cta=1 {{.*}}staged_rows=2 fast=yes(N=16384 vector=8 chunks=4 reload)
 // AUTO: note: @rmsnorm_bwd_k0: row loaded again after each row reduction (reload): holding 16 columns a thread needs ~94 registers, over the 64 a thread of 1024 may hold; reloading 32 columns a thread of 512 needs ~94
@@ -38,3 +45,9 @@
 // BAD: bad.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'mloop.parallel' op 'morf.schedule' entry 'fast' has a 'reload' that is not 0 or 1
 
 // OPT: option 'reload' must be 'auto', 'true' or 'false', got 'maybe'
+
+// ACCS: schedule: @layernorm_bwd_k0: row_fused threads=512 threads_per_row=512 rows_per_cta=1 {{.*}}fast=yes(N=16384 vector=8 chunks=4 reload shared-accs)
+// ACCS: note: @layernorm_bwd_k0: row loaded again after each row reduction (reload): {{.*}}; reloading 32 columns a thread of 512 with the partials in shared memory (131072 bytes) needs ~62
+// ACCS: note: @layernorm_bwd_k0: no rows staged: two rows of 65536 bytes do not fit the 102400 bytes of shared memory the 131072 bytes of shared accumulators leave a CTA
+
+// BAD2: bad2.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'mloop.parallel' op 'morf.schedule' entry 'fast' has 'shared_accs' without 'reload', a CTA per row and partials = "global"

@@ -79,6 +79,7 @@ pub fn knobs(passes: &[&str], sms: u32) -> Vec<Knob> {
         out.push(Knob { pass: l, key: "rows-in-flight", values: v(&["1", "2"]) });
         out.push(Knob { pass: l, key: "staged-rows", values: v(&["1", "2", "4"]) });
         out.push(Knob { pass: l, key: "reload", values: v(&["false", "true"]) });
+        out.push(Knob { pass: l, key: "shared-accs", values: v(&["false", "true"]) });
         out.push(Knob { pass: l, key: "min-ctas", values: v(&["none", "1", "2", "3", "4"]) });
         out.push(Knob { pass: l, key: "final", values: v(&["grid", "launch"]) });
         out.push(Knob { pass: l, key: "chunk-major", values: v(&["false", "true"]) });
