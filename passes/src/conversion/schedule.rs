@@ -1402,6 +1402,53 @@ mod tests {
     }
 
     #[test]
+    fn reload_and_shared_accumulators_for_long_rows() {
+        let d = Device::h200();
+        let o = Overrides::default();
+        // The backward norms in bf16 (x, dy; w; dw, and db for LayerNorm), a CTA per row.
+        let norm = |cols: u64, partials: u32| NestShape {
+            rows: Some(4096),
+            cols: Some(cols),
+            elem_bytes: 4,
+            partials,
+            shared_ok: true,
+            fast_bytes: 2,
+            row_inputs: 2,
+            hoisted: 1,
+            row_reductions: 1,
+            work_per_point: 0,
+        };
+        let form = |sh: &NestShape, o: &Overrides| {
+            let s = choose_schedule(Mapping::RowFused, sh, &d, o);
+            (s.threads, s.fast.map(|f| (f.chunks, f.reload, f.shared_accs)), s.staged_rows, s.rows_in_flight_per_warp)
+        };
+        // RMSNorm at N = 16384: holding 16 columns a thread of 1024 needs ~94 registers, over
+        // 64; reloading 32 columns a thread of 512 needs ~94, within 128 with its margin, and
+        // two rows are staged.
+        assert_eq!(row_regs(&norm(16384, 1), 16, 1), 94);
+        assert_eq!(reload_regs(&norm(16384, 1), 32), 94);
+        assert_eq!(form(&norm(16384, 1), &o), (512, Some((4, true, false)), 2, 1));
+        // LayerNorm's two partials: ~126 of 128 reloaded (no margin, ptxas spilled), so they
+        // accumulate in shared memory (128 KiB: no room left for two staged rows).
+        assert_eq!(reload_regs(&norm(16384, 2), 32), 126);
+        assert_eq!(shared_accs_regs(&norm(16384, 2), 32), 62);
+        assert_eq!(shared_accs_bytes(2, 16384), 131072);
+        assert_eq!(form(&norm(16384, 2), &o), (512, Some((4, true, true)), 0, 1));
+        let s = choose_schedule(Mapping::RowFused, &norm(16384, 2), &d, &o);
+        assert_eq!(planned_ctas_per_sm(&d, &norm(16384, 2), &s, true), Some(1));
+        // Where holding fits (N = 8192: 32 columns a thread of 256), the row is held; the
+        // options force or forbid the forms.
+        assert_eq!(form(&norm(8192, 1), &o).1, Some((4, false, false)));
+        assert_eq!(form(&norm(8192, 1), &Overrides { reload: Some(true), ..o.clone() }).1, Some((4, true, false)));
+        assert_eq!(form(&norm(8192, 2), &Overrides { shared_accs: Some(true), ..o.clone() }).1, Some((4, true, true)));
+        assert_eq!(form(&norm(16384, 1), &Overrides { reload: Some(false), ..o.clone() }).1, None);
+        // Shared accumulators need a CTA per row: a warp per row keeps its form.
+        assert_eq!(form(&norm(384, 1), &Overrides { shared_accs: Some(true), ..o.clone() }).1, Some((2, false, false)));
+        // Two partials at N = 32768 are over the shared budget: the looped form stays.
+        assert_eq!(form(&norm(32768, 2), &o).1, None);
+    }
+
+    #[test]
     fn fast_row_fused_schedules() {
         let d = Device::h200();
         let o = Overrides::default();
