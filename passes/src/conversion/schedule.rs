@@ -1033,6 +1033,7 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                 // Each candidate is a CTA size and whether its partials live in shared memory.
                 let cta_row = s.threads_per_row > 32;
                 let accs_ok = cta_row && shape.partials > 0 && shape.row_inputs > 0;
+                let mut tight_note = None;
                 let reload: Option<(u32, bool)> = if o.reload == Some(false) {
                     None
                 } else if o.shared_accs == Some(true) {
@@ -1064,11 +1065,19 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                         let need = if sh { shared_accs_regs(shape, per) } else { reload_regs(shape, per) };
                         ok.then(|| bound_of(t) - need as i64)
                     };
-                    cands
-                        .iter()
-                        .copied()
-                        .find(|&c| slack(c).is_some_and(|sl| sl * 8 >= bound_of(c.0)))
-                        .or_else(|| cands.iter().copied().find(|&c| slack(c).is_some_and(|sl| sl >= 0)))
+                    let with_margin =
+                        cands.iter().copied().find(|&c| slack(c).is_some_and(|sl| sl * 8 >= bound_of(c.0)));
+                    let chosen =
+                        with_margin.or_else(|| cands.iter().copied().find(|&c| slack(c).is_some_and(|sl| sl >= 0)));
+                    if let (None, Some((t, _))) = (with_margin, chosen) {
+                        // Taken without the margin: said, since ptxas may spill there (the
+                        // looped form it replaces is slower still: docs/perf.md, twelfth session).
+                        tight_note = Some(format!(
+                            "reload form within an eighth of the {} registers a thread of {t} may hold: ptxas may spill",
+                            bound_of(t)
+                        ));
+                    }
+                    chosen
                 } else {
                     None
                 };
@@ -1100,6 +1109,7 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                         s.notes.0.push(format!(
                             "row loaded again after each row reduction (reload): holding {per_thread} columns a thread needs ~{regs} registers, over the {bound} a thread of {asked_threads} may hold; {how}"
                         ));
+                        s.notes.0.extend(tight_note.take());
                     }
                 } else if fits && regs <= bound {
                     s.fast = Some(FastShape {
