@@ -154,28 +154,16 @@ impl Search {
     }
 }
 
-/// Coordinate descent over `knobs` from the untuned configuration (like Inductor's
-/// coordinate-descent tuner): for each knob in turn, every value with the other knobs at the
-/// best configuration so far; the best of them is kept when it is faster by more than
-/// `min_gain` (a fraction: 0.01 is 1%, so noise does not move the search). Rounds repeat
-/// until one changes nothing or `max_rounds` ran; `max_trials` caps the configurations
-/// measured. `eval` measures a configuration (it may answer [`Outcome::Same`] for one that
-/// compiles to kernels already timed); `progress` hears of each trial.
+/// Coordinate descent over `knobs` (like Inductor's coordinate-descent tuner): for each knob
+/// in turn, every value with the other knobs at the best configuration so far; the best of
+/// them is kept when it is faster by more than `min_gain` (a fraction: 0.01 is 1%, so noise
+/// does not move the search). Rounds repeat until one changes nothing or `max_rounds` ran;
+/// `max_trials` caps the configurations measured. The untuned configuration is trial 0; a
+/// non-empty `start` (say, a cached winner, to refine it with new knobs) is trial 1, and the
+/// descent starts from the faster of the two. `eval` measures a configuration (it may answer
+/// [`Outcome::Same`] for one that compiles to kernels already timed); `progress` hears of
+/// each trial.
 pub fn coordinate_descent(
-    knobs: &[Knob],
-    max_rounds: usize,
-    min_gain: f64,
-    max_trials: usize,
-    eval: &mut dyn FnMut(&Config, &[Trial]) -> Outcome,
-    progress: &mut dyn FnMut(&Trial, usize),
-) -> Search {
-    coordinate_descent_from(&Config::new(), knobs, max_rounds, min_gain, max_trials, eval, progress)
-}
-
-/// [`coordinate_descent`] from `start` (say, a cached winner, to refine it with new knobs):
-/// the untuned configuration is still trial 0, `start` is trial 1, and the descent starts
-/// from the faster of the two.
-pub fn coordinate_descent_from(
     start: &Config,
     knobs: &[Knob],
     max_rounds: usize,
@@ -269,17 +257,17 @@ mod tests {
     fn finds_the_joint_optimum_and_skips_noise() {
         let ks = knobs(&["lower-loop-to-gpu"], 132);
         let mut seen = 0;
-        let s = coordinate_descent(&ks, 3, 0.01, 1000, &mut |c, _| cost(c), &mut |_, n| seen = n);
+        let s = coordinate_descent(&Config::new(), &ks, 3, 0.01, 1000, &mut |c, _| cost(c), &mut |_, n| seen = n);
         assert_eq!(describe(s.best_config()), "rows-in-flight=2 threads=512");
         assert_eq!((s.best_us(), s.untuned_us()), (75.0, 100.0));
         assert_eq!(seen, s.trials.len());
         assert!(s.trials.iter().any(|t| matches!(t.outcome, Outcome::Failed(_))));
         // A gain under min_gain does not move the search (rows-in-flight=2 alone: 0.5%).
         let only_rif = vec![ks[2].clone()];
-        let s = coordinate_descent(&only_rif, 3, 0.01, 1000, &mut |c, _| cost(c), &mut |_, _| {});
+        let s = coordinate_descent(&Config::new(), &only_rif, 3, 0.01, 1000, &mut |c, _| cost(c), &mut |_, _| {});
         assert!(s.best_config().is_empty());
         // No configuration is measured twice, and max_trials is a cap.
-        let s = coordinate_descent(&ks, 3, 0.01, 5, &mut |c, _| cost(c), &mut |_, _| {});
+        let s = coordinate_descent(&Config::new(), &ks, 3, 0.01, 5, &mut |c, _| cost(c), &mut |_, _| {});
         assert_eq!(s.trials.len(), 5);
     }
 
@@ -288,7 +276,7 @@ mod tests {
         let ks = knobs(&["lower-loop-to-gpu"], 132);
         let mut start = Config::new();
         start.insert(("lower-loop-to-gpu".into(), "threads".into()), "512".into());
-        let s = coordinate_descent_from(&start, &ks, 1, 0.01, 1000, &mut |c, _| cost(c), &mut |_, _| {});
+        let s = coordinate_descent(&start, &ks, 1, 0.01, 1000, &mut |c, _| cost(c), &mut |_, _| {});
         // Trial 0 stays the untuned baseline, trial 1 is the start, and the descent goes on
         // from it to the joint optimum.
         assert!(s.trials[0].config.is_empty());

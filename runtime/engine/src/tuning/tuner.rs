@@ -11,7 +11,7 @@ use super::apply::pipeline_with_options;
 use super::cache::{DeviceKey, Evidence, TuningEntry};
 use super::key::{fnv1a, program_hash, shape_bucket, ShapeBucket};
 use super::space::{
-    config_of_options, coordinate_descent_from, describe, knobs, options_by_pass, Config, Knob, Outcome, Search, Trial,
+    config_of_options, coordinate_descent, describe, knobs, options_by_pass, Config, Knob, Outcome, Search, Trial,
 };
 use crate::bench::{elem_bytes_and_name, floor_bytes, floor_us, gpu_err, BenchError, CheckStatus, CopyFigures};
 use crate::bind::{bind_arguments, load_module, new_context, select_function, RunOptions};
@@ -337,7 +337,7 @@ pub fn tune(
             None => Config::new(),
         };
         let mut best_seen = f64::INFINITY;
-        let search: Search = coordinate_descent_from(
+        let search: Search = coordinate_descent(
             &start,
             &space,
             cfg.rounds,
