@@ -159,20 +159,12 @@ impl Gpu {
         let module = self.load_ptx(COPY_PTX, &[COPY_KERNEL_NAME])?;
         let src = self.alloc_bytes(bytes)?;
         let dst = self.alloc_bytes(bytes)?;
-        let flush = self.alloc_bytes(flush_bytes / 4 * 4)?;
         self.memset(&src, 0x3c)?;
         for _ in 0..warmup.max(1) {
             self.copy_with_kernel(&module, &src, &dst)?;
         }
         self.synchronize()?;
-        let events = (0..runs).map(|_| self.event_pair()).collect::<Result<Vec<_>>>()?;
-        for ev in &events {
-            self.fill_u32(&flush, 0, flush_bytes / 4)?;
-            ev.record_start()?;
-            self.copy_with_kernel(&module, &src, &dst)?;
-            ev.record_end()?;
-        }
-        let samples = events.iter().map(|ev| Ok(ev.elapsed_ms()? as f64 * 1e3)).collect::<Result<Vec<_>>>()?;
+        let samples = self.time_flushed(runs, flush_bytes, || self.copy_with_kernel(&module, &src, &dst))?;
         Ok(CopyBandwidth { bytes, median_us: median(&samples), runs })
     }
 }

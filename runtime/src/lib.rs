@@ -556,6 +556,28 @@ impl Gpu {
         result::ctx::synchronize().map_err(|e| cuda_err("cuCtxSynchronize", e, "a kernel launched earlier failed"))
     }
 
+    /// Times `runs` calls of `call` as `triton.testing.do_bench` times a function: before
+    /// each call an asynchronous memset of `flush_bytes` evicts the L2 cache, then the call's
+    /// GPU work runs between its own pair of events; the host queues every call and waits
+    /// only once, at the end. Returns each call's time in microseconds, in call order. `call`
+    /// enqueues its work (it must not wait for the GPU, or the figures hold that wait).
+    pub fn time_flushed<E: From<RuntimeError>>(
+        &self,
+        runs: usize,
+        flush_bytes: usize,
+        mut call: impl FnMut() -> std::result::Result<(), E>,
+    ) -> std::result::Result<Vec<f64>, E> {
+        let flush = self.alloc_bytes(flush_bytes / 4 * 4)?;
+        let events = (0..runs).map(|_| self.event_pair()).collect::<Result<Vec<_>>>()?;
+        for ev in &events {
+            self.fill_u32(&flush, 0, flush_bytes / 4)?;
+            ev.record_start()?;
+            call()?;
+            ev.record_end()?;
+        }
+        Ok(events.iter().map(|ev| Ok(ev.elapsed_ms()? as f64 * 1e3)).collect::<Result<Vec<_>>>()?)
+    }
+
     /// A start/end pair of events with timing enabled.
     pub fn event_pair(&self) -> Result<EventPair> {
         self.bind()?;

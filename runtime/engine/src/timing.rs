@@ -8,7 +8,7 @@ use morf_ir::interp::RtValue;
 use morf_runtime::{median, Gpu};
 
 use crate::compile::{exec_err, runtime_err, GpuProgram};
-use crate::gpu_exec::{DevValue, LaunchInfo};
+use crate::gpu_exec::{DevValue, ExecError, LaunchInfo};
 use crate::EngineError;
 
 /// The figures of one launch position of a call (`--per-kernel`).
@@ -99,19 +99,15 @@ pub fn time_program_on(
             }
         }
         CallTiming::Pipelined => {
-            let flush = gpu.alloc_bytes(L2_FLUSH_BYTES).map_err(runtime_err)?;
-            let events = (0..runs).map(|_| gpu.event_pair()).collect::<Result<Vec<_>, _>>().map_err(runtime_err)?;
-            for ev in &events {
-                gpu.fill_u32(&flush, 0, L2_FLUSH_BYTES / 4).map_err(runtime_err)?;
-                ev.record_start().map_err(runtime_err)?;
-                let out = exec.call(dev_args).map_err(exec_err)?;
-                ev.record_end().map_err(runtime_err)?;
-                // Stream order keeps the next call's reuse of these buffers after this call.
-                out.into_iter().for_each(|v| exec.release(v));
-            }
-            for ev in &events {
-                samples.push(ev.elapsed_ms().map_err(runtime_err)? as f64 * 1e3);
-            }
+            samples = gpu
+                .time_flushed(runs, L2_FLUSH_BYTES, || {
+                    let out = exec.call(dev_args)?;
+                    // Stream order keeps the next call's reuse of these buffers after this
+                    // call (a release only returns them to the host-side pool).
+                    out.into_iter().for_each(|v| exec.release(v));
+                    Ok::<(), ExecError>(())
+                })
+                .map_err(exec_err)?;
         }
     }
     let min = samples.iter().copied().fold(f64::INFINITY, f64::min);
