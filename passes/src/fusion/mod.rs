@@ -1015,8 +1015,8 @@ fn search_group(
 }
 
 /// Relative sizes inside a span at which [`robust_choice`] prices the plans (each below the
-/// span's factor; the hint itself is 1).
-/// The first is the hint, which [`robust_choice`] also prices the plans at for [`choose`].
+/// span's factor). The first is the hint itself, 1, at which [`robust_choice`] also orders
+/// the plans for [`choose`].
 const SPAN_SAMPLES: [f64; 7] = [1.0, 1.1, 1.2, 1.35, 1.5, 1.7, 1.9];
 
 /// Plans within this factor of the smallest worst-case regret count as equally robust.
