@@ -76,8 +76,8 @@ use morf_loop::ops as mloop;
 use morf_loop::{buffer_type, is_buffer};
 
 use super::schedule::{
-    choose_schedule, mapping_applies, planned_ctas_per_sm, shared_accs_bytes, split_rows, Fallback, Mapping, NestShape,
-    Overrides, PartialStore, Schedule, MAX_STAGED_ROWS, SCHEDULE_ATTR,
+    choose_schedule, mapping_applies, planned_ctas_per_sm, split_rows, Fallback, Mapping, NestShape, Overrides,
+    PartialStore, Schedule, MAX_STAGED_ROWS, SCHEDULE_ATTR,
 };
 use crate::fusion::device::Device;
 use crate::transforms::loop_utils::{
@@ -3050,11 +3050,11 @@ impl<'a> KernelBuilder<'a> {
             Ok(())
         };
         // The staged rows' shared memory: the fast form's layout, sized for the launch, after
-        // the shared partials (the fast form's N, rounded up to 16 bytes) where there are any.
+        // the shared partials or the shared accumulators (the fast form's N, rounded up to 16
+        // bytes) where there are any.
         let partial_bytes = match s.fast {
             Some(f) if shared => (workspaces.len() as u64 * s.rows_per_cta as u64 * 4 * f.cols).next_multiple_of(16),
-            Some(f) if f.shared_accs => shared_accs_bytes(workspaces.len() as u32, f.cols),
-            _ => 0,
+            _ => s.shared_accs_bytes(&shape),
         };
         let (staged, staged_bytes) = match (&plan, s.fast) {
             (Some(p), Some(_)) => self.staging_layout(p, &s, partial_bytes),
@@ -3096,12 +3096,9 @@ impl<'a> KernelBuilder<'a> {
                 partials
             }
         } else {
-            // Shared accumulators (the fast form's N; unused by the slow path), then the ring.
-            let accs = match s.fast {
-                Some(f) if f.shared_accs => partial_bytes,
-                _ => 0,
-            };
-            ib.index(self.ctx, (accs + staged_bytes) as i64)
+            // Shared accumulators, if any (the fast form's N; unused by the slow path), then
+            // the ring.
+            ib.index(self.ctx, (partial_bytes + staged_bytes) as i64)
         };
         self.launch = Some((blocks, bytes));
         Ok(())
@@ -3293,6 +3290,17 @@ enum Fv {
     Uni(Value),
     Cols(Vec<Value>),
     J,
+}
+
+impl Fv {
+    /// Its value at the thread's column slot `slot` (a uniform value at every slot).
+    fn col(&self, slot: usize) -> Value {
+        match self {
+            Fv::Uni(u) => *u,
+            Fv::Cols(cs) => cs[slot],
+            Fv::J => unreachable!("a column index as a value: checked by fast_plan and vec_plan"),
+        }
+    }
 }
 
 type CseKey = (String, Vec<Value>, Type, Vec<(String, Attr)>);
@@ -3813,7 +3821,7 @@ impl<'a> KernelBuilder<'a> {
                     kb.fs().restage.clear();
                     for (st, &sp) in staged.iter().zip(&smem) {
                         let sbase = kb.staging_row(st, ring, slot, slots);
-                        let vals = kb.load_staged_row(sp, sbase, st.elem)?;
+                        let vals = kb.load_thread_cols(sp, sbase, st.elem, false)?;
                         kb.fs().rows.insert((st.buf, vec![i]), vals);
                         if kb.fs().reload {
                             kb.fs().restage.push(((st.buf, vec![i]), sp, sbase, st.elem));
@@ -3938,18 +3946,6 @@ impl<'a> KernelBuilder<'a> {
         self.ibin(Ix::Add, pn, b)
     }
 
-    /// The thread's columns of a staged row whose first element is `sbase` in the ring at
-    /// `sp` (zeros where a chunk is past N).
-    fn load_staged_row(&mut self, sp: Value, sbase: Value, elem: Type) -> R<Vec<Value>> {
-        let mut vals = Vec::new();
-        for c in 0..self.fs().k {
-            let (b, valid) = (self.fs().bases[c], self.fs().valid[c]);
-            let off = self.ibin(Ix::Add, sbase, b);
-            vals.extend(self.vload(sp, off, elem, false, valid)?);
-        }
-        Ok(vals)
-    }
-
     /// In the reload form, after a row reduction: forgets the rows loaded so far, so that
     /// their next use loads them again (a staged row from its ring slot, now; the others
     /// from global memory, where they are used).
@@ -3959,7 +3955,7 @@ impl<'a> KernelBuilder<'a> {
         }
         self.fs().rows.clear();
         for (key, sp, sbase, elem) in self.fs().restage.clone() {
-            let vals = self.load_staged_row(sp, sbase, elem)?;
+            let vals = self.load_thread_cols(sp, sbase, elem, false)?;
             self.fs().rows.insert(key, vals);
         }
         Ok(())
@@ -4006,11 +4002,7 @@ impl<'a> KernelBuilder<'a> {
                     // chunk's ops).
                     self.fast_block_by_chunk(parts.body, parts.ivs[0], &mut |kb, c, y| {
                         for e in 0..v {
-                            let mut x = match y {
-                                Fv::Uni(u) => *u,
-                                Fv::Cols(cs) => cs[c * v + e],
-                                Fv::J => unreachable!("checked by fast_plan"),
-                            };
+                            let mut x = y.col(c * v + e);
                             if let Some(cv) = valid[c] {
                                 x = kb.push1(mloop::SelectOp::state(kb.loc, cv, x, id, ty));
                             }
@@ -4199,11 +4191,18 @@ impl<'a> KernelBuilder<'a> {
     fn load_fast_row(&mut self, buf: Value, elem: Type, row: &[Value]) -> R<Vec<Value>> {
         let ptr = self.get(buf)?;
         let rowoff = self.fast_row_offset(buf, row);
+        self.load_thread_cols(ptr, rowoff, elem, true)
+    }
+
+    /// The thread's columns of the row whose first element is `ptr[base]` (a global row, or a
+    /// staged one in the ring): a vector load per chunk (`nc`: through the read-only cache),
+    /// zeros where a chunk is past N.
+    fn load_thread_cols(&mut self, ptr: Value, base: Value, elem: Type, nc: bool) -> R<Vec<Value>> {
         let mut vals = Vec::new();
         for c in 0..self.fs().k {
             let (b, valid) = (self.fs().bases[c], self.fs().valid[c]);
-            let off = self.ibin(Ix::Add, rowoff, b);
-            vals.extend(self.vload(ptr, off, elem, true, valid)?);
+            let off = self.ibin(Ix::Add, base, b);
+            vals.extend(self.vload(ptr, off, elem, nc, valid)?);
         }
         Ok(vals)
     }
@@ -4358,11 +4357,7 @@ impl<'a> KernelBuilder<'a> {
                         let old = self.load_shared_accs(sp, p, c)?;
                         let mut new = Vec::with_capacity(v);
                         for (e, &o) in old.iter().enumerate() {
-                            let x = match &f[0] {
-                                Fv::Uni(u) => *u,
-                                Fv::Cols(cs) => cs[c * v + e],
-                                Fv::J => unreachable!("checked by fast_plan"),
-                            };
+                            let x = f[0].col(c * v + e);
                             new.push(self.combine(&kind, o, x)?);
                         }
                         self.store_shared_accs(&new, sp, p, c)?;
@@ -4370,11 +4365,7 @@ impl<'a> KernelBuilder<'a> {
                     return Ok(());
                 }
                 for c in self.fast_cols() {
-                    let x = match &f[0] {
-                        Fv::Uni(u) => *u,
-                        Fv::Cols(cs) => cs[c],
-                        Fv::J => unreachable!("checked by fast_plan"),
-                    };
+                    let x = f[0].col(c);
                     let old = self.fs().accs[p][c];
                     let new = self.combine(&kind, old, x)?;
                     self.fs().accs[p][c] = new;
@@ -4405,14 +4396,7 @@ impl<'a> KernelBuilder<'a> {
                         _ => return Err(op_error(self.ctx, op, "internal error: chunk-major emission out of order")),
                     };
                     for c in cols {
-                        let ops: Vec<Value> = f
-                            .iter()
-                            .map(|x| match x {
-                                Fv::Uni(u) => *u,
-                                Fv::Cols(cs) => cs[c],
-                                Fv::J => unreachable!("checked by fast_plan"),
-                            })
-                            .collect();
+                        let ops: Vec<Value> = f.iter().map(|x| x.col(c)).collect();
                         out.push(self.cse_op(op, &ops));
                     }
                     self.fs().fmap.insert(res, Fv::Cols(out));
@@ -5272,11 +5256,7 @@ impl<'a> KernelBuilder<'a> {
                 let y = kb.fast_block(rparts.body, j)?;
                 let mut next = Vec::with_capacity(v);
                 for (e, &a) in acc.iter().enumerate() {
-                    let x = match &y {
-                        Fv::Uni(u) => *u,
-                        Fv::Cols(cs) => cs[e],
-                        Fv::J => unreachable!("checked by vec_plan"),
-                    };
+                    let x = y.col(e);
                     next.push(kb.combine(&kind, a, x)?);
                 }
                 Ok(next)

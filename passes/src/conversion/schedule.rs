@@ -581,6 +581,15 @@ impl Schedule {
         }
     }
 
+    /// Dynamic shared memory of the shared accumulators ([`FastShape::shared_accs`]), which
+    /// come before any staging ring; 0 without them.
+    pub fn shared_accs_bytes(&self, shape: &NestShape) -> u64 {
+        match self.fast {
+            Some(f) if f.shared_accs => shared_accs_bytes(shape.partials, f.cols),
+            _ => 0,
+        }
+    }
+
     /// The one-line summary of the schedule report: the mapping and its main numbers.
     pub fn summary(&self) -> String {
         let mut out = format!(
@@ -727,10 +736,16 @@ fn reload_loads(shape: &NestShape, per_thread: u64) -> u64 {
 /// `per_thread` columns: [`reload_regs`] in the reload form, else [`row_regs`] with its rows
 /// in flight.
 pub fn fast_regs(shape: &NestShape, per_thread: u64, s: &Schedule) -> u64 {
-    match s.fast {
+    form_regs(shape, per_thread, s.fast, s.rows_in_flight_per_warp)
+}
+
+/// The registers estimated for a thread of the fast form `fast` with `per_thread` columns and
+/// `rows_in_flight` rows held ([`fast_regs`] of a schedule, or of one row in flight).
+fn form_regs(shape: &NestShape, per_thread: u64, fast: Option<FastShape>, rows_in_flight: u32) -> u64 {
+    match fast {
         Some(f) if f.shared_accs => shared_accs_regs(shape, per_thread),
         Some(f) if f.reload => reload_regs(shape, per_thread),
-        _ => row_regs(shape, per_thread, s.rows_in_flight_per_warp),
+        _ => row_regs(shape, per_thread, rows_in_flight),
     }
 }
 
@@ -781,8 +796,7 @@ pub fn planned_ctas_per_sm(device: &Device, shape: &NestShape, s: &Schedule, coo
     // (layernorm_bwd at 4096 x 16384: 128 KiB of accumulators, capped at 64 registers for
     // two CTAs, spilled 388 bytes).
     let by_smem = if f.shared_accs {
-        let smem = shared_accs_bytes(shape.partials, f.cols) + s.staged_bytes(shape);
-        (device.shared_mem_per_sm / smem.max(1)).max(1)
+        (device.shared_mem_per_sm / (s.shared_accs_bytes(shape) + s.staged_bytes(shape)).max(1)).max(1)
     } else {
         u64::MAX
     };
@@ -1190,15 +1204,9 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                 let row = staged_row_bytes(shape, f.cols) * s.rows_per_cta as u64;
                 let auto = if s.threads_per_row > 32 && o.rows_in_flight == 0 {
                     let per_thread = f.cols.div_ceil(s.threads_per_row.max(1) as u64);
-                    let regs = if f.shared_accs {
-                        shared_accs_regs(shape, per_thread)
-                    } else if f.reload {
-                        reload_regs(shape, per_thread)
-                    } else {
-                        row_regs(shape, per_thread, 1)
-                    };
+                    let regs = form_regs(shape, per_thread, Some(f), 1);
                     // Shared accumulators take their room first (and bound the CTAs per SM).
-                    let accs = if f.shared_accs { shared_accs_bytes(shape.partials, f.cols) } else { 0 };
+                    let accs = s.shared_accs_bytes(shape);
                     let by_smem = device.shared_mem_per_sm.checked_div(accs).map_or(u64::MAX, |c| c.max(1));
                     let cap = resident_ctas(device, s.threads as u64, regs).min(by_smem);
                     let room = (device.shared_mem_per_sm / cap.max(1)).saturating_sub(accs);
@@ -1238,13 +1246,8 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                     // A forced ring never asks for more shared memory than an SM has left
                     // besides the shared partials.
                     n => {
-                        let partials = if s.partials == PartialStore::Shared {
-                            smem
-                        } else if f.shared_accs {
-                            shared_accs_bytes(shape.partials, f.cols)
-                        } else {
-                            0
-                        };
+                        let partials =
+                            if s.partials == PartialStore::Shared { smem } else { s.shared_accs_bytes(shape) };
                         let room = device.shared_mem_per_sm.saturating_sub(partials);
                         n.min(MAX_STAGED_ROWS).min((room / row.max(1)) as u32)
                     }
@@ -1263,7 +1266,7 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
             }
             let smem = match (s.partials, s.fast) {
                 (PartialStore::Shared, _) => (smem.next_multiple_of(16) + s.staged_bytes(shape)).max(1),
-                (_, Some(f)) if f.shared_accs => shared_accs_bytes(shape.partials, f.cols) + s.staged_bytes(shape),
+                (_, Some(f)) if f.shared_accs => s.shared_accs_bytes(shape) + s.staged_bytes(shape),
                 _ if s.staged_rows > 0 => s.staged_bytes(shape).max(1),
                 _ => 1,
             };
