@@ -24,6 +24,7 @@
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/layernorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=1000,N=1100},canonicalize,cse,lower-loop-to-gpu{size-hints=M=1000,N=1100 grid=3 staged-rows=2 shared-accs=true})' M=29,N=1100 1e-2 %t/d
 // RUN: morf-opt %S/../../../examples/layernorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=4096,N=16384},canonicalize,cse,gpu-choose-schedule{size-hints=M=4096,N=16384})' | sed 's/reload = 1, //' > %t/bad2.mlir
 // RUN: not morf-opt %t/bad2.mlir --lower-loop-to-gpu 2>&1 | FileCheck %s --check-prefix=BAD2
+// RUN: not morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,lower-loop-to-gpu{shared-accs=maybe})' 2>&1 | FileCheck %s --check-prefix=OPT2
 // At N = 32768 (1024 threads of 32 columns) only shared accumulators come near the 64
 // registers, without the margin: taken (the looped form is slower still), and said.
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pipeline=gpu --size-hints M=8192,N=32768 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=TIGHT
@@ -57,3 +58,5 @@
 
 // TIGHT: schedule: @rmsnorm_bwd_k0: row_fused threads=1024 {{.*}}fast=yes(N=32768 vector=8 chunks=4 reload shared-accs)
 // TIGHT: note: @rmsnorm_bwd_k0: reload form within an eighth of the 64 registers a thread of 1024 may hold: ptxas may spill
+
+// OPT2: option 'shared-accs' must be 'auto', 'true' or 'false', got 'maybe'
