@@ -209,6 +209,15 @@ fn fast_path_agrees() {
             (1, 384, 384, "partials=3"),
             (40, 384, 384, "grid=2 threads=64 threads-per-row=16 staged-rows=2 partials=3"),
             (40, 67, 100, "grid=2 threads=64 partials=3"),
+            // Splits sized by the kernel's occupancy (`partials=resident`: the simulator
+            // answers `mgpu.resident_blocks` with 132 x the kernel's CTAs per SM, so every row
+            // is a split here): rounds of a small grid, two rounds per resident grid, a final
+            // reduction in its own launch, staged rows, and the slow path.
+            (40, 384, 384, "grid=2 threads=64 partials=resident"),
+            (300, 100, 100, "grid=3 partials=resident*2"),
+            (40, 520, 520, "final=launch partials=resident"),
+            (23, 100, 100, "grid=3 staged-rows=2 partials=resident"),
+            (40, 67, 100, "grid=2 threads=64 partials=resident"),
             // The reload form (the row loaded again after each row reduction, `[j]` vectors
             // per row): a CTA per row with staged rows (read again from the ring), without
             // (again from global memory), a partial last chunk, a warp per row, several rows

@@ -15,6 +15,18 @@
 // RUN: sh %S/../Conversion/LoopToGPU/Inputs/sim_vs_interp.sh %S/../../examples/layernorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=1000,N=384 partials=3},canonicalize,cse,lower-loop-to-gpu{size-hints=M=1000,N=384 threads=64 grid=2})' M=37,N=384 1e-2 %t/a
 // RUN: sh %S/../Conversion/LoopToGPU/Inputs/sim_vs_interp.sh %S/../../examples/rmsnorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=1000,N=384 partials=64},canonicalize,cse,lower-loop-to-gpu{size-hints=M=1000,N=384 threads=64 grid=3})' M=13,N=384 1e-2 %t/b
 // RUN: sh %S/../Conversion/LoopToGPU/Inputs/sim_vs_interp.sh %S/../../examples/rmsnorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=1000,N=384 partials=4},canonicalize,cse,lower-loop-to-gpu{size-hints=M=1000,N=384 threads=64 threads-per-row=16 staged-rows=2 grid=2})' M=41,N=384 1e-2 %t/c
+// As many partials as (R times) the row kernel's resident CTAs (`partials=resident*R`): one
+// `mloop.resident_programs` for the kernel's two partials (LayerNorm's dw and db), so that
+// their splits are one value; the GPU lowering replaces it with the occupancy of the kernel
+// it sizes, asked at run time (`mgpu.resident_blocks`, which the simulator answers with 132
+// x the kernel's CTAs per SM). RMSNorm and LayerNorm backward on the H200 (docs/perf.md,
+// session 13), untuned: at 131072 x 256, 81.5 us with the plan's fixed split, 65.9 with
+// partials=resident.
+// RUN: morf-opt %S/../../examples/layernorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=524288,N=384 partials=resident*2},canonicalize,cse)' | FileCheck %s --check-prefix=RES
+// RUN: morf-opt %S/../../examples/layernorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=524288,N=384 partials=resident},canonicalize,cse,lower-loop-to-gpu{size-hints=M=524288,N=384})' | FileCheck %s --check-prefix=RESGPU
+// RUN: sh %S/../Conversion/LoopToGPU/Inputs/sim_vs_interp.sh %S/../../examples/layernorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=1000,N=384 partials=resident},canonicalize,cse,lower-loop-to-gpu{size-hints=M=1000,N=384 threads=64 grid=2})' M=300,N=384 1e-2 %t/d
+// RUN: sh %S/../Conversion/LoopToGPU/Inputs/sim_vs_interp.sh %S/../../examples/rmsnorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=1000,N=100 partials=resident*2},canonicalize,cse,lower-loop-to-gpu{size-hints=M=1000,N=100 final=launch})' M=41,N=100 1e-2 %t/e
+// RUN: not morf-opt %S/../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,fuse-mixed-reductions{partials=resident*65})' 2>&1 | FileCheck %s --check-prefix=BAD2
 // A partial outside a row-fused kernel needs a fixed split: the option is ignored, and the
 // report says so.
 // RUN: not morf-opt %S/../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,fuse-mixed-reductions{partials=many})' 2>&1 | FileCheck %s --check-prefix=BAD
@@ -40,6 +52,22 @@
 // GPU-NOT:     mgpu.launch
 // GPU:         mgpu.func @rmsnorm_bwd_k0
 
-// IGNORED: partials=K ignored: a partial of the chosen plan runs outside a row-fused kernel, which needs a fixed split
+// IGNORED: partials ignored: a partial of the chosen plan runs outside a row-fused kernel, which needs a fixed split
 // IGNORED: {kind = "pointwise", split =
-// BAD: pass 'fuse-mixed-reductions': option 'partials' expects an unsigned integer, got 'many'
+// BAD: pass 'fuse-mixed-reductions': option 'partials' expects 0, a count of partials, 'resident' or 'resident*R' (R in 1..=64), got 'many'
+// BAD2: option 'partials' expects 0, a count of partials, 'resident' or 'resident*R' (R in 1..=64), got 'resident*65'
+
+// RES-LABEL: func.func @layernorm_bwd
+// RES:         %[[R:.*]] = mloop.resident_programs {assumed = 132} : index
+// RES-NOT:     mloop.resident_programs
+// RES:         %workspace = mloop.alloc
+// RES:         %workspace_1 = mloop.alloc
+// RES:         } attributes {morf.kernel = {kind = "row-fused", partials = "resident*2", style = "persistent"}}
+
+// RESGPU-LABEL: func.func @layernorm_bwd
+// RESGPU:       %[[R:.*]] = mgpu.resident_blocks @layernorm_bwd_k0 threads(%{{.*}}) shared(%{{.*}})
+// RESGPU-NOT:   mloop.resident_programs
+// RESGPU:       %workspace = mloop.alloc
+// RESGPU:       mgpu.launch @layernorm_bwd_k0
+// RESGPU-NOT:   mgpu.launch
+// RESGPU:       mgpu.func @layernorm_bwd_k0({{.*}}) kernel attributes {cooperative, {{.*}}morf.schedule = "RowFused

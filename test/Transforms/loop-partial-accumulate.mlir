@@ -20,6 +20,13 @@
 // RUN: python3 %S/Inputs/compare_results.py %t/ref %t/p5 --rtol 1e-5
 // RUN: morf-opt %s --loop-partial-accumulate='nest=0 partials=64' | morf-run - --random M=37,N=100 --output-dir %t/p64
 // RUN: python3 %S/Inputs/compare_results.py %t/ref %t/p64 --rtol 1e-5
+// As many partials as (R times) the kernel's resident programs (`partials=resident*R`): an
+// `mloop.resident_programs` the interpreter answers with `assumed` (132 here, before any GPU
+// lowering binds it): 37 rows in 37 partials of one row.
+// RUN: morf-opt %s --loop-partial-accumulate='nest=0 partials=resident*2' | FileCheck --check-prefix=RESIDENT %s
+// RUN: morf-opt %s --loop-partial-accumulate='nest=0 partials=resident' | morf-run - --random M=37,N=100 --output-dir %t/res
+// RUN: python3 %S/Inputs/compare_results.py %t/ref %t/res --rtol 1e-5
+// RUN: not morf-opt %s --loop-partial-accumulate='partials=resident*0' 2>&1 | FileCheck --check-prefix=NRES %s
 //
 // The column reduction (dw) of the lowered RMSNorm backward is nest 1.
 // RUN: morf-opt %S/../../examples/rmsnorm_bwd.mlir --lower-tensor-to-loop \
@@ -161,4 +168,14 @@ func.func @f(%x: !mloop.buffer<?x?xf32> {morf.dims = ["M", "N"]}) -> (!mloop.buf
 // PARTIALS:         %[[SI:.*]] = mloop.div %{{.*}}, %[[S]] : index
 // PARTIALS-NEXT:    mloop.accumulate sum %{{.*}}, %[[W]][%[[SI]], %{{.*}}] : !mloop.buffer<?x?xf32>
 
-// NPART: option 'partials' expects an unsigned integer, got '-1'
+// NPART: option 'partials' expects 0, a count of partials, 'resident' or 'resident*R' (R in 1..=64), got '-1'
+// NRES: option 'partials' expects 0, a count of partials, 'resident' or 'resident*R' (R in 1..=64), got 'resident*0'
+
+// RESIDENT-LABEL: func.func @f
+// RESIDENT:       %[[R:.*]] = mloop.resident_programs {assumed = 132} : index
+// RESIDENT:       %[[R1:.*]] = mloop.max %[[R]], %{{.*}} : index
+// RESIDENT:       %[[K:.*]] = mloop.mul %[[R1]], %{{.*}} : index
+// RESIDENT:       %[[PER:.*]] = mloop.div %{{.*}}, %[[K]] : index
+// RESIDENT:       %[[S:.*]] = mloop.max %[[PER]], %{{.*}} : index
+// RESIDENT:         %[[SI:.*]] = mloop.div %{{.*}}, %[[S]] : index
+// RESIDENT-NEXT:    mloop.accumulate sum %{{.*}}, %workspace[%[[SI]],

@@ -9,8 +9,8 @@
 //! Ops, by group, each one [`morf_ir::define_op!`] item with a typed handle re-exported from
 //! [`ops`] (`morf_gpu::ops::LoadOp`):
 //!
-//! - [`ops::kernel`]: `func`, `return`, `launch` ([`ops::FuncOp`], [`ops::ReturnOp`],
-//!   [`ops::LaunchOp`]);
+//! - [`ops::kernel`]: `func`, `return`, `launch`, `resident_blocks` ([`ops::FuncOp`],
+//!   [`ops::ReturnOp`], [`ops::LaunchOp`], [`ops::ResidentBlocksOp`]);
 //! - [`ops::ids`]: `thread_id`, `block_id`, `block_dim`, `grid_dim`, `lane_id`, `warp_id`;
 //! - [`ops::memory`]: `load`, `store`, `load_vec`, `store_vec`, `atomic_rmw`, `shared_alloc`,
 //!   `dynamic_shared`, `barrier`;
@@ -57,6 +57,7 @@ pub fn register(ctx: &mut Context) {
         FuncOp::info(),
         ReturnOp::info(),
         LaunchOp::info(),
+        ResidentBlocksOp::info(),
         ThreadIdOp::info(),
         BlockIdOp::info(),
         BlockDimOp::info(),

@@ -70,6 +70,10 @@ pub const MAX_THREADS: i64 = 1024;
 /// so a real cooperative grid is far below it.
 pub const MAX_COOPERATIVE_THREADS: u64 = 1 << 22;
 
+/// The SMs the simulator answers `mgpu.resident_blocks` with (an H200's): with the kernel's
+/// `min_ctas_per_sm`, the CTAs of one wave on that device.
+pub const SIM_SMS: i64 = 132;
+
 /// The most dynamic shared memory per block, in bytes (227 KiB, as on sm_90).
 pub const MAX_SHARED_BYTES: i64 = 227 * 1024;
 

@@ -47,7 +47,7 @@ use morf_ir::{Context, DialectInfo};
 
 use ops::{
     AccumulateOp, AllocOp, CmpOp, ConstantBufferOp, ConstantOp, ConvertOp, DeallocOp, DimOp, FillOp, ForOp, LoadOp,
-    ParallelOp, ReduceOp, RemOp, SelectOp, StoreOp, YieldOp,
+    ParallelOp, ReduceOp, RemOp, ResidentProgramsOp, SelectOp, StoreOp, YieldOp,
 };
 
 pub use types::{buffer_parts, buffer_type, is_buffer, BUFFER};
@@ -86,6 +86,7 @@ pub fn register(ctx: &mut Context) {
         ParallelOp::info(),
         ReduceOp::info(),
         YieldOp::info(),
+        ResidentProgramsOp::info(),
     ] {
         r.register_op(info);
     }

@@ -172,10 +172,105 @@ fn kernel_split(ctx: &Context, op: OpId) -> Option<i64> {
     kernel_entry(ctx, op, "split").and_then(|v| ctx.attr_int(v))
 }
 
-/// Whether a nest's `morf.kernel` attribute has `partials = K` (K > 0): a split sized at run
-/// time, `max(ceil(rows / K), 1)` rows, whose value the nest's accumulates divide by.
+/// Whether a nest's `morf.kernel` attribute has `partials = K` (K > 0) or `partials =
+/// "resident"` (`"resident*R"`): a split sized at run time, `max(ceil(rows / K), 1)` rows,
+/// whose value the nest's accumulates divide by.
 fn kernel_balanced(ctx: &Context, op: OpId) -> bool {
-    kernel_entry(ctx, op, "partials").and_then(|v| ctx.attr_int(v)).is_some_and(|k| k > 0)
+    kernel_entry(ctx, op, "partials").is_some_and(|v| {
+        ctx.attr_int(v).is_some_and(|k| k > 0) || ctx.attr_str(v).is_some_and(|t| t.starts_with("resident"))
+    })
+}
+
+/// The `mloop.resident_programs` ops that host value `v` is computed from (through the
+/// host's scalar ops of the block that holds them).
+fn resident_programs_of(ctx: &Context, v: Value) -> Vec<OpId> {
+    let mut out = Vec::new();
+    let mut stack = vec![v];
+    let mut seen = HashSet::new();
+    while let Some(v) = stack.pop() {
+        let Some(d) = ctx.defining_op(v) else { continue };
+        if !seen.insert(d) || !ctx.regions(d).is_empty() {
+            continue;
+        }
+        if ctx.isa::<mloop::ResidentProgramsOp>(d) {
+            out.push(d);
+        } else {
+            stack.extend(ctx.operands(d).iter().copied());
+        }
+    }
+    out
+}
+
+/// `v` where `anchor` can use it: `v` itself if it is a block argument or defined before
+/// `anchor` in its block, else a copy of its (pure, host scalar) defining op placed before
+/// `anchor`, operands likewise.
+fn value_before(ctx: &mut Context, v: Value, anchor: OpId) -> Value {
+    let Some(d) = ctx.defining_op(v) else { return v };
+    let Some(block) = ctx.op_parent_block(anchor) else { return v };
+    if ctx.op_parent_block(d) != Some(block) || ctx.block_ops(block).take_while(|&o| o != anchor).any(|o| o == d) {
+        return v;
+    }
+    let operands = ctx.operands(d).to_vec();
+    let mut map = HashMap::new();
+    for o in operands {
+        let n = value_before(ctx, o, anchor);
+        map.insert(o, n);
+    }
+    let index = ctx.results(d).iter().position(|&r| r == v).unwrap_or(0);
+    let c = ctx.clone_op(d, &mut map);
+    ctx.insert_op_before(anchor, c);
+    ctx.result(c, index)
+}
+
+/// Gives each `mgpu.resident_blocks` of `body` that asks about kernel `name` the shared bytes
+/// of that kernel's launch (after a merge changed them).
+fn rebind_resident_shared(ctx: &mut Context, body: BlockId, name: &str) {
+    let launch = ctx.block_ops(body).find(|&o| mgpu::LaunchOp::dyn_cast(ctx, o).is_some_and(|l| l.kernel(ctx) == Some(name)));
+    let Some(shared) = launch.map(|l| mgpu::LaunchOp(l).shared(ctx)) else { return };
+    let ops: Vec<OpId> = ctx.block_ops(body).filter(|&o| ctx.isa::<mgpu::ResidentBlocksOp>(o)).collect();
+    for r in ops {
+        if mgpu::ResidentBlocksOp(r).kernel(ctx) == Some(name) {
+            let old = ctx.operands(r)[1];
+            let v = value_before(ctx, shared, r);
+            ctx.set_operand(r, 1, v);
+            erase_dead_host_values(ctx, old);
+        }
+    }
+}
+
+/// Erases the defining op of host value `v` when nothing uses it (a scalar op without
+/// regions or effects), then its operands' likewise.
+fn erase_dead_host_values(ctx: &mut Context, v: Value) {
+    let mut stack = vec![v];
+    while let Some(v) = stack.pop() {
+        let Some(d) = ctx.defining_op(v) else { continue };
+        let pure = ctx.op_info(d).is_some_and(|i| i.has(morf_ir::Traits::PURE));
+        if !pure || !ctx.regions(d).is_empty() || ctx.results(d).iter().any(|&r| !ctx.uses(r).is_empty()) {
+            continue;
+        }
+        stack.extend(ctx.operands(d).iter().copied());
+        ctx.erase_op(d);
+    }
+}
+
+/// Replaces each `mloop.resident_programs` of `ops` (not yet bound) with an
+/// `mgpu.resident_blocks` of `kernel` at the launch's `threads` and `shared` bytes: the
+/// split of the kernel's partials then follows its occupancy on the device it runs on.
+fn bind_resident_programs(ctx: &mut Context, ops: &[OpId], kernel: &str, threads: Value, shared: Value) {
+    for &ph in ops {
+        if !ctx.isa::<mloop::ResidentProgramsOp>(ph) {
+            continue;
+        }
+        let (t, sh) = (value_before(ctx, threads, ph), value_before(ctx, shared, ph));
+        let it = ctx.index_type();
+        let sym = ctx.symbol_ref_attr(kernel);
+        let st = mgpu::ResidentBlocksOp::state(ctx.op_loc(ph), t, sh, it, sym);
+        let r = ctx.create_op(st);
+        ctx.insert_op_before(ph, r);
+        let (old, new) = (ctx.result(ph, 0), ctx.result(r, 0));
+        ctx.replace_all_uses_with(old, new);
+        ctx.erase_op(ph);
+    }
 }
 
 /// The split a row-fused kernel's partials use: rows per split, fixed or a host value.
@@ -643,6 +738,7 @@ fn lower_function(ctx: &mut Context, mblock: BlockId, func: OpId, opts: &LoopToG
             let threads = kb.schedule.as_ref().map_or(0, |s| s.threads);
             let ctas = kb.cooperative_ctas;
             let launch = kb.finish()?;
+            let first_kernel = prev.and_then(|(first, _, _)| mgpu::LaunchOp(first).kernel(ctx).map(str::to_string));
             let merged = match prev {
                 Some((first, _, ctas)) if in_grid.is_some() && mapping == Mapping::FinalReduction => {
                     super::grid_merge::merge_into_previous(ctx, first, launch, &lowered, ctas)?
@@ -650,6 +746,11 @@ fn lower_function(ctx: &mut Context, mblock: BlockId, func: OpId, opts: &LoopToG
                 _ => false,
             };
             if merged {
+                // The occupancy that sizes the splits is the merged kernel's, at its launch's
+                // (larger) shared bytes.
+                if let Some(k) = &first_kernel {
+                    rebind_resident_shared(ctx, body, k);
+                }
                 merge_note = Some(format!(
                     "@{kname} runs in the grid of the launch before it, after a grid barrier (final=grid)"
                 ));
@@ -1231,6 +1332,9 @@ struct KernelBuilder<'a> {
     /// A row-fused kernel's CTAs per SM should it become cooperative (`final=grid`), for
     /// `min_ctas_per_sm` (see [`planned_ctas_per_sm`]).
     cooperative_ctas: Option<u64>,
+    /// The `mloop.resident_programs` ops that size this kernel's splits (`partials=resident`):
+    /// `finish` binds them to the kernel's occupancy ([`bind_resident_programs`]).
+    resident: Vec<OpId>,
     /// The nest is a plain row reduction lowered as a row kernel ([`Mapping::RowFused`]
     /// without partials) for its register-resident form ([`Self::row_reduction_fast`]).
     promoted_row: bool,
@@ -1340,6 +1444,7 @@ impl<'a> KernelBuilder<'a> {
             fresh: HashSet::new(),
             fresh_used: HashSet::new(),
             cooperative_ctas: None,
+            resident: Vec::new(),
             promoted_row: false,
             row_note: None,
         }
@@ -2937,6 +3042,9 @@ impl<'a> KernelBuilder<'a> {
             (None, Some(v)) if kernel_balanced(self.ctx, op) => SplitBy::Value(v),
             (split, _) => SplitBy::Rows(split.unwrap_or(s.rows_per_cta as u64) as i64),
         };
+        if let SplitBy::Value(v) = split {
+            self.resident = resident_programs_of(self.ctx, v);
+        }
         let bench = self.ctx.unit_attr();
         self.ctx.set_attr(self.kernel, "morf.bench", bench);
 
@@ -3225,6 +3333,7 @@ impl<'a> KernelBuilder<'a> {
         let sym = self.ctx.symbol_ref_attr(&name);
         let st = mgpu::LaunchOp::state(self.loc, blocks, threads, shared, &self.args, sym);
         let launch = insert_before(self.ctx, self.nest, st);
+        bind_resident_programs(self.ctx, &self.resident, &name, threads, shared);
         if let Some(w) = self.dealloc {
             insert_before(self.ctx, self.nest, mloop::DeallocOp::state(self.loc, w));
         }

@@ -78,7 +78,9 @@ use super::{
     search, Access, Axis, Combiner, Device, Extents, Kernel, NestInfo, NestKind, Plan, RowStyle, SearchConfig,
 };
 use crate::transforms::loop_fuse::fuse;
-use crate::transforms::loop_partial_accumulate::{collapse_parallel_dims, partial_accumulate_with, SplitSize};
+use crate::transforms::loop_partial_accumulate::{
+    collapse_parallel_dims, partial_accumulate_with, resident_programs, SplitSize,
+};
 use crate::transforms::loop_utils::{
     body_block, const_int, loop_parts, same_index, target_functions, terminator, written_buffers,
 };
@@ -129,7 +131,7 @@ const OPTIONS: &[PassOptionInfo] = &[
     },
     PassOptionInfo {
         key: "partials",
-        help: "split decoupled from the size: the column reductions partialed inside row-fused kernels take at most this many partials, each ceil(rows / partials) rows at run time, in place of the chosen plan's fixed split (0: the fixed split)",
+        help: "split decoupled from the size: the column reductions partialed inside row-fused kernels take at most this many partials, each ceil(rows / partials) rows at run time, in place of the chosen plan's fixed split; 'resident' (or 'resident*R'): as many partials as (R times) the row kernel's CTAs the device holds at once, asked at run time (0: the fixed split)",
         default: "0",
     },
     PassOptionInfo { key: "report", help: "print the search report to stderr", default: "false" },
@@ -151,9 +153,10 @@ pub struct FuseMixedReductions {
     pub default_hint: u64,
     /// Dynamic dims (by `morf.dims` name) whose size may exceed its hint, up to this factor.
     pub hint_spans: BTreeMap<String, u64>,
-    /// At most this many partials per column reduction partialed in a row-fused kernel, the
-    /// split computed at run time (0: the chosen plan's fixed split).
-    pub partials: u64,
+    /// A split sized at run time for the column reductions partialed in a row-fused kernel:
+    /// at most K partials ([`SplitSize::Partials`]) or as many as the kernel's resident CTAs
+    /// ([`SplitSize::Resident`]); `None`: the chosen plan's fixed split.
+    pub partials: Option<SplitSize>,
     /// Print the report to stderr.
     pub report: bool,
     /// Write the e-graphs here.
@@ -169,7 +172,7 @@ impl Default for FuseMixedReductions {
             size_hints: BTreeMap::new(),
             default_hint: 4096,
             hint_spans: BTreeMap::new(),
-            partials: 0,
+            partials: None,
             report: false,
             dump_egraph: None,
         }
@@ -203,7 +206,7 @@ impl FuseMixedReductions {
         if let Some((k, _)) = p.hint_spans.iter().find(|(_, f)| **f < 1) {
             return Err(format!("option 'hint-spans': the factor of '{k}' must be at least 1"));
         }
-        p.partials = o.usize("partials", 0)? as u64;
+        p.partials = SplitSize::parse_partials(&o.string("partials", "0"), u64::from(p.device.sms.max(1)))?;
         p.report = o.bool("report", false)?;
         p.cfg.recompute_producers = o.bool("recompute-producers", true)?;
         p.dump_egraph = o.get("dump-egraph").filter(|s| !s.is_empty()).map(str::to_string);
@@ -228,7 +231,7 @@ impl Pass for FuseMixedReductions {
             spans.join(","),
             self.cfg.iter_limit,
             self.cfg.node_limit,
-            self.partials,
+            SplitSize::partials_text(self.partials),
             self.cfg.recompute_producers,
             self.report,
             hints.join(","),
@@ -365,18 +368,25 @@ impl FuseMixedReductions {
         // A split decoupled from the size: only where every partial runs in a row-fused kernel
         // (the persistent grid's CTAs then take one balanced split each); other forms keep the
         // fixed split, and the report says so.
-        let partials = if self.partials == 0 {
+        let partials = if self.partials.is_none() {
             None
         } else if partials_all_row_fused(&res.chosen) {
             if self.report {
+                let k = SplitSize::partials_text(self.partials);
+                let by = match self.partials {
+                    Some(SplitSize::Resident { multiple, .. }) => format!(
+                        "K) rows at run time, K = {multiple} x the row kernel's CTAs the device holds at once (asked at run time; {} before the GPU lowering binds it)",
+                        multiple * u64::from(self.device.sms.max(1))
+                    ),
+                    _ => format!("{k}) rows at run time"),
+                };
                 morf_ir::io::eprint_lossy(&format!(
-                    "fuse-mixed-reductions: @{fname}: partials={}: each column reduction's split is ceil(rows / {}) rows at run time, in place of the plan's fixed split",
-                    self.partials, self.partials
+                    "fuse-mixed-reductions: @{fname}: partials={k}: each column reduction's split is ceil(rows / {by}, in place of the plan's fixed split\n"
                 ));
             }
-            Some(self.partials)
+            self.partials
         } else {
-            let note = "partials=K ignored: a partial of the chosen plan runs outside a row-fused kernel, which needs a fixed split";
+            let note = "partials ignored: a partial of the chosen plan runs outside a row-fused kernel, which needs a fixed split";
             tracing::info!(function = %fname, note, "fuse-mixed-reductions");
             if self.report {
                 morf_ir::io::eprint_lossy(&format!("fuse-mixed-reductions: @{fname}: {note}"));
@@ -834,8 +844,9 @@ fn partials_all_row_fused(plan: &Plan) -> bool {
 enum SplitAttr {
     /// `split = S`: a fixed number of rows per partial.
     Rows(u64),
-    /// `partials = K`: at most `K` partials, `ceil(rows / K)` rows each at run time.
-    Partials(u64),
+    /// `partials = K` (or `"resident"`, `"resident*R"`): a split sized at run time
+    /// ([`SplitSize::Partials`], [`SplitSize::Resident`]).
+    Partials(SplitSize),
 }
 
 /// Sets `morf.kernel = {kind, style?, split? | partials?}` on `op`.
@@ -850,7 +861,11 @@ fn set_kernel_attr(ctx: &mut Context, op: OpId, kind: &str, style: Option<RowSty
     }
     match split {
         Some(SplitAttr::Rows(s)) => entries.push((ctx.sym("split"), ctx.i64_attr(s as i64))),
-        Some(SplitAttr::Partials(k)) => entries.push((ctx.sym("partials"), ctx.i64_attr(k as i64))),
+        Some(SplitAttr::Partials(SplitSize::Partials(k))) => entries.push((ctx.sym("partials"), ctx.i64_attr(k as i64))),
+        Some(SplitAttr::Partials(k)) => {
+            let t = ctx.str_attr(&SplitSize::partials_text(Some(k)));
+            entries.push((ctx.sym("partials"), t))
+        }
         None => {}
     }
     let d = ctx.dict_attr(entries);
@@ -883,7 +898,7 @@ fn normalize_top_level(ctx: &mut Context, body: BlockId) {
 
 /// Rewrites `f` into `plan`'s kernels; with `partials`, every partial takes at most that
 /// many splits, sized at run time ([`SplitSize::Partials`]).
-fn materialize(ctx: &mut Context, f: OpId, s: &Summary, plan: &Plan, partials: Option<u64>) -> PassResult {
+fn materialize(ctx: &mut Context, f: OpId, s: &Summary, plan: &Plan, partials: Option<SplitSize>) -> PassResult {
     let body = body_block(ctx, f).expect("summarized");
     normalize_top_level(ctx, body);
     // One value per axis for every loop bound, so that same-domain checks are identity.
@@ -908,14 +923,21 @@ fn materialize(ctx: &mut Context, f: OpId, s: &Summary, plan: &Plan, partials: O
             }
         }
     }
-    // Partials: each column reduction becomes a pointwise nest plus its final.
+    // Partials: each column reduction becomes a pointwise nest plus its final. The partials
+    // of one kernel split by occupancy share one `mloop.resident_programs` (at the top of the
+    // body), so that their splits are one value after CSE.
     let mut partial_op: HashMap<usize, OpId> = HashMap::new();
     for k in &plan.kernels {
+        let mut programs = None;
         for p in k.parts() {
             if let Kernel::Partial { nest, split } = p {
                 let size = match partials {
-                    Some(k) => SplitSize::Partials(k),
-                    None => SplitSize::Points(*split),
+                    Some(SplitSize::Resident { multiple, assumed }) => {
+                        let first = ctx.block_ops(body).next().expect("a function body ends with a return");
+                        let r = *programs.get_or_insert_with(|| resident_programs(ctx, first, assumed));
+                        SplitSize::Programs { multiple, programs: r }
+                    }
+                    _ => partials.unwrap_or(SplitSize::Points(*split)),
                 };
                 let pw = partial_accumulate_with(ctx, s.nests[*nest], size)?;
                 partial_op.insert(*nest, pw);

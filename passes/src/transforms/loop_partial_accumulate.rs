@@ -83,7 +83,7 @@ use morf_ir::pass::{Pass, PassInfo, PassOptionInfo, PassOptions, PassResult};
 use morf_ir::{Context, Diagnostic, Dim, OpId, Value};
 use morf_loop::buffer_type;
 use morf_loop::ops::{
-    AccumulateOp, AddOp, AllocOp, DeallocOp, FillOp, Kind, LoadOp, MulOp, ParallelOp, ReduceOp, RemOp, YieldOp,
+    AccumulateOp, AddOp, AllocOp, DeallocOp, FillOp, Kind, LoadOp, MulOp, ParallelOp, ReduceOp, RemOp, ResidentProgramsOp, YieldOp,
 };
 
 use super::loop_utils::{
@@ -105,7 +105,7 @@ pub fn info() -> PassInfo {
             },
             PassOptionInfo {
                 key: "partials",
-                help: "at most this many partials, each ceil(points / partials) points, computed at run time (0: split-size decides)",
+                help: "at most this many partials, each ceil(points / partials) points, computed at run time; 'resident' (or 'resident*R'): as many as (R times) the kernel's CTAs the device holds at once, asked at run time (0: split-size decides)",
                 default: "0",
             },
         ],
@@ -120,13 +120,18 @@ pub struct LoopPartialAccumulate {
     pub nest: usize,
     /// Points of the flattened reduced domain per partial.
     pub split_size: usize,
-    /// At most this many partials (0: `split_size` decides).
-    pub partials: usize,
+    /// A split sized at run time ([`SplitSize::Partials`] or [`SplitSize::Resident`]); `None`:
+    /// `split_size` decides.
+    pub partials: Option<SplitSize>,
 }
+
+/// What `mloop.resident_programs` answers before the GPU lowering binds it, where no device
+/// model says otherwise: an H200's 132 SMs, one CTA each.
+pub const ASSUMED_RESIDENT_PROGRAMS: u64 = 132;
 
 impl Default for LoopPartialAccumulate {
     fn default() -> Self {
-        LoopPartialAccumulate { nest: 0, split_size: 16, partials: 0 }
+        LoopPartialAccumulate { nest: 0, split_size: 16, partials: None }
     }
 }
 
@@ -137,7 +142,8 @@ impl LoopPartialAccumulate {
         if split_size == 0 {
             return Err("option 'split-size' must be at least 1".into());
         }
-        Ok(LoopPartialAccumulate { nest: o.usize("nest", 0)?, split_size, partials: o.usize("partials", 0)? })
+        let partials = SplitSize::parse_partials(&o.string("partials", "0"), ASSUMED_RESIDENT_PROGRAMS)?;
+        Ok(LoopPartialAccumulate { nest: o.usize("nest", 0)?, split_size, partials })
     }
 }
 
@@ -147,16 +153,13 @@ impl Pass for LoopPartialAccumulate {
     }
 
     fn options_text(&self) -> String {
-        format!("nest={} partials={} split-size={}", self.nest, self.partials, self.split_size)
+        format!("nest={} partials={} split-size={}", self.nest, SplitSize::partials_text(self.partials), self.split_size)
     }
 
     fn run(&mut self, ctx: &mut Context, root: OpId) -> PassResult {
         for f in target_functions(ctx, root, "loop-partial-accumulate")? {
             let nest = select_nest(ctx, f, self.nest, "nest")?;
-            let split = match self.partials {
-                0 => SplitSize::Points(self.split_size as u64),
-                k => SplitSize::Partials(k as u64),
-            };
+            let split = self.partials.unwrap_or(SplitSize::Points(self.split_size as u64));
             partial_accumulate_with(ctx, nest, split)?;
         }
         Ok(())
@@ -173,6 +176,69 @@ pub enum SplitSize {
     /// computed at run time (a split decoupled from the size: a persistent grid of `K` CTAs
     /// takes one balanced split each).
     Partials(u64),
+    /// As [`SplitSize::Partials`] with `K = multiple x` the programs of the kernel the device
+    /// holds at once: an `mloop.resident_programs` (whose interpreter value is `assumed`) that
+    /// `lower-loop-to-gpu` binds to the kernel's occupancy at run time.
+    Resident {
+        /// Partials per resident program (rounds of the resident grid), at least 1.
+        multiple: u64,
+        /// What `mloop.resident_programs` answers before the GPU lowering binds it.
+        assumed: u64,
+    },
+    /// As [`SplitSize::Resident`] with the resident programs given as an existing host
+    /// value (an `mloop.resident_programs` that several partials of one kernel share, so
+    /// that their splits are one value).
+    Programs {
+        /// Partials per resident program, at least 1.
+        multiple: u64,
+        /// The host value of the resident programs.
+        programs: Value,
+    },
+}
+
+impl SplitSize {
+    /// Reads a `partials` option value: `0` (none: `None`), a count `K`, `resident` or
+    /// `resident*R` (`R` rounds of the resident grid, `1..=64`). `assumed` is what the
+    /// `mloop.resident_programs` of `resident` answers before the GPU lowering binds it.
+    pub fn parse_partials(text: &str, assumed: u64) -> Result<Option<SplitSize>, String> {
+        let t = text.trim();
+        let bad = || {
+            format!("option 'partials' expects 0, a count of partials, 'resident' or 'resident*R' (R in 1..=64), got '{text}'")
+        };
+        if let Some(rest) = t.strip_prefix("resident") {
+            let multiple = match rest.strip_prefix('*') {
+                None if rest.is_empty() => 1,
+                Some(r) => r.trim().parse::<u64>().ok().filter(|r| (1..=64).contains(r)).ok_or_else(bad)?,
+                None => return Err(bad()),
+            };
+            return Ok(Some(SplitSize::Resident { multiple, assumed: assumed.max(1) }));
+        }
+        match t.parse::<u64>().map_err(|_| bad())? {
+            0 => Ok(None),
+            k => Ok(Some(SplitSize::Partials(k))),
+        }
+    }
+
+    /// The `partials` option text of a split sized at run time ([`SplitSize::parse_partials`]'s
+    /// input); `0` for a fixed split.
+    pub fn partials_text(split: Option<SplitSize>) -> String {
+        match split {
+            None | Some(SplitSize::Points(_)) => "0".into(),
+            Some(SplitSize::Partials(k)) => k.to_string(),
+            Some(SplitSize::Resident { multiple: 1, .. } | SplitSize::Programs { multiple: 1, .. }) => "resident".into(),
+            Some(SplitSize::Resident { multiple, .. } | SplitSize::Programs { multiple, .. }) => {
+                format!("resident*{multiple}")
+            }
+        }
+    }
+}
+
+/// A new `mloop.resident_programs {assumed}` before `op`; returns its value.
+pub fn resident_programs(ctx: &mut Context, op: OpId, assumed: u64) -> Value {
+    let it = ctx.index_type();
+    let a = ctx.i64_attr(assumed.max(1) as i64);
+    let r = Ib { before: op }.insert(ctx, |loc| ResidentProgramsOp::state(loc, it, a));
+    ctx.result(r, 0)
 }
 
 /// Converts the reduction nest `nest` into partial accumulations with `split` points of the
@@ -256,6 +322,21 @@ pub fn partial_accumulate_with(ctx: &mut Context, nest: OpId, split: SplitSize) 
             let k = ib.index(ctx, k.max(1) as i64);
             let per = ib.ceildiv(ctx, flat_ext, k);
             let one = ib.index(ctx, 1);
+            ib.max(ctx, per, one)
+        }
+        SplitSize::Resident { .. } | SplitSize::Programs { .. } => {
+            let (multiple, r) = match split {
+                SplitSize::Programs { multiple, programs } => (multiple, programs),
+                SplitSize::Resident { multiple, assumed } => (multiple, resident_programs(ctx, nest, assumed)),
+                _ => unreachable!("matched above"),
+            };
+            // K = multiple x max(resident, 1): the device may answer 0 (a CTA does not fit;
+            // the launch then reports it).
+            let one = ib.index(ctx, 1);
+            let r = ib.max(ctx, r, one);
+            let m = ib.index(ctx, multiple.max(1) as i64);
+            let k = ib.mul(ctx, r, m);
+            let per = ib.ceildiv(ctx, flat_ext, k);
             ib.max(ctx, per, one)
         }
     };

@@ -22,7 +22,7 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use morf_gpu::ops::LaunchOp;
+use morf_gpu::ops::{LaunchOp, ResidentBlocksOp};
 use morf_ir::interp::{Array, Machine, RtValue};
 use morf_ir::{Context, Dim, FloatKind, OpId, Type, TypeData, Value};
 use morf_loop::ops::{AllocOp, ConstantBufferOp, DeallocOp, DimOp, FillOp};
@@ -423,6 +423,21 @@ impl<'a> GpuExecutor<'a> {
                         }
                         DevValue::Scalar(_) => return Err(op_err(ctx, op, "expected a buffer")),
                     }
+                }
+                ResidentBlocksOp::NAME => {
+                    // The compiled kernel's occupancy at this configuration, from the driver.
+                    let r = ResidentBlocksOp(op);
+                    let kernel = r.kernel(ctx).ok_or_else(|| op_err(ctx, op, "has no 'kernel' symbol"))?;
+                    let dim = |v: Value, what: &str| -> ExecResult<u32> {
+                        let n = m.int(ctx, op, v)?;
+                        u32::try_from(n).map_err(|_| op_err(ctx, op, format!("{what} = {n} does not fit a CUDA launch")))
+                    };
+                    let (threads, shared) = (dim(r.threads(ctx), "threads")?, dim(r.shared(ctx), "shared")?);
+                    let n = self
+                        .gpu
+                        .resident_blocks(self.module, kernel, threads, shared)
+                        .map_err(|e| op_err(ctx, op, format!("occupancy of @{kernel}: {e}")))?;
+                    m.set(r.result(ctx), RtValue::Int(n as i64));
                 }
                 LaunchOp::NAME => {
                     let kernel = morf_gpu::ops::kernel::launch_kernel_name(ctx, op)

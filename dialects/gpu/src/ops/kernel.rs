@@ -1,5 +1,6 @@
-//! Kernels and launches: `func` (a kernel or device function), its terminator `return`, and
-//! `launch`, which runs a kernel from a host function.
+//! Kernels and launches: `func` (a kernel or device function), its terminator `return`,
+//! `launch`, which runs a kernel from a host function, and `resident_blocks`, the host's
+//! question how many CTAs of a kernel the device holds at once.
 
 use morf_ir::asm::formats::{parse_symbol_name, print_symbol_name};
 use morf_ir::asm::lexer::Tok;
@@ -82,6 +83,95 @@ define_op! {
         format: (parse_launch, print_launch),
         interpret: interpret_launch,
     }
+}
+
+define_op! {
+    /// The CTAs of a kernel that the device holds at once, at a launch configuration:
+    ///
+    /// ```mlir
+    /// %r = mgpu.resident_blocks @k threads(%t) shared(%s)
+    /// ```
+    ///
+    /// Attribute `kernel`: a symbol reference to an `mgpu.func` with `kernel`; `threads` and
+    /// `shared` (dynamic shared memory, bytes) as its launch takes them. The runtime answers the
+    /// compiled kernel's occupancy (CTAs per SM, as the driver computes it from the registers
+    /// ptxas gave it, its shared memory and the CTA size) times the SMs; 0 if one CTA does not
+    /// fit. The simulator, which has no SMs, answers [`crate::sim::SIM_SMS`] times the
+    /// kernel's `min_ctas_per_sm` (1 without). `lower-loop-to-gpu` puts it where an
+    /// `mloop.resident_programs` sized a kernel's splits.
+    pub struct ResidentBlocksOp("mgpu.resident_blocks") {
+        summary: "the CTAs of a kernel the device holds at once",
+        operands: [threads: Index, shared: Index],
+        results: [result: Index],
+        attrs: [kernel: SymbolRefAttr],
+        verify: verify_resident_blocks,
+        format: (parse_resident_blocks, print_resident_blocks),
+        interpret: interpret_resident_blocks,
+    }
+}
+
+impl ResidentBlocksOp {
+    /// The `mgpu.func` it asks about, looked up in the enclosing module.
+    pub fn callee(self, ctx: &Context) -> Option<FuncOp> {
+        lookup_kernel(ctx, module_of(ctx, self.0)?, self.kernel(ctx)?)
+    }
+}
+
+fn verify_resident_blocks(ctx: &Context, op: OpId) -> VResult {
+    let r = ResidentBlocksOp(op);
+    let name = r.kernel(ctx).expect("checked by the generated verifier");
+    if module_of(ctx, op).is_none() {
+        return Ok(());
+    }
+    match r.callee(ctx) {
+        None => Err(op_error(ctx, op, format!("'{name}' does not reference an 'mgpu.func'"))),
+        Some(f) if !f.is_kernel(ctx) => {
+            Err(op_error(ctx, op, format!("'@{name}' is not a kernel (it lacks the 'kernel' keyword)"))
+                .with_note(ctx.op_loc(f.id()), "function defined here"))
+        }
+        Some(_) => Ok(()),
+    }
+}
+
+fn parse_resident_blocks(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
+    let name = match p.peek().clone() {
+        Tok::AtId(n) => n,
+        t => return Err(p.error(format!("expected kernel name (@name), found {}", t.describe()))),
+    };
+    p.parse_attribute()?;
+    let threads = parse_paren_operand(p, "threads")?;
+    let shared = parse_paren_operand(p, "shared")?;
+    p.parse_optional_attr_dict(st)?;
+    st.operands = vec![threads, shared];
+    let k = p.ctx.symbol_ref_attr(&name);
+    st.attrs.push(("kernel".into(), k));
+    st.result_types = vec![p.ctx.index_type()];
+    Ok(())
+}
+
+fn print_resident_blocks(p: &mut OpPrinter<'_>, op: OpId) {
+    let ctx = p.ctx;
+    let r = ResidentBlocksOp(op);
+    let s = ctx.symbol_ref_attr_string(r.kernel(ctx).unwrap_or("?"));
+    p.write(" ");
+    p.write(&s);
+    for (kw, v) in [("threads", r.threads(ctx)), ("shared", r.shared(ctx))] {
+        p.write(" ");
+        p.write(kw);
+        p.write("(");
+        p.print_operand(v);
+        p.write(")");
+    }
+    p.print_optional_attr_dict(op, &["kernel"]);
+}
+
+fn interpret_resident_blocks(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
+    let r = ResidentBlocksOp(op);
+    let name = r.kernel(ctx).unwrap_or("?");
+    let f = r.callee(ctx).ok_or_else(|| op_error(ctx, op, format!("'{name}' does not reference an 'mgpu.func'")))?;
+    let per_sm = f.min_ctas_per_sm(ctx).filter(|n| *n > 0).unwrap_or(1);
+    m.set(r.result(ctx), morf_ir::interp::RtValue::Int(per_sm * crate::sim::SIM_SMS));
+    Ok(())
 }
 
 impl LaunchOp {

@@ -13,7 +13,7 @@ pub mod warp;
 
 pub use control::{IfOp, YieldOp};
 pub use ids::{BlockDimOp, BlockIdOp, GridDimOp, LaneIdOp, ThreadIdOp, WarpIdOp};
-pub use kernel::{FuncOp, LaunchOp, ReturnOp};
+pub use kernel::{FuncOp, LaunchOp, ResidentBlocksOp, ReturnOp};
 pub use memory::{
     AtomicKind, AtomicRmwOp, BarrierOp, CopyAsyncCommitOp, CopyAsyncOp, CopyAsyncWaitOp, DynamicSharedOp,
     GridBarrierOp, LoadOp, LoadVecOp, SharedAllocOp, StoreOp, StoreVecOp,

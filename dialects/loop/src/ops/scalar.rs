@@ -15,7 +15,7 @@ use morf_ir::asm::printer::{format_float, OpPrinter};
 use morf_ir::builtin::op_error;
 use morf_ir::interfaces::{elementwise, floor_div_rem, BinaryFn, CmpPredicate, Elementwise, UnaryFn};
 use morf_ir::interp::{InterpResult, Machine, RtValue};
-use morf_ir::opdef::{AnyAttr, AnyType, Float, FloatOrIndex, Index, StrAttr, TypeConstraint, I1};
+use morf_ir::opdef::{AnyAttr, AnyType, Float, FloatOrIndex, Index, IntAttr, StrAttr, TypeConstraint, I1};
 use morf_ir::{define_op, Attr, AttrData, Context, FoldResult, Loc, OpId, OperationState, Type, TypeData};
 
 use super::{scalar, scalar_value, VResult};
@@ -512,4 +512,56 @@ fn fold_convert(ctx: &mut Context, op: OpId, consts: &[Option<Attr>]) -> Option<
     let v = attr_number(ctx, consts.first().copied()??)?;
     let k = ctx.float_kind(rt)?;
     Some(vec![FoldResult::Constant(ctx.float_attr(k.round(v), rt))])
+}
+
+// ----- resident_programs -----
+
+define_op! {
+    /// The programs (GPU: CTAs) of the kernel that a value sizes which the device holds at
+    /// once: `%r = mloop.resident_programs {assumed = 132} : index`.
+    ///
+    /// A split sized by occupancy (`fuse-mixed-reductions{partials=resident}`) divides the
+    /// rows by it, so that every resident CTA takes one balanced split. At the loop level no
+    /// kernel exists yet: the interpreter (and anything else that must know the number before
+    /// the GPU lowering) takes `assumed`, a positive integer. `lower-loop-to-gpu` binds the op
+    /// to the kernel it sizes and replaces it with `mgpu.resident_blocks`, which the runtime
+    /// answers from the compiled kernel's occupancy. Only performance depends on the value:
+    /// any positive count gives the same results up to the summation order of the partials.
+    /// Not pure: two of them size two kernels, so CSE must not merge them.
+    pub struct ResidentProgramsOp("mloop.resident_programs") {
+        summary: "the programs of a kernel the device holds at once (bound by the GPU lowering)",
+        results: [result: Index],
+        attrs: [assumed: IntAttr],
+        verify: verify_resident_programs,
+        format: (parse_resident_programs, print_resident_programs),
+        interpret: interpret_resident_programs,
+    }
+}
+
+fn verify_resident_programs(ctx: &Context, op: OpId) -> VResult {
+    match ResidentProgramsOp(op).assumed(ctx) {
+        Some(n) if n > 0 => Ok(()),
+        Some(n) => Err(op_error(ctx, op, format!("expects 'assumed' to be a positive integer, got {n}"))),
+        None => Err(op_error(ctx, op, "requires an integer attribute 'assumed'")),
+    }
+}
+
+fn parse_resident_programs(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
+    p.parse_optional_attr_dict(st)?;
+    let ty = p.parse_colon_type()?;
+    st.result_types = vec![ty];
+    Ok(())
+}
+
+fn print_resident_programs(p: &mut OpPrinter<'_>, op: OpId) {
+    p.print_optional_attr_dict(op, &[]);
+    p.write(" : ");
+    p.print_type(p.ctx.value_type(ResidentProgramsOp(op).result(p.ctx)));
+}
+
+fn interpret_resident_programs(m: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
+    let r = ResidentProgramsOp(op);
+    let n = r.assumed(ctx).filter(|n| *n > 0).ok_or_else(|| op_error(ctx, op, "requires a positive 'assumed'"))?;
+    m.set(r.result(ctx), RtValue::Int(n));
+    Ok(())
 }

@@ -66,10 +66,13 @@ pub fn knobs(passes: &[&str], sms: u32) -> Vec<Knob> {
             key: "splits",
             values: v(&["32", "64", "128", "256", "512", "1024"]),
         });
-        // A split decoupled from the size: at most this many partials, each ceil(rows / K)
-        // rows at run time, so that a persistent grid of K CTAs takes one balanced split
-        // each (multiples of the SM count: one to four CTAs per SM).
-        let partials: Vec<String> = [1u32, 2, 3, 4].iter().map(|k| (k * sms.max(1)).to_string()).collect();
+        // A split decoupled from the size: at most K partials, each ceil(rows / K) rows at
+        // run time, so that a persistent grid of K CTAs takes one balanced split each. K is
+        // one or two rounds of the kernel's resident CTAs (asked of the driver at run time:
+        // ptxas' registers decide them), or the SM count (one CTA per SM, whatever fits).
+        let mut partials = v(&["resident", "resident*2"]);
+        partials.push(sms.max(1).to_string());
+        partials.push("0".into());
         out.push(Knob { pass: "fuse-mixed-reductions", key: "partials", values: partials });
     }
     if passes.contains(&"lower-loop-to-gpu") {
