@@ -177,5 +177,7 @@ func.func @f(%x: !mloop.buffer<?x?xf32> {morf.dims = ["M", "N"]}) -> (!mloop.buf
 // RESIDENT:       %[[K:.*]] = mloop.mul %[[R1]], %{{.*}} : index
 // RESIDENT:       %[[PER:.*]] = mloop.div %{{.*}}, %[[K]] : index
 // RESIDENT:       %[[S:.*]] = mloop.max %[[PER]], %{{.*}} : index
+// RESIDENT:       %[[NS:.*]] = mloop.div %{{.*}}, %[[S]] : index
+// RESIDENT-NEXT:  %workspace = mloop.alloc(%[[NS]], %n) : !mloop.buffer<?x?xf32>
 // RESIDENT:         %[[SI:.*]] = mloop.div %{{.*}}, %[[S]] : index
 // RESIDENT-NEXT:    mloop.accumulate sum %{{.*}}, %workspace[%[[SI]],
