@@ -5,7 +5,7 @@
 // RUN: morf-opt %s --pipeline=gpu -o %t.attr
 // RUN: morf-opt %s --pipeline=gpu --size-hints M=576000,N=384 | diff - %t.attr
 // ... and as the explicit pipeline text:
-// RUN: morf-opt %s --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=576000,N=384},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=576000,N=384})' | diff - %t.attr
+// RUN: morf-opt %s --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=576000,N=384},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=576000,N=384})' | diff - %t.attr
 // The flag wins over the attribute:
 // RUN: morf-opt %s --pipeline=gpu --size-hints M=8,N=8 -o %t.flag
 // RUN: not diff -q %t.flag %t.attr
@@ -21,13 +21,13 @@
 // RUN: morf-run %s --device sim --random M=7,N=100 --check --output-dir %t/run -v 2>&1 | FileCheck --check-prefix=LOG %s
 // RUN: morf-run %S/../../examples/rmsnorm_bwd.mlir --device sim --random M=7,N=100 --output-dir %t/shapes -v 2>&1 | FileCheck --check-prefix=SHAPES %s
 // LOG-NOT: size-hints=M=7,N=100
-// LOG: pipeline 'gpu': builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=576000,N=384},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=576000,N=384})
+// LOG: pipeline 'gpu': builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=576000,N=384 partials=resident},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=576000,N=384})
 // LOG: check result0: {{.*}} ok
 // LOG: check result1: {{.*}} ok
-// SHAPES: pipeline 'gpu': {{.*}}fuse-mixed-reductions{size-hints=M=7,N=100}
+// SHAPES: pipeline 'gpu': {{.*}}fuse-mixed-reductions{size-hints=M=7,N=100 partials=resident}
 // ... and its --size-hints flag wins over both:
 // RUN: morf-run %s --device sim --random M=7,N=100 --size-hints M=9,N=11 --output-dir %t/flag -v 2>&1 | FileCheck --check-prefix=RUNFLAG %s
-// RUNFLAG: pipeline 'gpu': builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=9,N=11},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=9,N=11})
+// RUNFLAG: pipeline 'gpu': builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=9,N=11 partials=resident},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=9,N=11})
 
 module attributes {morf.size_hints = "M=576000,N=384"} {
 func.func @rmsnorm_bwd(%x: tensor<?x?xbf16> {morf.dims = ["M", "N"]},

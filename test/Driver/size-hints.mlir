@@ -4,16 +4,16 @@
 //
 // The named pipeline with --size-hints gives the same IR as the explicit pipeline text:
 // RUN: morf-opt %s --pipeline=gpu --size-hints M=576000,N=384 -o %t.named
-// RUN: morf-opt %s --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=576000,N=384},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=576000,N=384})' -o %t.text
+// RUN: morf-opt %s --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=576000,N=384},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=576000,N=384})' -o %t.text
 // RUN: diff %t.named %t.text
 // ... and the hints matter: without them the schedule differs.
 // RUN: morf-opt %s --pipeline=gpu -o %t.plain
 // RUN: not diff -q %t.named %t.plain
 // --size-hints=... works too, and so does --pass-pipeline with --size-hints:
 // RUN: morf-opt %s --pipeline=gpu --size-hints=M=576000,N=384 | diff - %t.named
-// RUN: morf-opt %s --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions,canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu)' --size-hints M=576000,N=384 | diff - %t.named
+// RUN: morf-opt %s --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu)' --size-hints M=576000,N=384 | diff - %t.named
 // A size-hints option written in the pipeline text wins over the flag:
-// RUN: morf-opt %s --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=576000,N=384},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=576000,N=384})' --size-hints M=8,N=8 | diff - %t.named
+// RUN: morf-opt %s --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=576000,N=384},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=576000,N=384})' --size-hints M=8,N=8 | diff - %t.named
 // The hints show in the pipeline (the fusion pass prints its options):
 // RUN: morf-opt %s --pipeline=fuse --size-hints M=576000,N=384 --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck --check-prefix=DUMP %s
 // DUMP: fuse-mixed-reductions{{.*}} size-hints=M=576000,N=384 splits

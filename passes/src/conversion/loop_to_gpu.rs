@@ -181,6 +181,15 @@ fn kernel_balanced(ctx: &Context, op: OpId) -> bool {
     })
 }
 
+/// The `mloop.div %iv, %split` ops of nest `op`: the split index of row `%iv` (a split sized at
+/// run time, `split` its host value).
+fn row_split_divs(ctx: &Context, op: OpId, iv: Value, split: Value) -> Vec<OpId> {
+    ctx.walk_collect(op)
+        .into_iter()
+        .filter(|&d| ctx.dyn_cast::<mloop::DivOp>(d).is_some_and(|d| d.lhs(ctx) == iv && d.rhs(ctx) == split))
+        .collect()
+}
+
 /// The `mloop.resident_programs` ops that host value `v` is computed from (through the
 /// host's scalar ops of the block that holds them).
 fn resident_programs_of(ctx: &Context, v: Value) -> Vec<OpId> {
@@ -546,8 +555,8 @@ pub fn info() -> PassInfo {
     }
 }
 
-const GPU_FUSED: &str = "builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions,canonicalize,cse,\
-     invariant-divisor-to-reciprocal,lower-loop-to-gpu)";
+const GPU_FUSED: &str = "builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident},\
+     canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu)";
 const GPU_UNFUSED: &str =
     "builtin.module(lower-tensor-to-loop,canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu)";
 
@@ -1340,6 +1349,11 @@ struct KernelBuilder<'a> {
     promoted_row: bool,
     /// Why a plain row reduction keeps the looped RowReduction form (the report's note).
     row_note: Option<String>,
+    /// Body ops whose result the kernel already holds in `map` (`emit_op` skips them): a
+    /// split sized at run time maps `row div S` to the split index, so that the kernel has
+    /// no 64-bit division (a `div.u64` is a subroutine call, and a call anywhere in a kernel
+    /// makes ptxas compile its shuffles as collectives: 6% slower at LayerNorm 4096 x 16384).
+    prebound: HashSet<OpId>,
 }
 
 /// Terms of a thread's sequential float reduction combined into one fresh partial
@@ -1447,6 +1461,7 @@ impl<'a> KernelBuilder<'a> {
             resident: Vec::new(),
             promoted_row: false,
             row_note: None,
+            prebound: HashSet::new(),
         }
     }
 
@@ -1766,6 +1781,9 @@ impl<'a> KernelBuilder<'a> {
     }
 
     fn emit_op(&mut self, op: OpId) -> R<()> {
+        if self.prebound.contains(&op) {
+            return Ok(());
+        }
         let operands = self.ctx.operands(op).to_vec();
         match LoopOp::of(self.ctx, op) {
             LoopOp::Load(l) => {
@@ -3051,15 +3069,19 @@ impl<'a> KernelBuilder<'a> {
         let m = self.get(parts.ubs[0])?;
         let one = self.iconst(1);
         let zero = self.iconst(0);
-        let (sc, sm1) = match split {
-            SplitBy::Rows(n) => (self.iconst(n), self.iconst(n - 1)),
+        let (sc, nsplit) = match split {
+            SplitBy::Rows(n) => {
+                let (sc, sm1) = (self.iconst(n), self.iconst(n - 1));
+                let nsplit = self.ibin(Ix::Add, m, sm1);
+                (sc, self.ibin(Ix::Div, nsplit, sc))
+            }
             SplitBy::Value(v) => {
-                let sc = self.get(v)?;
-                (sc, self.ibin(Ix::Sub, sc, one))
+                // The host divides (ceil(M / S) splits) and passes the count: no 64-bit
+                // division in the kernel (see `prebound`).
+                let nsplit_h = Ib { before: self.nest }.ceildiv(self.ctx, parts.ubs[0], v);
+                (self.get(v)?, self.get(nsplit_h)?)
             }
         };
-        let nsplit = self.ibin(Ix::Add, m, sm1);
-        let nsplit = self.ibin(Ix::Div, nsplit, sc);
         let (t, tpr) = self.row_threads(&s);
         // A row within a warp: a warp per row, or a group of lanes per row (several rows a warp).
         let warp = s.threads_per_row <= 32;
@@ -3147,7 +3169,20 @@ impl<'a> KernelBuilder<'a> {
                 let start = kb.ibin(Ix::Add, row0, slot);
                 kb.for_loop(start, rend, slots, &[], &mut |kb, i, _| {
                     kb.map.insert(iv, i);
-                    kb.emit_row(body, t, tpr, warp)?;
+                    // `i div S` of the body's accumulates is this split's index.
+                    let divs = match split {
+                        SplitBy::Value(v) => row_split_divs(kb.ctx, op, iv, v),
+                        SplitBy::Rows(_) => Vec::new(),
+                    };
+                    for &d in &divs {
+                        kb.map.insert(kb.ctx.result(d, 0), sidx);
+                        kb.prebound.insert(d);
+                    }
+                    let r = kb.emit_row(body, t, tpr, warp);
+                    for d in divs {
+                        kb.prebound.remove(&d);
+                    }
+                    r?;
                     Ok(vec![])
                 })?;
                 if kb.shared_partials.is_some() {

@@ -375,7 +375,7 @@ impl FuseMixedReductions {
                 let k = SplitSize::partials_text(self.partials);
                 let by = match self.partials {
                     Some(SplitSize::Resident { multiple, .. }) => format!(
-                        "K) rows at run time, K = {multiple} x the row kernel's CTAs the device holds at once (asked at run time; {} before the GPU lowering binds it)",
+                        "K) rows at run time (at least the plan's split), K = {multiple} x the row kernel's CTAs the device holds at once (asked at run time; {} before the GPU lowering binds it)",
                         multiple * u64::from(self.device.sms.max(1))
                     ),
                     _ => format!("{k}) rows at run time"),
@@ -935,7 +935,9 @@ fn materialize(ctx: &mut Context, f: OpId, s: &Summary, plan: &Plan, partials: O
                     Some(SplitSize::Resident { multiple, assumed }) => {
                         let first = ctx.block_ops(body).next().expect("a function body ends with a return");
                         let r = *programs.get_or_insert_with(|| resident_programs(ctx, first, assumed));
-                        SplitSize::Programs { multiple, programs: r }
+                        // Never shorter than the plan's split: more partials than the plan
+                        // has cost workspace traffic its model judged not worth it (long rows).
+                        SplitSize::Programs { multiple, programs: r, min_points: *split }
                     }
                     _ => partials.unwrap_or(SplitSize::Points(*split)),
                 };

@@ -193,6 +193,10 @@ pub enum SplitSize {
         multiple: u64,
         /// The host value of the resident programs.
         programs: Value,
+        /// The fewest points per partial: a split never shorter than this, whatever the
+        /// occupancy (the fusion plan's fixed split, which its cost model chose against the
+        /// workspace's traffic; 1 for none).
+        min_points: u64,
     },
 }
 
@@ -326,9 +330,13 @@ pub fn partial_accumulate_with(ctx: &mut Context, nest: OpId, split: SplitSize) 
         }
         SplitSize::Resident { .. } | SplitSize::Programs { .. } => {
             let (multiple, r) = match split {
-                SplitSize::Programs { multiple, programs } => (multiple, programs),
+                SplitSize::Programs { multiple, programs, .. } => (multiple, programs),
                 SplitSize::Resident { multiple, assumed } => (multiple, resident_programs(ctx, nest, assumed)),
                 _ => unreachable!("matched above"),
+            };
+            let min_points = match split {
+                SplitSize::Programs { min_points, .. } => min_points.max(1),
+                _ => 1,
             };
             // K = multiple x max(resident, 1): the device may answer 0 (a CTA does not fit;
             // the launch then reports it).
@@ -337,7 +345,8 @@ pub fn partial_accumulate_with(ctx: &mut Context, nest: OpId, split: SplitSize) 
             let m = ib.index(ctx, multiple.max(1) as i64);
             let k = ib.mul(ctx, r, m);
             let per = ib.ceildiv(ctx, flat_ext, k);
-            ib.max(ctx, per, one)
+            let least = ib.index(ctx, min_points as i64);
+            ib.max(ctx, per, least)
         }
     };
     let nsplit = ib.ceildiv(ctx, flat_ext, s);

@@ -12,7 +12,7 @@
 // RUN: morf-opt %s --split-input-file --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,gpu-choose-schedule,lower-loop-to-gpu)' > %t/b.mlir
 // RUN: diff %t/a.mlir %t/b.mlir
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pipeline=gpu > %t/c.mlir
-// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions,canonicalize,cse,invariant-divisor-to-reciprocal,gpu-choose-schedule,lower-loop-to-gpu)' > %t/d.mlir
+// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident},canonicalize,cse,invariant-divisor-to-reciprocal,gpu-choose-schedule,lower-loop-to-gpu)' > %t/d.mlir
 // RUN: diff %t/c.mlir %t/d.mlir
 // RUN: morf-opt %S/../../../examples/layernorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions,canonicalize,cse,lower-loop-to-gpu{size-hints=M=4096,N=384})' > %t/e.mlir
 // RUN: morf-opt %S/../../../examples/layernorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions,canonicalize,cse,gpu-choose-schedule{size-hints=M=4096,N=384},lower-loop-to-gpu)' > %t/f.mlir

@@ -176,7 +176,11 @@ fn registry() -> PassRegistry {
 /// fusion search (a safety net that users meet only as "slower", never as a failure).
 fn pipeline_text(reg: &PassRegistry, name: &str) -> String {
     let p = reg.pipeline(name).unwrap_or_else(|| panic!("no pipeline named '{name}'"));
-    p.text.replace("fuse-mixed-reductions", "fuse-mixed-reductions{time-limit-ms=200 max-nodes=4000}")
+    if p.text.contains("fuse-mixed-reductions{") {
+        p.text.replace("fuse-mixed-reductions{", "fuse-mixed-reductions{time-limit-ms=200 max-nodes=4000 ")
+    } else {
+        p.text.replace("fuse-mixed-reductions", "fuse-mixed-reductions{time-limit-ms=200 max-nodes=4000}")
+    }
 }
 
 /// Runs named pipeline `name` on `module`, with verification after each pass: `true` if it

@@ -21,15 +21,15 @@ bench layernorm_bwd-check 30 60 layernorm_bwd '{partials=resident}' --sizes M=50
 grep -h 'check\|median' $OUT/logs/bench-layernorm_bwd-check.log | cut -c1-120
 S="--sizes M=576000,N=384 --sizes M=65536,N=1024 --sizes M=32768,N=4096 --sizes M=16384,N=8192 --sizes M=32768,N=768 \
  --sizes M=131072,N=256 --sizes M=1000000,N=256 --sizes M=8388608,N=2 --sizes M=4096,N=16384"
-bench layernorm_bwd-fixed 120 160 layernorm_bwd '' $S --no-check
-bench layernorm_bwd-resident 280 160 layernorm_bwd '{partials=resident}' $S --no-check
+bench layernorm_bwd-fixed 100 150 layernorm_bwd '' $S --no-check
+bench layernorm_bwd-resident 260 150 layernorm_bwd '{partials=resident}' $S --no-check
 for f in rmsnorm_bwd_f32 layernorm_bwd_f32; do
-    bench $f-fixed 430 40 $f '' --sizes M=576000,N=384 --no-check
-    bench $f-resident 440 40 $f '{partials=resident}' --sizes M=576000,N=384 --no-check
+    bench $f-fixed 400 40 $f '' --sizes M=576000,N=384 --no-check
+    bench $f-resident 410 40 $f '{partials=resident}' --sizes M=576000,N=384 --no-check
 done
 for f in softmax_fwd_colsum gelu_bwd_bias colmax_rowsum row_col_stats tanh_bwd_bias; do
-    bench $f-fixed 500 25 $f '' --sizes M=65536,N=1024 --no-check
-    bench $f-resident 510 25 $f '{partials=resident}' --sizes M=65536,N=1024 --no-check
+    bench $f-fixed 440 25 $f '' --sizes M=65536,N=1024 --no-check
+    bench $f-resident 450 25 $f '{partials=resident}' --sizes M=65536,N=1024 --no-check
 done
 python3 - $OUT/json <<'PY'
 import json, glob, sys, os

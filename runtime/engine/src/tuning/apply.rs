@@ -42,17 +42,20 @@ impl Resolution {
 }
 
 /// `pipeline` (a registered name or a textual pipeline) with `options` added to its passes:
-/// each pass named in `options` gets those `key=value`s, except keys its text already sets
-/// (an option written in the pipeline wins). A pass named in `options` that the pipeline does
-/// not run is an error, as is text that does not parse.
+/// each pass named in `options` gets those `key=value`s. For a registered pipeline they
+/// replace the values its text sets (its text holds defaults, such as `gpu`'s
+/// `fuse-mixed-reductions{partials=resident}`, and a tuned entry is a choice against them);
+/// for a textual pipeline an option written in it wins (the user said what they want). A pass
+/// named in `options` that the pipeline does not run is an error, as is text that does not
+/// parse.
 pub fn pipeline_with_options(
     reg: &PassRegistry,
     pipeline: &str,
     options: &BTreeMap<String, String>,
 ) -> Result<String, String> {
-    let source = match reg.pipeline(pipeline) {
-        Some(p) => p.text.to_string(),
-        None => pipeline.to_string(),
+    let (source, tuned_wins) = match reg.pipeline(pipeline) {
+        Some(p) => (p.text.to_string(), true),
+        None => (pipeline.to_string(), false),
     };
     let mut text = parse_pipeline(&source).map_err(|e| format!("pipeline '{pipeline}': {e}"))?;
     let mut used: Vec<&str> = Vec::new();
@@ -60,7 +63,7 @@ pub fn pipeline_with_options(
         PipelineText::Anchored { elements, .. } => elements,
         PipelineText::Bare(elements) => elements,
     };
-    add_options(elements, options, &mut used)?;
+    add_options(elements, options, tuned_wins, &mut used)?;
     if let Some(missing) = options.keys().find(|p| !used.contains(&p.as_str())) {
         return Err(format!("pipeline '{pipeline}' does not run pass '{missing}'"));
     }
@@ -70,19 +73,25 @@ pub fn pipeline_with_options(
 fn add_options<'a>(
     elements: &mut [PipelineElement],
     options: &'a BTreeMap<String, String>,
+    tuned_wins: bool,
     used: &mut Vec<&'a str>,
 ) -> Result<(), String> {
     for e in elements {
         match e {
-            PipelineElement::Nested { elements, .. } => add_options(elements, options, used)?,
+            PipelineElement::Nested { elements, .. } => add_options(elements, options, tuned_wins, used)?,
             PipelineElement::Pass { name, options: text } => {
                 let Some((key, extra)) = options.get_key_value(name.as_str()) else { continue };
                 used.push(key);
                 let have = PassOptions::parse(text).map_err(|m| format!("pass '{name}': {m}"))?;
                 let add = PassOptions::parse(extra).map_err(|m| format!("tuned options of '{name}': {m}"))?;
-                let mut parts: Vec<String> = if text.trim().is_empty() { Vec::new() } else { vec![text.clone()] };
+                let mut parts: Vec<String> = Vec::new();
+                for (k, v) in have.entries() {
+                    if !(tuned_wins && add.get(k).is_some()) {
+                        parts.push(format!("{k}={}", morf_ir::pass::quote_option_value(v)?));
+                    }
+                }
                 for (k, v) in add.entries() {
-                    if have.get(k).is_none() {
+                    if tuned_wins || have.get(k).is_none() {
                         parts.push(format!("{k}={}", morf_ir::pass::quote_option_value(v)?));
                     }
                 }
