@@ -210,9 +210,10 @@ fn fast_path_agrees() {
             (40, 384, 384, "grid=2 threads=64 threads-per-row=16 staged-rows=2 partials=3"),
             (40, 67, 100, "grid=2 threads=64 partials=3"),
             // Splits sized by the kernel's occupancy (`partials=resident`: the simulator
-            // answers `mgpu.resident_blocks` with 132 x the kernel's CTAs per SM, so every row
-            // is a split here): rounds of a small grid, two rounds per resident grid, a final
-            // reduction in its own launch, staged rows, and the slow path.
+            // answers `mgpu.resident_blocks` with 132 x the kernel's CTAs per SM; a split is
+            // never shorter than the plan's at the hint, so one or a few splits here): rounds
+            // of a small grid, two rounds per resident grid, a final reduction in its own
+            // launch, staged rows, and the slow path.
             (40, 384, 384, "grid=2 threads=64 partials=resident"),
             (300, 100, 100, "grid=3 partials=resident*2"),
             (40, 520, 520, "final=launch partials=resident"),

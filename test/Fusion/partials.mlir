@@ -22,11 +22,14 @@
 // x the kernel's CTAs per SM). RMSNorm and LayerNorm backward on the H200 (docs/perf.md,
 // session 13), untuned: at 131072 x 256, 81.5 us with the plan's fixed split, 65.9 with
 // partials=resident.
-// RUN: morf-opt %S/../../examples/layernorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=524288,N=384 partials=resident*2},canonicalize,cse)' | FileCheck %s --check-prefix=RES
+// RUN: morf-opt %S/../../examples/layernorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=524288,N=384 partials=resident},canonicalize,cse)' | FileCheck %s --check-prefix=RES
 // RUN: morf-opt %S/../../examples/layernorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=524288,N=384 partials=resident},canonicalize,cse,lower-loop-to-gpu{size-hints=M=524288,N=384})' | FileCheck %s --check-prefix=RESGPU
-// RUN: sh %S/../Conversion/LoopToGPU/Inputs/sim_vs_interp.sh %S/../../examples/layernorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=1000,N=384 partials=resident},canonicalize,cse,lower-loop-to-gpu{size-hints=M=1000,N=384 threads=64 grid=2})' M=300,N=384 1e-2 %t/d
-// RUN: sh %S/../Conversion/LoopToGPU/Inputs/sim_vs_interp.sh %S/../../examples/rmsnorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=1000,N=100 partials=resident*2},canonicalize,cse,lower-loop-to-gpu{size-hints=M=1000,N=100 final=launch})' M=41,N=100 1e-2 %t/e
+// RUN: sh %S/../Conversion/LoopToGPU/Inputs/sim_vs_interp.sh %S/../../examples/layernorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=1000000,N=384 partials=resident},canonicalize,cse,lower-loop-to-gpu{size-hints=M=1000,N=384 threads=64 grid=2})' M=300,N=384 1e-2 %t/d
+// RUN: sh %S/../Conversion/LoopToGPU/Inputs/sim_vs_interp.sh %S/../../examples/rmsnorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=1000000,N=100 partials=resident*2},canonicalize,cse,lower-loop-to-gpu{size-hints=M=1000,N=100 final=launch})' M=41,N=100 1e-2 %t/e
 // RUN: not morf-opt %S/../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,fuse-mixed-reductions{partials=resident*65})' 2>&1 | FileCheck %s --check-prefix=BAD2
+// Where the plan at the hint has no more partials than one wave (132 here: 4096 rows in
+// splits of 32 at N = 16384), the split stays the plan's constant.
+// RUN: morf-opt %S/../../examples/layernorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=4096,N=16384 partials=resident},canonicalize,cse)' | FileCheck %s --check-prefix=LONG
 // A partial outside a row-fused kernel needs a fixed split: the option is ignored, and the
 // report says so.
 // RUN: not morf-opt %S/../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,fuse-mixed-reductions{partials=many})' 2>&1 | FileCheck %s --check-prefix=BAD
@@ -62,7 +65,10 @@
 // RES-NOT:     mloop.resident_programs
 // RES:         %workspace = mloop.alloc
 // RES:         %workspace_1 = mloop.alloc
-// RES:         } attributes {morf.kernel = {kind = "row-fused", partials = "resident*2", style = "persistent"}}
+// RES:         } attributes {morf.kernel = {kind = "row-fused", partials = "resident", style = "persistent"}}
+
+// LONG-NOT:    mloop.resident_programs
+// LONG:        } attributes {morf.kernel = {kind = "row-fused", split = 32, style = "looped"}}
 
 // RESGPU-LABEL: func.func @layernorm_bwd
 // RESGPU:       %[[R:.*]] = mgpu.resident_blocks @layernorm_bwd_k0 threads(%{{.*}}) shared(%{{.*}})

@@ -234,7 +234,8 @@ fn value_before(ctx: &mut Context, v: Value, anchor: OpId) -> Value {
 /// Gives each `mgpu.resident_blocks` of `body` that asks about kernel `name` the shared bytes
 /// of that kernel's launch (after a merge changed them).
 fn rebind_resident_shared(ctx: &mut Context, body: BlockId, name: &str) {
-    let launch = ctx.block_ops(body).find(|&o| mgpu::LaunchOp::dyn_cast(ctx, o).is_some_and(|l| l.kernel(ctx) == Some(name)));
+    let launch =
+        ctx.block_ops(body).find(|&o| mgpu::LaunchOp::dyn_cast(ctx, o).is_some_and(|l| l.kernel(ctx) == Some(name)));
     let Some(shared) = launch.map(|l| mgpu::LaunchOp(l).shared(ctx)) else { return };
     let ops: Vec<OpId> = ctx.block_ops(body).filter(|&o| ctx.isa::<mgpu::ResidentBlocksOp>(o)).collect();
     for r in ops {
@@ -555,7 +556,8 @@ pub fn info() -> PassInfo {
     }
 }
 
-const GPU_FUSED: &str = "builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident},\
+const GPU_FUSED: &str =
+    "builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident},\
      canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu)";
 const GPU_UNFUSED: &str =
     "builtin.module(lower-tensor-to-loop,canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu)";

@@ -861,7 +861,9 @@ fn set_kernel_attr(ctx: &mut Context, op: OpId, kind: &str, style: Option<RowSty
     }
     match split {
         Some(SplitAttr::Rows(s)) => entries.push((ctx.sym("split"), ctx.i64_attr(s as i64))),
-        Some(SplitAttr::Partials(SplitSize::Partials(k))) => entries.push((ctx.sym("partials"), ctx.i64_attr(k as i64))),
+        Some(SplitAttr::Partials(SplitSize::Partials(k))) => {
+            entries.push((ctx.sym("partials"), ctx.i64_attr(k as i64)))
+        }
         Some(SplitAttr::Partials(k)) => {
             let t = ctx.str_attr(&SplitSize::partials_text(Some(k)));
             entries.push((ctx.sym("partials"), t))
@@ -926,12 +928,35 @@ fn materialize(ctx: &mut Context, f: OpId, s: &Summary, plan: &Plan, partials: O
     // Partials: each column reduction becomes a pointwise nest plus its final. The partials
     // of one kernel split by occupancy share one `mloop.resident_programs` (at the top of the
     // body), so that their splits are one value after CSE.
+    //
+    // An occupancy-sized split only lengthens the plan's (it is never shorter: more partials
+    // than the plan's cost workspace traffic its model judged not worth it). Where the plan at
+    // the hinted size has no more partials than `assumed x multiple` (one wave at one CTA per
+    // SM: long rows, few of them), it could change nothing there, and the partial keeps the
+    // plan's constant split (measured: a run-time split cost LayerNorm backward at
+    // 4096 x 16384 5% with the same split, docs/perf.md, session 13).
+    let fixed_nests: std::collections::HashSet<usize> = plan
+        .kernels
+        .iter()
+        .flat_map(|k| k.parts())
+        .filter_map(|p| match (p, partials) {
+            (Kernel::Partial { nest, split }, Some(SplitSize::Resident { multiple, assumed })) => {
+                let rows = match &s.infos[*nest].kind {
+                    NestKind::Reduction { reduced, .. } => s.extents.numel(reduced),
+                    NestKind::Pointwise { .. } => 0,
+                };
+                (rows.div_ceil((*split).max(1)) <= assumed * multiple).then_some(*nest)
+            }
+            _ => None,
+        })
+        .collect();
     let mut partial_op: HashMap<usize, OpId> = HashMap::new();
     for k in &plan.kernels {
         let mut programs = None;
         for p in k.parts() {
             if let Kernel::Partial { nest, split } = p {
                 let size = match partials {
+                    Some(SplitSize::Resident { .. }) if fixed_nests.contains(nest) => SplitSize::Points(*split),
                     Some(SplitSize::Resident { multiple, assumed }) => {
                         let first = ctx.block_ops(body).next().expect("a function body ends with a return");
                         let r = *programs.get_or_insert_with(|| resident_programs(ctx, first, assumed));
@@ -976,6 +1001,12 @@ fn materialize(ctx: &mut Context, f: OpId, s: &Summary, plan: &Plan, partials: O
                 _ => None,
             })
             .collect();
+        // The run-time split, unless every partial and final of the kernel keeps the plan's.
+        let fixed = k.parts().iter().all(|p| match p {
+            Kernel::Partial { nest, .. } | Kernel::Final { nest, .. } => fixed_nests.contains(nest),
+            _ => true,
+        });
+        let partials = if fixed { None } else { partials };
         let split = match (splits.len(), partials) {
             (0, _) => None,
             (_, Some(k)) => Some(SplitAttr::Partials(k)),

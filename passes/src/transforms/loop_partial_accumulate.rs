@@ -83,7 +83,8 @@ use morf_ir::pass::{Pass, PassInfo, PassOptionInfo, PassOptions, PassResult};
 use morf_ir::{Context, Diagnostic, Dim, OpId, Value};
 use morf_loop::buffer_type;
 use morf_loop::ops::{
-    AccumulateOp, AddOp, AllocOp, DeallocOp, FillOp, Kind, LoadOp, MulOp, ParallelOp, ReduceOp, RemOp, ResidentProgramsOp, YieldOp,
+    AccumulateOp, AddOp, AllocOp, DeallocOp, FillOp, Kind, LoadOp, MulOp, ParallelOp, ReduceOp, RemOp,
+    ResidentProgramsOp, YieldOp,
 };
 
 use super::loop_utils::{
@@ -153,7 +154,12 @@ impl Pass for LoopPartialAccumulate {
     }
 
     fn options_text(&self) -> String {
-        format!("nest={} partials={} split-size={}", self.nest, SplitSize::partials_text(self.partials), self.split_size)
+        format!(
+            "nest={} partials={} split-size={}",
+            self.nest,
+            SplitSize::partials_text(self.partials),
+            self.split_size
+        )
     }
 
     fn run(&mut self, ctx: &mut Context, root: OpId) -> PassResult {
@@ -229,7 +235,9 @@ impl SplitSize {
         match split {
             None | Some(SplitSize::Points(_)) => "0".into(),
             Some(SplitSize::Partials(k)) => k.to_string(),
-            Some(SplitSize::Resident { multiple: 1, .. } | SplitSize::Programs { multiple: 1, .. }) => "resident".into(),
+            Some(SplitSize::Resident { multiple: 1, .. } | SplitSize::Programs { multiple: 1, .. }) => {
+                "resident".into()
+            }
             Some(SplitSize::Resident { multiple, .. } | SplitSize::Programs { multiple, .. }) => {
                 format!("resident*{multiple}")
             }

@@ -430,7 +430,8 @@ impl<'a> GpuExecutor<'a> {
                     let kernel = r.kernel(ctx).ok_or_else(|| op_err(ctx, op, "has no 'kernel' symbol"))?;
                     let dim = |v: Value, what: &str| -> ExecResult<u32> {
                         let n = m.int(ctx, op, v)?;
-                        u32::try_from(n).map_err(|_| op_err(ctx, op, format!("{what} = {n} does not fit a CUDA launch")))
+                        u32::try_from(n)
+                            .map_err(|_| op_err(ctx, op, format!("{what} = {n} does not fit a CUDA launch")))
                     };
                     let (threads, shared) = (dim(r.threads(ctx), "threads")?, dim(r.shared(ctx), "shared")?);
                     let n = self
