@@ -224,6 +224,26 @@ mgpu.func @dup() kernel {
 
 // -----
 
+// An occupancy question names an existing kernel.
+func.func @resident_missing(%c: index) {
+  // expected-error@+1 {{'mgpu.resident_blocks' op 'nope' does not reference an 'mgpu.func'}}
+  %r = mgpu.resident_blocks @nope threads(%c) shared(%c)
+  return
+}
+
+// -----
+
+mgpu.func @device_fn() {
+  mgpu.return
+}
+func.func @resident_device(%c: index) {
+  // expected-error@+1 {{'mgpu.resident_blocks' op '@device_fn' is not a kernel (it lacks the 'kernel' keyword)}}
+  %r = mgpu.resident_blocks @device_fn threads(%c) shared(%c)
+  return
+}
+
+// -----
+
 // A launch names an existing kernel.
 func.func @launch_missing(%c: index) {
   // expected-error@+1 {{'mgpu.launch' op 'nope' does not reference an 'mgpu.func'}}

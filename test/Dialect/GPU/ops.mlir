@@ -144,5 +144,7 @@ func.func @host(%x: !mloop.buffer<?x?xbf16>, %y: !mloop.buffer<?xf32>) {
   mgpu.launch @memory blocks(%g) threads(%t) shared(%s) args(%x, %y, %c1) : !mloop.buffer<?x?xbf16>, !mloop.buffer<?xf32>, index
   // CHECK: mgpu.launch @ids blocks(%{{.*}}) threads(%{{.*}}) shared(%{{.*}}) args(%{{.*}}, %{{.*}}) : !mloop.buffer<?xf32>, index
   mgpu.launch @ids blocks(%c1) threads(%t) shared(%s) args(%y, %c0) : !mloop.buffer<?xf32>, index
+  // CHECK: %{{.*}} = mgpu.resident_blocks @memory threads(%{{.*}}) shared(%{{.*}})
+  %r = mgpu.resident_blocks @memory threads(%t) shared(%s)
   return
 }

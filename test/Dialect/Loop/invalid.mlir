@@ -405,3 +405,11 @@ func.func @yield_parent(%a: f32) {
   // expected-error@+1 {{'mloop.yield' op expects parent op 'mloop.for', 'mloop.parallel' or 'mloop.reduce'}}
   mloop.yield %a : f32
 }
+
+// -----
+
+func.func @resident_programs_zero() {
+  // expected-error@+1 {{'mloop.resident_programs' op expects 'assumed' to be a positive integer, got 0}}
+  %r = mloop.resident_programs {assumed = 0} : index
+  return
+}

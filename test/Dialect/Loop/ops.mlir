@@ -5,6 +5,8 @@
 func.func @constants() -> (f32, f64, bf16, index, i1, i1) {
   // CHECK: mloop.constant 1.0 : f32
   %a = mloop.constant 1.0 : f32
+  // CHECK: mloop.resident_programs {assumed = 132} : index
+  %rp = mloop.resident_programs {assumed = 132} : index
   // CHECK: mloop.constant -2.5 : f64
   %b = mloop.constant -2.5 : f64
   // CHECK: mloop.constant 1.001358e-5 : bf16

@@ -6,6 +6,9 @@
 // REQUIRES: mlir
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pipeline=gpu --emit=mlir | FileCheck %s
 // RUN: morf-opt %s --emit=mlir | FileCheck %s --check-prefix=OPS
+// The occupancy question that sizes the splits (`mgpu.resident_blocks`) becomes a call of a
+// private declaration the runtime provides (upstream MLIR has no occupancy query).
+// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pipeline=gpu --size-hints M=576000,N=384 --emit=mlir | FileCheck %s --check-prefix=RES
 
 // CHECK:       module attributes {gpu.container_module} {
 // CHECK-LABEL:   func.func @rmsnorm_bwd(%x: memref<?x?xbf16>
@@ -22,6 +25,9 @@
 // CHECK:             gpu.return
 // CHECK:           llvm.mlir.global external @__morf_dynamic_shared() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
 // CHECK:           llvm.mlir.global internal @rmsnorm_bwd_k0_grid_barrier(0 : i32) {addr_space = 1 : i32, alignment = 4 : i64} : i32
+
+// RES-DAG: %{{.*}} = call @__morf_resident_blocks_0(%{{.*}}, %{{.*}}) : (index, index) -> index
+// RES-DAG: func.func private @__morf_resident_blocks_0(index, index) -> index attributes {morf.kernel = @morf_kernels::@rmsnorm_bwd_k0}
 
 // OPS-LABEL: gpu.func @k(
 // OPS:         %{{.*}} = llvm.load %{{.*}} invariant {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>

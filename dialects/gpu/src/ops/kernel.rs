@@ -134,11 +134,7 @@ fn verify_resident_blocks(ctx: &Context, op: OpId) -> VResult {
 }
 
 fn parse_resident_blocks(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
-    let name = match p.peek().clone() {
-        Tok::AtId(n) => n,
-        t => return Err(p.error(format!("expected kernel name (@name), found {}", t.describe()))),
-    };
-    p.parse_attribute()?;
+    let name = parse_kernel_ref(p)?;
     let threads = parse_paren_operand(p, "threads")?;
     let shared = parse_paren_operand(p, "shared")?;
     p.parse_optional_attr_dict(st)?;
@@ -376,12 +372,18 @@ fn parse_paren_operand(p: &mut OpParser<'_>, kw: &str) -> PResult<morf_ir::Value
     p.resolve_operand(&o, idx)
 }
 
-fn parse_launch(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
+/// The `@kernel` symbol that `launch` and `resident_blocks` start with.
+fn parse_kernel_ref(p: &mut OpParser<'_>) -> PResult<String> {
     let name = match p.peek().clone() {
         Tok::AtId(n) => n,
         t => return Err(p.error(format!("expected kernel name (@name), found {}", t.describe()))),
     };
     p.parse_attribute()?;
+    Ok(name)
+}
+
+fn parse_launch(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
+    let name = parse_kernel_ref(p)?;
     let blocks = parse_paren_operand(p, "blocks")?;
     let threads = parse_paren_operand(p, "threads")?;
     let shared = parse_paren_operand(p, "shared")?;

@@ -18,8 +18,8 @@ use melior::ir::attribute::{StringAttribute, TypeAttribute};
 use melior::ir::{Location, Type};
 use mlir_sys::{MlirBlock, MlirValue};
 use morf_gpu::ops::{
-    AtomicRmwOp, CopyAsyncOp, CopyAsyncWaitOp, FuncOp, IfOp, LaunchOp, LoadOp, LoadVecOp, SharedAllocOp, ShuffleOp,
-    StoreOp, StoreVecOp, WarpReduceOp,
+    AtomicRmwOp, CopyAsyncOp, CopyAsyncWaitOp, FuncOp, IfOp, LaunchOp, LoadOp, LoadVecOp, ResidentBlocksOp,
+    SharedAllocOp, ShuffleOp, StoreOp, StoreVecOp, WarpReduceOp,
 };
 use morf_ir::interfaces::BinaryFn;
 use morf_ir::{Diagnostic, OpId, TypeData};
@@ -465,6 +465,9 @@ impl<'c> Exporter<'c, '_> {
         if let Some(l) = m.dyn_cast::<LaunchOp>(op) {
             return self.launch(b, loc, l);
         }
+        if let Some(r) = m.dyn_cast::<ResidentBlocksOp>(op) {
+            return self.resident_blocks(b, loc, r);
+        }
         Err("cannot be exported to MLIR (no mapping for this op)".into())
     }
 
@@ -555,6 +558,32 @@ impl<'c> Exporter<'c, '_> {
         self.op(t, "llvm.fence", loc, &[], &[], &fence, 0)?;
         self.op(t, "scf.yield", loc, &[], &[], &[], 0)?;
         self.op(b, "gpu.barrier", loc, &[], &[], &[], 0)?;
+        Ok(())
+    }
+
+    /// `mgpu.resident_blocks @k threads(%t) shared(%s)` as a call of a private declaration,
+    /// `func.func private @__morf_resident_blocks_N(index, index) -> index` with
+    /// `morf.kernel = @morf_kernels::@k`: upstream MLIR has no occupancy query, so the runtime
+    /// that runs the exported module provides it (the CTAs of the kernel the device holds at
+    /// once at that CTA size and dynamic shared memory).
+    fn resident_blocks(&mut self, b: MlirBlock, loc: Location<'c>, r: ResidentBlocksOp) -> SResult<()> {
+        let m = self.m;
+        let kname = r.kernel(m).ok_or("has no 'kernel'")?.to_string();
+        let sym = format!("__morf_resident_blocks_{}", self.next_symbol);
+        self.next_symbol += 1;
+        let module = self.module_body.ok_or("is outside a module")?;
+        let fty = bridge::parse_type(self.cx, "(index, index) -> index")?;
+        let attrs = [
+            ("sym_name", StringAttribute::new(self.cx, &sym).into()),
+            ("function_type", TypeAttribute::new(fty).into()),
+            ("sym_visibility", self.attr("\"private\"")?),
+            ("morf.kernel", self.attr(&format!("@{GPU_MODULE}::@{kname}"))?),
+        ];
+        self.op(module, "func.func", loc, &[], &[], &attrs, 1)?;
+        let args = [self.val(r.threads(m))?, self.val(r.shared(m))?];
+        let callee = self.attr(&format!("@{sym}"))?;
+        let c = self.op1(b, "func.call", loc, &args, Type::index(self.cx), &[("callee", callee)])?;
+        self.bind_result(r.0, c);
         Ok(())
     }
 
