@@ -29,7 +29,8 @@
 // RUN: not morf-opt %S/../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,fuse-mixed-reductions{partials=resident*65})' 2>&1 | FileCheck %s --check-prefix=BAD2
 // Where the plan at the hint has no more partials than one wave (132 here: 4096 rows in
 // splits of 32 at N = 16384), the split stays the plan's constant.
-// RUN: morf-opt %S/../../examples/layernorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=4096,N=16384 partials=resident},canonicalize,cse)' | FileCheck %s --check-prefix=LONG
+// RUN: morf-opt %S/../../examples/layernorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=4096,N=16384 partials=resident report=true},canonicalize,cse)' 2>%t.long | FileCheck %s --check-prefix=LONG
+// RUN: FileCheck %s --check-prefix=LONGREP < %t.long
 // A partial outside a row-fused kernel needs a fixed split: the option is ignored, and the
 // report says so.
 // RUN: not morf-opt %S/../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,fuse-mixed-reductions{partials=many})' 2>&1 | FileCheck %s --check-prefix=BAD
@@ -66,6 +67,8 @@
 // RES:         %workspace = mloop.alloc
 // RES:         %workspace_1 = mloop.alloc
 // RES:         } attributes {morf.kernel = {kind = "row-fused", partials = "resident", style = "persistent"}}
+
+// LONGREP: @layernorm_bwd: note: 2 partial(s) keep the plan's constant split: at the hinted size the plan has at most one wave of them (1 x 132), which the occupancy could not lengthen
 
 // LONG-NOT:    mloop.resident_programs
 // LONG:        } attributes {morf.kernel = {kind = "row-fused", split = 32, style = "looped"}}

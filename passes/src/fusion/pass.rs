@@ -383,6 +383,15 @@ impl FuseMixedReductions {
                 morf_ir::io::eprint_lossy(&format!(
                     "fuse-mixed-reductions: @{fname}: partials={k}: each column reduction's split is ceil(rows / {by}, in place of the plan's fixed split\n"
                 ));
+                let kept = one_wave_nests(&summary, &res.chosen, self.partials);
+                if !kept.is_empty() {
+                    morf_ir::io::eprint_lossy(&format!(
+                        "fuse-mixed-reductions: @{fname}: note: {} partial(s) keep the plan's constant split: at the hinted size the plan has at most one wave of them ({} x {}), which the occupancy could not lengthen",
+                        kept.len(),
+                        match self.partials { Some(SplitSize::Resident { multiple, .. }) => multiple, _ => 1 },
+                        self.device.sms.max(1)
+                    ));
+                }
             }
             self.partials
         } else {
@@ -827,6 +836,26 @@ fn all_top_level_loops(ctx: &Context, f: OpId) -> Vec<OpId> {
     }
 }
 
+/// The nests whose partials keep the plan's constant split under `partials=resident`: those
+/// with at most `assumed x multiple` partials at the hinted size (one wave), where the
+/// occupancy could not lengthen the split.
+fn one_wave_nests(s: &Summary, plan: &Plan, partials: Option<SplitSize>) -> std::collections::HashSet<usize> {
+    plan.kernels
+        .iter()
+        .flat_map(|k| k.parts())
+        .filter_map(|p| match (p, partials) {
+            (Kernel::Partial { nest, split }, Some(SplitSize::Resident { multiple, assumed })) => {
+                let rows = match &s.infos[*nest].kind {
+                    NestKind::Reduction { reduced, .. } => s.extents.numel(reduced),
+                    NestKind::Pointwise { .. } => 0,
+                };
+                (rows.div_ceil((*split).max(1)) <= assumed * multiple).then_some(*nest)
+            }
+            _ => None,
+        })
+        .collect()
+}
+
 /// Whether every partial of `plan` is a member of a row-fused kernel.
 fn partials_all_row_fused(plan: &Plan) -> bool {
     plan.partials() > 0
@@ -935,21 +964,7 @@ fn materialize(ctx: &mut Context, f: OpId, s: &Summary, plan: &Plan, partials: O
     // SM: long rows, few of them), it could change nothing there, and the partial keeps the
     // plan's constant split (measured: a run-time split cost LayerNorm backward at
     // 4096 x 16384 5% with the same split, docs/perf.md, session 13).
-    let fixed_nests: std::collections::HashSet<usize> = plan
-        .kernels
-        .iter()
-        .flat_map(|k| k.parts())
-        .filter_map(|p| match (p, partials) {
-            (Kernel::Partial { nest, split }, Some(SplitSize::Resident { multiple, assumed })) => {
-                let rows = match &s.infos[*nest].kind {
-                    NestKind::Reduction { reduced, .. } => s.extents.numel(reduced),
-                    NestKind::Pointwise { .. } => 0,
-                };
-                (rows.div_ceil((*split).max(1)) <= assumed * multiple).then_some(*nest)
-            }
-            _ => None,
-        })
-        .collect();
+    let fixed_nests = one_wave_nests(s, plan, partials);
     let mut partial_op: HashMap<usize, OpId> = HashMap::new();
     for k in &plan.kernels {
         let mut programs = None;
