@@ -6,6 +6,11 @@
 // REQUIRES: mlir
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pipeline=fuse --emit=mlir | FileCheck %s
 // RUN: morf-opt %s --split-input-file --loop-map='atomics=true' --emit=mlir | FileCheck %s --check-prefix=ATOMIC
+// A split sized by occupancy (`partials=resident`): its `mloop.resident_programs` is a call of
+// a private declaration that keeps `assumed` (the number is bound by a GPU lowering).
+// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=576000,N=384 partials=resident},canonicalize,cse)' --emit=mlir | FileCheck %s --check-prefix=RES
+// RES: %{{.*}} = call @__morf_resident_programs_0() : () -> index
+// RES: func.func private @__morf_resident_programs_0() -> index attributes {morf.assumed = 132 : i64}
 
 // CHECK-LABEL: func.func @rmsnorm_bwd(%x: memref<?x?xbf16> {morf.dims = ["M", "N"]}
 // CHECK:         %workspace = memref.alloc(%{{.*}}, %{{.*}}) : memref<?x?xf32>
