@@ -9,7 +9,7 @@ use morf_ir::asm::printer::OpPrinter;
 use morf_ir::builtin::{op_error, plural, ModuleOp};
 use morf_ir::interp::{InterpResult, Machine};
 use morf_ir::opdef::{AnyType, Index, IntAttr, StrAttr, TypeAttr};
-use morf_ir::{define_op, Context, OpId, OperationState, Type, TypeData};
+use morf_ir::{define_op, Context, Diagnostic, OpId, OperationState, Type, TypeData};
 
 use super::{interpret_in_kernel_only, parse_attr_dict, print_attr_dict, SymbolRefAttr, UnitAttr, VResult};
 use crate::types::ptr_parts;
@@ -118,19 +118,25 @@ impl ResidentBlocksOp {
 }
 
 fn verify_resident_blocks(ctx: &Context, op: OpId) -> VResult {
-    let r = ResidentBlocksOp(op);
-    let name = r.kernel(ctx).expect("checked by the generated verifier");
-    if module_of(ctx, op).is_none() {
-        return Ok(());
+    let name = ResidentBlocksOp(op).kernel(ctx).expect("checked by the generated verifier");
+    kernel_callee(ctx, op, name).map(|_| ())
+}
+
+/// The kernel `name` that host op `op` (`launch`, `resident_blocks`) refers to: an error
+/// when it is no `mgpu.func` of the enclosing module or lacks `kernel`; `None` outside a
+/// module (nothing to look it up in).
+fn kernel_callee(ctx: &Context, op: OpId, name: &str) -> Result<Option<FuncOp>, Diagnostic> {
+    let Some(m) = module_of(ctx, op) else {
+        return Ok(None);
+    };
+    let Some(f) = lookup_kernel(ctx, m, name) else {
+        return Err(op_error(ctx, op, format!("'{name}' does not reference an 'mgpu.func'")));
+    };
+    if !f.is_kernel(ctx) {
+        return Err(op_error(ctx, op, format!("'@{name}' is not a kernel (it lacks the 'kernel' keyword)"))
+            .with_note(ctx.op_loc(f.id()), "function defined here"));
     }
-    match r.callee(ctx) {
-        None => Err(op_error(ctx, op, format!("'{name}' does not reference an 'mgpu.func'"))),
-        Some(f) if !f.is_kernel(ctx) => {
-            Err(op_error(ctx, op, format!("'@{name}' is not a kernel (it lacks the 'kernel' keyword)"))
-                .with_note(ctx.op_loc(f.id()), "function defined here"))
-        }
-        Some(_) => Ok(()),
-    }
+    Ok(Some(f))
 }
 
 fn parse_resident_blocks(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
@@ -314,17 +320,10 @@ fn verify_return(ctx: &Context, op: OpId) -> VResult {
 fn verify_launch(ctx: &Context, op: OpId) -> VResult {
     let l = LaunchOp(op);
     let name = l.kernel(ctx).expect("checked by the generated verifier");
-    let Some(m) = module_of(ctx, op) else {
+    let Some(f) = kernel_callee(ctx, op, name)? else {
         return Ok(());
     };
-    let Some(f) = lookup_kernel(ctx, m, name) else {
-        return Err(op_error(ctx, op, format!("'{name}' does not reference an 'mgpu.func'")));
-    };
     let floc = ctx.op_loc(f.id());
-    if !f.is_kernel(ctx) {
-        return Err(op_error(ctx, op, format!("'@{name}' is not a kernel (it lacks the 'kernel' keyword)"))
-            .with_note(floc, "function defined here"));
-    }
     let Some((ins, _)) = f.function_type(ctx).and_then(|t| ctx.function_parts(t)) else {
         return Ok(());
     };
