@@ -569,20 +569,9 @@ impl<'c> Exporter<'c, '_> {
     fn resident_blocks(&mut self, b: MlirBlock, loc: Location<'c>, r: ResidentBlocksOp) -> SResult<()> {
         let m = self.m;
         let kname = r.kernel(m).ok_or("has no 'kernel'")?.to_string();
-        let sym = format!("__morf_resident_blocks_{}", self.next_symbol);
-        self.next_symbol += 1;
-        let module = self.module_body.ok_or("is outside a module")?;
-        let fty = bridge::parse_type(self.cx, "(index, index) -> index")?;
-        let attrs = [
-            ("sym_name", StringAttribute::new(self.cx, &sym).into()),
-            ("function_type", TypeAttribute::new(fty).into()),
-            ("sym_visibility", self.attr("\"private\"")?),
-            ("morf.kernel", self.attr(&format!("@{GPU_MODULE}::@{kname}"))?),
-        ];
-        self.op(module, "func.func", loc, &[], &[], &attrs, 1)?;
         let args = [self.val(r.threads(m))?, self.val(r.shared(m))?];
-        let callee = self.attr(&format!("@{sym}"))?;
-        let c = self.op1(b, "func.call", loc, &args, Type::index(self.cx), &[("callee", callee)])?;
+        let kernel = self.attr(&format!("@{GPU_MODULE}::@{kname}"))?;
+        let c = self.call_runtime_hook(b, loc, "__morf_resident_blocks", &args, ("morf.kernel", kernel))?;
         self.bind_result(r.0, c);
         Ok(())
     }

@@ -10,7 +10,6 @@
 //! loops that MLIR does not define (`morf.kernel`, `mapping`, ...) are kept as discardable
 //! attributes, those without a dialect prefix as `morf.<name>`.
 
-use melior::ir::attribute::{StringAttribute, TypeAttribute};
 use melior::ir::{Location, Type};
 use mlir_sys::{MlirBlock, MlirOperation, MlirValue};
 use morf_ir::interfaces::{elementwise, BinaryFn, CmpPredicate, Elementwise};
@@ -268,21 +267,9 @@ impl<'c> Exporter<'c, '_> {
     /// number is bound by a later GPU lowering, which upstream MLIR does not have, so whoever
     /// runs the exported module provides it (morf's interpreter answers `assumed`).
     fn resident_programs(&mut self, b: MlirBlock, loc: Location<'c>, r: ResidentProgramsOp) -> SResult<()> {
-        let m = self.m;
-        let assumed = r.assumed(m).ok_or("has no 'assumed'")?;
-        let sym = format!("__morf_resident_programs_{}", self.next_symbol);
-        self.next_symbol += 1;
-        let module = self.module_body.ok_or("is outside a module")?;
-        let fty = bridge::parse_type(self.cx, "() -> index")?;
-        let attrs = [
-            ("sym_name", StringAttribute::new(self.cx, &sym).into()),
-            ("function_type", TypeAttribute::new(fty).into()),
-            ("sym_visibility", self.attr("\"private\"")?),
-            ("morf.assumed", self.attr(&format!("{assumed} : i64"))?),
-        ];
-        self.op(module, "func.func", loc, &[], &[], &attrs, 1)?;
-        let callee = self.attr(&format!("@{sym}"))?;
-        let c = self.op1(b, "func.call", loc, &[], Type::index(self.cx), &[("callee", callee)])?;
+        let assumed = r.assumed(self.m).ok_or("has no 'assumed'")?;
+        let a = self.attr(&format!("{assumed} : i64"))?;
+        let c = self.call_runtime_hook(b, loc, "__morf_resident_programs", &[], ("morf.assumed", a))?;
         self.bind_result(r.0, c);
         Ok(())
     }

@@ -385,6 +385,34 @@ impl<'c, 'm> Exporter<'c, 'm> {
         }
     }
 
+    /// A call of a number the runtime that runs the exported module provides (upstream MLIR has
+    /// no op for it): a new `func.func private @{prefix}_N(index...) -> index` at module level
+    /// carrying `attr`, then `func.call` of it with `args` (index values) in `b`. Returns the
+    /// call's result.
+    pub fn call_runtime_hook(
+        &mut self,
+        b: MlirBlock,
+        loc: Location<'c>,
+        prefix: &str,
+        args: &[MlirValue],
+        attr: (&str, melior::ir::Attribute<'c>),
+    ) -> SResult<MlirValue> {
+        let sym = format!("{prefix}_{}", self.next_symbol);
+        self.next_symbol += 1;
+        let module = self.module_body.ok_or("is outside a module")?;
+        let params = vec!["index"; args.len()].join(", ");
+        let fty = bridge::parse_type(self.cx, &format!("({params}) -> index"))?;
+        let attrs = [
+            ("sym_name", StringAttribute::new(self.cx, &sym).into()),
+            ("function_type", TypeAttribute::new(fty).into()),
+            ("sym_visibility", self.attr("\"private\"")?),
+            attr,
+        ];
+        self.op(module, "func.func", loc, &[], &[], &attrs, 1)?;
+        let callee = self.attr(&format!("@{sym}"))?;
+        self.op1(b, "func.call", loc, args, Type::index(self.cx), &[("callee", callee)])
+    }
+
     /// `func.call`.
     fn call(&mut self, op: OpId, block: MlirBlock) -> SResult<()> {
         let callee = self.m.attr(op, "callee").ok_or("has no 'callee'")?;
