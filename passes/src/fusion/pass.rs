@@ -374,9 +374,9 @@ impl FuseMixedReductions {
             if self.report {
                 let k = SplitSize::partials_text(self.partials);
                 let by = match self.partials {
-                    Some(SplitSize::Resident { multiple, .. }) => format!(
+                    Some(SplitSize::Resident { multiple, assumed }) => format!(
                         "K) rows at run time (at least the plan's split), K = {multiple} x the row kernel's CTAs the device holds at once (asked at run time; {} before the GPU lowering binds it)",
-                        multiple * u64::from(self.device.sms.max(1))
+                        multiple * assumed
                     ),
                     _ => format!("{k}) rows at run time"),
                 };
@@ -384,12 +384,10 @@ impl FuseMixedReductions {
                     "fuse-mixed-reductions: @{fname}: partials={k}: each column reduction's split is ceil(rows / {by}, in place of the plan's fixed split\n"
                 ));
                 let kept = one_wave_nests(&summary, &res.chosen, self.partials);
-                if !kept.is_empty() {
+                if let (false, Some(SplitSize::Resident { multiple, assumed })) = (kept.is_empty(), self.partials) {
                     morf_ir::io::eprint_lossy(&format!(
-                        "fuse-mixed-reductions: @{fname}: note: {} partial(s) keep the plan's constant split: at the hinted size the plan has at most one wave of them ({} x {}), which the occupancy could not lengthen",
-                        kept.len(),
-                        match self.partials { Some(SplitSize::Resident { multiple, .. }) => multiple, _ => 1 },
-                        self.device.sms.max(1)
+                        "fuse-mixed-reductions: @{fname}: note: {} partial(s) keep the plan's constant split: at the hinted size the plan has at most one wave of them ({multiple} x {assumed}), which the occupancy could not lengthen",
+                        kept.len()
                     ));
                 }
             }
