@@ -43,6 +43,11 @@
 //!   hardware may), so a read of the staged elements before the wait sees the old contents
 //!   (NaN in fresh float shared memory) and a missing wait shows as a wrong result. Groups
 //!   still in flight when a block ends are dropped.
+//! - a kernel launched in clusters (`cluster = C` on its `mgpu.func`) runs a cluster's C
+//!   blocks together, all their threads in one lockstep (a barrier, block or cluster, must be
+//!   reached by all of them); each block keeps its own shared memory, warps and thread ids.
+//!   `mgpu.cluster_store` writes the target block's copy of the shared array at once, and
+//!   the cluster barriers, reached by every thread together, need no other work.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -53,9 +58,10 @@ use morf_ir::interp::{Array, InterpResult, Machine, RtValue};
 use morf_ir::{BlockId, Context, Diagnostic, OpId, Traits, Type, Value};
 
 use crate::ops::{
-    AtomicKind, AtomicRmwOp, BarrierOp, BlockDimOp, BlockIdOp, CopyAsyncCommitOp, CopyAsyncOp, CopyAsyncWaitOp,
-    DynamicSharedOp, GridBarrierOp, GridDimOp, IfOp, LaneIdOp, LaunchOp, LoadOp, LoadVecOp, ReduceKind, SharedAllocOp,
-    ShuffleMode, ShuffleOp, StoreOp, StoreVecOp, ThreadIdOp, WarpIdOp, WarpReduceOp,
+    AtomicKind, AtomicRmwOp, BarrierOp, BlockDimOp, BlockIdOp, ClusterArriveOp, ClusterStoreOp, ClusterWaitOp,
+    CopyAsyncCommitOp, CopyAsyncOp, CopyAsyncWaitOp, DynamicSharedOp, GridBarrierOp, GridDimOp, IfOp, LaneIdOp,
+    LaunchOp, LoadOp, LoadVecOp, ReduceKind, SharedAllocOp, ShuffleMode, ShuffleOp, StoreOp, StoreVecOp, ThreadIdOp,
+    WarpIdOp, WarpReduceOp,
 };
 use crate::types::{elem_bytes, ptr_parts};
 
@@ -119,13 +125,25 @@ pub fn run_launch(host: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<(
         }
         args.push(v);
     }
-    let n = threads as usize;
+    let cluster = f.cluster(ctx).unwrap_or(1).max(1);
+    if blocks % cluster != 0 {
+        return Err(op_error(
+            ctx,
+            op,
+            format!("blocks must be a multiple of '@{name}''s cluster of {cluster} CTAs, got {blocks}"),
+        ));
+    }
+    let nb = threads as usize;
+    let cl = cluster as usize;
+    // Every thread of a cluster's blocks (one block without clusters).
+    let n = nb * cl;
     let mut sim = Sim {
         ctx,
         launch: op,
         block: 0,
         grid: blocks,
-        nthreads: n,
+        nthreads: nb,
+        cluster: cl,
         shared_bytes: shared,
         threads: (0..n).map(|_| Machine::new()).collect(),
         shared: HashMap::new(),
@@ -155,11 +173,12 @@ pub fn run_launch(host: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<(
             ),
         ));
     }
-    let mut saved: Vec<Option<BlockState>> = (0..blocks).map(|_| None).collect();
+    let units = blocks / cluster;
+    let mut saved: Vec<Option<BlockState>> = (0..units).map(|_| None).collect();
     for (k, phase) in phases.iter().enumerate() {
         let last = k + 1 == phases.len();
-        for b in 0..blocks {
-            sim.block = b;
+        for b in 0..units {
+            sim.block = b * cluster;
             match saved[b as usize].take() {
                 Some(st) => sim.restore(st),
                 None => {
@@ -191,28 +210,33 @@ pub fn run_launch(host: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<(
     Ok(())
 }
 
-/// What a block of a cooperative kernel keeps between phases.
+/// What a block (a cluster's blocks) of a cooperative kernel keeps between phases.
 struct BlockState {
     threads: Vec<Machine>,
-    shared: HashMap<OpId, RtValue>,
-    dynamic: HashMap<Type, RtValue>,
+    shared: HashMap<(usize, OpId), RtValue>,
+    dynamic: HashMap<(usize, Type), RtValue>,
     copies: Vec<AsyncCopies>,
 }
 
-/// The state of one block of a launch.
+/// The state of one block (of one cluster's blocks) of a launch.
 struct Sim<'c> {
     ctx: &'c Context,
     launch: OpId,
+    /// The (first) block running.
     block: i64,
     grid: i64,
+    /// Threads per block.
     nthreads: usize,
+    /// Blocks run together: the kernel's cluster (1 without).
+    cluster: usize,
     shared_bytes: i64,
-    /// One machine (SSA values) per thread of the block.
+    /// One machine (SSA values) per thread of the block(s): thread `g` is thread
+    /// `g % nthreads` of block `block + g / nthreads`.
     threads: Vec<Machine>,
-    /// This block's arrays of `mgpu.shared_alloc`, by op.
-    shared: HashMap<OpId, RtValue>,
-    /// This block's dynamic shared memory, by element type.
-    dynamic: HashMap<Type, RtValue>,
+    /// The arrays of `mgpu.shared_alloc`, by block rank and op.
+    shared: HashMap<(usize, OpId), RtValue>,
+    /// The dynamic shared memory, by block rank and element type.
+    dynamic: HashMap<(usize, Type), RtValue>,
     /// Thread-ops executed in the current block (added to the host's fuel after it).
     steps: u64,
     /// The host machine's fuel left when the block started: a launch counts every op of
@@ -249,9 +273,14 @@ fn actives(mask: &Mask) -> impl Iterator<Item = usize> + '_ {
 }
 
 impl<'c> Sim<'c> {
-    /// `(thread t, block b)`.
-    fn at(&self, t: usize) -> String {
-        format!("(thread {t}, block {})", self.block)
+    /// `(thread t, block b)` of the simulator's thread `g`.
+    fn at(&self, g: usize) -> String {
+        format!("(thread {}, block {})", g % self.nthreads, self.block + (g / self.nthreads) as i64)
+    }
+
+    /// The rank in its cluster of the block of thread `g` (0 without clusters).
+    fn rank(&self, g: usize) -> usize {
+        g / self.nthreads
     }
 
     /// An error at `op` for thread `t`, with a note at the launch.
@@ -266,7 +295,11 @@ impl<'c> Sim<'c> {
     fn wrap(&self, d: Diagnostic, t: usize) -> Diagnostic {
         d.with_note(
             self.ctx.op_loc(self.launch),
-            format!("in thread {t} of block {} of the kernel launched here", self.block),
+            format!(
+                "in thread {} of block {} of the kernel launched here",
+                t % self.nthreads,
+                self.block + (t / self.nthreads) as i64
+            ),
         )
     }
 
@@ -359,18 +392,20 @@ impl<'c> Sim<'c> {
 
     fn run_op(&mut self, op: OpId, mask: &Mask) -> InterpResult<()> {
         let ctx = self.ctx;
+        let nb = self.nthreads;
         if ctx.isa::<ThreadIdOp>(op) {
-            self.set_each(op, mask, |t| RtValue::Int(t as i64));
+            self.set_each(op, mask, |t| RtValue::Int((t % nb) as i64));
         } else if ctx.isa::<BlockIdOp>(op) {
-            self.set_all(op, mask, self.block);
+            let b0 = self.block;
+            self.set_each(op, mask, |t| RtValue::Int(b0 + (t / nb) as i64));
         } else if ctx.isa::<BlockDimOp>(op) {
             self.set_all(op, mask, self.nthreads as i64);
         } else if ctx.isa::<GridDimOp>(op) {
             self.set_all(op, mask, self.grid);
         } else if ctx.isa::<LaneIdOp>(op) {
-            self.set_each(op, mask, |t| RtValue::Int((t % WARP) as i64));
+            self.set_each(op, mask, |t| RtValue::Int((t % nb % WARP) as i64));
         } else if ctx.isa::<WarpIdOp>(op) {
-            self.set_each(op, mask, |t| RtValue::Int((t / WARP) as i64));
+            self.set_each(op, mask, |t| RtValue::Int((t % nb / WARP) as i64));
         } else if let Some(l) = ctx.dyn_cast::<LoadOp>(op) {
             self.load(op, mask, l.ptr(ctx), l.index(ctx), &[l.value(ctx)])?;
         } else if let Some(l) = ctx.dyn_cast::<LoadVecOp>(op) {
@@ -397,30 +432,27 @@ impl<'c> Sim<'c> {
                     }
                 }
             }
-        } else if let Some(a) = ctx.dyn_cast::<SharedAllocOp>(op) {
-            let v = match self.shared.get(&op) {
-                Some(v) => v.clone(),
-                None => {
-                    let n = a.size(ctx).unwrap_or(0).max(0) as usize;
-                    let v = self.new_shared(op, n);
-                    self.shared.insert(op, v.clone());
-                    v
-                }
-            };
-            self.set_each(op, mask, |_| v.clone());
-        } else if let Some(d) = ctx.dyn_cast::<DynamicSharedOp>(op) {
-            let ty = ctx.value_type(d.ptr(ctx));
-            let v = match self.dynamic.get(&ty) {
-                Some(v) => v.clone(),
-                None => {
-                    let elem = ptr_parts(ctx, ty).map(|p| p.0).unwrap_or(ty);
-                    let n = self.shared_bytes as usize / elem_bytes(ctx, elem);
-                    let v = self.new_shared(op, n);
-                    self.dynamic.insert(ty, v.clone());
-                    v
-                }
-            };
-            self.set_each(op, mask, |_| v.clone());
+        } else if ctx.isa::<SharedAllocOp>(op) || ctx.isa::<DynamicSharedOp>(op) {
+            let r = ctx.result(op, 0);
+            for t in actives(mask) {
+                let v = self.shared_of(op, self.rank(t));
+                self.threads[t].set(r, v);
+            }
+        } else if let Some(c) = ctx.dyn_cast::<ClusterStoreOp>(op) {
+            self.cluster_store(c, mask)?;
+        } else if ctx.isa::<ClusterArriveOp>(op) || ctx.isa::<ClusterWaitOp>(op) {
+            // All the cluster's threads run in lockstep: reached by all, it waits for nothing.
+            if let Some(t) = mask.iter().position(|a| !*a) {
+                let active = mask.iter().filter(|a| **a).count();
+                return Err(self.err(
+                    op,
+                    t,
+                    format!(
+                        "reached by only {active} of the cluster's {} threads (divergent cluster barrier)",
+                        mask.len()
+                    ),
+                ));
+            }
         } else if ctx.isa::<BarrierOp>(op) {
             if let Some(t) = mask.iter().position(|a| !*a) {
                 let active = mask.iter().filter(|a| **a).count();
@@ -458,6 +490,68 @@ impl<'c> Sim<'c> {
                     return Err(self.wrap(d, t));
                 }
             }
+        }
+        Ok(())
+    }
+
+    /// Block `rank`'s array of the shared memory op `op` (`mgpu.shared_alloc` or
+    /// `mgpu.dynamic_shared`), made at its first use.
+    fn shared_of(&mut self, op: OpId, rank: usize) -> RtValue {
+        let ctx = self.ctx;
+        if let Some(a) = ctx.dyn_cast::<SharedAllocOp>(op) {
+            if let Some(v) = self.shared.get(&(rank, op)) {
+                return v.clone();
+            }
+            let n = a.size(ctx).unwrap_or(0).max(0) as usize;
+            let v = self.new_shared(op, n);
+            self.shared.insert((rank, op), v.clone());
+            v
+        } else {
+            let ty = ctx.value_type(ctx.result(op, 0));
+            if let Some(v) = self.dynamic.get(&(rank, ty)) {
+                return v.clone();
+            }
+            let elem = ptr_parts(ctx, ty).map(|p| p.0).unwrap_or(ty);
+            let n = self.shared_bytes as usize / elem_bytes(ctx, elem);
+            let v = self.new_shared(op, n);
+            self.dynamic.insert((rank, ty), v.clone());
+            v
+        }
+    }
+
+    /// `mgpu.cluster_store`: each active thread stores into the target block's copy of the
+    /// shared array its pointer comes from.
+    fn cluster_store(&mut self, c: ClusterStoreOp, mask: &Mask) -> InterpResult<()> {
+        let ctx = self.ctx;
+        let op = c.id();
+        let p = c.ptr(ctx);
+        let def = ctx.defining_op(p).filter(|&d| ctx.isa::<SharedAllocOp>(d) || ctx.isa::<DynamicSharedOp>(d));
+        let Some(def) = def else {
+            let t = mask.iter().position(|a| *a).unwrap_or(0);
+            return Err(self.err(
+                op,
+                t,
+                "needs its pointer straight from an 'mgpu.shared_alloc' or 'mgpu.dynamic_shared' (the simulator)",
+            ));
+        };
+        let kind = ctx.float_kind(ctx.value_type(c.value(ctx)));
+        for t in actives(mask) {
+            let rank = self.int(op, t, c.rank(ctx))?;
+            if !(0..self.cluster as i64).contains(&rank) {
+                return Err(self.err(op, t, format!("rank {rank} is outside the cluster of {} CTAs", self.cluster)));
+            }
+            let RtValue::Buffer { data, .. } = self.shared_of(def, rank as usize) else {
+                return Err(self.err(op, t, "expected a shared array"));
+            };
+            let off = self.int(op, t, c.index(ctx))?;
+            let x = match self.get(t, c.value(ctx))? {
+                RtValue::Float(f) => kind.map_or(*f, |k| k.round(*f)),
+                RtValue::Int(n) => *n as f64,
+                _ => return Err(self.err(op, t, "expected a scalar value to store")),
+            };
+            let mut a = data.borrow_mut();
+            let o = self.check_access(op, t, p, off, 1, a.data.len())?;
+            a.data[o] = x;
         }
         Ok(())
     }
@@ -622,7 +716,7 @@ impl<'c> Sim<'c> {
         let op = s.id();
         let (v, off) = (s.value(ctx), s.offset(ctx));
         let mode = s.shuffle_mode(ctx);
-        let n = self.nthreads;
+        let (n, nb) = (self.threads.len(), self.nthreads);
         let mut vals: Vec<Option<RtValue>> = vec![None; n];
         for t in actives(mask) {
             vals[t] = Some(self.get(t, v)?.clone());
@@ -630,8 +724,10 @@ impl<'c> Sim<'c> {
         let r = s.result(ctx);
         for t in actives(mask) {
             let o = self.int(op, t, off)?;
-            let lane = (t % WARP) as i64;
-            let base = t - t % WARP;
+            let lane = (t % nb % WARP) as i64;
+            let base = t - t % nb % WARP;
+            // The block's end: a lane past it is outside the warp.
+            let end = (t / nb + 1) * nb;
             let src = match mode {
                 Some(ShuffleMode::Xor) => lane ^ o,
                 Some(ShuffleMode::Down) => lane.saturating_add(o),
@@ -642,7 +738,8 @@ impl<'c> Sim<'c> {
                     return Err(self.err(op, t, format!("unknown shuffle mode '{m}'")));
                 }
             };
-            let from = if (0..WARP as i64).contains(&src) { base + src as usize } else { t };
+            let from =
+                if (0..WARP as i64).contains(&src) && base + (src as usize) < end { base + src as usize } else { t };
             let x = match vals.get(from) {
                 Some(Some(x)) => x.clone(),
                 _ => vals[t].clone().expect("active thread has a value"),
@@ -662,10 +759,11 @@ impl<'c> Sim<'c> {
             return Err(self.err(op, t, format!("unknown combiner '{k}'")));
         };
         let fk = ctx.float_kind(ctx.value_type(r));
-        let n = self.nthreads;
+        let (n, nb) = (self.threads.len(), self.nthreads);
         let width = w.width(ctx).unwrap_or(WARP as u32) as usize;
-        for base in (0..n).step_by(width) {
-            let lanes: Vec<usize> = (base..(base + width).min(n)).filter(|t| mask[*t]).collect();
+        let bases = (0..n).step_by(nb).flat_map(|b0| (b0..b0 + nb).step_by(width).map(move |b| (b, b0 + nb)));
+        for (base, end) in bases {
+            let lanes: Vec<usize> = (base..(base + width).min(end)).filter(|t| mask[*t]).collect();
             let Some(&first) = lanes.first() else {
                 continue;
             };
@@ -703,7 +801,7 @@ impl<'c> Sim<'c> {
         let ctx = self.ctx;
         let op = i.id();
         let c = i.condition(ctx);
-        let n = self.nthreads;
+        let n = self.threads.len();
         let mut then_mask = vec![false; n];
         let mut else_mask = vec![false; n];
         for t in actives(mask) {
@@ -741,7 +839,7 @@ impl<'c> Sim<'c> {
             .and_then(|r| ctx.entry_block(*r))
             .ok_or_else(|| op_error(ctx, op, "expects a body block"))?;
         let args = ctx.block_args(b);
-        let n = self.nthreads;
+        let n = self.threads.len();
         let mut iv = vec![0i64; n];
         let mut ub = vec![0i64; n];
         let mut step = vec![1i64; n];

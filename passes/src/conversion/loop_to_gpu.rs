@@ -1425,7 +1425,7 @@ impl<'a> KernelBuilder<'a> {
         let ft = ctx.function_type(&[], &[]);
         let fta = ctx.type_attr(ft);
         let unit = ctx.unit_attr();
-        let st = mgpu::FuncOp::state(loc, sym, fta, Some(unit), None, None, None).region(region);
+        let st = mgpu::FuncOp::state(loc, sym, fta, Some(unit), None, None, None, None).region(region);
         let kernel = ctx.create_op(st);
         ctx.append_op(mblock, kernel);
         let written: HashSet<Value> = written_buffers(ctx, nest).into_iter().collect();

@@ -28,12 +28,13 @@ define_op! {
     /// bounds) is in `1..=1024`. Parameters are global pointers and scalars. A `cooperative`
     /// kernel may hold `mgpu.grid_barrier`s: it is launched with all its blocks resident at
     /// once (the runtime caps the grid at what fits), so its code must cover its work with
-    /// any number of blocks (grid-stride loops).
+    /// any number of blocks (grid-stride loops). A kernel with `cluster = C` (2..=8) is
+    /// launched in clusters of C CTAs ([`super::cluster`]); it is not cooperative.
     pub struct FuncOp("mgpu.func") {
         summary: "a GPU kernel or device function",
         traits: [ISOLATED_FROM_ABOVE, SYMBOL, SINGLE_BLOCK],
         attrs: [sym_name: StrAttr, function_type: TypeAttr],
-        optional_attrs: [kernel: UnitAttr, max_threads: IntAttr, min_ctas_per_sm: IntAttr, cooperative: UnitAttr],
+        optional_attrs: [kernel: UnitAttr, max_threads: IntAttr, min_ctas_per_sm: IntAttr, cooperative: UnitAttr, cluster: IntAttr],
         regions: [body],
         verify: verify_func,
         format: (parse_func, print_func),
@@ -228,6 +229,15 @@ fn verify_func(ctx: &Context, op: OpId) -> VResult {
     // 0: explicitly no bound (`lower-loop-to-gpu{min-ctas=none}`), not even the default one.
     if f.min_ctas_per_sm(ctx).is_some_and(|n| !(0..=32).contains(&n)) {
         return Err(op_error(ctx, op, "expects 'min_ctas_per_sm' to be an integer in 0..=32"));
+    }
+    if let Some(c) = f.cluster(ctx) {
+        let max = super::cluster::MAX_CLUSTER;
+        if !(1..=max).contains(&c) {
+            return Err(op_error(ctx, op, format!("expects 'cluster' to be an integer in 1..={max}")));
+        }
+        if f.cooperative(ctx).is_some() {
+            return Err(op_error(ctx, op, "cannot be both 'cooperative' and launched in clusters ('cluster')"));
+        }
     }
     let Some(b) = ctx.entry_block(f.body(ctx)) else {
         return Err(op_error(ctx, op, "expects a body"));

@@ -5,12 +5,14 @@
 //! Ops that only make sense inside a kernel (everything but `func` and `launch`) have an
 //! `interpret` hook that reports an error: the simulator ([`crate::sim`]) executes them.
 
+pub mod cluster;
 pub mod control;
 pub mod ids;
 pub mod kernel;
 pub mod memory;
 pub mod warp;
 
+pub use cluster::{ClusterArriveOp, ClusterStoreOp, ClusterWaitOp};
 pub use control::{IfOp, YieldOp};
 pub use ids::{BlockDimOp, BlockIdOp, GridDimOp, LaneIdOp, ThreadIdOp, WarpIdOp};
 pub use kernel::{FuncOp, LaunchOp, ResidentBlocksOp, ReturnOp};

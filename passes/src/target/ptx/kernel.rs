@@ -288,6 +288,10 @@ pub(super) fn emit_kernel(ctx: &Context, op: OpId, opts: &PtxOptions) -> Result<
             let _ = writeln!(text, ".minnctapersm 1");
         }
     }
+    if let Some(c) = func.cluster(ctx).filter(|c| *c > 1) {
+        // Launched in clusters of C CTAs by a plain launch (the size is the kernel's own).
+        let _ = writeln!(text, ".reqnctapercluster {c}, 1, 1");
+    }
     text.push_str("{\n");
     for c in CLASSES {
         let n = k.counts[c.index()];
@@ -586,6 +590,15 @@ impl<'a> Kernel<'a> {
         } else if ctx.isa::<gpu::GridBarrierOp>(op) {
             self.grid_barrier();
             Ok(())
+        } else if let Some(a) = gpu::ClusterArriveOp::dyn_cast(ctx, op) {
+            let sem = if a.relaxed(ctx).is_some() { ".relaxed" } else { "" };
+            self.line(format!("barrier.cluster.arrive{sem}.aligned;"));
+            Ok(())
+        } else if ctx.isa::<gpu::ClusterWaitOp>(op) {
+            self.line("barrier.cluster.wait.aligned;".into());
+            Ok(())
+        } else if let Some(c) = gpu::ClusterStoreOp::dyn_cast(ctx, op) {
+            self.cluster_store(c)
         } else if let Some(access) = self.access(op) {
             self.memory(op, access)
         } else if let Some(a) = gpu::AtomicRmwOp::dyn_cast(ctx, op) {
@@ -1129,6 +1142,35 @@ impl<'a> Kernel<'a> {
 
     /// Loads and stores, scalar and vector. Operands: `load (p, i)`, `store (v, p, i)`,
     /// `load_vec (p, i)` with `w` results, `store_vec (v0..vw-1, p, i)`.
+    /// `mgpu.cluster_store`: the element's shared address, mapped to the target CTA's
+    /// (`mapa`), then `st.shared::cluster`.
+    fn cluster_store(&mut self, c: gpu::ClusterStoreOp) -> Result<(), Diagnostic> {
+        let ctx = self.ctx;
+        let op = c.id();
+        let VTy::Ptr(e, true) = self.vty(op, ctx.value_type(c.ptr(ctx)))? else {
+            return Err(self.err(op, "expects a shared pointer"));
+        };
+        if e == Sc::I1 {
+            return Err(self.err(op, "cannot access 'i1' elements"));
+        }
+        let (pr, ir, rr, vr) = (
+            self.get(op, c.ptr(ctx))?,
+            self.get(op, c.index(ctx))?,
+            self.get(op, c.rank(ctx))?,
+            self.get(op, c.value(ctx))?,
+        );
+        let off = self.tmp(Rc::B64);
+        self.line(format!("shl.b64 {off}, {ir}, {};", e.bytes().trailing_zeros()));
+        let addr = self.tmp(Rc::B64);
+        self.line(format!("add.s64 {addr}, {pr}, {off};"));
+        let rank = self.tmp(Rc::B32);
+        self.line(format!("cvt.u32.u64 {rank}, {rr};"));
+        let remote = self.tmp(Rc::B64);
+        self.line(format!("mapa.shared::cluster.u64 {remote}, {addr}, {rank};"));
+        self.line(format!("st.shared::cluster.{} [{remote}], {vr};", e.mem_suffix()));
+        Ok(())
+    }
+
     fn memory(&mut self, op: OpId, Access { store: stores, vector }: Access) -> Result<(), Diagnostic> {
         let ops = self.ctx.operands(op).to_vec();
         if ops.len() < 2 {
