@@ -43,6 +43,11 @@ pub fn merge_into_previous(
     if fa.0 == fb.0 || fa.cooperative(ctx).is_some() && fb.cooperative(ctx).is_some() {
         return Ok(false);
     }
+    // A kernel launched in clusters is not cooperative (a grid barrier would need every
+    // cluster resident, which a plain launch does not promise).
+    if fa.cluster(ctx).is_some_and(|c| c > 1) || fb.cluster(ctx).is_some_and(|c| c > 1) {
+        return Ok(false);
+    }
     // The same CTA size, known on both sides.
     let (ta, tb) = (const_int(ctx, la.threads(ctx)), const_int(ctx, lb.threads(ctx)));
     if ta.is_none() || ta != tb {

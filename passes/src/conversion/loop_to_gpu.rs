@@ -442,7 +442,14 @@ impl LoopToGpuOptions {
             staged_rows: u("staged-rows")?,
             reload: tri(o, "reload")?,
             shared_accs: tri(o, "shared-accs")?,
+            cluster: u("cluster")?,
         };
+        if ![0, 1, 2, 4, 8].contains(&overrides.cluster) {
+            return Err(format!(
+                "option 'cluster' must be 2, 4 or 8 (0: heuristic, 1: none), got {}",
+                overrides.cluster
+            ));
+        }
         if overrides.rows_in_flight > 2 {
             return Err(format!("option 'rows-in-flight' must be 0, 1 or 2, got {}", overrides.rows_in_flight));
         }
@@ -516,6 +523,11 @@ pub const OPTIONS: &[PassOptionInfo] = &[
         key: "shared-accs",
         help: "the column partials of a reload-form CTA per row accumulate in shared memory instead of registers: true (implies reload), false, or auto (where they do not fit the registers)",
         default: "auto",
+    },
+    PassOptionInfo {
+        key: "cluster",
+        help: "CTAs per row of a register-resident CTA-per-row kernel, launched as a thread-block cluster that combines each row reduction through distributed shared memory: 2, 4 or 8, 1 for none (0: heuristic)",
+        default: "0",
     },
     PassOptionInfo { key: "device", help: "device overrides, e.g. sms=108,smem=167936", default: "" },
     PassOptionInfo { key: "size-hints", help: "sizes of named dynamic dims, e.g. M=4096,N=384", default: "" },
@@ -1317,6 +1329,9 @@ struct KernelBuilder<'a> {
     row_guard: Option<Value>,
     shared_partials: Option<SharedPartials>,
     block_smem: HashMap<Type, Value>,
+    /// A cluster per row: the slots, per type, where each CTA's block reduction lands in
+    /// every CTA of the cluster ([`Self::block_reduce`]).
+    cluster_smem: HashMap<Type, Value>,
     /// Set while a CTA-per-row body with two or more reductions is emitted: each block
     /// reduction gets its own shared slots and no trailing barrier ([`Self::block_reduce`]).
     own_block_slots: bool,
@@ -1450,6 +1465,7 @@ impl<'a> KernelBuilder<'a> {
             row_guard: None,
             shared_partials: None,
             block_smem: HashMap::new(),
+            cluster_smem: HashMap::new(),
             own_block_slots: false,
             ids: HashMap::new(),
             fast: None,
@@ -2707,11 +2723,31 @@ impl<'a> KernelBuilder<'a> {
             let lane = self.id::<mgpu::LaneIdOp>();
             let n = self.iconst(s.threads_per_row as i64);
             (self.ibin(Ix::Rem, lane, n), n)
+        } else if s.cluster > 1 {
+            // A cluster per row: the thread's place in the cluster's threads.
+            let tid = self.id::<mgpu::ThreadIdOp>();
+            let bdim = self.block_dim();
+            let rank = self.cluster_rank(s.cluster);
+            let r = self.ibin(Ix::Mul, rank, bdim);
+            let c = self.iconst(s.cluster as i64);
+            (self.ibin(Ix::Add, r, tid), self.ibin(Ix::Mul, bdim, c))
         } else {
             let tid = self.id::<mgpu::ThreadIdOp>();
             let bdim = self.block_dim();
             (tid, bdim)
         }
+    }
+
+    /// The CTA's rank in its cluster of `c` CTAs (one-dimensional clusters: `block_id % c`).
+    fn cluster_rank(&mut self, c: u32) -> Value {
+        let b = self.id::<mgpu::BlockIdOp>();
+        let c = self.iconst(c as i64);
+        self.ibin(Ix::Rem, b, c)
+    }
+
+    /// CTAs per row of the schedule being lowered (1: no cluster).
+    fn cluster(&self) -> u32 {
+        self.schedule.as_ref().map_or(1, |s| s.cluster.max(1))
     }
 
     /// Emits the body of a row (ops of `body` in order; `reduce`s strided over the row's
@@ -2850,7 +2886,58 @@ impl<'a> KernelBuilder<'a> {
         if !own {
             self.push(mgpu::BarrierOp::state(self.loc));
         }
-        Ok(tot)
+        match self.cluster() {
+            1 => Ok(tot),
+            c => self.cluster_reduce(&kind, tot, c),
+        }
+    }
+
+    /// Combines the CTA totals `tot` of a row held by a cluster of `c` CTAs: threads
+    /// `0..c` of each CTA store its total into slot `rank` of CTA `tid` (distributed shared
+    /// memory), and after the cluster barrier every thread combines the slots in rank order
+    /// (deterministic, and the same in every CTA).
+    ///
+    /// The barrier's phases alternate arrivals and waits per thread: the kernel arrives once
+    /// in its prologue; each reduction waits (every CTA has read the slots of the one
+    /// before), stores, arrives (releasing the stores), waits (acquiring the others'), reads,
+    /// and arrives without waiting; `finish` waits once before the kernel returns, so no CTA
+    /// leaves while another may still write its shared memory.
+    fn cluster_reduce(&mut self, kind: &str, tot: Value, c: u32) -> R<Value> {
+        let ty = self.ctx.value_type(tot);
+        let slots = match self.cluster_smem.get(&ty) {
+            Some(&s) => s,
+            None => {
+                let pt = ptr_type(self.ctx, ty, true);
+                let size = self.ctx.i64_attr(c as i64);
+                let op = self.prologue(mgpu::SharedAllocOp::state(self.loc, pt, size));
+                let s = self.ctx.result(op, 0);
+                self.cluster_smem.insert(ty, s);
+                s
+            }
+        };
+        let rank = self.cluster_rank(c);
+        let tid = self.id::<mgpu::ThreadIdOp>();
+        let cc = self.iconst(c as i64);
+        self.push(mgpu::ClusterWaitOp::state(self.loc));
+        let writer = self.icmp("lt", tid, cc);
+        self.if_then(writer, &mut |kb| {
+            kb.push(mgpu::ClusterStoreOp::state(kb.loc, tot, slots, rank, tid));
+            Ok(())
+        })?;
+        self.push(mgpu::ClusterArriveOp::state(self.loc, None));
+        self.push(mgpu::ClusterWaitOp::state(self.loc));
+        let mut acc = None;
+        for r in 0..c {
+            let ri = self.iconst(r as i64);
+            let x = self.push1(mgpu::LoadOp::state(self.loc, slots, ri, ty, None));
+            acc = Some(match acc {
+                None => x,
+                Some(a) => self.combine(kind, a, x)?,
+            });
+        }
+        let relaxed = self.ctx.unit_attr();
+        self.push(mgpu::ClusterArriveOp::state(self.loc, Some(relaxed)));
+        Ok(acc.expect("a cluster of two or more CTAs"))
     }
 
     /// Runs `emit` (the emission of one row of `body`) with a block reduction's own slots
@@ -3067,6 +3154,14 @@ impl<'a> KernelBuilder<'a> {
         }
         let bench = self.ctx.unit_attr();
         self.ctx.set_attr(self.kernel, "morf.bench", bench);
+        if s.cluster > 1 {
+            // A cluster per row: launched in clusters, and every thread arrives once before
+            // the first row reduction's wait ([`Self::cluster_reduce`]).
+            let c = self.ctx.i64_attr(s.cluster as i64);
+            self.ctx.set_attr(self.kernel, "cluster", c);
+            let relaxed = self.ctx.unit_attr();
+            self.prologue(mgpu::ClusterArriveOp::state(self.loc, Some(relaxed)));
+        }
 
         let m = self.get(parts.ubs[0])?;
         let one = self.iconst(1);
@@ -3113,8 +3208,13 @@ impl<'a> KernelBuilder<'a> {
             let index = workspaces.iter().enumerate().map(|(k, w)| (*w, k)).collect();
             self.shared_partials = Some(SharedPartials { smem, index, slots, slot, n: n_kernel, col: None });
         }
-        let bid = self.id::<mgpu::BlockIdOp>();
-        let gdim = self.id::<mgpu::GridDimOp>();
+        let (mut bid, mut gdim) = (self.id::<mgpu::BlockIdOp>(), self.id::<mgpu::GridDimOp>());
+        if s.cluster > 1 {
+            // Splits go to clusters: the cluster's index and count.
+            let c = self.iconst(s.cluster as i64);
+            bid = self.ibin(Ix::Div, bid, c);
+            gdim = self.ibin(Ix::Div, gdim, c);
+        }
         let kinds: Vec<String> = workspaces
             .iter()
             .map(|w| {
@@ -3227,7 +3327,14 @@ impl<'a> KernelBuilder<'a> {
             SplitBy::Value(v) => v,
         };
         let nsplit_h = ib.ceildiv(self.ctx, mh, sh);
-        let blocks = self.host_grid(nsplit_h, 1, s.max_grid);
+        let blocks = if s.cluster > 1 {
+            // Whole clusters, a split each.
+            let clusters = self.host_grid(nsplit_h, 1, (s.max_grid / s.cluster as u64).max(1));
+            let c = ib.index(self.ctx, s.cluster as i64);
+            ib.mul(self.ctx, clusters, c)
+        } else {
+            self.host_grid(nsplit_h, 1, s.max_grid)
+        };
         let bytes = if shared {
             let ip = inner.as_ref().expect("inner");
             let per = ib.index(self.ctx, (workspaces.len() as u64 * s.rows_per_cta as u64 * 4) as i64);
@@ -3358,6 +3465,11 @@ impl<'a> KernelBuilder<'a> {
     /// before the nest; returns the launch.
     fn finish(mut self) -> R<OpId> {
         self.cur = self.entry;
+        if self.cluster() > 1 {
+            // The phase of the last reduction's arrival: no CTA leaves while another may
+            // still store into its shared memory ([`Self::cluster_reduce`]).
+            self.push(mgpu::ClusterWaitOp::state(self.loc));
+        }
         self.push(mgpu::ReturnOp::state(self.loc));
         let tys: Vec<Type> = self.ctx.block_args(self.entry).iter().map(|v| self.ctx.value_type(*v)).collect();
         let ft = self.ctx.function_type(&tys, &[]);
@@ -3459,6 +3571,11 @@ struct FastState {
     k: usize,
     /// Per chunk: the column of its first element.
     bases: Vec<Value>,
+    /// Per chunk: where its first element sits in the CTA's shared row (`bases` but for a
+    /// cluster per row, whose CTAs keep only their own columns).
+    lbases: Vec<Value>,
+    /// The columns a CTA keeps in a shared row ([`Schedule::cta_cols`]).
+    cta_cols: i64,
     /// Per chunk: `base < N` when the chunk is partial (some threads past the row's end).
     valid: Vec<Option<Value>>,
     /// Hoisted `[j]` buffers: their elements per owned column.
@@ -3799,7 +3916,9 @@ impl<'a> KernelBuilder<'a> {
     ) -> R<()> {
         let fast = s.fast.expect("fast schedule");
         let (n, v, k) = (fast.cols as i64, fast.vector as usize, fast.chunks as usize);
-        let tpr = s.threads_per_row as i64;
+        // The row's threads: a cluster's, with a cluster per row (`t` is then the thread's
+        // place in the cluster).
+        let tpr = s.threads_per_row as i64 * s.cluster.max(1) as i64;
         let parts = loop_parts(self.ctx, op, false).map_err(|e| op_error(self.ctx, op, e))?;
         // Columns of the thread's chunks.
         let vc = self.iconst(v as i64);
@@ -3813,11 +3932,28 @@ impl<'a> KernelBuilder<'a> {
             bases.push(b);
             valid.push(if ((c + 1) as i64) * tpr * v as i64 > n { Some(self.icmp("lt", b, nc)) } else { None });
         }
+        // Where the CTA keeps its columns in shared memory (staged rows, shared
+        // accumulators): chunk by chunk of its own threads, `(c * threads + tid) * v` (the
+        // global columns but for a cluster).
+        let lbases = if s.cluster > 1 {
+            let tid = self.id::<mgpu::ThreadIdOp>();
+            let tv = self.ibin(Ix::Mul, tid, vc);
+            (0..k)
+                .map(|c| {
+                    let off = self.iconst(c as i64 * s.threads_per_row as i64 * v as i64);
+                    self.ibin(Ix::Add, tv, off)
+                })
+                .collect()
+        } else {
+            bases.clone()
+        };
         self.fast = Some(FastState {
             n,
             v,
             k,
             bases: bases.clone(),
+            lbases,
+            cta_cols: s.cta_cols() as i64,
             valid: valid.clone(),
             ws: ws.iter().enumerate().map(|(p, w)| (*w, p)).collect(),
             reload: fast.reload,
@@ -4086,8 +4222,8 @@ impl<'a> KernelBuilder<'a> {
 
     /// The offset of chunk `c` of partial `p` in the shared accumulators: `p * n + base`.
     fn shared_acc_offset(&mut self, p: usize, c: usize) -> Value {
-        let n = self.fs().n;
-        let b = self.fs().bases[c];
+        let n = self.fs().cta_cols;
+        let b = self.fs().lbases[c];
         let pn = self.iconst(p as i64 * n);
         self.ibin(Ix::Add, pn, b)
     }
@@ -4287,7 +4423,7 @@ impl<'a> KernelBuilder<'a> {
             if !self.ctx.is_float(elem) || ![4, 8, 16].contains(&(e * f.vector as u64)) || self.written.contains(&buf) {
                 continue;
             }
-            let stride = (f.cols * e).next_multiple_of(16);
+            let stride = (s.cta_cols() * e).next_multiple_of(16);
             out.push(Staged { buf, elem, base: (bytes / e) as i64, stride: (stride / e) as i64 });
             bytes += slots * stride;
         }
@@ -4305,9 +4441,9 @@ impl<'a> KernelBuilder<'a> {
             let rowoff = self.fast_row_offset(st.buf, &[row]);
             let sbase = self.staging_row(st, ring, slot, rpc);
             for c in 0..self.fs().k {
-                let (b, valid) = (self.fs().bases[c], self.fs().valid[c]);
+                let (b, lb, valid) = (self.fs().bases[c], self.fs().lbases[c], self.fs().valid[c]);
                 let goff = self.ibin(Ix::Add, rowoff, b);
-                let soff = self.ibin(Ix::Add, sbase, b);
+                let soff = self.ibin(Ix::Add, sbase, lb);
                 let mut copy = |kb: &mut Self| -> R<()> {
                     kb.push(mgpu::CopyAsyncOp::state(kb.loc, sp, soff, src, goff, w));
                     Ok(())
@@ -4344,9 +4480,11 @@ impl<'a> KernelBuilder<'a> {
     /// staged one in the ring): a vector load per chunk (`nc`: through the read-only cache),
     /// zeros where a chunk is past N.
     fn load_thread_cols(&mut self, ptr: Value, base: Value, elem: Type, nc: bool) -> R<Vec<Value>> {
+        let shared = morf_gpu::ptr_parts(self.ctx, self.ctx.value_type(ptr)).is_some_and(|p| p.1 == morf_gpu::SHARED);
         let mut vals = Vec::new();
         for c in 0..self.fs().k {
-            let (b, valid) = (self.fs().bases[c], self.fs().valid[c]);
+            let b = if shared { self.fs().lbases[c] } else { self.fs().bases[c] };
+            let valid = self.fs().valid[c];
             let off = self.ibin(Ix::Add, base, b);
             vals.extend(self.vload(ptr, off, elem, nc, valid)?);
         }

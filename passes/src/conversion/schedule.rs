@@ -89,6 +89,11 @@ pub struct Schedule {
     pub fast: Option<FastShape>,
     /// Rows per block of a split-K column reduction ([`Mapping::SplitPartial`]; 0 otherwise).
     pub split_rows: u64,
+    /// CTAs per row of a register-resident CTA-per-row kernel ([`FastShape`]), launched as
+    /// one thread-block cluster (1: none). The row's columns are split over the cluster's
+    /// `cluster x threads` threads, and each row reduction is combined across the cluster
+    /// through distributed shared memory.
+    pub cluster: u32,
     /// Why the heuristic declined what would have hidden more memory latency (a second row
     /// in flight, staged rows), for `--schedule-report`.
     pub notes: Notes,
@@ -161,6 +166,9 @@ impl fmt::Display for Schedule {
         }
         if self.staged_rows > 0 {
             write!(f, " staged-rows={}", self.staged_rows)?;
+        }
+        if self.cluster > 1 {
+            write!(f, " cluster={}", self.cluster)?;
         }
         if let Some(fast) = self.fast {
             write!(f, " fast: N={} vector={} chunks={}", fast.cols, fast.vector, fast.chunks)?;
@@ -244,6 +252,9 @@ impl Schedule {
         if self.staged_rows > 0 {
             int(ctx, &mut e, "staged_rows", self.staged_rows as u64);
         }
+        if self.cluster > 1 {
+            int(ctx, &mut e, "cluster", self.cluster as u64);
+        }
         if let Some(f) = self.fast {
             let mut fe = Vec::new();
             int(ctx, &mut fe, "cols", f.cols);
@@ -292,6 +303,7 @@ impl Schedule {
                     | "fast"
                     | "split_rows"
                     | "staged_rows"
+                    | "cluster"
                     | "final"
             ) {
                 return Err(format!("'morf.schedule' has an unknown entry '{n}'"));
@@ -427,6 +439,15 @@ impl Schedule {
             }
             Some(_) => int("staged_rows", 2, MAX_STAGED_ROWS as u64)? as u32,
         };
+        let cluster = match get("cluster") {
+            None => 1,
+            Some(_) if fast.is_none() || threads_per_row != threads || partials == PartialStore::Shared => {
+                return Err(
+                    "'morf.schedule' entry 'cluster' needs a \"fast\" row_fused schedule with a CTA per row".into()
+                );
+            }
+            Some(_) => int("cluster", 1, morf_gpu::ops::cluster::MAX_CLUSTER as u64)? as u32,
+        };
         let final_launch = match get("final") {
             None if mapping == Mapping::SplitPartial => {
                 return Err("'morf.schedule' of a \"split_partial\" mapping lacks the entry 'final'".into());
@@ -455,6 +476,7 @@ impl Schedule {
             partials,
             fast,
             split_rows,
+            cluster,
             notes: Notes::default(),
         };
         Ok((s, final_launch))
@@ -574,8 +596,8 @@ impl Schedule {
     /// row of every row input ([`staged_row_bytes`]); 0 without staging.
     pub fn staged_bytes(&self, shape: &NestShape) -> u64 {
         match self.fast {
-            Some(f) if self.staged_rows > 0 => {
-                self.staged_rows as u64 * self.rows_per_cta as u64 * staged_row_bytes(shape, f.cols)
+            Some(_) if self.staged_rows > 0 => {
+                self.staged_rows as u64 * self.rows_per_cta as u64 * staged_row_bytes(shape, self.cta_cols())
             }
             _ => 0,
         }
@@ -585,8 +607,21 @@ impl Schedule {
     /// come before any staging ring; 0 without them.
     pub fn shared_accs_bytes(&self, shape: &NestShape) -> u64 {
         match self.fast {
-            Some(f) if f.shared_accs => shared_accs_bytes(shape.partials, f.cols),
+            Some(f) if f.shared_accs => shared_accs_bytes(shape.partials, self.cta_cols()),
             _ => 0,
+        }
+    }
+
+    /// The columns of a row one CTA of the register-resident form holds: all of them, or its
+    /// share of a cluster's (`chunks x threads_per_row x vector` at most); 0 without that
+    /// form.
+    pub fn cta_cols(&self) -> u64 {
+        match self.fast {
+            Some(f) if self.cluster > 1 => {
+                (f.chunks as u64 * self.threads_per_row as u64 * f.vector as u64).min(f.cols)
+            }
+            Some(f) => f.cols,
+            None => 0,
         }
     }
 
@@ -610,6 +645,9 @@ impl Schedule {
         }
         if self.staged_rows > 0 {
             out.push_str(&format!(" staged_rows={}", self.staged_rows));
+        }
+        if self.cluster > 1 {
+            out.push_str(&format!(" cluster={}", self.cluster));
         }
         match self.fast {
             Some(f) => out.push_str(&format!(
@@ -781,9 +819,9 @@ pub fn resident_ctas(device: &Device, threads: u64, regs: u64) -> u64 {
 /// estimate leaves resident with one row in flight too: left alone ptxas capped
 /// rmsnorm_bwd_f32's at 576000 x 384 at 80 registers (three CTAs) and spilled 8 bytes.
 pub fn planned_ctas_per_sm(device: &Device, shape: &NestShape, s: &Schedule, cooperative: bool) -> Option<u64> {
-    let f = s.fast?;
+    s.fast?;
     let t = s.threads as u64;
-    let per_thread = f.cols.div_ceil(s.threads_per_row.max(1) as u64);
+    let per_thread = s.cta_cols().div_ceil(s.threads_per_row.max(1) as u64);
     if s.threads_per_row <= 32 && s.rows_in_flight_per_warp >= 2 {
         return Some(resident_ctas(device, t, rows_ahead_margin(row_regs(shape, per_thread, 2))));
     }
@@ -795,7 +833,7 @@ pub fn planned_ctas_per_sm(device: &Device, shape: &NestShape, s: &Schedule, coo
     // on the registers for CTAs that cannot be resident would only make ptxas spill
     // (layernorm_bwd at 4096 x 16384: 128 KiB of accumulators, capped at 64 registers for
     // two CTAs, spilled 388 bytes).
-    let by_smem = if f.shared_accs {
+    let by_smem = if s.fast.is_some_and(|f| f.shared_accs) {
         (device.shared_mem_per_sm / (s.shared_accs_bytes(shape) + s.staged_bytes(shape)).max(1)).max(1)
     } else {
         u64::MAX
@@ -836,6 +874,9 @@ pub struct Overrides {
     /// memory ([`FastShape::shared_accs`]; implies the reload form), `Some(false)` never;
     /// `None`: the heuristic, where the partials do not fit the registers beside a pass.
     pub shared_accs: Option<bool>,
+    /// `cluster`: CTAs per row of a register-resident CTA-per-row kernel, one thread-block
+    /// cluster ([`Schedule::cluster`]; 1: none; 0: the heuristic).
+    pub cluster: u32,
 }
 
 /// Budget of shared memory one CTA of a row-fused kernel may use for partials, so that
@@ -939,6 +980,7 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
         partials: PartialStore::None,
         fast: None,
         split_rows: 0,
+        cluster: 1,
         notes: Notes::default(),
     };
     // CTAs of whole warps.
@@ -973,7 +1015,20 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                 Some(n) => n > 32 * 2 * FAST_COLS,
                 None => cols > 2048,
             };
-            if let (Some(n), true, 0, 0) = (fast_n, long, o.threads, o.threads_per_row) {
+            // A cluster of CTAs per row (`cluster`): each CTA is sized for its share of the row.
+            let mut cl = if o.cluster > 1 && long && fast_n.is_some() {
+                o.cluster.min(morf_gpu::ops::cluster::MAX_CLUSTER as u32)
+            } else {
+                1
+            };
+            if o.cluster > 1 && cl == 1 {
+                s.notes.0.push(format!(
+                    "cluster={} not taken: a cluster per row needs a register-resident row (N known) of more than {} columns",
+                    o.cluster,
+                    32 * 2 * FAST_COLS
+                ));
+            }
+            if let (Some(n), true, 0, 0) = (fast_n.map(|n| n.div_ceil(cl as u64)), long, o.threads, o.threads_per_row) {
                 // A CTA per row with ~16 columns per thread (at least 4 warps), and past 8
                 // warps up to 32 columns per thread instead of more warps: a smaller CTA waits
                 // on fewer warps at each block reduction's barrier and shares the SM with
@@ -1030,8 +1085,18 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                 s.rows_per_cta = 1;
                 PartialStore::Global
             };
-            if let Some(n) = fast_n {
-                let v = fast_vector(o, shape, n);
+            if cl > 1 && s.threads_per_row != s.threads {
+                s.notes.0.push(format!(
+                    "cluster={cl} not taken: a cluster per row needs a CTA per row, not {} threads a row",
+                    s.threads_per_row
+                ));
+                cl = 1;
+            }
+            s.cluster = cl;
+            if let Some(n_full) = fast_n {
+                let v = fast_vector(o, shape, n_full);
+                // The CTA's share of the row (all of it without a cluster).
+                let n = n_full.div_ceil(cl as u64);
                 let chunks = n.div_ceil(s.threads_per_row as u64 * v as u64);
                 // At most 32 columns per thread (registers), unrolled, and a row that fits the
                 // registers a thread of the CTA may hold (else ptxas spills: layernorm_bwd at
@@ -1104,7 +1169,8 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                     }
                     let per = n.div_ceil(s.threads_per_row.max(1) as u64);
                     let chunks = n.div_ceil(s.threads_per_row as u64 * v as u64);
-                    s.fast = Some(FastShape { vector: v, chunks: chunks as u32, cols: n, reload: true, shared_accs });
+                    s.fast =
+                        Some(FastShape { vector: v, chunks: chunks as u32, cols: n_full, reload: true, shared_accs });
                     if o.reload.is_none() && o.shared_accs.is_none() {
                         let how = if shared_accs {
                             format!(
@@ -1129,7 +1195,7 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                     s.fast = Some(FastShape {
                         vector: v,
                         chunks: chunks as u32,
-                        cols: n,
+                        cols: n_full,
                         reload: false,
                         shared_accs: false,
                     });
@@ -1155,7 +1221,7 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                 // (measured on the H200 at 65536 x 1024, a warp per row: softmax_fwd_colsum
                 // 138 -> 123 us, rmsnorm_bwd 127 -> 116, layernorm_bwd 139 -> 125;
                 // row_col_stats, which lost a CTA per SM, 54 -> 70).
-                let per_thread = f.cols.div_ceil(s.threads_per_row.max(1) as u64);
+                let per_thread = s.cta_cols().div_ceil(s.threads_per_row.max(1) as u64);
                 let t = s.threads as u64;
                 // The estimate runs up to a third under ptxas' count (layernorm_bwd at N=384:
                 // 90 against 120; with two rows 150, which lost a CTA and measured 519 -> 751
@@ -1201,9 +1267,9 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                 // asynchronous copies, as many as keep STAGED_BYTES_PER_SM in flight on the
                 // CTAs an SM holds. A warp per row stages only when asked (`staged-rows`; its
                 // ring sits after the shared partials, if any).
-                let row = staged_row_bytes(shape, f.cols) * s.rows_per_cta as u64;
+                let row = staged_row_bytes(shape, s.cta_cols()) * s.rows_per_cta as u64;
                 let auto = if s.threads_per_row > 32 && o.rows_in_flight == 0 {
-                    let per_thread = f.cols.div_ceil(s.threads_per_row.max(1) as u64);
+                    let per_thread = s.cta_cols().div_ceil(s.threads_per_row.max(1) as u64);
                     let regs = form_regs(shape, per_thread, Some(f), 1);
                     // Shared accumulators take their room first (and bound the CTAs per SM).
                     let accs = s.shared_accs_bytes(shape);
