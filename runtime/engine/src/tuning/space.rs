@@ -89,6 +89,8 @@ pub fn knobs(passes: &[&str], sms: u32) -> Vec<Knob> {
         let grids: Vec<String> = [1u32, 2, 4, 8].iter().map(|k| (k * sms.max(1)).to_string()).collect();
         out.push(Knob { pass: l, key: "grid", values: grids });
         out.push(Knob { pass: l, key: "split-rows", values: v(&["64", "128", "256", "512", "1024"]) });
+        // CTAs per row, one thread-block cluster (long rows; 1: none).
+        out.push(Knob { pass: l, key: "cluster", values: v(&["1", "2", "4"]) });
     }
     out
 }
