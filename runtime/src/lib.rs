@@ -446,6 +446,50 @@ impl Gpu {
         self.resident(f, name, block, shared_bytes)
     }
 
+    /// The blocks of kernel `name` launched in clusters of `cluster` CTAs (its own
+    /// `.reqnctapercluster`) that the device holds at once: `cuOccupancyMaxActiveClusters`
+    /// times `cluster` (a cluster's CTAs share one GPC, so fewer clusters may fit than the
+    /// per-SM occupancy suggests). `cluster <= 1` is [`Gpu::resident_blocks`].
+    pub fn resident_cluster_blocks(
+        &self,
+        module: &Module,
+        name: &str,
+        block: u32,
+        shared_bytes: u32,
+        cluster: u32,
+    ) -> Result<u32> {
+        if cluster <= 1 {
+            return self.resident_blocks(module, name, block, shared_bytes);
+        }
+        let (f, static_shared) = module.function(name)?;
+        self.bind()?;
+        self.opt_in_shared(f, name, shared_bytes, static_shared)?;
+        // SAFETY: plain data; every field is set below or is zero (no stream, one attribute).
+        let mut attr: sys::CUlaunchAttribute = unsafe { std::mem::zeroed() };
+        attr.id = sys::CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+        attr.value.clusterDim.x = cluster;
+        attr.value.clusterDim.y = 1;
+        attr.value.clusterDim.z = 1;
+        let cfg = sys::CUlaunchConfig {
+            gridDimX: cluster * self.sm_count()?.max(1),
+            gridDimY: 1,
+            gridDimZ: 1,
+            blockDimX: block,
+            blockDimY: 1,
+            blockDimZ: 1,
+            sharedMemBytes: shared_bytes,
+            hStream: std::ptr::null_mut(),
+            attrs: &mut attr,
+            numAttrs: 1,
+        };
+        let mut n: std::ffi::c_int = 0;
+        // SAFETY: `f` belongs to a live module; `cfg` and `attr` outlive the call.
+        unsafe { sys::cuOccupancyMaxActiveClusters(&mut n, f, &cfg) }
+            .result()
+            .map_err(|e| cuda_err("cuOccupancyMaxActiveClusters", e, format!("kernel '{name}'")))?;
+        Ok(n.max(0) as u32 * cluster)
+    }
+
     /// [`Gpu::resident_blocks`] of a function already looked up and opted in.
     fn resident(&self, f: sys::CUfunction, name: &str, block: u32, shared_bytes: u32) -> Result<u32> {
         // SAFETY: `f` belongs to a live module.

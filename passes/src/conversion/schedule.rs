@@ -879,13 +879,14 @@ pub struct Overrides {
     pub cluster: u32,
 }
 
-/// Bytes of a row input one CTA of a register-resident row kernel holds before the heuristic
-/// splits the row over a cluster ([`Schedule::cluster`]). Measured on the H200 (2026-12-02,
-/// docs/perf.md): at bf16 N = 16384 (32 KiB) one CTA (the reload form) beats a cluster of 2
-/// (RMSNorm backward 128.0 against 198.7 us at 4096 rows); at N = 32768 a cluster of 2 beats
-/// one CTA (576.9 against 1762.5 us at 8192 rows, whose shared accumulators spilled) and
-/// clusters of 4 (1120.1) and 8 (732.3).
-const CTA_ROW_BYTES: u64 = 32 * 1024;
+/// Columns of a row one CTA of a register-resident row kernel holds before the heuristic
+/// splits the row over a cluster ([`Schedule::cluster`]): a thread's registers bound its
+/// columns, whatever their type. Measured on the H200 (2026-12-02, docs/perf.md): at
+/// N = 16384 one CTA (the reload form) beats a cluster of 2 in bf16 (RMSNorm backward 128.0
+/// against 198.7 us at 4096 rows) and in f32 (233.9 against 259.2; f32 N = 12288: 105.2
+/// against 123.7); at bf16 N = 32768 a cluster of 2 beats one CTA (576.9 against 1762.5 us at
+/// 8192 rows, whose shared accumulators spilled) and clusters of 4 (1120.1) and 8 (732.3).
+const CTA_ROW_COLS: u64 = 16384;
 
 /// Budget of shared memory one CTA of a row-fused kernel may use for partials, so that
 /// at least two CTAs fit on an SM next to the L1 cache.
@@ -1025,12 +1026,11 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
             };
             // A cluster of CTAs per row (`cluster`): each CTA is sized for its share of the row.
             // The heuristic takes the fewest CTAs (a power of two) whose share of a row input
-            // is at most CTA_ROW_BYTES, for rows with a row reduction.
+            // is at most CTA_ROW_COLS columns, for rows with a row reduction.
             let auto = match fast_n {
-                Some(n) if long && shape.row_reductions > 0 && o.threads == 0 && o.threads_per_row == 0 => {
-                    let bytes = n * shape.fast_bytes.max(1) as u64;
+                Some(n) if long && shape.row_reductions > 0 && o.threads_per_row == 0 => {
                     let mut c = 1u32;
-                    while bytes.div_ceil(c as u64) > CTA_ROW_BYTES && (c as i64) < morf_gpu::ops::cluster::MAX_CLUSTER {
+                    while n.div_ceil(c as u64) > CTA_ROW_COLS && (c as i64) < morf_gpu::ops::cluster::MAX_CLUSTER {
                         c *= 2;
                     }
                     c
@@ -1046,8 +1046,8 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
             };
             if o.cluster == 0 && cl > 1 {
                 s.notes.0.push(format!(
-                    "a cluster of {cl} CTAs per row: a row input's {} bytes are over the {CTA_ROW_BYTES} one CTA holds well",
-                    fast_n.unwrap_or(0) * shape.fast_bytes.max(1) as u64
+                    "a cluster of {cl} CTAs per row: a row of {} columns is over the {CTA_ROW_COLS} one CTA holds well",
+                    fast_n.unwrap_or(0)
                 ));
             }
             if o.cluster > 1 && cl == 1 {

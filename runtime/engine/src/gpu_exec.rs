@@ -434,9 +434,11 @@ impl<'a> GpuExecutor<'a> {
                             .map_err(|_| op_err(ctx, op, format!("{what} = {n} does not fit a CUDA launch")))
                     };
                     let (threads, shared) = (dim(r.threads(ctx), "threads")?, dim(r.shared(ctx), "shared")?);
+                    // A kernel launched in clusters: the clusters that fit, in blocks.
+                    let cluster = r.callee(ctx).and_then(|f| f.cluster(ctx)).unwrap_or(1).clamp(1, 8) as u32;
                     let n = self
                         .gpu
-                        .resident_blocks(self.module, kernel, threads, shared)
+                        .resident_cluster_blocks(self.module, kernel, threads, shared, cluster)
                         .map_err(|e| op_err(ctx, op, format!("occupancy of @{kernel}: {e}")))?;
                     m.set(r.result(ctx), RtValue::Int(n as i64));
                 }
