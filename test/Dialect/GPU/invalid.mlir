@@ -486,3 +486,45 @@ mgpu.func @shared_too_big() kernel {
   %s = mgpu.shared_alloc {size = 12289} : !mgpu.ptr<f32, 3>
   mgpu.return
 }
+
+// -----
+
+// Cluster ops need a kernel launched in clusters.
+mgpu.func @no_cluster() kernel {
+  // expected-error@+1 {{'mgpu.cluster_wait' op requires its 'mgpu.func' to have a 'cluster' of 2 or more CTAs}}
+  mgpu.cluster_wait
+  mgpu.return
+}
+
+// -----
+
+// expected-error@+1 {{'mgpu.func' op expects 'cluster' to be an integer in 1..=8}}
+mgpu.func @cluster_too_big() kernel attributes {cluster = 16} {
+  mgpu.return
+}
+
+// -----
+
+// expected-error@+1 {{'mgpu.func' op cannot be both 'cooperative' and launched in clusters ('cluster')}}
+mgpu.func @cluster_cooperative() kernel attributes {cluster = 2, cooperative} {
+  mgpu.return
+}
+
+// -----
+
+mgpu.func @cluster_store_type(%v: f64) kernel attributes {cluster = 2} {
+  %s = mgpu.shared_alloc {size = 2} : !mgpu.ptr<f32, 3>
+  %c0 = mloop.constant 0 : index
+  // expected-error@+1 {{use of value '%v' expects different type than prior uses: 'f32' vs 'f64'}}
+  mgpu.cluster_store %v, %s[%c0], %c0 : !mgpu.ptr<f32, 3>
+  mgpu.return
+}
+
+// -----
+
+mgpu.func @cluster_store_global(%v: f32, %g: !mgpu.ptr<f32>) kernel attributes {cluster = 2} {
+  %c0 = mloop.constant 0 : index
+  // expected-error@+1 {{'mgpu.cluster_store' op operand #1 ('ptr') must be a shared-memory pointer ('!mgpu.ptr<T, 3>')}}
+  mgpu.cluster_store %v, %g[%c0], %c0 : !mgpu.ptr<f32>
+  mgpu.return
+}

@@ -148,3 +148,22 @@ func.func @host(%x: !mloop.buffer<?x?xbf16>, %y: !mloop.buffer<?xf32>) {
   %r = mgpu.resident_blocks @memory threads(%t) shared(%s)
   return
 }
+
+// A kernel launched in clusters of 2 CTAs, with a store into the other CTA's shared memory
+// between the cluster barrier's arrivals and waits.
+// CHECK-LABEL: mgpu.func @cluster(%{{.*}}: f32) kernel attributes {cluster = 2}
+mgpu.func @cluster(%v: f32) kernel attributes {cluster = 2} {
+  %s = mgpu.shared_alloc {size = 2} : !mgpu.ptr<f32, 3>
+  %c0 = mloop.constant 0 : index
+  %c1 = mloop.constant 1 : index
+  // CHECK: mgpu.cluster_arrive {relaxed}
+  mgpu.cluster_arrive {relaxed}
+  // CHECK: mgpu.cluster_wait
+  mgpu.cluster_wait
+  // CHECK: mgpu.cluster_store %{{.*}}, %{{.*}}[%{{.*}}], %{{.*}} : !mgpu.ptr<f32, 3>
+  mgpu.cluster_store %v, %s[%c0], %c1 : !mgpu.ptr<f32, 3>
+  // CHECK: mgpu.cluster_arrive{{$}}
+  mgpu.cluster_arrive
+  mgpu.cluster_wait
+  mgpu.return
+}

@@ -1,0 +1,75 @@
+// A thread-block cluster per row (`lower-loop-to-gpu{cluster=C}`): a register-resident CTA per
+// row splits its row over the C CTAs of a cluster, each holding its share of the columns
+// (`(k * C * threads + rank * threads + tid) * vector`), and combines each row reduction
+// through distributed shared memory: threads 0..C of every CTA store its block total into
+// the slot of its rank in each CTA (`mgpu.cluster_store`), and after the cluster barrier all
+// combine the slots in rank order. Splits go to clusters; the grid takes at most the
+// clusters the device holds at once (`mgpu.resident_blocks` of the kernel, which the runtime
+// answers with cuOccupancyMaxActiveClusters). The heuristic takes a cluster for rows of more
+// than 16384 columns (RMSNorm at N = 32768: 576.9 us against 1762.5 in one CTA on the H200),
+// and says so.
+// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pipeline=gpu --size-hints M=8192,N=32768 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=AUTO
+// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pipeline=gpu --size-hints M=4096,N=16384 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=ONE
+// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=1000,N=2048},canonicalize,cse,lower-loop-to-gpu{size-hints=M=1000,N=2048 grid=8 cluster=2})' | FileCheck %s --check-prefix=IR
+// The lowered kernels agree with the interpreter on the simulator: RMSNorm and LayerNorm, a
+// cluster of 2 and of 4, the slow path (a run-time N other than the hint), the reload form
+// with staged rows, shared accumulators, and a forward norm without partials.
+// RUN: mkdir -p %t
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/rmsnorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=1000,N=2048},canonicalize,cse,lower-loop-to-gpu{size-hints=M=1000,N=2048 grid=4 cluster=2})' M=29,N=2048 1e-2 %t/a
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/rmsnorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=1000,N=2048},canonicalize,cse,lower-loop-to-gpu{size-hints=M=1000,N=2048 grid=4 cluster=2})' M=29,N=2000 1e-2 %t/b
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/layernorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=1000,N=2048},canonicalize,cse,lower-loop-to-gpu{size-hints=M=1000,N=2048 grid=8 cluster=4})' M=29,N=2048 1e-2 %t/c
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/layernorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=1000,N=2200},canonicalize,cse,lower-loop-to-gpu{size-hints=M=1000,N=2200 grid=8 cluster=2 reload=true staged-rows=2})' M=13,N=2200 1e-2 %t/d
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/layernorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=1000,N=2200},canonicalize,cse,lower-loop-to-gpu{size-hints=M=1000,N=2200 grid=4 cluster=2 shared-accs=true staged-rows=2})' M=13,N=2200 1e-2 %t/e
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/layernorm_fwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=1000,N=4096},canonicalize,cse,lower-loop-to-gpu{size-hints=M=1000,N=4096 grid=4 cluster=2})' M=9,N=4096 1e-2 %t/f
+// The schedule round-trips through the IR, and a cluster where a row is not a CTA's is an
+// error; so are a cluster size that is not a power of two and a cluster the row cannot take.
+// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=8192,N=32768},canonicalize,cse,gpu-choose-schedule{size-hints=M=8192,N=32768})' > %t/s.mlir
+// RUN: FileCheck %s --check-prefix=ATTR < %t/s.mlir
+// RUN: morf-opt %t/s.mlir --lower-loop-to-gpu | FileCheck %s --check-prefix=HONOURED
+// RUN: sed 's/threads_per_row = 512/threads_per_row = 32/; s/rows_per_cta = 1,/rows_per_cta = 16,/' %t/s.mlir > %t/bad.mlir
+// RUN: not morf-opt %t/bad.mlir --lower-loop-to-gpu 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,lower-loop-to-gpu{cluster=3})' 2>&1 | FileCheck %s --check-prefix=OPT
+// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=1000,N=384},canonicalize,cse,lower-loop-to-gpu{size-hints=M=1000,N=384 cluster=2 report=true})' 2>&1 >/dev/null | FileCheck %s --check-prefix=SHORT
+
+// AUTO: schedule: @rmsnorm_bwd_k0: row_fused threads=512 threads_per_row=512 rows_per_cta=1 {{.*}}cluster=2 fast=yes(N=32768 vector=8 chunks=4 reload)
+// AUTO: note: @rmsnorm_bwd_k0: a cluster of 2 CTAs per row: a row of 32768 columns is over the 16384 one CTA holds well
+
+// ONE: schedule: @rmsnorm_bwd_k0: row_fused threads=512
+// ONE-NOT: cluster
+// ONE: fast=yes(N=16384
+
+// The host asks how many CTAs fit, in clusters, and launches whole clusters of them.
+// IR: %[[RB:[0-9]+]] = mgpu.resident_blocks @rmsnorm_bwd_k0 threads(%[[T:[0-9]+]]) shared(%{{[0-9]+}})
+// IR: %[[C:[0-9]+]] = mloop.constant 2 : index
+// IR: %[[FIT:[0-9]+]] = mloop.div %[[RB]], %[[C]] : index
+// IR: %[[N:[0-9]+]] = mloop.min %{{[0-9]+}}, %{{[0-9]+}} : index
+// IR: %[[B:[0-9]+]] = mloop.mul %[[N]], %[[C]] : index
+// IR: mgpu.launch @rmsnorm_bwd_k0 blocks(%[[B]]) threads(%[[T]])
+// IR-LABEL: mgpu.func @rmsnorm_bwd_k0
+// IR-SAME: cluster = 2
+// IR: mgpu.cluster_arrive {relaxed}
+// The row reduction: the block's total, then the cluster's (wait for the last reads, store,
+// release, acquire, combine in rank order, arrive).
+// IR: mgpu.barrier
+// IR: mgpu.cluster_wait
+// IR: mgpu.cluster_store %{{[0-9]+}}, %[[S:[0-9]+]][%{{[0-9]+}}], %{{[0-9]+}} : !mgpu.ptr<f32, 3>
+// IR: mgpu.cluster_arrive{{$}}
+// IR-NEXT: mgpu.cluster_wait
+// IR-NEXT: mgpu.load %[[S]][%{{[0-9]+}}] : !mgpu.ptr<f32, 3>
+// IR-NEXT: mgpu.load %[[S]][%{{[0-9]+}}] : !mgpu.ptr<f32, 3>
+// IR-NEXT: mloop.add
+// IR-NEXT: mgpu.cluster_arrive {relaxed}
+// The same in the slow path; the kernel waits once before it returns.
+// IR: mgpu.cluster_arrive {relaxed}
+// IR: mgpu.cluster_wait
+// IR-NEXT: mgpu.return
+
+// ATTR: morf.schedule = {cluster = 2, fast = {chunks = 4, cols = 32768, reload = 1, vector = 8}
+
+// HONOURED: mgpu.func @rmsnorm_bwd_k0{{.*}}cluster = 2
+
+// BAD: bad.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'mloop.parallel' op 'morf.schedule' entry 'cluster' needs a "fast" row_fused schedule with a CTA per row
+
+// OPT: option 'cluster' must be 2, 4 or 8 (0: heuristic, 1: none), got 3
+
+// SHORT: note: @rmsnorm_bwd_k0: cluster=2 not taken: a cluster per row needs a register-resident row (N known) of more than 1024 columns
