@@ -235,6 +235,15 @@ fn fast_path_agrees() {
             (13, 1100, 1100, "grid=3 staged-rows=4 shared-accs=true"),
             (40, 2056, 2056, "grid=5 shared-accs=true"),
             (23, 1100, 1100, "grid=2 chunk-major=true shared-accs=true"),
+            // A cluster per row (the row's columns over 2 or 4 CTAs, row reductions combined
+            // through distributed shared memory): several splits per cluster, a cluster of 4
+            // with staged rows, the reload form, shared accumulators, partial last chunks, and
+            // the slow path of a hint the run-time N misses.
+            (13, 2056, 2056, "grid=4 cluster=2"),
+            (7, 2048, 2048, "grid=8 cluster=4 staged-rows=2"),
+            (13, 2200, 2200, "grid=4 cluster=2 reload=true staged-rows=2"),
+            (13, 2200, 2200, "grid=4 cluster=2 shared-accs=true"),
+            (40, 2000, 2056, "grid=4 cluster=2"),
         ] {
             let inputs = |ctx: &Context, f: OpId| named_inputs(ctx, f, 5, &[1], &[("M", m), ("N", n)]);
             // `partials=K` is an option of the fusion pass, the rest of the lowering.
@@ -462,6 +471,7 @@ fn sequential_schedules_from_the_ir_agree() {
             partials: morf_passes::conversion::schedule::PartialStore::None,
             fast: None,
             split_rows: 0,
+            cluster: 1,
             notes: Default::default(),
         };
         let seq = seq.to_attr(&mut ctx, None);
