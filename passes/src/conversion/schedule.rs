@@ -1552,8 +1552,18 @@ mod tests {
         assert_eq!(form(&norm(16384, 1), &Overrides { reload: Some(false), ..o.clone() }).1, None);
         // Shared accumulators need a CTA per row: a warp per row keeps its form.
         assert_eq!(form(&norm(384, 1), &Overrides { shared_accs: Some(true), ..o.clone() }).1, Some((2, false, false)));
-        // Two partials at N = 32768 are over the shared budget: the looped form stays.
-        assert_eq!(form(&norm(32768, 2), &o).1, None);
+        // Two partials at N = 32768 in one CTA are over the shared budget: the looped form
+        // stays (`cluster=1`); the heuristic takes a cluster of 2, each CTA a row of 16384.
+        let one = Overrides { cluster: 1, ..o.clone() };
+        assert_eq!(form(&norm(32768, 2), &one).1, None);
+        let s = choose_schedule(Mapping::RowFused, &norm(32768, 2), &d, &o);
+        assert_eq!(
+            (s.cluster, s.cta_cols(), s.fast.map(|f| (f.cols, f.chunks, f.reload, f.shared_accs))),
+            (2, 16384, Some((32768, 4, true, true)))
+        );
+        // Up to 16384 columns stay in one CTA; a row of 65536 takes 4.
+        assert_eq!(choose_schedule(Mapping::RowFused, &norm(16384, 2), &d, &o).cluster, 1);
+        assert_eq!(choose_schedule(Mapping::RowFused, &norm(65536, 1), &d, &o).cluster, 4);
     }
 
     #[test]
