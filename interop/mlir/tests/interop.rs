@@ -190,14 +190,22 @@ fn mlir_ptx_of_every_example_assembles() {
     let dir = std::env::temp_dir().join(format!("morf-mlir-ptx-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     for (name, text, _) in examples() {
-        for pipeline in ["gpu", "gpu-unfused"] {
+        // A cluster kernel too where the program's rows take one (the norms): a row split
+        // over a cluster of 2 CTAs, with the cluster directives, mapa and remote stores.
+        const CLUSTER: &str = "builtin.module(lower-tensor-to-loop,canonicalize,cse,\
+            fuse-mixed-reductions{size-hints=M=1000,N=2048},canonicalize,cse,\
+            lower-loop-to-gpu{size-hints=M=1000,N=2048 grid=8 cluster=2})";
+        let cluster = name.starts_with("rmsnorm") || name.starts_with("layernorm");
+        for pipeline in ["gpu", "gpu-unfused", CLUSTER].into_iter().filter(|p| cluster || *p != CLUSTER) {
             let mut s = Session::new();
             let m = s.parse(&name, &text).unwrap();
             s.run_pipeline(m, pipeline).unwrap();
             let ptx = morf_mlir::emit_ptx(s.context(), m, &morf_mlir::PtxOptions::default())
                 .unwrap_or_else(|d| panic!("{name} ({pipeline}): {}", s.context().render(&d)));
             assert!(ptx.contains(".target sm_90") && ptx.contains(".entry"), "{name}:\n{ptx}");
-            let file = dir.join(format!("{name}.{pipeline}.ptx"));
+            assert!(pipeline != CLUSTER || ptx.contains("mapa.shared::cluster"), "{name}: no cluster kernel");
+            let tag = if pipeline == CLUSTER { "cluster" } else { pipeline };
+            let file = dir.join(format!("{name}.{tag}.ptx"));
             std::fs::write(&file, &ptx).unwrap();
             let out = Command::new(&ptxas)
                 .arg("-arch=sm_90")

@@ -26,6 +26,20 @@
 // CHECK:           llvm.mlir.global external @__morf_dynamic_shared() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
 // CHECK:           llvm.mlir.global internal @rmsnorm_bwd_k0_grid_barrier(0 : i32) {addr_space = 1 : i32, alignment = 4 : i64} : i32
 
+// A cluster kernel (`lower-loop-to-gpu{cluster=2}`): the cluster size becomes
+// nvvm.cluster_dim on the gpu.func, the cluster barriers nvvm.cluster.arrive/wait, and a
+// store into another CTA's shared memory an nvvm.mapa of the local address to
+// shared::cluster (`!llvm.ptr<7>`) followed by a store.
+// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=1000,N=2048},canonicalize,cse,lower-loop-to-gpu{size-hints=M=1000,N=2048 grid=8 cluster=2})' --emit=mlir | FileCheck %s --check-prefix=CLUSTER
+// CLUSTER:     gpu.func @rmsnorm_bwd_k0({{.*}}) kernel attributes {nvvm.cluster_dim = array<i32: 2, 1, 1>,
+// CLUSTER-NEXT:  nvvm.cluster.arrive.relaxed {aligned}
+// CLUSTER:       nvvm.cluster.wait {aligned}
+// CLUSTER:       %[[R:.*]] = arith.index_cast %{{.*}} : index to i32
+// CLUSTER-NEXT:  %[[A:.*]] = nvvm.mapa %{{.*}}, %[[R]] : !llvm.ptr<3> -> !llvm.ptr<7>
+// CLUSTER-NEXT:  llvm.store %{{.*}}, %[[A]] {{.*}}: f32, !llvm.ptr<7>
+// CLUSTER:       nvvm.cluster.arrive {aligned}
+// CLUSTER-NEXT:  nvvm.cluster.wait {aligned}
+
 // RES-DAG: %{{.*}} = call @__morf_resident_blocks_0(%{{.*}}, %{{.*}}) : (index, index) -> index
 // RES-DAG: func.func private @__morf_resident_blocks_0(index, index) -> index attributes {morf.kernel = @morf_kernels::@rmsnorm_bwd_k0}
 

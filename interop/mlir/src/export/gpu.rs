@@ -17,6 +17,7 @@
 use melior::ir::attribute::{StringAttribute, TypeAttribute};
 use melior::ir::{Location, Type};
 use mlir_sys::{MlirBlock, MlirValue};
+use morf_gpu::ops::ClusterStoreOp;
 use morf_gpu::ops::{
     AtomicRmwOp, CopyAsyncOp, CopyAsyncWaitOp, FuncOp, IfOp, LaunchOp, LoadOp, LoadVecOp, ResidentBlocksOp,
     SharedAllocOp, ShuffleOp, StoreOp, StoreVecOp, WarpReduceOp,
@@ -220,6 +221,10 @@ impl<'c> Exporter<'c, '_> {
         if f.cooperative(m).is_some() {
             attrs.push(("morf.cooperative", melior::ir::Attribute::unit(self.cx)));
         }
+        if let Some(c) = f.cluster(m).filter(|c| *c > 1) {
+            // Launched in clusters of C CTAs (`.reqnctapercluster`).
+            attrs.push(("nvvm.cluster_dim", self.attr(&format!("array<i32: {c}, 1, 1>"))?));
+        }
         let g = self.kernels_module(loc)?;
         let gf = self.op(g, "gpu.func", loc, &[], &[], &attrs, 1)?;
         let blk = bridge::add_block(gf, 0, &arg_tys, loc);
@@ -274,6 +279,15 @@ impl<'c> Exporter<'c, '_> {
                 return Ok(());
             }
             "mgpu.grid_barrier" => return self.grid_barrier(b, loc),
+            "mgpu.cluster_arrive" | "mgpu.cluster_wait" => {
+                let nv = match (name, m.attr(op, "relaxed").is_some()) {
+                    ("mgpu.cluster_wait", _) => "nvvm.cluster.wait",
+                    (_, true) => "nvvm.cluster.arrive.relaxed",
+                    _ => "nvvm.cluster.arrive",
+                };
+                self.op(b, nv, loc, &[], &[], &[("aligned", melior::ir::Attribute::unit(self.cx))], 0)?;
+                return Ok(());
+            }
             "mgpu.copy_async_commit" => {
                 self.op(b, "nvvm.cp.async.commit.group", loc, &[], &[], &[], 0)?;
                 return Ok(());
@@ -300,6 +314,18 @@ impl<'c> Exporter<'c, '_> {
             let addr = self.gep(b, loc, self.val(l.ptr(m))?, self.val(l.index(m))?, elem)?;
             let v = self.load_elem(b, loc, addr, elem, l.nc(m).is_some())?;
             self.bind_result(op, v);
+            return Ok(());
+        }
+        if let Some(s) = m.dyn_cast::<ClusterStoreOp>(op) {
+            // The element's shared address, mapped into the target CTA's shared memory
+            // (`!llvm.ptr<7>`, shared::cluster).
+            let elem = m.value_type(s.value(m));
+            let addr = self.gep(b, loc, self.val(s.ptr(m))?, self.val(s.index(m))?, elem)?;
+            let i32t = bridge::parse_type(self.cx, "i32")?;
+            let rank = self.op1(b, "arith.index_cast", loc, &[self.val(s.rank(m))?], i32t, &[])?;
+            let p7 = bridge::parse_type(self.cx, "!llvm.ptr<7>")?;
+            let remote = self.op1(b, "nvvm.mapa", loc, &[addr, rank], p7, &[])?;
+            self.store_elem(b, loc, self.val(s.value(m))?, remote, elem)?;
             return Ok(());
         }
         if let Some(s) = m.dyn_cast::<StoreOp>(op) {
