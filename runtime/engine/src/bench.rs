@@ -48,8 +48,9 @@ use morf_ir::interp::RtValue;
 use morf_ir::{Context, OpId, TypeData};
 use morf_runtime::{Gpu, RuntimeError};
 
-use crate::compile::{compile_for_gpu, lower_for_gpu, runtime_err, GpuProgram};
-use crate::timing::{time_kernels, time_program, CallTiming, KernelTiming};
+use crate::compile::{compile_for_gpu, exec_err, lower_for_gpu, runtime_err, GpuProgram};
+use crate::gpu_exec::DevValue;
+use crate::timing::{time_kernels_on, time_program_on, CallTiming, KernelTiming};
 use crate::tuning::{pipeline_for_compile, DeviceKey, ProgramRef};
 use crate::{
     bind_arguments, compare_outputs, load_module, new_context, select_function, EngineError, OutputCheck, RunOptions,
@@ -660,6 +661,29 @@ pub(crate) fn gpu_err(e: RuntimeError) -> BenchError {
     }
 }
 
+/// One untimed call of `prog` on `args` uploaded once: the device arguments (kept for the
+/// timings) and each result's element count and bytes per element, read from its device
+/// buffer (nothing is downloaded).
+fn first_call_on_device(
+    gpu: &Gpu,
+    prog: &GpuProgram,
+    args: &[RtValue],
+) -> Result<(Vec<DevValue>, Vec<(usize, usize)>), EngineError> {
+    prog.check_device_memory(gpu, args)?;
+    let mut exec = prog.executor(gpu);
+    let dev = prog.upload_args(&mut exec, args)?;
+    let out = exec.call(&dev).map_err(|e| exec_err(&prog.ctx, e))?;
+    gpu.synchronize().map_err(runtime_err)?;
+    let sizes = out
+        .iter()
+        .map(|v| match v {
+            DevValue::Buffer(a) => (a.len(), a.storage.size()),
+            DevValue::Scalar(_) => (1, 8),
+        })
+        .collect();
+    Ok((dev, sizes))
+}
+
 pub(crate) fn elem_bytes_and_name(ctx: &Context, v: &RtValue) -> (usize, usize, String) {
     let (elem, n) = match v {
         RtValue::Tensor { elem, array } => (Some(*elem), array.num_elements()),
@@ -837,17 +861,24 @@ pub fn run_bench_with_phases(
         // result sizes of the floor (the reference's, when checking).
         phase("fused: first call");
         let t_run = std::time::Instant::now();
-        let fused_out = fused.run(&gpu, &args)?;
-        log(&format!("{shape} fused: first call (upload, run, download) in {:.1} s", t_run.elapsed().as_secs_f64()));
-        match &reference {
-            Some(r) => r.iter().for_each(|r| {
+        // Checked, the first call's outputs are downloaded for the check. Unchecked (the
+        // shapes past the interpreter, 100000 x 32768), the arguments go to the device once
+        // for the first call and both timings, and nothing is downloaded: the floor takes
+        // the results' sizes from their device buffers.
+        let (fused_out, fused_dev) = if config.check {
+            (fused.run(&gpu, &args)?, None)
+        } else {
+            let (dev, sizes) = first_call_on_device(&gpu, &fused, &args)?;
+            tensors.extend(sizes);
+            (Vec::new(), Some(dev))
+        };
+        let steps = if config.check { "upload, run, download" } else { "upload, run" };
+        log(&format!("{shape} fused: first call ({steps}) in {:.1} s", t_run.elapsed().as_secs_f64()));
+        if let Some(r) = &reference {
+            r.iter().for_each(|r| {
                 let (n, b, _) = elem_bytes_and_name(&rctx, r);
                 tensors.push((n, b));
-            }),
-            None => fused_out.iter().for_each(|r| {
-                let (n, b, _) = elem_bytes_and_name(&fused.ctx, r);
-                tensors.push((n, b));
-            }),
+            });
         }
         let fb = floor_bytes(&tensors);
         let fl = floor_us(fb, copy.tb_per_s);
@@ -908,19 +939,24 @@ pub fn run_bench_with_phases(
             )?;
             log(&format!("{shape} unfused ('{}'): {} kernel(s)", config.unfused_pipeline, p.kernels.len()));
             phase("unfused: first call");
-            let out = p.run(&gpu, &args)?;
+            let (out, dev) = if config.check {
+                (p.run(&gpu, &args)?, None)
+            } else {
+                (Vec::new(), Some(first_call_on_device(&gpu, &p, &args)?.0))
+            };
             let c = check(&p, &out, "unfused", log);
             if c.0 == CheckStatus::Failed {
                 log(&format!(
                     "warning: {shape}: the unfused program's outputs do not match the reference; timing it anyway"
                 ));
             }
-            Some((p, c))
+            Some((p, c, dev))
         } else {
             None
         };
 
         let measure = |prog: &GpuProgram,
+                       dev_args: Option<Vec<DevValue>>,
                        label: &str,
                        (check, checks): (CheckStatus, Vec<OutputCheck>),
                        log: &mut dyn FnMut(&str),
@@ -928,8 +964,12 @@ pub fn run_bench_with_phases(
          -> Result<ProgramTiming, BenchError> {
             phase(&format!("{label}: timing"));
             let t_time = std::time::Instant::now();
+            let dev_args = match dev_args {
+                Some(d) => d,
+                None => prog.upload_args(&mut prog.executor(&gpu), &args)?,
+            };
             let (median_us, min_us, launches) =
-                time_program(&gpu, prog, &args, config.warmup, config.runs, config.call_timing)?;
+                time_program_on(&gpu, prog, &dev_args, config.warmup, config.runs, config.call_timing)?;
             log(&format!(
                 "{shape} {label}: median {median_us:.1} us over {} runs ({launches} launches per call; timed in {:.1} s)",
                 config.runs,
@@ -937,7 +977,7 @@ pub fn run_bench_with_phases(
             ));
             let kernels = if config.per_kernel {
                 phase(&format!("{label}: per-kernel timing"));
-                let k = time_kernels(&gpu, prog, &args, config.warmup, config.runs)?;
+                let k = time_kernels_on(&gpu, prog, &dev_args, config.warmup, config.runs)?;
                 for (i, k) in k.iter().enumerate() {
                     log(&format!(
                         "{shape} {label}: launch {i} @{} (grid {}, block {}, shared {}): median {:.1} us",
@@ -950,9 +990,9 @@ pub fn run_bench_with_phases(
             };
             Ok(ProgramTiming { median_us, min_us, launches, check, checks, kernels })
         };
-        let f = measure(&fused, "fused", (fcheck, fchecks), log, &mut phase)?;
+        let f = measure(&fused, fused_dev, "fused", (fcheck, fchecks), log, &mut phase)?;
         let u = match unfused {
-            Some((p, c)) => Some(measure(&p, "unfused", c, log, &mut phase)?),
+            Some((p, c, dev)) => Some(measure(&p, dev, "unfused", c, log, &mut phase)?),
             None => None,
         };
         phase("same-bytes copy: timing");

@@ -58,8 +58,8 @@ impl DevElem {
     /// The little-endian bytes of `data` in this storage (values must already be
     /// representable: morf-run rounds inputs to their type when it binds them).
     pub fn encode(self, data: &[f64]) -> Vec<u8> {
-        let mut out = Vec::with_capacity(data.len() * self.size());
-        self.encode_into(data, &mut out);
+        let mut out = vec![0u8; data.len() * self.size()];
+        self.encode_to(data, &mut out);
         out
     }
 
@@ -71,41 +71,63 @@ impl DevElem {
         out.try_reserve_exact(bytes).map_err(|_| {
             morf_runtime::RuntimeError::Usage(format!("out of host memory: cannot stage {bytes} bytes for the GPU"))
         })?;
-        self.encode_into(data, &mut out);
+        out.resize(bytes, 0);
+        self.encode_to(data, &mut out);
         Ok(out)
     }
 
-    fn encode_into(self, data: &[f64], out: &mut Vec<u8>) {
-        for &v in data {
+    /// Writes the bytes of `data` into `out` (`data.len() * size()` bytes), in parallel
+    /// for large arrays (a 100000 x 32768 input is 3.3 G values).
+    fn encode_to(self, data: &[f64], out: &mut [u8]) {
+        let size = self.size();
+        let one = |src: &[f64], dst: &mut [u8]| {
+            let dst = dst.chunks_exact_mut(size);
             match self {
-                DevElem::Float(FloatKind::BF16) => out.extend(half::bf16::from_f64(v).to_bits().to_le_bytes()),
-                DevElem::Float(FloatKind::F16) => out.extend(half::f16::from_f64(v).to_bits().to_le_bytes()),
-                DevElem::Float(FloatKind::F32) => out.extend((v as f32).to_le_bytes()),
-                DevElem::Float(FloatKind::F64) => out.extend(v.to_le_bytes()),
-                DevElem::Bool => out.push((v != 0.0) as u8),
+                DevElem::Float(FloatKind::BF16) => src
+                    .iter()
+                    .zip(dst)
+                    .for_each(|(v, d)| d.copy_from_slice(&half::bf16::from_f64(*v).to_bits().to_le_bytes())),
+                DevElem::Float(FloatKind::F16) => src
+                    .iter()
+                    .zip(dst)
+                    .for_each(|(v, d)| d.copy_from_slice(&half::f16::from_f64(*v).to_bits().to_le_bytes())),
+                DevElem::Float(FloatKind::F32) => {
+                    src.iter().zip(dst).for_each(|(v, d)| d.copy_from_slice(&(*v as f32).to_le_bytes()))
+                }
+                DevElem::Float(FloatKind::F64) => {
+                    src.iter().zip(dst).for_each(|(v, d)| d.copy_from_slice(&v.to_le_bytes()))
+                }
+                DevElem::Bool => src.iter().zip(dst).for_each(|(v, d)| d[0] = (*v != 0.0) as u8),
             }
-        }
+        };
+        par_zip(data, 1, out, size, one);
     }
 
     /// The values of little-endian `bytes` in this storage.
     pub fn decode(self, bytes: &[u8]) -> Vec<f64> {
-        match self {
-            DevElem::Float(FloatKind::BF16) => bytes
-                .chunks_exact(2)
-                .map(|c| half::bf16::from_bits(u16::from_le_bytes([c[0], c[1]])).to_f64())
-                .collect(),
-            DevElem::Float(FloatKind::F16) => {
-                bytes.chunks_exact(2).map(|c| half::f16::from_bits(u16::from_le_bytes([c[0], c[1]])).to_f64()).collect()
+        let size = self.size();
+        let mut out = vec![0.0; bytes.len() / size];
+        let one = |src: &[u8], dst: &mut [f64]| {
+            let src = src.chunks_exact(size);
+            match self {
+                DevElem::Float(FloatKind::BF16) => src
+                    .zip(dst)
+                    .for_each(|(c, d)| *d = half::bf16::from_bits(u16::from_le_bytes([c[0], c[1]])).to_f64()),
+                DevElem::Float(FloatKind::F16) => {
+                    src.zip(dst).for_each(|(c, d)| *d = half::f16::from_bits(u16::from_le_bytes([c[0], c[1]])).to_f64())
+                }
+                DevElem::Float(FloatKind::F32) => {
+                    src.zip(dst).for_each(|(c, d)| *d = f32::from_le_bytes([c[0], c[1], c[2], c[3]]) as f64)
+                }
+                DevElem::Float(FloatKind::F64) => src
+                    .zip(dst)
+                    .for_each(|(c, d)| *d = f64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]])),
+                DevElem::Bool => src.zip(dst).for_each(|(c, d)| *d = (c[0] != 0) as u8 as f64),
             }
-            DevElem::Float(FloatKind::F32) => {
-                bytes.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]) as f64).collect()
-            }
-            DevElem::Float(FloatKind::F64) => bytes
-                .chunks_exact(8)
-                .map(|c| f64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))
-                .collect(),
-            DevElem::Bool => bytes.iter().map(|&b| (b != 0) as u8 as f64).collect(),
-        }
+        };
+        let whole = out.len() * size;
+        par_zip(&bytes[..whole], size, &mut out, 1, one);
+        out
     }
 
     /// The bit pattern of `v` as a kernel parameter or fill value (low bits of a u64).
@@ -281,22 +303,24 @@ impl<'a> GpuExecutor<'a> {
     /// buffer of element type `elem` (a type of this executor's context; the value may
     /// come from another context).
     pub fn upload(&mut self, v: &RtValue, elem: Type) -> ExecResult<DevValue> {
-        let (shape, data): (Vec<usize>, Vec<f64>) = match v {
-            RtValue::Tensor { array, .. } => (array.shape.clone(), array.data.clone()),
-            RtValue::Buffer { data, .. } => {
-                let a = data.borrow();
-                (a.shape.clone(), a.data.clone())
-            }
-            other => return Ok(DevValue::Scalar(other.clone())),
-        };
+        if !matches!(v, RtValue::Tensor { .. } | RtValue::Buffer { .. }) {
+            return Ok(DevValue::Scalar(v.clone()));
+        }
         let storage = DevElem::of(self.ctx, elem).ok_or_else(|| {
             ExecError::Runtime(morf_runtime::RuntimeError::Usage(format!(
                 "buffers of {} cannot go to the GPU",
                 self.ctx.type_to_string(elem)
             )))
         })?;
-        let bytes = storage.try_encode(&data)?;
-        drop(data);
+        // Encoded from the value's own elements (no copy of a multi-gigabyte input).
+        let (shape, bytes) = match v {
+            RtValue::Tensor { array, .. } => (array.shape.clone(), storage.try_encode(&array.data)?),
+            RtValue::Buffer { data, .. } => {
+                let a = data.borrow();
+                (a.shape.clone(), storage.try_encode(&a.data)?)
+            }
+            other => return Ok(DevValue::Scalar(other.clone())),
+        };
         let a = self.alloc(shape, elem, storage)?;
         self.gpu.write(&a.buf, &bytes)?;
         Ok(DevValue::Buffer(a))
@@ -564,6 +588,29 @@ pub fn kernel_names(ctx: &Context, module: OpId) -> Vec<String> {
     out
 }
 
+/// Elements per piece of [`par_zip`]'s work.
+const PAR_CHUNK: usize = 1 << 20;
+
+/// Runs `f` over matching pieces of `src` (`a` items an element) and `dst` (`b` items an
+/// element), on the machine's threads when there are many elements: the conversion of a
+/// multi-gigabyte argument to and from its device bytes. The result does not depend on the
+/// number of threads.
+fn par_zip<S: Sync, D: Send>(src: &[S], a: usize, dst: &mut [D], b: usize, f: impl Fn(&[S], &mut [D]) + Sync) {
+    let n = src.len() / a;
+    let threads = std::thread::available_parallelism().map_or(1, |t| t.get()).min(n.div_ceil(PAR_CHUNK)).max(1);
+    if threads == 1 {
+        f(src, dst);
+        return;
+    }
+    let per = n.div_ceil(threads);
+    std::thread::scope(|s| {
+        for (src, dst) in src.chunks(per * a).zip(dst.chunks_mut(per * b)) {
+            let f = &f;
+            s.spawn(move || f(src, dst));
+        }
+    });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -582,5 +629,27 @@ mod tests {
         assert_eq!(DevElem::Float(FloatKind::F16).bits(1.0), 0x3c00);
         assert_eq!(DevElem::Float(FloatKind::F32).bits(1.0), 0x3f80_0000);
         assert_eq!(DevElem::Bool.decode(&DevElem::Bool.encode(&[1.0, 0.0])), vec![1.0, 0.0]);
+    }
+
+    #[test]
+    fn large_arrays_convert_in_parallel_as_one_pass_would() {
+        // Over several pieces of the parallel conversion, with a ragged last piece: the same
+        // bytes as element-by-element encoding, and back to the same values.
+        let n = 3 * PAR_CHUNK + 12345;
+        let data: Vec<f64> = (0..n).map(|i| FloatKind::BF16.round(((i * 7919) % 1000) as f64 / 64.0 - 7.0)).collect();
+        for k in [FloatKind::BF16, FloatKind::F32] {
+            let st = DevElem::Float(k);
+            let bytes = st.encode(&data);
+            let mut one = Vec::new();
+            for v in &data {
+                match k {
+                    FloatKind::BF16 => one.extend(half::bf16::from_f64(*v).to_bits().to_le_bytes()),
+                    _ => one.extend((*v as f32).to_le_bytes()),
+                }
+            }
+            assert!(bytes == one, "{k:?}");
+            assert!(st.decode(&bytes) == data, "{k:?}");
+            assert!(st.try_encode(&data).unwrap() == bytes);
+        }
     }
 }

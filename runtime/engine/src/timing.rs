@@ -127,17 +127,30 @@ pub fn time_kernels(
 ) -> Result<Vec<KernelTiming>, EngineError> {
     let mut exec = prog.executor(gpu);
     let dev_args = prog.upload_args(&mut exec, args)?;
+    drop(exec);
+    time_kernels_on(gpu, prog, &dev_args, warmup, runs)
+}
+
+/// [`time_kernels`] on arguments already on the device.
+pub fn time_kernels_on(
+    gpu: &Gpu,
+    prog: &GpuProgram,
+    dev_args: &[DevValue],
+    warmup: usize,
+    runs: usize,
+) -> Result<Vec<KernelTiming>, EngineError> {
+    let mut exec = prog.executor(gpu);
     let exec_err = |e| exec_err(&prog.ctx, e);
     exec.set_launch_timing(true);
     for _ in 0..warmup.max(1) {
-        let out = exec.call(&dev_args).map_err(exec_err)?;
+        let out = exec.call(dev_args).map_err(exec_err)?;
         gpu.synchronize().map_err(runtime_err)?;
         out.into_iter().for_each(|v| exec.release(v));
     }
     let infos: Vec<LaunchInfo> = exec.launch_infos().to_vec();
     let mut samples: Vec<Vec<f64>> = vec![Vec::with_capacity(runs); infos.len()];
     for _ in 0..runs {
-        let out = exec.call(&dev_args).map_err(exec_err)?;
+        let out = exec.call(dev_args).map_err(exec_err)?;
         let times = exec.launch_times_ms().map_err(runtime_err)?;
         if exec.launch_infos() != infos.as_slice() {
             return Err(EngineError::Other(
