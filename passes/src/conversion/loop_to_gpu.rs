@@ -1332,6 +1332,10 @@ struct KernelBuilder<'a> {
     /// A cluster per row: the slots, per type, where each CTA's block reduction lands in
     /// every CTA of the cluster ([`Self::block_reduce`]).
     cluster_smem: HashMap<Type, Value>,
+    /// Inside a fast row loop of a cluster kernel: which of the two slot sets the next
+    /// cluster reduction uses (an index, 0 or 1, carried by the loop), so that each
+    /// reduction takes one cluster barrier (see `KernelBuilder::cluster_reduce`).
+    cluster_parity: Option<Value>,
     /// Set while a CTA-per-row body with two or more reductions is emitted: each block
     /// reduction gets its own shared slots and no trailing barrier ([`Self::block_reduce`]).
     own_block_slots: bool,
@@ -1466,6 +1470,7 @@ impl<'a> KernelBuilder<'a> {
             shared_partials: None,
             block_smem: HashMap::new(),
             cluster_smem: HashMap::new(),
+            cluster_parity: None,
             own_block_slots: false,
             ids: HashMap::new(),
             fast: None,
@@ -2897,18 +2902,22 @@ impl<'a> KernelBuilder<'a> {
     /// memory), and after the cluster barrier every thread combines the slots in rank order
     /// (deterministic, and the same in every CTA).
     ///
-    /// The barrier's phases alternate arrivals and waits per thread: the kernel arrives once
-    /// in its prologue; each reduction waits (every CTA has read the slots of the one
-    /// before), stores, arrives (releasing the stores), waits (acquiring the others'), reads,
-    /// and arrives without waiting; `finish` waits once before the kernel returns, so no CTA
-    /// leaves while another may still write its shared memory.
+    /// Outside a fast row loop, the barrier's phases alternate arrivals and waits per
+    /// thread: the kernel arrives once in its prologue; each reduction waits (every CTA has
+    /// read the slots of the one before), stores, arrives (releasing the stores), waits
+    /// (acquiring the others'), reads, and arrives without waiting; `finish` waits once
+    /// before the kernel returns, so no CTA leaves while another may still write its shared
+    /// memory. Inside one (`cluster_parity`), consecutive reductions use the two halves of
+    /// the slots in turn, and a reduction is one barrier: store, arrive, wait, read. A CTA
+    /// stores into a half only after the barrier of the reduction in between, which every
+    /// CTA arrives at after reading that half, so no read is overwritten.
     fn cluster_reduce(&mut self, kind: &str, tot: Value, c: u32) -> R<Value> {
         let ty = self.ctx.value_type(tot);
         let slots = match self.cluster_smem.get(&ty) {
             Some(&s) => s,
             None => {
                 let pt = ptr_type(self.ctx, ty, true);
-                let size = self.ctx.i64_attr(c as i64);
+                let size = self.ctx.i64_attr(2 * c as i64);
                 let op = self.prologue(mgpu::SharedAllocOp::state(self.loc, pt, size));
                 let s = self.ctx.result(op, 0);
                 self.cluster_smem.insert(ty, s);
@@ -2918,10 +2927,18 @@ impl<'a> KernelBuilder<'a> {
         let rank = self.cluster_rank(c);
         let tid = self.id::<mgpu::ThreadIdOp>();
         let cc = self.iconst(c as i64);
-        self.push(mgpu::ClusterWaitOp::state(self.loc));
+        let parity = self.cluster_parity;
+        let base = match parity {
+            Some(p) => self.ibin(Ix::Mul, p, cc),
+            None => {
+                self.push(mgpu::ClusterWaitOp::state(self.loc));
+                self.iconst(0)
+            }
+        };
+        let at = self.ibin(Ix::Add, base, rank);
         let writer = self.icmp("lt", tid, cc);
         self.if_then(writer, &mut |kb| {
-            kb.push(mgpu::ClusterStoreOp::state(kb.loc, tot, slots, rank, tid));
+            kb.push(mgpu::ClusterStoreOp::state(kb.loc, tot, slots, at, tid));
             Ok(())
         })?;
         self.push(mgpu::ClusterArriveOp::state(self.loc, None));
@@ -2929,14 +2946,23 @@ impl<'a> KernelBuilder<'a> {
         let mut acc = None;
         for r in 0..c {
             let ri = self.iconst(r as i64);
+            let ri = self.ibin(Ix::Add, base, ri);
             let x = self.push1(mgpu::LoadOp::state(self.loc, slots, ri, ty, None));
             acc = Some(match acc {
                 None => x,
                 Some(a) => self.combine(kind, a, x)?,
             });
         }
-        let relaxed = self.ctx.unit_attr();
-        self.push(mgpu::ClusterArriveOp::state(self.loc, Some(relaxed)));
+        match parity {
+            Some(p) => {
+                let one = self.iconst(1);
+                self.cluster_parity = Some(self.ibin(Ix::Sub, one, p));
+            }
+            None => {
+                let relaxed = self.ctx.unit_attr();
+                self.push(mgpu::ClusterArriveOp::state(self.loc, Some(relaxed)));
+            }
+        }
         Ok(acc.expect("a cluster of two or more CTAs"))
     }
 
@@ -4072,6 +4098,15 @@ impl<'a> KernelBuilder<'a> {
                     carried.extend(vals);
                 }
             }
+            // A cluster per row: one barrier per reduction inside the loop (alternating slot
+            // halves, the parity carried), the protocol outside it restored around it: a
+            // wait here (the arrival before: every CTA has read the slots of the last
+            // reduction), an arrival after the loop.
+            let clustered = kb.cluster() > 1;
+            if clustered {
+                kb.push(mgpu::ClusterWaitOp::state(kb.loc));
+                carried.push(kb.iconst(0));
+            }
             if !staged.is_empty() {
                 // The group's first rows into its ring (clamped to the split's last row:
                 // copies past it are never read), one copy group per row.
@@ -4129,9 +4164,15 @@ impl<'a> KernelBuilder<'a> {
                     }
                     Some(ring)
                 };
+                if clustered {
+                    kb.cluster_parity = Some(cur[n_acc + widths.iter().sum::<usize>()]);
+                }
                 kb.fast_row(body, t, warp)?;
                 let mut ys = kb.fs().accs.concat();
                 ys.extend(next_vals);
+                if clustered {
+                    ys.push(kb.cluster_parity.take().expect("set above"));
+                }
                 if let Some(ring) = ring {
                     // The slot just read takes the row `staged_rows` groups ahead.
                     let ahead = kb.iconst(ring_n);
@@ -4150,6 +4191,9 @@ impl<'a> KernelBuilder<'a> {
                 // No copy may still be in flight when the next split reuses the slots.
                 let none = kb.ctx.i64_attr(0);
                 kb.push(mgpu::CopyAsyncWaitOp::state(kb.loc, none));
+            }
+            if clustered {
+                kb.push(mgpu::ClusterArriveOp::state(kb.loc, None));
             }
             let mut accs = out[..n_acc].to_vec();
             if ws.is_empty() {

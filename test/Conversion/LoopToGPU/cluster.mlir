@@ -48,18 +48,34 @@
 // IR-LABEL: mgpu.func @rmsnorm_bwd_k0
 // IR-SAME: cluster = 2
 // IR: mgpu.cluster_arrive {relaxed}
-// The row reduction: the block's total, then the cluster's (wait for the last reads, store,
-// release, acquire, combine in rank order, arrive).
-// IR: mgpu.barrier
+// Each split of rows waits once (every CTA has read the slots of the reduction before) and
+// carries a parity through its row loop. A row reduction is the block's total, then the
+// cluster's in one barrier: store into the half of the slots the parity picks, release,
+// acquire, combine that half in rank order, flip the parity. The split ends with an arrival.
+// IR: %[[SL:[0-9]+]] = mgpu.shared_alloc {size = 4} : !mgpu.ptr<f32, 3>
 // IR: mgpu.cluster_wait
-// IR: mgpu.cluster_store %{{[0-9]+}}, %[[S:[0-9]+]][%{{[0-9]+}}], %{{[0-9]+}} : !mgpu.ptr<f32, 3>
+// IR: mloop.for %{{.*}} iter_args({{.*}}%[[P:arg[0-9]+]] = %{{[0-9]+}}, %{{.*}} = %{{[0-9]+}}) -> (f32, f32, f32, f32, f32, f32, f32, f32, index, index)
+// IR: mgpu.barrier
+// IR: %[[H:[0-9]+]] = mloop.mul %[[P]], %{{[0-9]+}} : index
+// IR: mgpu.cluster_store %{{[0-9]+}}, %[[SL]][%{{[0-9]+}}], %{{[0-9]+}} : !mgpu.ptr<f32, 3>
 // IR: mgpu.cluster_arrive{{$}}
 // IR-NEXT: mgpu.cluster_wait
-// IR-NEXT: mgpu.load %[[S]][%{{[0-9]+}}] : !mgpu.ptr<f32, 3>
-// IR-NEXT: mgpu.load %[[S]][%{{[0-9]+}}] : !mgpu.ptr<f32, 3>
+// IR-NEXT: mgpu.load %[[SL]][%[[H]]] : !mgpu.ptr<f32, 3>
+// IR-NEXT: %[[H1:[0-9]+]] = mloop.add %[[H]], %{{[0-9]+}} : index
+// IR-NEXT: mgpu.load %[[SL]][%[[H1]]] : !mgpu.ptr<f32, 3>
 // IR-NEXT: mloop.add
-// IR-NEXT: mgpu.cluster_arrive {relaxed}
-// The same in the slow path; the kernel waits once before it returns.
+// IR-NEXT: %[[FLIP:[0-9]+]] = mloop.sub %{{[0-9]+}}, %[[P]] : index
+// IR-NOT: mgpu.cluster_
+// IR: mloop.yield {{.*}}, %[[FLIP]], %{{[0-9]+}} : f32, f32, f32, f32, f32, f32, f32, f32, index, index
+// IR: mgpu.copy_async_wait {pending = 0}
+// IR-NEXT: mgpu.cluster_arrive{{$}}
+// The slow path (a run-time N other than the hint) keeps two barriers per reduction: wait,
+// store, release, acquire, combine, arrive.
+// IR: mgpu.cluster_wait
+// IR: mgpu.cluster_store
+// IR: mgpu.cluster_arrive{{$}}
+// IR-NEXT: mgpu.cluster_wait
+// The kernel waits once before it returns.
 // IR: mgpu.cluster_arrive {relaxed}
 // IR: mgpu.cluster_wait
 // IR-NEXT: mgpu.return
