@@ -661,6 +661,9 @@ pub(crate) fn gpu_err(e: RuntimeError) -> BenchError {
     }
 }
 
+/// The device arguments of a program and its results' (element count, bytes per element).
+type FirstCall = (Vec<DevValue>, Vec<(usize, usize)>);
+
 /// One untimed call of `prog` on `args` uploaded once: the device arguments (kept for the
 /// timings) and each result's element count and bytes per element, read from its device
 /// buffer (nothing is downloaded).
@@ -668,7 +671,7 @@ fn first_call_on_device(
     gpu: &Gpu,
     prog: &GpuProgram,
     args: &[RtValue],
-) -> Result<(Vec<DevValue>, Vec<(usize, usize)>), EngineError> {
+) -> Result<FirstCall, EngineError> {
     prog.check_device_memory(gpu, args)?;
     let mut exec = prog.executor(gpu);
     let dev = prog.upload_args(&mut exec, args)?;
