@@ -109,6 +109,11 @@ pub struct LoopToGpuOptions {
     /// op by op over all of them; the same ops and results, shorter live ranges (fewer
     /// registers for ptxas). Off by default: not timed yet.
     pub chunk_major: bool,
+    /// `interleave-splits`: in a register-resident row kernel with column partials, split `s`
+    /// of `S` takes the row groups `s, s + S, s + 2S, ...` instead of a block of consecutive
+    /// ones, so the CTAs stream neighbouring rows at any time (as a grid-stride copy does)
+    /// rather than one distant block each. The same partials, summed in another order.
+    pub interleave_splits: bool,
     /// `final=launch`: a final reduction gets its own launch. By default (`final=grid`) a
     /// final reduction right after the row-fused kernel that fills its workspace runs in that
     /// kernel's grid, behind a grid barrier (one cooperative launch, [`super::grid_merge`]).
@@ -467,6 +472,7 @@ impl LoopToGpuOptions {
         let report = o.bool("report", false)?;
         let atomics = o.bool("atomics", false)?;
         let chunk_major = o.bool("chunk-major", false)?;
+        let interleave_splits = o.bool("interleave-splits", false)?;
         let min_ctas = MinCtas::parse(&o.string("min-ctas", "0"))?;
         let final_launch = match o.string("final", "grid").as_str() {
             "grid" => false,
@@ -481,6 +487,7 @@ impl LoopToGpuOptions {
             report,
             atomics,
             chunk_major,
+            interleave_splits,
             final_launch,
             min_ctas,
         })
@@ -539,6 +546,11 @@ pub const OPTIONS: &[PassOptionInfo] = &[
     PassOptionInfo {
         key: "chunk-major",
         help: "register-resident row kernels emit a body chunk by chunk of a thread's columns instead of op by op (same results, shorter live ranges; not timed yet)",
+        default: "false",
+    },
+    PassOptionInfo {
+        key: "interleave-splits",
+        help: "register-resident row kernels with column partials: split s of S takes row groups s, s+S, s+2S, ... instead of consecutive ones (neighbouring rows across CTAs at any time)",
         default: "false",
     },
     PassOptionInfo {
@@ -4071,10 +4083,18 @@ impl<'a> KernelBuilder<'a> {
             sc = self.ibin(Ix::Mul, per, slots);
             nsplit = self.ceil_div(m, sc);
         }
+        let interleave = self.opts.interleave_splits;
         self.for_loop(g.bid, nsplit, g.gdim, &[], &mut |kb, sidx, _| {
-            let row0 = kb.ibin(Ix::Mul, sidx, sc);
-            let rend = kb.ibin(Ix::Add, row0, sc);
-            let rend = kb.ibin(Ix::Min, rend, m);
+            // The split's rows: a block of `sc` consecutive ones, or with `interleave-splits`
+            // every `nsplit`-th group of `slots` rows from group `sidx` on (`step` apart).
+            let (row0, rend, step) = if interleave {
+                let row0 = kb.ibin(Ix::Mul, sidx, slots);
+                (row0, m, kb.ibin(Ix::Mul, slots, nsplit))
+            } else {
+                let row0 = kb.ibin(Ix::Mul, sidx, sc);
+                let rend = kb.ibin(Ix::Add, row0, sc);
+                (row0, kb.ibin(Ix::Min, rend, m), slots)
+            };
             let start = kb.ibin(Ix::Add, row0, slot);
             // Shared accumulators: each thread sets its own columns (no barrier: no other
             // thread touches them).
@@ -4112,7 +4132,7 @@ impl<'a> KernelBuilder<'a> {
                 // copies past it are never read), one copy group per row.
                 for r in 0..ring_n {
                     let ahead = kb.iconst(r);
-                    let ahead = kb.ibin(Ix::Mul, ahead, slots);
+                    let ahead = kb.ibin(Ix::Mul, ahead, step);
                     let row = kb.ibin(Ix::Add, start, ahead);
                     let row = kb.ibin(Ix::Min, row, last);
                     let ring = kb.iconst(r);
@@ -4122,7 +4142,7 @@ impl<'a> KernelBuilder<'a> {
                 carried.push(ring0);
             }
             let n_acc = inits.len();
-            let out = kb.for_loop(start, rend, slots, &carried, &mut |kb, i, cur| {
+            let out = kb.for_loop(start, rend, step, &carried, &mut |kb, i, cur| {
                 kb.map.insert(iv, i);
                 {
                     let fs = kb.fs();
@@ -4139,7 +4159,7 @@ impl<'a> KernelBuilder<'a> {
                         kb.fs().rows.insert((b, vec![i]), cur[at..at + w].to_vec());
                         at += w;
                     }
-                    let next = kb.ibin(Ix::Add, i, slots);
+                    let next = kb.ibin(Ix::Add, i, step);
                     let next = kb.ibin(Ix::Min, next, last);
                     for &(b, elem) in &prefetch {
                         next_vals.extend(kb.load_fast_row(b, elem, &[next])?);
@@ -4176,7 +4196,7 @@ impl<'a> KernelBuilder<'a> {
                 if let Some(ring) = ring {
                     // The slot just read takes the row `staged_rows` groups ahead.
                     let ahead = kb.iconst(ring_n);
-                    let ahead = kb.ibin(Ix::Mul, ahead, slots);
+                    let ahead = kb.ibin(Ix::Mul, ahead, step);
                     let next = kb.ibin(Ix::Add, i, ahead);
                     let next = kb.ibin(Ix::Min, next, last);
                     kb.stage_row(staged, &smem, next, ring, (slot, slots))?;
