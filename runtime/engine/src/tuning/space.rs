@@ -86,6 +86,9 @@ pub fn knobs(passes: &[&str], sms: u32) -> Vec<Knob> {
         out.push(Knob { pass: l, key: "min-ctas", values: v(&["none", "1", "2", "3", "4"]) });
         out.push(Knob { pass: l, key: "final", values: v(&["grid", "launch"]) });
         out.push(Knob { pass: l, key: "chunk-major", values: v(&["false", "true"]) });
+        // A split's rows interleaved across CTAs (wins with a warp per row and many rows:
+        // RMSNorm 576000 x 384 -3%; loses with a CTA per row).
+        out.push(Knob { pass: l, key: "interleave-splits", values: v(&["false", "true"]) });
         let grids: Vec<String> = [1u32, 2, 4, 8].iter().map(|k| (k * sms.max(1)).to_string()).collect();
         out.push(Knob { pass: l, key: "grid", values: grids });
         out.push(Knob { pass: l, key: "split-rows", values: v(&["64", "128", "256", "512", "1024"]) });
