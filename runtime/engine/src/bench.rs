@@ -667,11 +667,7 @@ type FirstCall = (Vec<DevValue>, Vec<(usize, usize)>);
 /// One untimed call of `prog` on `args` uploaded once: the device arguments (kept for the
 /// timings) and each result's element count and bytes per element, read from its device
 /// buffer (nothing is downloaded).
-fn first_call_on_device(
-    gpu: &Gpu,
-    prog: &GpuProgram,
-    args: &[RtValue],
-) -> Result<FirstCall, EngineError> {
+fn first_call_on_device(gpu: &Gpu, prog: &GpuProgram, args: &[RtValue]) -> Result<FirstCall, EngineError> {
     prog.check_device_memory(gpu, args)?;
     let mut exec = prog.executor(gpu);
     let dev = prog.upload_args(&mut exec, args)?;
