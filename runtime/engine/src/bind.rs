@@ -390,11 +390,12 @@ const GEN_CHUNK: usize = 1 << 16;
 /// of up to [`GEN_CHUNK`] values are as they always were), filled in parallel: the values do
 /// not depend on the number of threads.
 fn generate(n: usize, dist: Distribution, seed: u64, index: usize, elem: FloatKind) -> Vec<f64> {
-    let mut out = Vec::new();
-    if out.try_reserve_exact(n).is_err() {
-        return out;
+    if Vec::<f64>::new().try_reserve_exact(n).is_err() {
+        return Vec::new();
     }
-    out.resize(n, 0.0);
+    // Zeroed by the allocator (pages the OS maps on first touch), so the threads below
+    // fault them in parallel instead of one thread writing gigabytes of zeros first.
+    let mut out = vec![0.0f64; n];
     let base = seed ^ (index as u64 + 1).wrapping_mul(0xD6E8_FEB8_6659_FD93);
     let fill = |c: usize, chunk: &mut [f64]| {
         let stream = if c == 0 { base } else { base ^ (c as u64).wrapping_mul(0xA076_1D64_78BD_642F) };

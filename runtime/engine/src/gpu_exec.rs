@@ -66,12 +66,12 @@ impl DevElem {
     /// [`DevElem::encode`] with its storage reserved fallibly: an error instead of an
     /// abort when the host is out of memory.
     pub fn try_encode(self, data: &[f64]) -> Result<Vec<u8>, morf_runtime::RuntimeError> {
-        let mut out = Vec::new();
         let bytes = data.len().saturating_mul(self.size());
-        out.try_reserve_exact(bytes).map_err(|_| {
+        Vec::<u8>::new().try_reserve_exact(bytes).map_err(|_| {
             morf_runtime::RuntimeError::Usage(format!("out of host memory: cannot stage {bytes} bytes for the GPU"))
         })?;
-        out.resize(bytes, 0);
+        // Zeroed by the allocator: the pages are first touched by the parallel encoding.
+        let mut out = vec![0u8; bytes];
         self.encode_to(data, &mut out);
         Ok(out)
     }
