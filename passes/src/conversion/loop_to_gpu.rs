@@ -1348,6 +1348,9 @@ struct KernelBuilder<'a> {
     /// cluster reduction uses (an index, 0 or 1, carried by the loop), so that each
     /// reduction takes one cluster barrier (see `KernelBuilder::cluster_reduce`).
     cluster_parity: Option<Value>,
+    /// The fast row loop of this kernel takes its splits' rows interleaved
+    /// (`interleave-splits`); for the schedule report.
+    interleaved: bool,
     /// Set while a CTA-per-row body with two or more reductions is emitted: each block
     /// reduction gets its own shared slots and no trailing barrier ([`Self::block_reduce`]).
     own_block_slots: bool,
@@ -1483,6 +1486,7 @@ impl<'a> KernelBuilder<'a> {
             block_smem: HashMap::new(),
             cluster_smem: HashMap::new(),
             cluster_parity: None,
+            interleaved: false,
             own_block_slots: false,
             ids: HashMap::new(),
             fast: None,
@@ -2172,8 +2176,17 @@ impl<'a> KernelBuilder<'a> {
     /// The report's record of this builder's launch: kernel name, schedule, and whether the
     /// schedule came from the nest's `morf.schedule` attribute.
     fn launch_record(&self, kernel: &str) -> (String, Schedule, bool) {
-        let s = self.schedule.clone().expect("a mapping sets the schedule");
+        let mut s = self.schedule.clone().expect("a mapping sets the schedule");
         let from_ir = self.ir_schedule.as_ref().is_some_and(|i| i.mapping == s.mapping);
+        if self.opts.interleave_splits && s.mapping == Mapping::RowFused {
+            // Asked for, the option says whether it applied (it is silent elsewhere only
+            // for kernels that have no rows to split: final reductions, pointwise).
+            s.notes.0.push(if self.interleaved {
+                "the fast form's splits take their rows interleaved across CTAs (interleave-splits)".into()
+            } else {
+                "interleave-splits not taken: it needs the register-resident (fast) row form".into()
+            });
+        }
         (kernel.to_string(), s, from_ir)
     }
 
@@ -4084,6 +4097,7 @@ impl<'a> KernelBuilder<'a> {
             nsplit = self.ceil_div(m, sc);
         }
         let interleave = self.opts.interleave_splits;
+        self.interleaved = interleave;
         self.for_loop(g.bid, nsplit, g.gdim, &[], &mut |kb, sidx, _| {
             // The split's rows: a block of `sc` consecutive ones, or with `interleave-splits`
             // every `nsplit`-th group of `slots` rows from group `sidx` on (`step` apart).
