@@ -2953,14 +2953,18 @@ impl<'a> KernelBuilder<'a> {
         let tid = self.id::<mgpu::ThreadIdOp>();
         let cc = self.iconst(c as i64);
         let parity = self.cluster_parity;
+        // The first slot of the half in use (`None`: the only one, slot 0).
         let base = match parity {
-            Some(p) => self.ibin(Ix::Mul, p, cc),
+            Some(p) => Some(self.ibin(Ix::Mul, p, cc)),
             None => {
                 self.push(mgpu::ClusterWaitOp::state(self.loc));
-                self.iconst(0)
+                None
             }
         };
-        let at = self.ibin(Ix::Add, base, rank);
+        let at = match base {
+            Some(b) => self.ibin(Ix::Add, b, rank),
+            None => rank,
+        };
         let writer = self.icmp("lt", tid, cc);
         self.if_then(writer, &mut |kb| {
             kb.push(mgpu::ClusterStoreOp::state(kb.loc, tot, slots, at, tid));
@@ -2970,8 +2974,10 @@ impl<'a> KernelBuilder<'a> {
         self.push(mgpu::ClusterWaitOp::state(self.loc));
         let mut acc = None;
         for r in 0..c {
-            let ri = self.iconst(r as i64);
-            let ri = self.ibin(Ix::Add, base, ri);
+            let mut ri = self.iconst(r as i64);
+            if let Some(b) = base {
+                ri = self.ibin(Ix::Add, b, ri);
+            }
             let x = self.push1(mgpu::LoadOp::state(self.loc, slots, ri, ty, None));
             acc = Some(match acc {
                 None => x,

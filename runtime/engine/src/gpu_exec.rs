@@ -303,21 +303,23 @@ impl<'a> GpuExecutor<'a> {
     /// buffer of element type `elem` (a type of this executor's context; the value may
     /// come from another context).
     pub fn upload(&mut self, v: &RtValue, elem: Type) -> ExecResult<DevValue> {
-        if !matches!(v, RtValue::Tensor { .. } | RtValue::Buffer { .. }) {
-            return Ok(DevValue::Scalar(v.clone()));
-        }
-        let storage = DevElem::of(self.ctx, elem).ok_or_else(|| {
-            ExecError::Runtime(morf_runtime::RuntimeError::Usage(format!(
-                "buffers of {} cannot go to the GPU",
-                self.ctx.type_to_string(elem)
-            )))
-        })?;
+        let storage = || {
+            DevElem::of(self.ctx, elem).ok_or_else(|| {
+                ExecError::Runtime(morf_runtime::RuntimeError::Usage(format!(
+                    "buffers of {} cannot go to the GPU",
+                    self.ctx.type_to_string(elem)
+                )))
+            })
+        };
         // Encoded from the value's own elements (no copy of a multi-gigabyte input).
-        let (shape, bytes) = match v {
-            RtValue::Tensor { array, .. } => (array.shape.clone(), storage.try_encode(&array.data)?),
+        let (shape, storage, bytes) = match v {
+            RtValue::Tensor { array, .. } => {
+                let st = storage()?;
+                (array.shape.clone(), st, st.try_encode(&array.data)?)
+            }
             RtValue::Buffer { data, .. } => {
-                let a = data.borrow();
-                (a.shape.clone(), storage.try_encode(&a.data)?)
+                let (a, st) = (data.borrow(), storage()?);
+                (a.shape.clone(), st, st.try_encode(&a.data)?)
             }
             other => return Ok(DevValue::Scalar(other.clone())),
         };

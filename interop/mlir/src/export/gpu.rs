@@ -17,11 +17,11 @@
 use melior::ir::attribute::{StringAttribute, TypeAttribute};
 use melior::ir::{Location, Type};
 use mlir_sys::{MlirBlock, MlirValue};
-use morf_gpu::ops::ClusterStoreOp;
 use morf_gpu::ops::{
     AtomicRmwOp, CopyAsyncOp, CopyAsyncWaitOp, FuncOp, IfOp, LaunchOp, LoadOp, LoadVecOp, ResidentBlocksOp,
     SharedAllocOp, ShuffleOp, StoreOp, StoreVecOp, WarpReduceOp,
 };
+use morf_gpu::ops::{ClusterArriveOp, ClusterStoreOp};
 use morf_ir::interfaces::BinaryFn;
 use morf_ir::{Diagnostic, OpId, TypeData};
 
@@ -280,7 +280,8 @@ impl<'c> Exporter<'c, '_> {
             }
             "mgpu.grid_barrier" => return self.grid_barrier(b, loc),
             "mgpu.cluster_arrive" | "mgpu.cluster_wait" => {
-                let nv = match (name, m.attr(op, "relaxed").is_some()) {
+                let relaxed = m.dyn_cast::<ClusterArriveOp>(op).is_some_and(|a| a.relaxed(m).is_some());
+                let nv = match (name, relaxed) {
                     ("mgpu.cluster_wait", _) => "nvvm.cluster.wait",
                     (_, true) => "nvvm.cluster.arrive.relaxed",
                     _ => "nvvm.cluster.arrive",
