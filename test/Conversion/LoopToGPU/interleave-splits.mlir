@@ -17,6 +17,7 @@
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/layernorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=1000,N=2048 splits=16},canonicalize,cse,lower-loop-to-gpu{size-hints=M=1000,N=2048 interleave-splits=true grid=4 cluster=2 staged-rows=2})' M=77,N=2048 1e-2 %t/f
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/rmsnorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=1000,N=1024 splits=64},canonicalize,cse,lower-loop-to-gpu{size-hints=M=1000,N=1024 interleave-splits=true grid=5})' M=301,N=1000 1e-2 %t/g
 // RUN: morf-opt --list-passes | FileCheck %s --check-prefix=HELP
+// RUN: not morf-opt %s --pass-pipeline='builtin.module(lower-loop-to-gpu{interleave-splits=2})' 2>&1 | FileCheck %s --check-prefix=BAD
 // The schedule report says whether the option applied.
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=1000,N=512 splits=64},canonicalize,cse,lower-loop-to-gpu{size-hints=M=1000,N=512 interleave-splits=true grid=4 staged-rows=2 report=true})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TAKEN
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions,canonicalize,cse,lower-loop-to-gpu{interleave-splits=true report=true})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOT
@@ -49,3 +50,4 @@
 // TAKEN-NOT: interleave-splits
 // NOT: note: @rmsnorm_bwd_k0: interleave-splits not taken: it needs the register-resident (fast) row form
 // NOT-NOT: interleave-splits
+// BAD: pass 'lower-loop-to-gpu': option 'interleave-splits' expects true or false, got '2'
