@@ -114,6 +114,12 @@ pub struct LoopToGpuOptions {
     /// ones, so the CTAs stream neighbouring rows at any time (as a grid-stride copy does)
     /// rather than one distant block each. The same partials, summed in another order.
     pub interleave_splits: bool,
+    /// `batch-reductions`: in a register-resident row kernel, independent row reductions
+    /// (none uses another's result, as LayerNorm backward's two row sums) take their
+    /// partials one after the other and are then reduced together: one block (and cluster)
+    /// reduction, one barrier, for all of them, and in the reload form one pass over the row
+    /// (`KernelBuilder::reduce_batches`). On by default; `false` reduces each on its own.
+    pub batch_reductions: bool,
     /// `final=launch`: a final reduction gets its own launch. By default (`final=grid`) a
     /// final reduction right after the row-fused kernel that fills its workspace runs in that
     /// kernel's grid, behind a grid barrier (one cooperative launch, [`super::grid_merge`]).
@@ -473,6 +479,7 @@ impl LoopToGpuOptions {
         let atomics = o.bool("atomics", false)?;
         let chunk_major = o.bool("chunk-major", false)?;
         let interleave_splits = o.bool("interleave-splits", false)?;
+        let batch_reductions = o.bool("batch-reductions", true)?;
         let min_ctas = MinCtas::parse(&o.string("min-ctas", "0"))?;
         let final_launch = match o.string("final", "grid").as_str() {
             "grid" => false,
@@ -488,6 +495,7 @@ impl LoopToGpuOptions {
             atomics,
             chunk_major,
             interleave_splits,
+            batch_reductions,
             final_launch,
             min_ctas,
         })
@@ -552,6 +560,11 @@ pub const OPTIONS: &[PassOptionInfo] = &[
         key: "interleave-splits",
         help: "register-resident row kernels with column partials: split s of S takes row groups s, s+S, s+2S, ... instead of consecutive ones (neighbouring rows across CTAs at any time)",
         default: "false",
+    },
+    PassOptionInfo {
+        key: "batch-reductions",
+        help: "register-resident row kernels reduce independent row reductions together (one barrier, one pass over the row for all of them) instead of one by one",
+        default: "true",
     },
     PassOptionInfo {
         key: "final",
@@ -1340,17 +1353,23 @@ struct KernelBuilder<'a> {
     /// Kernel: stores at row level only by the row's first thread (`t == 0`).
     row_guard: Option<Value>,
     shared_partials: Option<SharedPartials>,
-    block_smem: HashMap<Type, Value>,
-    /// A cluster per row: the slots, per type, where each CTA's block reduction lands in
-    /// every CTA of the cluster ([`Self::block_reduce`]).
-    cluster_smem: HashMap<Type, Value>,
-    /// Inside a fast row loop of a cluster kernel: which of the two slot sets the next
-    /// cluster reduction uses (an index, 0 or 1, carried by the loop), so that each
-    /// reduction takes one cluster barrier (see `KernelBuilder::cluster_reduce`).
-    cluster_parity: Option<Value>,
+    /// A block reduction's shared slots shared by every reduction of the kernel, per element
+    /// type, values reduced at once and whether they come in two halves
+    /// ([`Self::block_reduce_many`]).
+    block_smem: HashMap<(Type, usize, bool), Value>,
+    /// A cluster per row: the slots, per type and values reduced at once, where each CTA's
+    /// block reduction lands in every CTA of the cluster ([`Self::cluster_reduce_many`]).
+    cluster_smem: HashMap<(Type, usize), Value>,
+    /// Inside the fast row loop of a CTA (or cluster) per row: which of the two halves of the
+    /// slots the next block (and cluster) reduction uses (an index, 0 or 1, carried by the
+    /// loop), so that each reduction takes one barrier (see `KernelBuilder::block_reduce_many`).
+    slot_parity: Option<Value>,
     /// The fast row loop of this kernel takes its splits' rows interleaved
     /// (`interleave-splits`); for the schedule report.
     interleaved: bool,
+    /// The most row reductions the fast form reduced together (`batch-reductions`); for the
+    /// schedule report.
+    batched: usize,
     /// Set while a CTA-per-row body with two or more reductions is emitted: each block
     /// reduction gets its own shared slots and no trailing barrier ([`Self::block_reduce`]).
     own_block_slots: bool,
@@ -1485,7 +1504,8 @@ impl<'a> KernelBuilder<'a> {
             shared_partials: None,
             block_smem: HashMap::new(),
             cluster_smem: HashMap::new(),
-            cluster_parity: None,
+            slot_parity: None,
+            batched: 0,
             interleaved: false,
             own_block_slots: false,
             ids: HashMap::new(),
@@ -2187,6 +2207,17 @@ impl<'a> KernelBuilder<'a> {
                 "interleave-splits not taken: it needs the register-resident (fast) row form".into()
             });
         }
+        if self.batched >= 2 {
+            let how = if s.threads_per_row > 32 {
+                "one barrier for them a row"
+            } else {
+                "their warp reductions side by side"
+            };
+            s.notes.0.push(format!(
+                "{} independent row reductions reduced together, {how} (batch-reductions)",
+                self.batched
+            ));
+        }
         (kernel.to_string(), s, from_ir)
     }
 
@@ -2866,135 +2897,197 @@ impl<'a> KernelBuilder<'a> {
 
     /// Block reduction: warps reduce, lane 0 of each writes shared memory, a barrier, every
     /// thread combines the warps' values in warp order (deterministic).
-    ///
-    /// A second barrier after the reads keeps the next reduction from overwriting the slots
-    /// while a slow warp still reads them. In a row body with two or more reductions
-    /// ([`Self::with_block_sites`]) each reduction has slots of its own instead, and needs no
-    /// second barrier: before a reduction writes its slots again (in the next row), every
-    /// thread has passed the barrier of another reduction, which it reaches only after its
-    /// reads.
     fn block_reduce(&mut self, kind: &str, v: Value) -> R<Value> {
-        let ty = self.ctx.value_type(v);
-        let own = self.own_block_slots;
-        let smem = match self.block_smem.get(&ty).filter(|_| !own) {
+        Ok(self.block_reduce_many(&[kind.to_string()], &[v])?[0])
+    }
+
+    /// Block reductions of several values of one type at once (`kinds[k]` of `vals[k]`):
+    /// each value's warp reduction, lane 0 of each warp stores them all, one barrier, and
+    /// every thread combines each value's warp totals in warp order (deterministic; each
+    /// value's result is what [`Self::block_reduce`] of it alone gives).
+    ///
+    /// Slots: inside the fast row loop of a CTA per row (`slot_parity`), consecutive
+    /// reductions use the two halves of the slots in turn, and a reduction is one barrier: a
+    /// thread stores into a half only after the barrier of the reduction in between, which
+    /// every thread reaches after reading that half. Elsewhere a second barrier after the
+    /// reads keeps the next reduction from overwriting the slots while a slow warp still
+    /// reads them; in a row body with two or more reductions ([`Self::with_block_sites`])
+    /// each reduction has slots of its own instead, and needs no second barrier: before a
+    /// reduction writes its slots again (in the next row), every thread has passed the
+    /// barrier of another reduction, which it reaches only after its reads.
+    fn block_reduce_many(&mut self, kinds: &[String], vals: &[Value]) -> R<Vec<Value>> {
+        let ty = self.ctx.value_type(vals[0]);
+        let n = vals.len();
+        let parity = self.slot_parity;
+        let own = self.own_block_slots && parity.is_none();
+        let key = (ty, n, parity.is_some());
+        let smem = match self.block_smem.get(&key).filter(|_| !own) {
             Some(&s) => s,
             None => {
                 let pt = ptr_type(self.ctx, ty, true);
-                let size = self.ctx.i64_attr(32);
+                let halves = if parity.is_some() { 2 } else { 1 };
+                let size = self.ctx.i64_attr(32 * n as i64 * halves);
                 let op = self.prologue(mgpu::SharedAllocOp::state(self.loc, pt, size));
                 let s = self.ctx.result(op, 0);
                 // Slots of its own are this reduction's alone; shared ones serve every
-                // reduction of the type.
+                // reduction of the type and width.
                 if !own {
-                    self.block_smem.insert(ty, s);
+                    self.block_smem.insert(key, s);
                 }
                 s
             }
         };
-        let w = self.warp_reduce(kind, v);
+        let ws: Vec<Value> = vals.iter().zip(kinds).map(|(&v, k)| self.warp_reduce(k, v)).collect();
         let lane = self.id::<mgpu::LaneIdOp>();
         let warp = self.id::<mgpu::WarpIdOp>();
         let zero = self.iconst(0);
+        let c32 = self.iconst(32);
+        // Value k's 32 slots start at `(half * n + k) * 32`.
+        let base = match parity {
+            Some(p) => {
+                let nn = self.iconst(32 * n as i64);
+                Some(self.ibin(Ix::Mul, p, nn))
+            }
+            None => None,
+        };
+        let slot_of = |kb: &mut Self, k: usize, at: Value| -> Value {
+            let mut i = at;
+            if k > 0 {
+                let off = kb.iconst(32 * k as i64);
+                i = kb.ibin(Ix::Add, i, off);
+            }
+            match base {
+                Some(b) => kb.ibin(Ix::Add, b, i),
+                None => i,
+            }
+        };
         let is0 = self.icmp("eq", lane, zero);
         self.if_then(is0, &mut |kb| {
-            kb.push(mgpu::StoreOp::state(kb.loc, w, smem, warp));
+            for (k, &w) in ws.iter().enumerate() {
+                let at = slot_of(kb, k, warp);
+                kb.push(mgpu::StoreOp::state(kb.loc, w, smem, at));
+            }
             Ok(())
         })?;
         self.push(mgpu::BarrierOp::state(self.loc));
         let bdim = self.block_dim();
-        let c32 = self.iconst(32);
         let c31 = self.iconst(31);
         let nw = self.ibin(Ix::Add, bdim, c31);
         let nw = self.ibin(Ix::Div, nw, c32);
         let one = self.iconst(1);
-        let id = self.fconst(identity(kind), ty);
-        let kind = kind.to_string();
-        let tot = self.for_loop(zero, nw, one, &[id], &mut |kb, k, acc| {
-            let x = kb.push1(mgpu::LoadOp::state(kb.loc, smem, k, ty, None));
-            Ok(vec![kb.combine(&kind, acc[0], x)?])
-        })?[0];
-        if !own {
+        let ids: Vec<Value> = kinds.iter().map(|k| self.fconst(identity(k), ty)).collect();
+        let kinds = kinds.to_vec();
+        let tots = self.for_loop(zero, nw, one, &ids, &mut |kb, w, acc| {
+            let mut out = Vec::new();
+            for (k, kind) in kinds.iter().enumerate() {
+                let at = slot_of(kb, k, w);
+                let x = kb.push1(mgpu::LoadOp::state(kb.loc, smem, at, ty, None));
+                out.push(kb.combine(kind, acc[k], x)?);
+            }
+            Ok(out)
+        })?;
+        if !own && parity.is_none() {
             self.push(mgpu::BarrierOp::state(self.loc));
         }
-        match self.cluster() {
-            1 => Ok(tot),
-            c => self.cluster_reduce(&kind, tot, c),
+        let tots = match self.cluster() {
+            1 => tots,
+            c => self.cluster_reduce_many(&kinds, &tots, c)?,
+        };
+        if let Some(p) = parity {
+            let one = self.iconst(1);
+            self.slot_parity = Some(self.ibin(Ix::Sub, one, p));
         }
+        Ok(tots)
     }
 
-    /// Combines the CTA totals `tot` of a row held by a cluster of `c` CTAs: threads
-    /// `0..c` of each CTA store its total into slot `rank` of CTA `tid` (distributed shared
-    /// memory), and after the cluster barrier every thread combines the slots in rank order
-    /// (deterministic, and the same in every CTA).
+    /// Combines the CTA totals `tots` (one per value, `kinds[k]` of `tots[k]`) of a row held
+    /// by a cluster of `c` CTAs: threads `0..c` of each CTA store its totals into slot `rank`
+    /// of CTA `tid` (distributed shared memory), and after the cluster barrier every thread
+    /// combines each value's slots in rank order (deterministic, and the same in every CTA).
     ///
     /// Outside a fast row loop, the barrier's phases alternate arrivals and waits per
     /// thread: the kernel arrives once in its prologue; each reduction waits (every CTA has
     /// read the slots of the one before), stores, arrives (releasing the stores), waits
     /// (acquiring the others'), reads, and arrives without waiting; `finish` waits once
     /// before the kernel returns, so no CTA leaves while another may still write its shared
-    /// memory. Inside one (`cluster_parity`), consecutive reductions use the two halves of
-    /// the slots in turn, and a reduction is one barrier: store, arrive, wait, read. A CTA
-    /// stores into a half only after the barrier of the reduction in between, which every
-    /// CTA arrives at after reading that half, so no read is overwritten.
-    fn cluster_reduce(&mut self, kind: &str, tot: Value, c: u32) -> R<Value> {
-        let ty = self.ctx.value_type(tot);
-        let slots = match self.cluster_smem.get(&ty) {
+    /// memory. Inside one (`slot_parity`, which the caller flips), consecutive reductions use
+    /// the two halves of the slots in turn, and a reduction is one barrier: store, arrive,
+    /// wait, read. A CTA stores into a half only after the barrier of the reduction in
+    /// between, which every CTA arrives at after reading that half, so no read is
+    /// overwritten.
+    fn cluster_reduce_many(&mut self, kinds: &[String], tots: &[Value], c: u32) -> R<Vec<Value>> {
+        let ty = self.ctx.value_type(tots[0]);
+        let n = tots.len();
+        let slots = match self.cluster_smem.get(&(ty, n)) {
             Some(&s) => s,
             None => {
                 let pt = ptr_type(self.ctx, ty, true);
-                let size = self.ctx.i64_attr(2 * c as i64);
+                let size = self.ctx.i64_attr(2 * c as i64 * n as i64);
                 let op = self.prologue(mgpu::SharedAllocOp::state(self.loc, pt, size));
                 let s = self.ctx.result(op, 0);
-                self.cluster_smem.insert(ty, s);
+                self.cluster_smem.insert((ty, n), s);
                 s
             }
         };
         let rank = self.cluster_rank(c);
         let tid = self.id::<mgpu::ThreadIdOp>();
-        let cc = self.iconst(c as i64);
-        let parity = self.cluster_parity;
-        // The first slot of the half in use (`None`: the only one, slot 0).
+        let parity = self.slot_parity;
+        // Rank r's value k sits at `(half * c + r) * n + k` (`None`: the only half, 0).
         let base = match parity {
-            Some(p) => Some(self.ibin(Ix::Mul, p, cc)),
+            Some(p) => {
+                let cn = self.iconst(c as i64 * n as i64);
+                Some(self.ibin(Ix::Mul, p, cn))
+            }
             None => {
                 self.push(mgpu::ClusterWaitOp::state(self.loc));
                 None
             }
         };
-        let at = match base {
-            Some(b) => self.ibin(Ix::Add, b, rank),
-            None => rank,
+        let slot_of = |kb: &mut Self, r: Value, k: usize| -> Value {
+            let mut i = r;
+            if n > 1 {
+                let nn = kb.iconst(n as i64);
+                i = kb.ibin(Ix::Mul, i, nn);
+            }
+            if k > 0 {
+                let kc = kb.iconst(k as i64);
+                i = kb.ibin(Ix::Add, i, kc);
+            }
+            match base {
+                Some(b) => kb.ibin(Ix::Add, b, i),
+                None => i,
+            }
         };
+        let cc = self.iconst(c as i64);
         let writer = self.icmp("lt", tid, cc);
         self.if_then(writer, &mut |kb| {
-            kb.push(mgpu::ClusterStoreOp::state(kb.loc, tot, slots, at, tid));
+            for (k, &tot) in tots.iter().enumerate() {
+                let at = slot_of(kb, rank, k);
+                kb.push(mgpu::ClusterStoreOp::state(kb.loc, tot, slots, at, tid));
+            }
             Ok(())
         })?;
         self.push(mgpu::ClusterArriveOp::state(self.loc, None));
         self.push(mgpu::ClusterWaitOp::state(self.loc));
-        let mut acc = None;
-        for r in 0..c {
-            let mut ri = self.iconst(r as i64);
-            if let Some(b) = base {
-                ri = self.ibin(Ix::Add, b, ri);
+        let mut out = Vec::new();
+        for (k, kind) in kinds.iter().enumerate() {
+            let mut acc = None;
+            for r in 0..c {
+                let ri = self.iconst(r as i64);
+                let at = slot_of(self, ri, k);
+                let x = self.push1(mgpu::LoadOp::state(self.loc, slots, at, ty, None));
+                acc = Some(match acc {
+                    None => x,
+                    Some(a) => self.combine(kind, a, x)?,
+                });
             }
-            let x = self.push1(mgpu::LoadOp::state(self.loc, slots, ri, ty, None));
-            acc = Some(match acc {
-                None => x,
-                Some(a) => self.combine(kind, a, x)?,
-            });
+            out.push(acc.expect("a cluster of two or more CTAs"));
         }
-        match parity {
-            Some(p) => {
-                let one = self.iconst(1);
-                self.cluster_parity = Some(self.ibin(Ix::Sub, one, p));
-            }
-            None => {
-                let relaxed = self.ctx.unit_attr();
-                self.push(mgpu::ClusterArriveOp::state(self.loc, Some(relaxed)));
-            }
+        if parity.is_none() {
+            let relaxed = self.ctx.unit_attr();
+            self.push(mgpu::ClusterArriveOp::state(self.loc, Some(relaxed)));
         }
-        Ok(acc.expect("a cluster of two or more CTAs"))
+        Ok(out)
     }
 
     /// Runs `emit` (the emission of one row of `body`) with a block reduction's own slots
@@ -4138,13 +4231,16 @@ impl<'a> KernelBuilder<'a> {
                     carried.extend(vals);
                 }
             }
-            // A cluster per row: one barrier per reduction inside the loop (alternating slot
-            // halves, the parity carried), the protocol outside it restored around it: a
-            // wait here (the arrival before: every CTA has read the slots of the last
-            // reduction), an arrival after the loop.
+            // A CTA (or cluster) per row: one barrier per reduction inside the loop
+            // (alternating slot halves, the parity carried). For a cluster, the protocol
+            // outside the loop restored around it: a wait here (the arrival before: every
+            // CTA has read the slots of the last reduction), an arrival after the loop.
             let clustered = kb.cluster() > 1;
             if clustered {
                 kb.push(mgpu::ClusterWaitOp::state(kb.loc));
+            }
+            let parity = !warp;
+            if parity {
                 carried.push(kb.iconst(0));
             }
             if !staged.is_empty() {
@@ -4204,14 +4300,14 @@ impl<'a> KernelBuilder<'a> {
                     }
                     Some(ring)
                 };
-                if clustered {
-                    kb.cluster_parity = Some(cur[n_acc + widths.iter().sum::<usize>()]);
+                if parity {
+                    kb.slot_parity = Some(cur[n_acc + widths.iter().sum::<usize>()]);
                 }
                 kb.fast_row(body, t, warp)?;
                 let mut ys = kb.fs().accs.concat();
                 ys.extend(next_vals);
-                if clustered {
-                    ys.push(kb.cluster_parity.take().expect("set above"));
+                if parity {
+                    ys.push(kb.slot_parity.take().expect("set above"));
                 }
                 if let Some(ring) = ring {
                     // The slot just read takes the row `staged_rows` groups ahead.
@@ -4364,41 +4460,88 @@ impl<'a> KernelBuilder<'a> {
     /// One row of the fast path: row-level ops as in the slow path (stores by the row's first
     /// thread), reduces and the inner parallel unrolled over the thread's columns.
     fn fast_row(&mut self, body: BlockId, t: Value, warp: bool) -> R<()> {
-        self.with_block_sites(body, warp, |kb| kb.fast_row_ops(body, t, warp))
+        let batches = self.reduce_batches(body);
+        self.batched = batches.iter().map(Vec::len).fold(self.batched, usize::max);
+        let saved = self.own_block_slots;
+        self.own_block_slots = !warp && batches.len() >= 2;
+        let r = self.fast_row_ops(body, t, warp, &batches);
+        self.own_block_slots = saved;
+        r
     }
 
-    fn fast_row_ops(&mut self, body: BlockId, t: Value, warp: bool) -> R<()> {
+    /// The reduces of a row body in batches reduced together ([`Self::fast_row_ops`]): a
+    /// reduce joins the batch of the reduce before it when nothing it computes (its body,
+    /// bounds and init) uses a result of the batch, directly or through the row-level ops in
+    /// between, and its result has the batch's type. Only ops that use the batch's results
+    /// may sit in between (they are emitted after the batch, in order); any other op ends
+    /// the batch.
+    fn reduce_batches(&self, body: BlockId) -> Vec<Vec<OpId>> {
+        let ctx = &*self.ctx;
+        let ops: Vec<OpId> = ctx.block_ops(body).collect();
+        let mut batches: Vec<Vec<OpId>> = Vec::new();
+        let mut i = 0;
+        while i < ops.len() {
+            if !ctx.isa::<mloop::ReduceOp>(ops[i]) {
+                i += 1;
+                continue;
+            }
+            let first = ops[i];
+            let ty = ctx.value_type(ctx.result(first, 0));
+            let mut batch = vec![first];
+            let mut tainted: HashSet<Value> = ctx.results(first).iter().copied().collect();
+            let mut j = i + 1;
+            while j < ops.len() {
+                let o = ops[j];
+                let uses = ctx.walk_collect(o).iter().any(|&x| ctx.operands(x).iter().any(|v| tainted.contains(v)));
+                if ctx.isa::<mloop::ReduceOp>(o) {
+                    if !self.opts.batch_reductions || uses || ctx.value_type(ctx.result(o, 0)) != ty {
+                        break;
+                    }
+                    batch.push(o);
+                    tainted.extend(ctx.results(o).iter().copied());
+                } else if uses && ctx.regions(o).is_empty() {
+                    tainted.extend(ctx.results(o).iter().copied());
+                } else {
+                    break;
+                }
+                j += 1;
+            }
+            i = ops.iter().position(|&o| o == *batch.last().expect("one")).expect("in body") + 1;
+            batches.push(batch);
+        }
+        batches
+    }
+
+    /// The ops of one row. The reduces of a batch ([`Self::reduce_batches`]) each take their
+    /// thread's partial, in order, and then are reduced together: their warp reductions side
+    /// by side, or one block (and cluster) reduction of all of them, one barrier for the batch
+    /// instead of one each (LayerNorm's two row sums). The reload form loads the row again
+    /// once per batch. Each result is the same as reducing it alone.
+    fn fast_row_ops(&mut self, body: BlockId, t: Value, warp: bool, batches: &[Vec<OpId>]) -> R<()> {
         let zero = self.iconst(0);
         let first = self.icmp("eq", t, zero);
         for o in self.ctx.block_ops(body).collect::<Vec<_>>() {
             match LoopOp::of(self.ctx, o) {
                 LoopOp::Yield => {}
                 LoopOp::Reduce(_) => {
-                    let parts = loop_parts(self.ctx, o, true).map_err(|e| op_error(self.ctx, o, e))?;
-                    let kind = kind_name(self.ctx, o).unwrap_or_default();
-                    let init = self.get(parts.init.expect("reduce"))?;
-                    let ty = self.ctx.value_type(init);
-                    let id = self.fconst(identity(&kind), ty);
-                    let v = self.fs().v;
-                    let valid = self.fs().valid.clone();
-                    let mut acc = id;
-                    // Chunk by chunk, in column order (in chunk-major emission right after the
-                    // chunk's ops).
-                    self.fast_block_by_chunk(parts.body, parts.ivs[0], &mut |kb, c, y| {
-                        for e in 0..v {
-                            let mut x = y.col(c * v + e);
-                            if let Some(cv) = valid[c] {
-                                x = kb.push1(mloop::SelectOp::state(kb.loc, cv, x, id, ty));
-                            }
-                            acc = kb.combine(&kind, acc, x)?;
-                        }
-                        Ok(())
-                    })?;
-                    let red = if warp { self.row_warp_reduce(&kind, acc) } else { self.block_reduce(&kind, acc)? };
-                    let r = self.combine(&kind, init, red)?;
-                    let res = self.ctx.result(o, 0);
-                    self.map.insert(res, r);
-                    self.fs().fmap.insert(res, Fv::Uni(r));
+                    let Some(batch) = batches.iter().find(|b| b[0] == o) else {
+                        // A later member of a batch: reduced with its first.
+                        continue;
+                    };
+                    let (kinds, accs): (Vec<String>, Vec<Value>) = self.fast_partials(batch)?.into_iter().unzip();
+                    let reds = if warp {
+                        kinds.iter().zip(&accs).map(|(k, &a)| self.row_warp_reduce(k, a)).collect()
+                    } else {
+                        self.block_reduce_many(&kinds, &accs)?
+                    };
+                    for ((&r, kind), red) in batch.iter().zip(&kinds).zip(reds) {
+                        let parts = loop_parts(self.ctx, r, true).map_err(|e| op_error(self.ctx, r, e))?;
+                        let init = self.get(parts.init.expect("reduce"))?;
+                        let v = self.combine(kind, init, red)?;
+                        let res = self.ctx.result(r, 0);
+                        self.map.insert(res, v);
+                        self.fs().fmap.insert(res, Fv::Uni(v));
+                    }
                     self.reload_rows()?;
                 }
                 LoopOp::Parallel => {
@@ -4410,6 +4553,35 @@ impl<'a> KernelBuilder<'a> {
             }
         }
         Ok(())
+    }
+
+    /// The kinds of a batch of row reduces and the thread's partial of each over its columns,
+    /// one reduce after the other: chunk by chunk, in column order (in chunk-major emission
+    /// right after the chunk's ops).
+    fn fast_partials(&mut self, batch: &[OpId]) -> R<Vec<(String, Value)>> {
+        let mut out = Vec::new();
+        for &o in batch {
+            let parts = loop_parts(self.ctx, o, true).map_err(|e| op_error(self.ctx, o, e))?;
+            let kind = kind_name(self.ctx, o).unwrap_or_default();
+            let init = self.get(parts.init.expect("reduce"))?;
+            let ty = self.ctx.value_type(init);
+            let id = self.fconst(identity(&kind), ty);
+            let v = self.fs().v;
+            let valid = self.fs().valid.clone();
+            let mut acc = id;
+            self.fast_block_by_chunk(parts.body, parts.ivs[0], &mut |kb, c, y| {
+                for e in 0..v {
+                    let mut x = y.col(c * v + e);
+                    if let Some(cv) = valid[c] {
+                        x = kb.push1(mloop::SelectOp::state(kb.loc, cv, x, id, ty));
+                    }
+                    acc = kb.combine(&kind, acc, x)?;
+                }
+                Ok(())
+            })?;
+            out.push((kind, acc));
+        }
+        Ok(out)
     }
 
     /// Emits a reduce / inner parallel body over the thread's columns; returns the value yielded.
