@@ -118,8 +118,11 @@ pub struct LoopToGpuOptions {
     /// (none uses another's result, as LayerNorm backward's two row sums) take their
     /// partials one after the other and are then reduced together: one block (and cluster)
     /// reduction, one barrier, for all of them, and in the reload form one pass over the row
-    /// (`KernelBuilder::reduce_batches`). On by default; `false` reduces each on its own.
-    pub batch_reductions: bool,
+    /// (`KernelBuilder::reduce_batches`). `None` (`auto`, the default): batched except in
+    /// the reload form of a single CTA per row, where it measured slower (LayerNorm backward
+    /// at 4096 x 16384 on the H200: 185.9 -> 194.6 us; a cluster per row gains, 754.0 ->
+    /// 713.7 at 8192 x 32768); `Some(b)` forces it on or off.
+    pub batch_reductions: Option<bool>,
     /// `final=launch`: a final reduction gets its own launch. By default (`final=grid`) a
     /// final reduction right after the row-fused kernel that fills its workspace runs in that
     /// kernel's grid, behind a grid barrier (one cooperative launch, [`super::grid_merge`]).
@@ -479,7 +482,7 @@ impl LoopToGpuOptions {
         let atomics = o.bool("atomics", false)?;
         let chunk_major = o.bool("chunk-major", false)?;
         let interleave_splits = o.bool("interleave-splits", false)?;
-        let batch_reductions = o.bool("batch-reductions", true)?;
+        let batch_reductions = tri(o, "batch-reductions")?;
         let min_ctas = MinCtas::parse(&o.string("min-ctas", "0"))?;
         let final_launch = match o.string("final", "grid").as_str() {
             "grid" => false,
@@ -563,8 +566,8 @@ pub const OPTIONS: &[PassOptionInfo] = &[
     },
     PassOptionInfo {
         key: "batch-reductions",
-        help: "register-resident row kernels reduce independent row reductions together (one barrier, one pass over the row for all of them) instead of one by one",
-        default: "true",
+        help: "register-resident row kernels reduce independent row reductions together (one barrier, one pass over the row for all of them) instead of one by one: true, false, or auto (all but the reload form of a single CTA per row)",
+        default: "auto",
     },
     PassOptionInfo {
         key: "final",
@@ -4476,6 +4479,8 @@ impl<'a> KernelBuilder<'a> {
     /// may sit in between (they are emitted after the batch, in order); any other op ends
     /// the batch.
     fn reduce_batches(&self, body: BlockId) -> Vec<Vec<OpId>> {
+        let reload = self.fast.as_ref().is_some_and(|f| f.reload);
+        let batching = self.opts.batch_reductions.unwrap_or(!reload || self.cluster() > 1);
         let ctx = &*self.ctx;
         let ops: Vec<OpId> = ctx.block_ops(body).collect();
         let mut batches: Vec<Vec<OpId>> = Vec::new();
@@ -4494,7 +4499,7 @@ impl<'a> KernelBuilder<'a> {
                 let o = ops[j];
                 let uses = ctx.walk_collect(o).iter().any(|&x| ctx.operands(x).iter().any(|v| tainted.contains(v)));
                 if ctx.isa::<mloop::ReduceOp>(o) {
-                    if !self.opts.batch_reductions || uses || ctx.value_type(ctx.result(o, 0)) != ty {
+                    if !batching || uses || ctx.value_type(ctx.result(o, 0)) != ty {
                         break;
                     }
                     batch.push(o);

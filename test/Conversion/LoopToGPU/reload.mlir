@@ -36,12 +36,15 @@
 // OFF: schedule: @rmsnorm_bwd_k0: row_fused threads=1024 {{.*}}fast=no
 // OFF: note: @rmsnorm_bwd_k0: row kept in a loop, not in registers
 
-// The staged rows (two inputs, three chunks a thread) are read from the ring before the row
-// reductions and again after them: LayerNorm's two row sums are independent, so they are
-// reduced together behind one barrier (one pass over the row for both). Then the slot takes
-// a next row.
+// The staged rows (two inputs, three chunks a thread) are read from the ring before the first
+// row reduction and again after each of the two (LayerNorm's: in the reload form of a single
+// CTA per row `batch-reductions` keeps them apart by default, batch-reductions.mlir), then the
+// slot takes a next row. Each reduction is one barrier (the slots' halves alternate).
 // IR: mgpu.func @layernorm_bwd_k0
 // IR: mgpu.copy_async_wait {pending = 3}
+// IR-COUNT-6: mgpu.load_vec %{{[0-9]+}}[%{{[0-9]+}}] : !mgpu.ptr<bf16, 3>
+// IR: mgpu.barrier
+// IR-NOT: mgpu.barrier
 // IR-COUNT-6: mgpu.load_vec %{{[0-9]+}}[%{{[0-9]+}}] : !mgpu.ptr<bf16, 3>
 // IR: mgpu.barrier
 // IR-NOT: mgpu.barrier

@@ -90,7 +90,7 @@ pub fn knobs(passes: &[&str], sms: u32) -> Vec<Knob> {
         // RMSNorm 576000 x 384 -3%; loses with a CTA per row).
         out.push(Knob { pass: l, key: "interleave-splits", values: v(&["false", "true"]) });
         // Independent row reductions reduced together (one barrier) or one by one.
-        out.push(Knob { pass: l, key: "batch-reductions", values: v(&["true", "false"]) });
+        out.push(Knob { pass: l, key: "batch-reductions", values: v(&["auto", "true", "false"]) });
         let grids: Vec<String> = [1u32, 2, 4, 8].iter().map(|k| (k * sms.max(1)).to_string()).collect();
         out.push(Knob { pass: l, key: "grid", values: grids });
         out.push(Knob { pass: l, key: "split-rows", values: v(&["64", "128", "256", "512", "1024"]) });
