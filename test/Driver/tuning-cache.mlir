@@ -13,7 +13,7 @@
 // RUN: not morf-run %S/../../examples/rmsnorm_bwd.mlir --device sim --random M=4,N=8 --ptx %S/Inputs/no-such.ptx 2>&1 | FileCheck %s --check-prefix=NOPTX
 // RUN: not morf-run %S/../../examples/rmsnorm_bwd.mlir --device interp --random M=4,N=8 --ptx %s 2>&1 | FileCheck %s --check-prefix=PTXGPU
 // RUN: not morf-run %S/../../examples/rmsnorm_bwd.mlir --device sim --random M=4,N=8 --ptx %s 2>&1 | FileCheck %s --check-prefix=PTXGPU
-// TUNED: note: @rmsnorm_bwd: tuned schedule for bucket M~2^19,N=384 on NVIDIA H200: fuse-mixed-reductions{partials=528 splits=256} lower-loop-to-gpu{rows-in-flight=1 threads-per-row=16}
+// TUNED: note: @rmsnorm_bwd: tuned schedule for bucket M~2^19,N=384 on NVIDIA H200: fuse-mixed-reductions{partials=528 splits=256} lower-loop-to-gpu{interleave-splits=true rows-in-flight=1 threads-per-row=16}
 // TUNED: schedule: @rmsnorm_bwd_k0: row_fused threads=256 threads_per_row=16 {{.*}} partials=shared fast=yes(N=384 vector=8 chunks=3)
 // BUCKET: note: @rmsnorm_bwd: tuned schedule for bucket M~2^19,N=384 on NVIDIA H200
 // UNTUNED: note: @rmsnorm_bwd: no tuning entry for program {{[0-9a-f]+}}, pipeline 'gpu', bucket M~2^12,N=384 on NVIDIA H200 (132 SMs): the cost model decides

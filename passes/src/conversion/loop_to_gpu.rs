@@ -539,7 +539,7 @@ pub const OPTIONS: &[PassOptionInfo] = &[
     },
     PassOptionInfo {
         key: "shared-accs",
-        help: "the column partials of a reload-form CTA per row accumulate in shared memory instead of registers: true (implies reload), false, or auto (where they do not fit the registers)",
+        help: "column partials accumulate in shared memory instead of registers: a reload-form CTA per row's (true implies reload; auto where they do not fit the registers), or with true a warp per row's with shared partials (in its partial rows); false never",
         default: "auto",
     },
     PassOptionInfo {
@@ -3777,8 +3777,14 @@ struct FastState {
     /// element, element type)`).
     restage: Vec<Restage>,
     /// The shared accumulators ([`FastShape::shared_accs`]): the f32 dynamic shared memory
-    /// that holds partial `p`'s column `j` at `p * n + j`; `None`: partials in registers.
+    /// that holds partial `p`'s column `j` at `p * n + j` (a CTA per row), or at
+    /// `accs_rows[p] + j` (a warp per row: its shared partial rows); `None`: partials in
+    /// registers.
     accs_smem: Option<Value>,
+    /// A warp (or group of lanes) per row's shared accumulators: per partial, the offset of
+    /// the row slot's partial row in the shared partials (`(p * slots + slot) * n`); empty
+    /// for a CTA per row's.
+    accs_rows: Vec<Value>,
 }
 
 /// A staged row of this row in the reload form: its `(buffer, row)` key in
@@ -4130,7 +4136,23 @@ impl<'a> KernelBuilder<'a> {
             reload: fast.reload,
             ..FastState::default()
         });
-        if fast.shared_accs {
+        // A warp per row accumulates in its slot's rows of the shared partials.
+        let held_accs = fast.shared_accs && !fast.reload;
+        if held_accs {
+            let sp = self.shared_partials.as_ref().map(|p| p.smem).ok_or_else(|| {
+                op_error(self.ctx, op, "shared accumulators without a CTA per row need shared partials")
+            })?;
+            let nc = self.iconst(n);
+            let mut rows = Vec::new();
+            for p in 0..ws.len() {
+                let pc = self.iconst(p as i64);
+                let r = self.ibin(Ix::Mul, pc, g.slots);
+                let r = self.ibin(Ix::Add, r, g.slot);
+                rows.push(self.ibin(Ix::Mul, r, nc));
+            }
+            self.fs().accs_smem = Some(sp);
+            self.fs().accs_rows = rows;
+        } else if fast.shared_accs {
             let f32t = self.ctx.f32_type();
             let pt = ptr_type(self.ctx, f32t, true);
             let op = self.prologue(mgpu::DynamicSharedOp::state(self.loc, pt));
@@ -4338,6 +4360,11 @@ impl<'a> KernelBuilder<'a> {
             if ws.is_empty() {
                 return Ok(vec![]);
             }
+            if held_accs {
+                // The partials are in the slots' shared rows already: the CTA combines them.
+                kb.flush_shared(sidx, ws, kinds, g)?;
+                return Ok(vec![]);
+            }
             if let Some(sp) = kb.fs().accs_smem {
                 // The thread's own columns of each partial, back from shared memory.
                 for p in 0..ws.len() {
@@ -4421,12 +4448,16 @@ impl<'a> KernelBuilder<'a> {
         Ok(())
     }
 
-    /// The offset of chunk `c` of partial `p` in the shared accumulators: `p * n + base`.
+    /// The offset of chunk `c` of partial `p` in the shared accumulators: `p * n + base`, or
+    /// the row slot's partial row plus `base` for a warp per row.
     fn shared_acc_offset(&mut self, p: usize, c: usize) -> Value {
         let n = self.fs().cta_cols;
         let b = self.fs().lbases[c];
-        let pn = self.iconst(p as i64 * n);
-        self.ibin(Ix::Add, pn, b)
+        let row = match self.fs().accs_rows.get(p) {
+            Some(&r) => r,
+            None => self.iconst(p as i64 * n),
+        };
+        self.ibin(Ix::Add, row, b)
     }
 
     /// In the reload form, after a row reduction: forgets the rows loaded so far, so that

@@ -128,10 +128,13 @@ pub struct FastShape {
     /// a thread holds its partials and one pass's loads. For rows whose register-resident
     /// form does not fit the registers a thread may hold ([`reload_regs`]).
     pub reload: bool,
-    /// With `reload`, for a CTA per row: the column partials accumulate in the launch's
-    /// dynamic shared memory (one f32 per partial and column, each thread its own columns,
-    /// before any staging ring) instead of registers, for rows whose partials alone do not
-    /// fit beside a pass's loads ([`shared_accs_bytes`]).
+    /// The column partials accumulate in shared memory instead of registers, each thread
+    /// its own columns. With `reload`, for a CTA per row (global partials): in the launch's
+    /// dynamic shared memory (one f32 per partial and column, before any staging ring), for
+    /// rows whose partials alone do not fit beside a pass's loads ([`shared_accs_bytes`]).
+    /// Without it, for a warp (or a group of lanes) per row with shared partials: in the
+    /// row slot's own partial rows, where the split's flush combines them anyway, so the
+    /// accumulators take no registers (a thread then holds only its rows).
     pub shared_accs: bool,
 }
 
@@ -420,8 +423,10 @@ impl Schedule {
                     }
                 };
                 let (reload, shared_accs) = (flag("reload")?, flag("shared_accs")?);
-                if shared_accs && !(reload && threads_per_row == threads && partials == PartialStore::Global) {
-                    return Err("'morf.schedule' entry 'fast' has 'shared_accs' without 'reload', a CTA per row and partials = \"global\"".into());
+                let cta = reload && threads_per_row == threads && partials == PartialStore::Global;
+                let rows = !reload && threads_per_row <= 32 && partials == PartialStore::Shared;
+                if shared_accs && !(cta || rows) {
+                    return Err("'morf.schedule' entry 'fast' has 'shared_accs' without either 'reload', a CTA per row and partials = \"global\", or a warp per row and partials = \"shared\"".into());
                 }
                 Some(FastShape {
                     cols: fint("cols")?,
@@ -607,7 +612,8 @@ impl Schedule {
     /// come before any staging ring; 0 without them.
     pub fn shared_accs_bytes(&self, shape: &NestShape) -> u64 {
         match self.fast {
-            Some(f) if f.shared_accs => shared_accs_bytes(shape.partials, self.cta_cols()),
+            // A warp per row's accumulators are its shared partials' rows.
+            Some(f) if f.shared_accs && f.reload => shared_accs_bytes(shape.partials, self.cta_cols()),
             _ => 0,
         }
     }
@@ -759,6 +765,12 @@ pub fn reload_regs(shape: &NestShape, per_thread: u64) -> u64 {
     REG_BASE + per_thread * shape.partials as u64 + reload_loads(shape, per_thread)
 }
 
+/// [`row_regs`] with the partials in shared memory (a warp per row's
+/// [`FastShape::shared_accs`]): its rows, hoisted vectors and rows in flight.
+pub fn held_accs_regs(shape: &NestShape, per_thread: u64, rows_in_flight: u32) -> u64 {
+    row_regs(shape, per_thread, rows_in_flight) - per_thread * shape.partials as u64
+}
+
 /// [`reload_regs`] with the partials in shared memory ([`FastShape::shared_accs`]): only
 /// [`REG_BASE`] and a pass's loads.
 pub fn shared_accs_regs(shape: &NestShape, per_thread: u64) -> u64 {
@@ -781,8 +793,9 @@ pub fn fast_regs(shape: &NestShape, per_thread: u64, s: &Schedule) -> u64 {
 /// `rows_in_flight` rows held ([`fast_regs`] of a schedule, or of one row in flight).
 fn form_regs(shape: &NestShape, per_thread: u64, fast: Option<FastShape>, rows_in_flight: u32) -> u64 {
     match fast {
-        Some(f) if f.shared_accs => shared_accs_regs(shape, per_thread),
+        Some(f) if f.shared_accs && f.reload => shared_accs_regs(shape, per_thread),
         Some(f) if f.reload => reload_regs(shape, per_thread),
+        Some(f) if f.shared_accs => held_accs_regs(shape, per_thread, rows_in_flight),
         _ => row_regs(shape, per_thread, rows_in_flight),
     }
 }
@@ -823,7 +836,7 @@ pub fn planned_ctas_per_sm(device: &Device, shape: &NestShape, s: &Schedule, coo
     let t = s.threads as u64;
     let per_thread = s.cta_cols().div_ceil(s.threads_per_row.max(1) as u64);
     if s.threads_per_row <= 32 && s.rows_in_flight_per_warp >= 2 {
-        return Some(resident_ctas(device, t, rows_ahead_margin(row_regs(shape, per_thread, 2))));
+        return Some(resident_ctas(device, t, rows_ahead_margin(form_regs(shape, per_thread, s.fast, 2))));
     }
     if s.threads_per_row <= 32 && !cooperative {
         return None;
@@ -833,7 +846,7 @@ pub fn planned_ctas_per_sm(device: &Device, shape: &NestShape, s: &Schedule, coo
     // on the registers for CTAs that cannot be resident would only make ptxas spill
     // (layernorm_bwd at 4096 x 16384: 128 KiB of accumulators, capped at 64 registers for
     // two CTAs, spilled 388 bytes).
-    let by_smem = if s.fast.is_some_and(|f| f.shared_accs) {
+    let by_smem = if s.fast.is_some_and(|f| f.shared_accs && f.reload) {
         (device.shared_mem_per_sm / (s.shared_accs_bytes(shape) + s.staged_bytes(shape)).max(1)).max(1)
     } else {
         u64::MAX
@@ -870,9 +883,10 @@ pub struct Overrides {
     /// ([`FastShape::reload`]) wherever the fast path applies, `Some(false)` never; `None`:
     /// the heuristic, which takes it for a CTA per row whose row does not fit the registers.
     pub reload: Option<bool>,
-    /// `shared-accs`: `Some(true)` keeps the partials of a reload-form CTA per row in shared
-    /// memory ([`FastShape::shared_accs`]; implies the reload form), `Some(false)` never;
-    /// `None`: the heuristic, where the partials do not fit the registers beside a pass.
+    /// `shared-accs`: `Some(true)` keeps the column partials in shared memory
+    /// ([`FastShape::shared_accs`]): a CTA per row's (implies the reload form), or a warp per
+    /// row's with shared partials (in its partial rows); `Some(false)` never; `None`: the
+    /// heuristic, where a CTA per row's partials do not fit the registers beside a pass.
     pub shared_accs: Option<bool>,
     /// `cluster`: CTAs per row of a register-resident CTA-per-row kernel, one thread-block
     /// cluster ([`Schedule::cluster`]; 1: none; 0: the heuristic).
@@ -1221,12 +1235,17 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                         s.notes.0.extend(tight_note.take());
                     }
                 } else if fits && regs <= bound {
+                    // A warp per row's partials in its shared partial rows when asked.
+                    let held_accs = o.shared_accs == Some(true)
+                        && !cta_row
+                        && s.partials == PartialStore::Shared
+                        && shape.partials > 0;
                     s.fast = Some(FastShape {
                         vector: v,
                         chunks: chunks as u32,
                         cols: n_full,
                         reload: false,
-                        shared_accs: false,
+                        shared_accs: held_accs,
                     });
                 } else if fits && o.threads == 0 && o.threads_per_row == 0 {
                     s.notes.0.push(format!(
@@ -1255,9 +1274,9 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                 // The estimate runs up to a third under ptxas' count (layernorm_bwd at N=384:
                 // 90 against 120; with two rows 150, which lost a CTA and measured 519 -> 751
                 // us at 576000 x 384), and ptxas spills rather than lose a CTA: a margin.
-                let two_regs = row_regs(shape, per_thread, 2);
+                let two_regs = form_regs(shape, per_thread, Some(f), 2);
                 let margin = rows_ahead_margin(two_regs);
-                let one = resident_ctas(device, t, row_regs(shape, per_thread, 1));
+                let one = resident_ctas(device, t, form_regs(shape, per_thread, Some(f), 1));
                 let two = resident_ctas(device, t, margin);
                 // A thread gets at most 255 registers, and a CTA of more than 256 threads
                 // at most `registers / t` each; ptxas spills past either bound (layernorm_bwd

@@ -60,7 +60,7 @@
 // ACCS: note: @layernorm_bwd_k0: row loaded again after each row reduction (reload): {{.*}}; reloading 32 columns a thread of 512 with the partials in shared memory (131072 bytes) needs ~62
 // ACCS: note: @layernorm_bwd_k0: no rows staged: two rows of 65536 bytes do not fit the 102400 bytes of shared memory the 131072 bytes of shared accumulators leave a CTA
 
-// BAD2: bad2.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'mloop.parallel' op 'morf.schedule' entry 'fast' has 'shared_accs' without 'reload', a CTA per row and partials = "global"
+// BAD2: bad2.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'mloop.parallel' op 'morf.schedule' entry 'fast' has 'shared_accs' without either 'reload', a CTA per row and partials = "global", or a warp per row and partials = "shared"
 
 // TIGHT: schedule: @rmsnorm_bwd_k0: row_fused threads=1024 {{.*}}fast=yes(N=32768 vector=8 chunks=4 reload shared-accs)
 // TIGHT: note: @rmsnorm_bwd_k0: reload form within an eighth of the 64 registers a thread of 1024 may hold: ptxas may spill

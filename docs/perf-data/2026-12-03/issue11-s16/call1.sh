@@ -35,5 +35,14 @@ for op in rms ln; do
   echo "== Inductor default $op rc=$? t=$(( $(date +%s) - T0 ))" >> $S
   grep -E "copy bandwidth|inductor_mix" $OUT/logs/peers-$op.txt | grep -v kernels >> $S
 done
+# fp64 checks of a warp per row's shared accumulators (call 4 timed them unchecked).
+tp() { echo "builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{$1})"; }
+for sz in M=32768,N=768 M=262144,N=768; do
+  l=chk-rms-sh-${sz//[=,]/_}
+  [ $(left) -lt 60 ] && { echo "$l: skipped (deadline)" >> $S; continue; }
+  timeout 60 $B/morf-bench examples/rmsnorm_bwd.mlir --tuning-cache none --fused-pipeline "$(tp "rows-in-flight=1 shared-accs=true")" \
+    --sizes $sz --warmup 5 --runs 20 --json $OUT/json/$l.json > $OUT/logs/$l.txt 2>&1
+  echo "$l rc=$?: $(grep -o 'median [0-9.]* us\|check result[0-9]*: rel_err=[^ ]* ([^)]*) [a-z]*' $OUT/logs/$l.txt | tr '\n' ' ')" >> $S
+done
 cd $OUT && tar czf raw.tgz logs json && rm -rf logs json; cd - > /dev/null
 cat $S
