@@ -1569,8 +1569,14 @@ mod tests {
         assert_eq!(form(&norm(8192, 1), &Overrides { reload: Some(true), ..o.clone() }).1, Some((4, true, false)));
         assert_eq!(form(&norm(8192, 2), &Overrides { shared_accs: Some(true), ..o.clone() }).1, Some((4, true, true)));
         assert_eq!(form(&norm(16384, 1), &Overrides { reload: Some(false), ..o.clone() }).1, None);
-        // Shared accumulators need a CTA per row: a warp per row keeps its form.
-        assert_eq!(form(&norm(384, 1), &Overrides { shared_accs: Some(true), ..o.clone() }).1, Some((2, false, false)));
+        // A warp per row (shared partials) holds its row and keeps its accumulators in its
+        // shared partial rows when asked: no reload, fewer registers.
+        let sh = Overrides { shared_accs: Some(true), ..o.clone() };
+        assert_eq!(form(&norm(384, 1), &sh).1, Some((2, false, true)));
+        let s = choose_schedule(Mapping::RowFused, &norm(384, 1), &d, &sh);
+        assert_eq!(s.partials, PartialStore::Shared);
+        assert_eq!(fast_regs(&norm(384, 1), 12, &s), row_regs(&norm(384, 1), 12, s.rows_in_flight_per_warp) - 12);
+        assert_eq!(s.shared_accs_bytes(&norm(384, 1)), 0);
         // Two partials at N = 32768 in one CTA are over the shared budget: the looped form
         // stays (`cluster=1`); the heuristic takes a cluster of 2, each CTA a row of 16384.
         let one = Overrides { cluster: 1, ..o.clone() };
