@@ -1240,6 +1240,11 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                         && !cta_row
                         && s.partials == PartialStore::Shared
                         && shape.partials > 0;
+                    if o.shared_accs == Some(true) && !cta_row && !held_accs && shape.partials > 0 {
+                        s.notes.0.push(
+                            "shared-accs not taken: a warp per row keeps column partials in shared memory only with shared partials (several rows in flight per CTA)".into(),
+                        );
+                    }
                     s.fast = Some(FastShape {
                         vector: v,
                         chunks: chunks as u32,

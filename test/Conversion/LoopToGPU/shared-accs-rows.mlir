@@ -17,6 +17,8 @@
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/layernorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=1000,N=384 partials=5},canonicalize,cse,lower-loop-to-gpu{size-hints=M=1000,N=384 grid=3 threads-per-row=16 shared-accs=true})' M=301,N=384 1e-2 %t/c
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/layernorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=1000,N=768 partials=7},canonicalize,cse,lower-loop-to-gpu{size-hints=M=1000,N=768 grid=4 staged-rows=3 shared-accs=true interleave-splits=true})' M=203,N=768 1e-2 %t/d
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=1000,N=256 splits=64},canonicalize,cse,gpu-choose-schedule{size-hints=M=1000,N=256 shared-accs=true})' | FileCheck %s --check-prefix=ATTR
+// A warp per row with global partials (one warp a CTA) does not take it, and says so.
+// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=100000,N=1024 partials=0 splits=512},canonicalize,cse,lower-loop-to-gpu{size-hints=M=100000,N=1024 threads=32 threads-per-row=32 shared-accs=true report=true})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOT
 
 // The fast form: the slot's partial row set to the identity at the split's start (two
 // 16-byte vectors of the thread's chunk of 8 columns), loaded, combined and stored back per
@@ -39,3 +41,6 @@
 // REPORT: schedule: @rmsnorm_bwd_k0: row_fused threads=256 threads_per_row=32 {{.*}}partials=shared {{.*}}fast=yes(N=256 vector=8 chunks=1 shared-accs)
 
 // ATTR: fast = {chunks = 1, cols = 256, shared_accs = 1, vector = 8}
+
+// NOT: schedule: @rmsnorm_bwd_k0: row_fused threads=32 {{.*}}partials=global fast=yes(N=1024 vector=8 chunks=4)
+// NOT: note: @rmsnorm_bwd_k0: shared-accs not taken: a warp per row keeps column partials in shared memory only with shared partials (several rows in flight per CTA)
