@@ -76,8 +76,8 @@ use morf_loop::ops as mloop;
 use morf_loop::{buffer_type, is_buffer};
 
 use super::schedule::{
-    choose_schedule, mapping_applies, planned_ctas_per_sm, split_rows, Fallback, Mapping, NestShape, Overrides,
-    PartialStore, Schedule, MAX_STAGED_ROWS, SCHEDULE_ATTR,
+    choose_schedule, final_vec_lanes, mapping_applies, planned_ctas_per_sm, split_rows, Fallback, Mapping, NestShape,
+    Overrides, PartialStore, Schedule, MAX_STAGED_ROWS, SCHEDULE_ATTR,
 };
 use crate::fusion::device::Device;
 use crate::transforms::loop_utils::{
@@ -739,6 +739,13 @@ fn lower_function(ctx: &mut Context, mblock: BlockId, func: OpId, opts: &LoopToG
         };
         let unit_opts = in_grid.as_ref().unwrap_or(opts);
         let mut kb = KernelBuilder::new(ctx, mblock, unit.op, &kname, &names, unit_opts, &spills);
+        if let (Some(_), Some((_, _, ctas))) = (&in_grid, prev) {
+            kb.grid_hint = match (opts.overrides.grid, ctas) {
+                (g, _) if g > 0 => Some(g),
+                (_, Some(c)) => Some(c * opts.device.sms.max(1) as u64),
+                _ => None,
+            };
+        }
         let (mapping, final_schedule, why) = kb.chosen_mapping(unit.op)?;
         if mapping == Mapping::Sequential
             && kb.ir_schedule.is_none()
@@ -1262,6 +1269,14 @@ morf_ir::for_each_binary_fn!(define_binary_state);
 /// flight otherwise.
 const STRIDED_UNROLL: i64 = 4;
 
+/// Terms an iteration of a strided loop that loads `reduces` partials a term (the vector
+/// forms, [`KernelBuilder::vec_partials`]): [`STRIDED_UNROLL`] loads in flight a lane in all,
+/// so LayerNorm's dw and db load two rows each. With four rows of both, ptxas (CUDA 13.5)
+/// spilled 8 bytes at 48 registers in LayerNorm's merged kernel without size hints.
+fn strided_terms(reduces: usize) -> i64 {
+    (STRIDED_UNROLL / reduces.max(1) as i64).max(1)
+}
+
 /// The `index` arithmetic the kernels compute (folded on constants by
 /// [`KernelBuilder::ibin`]).
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -1399,6 +1414,9 @@ struct KernelBuilder<'a> {
     /// A row-fused kernel's CTAs per SM should it become cooperative (`final=grid`), for
     /// `min_ctas_per_sm` (see [`planned_ctas_per_sm`]).
     cooperative_ctas: Option<u64>,
+    /// A final reduction merged into a row-fused kernel's grid (`final=grid`): that grid's
+    /// CTAs where its schedule plans them, for the tile width ([`final_vec_lanes`]).
+    grid_hint: Option<u64>,
     /// The `mloop.resident_programs` ops that size this kernel's splits (`partials=resident`):
     /// `finish` binds them to the kernel's occupancy ([`bind_resident_programs`]).
     resident: Vec<OpId>,
@@ -1520,6 +1538,7 @@ impl<'a> KernelBuilder<'a> {
             fresh: HashSet::new(),
             fresh_used: HashSet::new(),
             cooperative_ctas: None,
+            grid_hint: None,
             resident: Vec::new(),
             promoted_row: false,
             row_note: None,
@@ -5303,14 +5322,22 @@ impl<'a> KernelBuilder<'a> {
         Ok(SplitWs { w, blocks, blocks_hint })
     }
 
-    /// The final reduction: CTAs of R warps over tiles of `C = threads_per_row` columns (32,
-    /// 16 or 8), grid-stride over the tiles. Lane `l` takes column `l % C` and row group
-    /// `q = w * (32 / C) + l / C` of warp `w`; it combines positions `q, q + Q, ...` (`Q = R *
-    /// 32 / C`) of each reduce in order (its body, or the split-K workspace `ws`) and writes
-    /// its partial to shared slot `q * C + l % C`; after a barrier the first `C` lanes of warp
-    /// 0 combine the Q partials of their column in group order (`init (+) ...`) and run the
-    /// rest of the body (epilogue, stores). Lanes past N do nothing but the barriers. A warp's
-    /// load covers `32 / C` rows of `C` columns: whole 32-byte sectors of f32 down to C = 8.
+    /// The final reduction: CTAs of R warps over tiles of `W = C x v` columns, grid-stride
+    /// over the tiles, `C = threads_per_row` lanes a row segment and `v = vector` columns a
+    /// lane. Lane `l` of warp `w` (slot `s = 32 w + l`) takes the `v` columns from `(s % C) x
+    /// v` of the tile and row group `q = s / C` of `Q = 32 R / C`; it combines positions
+    /// `q, q + Q, ...` of each reduce in order (its body, or the split-K workspace `ws`),
+    /// [`strided_terms`] terms loaded together (the last ones predicated), and writes its `v`
+    /// partials to shared
+    /// memory at `q x W + (s % C) x v + e`, where column `c` of the tile finds its group-`q`
+    /// partial at `q x W + c`. After a barrier the first `W` slots combine the Q partials of
+    /// their column `c = s` in group order (`init (+) ...`) and run the rest of the body
+    /// (epilogue, stores). Lanes past N do nothing but the barriers.
+    ///
+    /// `v > 1` is the vector form ([`VecPlan`]: 16-byte loads of the partials, four times the
+    /// bytes in flight of one float a lane; or, with a `ws`, 16 bytes of the accumulator); where its run-time
+    /// guard fails (a row stride not a multiple of `v`), the kernel runs the scalar form,
+    /// `v = 1` over tiles of `min(32, W)` columns.
     fn final_reduction(&mut self, op: OpId, ws: Option<SplitWs>) -> R<()> {
         let parts = loop_parts(self.ctx, op, false).map_err(|e| op_error(self.ctx, op, e))?;
         let reduces = self.body_reduces(parts.body);
@@ -5323,21 +5350,105 @@ impl<'a> KernelBuilder<'a> {
             }
         };
         let shape = self.nest_shape(nsplit, ncols);
-        let s = self.set_schedule(Mapping::FinalReduction, &shape);
+        // The vector form: the body's (a [`VecPlan`]), or the split-K workspace's rows of
+        // 16 bytes of the accumulator.
+        let plan = match ws {
+            None => self.vec_plan(op, true).map(|p| (p.v, Some(p))),
+            Some(_) => {
+                let rp = loop_parts(self.ctx, reduces[0], true).map_err(|e| op_error(self.ctx, op, e))?;
+                let ty = self.ctx.value_type(rp.init.expect("reduce"));
+                let cap = match self.opts.overrides.vector {
+                    0 => 8,
+                    c => 1 << (31 - c.leading_zeros()),
+                };
+                match float_bytes(self.ctx, ty) {
+                    Some(b) if (16 / b).min(cap) > 1 => Ok(((16 / b).min(cap) as usize, None)),
+                    Some(_) if cap < 2 => Err("the option vector=1".to_string()),
+                    _ => Err("a vector of 16 bytes holds one accumulator".to_string()),
+                }
+            }
+        };
+        let grid = self.grid_hint;
+        let trip = strided_terms(reduces.len()) as u32;
+        let lanes_fixed = matches!(self.opts.overrides.threads_per_row, 1 | 2 | 4 | 8 | 16 | 32);
+        let s = self.set_schedule_with(Mapping::FinalReduction, &shape, &mut |s, ir| {
+            let v = match &plan {
+                Ok((pv, _)) if ir => (*pv).min(1 << (31 - s.vector.max(1).leading_zeros())),
+                Ok((pv, _)) => *pv,
+                Err(_) => 1,
+            };
+            s.vector = v as u32;
+            match &plan {
+                Err(why) => s.notes.0.push(format!("final reduction: scalar loads of the partials: {why}")),
+                Ok(_) if v < 2 => s.notes.0.push("final reduction: scalar loads of the partials: vector=1".into()),
+                Ok(_) if !ir && !lanes_fixed => {
+                    let g = grid.unwrap_or(s.max_grid);
+                    s.threads_per_row = final_vec_lanes(shape.cols, shape.rows, s.threads, s.vector, trip, g);
+                    s.rows_per_cta = s.threads / s.threads_per_row;
+                }
+                Ok(_) => {}
+            }
+        });
+        let v = s.vector.max(1) as i64;
+        let lanes = s.threads_per_row.clamp(1, 32) as i64;
+        let width = lanes * v;
+        // One shared array of R x 32 x v partials per reduce.
         let warps = (s.threads / 32) as i64;
-        let tile = s.threads_per_row.clamp(1, 32) as i64;
-        let groups = warps * (32 / tile);
-        // One shared array of R x 32 partials per reduce.
         let mut smem = Vec::new();
         for &r in &reduces {
             let rp = loop_parts(self.ctx, r, true).map_err(|e| op_error(self.ctx, r, e))?;
             let ty = self.ctx.value_type(rp.init.expect("reduce"));
             let pt = ptr_type(self.ctx, ty, true);
-            let size = self.ctx.i64_attr(warps * 32);
+            let size = self.ctx.i64_attr(warps * 32 * v);
             let a = self.prologue(mgpu::SharedAllocOp::state(self.loc, pt, size));
             smem.push((self.ctx.result(a, 0), ty));
         }
-        let (ext, total) = self.extents(&parts)?;
+        match plan {
+            Ok((_, plan)) if v > 1 => {
+                // Whole vectors: the row (or, for a workspace, all the columns) a multiple of v.
+                let (ext, total) = self.extents(&parts)?;
+                let ncols = if plan.is_some() { ext[ext.len() - 1] } else { total };
+                let (zero, vc) = (self.iconst(0), self.iconst(v));
+                let r = self.ibin(Ix::Rem, ncols, vc);
+                let mut guard = self.icmp("eq", r, zero);
+                if let Some(p) = &plan {
+                    // Both: r == 0 ? (the plan's guard ? 0 : 1) : 1, compared with 0.
+                    let g = self.vec_guard(p, v as usize, ncols)?;
+                    let (it, one) = (self.it(), self.iconst(1));
+                    let a = self.push1(mloop::SelectOp::state(self.loc, g, zero, one, it));
+                    let b = self.push1(mloop::SelectOp::state(self.loc, guard, a, one, it));
+                    guard = self.icmp("eq", b, zero);
+                }
+                self.if_then_else(guard, &mut |kb| kb.final_tiles(&parts, &smem, ws, lanes, v), &mut |kb| {
+                    kb.final_tiles(&parts, &smem, ws, width.min(32), 1)
+                })?;
+            }
+            _ => self.final_tiles(&parts, &smem, ws, lanes, 1)?,
+        }
+        let work = self.host_total(&parts);
+        let blocks = self.host_grid(work, width as u64, s.max_grid);
+        let zero = self.host_index(0);
+        self.launch = Some((blocks, zero));
+        Ok(())
+    }
+
+    /// One form of [`Self::final_reduction`]: the grid-stride loop over tiles of `lanes x v`
+    /// columns, `v` columns a lane (`v > 1`: the vector form, on the fast emitter; `ws`:
+    /// the scalar form's split-K workspace).
+    fn final_tiles(
+        &mut self,
+        parts: &LoopParts,
+        smem: &[(Value, Type)],
+        ws: Option<SplitWs>,
+        lanes: i64,
+        v: i64,
+    ) -> R<()> {
+        let threads = self.schedule.as_ref().map_or(256, |s| s.threads) as i64;
+        let width = lanes * v;
+        let groups = threads / lanes;
+        let (ext, total) = self.extents(parts)?;
+        let n = parts.ivs.len();
+        let j = parts.ivs[n - 1];
         let wsk = match ws {
             Some(w) => Some((self.get(w.w)?, self.get(w.blocks)?)),
             None => None,
@@ -5346,38 +5457,86 @@ impl<'a> KernelBuilder<'a> {
         let warp = self.id::<mgpu::WarpIdOp>();
         let bid = self.id::<mgpu::BlockIdOp>();
         let gdim = self.id::<mgpu::GridDimOp>();
-        let (zero, one, c32) = (self.iconst(0), self.iconst(1), self.iconst(32));
-        let (ct, ct1) = (self.iconst(tile), self.iconst(tile - 1));
-        let qk = self.iconst(groups);
-        let t = self.ibin(Ix::Add, total, ct1);
-        let tiles = self.ibin(Ix::Div, t, ct);
-        // Lane -> (column in the tile, row group); the slot q * C + col is warp * 32 + lane.
+        let (c32, ct, cw, cv, qk) =
+            (self.iconst(32), self.iconst(lanes), self.iconst(width), self.iconst(v), self.iconst(groups));
+        let wm1 = self.iconst(width - 1);
+        let t = self.ibin(Ix::Add, total, wm1);
+        let tiles = self.ibin(Ix::Div, t, cw);
+        // The slot s = 32 w + l: row group s / C, lane s % C of the segment.
         let slot = self.ibin(Ix::Mul, warp, c32);
         let slot = self.ibin(Ix::Add, slot, lane);
-        let (col, group, combiner) = if tile == 32 {
-            (lane, warp, self.icmp("eq", warp, zero))
-        } else {
-            (self.ibin(Ix::Rem, lane, ct), self.ibin(Ix::Div, slot, ct), self.icmp("lt", slot, ct))
-        };
+        let (seg, group) =
+            if lanes == 32 { (lane, warp) } else { (self.ibin(Ix::Rem, slot, ct), self.ibin(Ix::Div, slot, ct)) };
+        let combiner = self.icmp("lt", slot, cw);
         let body = parts.body;
+        let range = PosRange::Strided { start: group, step: qk };
         self.for_loop(bid, tiles, gdim, &[], &mut |kb, t, _| {
-            let j0 = kb.ibin(Ix::Mul, t, ct);
-            let j = kb.ibin(Ix::Add, j0, col);
-            let valid = kb.icmp("lt", j, total);
-            kb.bind_flat(&parts, &ext, j)?;
-            let smem1 = smem.clone();
-            kb.if_then(valid, &mut |kb| {
-                let range = PosRange::Strided { start: group, step: qk };
-                let ws4 = wsk.map(|(w, b)| (w, b, total, j));
-                kb.emit_partials(body, &range, ws4, &mut |kb, p, acc| {
-                    kb.push(mgpu::StoreOp::state(kb.loc, acc, smem1[p].0, slot));
-                    Ok(())
-                })
-            })?;
+            let t0 = kb.ibin(Ix::Mul, t, cw);
+            if let (true, Some((w, blocks))) = (v > 1, wsk) {
+                // The workspace's vector form: W[p * blocks + pos, e0 .. e0 + v).
+                let e = kb.ibin(Ix::Mul, seg, cv);
+                let e0 = kb.ibin(Ix::Add, t0, e);
+                let valid = kb.icmp("lt", e0, total);
+                kb.if_then(valid, &mut |kb| {
+                    let base = kb.ibin(Ix::Mul, slot, cv);
+                    kb.ws_vec_partials(body, w, blocks, total, e0, v as usize, group, qk, &mut |kb, p, accs| {
+                        for (k, &x) in accs.iter().enumerate() {
+                            let kc = kb.iconst(k as i64);
+                            let a = kb.ibin(Ix::Add, base, kc);
+                            kb.push(mgpu::StoreOp::state(kb.loc, x, smem[p].0, a));
+                        }
+                        Ok(())
+                    })
+                })?;
+            } else if v > 1 {
+                // Flat element e0 = t W + (s % C) v: the vector's outer point and first column.
+                let e = kb.ibin(Ix::Mul, seg, cv);
+                let e0 = kb.ibin(Ix::Add, t0, e);
+                let valid = kb.icmp("lt", e0, total);
+                kb.if_then(valid, &mut |kb| {
+                    let ncols = ext[n - 1];
+                    let j0 = if n > 1 {
+                        let o = kb.ibin(Ix::Div, e0, ncols);
+                        kb.bind_flat_dims(parts, &ext, 0, n - 1, o)?;
+                        kb.ibin(Ix::Rem, e0, ncols)
+                    } else {
+                        e0
+                    };
+                    kb.vec_state(v as usize, j0);
+                    kb.fs().fmap.insert(j, Fv::J);
+                    let base = kb.ibin(Ix::Mul, slot, cv);
+                    let res = kb.vec_partials(body, j, &range, &mut |kb, p, accs| {
+                        for (k, &x) in accs.iter().enumerate() {
+                            let kc = kb.iconst(k as i64);
+                            let a = kb.ibin(Ix::Add, base, kc);
+                            kb.push(mgpu::StoreOp::state(kb.loc, x, smem[p].0, a));
+                        }
+                        Ok(())
+                    });
+                    kb.fast = None;
+                    res
+                })?;
+                kb.forget_nest_values();
+            } else {
+                let jf = kb.ibin(Ix::Add, t0, seg);
+                let valid = kb.icmp("lt", jf, total);
+                kb.bind_flat(parts, &ext, jf)?;
+                kb.if_then(valid, &mut |kb| {
+                    let ws4 = wsk.map(|(w, b)| (w, b, total, jf));
+                    kb.emit_partials(body, &range, ws4, &mut |kb, p, acc| {
+                        kb.push(mgpu::StoreOp::state(kb.loc, acc, smem[p].0, slot));
+                        Ok(())
+                    })
+                })?;
+            }
             kb.push(mgpu::BarrierOp::state(kb.loc));
-            let smem2 = smem.clone();
-            kb.if_then(valid, &mut |kb| {
-                kb.if_then(combiner, &mut |kb| {
+            // Column c of the tile (c = s, and s + threads... where the tile is wider than the
+            // CTA): its Q group partials at q W + c, in group order.
+            let combine = &mut |kb: &mut Self, c: Value| -> R<()> {
+                let jc = kb.ibin(Ix::Add, t0, c);
+                let valid = kb.icmp("lt", jc, total);
+                kb.if_then(valid, &mut |kb| {
+                    kb.bind_flat(parts, &ext, jc)?;
                     let ops: Vec<OpId> = kb.ctx.block_ops(body).collect();
                     let mut p = 0;
                     for o in ops {
@@ -5387,10 +5546,11 @@ impl<'a> KernelBuilder<'a> {
                                 let rp = loop_parts(kb.ctx, o, true).map_err(|e| op_error(kb.ctx, o, e))?;
                                 let kind = kind_name(kb.ctx, o).unwrap_or_default();
                                 let init = kb.get(rp.init.expect("reduce"))?;
-                                let (sm, ty) = smem2[p];
+                                let (sm, ty) = smem[p];
+                                let (zero, one) = (kb.iconst(0), kb.iconst(1));
                                 let tot = kb.for_loop(zero, qk, one, &[init], &mut |kb, q, acc| {
-                                    let a = kb.ibin(Ix::Mul, q, ct);
-                                    let a = kb.ibin(Ix::Add, a, col);
+                                    let a = kb.ibin(Ix::Mul, q, cw);
+                                    let a = kb.ibin(Ix::Add, a, c);
                                     let x = kb.push1(mgpu::LoadOp::state(kb.loc, sm, a, ty, None));
                                     Ok(vec![kb.combine(&kind, acc[0], x)?])
                                 })?[0];
@@ -5402,14 +5562,99 @@ impl<'a> KernelBuilder<'a> {
                     }
                     Ok(())
                 })
-            })?;
+            };
+            if width <= threads {
+                kb.if_then(combiner, &mut |kb| combine(kb, slot))?;
+            } else {
+                let ct = kb.iconst(threads);
+                kb.for_loop(slot, cw, ct, &[], &mut |kb, c, _| {
+                    combine(kb, c)?;
+                    Ok(vec![])
+                })?;
+            }
             kb.push(mgpu::BarrierOp::state(kb.loc));
+            kb.forget_nest_values();
             Ok(vec![])
         })?;
-        let work = self.host_total(&parts);
-        let blocks = self.host_grid(work, tile as u64, s.max_grid);
-        let zero = self.host_index(0);
-        self.launch = Some((blocks, zero));
+        Ok(())
+    }
+
+    /// The vector form of a final reduction's partials over a split-K workspace `w` (rows of
+    /// `n` columns, reduce `p`'s `blocks` rows from row `p * blocks`): the `v` columns from `e0`
+    /// of rows `start, start + step, ...` of every reduce of `body`, combined in row order,
+    /// [`strided_terms`] rows an iteration with one vector load per reduce and row (the last
+    /// iteration's rows past the end clamped to its first and replaced by the identity),
+    /// handed to `out(p, partials)`.
+    #[allow(clippy::too_many_arguments)]
+    fn ws_vec_partials(
+        &mut self,
+        body: BlockId,
+        w: Value,
+        blocks: Value,
+        n: Value,
+        e0: Value,
+        v: usize,
+        start: Value,
+        step: Value,
+        out: &mut PartialsOut<'_, 'a>,
+    ) -> R<()> {
+        let it = self.it();
+        let nterms = strided_terms(self.body_reduces(body).len());
+        let u = self.iconst(nterms);
+        let span = self.ibin(Ix::Mul, step, u);
+        let mut red = Vec::new();
+        for (p, o) in self.body_reduces(body).into_iter().enumerate() {
+            let kind = kind_name(self.ctx, o).unwrap_or_default();
+            let rp = loop_parts(self.ctx, o, true).map_err(|e| op_error(self.ctx, o, e))?;
+            let ty = self.ctx.value_type(rp.init.expect("reduce"));
+            let id = self.fconst(identity(&kind), ty);
+            let pc = self.iconst(p as i64);
+            let first = self.ibin(Ix::Mul, pc, blocks);
+            red.push((kind, ty, id, first));
+        }
+        let inits: Vec<Value> = red.iter().flat_map(|r| vec![r.2; v]).collect();
+        let accs = self.for_loop(start, blocks, span, &inits, &mut |kb, pos, acc| {
+            let mut terms = Vec::new();
+            let mut at = pos;
+            for k in 0..nterms {
+                let mut ok = None;
+                let row = if k > 0 {
+                    at = kb.ibin(Ix::Add, at, step);
+                    let c = kb.icmp("lt", at, blocks);
+                    ok = Some(c);
+                    kb.push1(mloop::SelectOp::state(kb.loc, c, at, pos, it))
+                } else {
+                    pos
+                };
+                let mut cols = Vec::new();
+                for (_, ty, _, first) in &red {
+                    let r = kb.ibin(Ix::Add, *first, row);
+                    let r = kb.ibin(Ix::Mul, r, n);
+                    let off = kb.ibin(Ix::Add, r, e0);
+                    let nc = Some(kb.ctx.unit_attr());
+                    let ld = kb.push(mgpu::LoadVecOp::state(kb.loc, w, off, &vec![*ty; v], nc));
+                    cols.push(kb.ctx.results(ld).to_vec());
+                }
+                terms.push((cols, ok));
+            }
+            let mut next = acc.to_vec();
+            for (cols, ok) in terms {
+                for (r, xs) in cols.into_iter().enumerate() {
+                    let (kind, ty, id, _) = &red[r];
+                    for (e, x) in xs.into_iter().enumerate() {
+                        let x = match ok {
+                            Some(c) => kb.push1(mloop::SelectOp::state(kb.loc, c, x, *id, *ty)),
+                            None => x,
+                        };
+                        next[r * v + e] = kb.combine(kind, next[r * v + e], x)?;
+                    }
+                }
+            }
+            Ok(next)
+        })?;
+        for p in 0..red.len() {
+            out(self, p, accs[p * v..(p + 1) * v].to_vec())?;
+        }
         Ok(())
     }
 }
@@ -5777,7 +6022,8 @@ impl<'a> KernelBuilder<'a> {
             kb.vec_state(v, j0);
             kb.fs().fmap.insert(j, Fv::J);
             let lo = kb.ibin(Ix::Mul, b, rows);
-            let res = kb.vec_partials(body, j, lo, rows, &mut |kb, p, accs| {
+            let range = PosRange::Block { lo, len: rows };
+            let res = kb.vec_partials(body, j, &range, &mut |kb, p, accs| {
                 let base = ws_row(kb, p, b, o, j0);
                 for (e, &x) in accs.iter().enumerate() {
                     let ec = kb.iconst(e as i64);
@@ -5805,15 +6051,21 @@ impl<'a> KernelBuilder<'a> {
         })
     }
 
-    /// [`Self::emit_partials`] over a block of positions `[lo, min(total, lo + len))` on the
-    /// fast emitter's vector of columns: the body's ops that do not depend on a reduce once,
-    /// each reduce's terms combined in position order into one partial per column, handed to
-    /// `out(p, partials)`.
-    fn vec_partials(&mut self, body: BlockId, j: Value, lo: Value, len: Value, out: &mut PartialsOut<'_, 'a>) -> R<()> {
+    /// [`Self::emit_partials`] on the fast emitter's vector of columns: the body's ops that do
+    /// not depend on a reduce once, each reduce's terms at the positions of `range` combined
+    /// in position order into one partial per column, handed to `out(p, partials)`. A block
+    /// of positions runs one term an iteration; strided positions (a final reduction's row
+    /// groups) run [`strided_terms`] terms an iteration, loaded together and then combined
+    /// in order, the last iteration's terms past the end predicated off (their position
+    /// clamped to the iteration's first, their values replaced by the identity), and
+    /// consecutive reduces over the same positions share the loop (LayerNorm's dw and db: one
+    /// load round trip for both).
+    fn vec_partials(&mut self, body: BlockId, j: Value, range: &PosRange, out: &mut PartialsOut<'_, 'a>) -> R<()> {
         let ops: Vec<OpId> = self.ctx.block_ops(body).collect();
         let mut tainted: HashSet<Value> = HashSet::new();
-        let mut p = 0;
         let v = self.fs().v;
+        // The ops that do not depend on a reduce first; the reduces, in groups sharing a loop.
+        let mut groups: Vec<Vec<(OpId, LoopParts)>> = Vec::new();
         for o in ops {
             let kind = LoopOp::of(self.ctx, o);
             if matches!(kind, LoopOp::Yield | LoopOp::Store(_) | LoopOp::Accumulate(_)) {
@@ -5828,14 +6080,40 @@ impl<'a> KernelBuilder<'a> {
                 continue;
             };
             tainted.extend(self.ctx.results(o).iter().copied());
-            let rparts = loop_parts(self.ctx, o, true).map_err(|e| op_error(self.ctx, o, e))?;
-            let kind = kind_name(self.ctx, o).unwrap_or_default();
-            let ty = self.ctx.value_type(rparts.init.expect("reduce"));
-            let id = self.fconst(identity(&kind), ty);
-            let (ext, total) = self.extents(&rparts)?;
-            let hi = self.ibin(Ix::Add, lo, len);
-            let hi = self.ibin(Ix::Min, total, hi);
-            let one = self.iconst(1);
+            let rp = loop_parts(self.ctx, o, true).map_err(|e| op_error(self.ctx, o, e))?;
+            let same = |a: &LoopParts| a.lbs == rp.lbs && a.ubs == rp.ubs && a.steps == rp.steps;
+            match groups.last_mut() {
+                Some(g) if matches!(range, PosRange::Strided { .. }) && same(&g[0].1) => g.push((o, rp)),
+                _ => groups.push(vec![(o, rp)]),
+            }
+        }
+        let mut p = 0;
+        for group in groups {
+            let mut kinds = Vec::new();
+            let mut ids = Vec::new();
+            for (o, rp) in &group {
+                let kind = kind_name(self.ctx, *o).unwrap_or_default();
+                let ty = self.ctx.value_type(rp.init.expect("reduce"));
+                ids.push((self.fconst(identity(&kind), ty), ty));
+                kinds.push(kind);
+            }
+            let (ext, total) = self.extents(&group[0].1)?;
+            let (lb, hi, step, unroll) = match range {
+                PosRange::Block { lo, len } => {
+                    let hi = self.ibin(Ix::Add, *lo, *len);
+                    (*lo, self.ibin(Ix::Min, total, hi), self.iconst(1), 1)
+                }
+                PosRange::Strided { start, step } => {
+                    let terms = strided_terms(group.len());
+                    let u = self.iconst(terms);
+                    (*start, total, self.ibin(Ix::Mul, *step, u), terms)
+                }
+            };
+            let stride = match range {
+                PosRange::Strided { step, .. } => Some(*step),
+                PosRange::Block { .. } => None,
+            };
+            let it = self.it();
             // What the row loop's body defines stays in it.
             let fs = self.fs();
             let cached = (fs.fmap.clone(), fs.rows.clone(), fs.uni.clone(), fs.cse.clone());
@@ -5845,13 +6123,44 @@ impl<'a> KernelBuilder<'a> {
                 .filter(|(k, _)| !defined_outside(self.ctx, **k, self.nest))
                 .map(|(k, v)| (*k, *v))
                 .collect();
-            let accs = self.for_loop(lo, hi, one, &vec![id; v], &mut |kb, pos, acc| {
-                kb.bind_flat(&rparts, &ext, pos)?;
-                let y = kb.fast_block(rparts.body, j)?;
-                let mut next = Vec::with_capacity(v);
-                for (e, &a) in acc.iter().enumerate() {
-                    let x = y.col(e);
-                    next.push(kb.combine(&kind, a, x)?);
+            let inits: Vec<Value> = ids.iter().flat_map(|&(id, _)| vec![id; v]).collect();
+            let accs = self.for_loop(lb, hi, step, &inits, &mut |kb, pos, acc| {
+                // Per term: each reduce's columns, and whether the term is past the end.
+                let mut terms: Vec<(Vec<Vec<Value>>, Option<Value>)> = Vec::new();
+                let mut at = pos;
+                for k in 0..unroll {
+                    let mut ok = None;
+                    let mut where_ = pos;
+                    if k > 0 {
+                        // Each term emits the body afresh (nothing of the last term's
+                        // position is reused).
+                        let fs = kb.fs();
+                        (fs.fmap, fs.rows, fs.uni, fs.cse) = cached.clone();
+                        at = kb.ibin(Ix::Add, at, stride.expect("strided"));
+                        let c = kb.icmp("lt", at, total);
+                        ok = Some(c);
+                        where_ = kb.push1(mloop::SelectOp::state(kb.loc, c, at, pos, it));
+                    }
+                    let mut cols = Vec::new();
+                    for (_, rp) in &group {
+                        kb.bind_flat(rp, &ext, where_)?;
+                        let y = kb.fast_block(rp.body, j)?;
+                        cols.push((0..v).map(|e| y.col(e)).collect());
+                    }
+                    terms.push((cols, ok));
+                }
+                let mut next = acc.to_vec();
+                for (cols, ok) in terms {
+                    for (r, xs) in cols.into_iter().enumerate() {
+                        let (id, ty) = ids[r];
+                        for (e, x) in xs.into_iter().enumerate() {
+                            let x = match ok {
+                                Some(c) => kb.push1(mloop::SelectOp::state(kb.loc, c, x, id, ty)),
+                                None => x,
+                            };
+                            next[r * v + e] = kb.combine(&kinds[r], next[r * v + e], x)?;
+                        }
+                    }
                 }
                 Ok(next)
             })?;
@@ -5861,8 +6170,10 @@ impl<'a> KernelBuilder<'a> {
             // (buffers, host values) keep their kernel values.
             self.forget_nest_values();
             self.map.extend(map);
-            out(self, p, accs)?;
-            p += 1;
+            for r in 0..group.len() {
+                out(self, p, accs[r * v..(r + 1) * v].to_vec())?;
+                p += 1;
+            }
         }
         Ok(())
     }

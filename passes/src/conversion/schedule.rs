@@ -335,10 +335,10 @@ impl Schedule {
         }
         let threads_per_row = int("threads_per_row", 1, 1024)? as u32;
         if mapping == Mapping::FinalReduction {
-            if !matches!(threads_per_row, 8 | 16 | 32) {
+            if !matches!(threads_per_row, 1 | 2 | 4 | 8 | 16 | 32) {
                 return Err(format!(
-                    "'morf.schedule' entry 'threads_per_row' of a \"final_reduction\" (columns per CTA) must be \
-                     8, 16 or 32, got {threads_per_row}"
+                    "'morf.schedule' entry 'threads_per_row' of a \"final_reduction\" (lanes a row segment) must be \
+                     1, 2, 4, 8, 16 or 32, got {threads_per_row}"
                 ));
             }
         } else if mapping == Mapping::RowFused {
@@ -922,6 +922,35 @@ pub fn final_tile_cols(cols: Option<u64>, sms: u64) -> u32 {
     }
 }
 
+/// Lanes a row segment (`threads_per_row`, 32 down to 2) of a final reduction's vector form,
+/// `v` columns a lane, for `cols` columns and `rows` partial rows in CTAs of `threads`, over
+/// a grid of `grid` CTAs. Each lane's row group walks the partial rows `trip` rows a round trip,
+/// then the tile's columns combine the groups' partials from shared memory one by one: the
+/// narrower the segment, the more groups (fewer load round trips, a longer combine) and the
+/// more tiles (more of them a CTA where they outnumber the grid). Picks the fewest cycles by
+/// `tiles a CTA x (round trips x FINAL_LOAD_CYCLES + groups x FINAL_COMBINE_CYCLES +
+/// FINAL_TILE_CYCLES)` (the widest on a tie) among tiles no wider than the CTA. Unknown sizes:
+/// 1024 columns, 256 rows.
+pub fn final_vec_lanes(cols: Option<u64>, rows: Option<u64>, threads: u32, v: u32, trip: u32, grid: u64) -> u32 {
+    let (n, r, t) = (cols.unwrap_or(1024).max(1), rows.unwrap_or(256).max(1), threads.max(32) as u64);
+    let cost = |c: u64| {
+        let tiles = n.div_ceil(c * v.max(1) as u64);
+        let groups = t / c;
+        let trips = r.div_ceil(groups * trip.max(1) as u64);
+        tiles.div_ceil(grid.max(1)) * (trips * FINAL_LOAD_CYCLES + groups * FINAL_COMBINE_CYCLES + FINAL_TILE_CYCLES)
+    };
+    // A tile no wider than the CTA: one column a combining thread.
+    let fits = |c: &u64| c * v.max(1) as u64 <= t;
+    [32u64, 16, 8, 4, 2].into_iter().filter(fits).min_by_key(|&c| (cost(c), std::cmp::Reverse(c))).unwrap_or(2) as u32
+}
+
+/// A final reduction's load round trip to L2 under load, in cycles ([`final_vec_lanes`]).
+const FINAL_LOAD_CYCLES: u64 = 800;
+/// One group's partial combined from shared memory ([`final_vec_lanes`]).
+const FINAL_COMBINE_CYCLES: u64 = 16;
+/// A tile's barriers and epilogue ([`final_vec_lanes`]).
+const FINAL_TILE_CYCLES: u64 = 200;
+
 /// Rows per block of a split-K column reduction ([`Schedule::split_rows`]) whose partial
 /// launch has CTAs of `threads` threads, each thread taking `vector` columns of a block (1:
 /// one column); 256 when the row count is unknown.
@@ -976,10 +1005,12 @@ pub fn split_rows(shape: &NestShape, threads: u32, vector: u32, sms: u64) -> u64
 ///   is `min(splits, SMs x CTAs per SM)`; CTAs per SM is bounded by threads
 ///   (2048 / threads) and by shared memory (228 KiB / the CTA's partials).
 /// * **Final reduction:** R warps per CTA, from the split count (`rows`): 32 warps from 1024
-///   splits, 16 from 256 (and when unknown), else 8; `threads` overrides. A CTA owns a tile of
-///   `threads_per_row` columns ([`final_tile_cols`]: 32, 16 or 8, the widest that still gives
-///   a CTA per SM; `threads-per-row` overrides), each warp `32 / threads_per_row` rows of it
-///   per load.
+///   splits, 16 from 256 (and when unknown), else 8; `threads` overrides. Here a CTA owns a
+///   tile of `threads_per_row` columns ([`final_tile_cols`]: 32, 16 or 8, the widest that
+///   still gives a CTA per SM; `threads-per-row` overrides), each warp `32 / threads_per_row`
+///   rows of it per load: the scalar form. Where the final has a vector form the lowering
+///   sets `vector` and re-picks `threads_per_row` as the lanes of a segment of `vector`
+///   columns each ([`final_vec_lanes`]), `rows_per_cta` = threads / lanes row groups.
 /// * **Split-K column reduction (partial launch):** row blocks of 512, 256 or 128 rows, the
 ///   largest that still gives >= 2 x SMs CTAs (`ceil(M / rows) x ceil(N / threads)`); 256
 ///   when M is unknown; `split-rows` overrides ([`split_rows`]; the lowering recounts the
@@ -1658,6 +1689,13 @@ mod tests {
         assert_eq!(final_tile_cols(Some(4096), 132), 16);
         assert_eq!(final_tile_cols(Some(1024), 132), 8);
         assert_eq!(final_tile_cols(None, 132), 32);
+        // The vector form's lanes: few columns and many partial rows take narrow segments
+        // (more row groups, fewer round trips); many columns and few rows take wider ones.
+        assert_eq!(final_vec_lanes(Some(384), Some(528), 256, 4, 4, 924), 4);
+        assert_eq!(final_vec_lanes(Some(8192), Some(132), 256, 4, 4, 132), 16);
+        assert_eq!(final_vec_lanes(Some(1024), Some(1), 256, 4, 4, 132), 32);
+        // Tiles no wider than the CTA: 64 threads of vectors of 4 take at most 16 lanes.
+        assert!(final_vec_lanes(Some(1 << 20), Some(2), 64, 4, 4, 1) <= 16);
     }
 
     #[test]

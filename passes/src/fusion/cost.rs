@@ -409,8 +409,9 @@ enum LaunchShape {
     SplitK { partial: Waves, ctas: u64, ws_bytes: u64 },
 }
 
-/// CTAs of the final reduction over `cols` columns: one per tile of the lowering's width
-/// (`final_tile_cols`: 32, 16 or 8 columns).
+/// CTAs of the final reduction over `cols` columns: one per tile of the lowering's scalar
+/// form (`final_tile_cols`: 32, 16 or 8 columns). The vector form (`final_vec_lanes`) is
+/// priced the same: the fit below predates it and was not refitted.
 fn final_ctas(cols: u64, dev: &super::device::Device) -> u64 {
     let w = crate::conversion::schedule::final_tile_cols(Some(cols), dev.sms.max(1) as u64);
     cols.div_ceil(w as u64)

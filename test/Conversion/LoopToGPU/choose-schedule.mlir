@@ -50,9 +50,9 @@ func.func @add(%a: tensor<?x?xbf16> {morf.dims = ["M", "N"]}, %b: tensor<?x?xbf1
 // entry `final`.
 // CHECK-LABEL: func.func @colsum
 // CHECK: mloop.parallel
-// CHECK: } attributes {morf.schedule = {final = {mapping = "final_reduction", max_grid = 528, partials = "none", rows_in_flight_per_warp = 1, rows_per_cta = 16, threads = 512, threads_per_row = 32, vector = 4}, mapping = "split_partial", max_grid = 1056, partials = "none", rows_in_flight_per_warp = 1, rows_per_cta = 1, split_rows = 256, threads = 256, threads_per_row = 1, vector = 4}}
+// CHECK: } attributes {morf.schedule = {final = {mapping = "final_reduction", max_grid = 528, partials = "none", rows_in_flight_per_warp = 1, rows_per_cta = 64, threads = 512, threads_per_row = 8, vector = 4}, mapping = "split_partial", max_grid = 1056, partials = "none", rows_in_flight_per_warp = 1, rows_per_cta = 1, split_rows = 256, threads = 256, threads_per_row = 1, vector = 4}}
 // OPT-LABEL: func.func @colsum
-// OPT: morf.schedule = {final = {mapping = "final_reduction", max_grid = 5, {{.*}} rows_per_cta = 4, threads = 128, {{.*}}}, mapping = "split_partial", max_grid = 5, {{.*}} split_rows = 64, threads = 128,
+// OPT: morf.schedule = {final = {mapping = "final_reduction", max_grid = 5, {{.*}} rows_per_cta = 16, threads = 128, threads_per_row = 8, vector = 4}, mapping = "split_partial", max_grid = 5, {{.*}} split_rows = 64, threads = 128,
 func.func @colsum(%a: tensor<?x?xf32> {morf.dims = ["M", "N"]}) -> tensor<?xf32> {
   %s = mtensor.reduce sum %a dims [0] : tensor<?x?xf32> -> tensor<?xf32>
   return %s : tensor<?xf32>

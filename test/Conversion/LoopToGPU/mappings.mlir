@@ -49,13 +49,17 @@ func.func @rowsum(%a: tensor<?x?xf32> {morf.dims = ["M", "N"]}) -> tensor<?xf32>
 // CHECK: mgpu.load %{{.*}}[%{{.*}}] {nc} : !mgpu.ptr<f32>
 // CHECK: mloop.add
 // CHECK: mgpu.store
-// CHECK: mgpu.func @colsum_k0_final({{.*}}max_threads = 512, morf.schedule = "FinalReduction threads=512 threads-per-row=32 rows-per-cta=16
-// CHECK: %[[SM:.*]] = mgpu.shared_alloc {size = 512} : !mgpu.ptr<f32, 3>
+// The final launch: lanes of 8 threads own 32-column segments (vector 4), 64 groups of them
+// stride the split rows; the vector form runs when the column count is a multiple of 4.
+// CHECK: mgpu.func @colsum_k0_final({{.*}}max_threads = 512, morf.schedule = "FinalReduction threads=512 threads-per-row=8 rows-per-cta=64 vector=4
+// CHECK: %[[SM:.*]] = mgpu.shared_alloc {size = 2048} : !mgpu.ptr<f32, 3>
 // CHECK: %[[LANE:.*]] = mgpu.lane_id : index
 // CHECK: %[[WARP:.*]] = mgpu.warp_id : index
 // CHECK: mgpu.if
-// CHECK: mloop.for %{{.*}} = %[[WARP]] to %{{.*}} step %{{.*}} iter_args
-// CHECK: mgpu.load %{{.*}}[%{{.*}}] {nc} : !mgpu.ptr<f32>
+// CHECK: mloop.for
+// CHECK: mgpu.if
+// CHECK: mloop.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK: mgpu.load_vec %{{.*}}[%{{.*}}] {nc} : !mgpu.ptr<f32> -> f32, f32, f32, f32
 // CHECK: mgpu.store %{{.*}}, %[[SM]][%{{.*}}] : !mgpu.ptr<f32, 3>
 // CHECK: mgpu.barrier
 // CHECK: mgpu.if
@@ -64,6 +68,10 @@ func.func @rowsum(%a: tensor<?x?xf32> {morf.dims = ["M", "N"]}) -> tensor<?xf32>
 // CHECK: mgpu.load %[[SM]][%{{.*}}] : !mgpu.ptr<f32, 3>
 // CHECK: mgpu.store
 // CHECK: mgpu.barrier
+// The scalar form (odd column counts): one column per lane, warps stride the rows.
+// CHECK: } else {
+// CHECK: mloop.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK: mgpu.load %{{.*}}[%{{.*}}] {nc} : !mgpu.ptr<f32>
 func.func @colsum(%a: tensor<?x?xf32> {morf.dims = ["M", "N"]}) -> tensor<?xf32> {
   %s = mtensor.reduce sum %a dims [0] : tensor<?x?xf32> -> tensor<?xf32>
   return %s : tensor<?xf32>

@@ -8,7 +8,7 @@
 // CHECK: mloop.fill
 // CHECK: mgpu.launch @rmsnorm_bwd_k0 blocks(%{{.*}}) threads(%{{.*}}) shared(%[[BYTES:.*]]) args(
 // CHECK-NOT: mgpu.launch @rmsnorm_bwd_k1
-// CHECK: mgpu.func @rmsnorm_bwd_k0({{.*}}) kernel attributes {cooperative, max_threads = 256, morf.bench, morf.schedule = "RowFused threads=256 threads-per-row=32 rows-per-cta=8 {{.*}} partials=Shared; grid barrier; FinalReduction threads=256 threads-per-row=32 rows-per-cta=8 {{.*}}"}
+// CHECK: mgpu.func @rmsnorm_bwd_k0({{.*}}) kernel attributes {cooperative, max_threads = 256, morf.bench, morf.schedule = "RowFused threads=256 threads-per-row=32 rows-per-cta=8 {{.*}} partials=Shared; grid barrier; FinalReduction threads=256 threads-per-row=4 rows-per-cta=64 vector=4 {{.*}}"}
 // CHECK: mgpu.dynamic_shared : !mgpu.ptr<f32, 3>
 // CHECK: %[[BID:.*]] = mgpu.block_id
 // CHECK: %[[GDIM:.*]] = mgpu.grid_dim
@@ -16,9 +16,10 @@
 // CHECK: mgpu.warp_reduce sum
 // CHECK: mgpu.barrier
 // CHECK: mgpu.barrier
-// The final reduction: 32 columns x R warps per CTA, warp partials combined in shared memory.
+// The final reduction: lanes of 4 threads own 16-column segments (vector 4), 64 groups of
+// them stride the splits, the groups' partials combined in shared memory.
 // CHECK: mgpu.grid_barrier
-// CHECK: mgpu.shared_alloc {size = 256} : !mgpu.ptr<f32, 3>
+// CHECK: mgpu.shared_alloc {size = 1024} : !mgpu.ptr<f32, 3>
 // CHECK: mgpu.barrier
 // CHECK: mgpu.load %{{.*}} : !mgpu.ptr<f32, 3>
 // CHECK: mgpu.barrier

@@ -272,7 +272,7 @@ func.func @colsum_final_tile(%a: !mloop.buffer<?x?xf32> {morf.dims = ["M", "N"]}
   %z = mloop.constant 0.0 : f32
   %c0 = mloop.constant 0 : index
   %y = mloop.alloc(%n) : !mloop.buffer<?xf32>
-  // expected-error@+1 {{'threads_per_row' of a "final_reduction" (columns per CTA) must be 8, 16 or 32, got 12}}
+  // expected-error@+1 {{'threads_per_row' of a "final_reduction" (lanes a row segment) must be 1, 2, 4, 8, 16 or 32, got 12}}
   mloop.parallel (%j) = (%c0) to (%n) step (%c1) {
     %r = mloop.reduce sum (%i) = (%c0) to (%m) step (%c1) init(%z) : f32 {
       %v = mloop.load %a[%i, %j] : !mloop.buffer<?x?xf32>
