@@ -127,6 +127,11 @@ pub struct LoopToGpuOptions {
     /// final reduction right after the row-fused kernel that fills its workspace runs in that
     /// kernel's grid, behind a grid barrier (one cooperative launch, [`super::grid_merge`]).
     pub final_launch: bool,
+    /// `final-lanes`: the lanes of a final reduction's row segment (its `threads_per_row`:
+    /// 1, 2, 4, 8, 16 or 32, each lane `vector` columns); 0 (the default): the latency model
+    /// ([`final_vec_lanes`]) in the vector form, [`super::schedule::final_tile_cols`] in the
+    /// scalar form. Wins over `threads-per-row` for final reductions.
+    pub final_lanes: u32,
     /// `min-ctas`: the CTAs per SM ptxas is told to keep resident (`.minnctapersm`) for a
     /// register-resident row kernel, which bounds its registers.
     pub min_ctas: MinCtas,
@@ -484,6 +489,11 @@ impl LoopToGpuOptions {
         let interleave_splits = o.bool("interleave-splits", false)?;
         let batch_reductions = tri(o, "batch-reductions")?;
         let min_ctas = MinCtas::parse(&o.string("min-ctas", "0"))?;
+        let final_lanes = o.usize("final-lanes", 0)?;
+        if !matches!(final_lanes, 0 | 1 | 2 | 4 | 8 | 16 | 32) {
+            return Err(format!("option 'final-lanes' must be 1, 2, 4, 8, 16 or 32 (0: heuristic), got {final_lanes}"));
+        }
+        let final_lanes = final_lanes as u32;
         let final_launch = match o.string("final", "grid").as_str() {
             "grid" => false,
             "launch" => true,
@@ -500,6 +510,7 @@ impl LoopToGpuOptions {
             interleave_splits,
             batch_reductions,
             final_launch,
+            final_lanes,
             min_ctas,
         })
     }
@@ -573,6 +584,11 @@ pub const OPTIONS: &[PassOptionInfo] = &[
         key: "final",
         help: "grid: a final reduction runs in the grid of the row kernel before it, behind a grid barrier (one cooperative launch); launch: its own launch",
         default: "grid",
+    },
+    PassOptionInfo {
+        key: "final-lanes",
+        help: "lanes of a final reduction's row segment, each holding a vector of columns: 1, 2, 4, 8, 16 or 32 (0: heuristic, a latency model)",
+        default: "0",
     },
     PassOptionInfo {
         key: "min-ctas",
@@ -742,7 +758,8 @@ fn lower_function(ctx: &mut Context, mblock: BlockId, func: OpId, opts: &LoopToG
         if let (Some(_), Some((_, _, ctas))) = (&in_grid, prev) {
             kb.grid_hint = match (opts.overrides.grid, ctas) {
                 (g, _) if g > 0 => Some(g),
-                (_, Some(c)) => Some(c * opts.device.sms.max(1) as u64),
+                (_, Some(c)) if c > 0 => Some(c * opts.device.sms.max(1) as u64),
+                // No plan (`min-ctas=none`: ptxas picks): the final's own grid bound.
                 _ => None,
             };
         }
@@ -5371,6 +5388,7 @@ impl<'a> KernelBuilder<'a> {
         let grid = self.grid_hint;
         let trip = strided_terms(reduces.len()) as u32;
         let lanes_fixed = matches!(self.opts.overrides.threads_per_row, 1 | 2 | 4 | 8 | 16 | 32);
+        let final_lanes = self.opts.final_lanes;
         let s = self.set_schedule_with(Mapping::FinalReduction, &shape, &mut |s, ir| {
             let v = match &plan {
                 Ok((pv, _)) if ir => (*pv).min(1 << (31 - s.vector.max(1).leading_zeros())),
@@ -5387,6 +5405,10 @@ impl<'a> KernelBuilder<'a> {
                     s.rows_per_cta = s.threads / s.threads_per_row;
                 }
                 Ok(_) => {}
+            }
+            if !ir && final_lanes > 0 {
+                s.threads_per_row = final_lanes;
+                s.rows_per_cta = (s.threads / final_lanes).max(1);
             }
         });
         let v = s.vector.max(1) as i64;

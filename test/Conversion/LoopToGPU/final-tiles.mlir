@@ -17,12 +17,19 @@
 // `final` takes grid or launch; anything else is an error, exit 1:
 // RUN: not morf-opt %s --pass-pipeline='builtin.module(lower-tensor-to-loop,lower-loop-to-gpu{final=bogus})' 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: option 'final' must be 'grid' or 'launch', got 'bogus'
+// `final-lanes` pins the lanes of a row segment (a tuner knob); 1, 2, 4, 8, 16 or 32:
+// RUN: morf-opt %s --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=65536,N=1024},canonicalize,cse,lower-loop-to-gpu{size-hints=M=65536,N=1024 final-lanes=16 report=true})' 2>&1 >/dev/null | FileCheck %s --check-prefix=LANES
+// LANES: schedule: @colstats_k1: final_reduction threads=256 threads_per_row=16 rows_per_cta=16 {{.*}} vector=4
+// RUN: not morf-opt %s --pass-pipeline='builtin.module(lower-tensor-to-loop,lower-loop-to-gpu{final-lanes=3})' 2>&1 | FileCheck %s --check-prefix=BADLANES
+// BADLANES: option 'final-lanes' must be 1, 2, 4, 8, 16 or 32 (0: heuristic), got 3
 // On the simulator against the interpreter: the vector form with a ragged last tile and
 // fewer partial rows than row groups, the scalar form (N = 37, 45: rows not a multiple of 4),
 // a forced width:
 // RUN: sh %S/Inputs/sim_vs_interp.sh %s 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions,canonicalize,cse,lower-loop-to-gpu{size-hints=M=700,N=37})' M=700,N=37 1e-5 %t
 // RUN: sh %S/Inputs/sim_vs_interp.sh %s 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions,canonicalize,cse,lower-loop-to-gpu{size-hints=M=300,N=2200 grid=3})' M=300,N=2200 1e-5 %t
 // RUN: sh %S/Inputs/sim_vs_interp.sh %s 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions,canonicalize,cse,lower-loop-to-gpu{size-hints=M=300,N=45 threads-per-row=32})' M=300,N=45 1e-5 %t
+// RUN: sh %S/Inputs/sim_vs_interp.sh %s 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions,canonicalize,cse,lower-loop-to-gpu{size-hints=M=300,N=2200 final-lanes=1})' M=300,N=2200 1e-5 %t
+// RUN: sh %S/Inputs/sim_vs_interp.sh %s 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions,canonicalize,cse,lower-loop-to-gpu{size-hints=M=300,N=2200 final-lanes=32 threads=64})' M=300,N=2200 1e-5 %t
 // Without size hints both forms are in the kernel and N picks one at run time (1001: the
 // scalar form); the split-K final of the unfused column reductions, vector and scalar:
 // RUN: sh %S/Inputs/sim_vs_interp.sh %s 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions,canonicalize,cse,lower-loop-to-gpu)' M=300,N=1001 1e-5 %t

@@ -85,6 +85,8 @@ pub fn knobs(passes: &[&str], sms: u32) -> Vec<Knob> {
         out.push(Knob { pass: l, key: "shared-accs", values: v(&["false", "true"]) });
         out.push(Knob { pass: l, key: "min-ctas", values: v(&["none", "1", "2", "3", "4"]) });
         out.push(Knob { pass: l, key: "final", values: v(&["grid", "launch"]) });
+        // Lanes of a final reduction's row segment (the latency model's pick by default).
+        out.push(Knob { pass: l, key: "final-lanes", values: v(&["2", "4", "8", "16", "32"]) });
         out.push(Knob { pass: l, key: "chunk-major", values: v(&["false", "true"]) });
         // A split's rows interleaved across CTAs (wins with a warp per row and many rows:
         // RMSNorm 576000 x 384 -3%; loses with a CTA per row).
