@@ -31,6 +31,12 @@ func.func @rowsum(%a: tensor<?x?xf32> {morf.dims = ["M", "N"]}) -> tensor<?xf32>
 // ACC: rowfused-acc-no-split.mlir:10:3: schedule: @acc_k0: mapped threads=256 grid<=1056 [{level = "grid", persistent = true}] > [{level = "warp", size = 8}] > reduce [{level = "lane"}] > [{level = "lane"}] (from lower-loop-to-gpu's fallback to loop-map's strategy; the templates would run it on one thread: row-fused nest accumulates without a positive 'split' in its morf.kernel attribute (no row_fused); accumulate the other mappings cannot prove race-free
 // ACC-NOT: sequential
 //
+// A forced CTA size whose threads cannot hold the row in registers: the row stays in a loop
+// (3x slower on the H200), and the report says so.
+// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=65536,N=1024},canonicalize,cse,lower-loop-to-gpu{size-hints=M=65536,N=1024 threads=512 rows-in-flight=1 report=true})' 2>&1 >/dev/null | FileCheck %s --check-prefix=FORCED
+// FORCED: schedule: @rmsnorm_bwd_k0: row_fused threads=512 {{.*}} fast=no
+// FORCED-NEXT: note: @rmsnorm_bwd_k0: row kept in a loop, not in registers: ~{{[0-9]+}} registers estimated for 32 columns a thread, over the 128 a thread of 512 may hold
+//
 // A top-level mloop.for: nothing maps it, one thread runs it, and the note says why.
 // RUN: morf-opt %S/Inputs/top-level-for.mlir --lower-loop-to-gpu --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=FOR
 // FOR: top-level-for.mlir:8:8: schedule: @prefix_k0: sequential threads=32 {{.*}} (from the heuristic)
