@@ -3821,6 +3821,9 @@ struct FastState {
     /// the row slot's partial row in the shared partials (`(p * slots + slot) * n`); empty
     /// for a CTA per row's.
     accs_rows: Vec<Value>,
+    /// Ops of this row's inner parallels already emitted before its first row reduction
+    /// ([`KernelBuilder::early_accumulates`]), skipped where their block is emitted.
+    early: HashSet<OpId>,
 }
 
 /// A staged row of this row in the reload form: its `(buffer, row)` key in
@@ -4592,6 +4595,8 @@ impl<'a> KernelBuilder<'a> {
     fn fast_row_ops(&mut self, body: BlockId, t: Value, warp: bool, batches: &[Vec<OpId>]) -> R<()> {
         let zero = self.iconst(0);
         let first = self.icmp("eq", t, zero);
+        self.fs().early.clear();
+        let mut reduced = false;
         for o in self.ctx.block_ops(body).collect::<Vec<_>>() {
             match LoopOp::of(self.ctx, o) {
                 LoopOp::Yield => {}
@@ -4600,6 +4605,10 @@ impl<'a> KernelBuilder<'a> {
                         // A later member of a batch: reduced with its first.
                         continue;
                     };
+                    if !reduced {
+                        reduced = true;
+                        self.early_accumulates(body, o)?;
+                    }
                     let (kinds, accs): (Vec<String>, Vec<Value>) = self.fast_partials(batch)?.into_iter().unzip();
                     let reds = if warp {
                         kinds.iter().zip(&accs).map(|(k, &a)| self.row_warp_reduce(k, a)).collect()
@@ -4623,6 +4632,69 @@ impl<'a> KernelBuilder<'a> {
                 LoopOp::Load(_) => self.fast_op(o)?,
                 _ => self.emit_op_row_guarded(o, first)?,
             }
+        }
+        self.fs().early.clear();
+        Ok(())
+    }
+
+    /// Before the row body's first row reduction `first_reduce`: the `accumulate`s of the
+    /// inner parallels after it that need no value of the row from that reduction on (no
+    /// reduce result, nothing computed after it at row level, no load of a buffer the kernel
+    /// writes), with the ops of the inner body they use. RMSNorm's `dw += dy * xhat` then
+    /// takes its products before the row reduction instead of holding `dy` (32 f32 a lane at
+    /// N = 1024) across it, and each column's partial sums the same terms in the same
+    /// order. The ops go into [`FastState::early`], which their block's emission skips.
+    fn early_accumulates(&mut self, body: BlockId, first_reduce: OpId) -> R<()> {
+        let ops: Vec<OpId> = self.ctx.block_ops(body).collect();
+        let Some(pos) = ops.iter().position(|&o| o == first_reduce) else { return Ok(()) };
+        let late: HashSet<Value> = ops[pos..].iter().flat_map(|&o| self.ctx.results(o).to_vec()).collect();
+        for &p in &ops[pos + 1..] {
+            if !matches!(LoopOp::of(self.ctx, p), LoopOp::Parallel) {
+                continue;
+            }
+            let parts = loop_parts(self.ctx, p, false).map_err(|e| op_error(self.ctx, p, e))?;
+            if parts.ivs.len() != 1 {
+                continue;
+            }
+            let inner: Vec<OpId> = self.ctx.block_ops(parts.body).collect();
+            let local: HashSet<OpId> = inner.iter().copied().collect();
+            let mut chosen: HashSet<OpId> = HashSet::new();
+            for &a in &inner {
+                if !matches!(LoopOp::of(self.ctx, a), LoopOp::Accumulate(_)) {
+                    continue;
+                }
+                let (mut slice, mut stack, mut ok) = (HashSet::new(), vec![a], true);
+                while let Some(o) = stack.pop() {
+                    if !ok || !slice.insert(o) {
+                        continue;
+                    }
+                    ok = self.ctx.regions(o).is_empty()
+                        && match LoopOp::of(self.ctx, o) {
+                            LoopOp::Accumulate(_) => o == a,
+                            LoopOp::Load(l) => !self.written.contains(&l.buffer(self.ctx)),
+                            LoopOp::Store(_) | LoopOp::Reduce(_) | LoopOp::Parallel | LoopOp::For(_) => false,
+                            LoopOp::Yield => false,
+                            _ => true,
+                        };
+                    for &x in self.ctx.operands(o) {
+                        ok &= !late.contains(&x);
+                        if let Some(d) = self.ctx.defining_op(x).filter(|d| local.contains(d)) {
+                            stack.push(d);
+                        }
+                    }
+                }
+                if ok {
+                    chosen.extend(slice);
+                }
+            }
+            if chosen.is_empty() {
+                continue;
+            }
+            self.fs().fmap.insert(parts.ivs[0], Fv::J);
+            for &o in inner.iter().filter(|o| chosen.contains(o)) {
+                self.fast_op(o)?;
+            }
+            self.fs().early.extend(chosen);
         }
         Ok(())
     }
@@ -4671,7 +4743,9 @@ impl<'a> KernelBuilder<'a> {
         per_chunk: &mut dyn FnMut(&mut Self, usize, &Fv) -> R<()>,
     ) -> R<Fv> {
         self.fs().fmap.insert(iv, Fv::J);
-        let ops: Vec<OpId> = self.ctx.block_ops(body).collect();
+        let early = std::mem::take(&mut self.fs().early);
+        let ops: Vec<OpId> = self.ctx.block_ops(body).filter(|o| !early.contains(o)).collect();
+        self.fs().early = early;
         let (work, yielded): (Vec<OpId>, Vec<OpId>) =
             ops.into_iter().partition(|&o| !self.ctx.isa::<mloop::YieldOp>(o));
         let value = |kb: &mut Self| -> R<Fv> {
