@@ -93,6 +93,8 @@ pub fn knobs(passes: &[&str], sms: u32) -> Vec<Knob> {
         out.push(Knob { pass: l, key: "interleave-splits", values: v(&["false", "true"]) });
         // Independent row reductions reduced together (one barrier) or one by one.
         out.push(Knob { pass: l, key: "batch-reductions", values: v(&["auto", "true", "false"]) });
+        // Column partials that need no row reduction taken before it (fewer registers).
+        out.push(Knob { pass: l, key: "early-accumulates", values: v(&["false", "true"]) });
         let grids: Vec<String> = [1u32, 2, 4, 8].iter().map(|k| (k * sms.max(1)).to_string()).collect();
         out.push(Knob { pass: l, key: "grid", values: grids });
         out.push(Knob { pass: l, key: "split-rows", values: v(&["64", "128", "256", "512", "1024"]) });
