@@ -134,7 +134,7 @@ pub struct LoopToGpuOptions {
     pub final_lanes: u32,
     /// `early-accumulates`: a register-resident row kernel emits the `accumulate`s that need
     /// no row reduction's result before its first row reduction
-    /// ([`KernelBuilder::early_accumulates`]): fewer registers (RMSNorm backward at N = 1024:
+    /// (`KernelBuilder::early_accumulates`): fewer registers (RMSNorm backward at N = 1024:
     /// 193 -> 159, 120 with shared accumulators), the same bits. Off by default: on the H200
     /// the cached RMSNorm kernel at 65536 x 1024 ran 1.5% slower with it (109.9 -> 111.5 us),
     /// the other benchmark rows within 0.5%; a tuner knob.
