@@ -70,6 +70,28 @@ pub fn pipeline_with_options(
     Ok(text.to_string())
 }
 
+/// The names of the passes a pipeline runs (a registered pipeline's name, or pipeline text),
+/// nested ones included, in order: what the tuner's knobs may apply to. Parsed, so that a pass
+/// written with options (`fuse-mixed-reductions{partials=resident}`, as the `gpu` pipeline has
+/// it) counts.
+pub fn pipeline_passes(reg: &PassRegistry, pipeline: &str) -> Result<Vec<String>, String> {
+    let source = reg.pipeline(pipeline).map_or_else(|| pipeline.to_string(), |p| p.text.to_string());
+    let text = parse_pipeline(&source).map_err(|e| format!("pipeline '{pipeline}': {e}"))?;
+    fn walk(elements: &[PipelineElement], out: &mut Vec<String>) {
+        for e in elements {
+            match e {
+                PipelineElement::Nested { elements, .. } => walk(elements, out),
+                PipelineElement::Pass { name, .. } => out.push(name.clone()),
+            }
+        }
+    }
+    let mut out = Vec::new();
+    match &text {
+        PipelineText::Anchored { elements, .. } | PipelineText::Bare(elements) => walk(elements, &mut out),
+    }
+    Ok(out)
+}
+
 fn add_options<'a>(
     elements: &mut [PipelineElement],
     options: &'a BTreeMap<String, String>,
@@ -181,6 +203,20 @@ mod tests {
         assert_eq!(t, "builtin.module(lower-loop-to-gpu{threads=64 min-ctas=none})");
         let bad: BTreeMap<String, String> = [("cse".to_string(), "x=1".to_string())].into();
         assert!(pipeline_with_options(&reg, "builtin.module(canonicalize)", &bad).unwrap_err().contains("'cse'"));
+    }
+
+    #[test]
+    fn pipeline_passes_counts_passes_with_options() {
+        let reg = pass_registry();
+        let gpu = pipeline_passes(&reg, "gpu").unwrap();
+        // The `gpu` pipeline writes `fuse-mixed-reductions{partials=resident}`: still a pass
+        // the tuner's split knobs apply to.
+        assert!(gpu.iter().any(|p| p == "fuse-mixed-reductions"), "{gpu:?}");
+        assert!(gpu.iter().any(|p| p == "lower-loop-to-gpu"), "{gpu:?}");
+        assert!(!pipeline_passes(&reg, "gpu-unfused").unwrap().iter().any(|p| p == "fuse-mixed-reductions"));
+        let nested = pipeline_passes(&reg, "builtin.module(func.func(cse),lower-loop-to-gpu{threads=64})").unwrap();
+        assert_eq!(nested, ["cse", "lower-loop-to-gpu"]);
+        assert!(pipeline_passes(&reg, "builtin.module(cse").is_err());
     }
 
     #[test]

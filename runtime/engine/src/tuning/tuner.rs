@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use morf_ir::interp::RtValue;
 use serde::Serialize;
 
-use super::apply::pipeline_with_options;
+use super::apply::{pipeline_passes, pipeline_with_options};
 use super::cache::{DeviceKey, Evidence, TuningEntry};
 use super::key::{fnv1a, program_hash, shape_bucket, ShapeBucket};
 use super::space::{
@@ -249,9 +249,13 @@ pub fn tune(
     let pipe = reg.pipeline(&cfg.pipeline).ok_or_else(|| {
         EngineError::Other(format!("no pipeline named '{}' (morf-tune tunes a named pipeline)", cfg.pipeline))
     })?;
+    // The passes the knobs apply to, parsed (the `gpu` pipeline writes
+    // `fuse-mixed-reductions{partials=resident}`, which a plain text match missed: the split
+    // knobs were left out of the space).
+    let run_passes = pipeline_passes(&reg, pipe.name).map_err(EngineError::Other)?;
     let passes: Vec<&str> = ["fuse-mixed-reductions", "lower-loop-to-gpu"]
         .into_iter()
-        .filter(|p| pipe.text.contains(&format!("{p},")) || pipe.text.contains(&format!("{p})")))
+        .filter(|p| run_passes.iter().any(|r| r == p))
         .collect();
 
     let gpu = Gpu::new(cfg.device).map_err(gpu_err)?;
