@@ -168,15 +168,23 @@ impl Search {
     }
 }
 
+/// Knobs of a round's near misses whose pairs [`coordinate_descent`] tries (at most
+/// `PAIR_CANDIDATES * (PAIR_CANDIDATES - 1) / 2` more configurations a round).
+pub const PAIR_CANDIDATES: usize = 4;
+
 /// Coordinate descent over `knobs` (like Inductor's coordinate-descent tuner): for each knob
 /// in turn, every value with the other knobs at the best configuration so far; the best of
 /// them is kept when it is faster by more than `min_gain` (a fraction: 0.01 is 1%, so noise
 /// does not move the search). Rounds repeat until one changes nothing or `max_rounds` ran;
 /// `max_trials` caps the configurations measured. The untuned configuration is trial 0; a
 /// non-empty `start` (say, a cached winner, to refine it with new knobs) is trial 1, and the
-/// descent starts from the faster of the two. `eval` measures a configuration (it may answer
-/// [`Outcome::Same`] for one that compiles to kernels already timed); `progress` hears of
-/// each trial.
+/// descent starts from the faster of the two. A round that changes nothing then tries pairs
+/// of its near misses ([`PAIR_CANDIDATES`] knobs whose best value came within `min_gain` of
+/// the base without beating it by that much): two values that gain only together (RMSNorm
+/// backward at 65536 x 1024 on the H200: `partials=resident` and `interleave-splits=true`,
+/// each under 1% alone, 2% together) are out of reach of one knob at a time. `eval`
+/// measures a configuration (it may answer [`Outcome::Same`] for one that compiles to
+/// kernels already timed); `progress` hears of each trial.
 pub fn coordinate_descent(
     start: &Config,
     knobs: &[Knob],
@@ -207,10 +215,13 @@ pub fn coordinate_descent(
     while rounds < max_rounds {
         rounds += 1;
         let mut changed = false;
+        // Per knob, its best value this round when it came within `min_gain` of the base:
+        // (time, knob, value).
+        let mut near: Vec<(f64, (String, String), Option<String>)> = Vec::new();
         for knob in knobs {
             let base = trials[best].config.clone();
             let base_us = trials[best].outcome.us().unwrap_or(f64::INFINITY);
-            let mut round_best: Option<(usize, f64)> = None;
+            let mut round_best: Option<(usize, f64, Option<String>)> = None;
             let mut values: Vec<Option<&String>> = knob.values.iter().map(Some).collect();
             values.push(None); // unset: back to the heuristic
             for value in values {
@@ -228,12 +239,48 @@ pub fn coordinate_descent(
                 }
                 let i = run(c, &mut trials);
                 if let Some(us) = trials[i].outcome.us() {
-                    if round_best.is_none_or(|(_, b)| us < b) {
-                        round_best = Some((i, us));
+                    if round_best.as_ref().is_none_or(|(_, b, _)| us < *b) {
+                        round_best = Some((i, us, value.cloned()));
                     }
                 }
             }
-            if let Some((i, us)) = round_best {
+            if let Some((i, us, value)) = round_best {
+                if us < base_us * (1.0 - min_gain) {
+                    best = i;
+                    changed = true;
+                } else if us < base_us * (1.0 + min_gain) {
+                    near.push((us, (knob.pass.to_string(), knob.key.to_string()), value));
+                }
+            }
+        }
+        if !changed && near.len() >= 2 {
+            // Pairs of near misses, the fastest singles first.
+            near.sort_by(|a, b| a.0.total_cmp(&b.0));
+            near.truncate(PAIR_CANDIDATES);
+            let base = trials[best].config.clone();
+            let base_us = trials[best].outcome.us().unwrap_or(f64::INFINITY);
+            let mut pair_best: Option<(usize, f64)> = None;
+            'pairs: for a in 0..near.len() {
+                for b in a + 1..near.len() {
+                    if trials.len() >= max_trials {
+                        break 'pairs;
+                    }
+                    let mut c = base.clone();
+                    for (_, k, v) in [&near[a], &near[b]] {
+                        match v {
+                            Some(v) => c.insert(k.clone(), v.clone()),
+                            None => c.remove(k),
+                        };
+                    }
+                    let i = run(c, &mut trials);
+                    if let Some(us) = trials[i].outcome.us() {
+                        if pair_best.is_none_or(|(_, b)| us < b) {
+                            pair_best = Some((i, us));
+                        }
+                    }
+                }
+            }
+            if let Some((i, us)) = pair_best {
                 if us < base_us * (1.0 - min_gain) {
                     best = i;
                     changed = true;
@@ -283,6 +330,31 @@ mod tests {
         // No configuration is measured twice, and max_trials is a cap.
         let s = coordinate_descent(&Config::new(), &ks, 3, 0.01, 5, &mut |c, _| cost(c), &mut |_, _| {});
         assert_eq!(s.trials.len(), 5);
+    }
+
+    #[test]
+    fn pairs_of_near_misses_reach_a_joint_gain() {
+        // partials=resident and interleave-splits=true gain 0.2% alone and 2% together.
+        let cost = |c: &Config| -> Outcome {
+            let fmr = c.get(&("fuse-mixed-reductions".to_string(), "partials".to_string())).map(String::as_str);
+            let il = c.get(&("lower-loop-to-gpu".to_string(), "interleave-splits".to_string())).map(String::as_str);
+            let (a, b) = (fmr == Some("resident"), il == Some("true"));
+            Outcome::Time(match (a, b) {
+                (true, true) => 98.0,
+                (true, false) | (false, true) => 99.8,
+                _ => 100.0,
+            })
+        };
+        let ks: Vec<Knob> = knobs(&["fuse-mixed-reductions", "lower-loop-to-gpu"], 132)
+            .into_iter()
+            .filter(|k| k.key == "partials" || k.key == "interleave-splits")
+            .collect();
+        let s = coordinate_descent(&Config::new(), &ks, 2, 0.01, 1000, &mut |c, _| cost(c), &mut |_, _| {});
+        assert_eq!(describe(s.best_config()), "partials=resident interleave-splits=true");
+        assert_eq!(s.best_us(), 98.0);
+        // A trial cap still holds with the pairs.
+        let s = coordinate_descent(&Config::new(), &ks, 2, 0.01, 6, &mut |c, _| cost(c), &mut |_, _| {});
+        assert!(s.trials.len() <= 6);
     }
 
     #[test]
