@@ -1308,6 +1308,12 @@ fn strided_terms(reduces: usize) -> i64 {
     (STRIDED_UNROLL / reduces.max(1) as i64).max(1)
 }
 
+/// The largest power of two `<= x` (`x >= 1`): a `vector` option or schedule entry as a
+/// vector width.
+fn pow2_floor(x: u32) -> u32 {
+    1 << (31 - x.max(1).leading_zeros())
+}
+
 /// The `index` arithmetic the kernels compute (folded on constants by
 /// [`KernelBuilder::ibin`]).
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -3849,7 +3855,7 @@ type Restage = ((Value, Vec<Value>), Value, Value, Type);
 /// `vector`, a power of two), or 1 with a note saying why the nest keeps the scalar form.
 fn vector_choice(plan: &Result<VecPlan, String>, s: &mut Schedule, from_ir: bool) {
     let v = match plan {
-        Ok(p) if from_ir => p.v.min(1 << (31 - s.vector.max(1).leading_zeros())),
+        Ok(p) if from_ir => p.v.min(pow2_floor(s.vector) as usize),
         Ok(p) => p.v,
         Err(_) => 1,
     };
@@ -4757,9 +4763,8 @@ impl<'a> KernelBuilder<'a> {
         per_chunk: &mut dyn FnMut(&mut Self, usize, &Fv) -> R<()>,
     ) -> R<Fv> {
         self.fs().fmap.insert(iv, Fv::J);
-        let early = std::mem::take(&mut self.fs().early);
+        let early = &self.fast.as_ref().expect("fast state").early;
         let ops: Vec<OpId> = self.ctx.block_ops(body).filter(|o| !early.contains(o)).collect();
-        self.fs().early = early;
         let (work, yielded): (Vec<OpId>, Vec<OpId>) =
             ops.into_iter().partition(|&o| !self.ctx.isa::<mloop::YieldOp>(o));
         let value = |kb: &mut Self| -> R<Fv> {
@@ -5464,7 +5469,7 @@ impl<'a> KernelBuilder<'a> {
                 let ty = self.ctx.value_type(rp.init.expect("reduce"));
                 let cap = match self.opts.overrides.vector {
                     0 => 8,
-                    c => 1 << (31 - c.leading_zeros()),
+                    c => pow2_floor(c),
                 };
                 match float_bytes(self.ctx, ty) {
                     Some(b) if (16 / b).min(cap) > 1 => Ok(((16 / b).min(cap) as usize, None)),
@@ -5479,7 +5484,7 @@ impl<'a> KernelBuilder<'a> {
         let final_lanes = self.opts.final_lanes;
         let s = self.set_schedule_with(Mapping::FinalReduction, &shape, &mut |s, ir| {
             let v = match &plan {
-                Ok((pv, _)) if ir => (*pv).min(1 << (31 - s.vector.max(1).leading_zeros())),
+                Ok((pv, _)) if ir => (*pv).min(pow2_floor(s.vector) as usize),
                 Ok((pv, _)) => *pv,
                 Err(_) => 1,
             };
@@ -5582,51 +5587,43 @@ impl<'a> KernelBuilder<'a> {
         let range = PosRange::Strided { start: group, step: qk };
         self.for_loop(bid, tiles, gdim, &[], &mut |kb, t, _| {
             let t0 = kb.ibin(Ix::Mul, t, cw);
-            if let (true, Some((w, blocks))) = (v > 1, wsk) {
-                // The workspace's vector form: W[p * blocks + pos, e0 .. e0 + v).
+            if v > 1 {
+                // Flat element e0 = t W + (s % C) v: the vector's first element (for a body,
+                // its outer point and first column).
                 let e = kb.ibin(Ix::Mul, seg, cv);
                 let e0 = kb.ibin(Ix::Add, t0, e);
                 let valid = kb.icmp("lt", e0, total);
-                kb.if_then(valid, &mut |kb| {
-                    let base = kb.ibin(Ix::Mul, slot, cv);
-                    kb.ws_vec_partials(body, w, blocks, total, e0, v as usize, group, qk, &mut |kb, p, accs| {
-                        for (k, &x) in accs.iter().enumerate() {
-                            let kc = kb.iconst(k as i64);
-                            let a = kb.ibin(Ix::Add, base, kc);
-                            kb.push(mgpu::StoreOp::state(kb.loc, x, smem[p].0, a));
-                        }
-                        Ok(())
-                    })
-                })?;
-            } else if v > 1 {
-                // Flat element e0 = t W + (s % C) v: the vector's outer point and first column.
-                let e = kb.ibin(Ix::Mul, seg, cv);
-                let e0 = kb.ibin(Ix::Add, t0, e);
-                let valid = kb.icmp("lt", e0, total);
-                kb.if_then(valid, &mut |kb| {
-                    let ncols = ext[n - 1];
-                    let j0 = if n > 1 {
-                        let o = kb.ibin(Ix::Div, e0, ncols);
-                        kb.bind_flat_dims(parts, &ext, 0, n - 1, o)?;
-                        kb.ibin(Ix::Rem, e0, ncols)
-                    } else {
-                        e0
-                    };
-                    kb.vec_state(v as usize, j0);
-                    kb.fs().fmap.insert(j, Fv::J);
-                    let base = kb.ibin(Ix::Mul, slot, cv);
-                    let res = kb.vec_partials(body, j, &range, &mut |kb, p, accs| {
-                        for (k, &x) in accs.iter().enumerate() {
-                            let kc = kb.iconst(k as i64);
-                            let a = kb.ibin(Ix::Add, base, kc);
-                            kb.push(mgpu::StoreOp::state(kb.loc, x, smem[p].0, a));
-                        }
-                        Ok(())
-                    });
-                    kb.fast = None;
-                    res
-                })?;
-                kb.forget_nest_values();
+                match wsk {
+                    // The workspace's vector form: W[p * blocks + pos, e0 .. e0 + v).
+                    Some((w, blocks)) => kb.if_then(valid, &mut |kb| {
+                        // The lane's v partials of reduce p at slot s v + k.
+                        let base = kb.ibin(Ix::Mul, slot, cv);
+                        kb.ws_vec_partials(body, w, blocks, total, e0, v as usize, group, qk, &mut |kb, p, accs| {
+                            kb.vstore_scalars(&accs, smem[p].0, base, None)
+                        })
+                    })?,
+                    None => {
+                        kb.if_then(valid, &mut |kb| {
+                            let ncols = ext[n - 1];
+                            let j0 = if n > 1 {
+                                let o = kb.ibin(Ix::Div, e0, ncols);
+                                kb.bind_flat_dims(parts, &ext, 0, n - 1, o)?;
+                                kb.ibin(Ix::Rem, e0, ncols)
+                            } else {
+                                e0
+                            };
+                            kb.vec_state(v as usize, j0);
+                            kb.fs().fmap.insert(j, Fv::J);
+                            let base = kb.ibin(Ix::Mul, slot, cv);
+                            let res = kb.vec_partials(body, j, &range, &mut |kb, p, accs| {
+                                kb.vstore_scalars(&accs, smem[p].0, base, None)
+                            });
+                            kb.fast = None;
+                            res
+                        })?;
+                        kb.forget_nest_values();
+                    }
+                }
             } else {
                 let jf = kb.ibin(Ix::Add, t0, seg);
                 let valid = kb.icmp("lt", jf, total);
@@ -5708,37 +5705,29 @@ impl<'a> KernelBuilder<'a> {
         step: Value,
         out: &mut PartialsOut<'_, 'a>,
     ) -> R<()> {
-        let it = self.it();
         let nterms = strided_terms(self.body_reduces(body).len());
         let u = self.iconst(nterms);
         let span = self.ibin(Ix::Mul, step, u);
         let mut red = Vec::new();
+        let mut firsts = Vec::new();
         for (p, o) in self.body_reduces(body).into_iter().enumerate() {
             let kind = kind_name(self.ctx, o).unwrap_or_default();
             let rp = loop_parts(self.ctx, o, true).map_err(|e| op_error(self.ctx, o, e))?;
             let ty = self.ctx.value_type(rp.init.expect("reduce"));
             let id = self.fconst(identity(&kind), ty);
             let pc = self.iconst(p as i64);
-            let first = self.ibin(Ix::Mul, pc, blocks);
-            red.push((kind, ty, id, first));
+            firsts.push(self.ibin(Ix::Mul, pc, blocks));
+            red.push((kind, id, ty));
         }
-        let inits: Vec<Value> = red.iter().flat_map(|r| vec![r.2; v]).collect();
+        let inits: Vec<Value> = red.iter().flat_map(|r| vec![r.1; v]).collect();
         let accs = self.for_loop(start, blocks, span, &inits, &mut |kb, pos, acc| {
             let mut terms = Vec::new();
             let mut at = pos;
             for k in 0..nterms {
-                let mut ok = None;
-                let row = if k > 0 {
-                    at = kb.ibin(Ix::Add, at, step);
-                    let c = kb.icmp("lt", at, blocks);
-                    ok = Some(c);
-                    kb.push1(mloop::SelectOp::state(kb.loc, c, at, pos, it))
-                } else {
-                    pos
-                };
+                let (row, ok) = if k > 0 { kb.strided_term(pos, &mut at, step, blocks) } else { (pos, None) };
                 let mut cols = Vec::new();
-                for (_, ty, _, first) in &red {
-                    let r = kb.ibin(Ix::Add, *first, row);
+                for (&first, (_, _, ty)) in firsts.iter().zip(&red) {
+                    let r = kb.ibin(Ix::Add, first, row);
                     let r = kb.ibin(Ix::Mul, r, n);
                     let off = kb.ibin(Ix::Add, r, e0);
                     let nc = Some(kb.ctx.unit_attr());
@@ -5747,25 +5736,49 @@ impl<'a> KernelBuilder<'a> {
                 }
                 terms.push((cols, ok));
             }
-            let mut next = acc.to_vec();
-            for (cols, ok) in terms {
-                for (r, xs) in cols.into_iter().enumerate() {
-                    let (kind, ty, id, _) = &red[r];
-                    for (e, x) in xs.into_iter().enumerate() {
-                        let x = match ok {
-                            Some(c) => kb.push1(mloop::SelectOp::state(kb.loc, c, x, *id, *ty)),
-                            None => x,
-                        };
-                        next[r * v + e] = kb.combine(kind, next[r * v + e], x)?;
-                    }
-                }
-            }
-            Ok(next)
+            kb.fold_terms(acc, terms, &red, v)
         })?;
         for p in 0..red.len() {
             out(self, p, accs[p * v..(p + 1) * v].to_vec())?;
         }
         Ok(())
+    }
+
+    /// A strided loop's next term after position `*at` (the iteration's first is `pos`):
+    /// `*at += step`, and its position clamped to `pos` past `end`, with whether it is in
+    /// range (its value is then replaced by the identity, [`Self::fold_terms`]).
+    fn strided_term(&mut self, pos: Value, at: &mut Value, step: Value, end: Value) -> (Value, Option<Value>) {
+        let it = self.it();
+        *at = self.ibin(Ix::Add, *at, step);
+        let c = self.icmp("lt", *at, end);
+        (self.push1(mloop::SelectOp::state(self.loc, c, *at, pos, it)), Some(c))
+    }
+
+    /// Combines the terms of a strided iteration into the accumulators `acc` (`v` columns
+    /// per reduce of `red` = (kind, identity, type)), term after term: each term holds every
+    /// reduce's `v` columns and whether it is in range (else its values count as the
+    /// identity).
+    fn fold_terms(
+        &mut self,
+        acc: &[Value],
+        terms: Vec<(Vec<Vec<Value>>, Option<Value>)>,
+        red: &[(String, Value, Type)],
+        v: usize,
+    ) -> R<Vec<Value>> {
+        let mut next = acc.to_vec();
+        for (cols, ok) in terms {
+            for (r, xs) in cols.into_iter().enumerate() {
+                let (kind, id, ty) = &red[r];
+                for (e, x) in xs.into_iter().enumerate() {
+                    let x = match ok {
+                        Some(c) => self.push1(mloop::SelectOp::state(self.loc, c, x, *id, *ty)),
+                        None => x,
+                    };
+                    next[r * v + e] = self.combine(kind, next[r * v + e], x)?;
+                }
+            }
+        }
+        Ok(next)
     }
 }
 
@@ -5929,7 +5942,7 @@ impl<'a> KernelBuilder<'a> {
         }
         let cap = self.opts.overrides.vector;
         if cap > 0 {
-            v = v.min(1 << (31 - cap.leading_zeros()));
+            v = v.min(pow2_floor(cap));
         }
         // The known sizes the vectors must divide: the column count and the row strides.
         let mut known: Vec<u64> = self.size_of(parts.ubs[d]).into_iter().collect();
@@ -6199,13 +6212,12 @@ impl<'a> KernelBuilder<'a> {
         }
         let mut p = 0;
         for group in groups {
-            let mut kinds = Vec::new();
-            let mut ids = Vec::new();
+            let mut red = Vec::new();
             for (o, rp) in &group {
                 let kind = kind_name(self.ctx, *o).unwrap_or_default();
                 let ty = self.ctx.value_type(rp.init.expect("reduce"));
-                ids.push((self.fconst(identity(&kind), ty), ty));
-                kinds.push(kind);
+                let id = self.fconst(identity(&kind), ty);
+                red.push((kind, id, ty));
             }
             let (ext, total) = self.extents(&group[0].1)?;
             let (lb, hi, step, unroll) = match range {
@@ -6223,7 +6235,6 @@ impl<'a> KernelBuilder<'a> {
                 PosRange::Strided { step, .. } => Some(*step),
                 PosRange::Block { .. } => None,
             };
-            let it = self.it();
             // What the row loop's body defines stays in it.
             let fs = self.fs();
             let cached = (fs.fmap.clone(), fs.rows.clone(), fs.uni.clone(), fs.cse.clone());
@@ -6233,24 +6244,21 @@ impl<'a> KernelBuilder<'a> {
                 .filter(|(k, _)| !defined_outside(self.ctx, **k, self.nest))
                 .map(|(k, v)| (*k, *v))
                 .collect();
-            let inits: Vec<Value> = ids.iter().flat_map(|&(id, _)| vec![id; v]).collect();
+            let inits: Vec<Value> = red.iter().flat_map(|r| vec![r.1; v]).collect();
             let accs = self.for_loop(lb, hi, step, &inits, &mut |kb, pos, acc| {
                 // Per term: each reduce's columns, and whether the term is past the end.
                 let mut terms: Vec<(Vec<Vec<Value>>, Option<Value>)> = Vec::new();
                 let mut at = pos;
                 for k in 0..unroll {
-                    let mut ok = None;
-                    let mut where_ = pos;
-                    if k > 0 {
+                    let (where_, ok) = if k > 0 {
                         // Each term emits the body afresh (nothing of the last term's
                         // position is reused).
                         let fs = kb.fs();
                         (fs.fmap, fs.rows, fs.uni, fs.cse) = cached.clone();
-                        at = kb.ibin(Ix::Add, at, stride.expect("strided"));
-                        let c = kb.icmp("lt", at, total);
-                        ok = Some(c);
-                        where_ = kb.push1(mloop::SelectOp::state(kb.loc, c, at, pos, it));
-                    }
+                        kb.strided_term(pos, &mut at, stride.expect("strided"), total)
+                    } else {
+                        (pos, None)
+                    };
                     let mut cols = Vec::new();
                     for (_, rp) in &group {
                         kb.bind_flat(rp, &ext, where_)?;
@@ -6259,20 +6267,7 @@ impl<'a> KernelBuilder<'a> {
                     }
                     terms.push((cols, ok));
                 }
-                let mut next = acc.to_vec();
-                for (cols, ok) in terms {
-                    for (r, xs) in cols.into_iter().enumerate() {
-                        let (id, ty) = ids[r];
-                        for (e, x) in xs.into_iter().enumerate() {
-                            let x = match ok {
-                                Some(c) => kb.push1(mloop::SelectOp::state(kb.loc, c, x, id, ty)),
-                                None => x,
-                            };
-                            next[r * v + e] = kb.combine(&kinds[r], next[r * v + e], x)?;
-                        }
-                    }
-                }
-                Ok(next)
+                kb.fold_terms(acc, terms, &red, v)
             })?;
             let fs = self.fs();
             (fs.fmap, fs.rows, fs.uni, fs.cse) = cached;

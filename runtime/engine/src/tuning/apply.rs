@@ -53,11 +53,8 @@ pub fn pipeline_with_options(
     pipeline: &str,
     options: &BTreeMap<String, String>,
 ) -> Result<String, String> {
-    let (source, tuned_wins) = match reg.pipeline(pipeline) {
-        Some(p) => (p.text.to_string(), true),
-        None => (pipeline.to_string(), false),
-    };
-    let mut text = parse_pipeline(&source).map_err(|e| format!("pipeline '{pipeline}': {e}"))?;
+    let tuned_wins = reg.pipeline(pipeline).is_some();
+    let mut text = parsed_pipeline(reg, pipeline)?;
     let mut used: Vec<&str> = Vec::new();
     let elements = match &mut text {
         PipelineText::Anchored { elements, .. } => elements,
@@ -70,13 +67,18 @@ pub fn pipeline_with_options(
     Ok(text.to_string())
 }
 
+/// A registered pipeline's text (by name), or `pipeline` itself as pipeline text, parsed.
+fn parsed_pipeline(reg: &PassRegistry, pipeline: &str) -> Result<PipelineText, String> {
+    let source = reg.pipeline(pipeline).map_or_else(|| pipeline.to_string(), |p| p.text.to_string());
+    parse_pipeline(&source).map_err(|e| format!("pipeline '{pipeline}': {e}"))
+}
+
 /// The names of the passes a pipeline runs (a registered pipeline's name, or pipeline text),
 /// nested ones included, in order: what the tuner's knobs may apply to. Parsed, so that a pass
 /// written with options (`fuse-mixed-reductions{partials=resident}`, as the `gpu` pipeline has
 /// it) counts.
 pub fn pipeline_passes(reg: &PassRegistry, pipeline: &str) -> Result<Vec<String>, String> {
-    let source = reg.pipeline(pipeline).map_or_else(|| pipeline.to_string(), |p| p.text.to_string());
-    let text = parse_pipeline(&source).map_err(|e| format!("pipeline '{pipeline}': {e}"))?;
+    let text = parsed_pipeline(reg, pipeline)?;
     fn walk(elements: &[PipelineElement], out: &mut Vec<String>) {
         for e in elements {
             match e {

@@ -168,6 +168,14 @@ impl Search {
     }
 }
 
+/// Sets knob `key` of `config` to `value`, or with `None` unsets it (back to the heuristic).
+fn set_knob(config: &mut Config, key: (String, String), value: Option<String>) {
+    match value {
+        Some(v) => config.insert(key, v),
+        None => config.remove(&key),
+    };
+}
+
 /// Knobs of a round's near misses whose pairs [`coordinate_descent`] tries (at most
 /// `PAIR_CANDIDATES * (PAIR_CANDIDATES - 1) / 2` more configurations a round).
 pub const PAIR_CANDIDATES: usize = 4;
@@ -229,11 +237,7 @@ pub fn coordinate_descent(
                     break;
                 }
                 let mut c = base.clone();
-                let k = (knob.pass.to_string(), knob.key.to_string());
-                match value {
-                    Some(v) => c.insert(k, v.clone()),
-                    None => c.remove(&k),
-                };
+                set_knob(&mut c, (knob.pass.to_string(), knob.key.to_string()), value.cloned());
                 if c == base {
                     continue;
                 }
@@ -267,10 +271,7 @@ pub fn coordinate_descent(
                     }
                     let mut c = base.clone();
                     for (_, k, v) in [&near[a], &near[b]] {
-                        match v {
-                            Some(v) => c.insert(k.clone(), v.clone()),
-                            None => c.remove(k),
-                        };
+                        set_knob(&mut c, k.clone(), v.clone());
                     }
                     let i = run(c, &mut trials);
                     if let Some(us) = trials[i].outcome.us() {
