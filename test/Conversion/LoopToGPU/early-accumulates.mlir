@@ -26,3 +26,6 @@
 // OFF-LABEL: mgpu.func @rmsnorm_bwd_k0(
 // OFF:       mgpu.warp_reduce sum
 // OFF:       mgpu.load_vec %{{.*}} : !mgpu.ptr<f32, 3> -> f32, f32, f32, f32
+// The option takes true or false; anything else is an error, exit 1.
+// RUN: not morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,lower-loop-to-gpu{early-accumulates=maybe})' 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: option 'early-accumulates' expects true or false, got 'maybe'
