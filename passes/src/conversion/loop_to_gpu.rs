@@ -76,8 +76,8 @@ use morf_loop::ops as mloop;
 use morf_loop::{buffer_type, is_buffer};
 
 use super::schedule::{
-    choose_schedule, final_vec_lanes, mapping_applies, planned_ctas_per_sm, split_rows, Fallback, Mapping, NestShape,
-    Overrides, PartialStore, Schedule, MAX_STAGED_ROWS, SCHEDULE_ATTR,
+    choose_schedule, final_vec_lanes, is_final_lanes, mapping_applies, planned_ctas_per_sm, split_rows, Fallback,
+    Mapping, NestShape, Overrides, PartialStore, Schedule, MAX_STAGED_ROWS, SCHEDULE_ATTR,
 };
 use crate::fusion::device::Device;
 use crate::transforms::loop_utils::{
@@ -497,10 +497,14 @@ impl LoopToGpuOptions {
         let batch_reductions = tri(o, "batch-reductions")?;
         let min_ctas = MinCtas::parse(&o.string("min-ctas", "0"))?;
         let final_lanes = o.usize("final-lanes", 0)?;
-        if !matches!(final_lanes, 0 | 1 | 2 | 4 | 8 | 16 | 32) {
-            return Err(format!("option 'final-lanes' must be 1, 2, 4, 8, 16 or 32 (0: heuristic), got {final_lanes}"));
-        }
-        let final_lanes = final_lanes as u32;
+        let final_lanes = match u32::try_from(final_lanes) {
+            Ok(l) if l == 0 || is_final_lanes(l) => l,
+            _ => {
+                return Err(format!(
+                    "option 'final-lanes' must be 1, 2, 4, 8, 16 or 32 (0: heuristic), got {final_lanes}"
+                ))
+            }
+        };
         let early_accumulates = o.bool("early-accumulates", false)?;
         let final_launch = match o.string("final", "grid").as_str() {
             "grid" => false,
@@ -5480,7 +5484,7 @@ impl<'a> KernelBuilder<'a> {
         };
         let grid = self.grid_hint;
         let trip = strided_terms(reduces.len()) as u32;
-        let lanes_fixed = matches!(self.opts.overrides.threads_per_row, 1 | 2 | 4 | 8 | 16 | 32);
+        let lanes_fixed = is_final_lanes(self.opts.overrides.threads_per_row);
         let final_lanes = self.opts.final_lanes;
         let s = self.set_schedule_with(Mapping::FinalReduction, &shape, &mut |s, ir| {
             let v = match &plan {

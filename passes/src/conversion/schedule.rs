@@ -335,7 +335,7 @@ impl Schedule {
         }
         let threads_per_row = int("threads_per_row", 1, 1024)? as u32;
         if mapping == Mapping::FinalReduction {
-            if !matches!(threads_per_row, 1 | 2 | 4 | 8 | 16 | 32) {
+            if !is_final_lanes(threads_per_row) {
                 return Err(format!(
                     "'morf.schedule' entry 'threads_per_row' of a \"final_reduction\" (lanes a row segment) must be \
                      1, 2, 4, 8, 16 or 32, got {threads_per_row}"
@@ -920,6 +920,12 @@ pub fn final_tile_cols(cols: Option<u64>, sms: u64) -> u32 {
         Some(n) => [32u32, 16].into_iter().find(|&w| n.div_ceil(w as u64) >= sms).unwrap_or(8),
         None => 32,
     }
+}
+
+/// Whether `lanes` can be a final reduction's lanes a row segment (its `threads_per_row`): a
+/// power of two up to a warp.
+pub fn is_final_lanes(lanes: u32) -> bool {
+    matches!(lanes, 1 | 2 | 4 | 8 | 16 | 32)
 }
 
 /// Lanes a row segment (`threads_per_row`, 32 down to 2) of a final reduction's vector form,
