@@ -1432,6 +1432,21 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
             // the CTAs it leaves resident lost where ptxas fits more (tanh_bwd_bias at 65536 x
             // 1024, 132 CTAs: 112 -> 135 us; rmsnorm_bwd at 576000 x 384, 396: 403 -> 469).
             let per_sm = (THREADS_PER_SM / s.threads as u64).min(device.shared_mem_per_sm / smem).max(1);
+            // A ring forced by `staged-rows` that costs CTAs per SM is said: measured on the
+            // H200 at 576000 x 384, LayerNorm backward with 16 lanes a row ran 350 us with two
+            // rows staged (two CTAs per SM) and 430 with four (one); RMSNorm f32 640 -> 692.
+            if o.staged_rows >= 2 && s.staged_rows > 0 {
+                let ring = s.staged_bytes(shape);
+                let without = (THREADS_PER_SM / s.threads as u64)
+                    .min(device.shared_mem_per_sm / smem.saturating_sub(ring).max(1))
+                    .max(1);
+                if per_sm < without {
+                    s.notes.0.push(format!(
+                        "staged-rows={}: the ring's {ring} bytes of shared memory leave room for {per_sm} CTA(s) of {} threads per SM, against {without} without it",
+                        s.staged_rows, s.threads
+                    ));
+                }
+            }
             s.max_grid = sms * per_sm;
         }
         Mapping::FinalReduction => {

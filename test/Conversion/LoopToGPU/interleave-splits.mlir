@@ -8,7 +8,7 @@
 // run-time split (`partials=K`).
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=1000,N=512 splits=64},canonicalize,cse,lower-loop-to-gpu{size-hints=M=1000,N=512 interleave-splits=true grid=4 staged-rows=2})' | FileCheck %s
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=1000,N=512 splits=64},canonicalize,cse,lower-loop-to-gpu{size-hints=M=1000,N=512 grid=4 staged-rows=2})' | FileCheck %s --check-prefix=BLOCK
-// RUN: mkdir -p %t/a %t/b %t/c %t/d %t/e %t/f %t/g
+// RUN: mkdir -p %t/a %t/b %t/c %t/d %t/e %t/f %t/g %t/h %t/i
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/rmsnorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=1000,N=512 splits=64},canonicalize,cse,lower-loop-to-gpu{size-hints=M=1000,N=512 interleave-splits=true grid=4 staged-rows=2})' M=301,N=512 1e-2 %t/a
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/layernorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=1000,N=512 splits=64},canonicalize,cse,lower-loop-to-gpu{size-hints=M=1000,N=512 interleave-splits=true grid=4 staged-rows=3})' M=301,N=512 1e-2 %t/b
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/rmsnorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=1000,N=384 splits=32},canonicalize,cse,lower-loop-to-gpu{size-hints=M=1000,N=384 interleave-splits=true grid=3 threads-per-row=32 rows-in-flight=2})' M=301,N=384 1e-2 %t/c
@@ -16,6 +16,11 @@
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/rmsnorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=1000,N=384 partials=7},canonicalize,cse,lower-loop-to-gpu{size-hints=M=1000,N=384 interleave-splits=true grid=4 threads-per-row=16 staged-rows=2})' M=300,N=384 1e-2 %t/e
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/layernorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=1000,N=2048 splits=16},canonicalize,cse,lower-loop-to-gpu{size-hints=M=1000,N=2048 interleave-splits=true grid=4 cluster=2 staged-rows=2})' M=77,N=2048 1e-2 %t/f
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/rmsnorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=1000,N=1024 splits=64},canonicalize,cse,lower-loop-to-gpu{size-hints=M=1000,N=1024 interleave-splits=true grid=5})' M=301,N=1000 1e-2 %t/g
+// The H200 cache's combinations (eighteenth session): a split sized by the resident CTAs with
+// two rows staged (RMSNorm f32 at 576000 x 384), a fixed partial count with two rows in flight
+// and four staged (LayerNorm at 65536 x 1024).
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/rmsnorm_bwd_f32.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=1000,N=384 partials=resident},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=1000,N=384 grid=5 interleave-splits=true staged-rows=2})' M=301,N=384 1e-5 %t/h
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/layernorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=1000,N=1024 partials=5},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=1000,N=1024 interleave-splits=true rows-in-flight=2 staged-rows=4})' M=203,N=1000 1e-2 %t/i
 // RUN: morf-opt --list-passes | FileCheck %s --check-prefix=HELP
 // RUN: not morf-opt %s --pass-pipeline='builtin.module(lower-loop-to-gpu{interleave-splits=2})' 2>&1 | FileCheck %s --check-prefix=BAD
 // The schedule report says whether the option applied.

@@ -15,6 +15,8 @@
 // RUN: diff %t/a.mlir %t/b.mlir
 // RUN: not morf-opt %S/../../../examples/rmsnorm_fwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,lower-loop-to-gpu{staged-rows=9})' 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: morf-opt %S/../../../examples/layernorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=8192,N=16384},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=8192,N=16384 reload=false report=true})' 2>&1 >/dev/null | FileCheck %s --check-prefix=NOROOM
+// RUN: morf-opt %S/../../../examples/layernorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=576000,N=384 partials=resident},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=576000,N=384 threads-per-row=16 shared-accs=true staged-rows=4 report=true})' 2>&1 >/dev/null | FileCheck %s --check-prefix=CTAS
+// RUN: morf-opt %S/../../../examples/layernorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=576000,N=384 partials=resident},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=576000,N=384 threads-per-row=16 shared-accs=true staged-rows=2 report=true})' 2>&1 >/dev/null | FileCheck %s --check-prefix=CTAS2
 
 // A CTA per row (N = 8192): four 32 KB rows of x and dy per SM in flight.
 // AUTO: schedule: @rmsnorm_bwd_k0: row_fused {{.*}} partials=global staged_rows=4 fast=yes
@@ -44,3 +46,10 @@
 // default there now) the row stays in a loop, and the report says so.
 // NOROOM: schedule: @layernorm_bwd_k0: row_fused threads=1024 {{.*}} partials=global fast=no
 // NOROOM-NEXT: note: @layernorm_bwd_k0: row kept in a loop, not in registers: ~110 registers estimated for 16 columns a thread, over the 64 a thread of 1024 may hold
+
+// A forced ring that costs CTAs per SM is said (on the H200 this schedule ran 430 us with four
+// rows staged, one CTA per SM, and 350 with two, two CTAs per SM).
+// CTAS: schedule: @layernorm_bwd_k0: row_fused threads=256 {{.*}} grid<=132 {{.*}} staged_rows=4
+// CTAS: note: @layernorm_bwd_k0: staged-rows=4: the ring's 98304 bytes of shared memory leave room for 1 CTA(s) of 256 threads per SM, against 4 without it
+// CTAS2: schedule: @layernorm_bwd_k0: row_fused threads=256 {{.*}} grid<=264 {{.*}} staged_rows=2
+// CTAS2: note: @layernorm_bwd_k0: staged-rows=2: the ring's 49152 bytes of shared memory leave room for 2 CTA(s) of 256 threads per SM, against 4 without it
