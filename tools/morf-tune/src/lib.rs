@@ -60,6 +60,10 @@ pub struct Cli {
     /// Tune only these knobs (comma-separated option names, e.g. `threads,rows-in-flight`).
     #[arg(long, value_name = "KNOB,...", value_delimiter = ',')]
     pub knobs: Vec<String>,
+    /// Skip the knob bundles (recipes: values that won together on the H200, such as a
+    /// run-time split with interleaved splits) the tuner times before its descent.
+    #[arg(long)]
+    pub no_recipes: bool,
     /// Skip the fp64 check of the winners (their entries then say `checked: false`).
     #[arg(long)]
     pub no_check: bool,
@@ -97,6 +101,7 @@ pub fn tune_config(cli: &Cli) -> Result<TuneConfig, String> {
         min_gain: cli.min_gain,
         max_trials: cli.max_trials,
         only: cli.knobs.clone(),
+        recipes: !cli.no_recipes,
         check: !cli.no_check,
         seed: cli.seed,
         device: cli.device,
@@ -238,12 +243,13 @@ mod tests {
         let c = cli(&["f.mlir", "--sizes", "M=576000,N=384"]).unwrap();
         let t = tune_config(&c).unwrap();
         assert_eq!((t.runs, t.final_runs, t.rounds, t.max_trials, t.pipeline.as_str()), (30, 50, 2, 60, "gpu"));
-        assert!(t.check && t.only.is_empty());
+        assert!(t.check && t.recipes && t.only.is_empty());
         assert_eq!(c.cache, PathBuf::from("tuning-cache.json"));
-        let c = cli(&["f.mlir", "--sizes", "M=8", "--knobs", "threads,rows-in-flight", "--no-check"]).unwrap();
+        let c = cli(&["f.mlir", "--sizes", "M=8", "--knobs", "threads,rows-in-flight", "--no-check", "--no-recipes"])
+            .unwrap();
         let t = tune_config(&c).unwrap();
         assert_eq!(t.only, vec!["threads", "rows-in-flight"]);
-        assert!(!t.check);
+        assert!(!t.check && !t.recipes);
         assert!(tune_config(&cli(&["f.mlir", "--sizes", "M=8", "--knobs", "warp-speed"]).unwrap())
             .unwrap_err()
             .contains("no knob named 'warp-speed'"));

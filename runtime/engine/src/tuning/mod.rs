@@ -13,7 +13,7 @@ pub mod tuner;
 pub use apply::{pipeline_with_options, resolve, ProgramRef, Resolution};
 pub use cache::{DeviceKey, DeviceMatch, Evidence, TuningCache, TuningEntry, BUILTIN_CACHE, CACHE_VERSION};
 pub use key::{exact_dims, program_hash, shape_bucket, ShapeBucket};
-pub use space::{coordinate_descent, knobs, Config, Knob, Outcome, Search, Trial};
+pub use space::{coordinate_descent, knobs, recipes, Config, Knob, Outcome, Recipe, Search, Trial};
 pub use tuner::{tune, ShapeTuning, TuneConfig, TuneProgress, TuneReport};
 
 use std::path::Path;

@@ -1,8 +1,9 @@
 //! The schedule space the tuner searches ([`knobs`]): pass options of the pipeline's fusion
 //! and GPU lowering, each a transform of the schedule the IR carries (split size, CTA shape,
 //! rows per warp or CTA, rows in flight, rows staged through shared memory, register bound,
-//! persistent grid, where the final reduction runs, emission order); and the search over it
-//! ([`coordinate_descent`]), which is independent of how a configuration is measured.
+//! persistent grid, where the final reduction runs, emission order); bundles of knob values
+//! worth trying together ([`recipes`]); and the search over it ([`coordinate_descent`]), which
+//! is independent of how a configuration is measured.
 
 use std::collections::BTreeMap;
 
@@ -104,6 +105,81 @@ pub fn knobs(passes: &[&str], sms: u32) -> Vec<Knob> {
     out
 }
 
+/// Knob values that are worth trying together: each alone may gain nothing, or lose, where
+/// the bundle wins (rules as data, like the knobs). The tuner measures every recipe whose
+/// knobs it tunes before its descent, applied to the best configuration so far; measurement
+/// decides, never the recipe.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Recipe {
+    /// What it is, for reports.
+    pub name: &'static str,
+    /// `(pass, option) = value` for each knob it sets.
+    pub values: Vec<((&'static str, &'static str), String)>,
+}
+
+impl Recipe {
+    /// Whether every knob the recipe sets is in `knobs` (the space being tuned).
+    pub fn within(&self, knobs: &[Knob]) -> bool {
+        self.values.iter().all(|((p, k), _)| knobs.iter().any(|n| n.pass == *p && n.key == *k))
+    }
+
+    /// `base` with the recipe's values set.
+    pub fn apply(&self, base: &Config) -> Config {
+        let mut c = base.clone();
+        for ((p, k), v) in &self.values {
+            c.insert((p.to_string(), k.to_string()), v.clone());
+        }
+        c
+    }
+}
+
+/// The recipes for a pipeline that runs `passes`, on a device of `sms` SMs: bundles that won
+/// together on the H200 where one knob at a time found nothing (docs/perf.md, sessions 11-18).
+/// Values are device-relative, never shapes; the tuner times each and keeps one only when it
+/// gains more than `--min-gain`.
+pub fn recipes(passes: &[&str], sms: u32) -> Vec<Recipe> {
+    let (f, l) = ("fuse-mixed-reductions", "lower-loop-to-gpu");
+    if !(passes.contains(&f) && passes.contains(&l)) {
+        return Vec::new();
+    }
+    let r = |name, values: &[((&'static str, &'static str), &str)]| Recipe {
+        name,
+        values: values.iter().map(|(k, v)| (*k, v.to_string())).collect(),
+    };
+    let per_sm = sms.max(1).to_string();
+    vec![
+        // A balanced split a resident CTA, its rows interleaved across the CTAs (RMSNorm f32
+        // at 576000 x 384: 661 -> 643 us; either alone: under 1%).
+        r("interleaved run-time split", &[((f, "partials"), "resident"), ((l, "interleave-splits"), "true")]),
+        // One split an SM, interleaved (RMSNorm and LayerNorm at 65536 x 1024: -2% and -1%
+        // where a filled grid alone gained nothing).
+        r("interleaved split an SM", &[((f, "partials"), per_sm.as_str()), ((l, "interleave-splits"), "true")]),
+        // Several rows a warp where 32 lanes leave a chunk half idle, the column partials in
+        // shared memory so that two CTAs still fit, and two rows staged (LayerNorm at
+        // 576000 x 384: 364 -> 350 us; 16 lanes alone 407).
+        r(
+            "16 lanes a row, shared accumulators, two rows staged",
+            &[
+                ((f, "partials"), "resident"),
+                ((l, "threads-per-row"), "16"),
+                ((l, "shared-accs"), "true"),
+                ((l, "staged-rows"), "2"),
+            ],
+        ),
+        // 16 lanes a row over two rounds of interleaved splits (RMSNorm bf16 at 576000 x 384:
+        // 387 -> 327 us).
+        r(
+            "16 lanes a row, interleaved, two rounds of splits",
+            &[
+                ((f, "partials"), "resident*2"),
+                ((l, "threads-per-row"), "16"),
+                ((l, "interleave-splits"), "true"),
+                ((l, "rows-in-flight"), "1"),
+            ],
+        ),
+    ]
+}
+
 /// What measuring a configuration gave.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Outcome {
@@ -190,12 +266,17 @@ pub const PAIR_CANDIDATES: usize = 4;
 /// of its near misses ([`PAIR_CANDIDATES`] knobs whose best value came within `min_gain` of
 /// the base without beating it by that much): two values that gain only together (RMSNorm
 /// backward at 65536 x 1024 on the H200: `partials=resident` and `interleave-splits=true`,
-/// each under 1% alone, 2% together) are out of reach of one knob at a time. `eval`
-/// measures a configuration (it may answer [`Outcome::Same`] for one that compiles to
-/// kernels already timed); `progress` hears of each trial.
+/// each under 1% alone, 2% together) are out of reach of one knob at a time. Before the
+/// descent, each of `recipes` whose knobs are all in `knobs` is tried on the best
+/// configuration so far, and the fastest is the descent's start when it gains more than
+/// `min_gain` (bundles of three or four knobs no pair step reaches). `eval` measures a
+/// configuration (it may answer [`Outcome::Same`] for one that compiles to kernels already
+/// timed); `progress` hears of each trial.
+#[allow(clippy::too_many_arguments)]
 pub fn coordinate_descent(
     start: &Config,
     knobs: &[Knob],
+    recipes: &[Recipe],
     max_rounds: usize,
     min_gain: f64,
     max_trials: usize,
@@ -216,6 +297,30 @@ pub fn coordinate_descent(
     if !start.is_empty() && max_trials > 1 {
         let i = run(start.clone(), &mut trials);
         if trials[i].outcome.us().is_some_and(|us| trials[best].outcome.us().is_none_or(|b| us < b)) {
+            best = i;
+        }
+    }
+    // Recipes, on the best configuration so far.
+    let base = trials[best].config.clone();
+    let base_us = trials[best].outcome.us().unwrap_or(f64::INFINITY);
+    let mut recipe_best: Option<(usize, f64)> = None;
+    for r in recipes.iter().filter(|r| r.within(knobs)) {
+        if trials.len() >= max_trials {
+            break;
+        }
+        let c = r.apply(&base);
+        if c == base {
+            continue;
+        }
+        let i = run(c, &mut trials);
+        if let Some(us) = trials[i].outcome.us() {
+            if recipe_best.is_none_or(|(_, b)| us < b) {
+                recipe_best = Some((i, us));
+            }
+        }
+    }
+    if let Some((i, us)) = recipe_best {
+        if us < base_us * (1.0 - min_gain) {
             best = i;
         }
     }
@@ -319,17 +424,17 @@ mod tests {
     fn finds_the_joint_optimum_and_skips_noise() {
         let ks = knobs(&["lower-loop-to-gpu"], 132);
         let mut seen = 0;
-        let s = coordinate_descent(&Config::new(), &ks, 3, 0.01, 1000, &mut |c, _| cost(c), &mut |_, n| seen = n);
+        let s = coordinate_descent(&Config::new(), &ks, &[], 3, 0.01, 1000, &mut |c, _| cost(c), &mut |_, n| seen = n);
         assert_eq!(describe(s.best_config()), "rows-in-flight=2 threads=512");
         assert_eq!((s.best_us(), s.untuned_us()), (75.0, 100.0));
         assert_eq!(seen, s.trials.len());
         assert!(s.trials.iter().any(|t| matches!(t.outcome, Outcome::Failed(_))));
         // A gain under min_gain does not move the search (rows-in-flight=2 alone: 0.5%).
         let only_rif = vec![ks[2].clone()];
-        let s = coordinate_descent(&Config::new(), &only_rif, 3, 0.01, 1000, &mut |c, _| cost(c), &mut |_, _| {});
+        let s = coordinate_descent(&Config::new(), &only_rif, &[], 3, 0.01, 1000, &mut |c, _| cost(c), &mut |_, _| {});
         assert!(s.best_config().is_empty());
         // No configuration is measured twice, and max_trials is a cap.
-        let s = coordinate_descent(&Config::new(), &ks, 3, 0.01, 5, &mut |c, _| cost(c), &mut |_, _| {});
+        let s = coordinate_descent(&Config::new(), &ks, &[], 3, 0.01, 5, &mut |c, _| cost(c), &mut |_, _| {});
         assert_eq!(s.trials.len(), 5);
     }
 
@@ -350,12 +455,57 @@ mod tests {
             .into_iter()
             .filter(|k| k.key == "partials" || k.key == "interleave-splits")
             .collect();
-        let s = coordinate_descent(&Config::new(), &ks, 2, 0.01, 1000, &mut |c, _| cost(c), &mut |_, _| {});
+        let s = coordinate_descent(&Config::new(), &ks, &[], 2, 0.01, 1000, &mut |c, _| cost(c), &mut |_, _| {});
         assert_eq!(describe(s.best_config()), "partials=resident interleave-splits=true");
         assert_eq!(s.best_us(), 98.0);
         // A trial cap still holds with the pairs.
-        let s = coordinate_descent(&Config::new(), &ks, 2, 0.01, 6, &mut |c, _| cost(c), &mut |_, _| {});
+        let s = coordinate_descent(&Config::new(), &ks, &[], 2, 0.01, 6, &mut |c, _| cost(c), &mut |_, _| {});
         assert!(s.trials.len() <= 6);
+    }
+
+    #[test]
+    fn recipes_reach_a_bundle_no_single_knob_or_pair_does() {
+        // threads-per-row=16, shared-accs=true and staged-rows=2 win only all three together
+        // (LayerNorm backward at 576000 x 384 on the H200: 16 lanes alone lost 12%).
+        let cost = |c: &Config| -> Outcome {
+            let get = |k: &str| c.get(&("lower-loop-to-gpu".to_string(), k.to_string())).map(String::as_str);
+            let n = [
+                get("threads-per-row") == Some("16"),
+                get("shared-accs") == Some("true"),
+                get("staged-rows") == Some("2"),
+            ]
+            .iter()
+            .filter(|&&b| b)
+            .count();
+            Outcome::Time(match n {
+                3 => 96.0,
+                0 => 100.0,
+                _ => 105.0,
+            })
+        };
+        let passes = ["fuse-mixed-reductions", "lower-loop-to-gpu"];
+        let ks = knobs(&passes, 132);
+        let rs = recipes(&passes, 132);
+        let without = coordinate_descent(&Config::new(), &ks, &[], 2, 0.01, 1000, &mut |c, _| cost(c), &mut |_, _| {});
+        assert_eq!(without.best_us(), 100.0);
+        let with = coordinate_descent(&Config::new(), &ks, &rs, 2, 0.01, 1000, &mut |c, _| cost(c), &mut |_, _| {});
+        assert_eq!(with.best_us(), 96.0);
+        let best = with.best_config();
+        assert_eq!(best.get(&("lower-loop-to-gpu".into(), "threads-per-row".into())).map(String::as_str), Some("16"));
+        // Trials 1..=4 are the recipes, in order, on the untuned configuration.
+        assert_eq!(with.trials[1].config, rs[0].apply(&Config::new()));
+        // A recipe with a knob outside the tuned space is not tried.
+        let only: Vec<Knob> =
+            ks.iter().filter(|k| k.key == "threads-per-row" || k.key == "shared-accs").cloned().collect();
+        assert!(rs.iter().all(|r| !r.within(&only)));
+        let s = coordinate_descent(&Config::new(), &only, &rs, 1, 0.01, 1000, &mut |c, _| cost(c), &mut |_, _| {});
+        assert_eq!(s.best_us(), 100.0);
+        // Values are device-relative: the split an SM follows the SM count.
+        assert!(recipes(&passes, 108).iter().any(|r| r.values.iter().any(|(_, v)| v == "108")));
+        assert!(recipes(&["lower-loop-to-gpu"], 132).is_empty());
+        // The cap holds.
+        let s = coordinate_descent(&Config::new(), &ks, &rs, 2, 0.01, 3, &mut |c, _| cost(c), &mut |_, _| {});
+        assert_eq!(s.trials.len(), 3);
     }
 
     #[test]
@@ -363,7 +513,7 @@ mod tests {
         let ks = knobs(&["lower-loop-to-gpu"], 132);
         let mut start = Config::new();
         start.insert(("lower-loop-to-gpu".into(), "threads".into()), "512".into());
-        let s = coordinate_descent(&start, &ks, 1, 0.01, 1000, &mut |c, _| cost(c), &mut |_, _| {});
+        let s = coordinate_descent(&start, &ks, &[], 1, 0.01, 1000, &mut |c, _| cost(c), &mut |_, _| {});
         // Trial 0 stays the untuned baseline, trial 1 is the start, and the descent goes on
         // from it to the joint optimum.
         assert!(s.trials[0].config.is_empty());

@@ -11,7 +11,8 @@ use super::apply::{pipeline_passes, pipeline_with_options};
 use super::cache::{DeviceKey, Evidence, TuningEntry};
 use super::key::{fnv1a, program_hash, shape_bucket, ShapeBucket};
 use super::space::{
-    config_of_options, coordinate_descent, describe, knobs, options_by_pass, Config, Knob, Outcome, Search, Trial,
+    config_of_options, coordinate_descent, describe, knobs, options_by_pass, recipes, Config, Knob, Outcome, Recipe,
+    Search, Trial,
 };
 use crate::bench::{elem_bytes_and_name, floor_bytes, floor_us, gpu_err, BenchError, CheckStatus, CopyFigures};
 use crate::bind::{bind_arguments, load_module, new_context, select_function, RunOptions};
@@ -46,6 +47,8 @@ pub struct TuneConfig {
     pub max_trials: usize,
     /// Only these option keys are tuned (empty: every knob).
     pub only: Vec<String>,
+    /// Try the knob bundles of [`recipes`] (those within the tuned knobs) before the descent.
+    pub recipes: bool,
     /// Check the winner against the fp64 interpreter (an entry is only made for a winner that
     /// passes).
     pub check: bool,
@@ -75,6 +78,7 @@ impl TuneConfig {
             min_gain: 0.01,
             max_trials: 60,
             only: Vec::new(),
+            recipes: true,
             check: true,
             seed: 0,
             device: 0,
@@ -268,6 +272,8 @@ pub fn tune(
     if !cfg.only.is_empty() {
         space.retain(|k| cfg.only.iter().any(|o| o == k.key));
     }
+    // Knob bundles tried before the descent (those whose knobs are all in the space).
+    let bundles: Vec<Recipe> = if cfg.recipes { recipes(&passes, device.sms) } else { Vec::new() };
 
     let mut shapes = Vec::new();
     for (si, sizes) in cfg.shapes.iter().enumerate() {
@@ -344,6 +350,7 @@ pub fn tune(
         let search: Search = coordinate_descent(
             &start,
             &space,
+            &bundles,
             cfg.rounds,
             cfg.min_gain,
             cfg.max_trials,
