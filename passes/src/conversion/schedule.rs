@@ -608,6 +608,19 @@ impl Schedule {
         }
     }
 
+    /// Dynamic shared memory of a row-fused launch of this schedule (at least 1): its shared
+    /// partials (an f32 row of each partial for each of the CTA's row slots) and after them
+    /// the staging ring, or its shared accumulators and the ring, or the ring alone.
+    pub fn row_fused_shared_bytes(&self, shape: &NestShape) -> u64 {
+        let partials = shape.partials as u64 * self.rows_per_cta as u64 * shape.cols.unwrap_or(1024) * 4;
+        let bytes = match (self.partials, self.fast) {
+            (PartialStore::Shared, _) => partials.next_multiple_of(16) + self.staged_bytes(shape),
+            (_, Some(f)) if f.shared_accs => self.shared_accs_bytes(shape) + self.staged_bytes(shape),
+            _ => self.staged_bytes(shape),
+        };
+        bytes.max(1)
+    }
+
     /// Dynamic shared memory of the shared accumulators ([`FastShape::shared_accs`]), which
     /// come before any staging ring; 0 without them.
     pub fn shared_accs_bytes(&self, shape: &NestShape) -> u64 {
@@ -835,22 +848,20 @@ pub fn planned_ctas_per_sm(device: &Device, shape: &NestShape, s: &Schedule, coo
     s.fast?;
     let t = s.threads as u64;
     let per_thread = s.cta_cols().div_ceil(s.threads_per_row.max(1) as u64);
+    // The launch's shared memory (shared partials or accumulators, the staging ring) bounds
+    // the CTAs an SM holds too: a bound on the registers for CTAs that cannot be resident
+    // would only make ptxas spill (layernorm_bwd at 4096 x 16384: 128 KiB of accumulators,
+    // capped at 64 registers for two CTAs, spilled 388 bytes; at 65536 x 1024 with a warp per
+    // row, shared accumulators and two rows staged, 64 KiB a CTA, capped at 128 registers
+    // for two, spilled 40).
+    let by_smem = (device.shared_mem_per_sm / s.row_fused_shared_bytes(shape)).max(1);
     if s.threads_per_row <= 32 && s.rows_in_flight_per_warp >= 2 {
-        return Some(resident_ctas(device, t, rows_ahead_margin(form_regs(shape, per_thread, s.fast, 2))));
+        return Some(resident_ctas(device, t, rows_ahead_margin(form_regs(shape, per_thread, s.fast, 2))).min(by_smem));
     }
     if s.threads_per_row <= 32 && !cooperative {
         return None;
     }
     let regs = fast_regs(shape, per_thread, s);
-    // Shared accumulators bound the CTAs an SM holds too (with the ring after them): a bound
-    // on the registers for CTAs that cannot be resident would only make ptxas spill
-    // (layernorm_bwd at 4096 x 16384: 128 KiB of accumulators, capped at 64 registers for
-    // two CTAs, spilled 388 bytes).
-    let by_smem = if s.fast.is_some_and(|f| f.shared_accs && f.reload) {
-        (device.shared_mem_per_sm / (s.shared_accs_bytes(shape) + s.staged_bytes(shape)).max(1)).max(1)
-    } else {
-        u64::MAX
-    };
     let ctas = resident_ctas(device, t, regs).min(by_smem);
     let cap = |k: u64| device.registers_per_sm as u64 / (k * t).max(1);
     Some(if ctas > 2 && cap(ctas) < regs + regs / 4 { ctas - 1 } else { ctas })
@@ -1422,12 +1433,7 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                 s.notes.0.extend(rows_ahead_note.take());
                 s.notes.0.extend(staging_note.take());
             }
-            let smem = match (s.partials, s.fast) {
-                (PartialStore::Shared, _) => (smem.next_multiple_of(16) + s.staged_bytes(shape)).max(1),
-                (_, Some(f)) if f.shared_accs => s.shared_accs_bytes(shape) + s.staged_bytes(shape),
-                _ if s.staged_rows > 0 => s.staged_bytes(shape).max(1),
-                _ => 1,
-            };
+            let smem = s.row_fused_shared_bytes(shape);
             // Not capped by the register estimate: measured on the H200 (2026-12-02), a grid of
             // the CTAs it leaves resident lost where ptxas fits more (tanh_bwd_bias at 65536 x
             // 1024, 132 CTAs: 112 -> 135 us; rmsnorm_bwd at 576000 x 384, 396: 403 -> 469).

@@ -17,6 +17,7 @@
 // RUN: morf-opt %S/../../../examples/layernorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=8192,N=16384},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=8192,N=16384 reload=false report=true})' 2>&1 >/dev/null | FileCheck %s --check-prefix=NOROOM
 // RUN: morf-opt %S/../../../examples/layernorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=576000,N=384 partials=resident},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=576000,N=384 threads-per-row=16 shared-accs=true staged-rows=4 report=true})' 2>&1 >/dev/null | FileCheck %s --check-prefix=CTAS
 // RUN: morf-opt %S/../../../examples/layernorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=576000,N=384 partials=resident},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=576000,N=384 threads-per-row=16 shared-accs=true staged-rows=2 report=true})' 2>&1 >/dev/null | FileCheck %s --check-prefix=CTAS2
+// RUN: morf-opt %S/../../../examples/layernorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=65536,N=1024 partials=132},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=65536,N=1024 staged-rows=2 shared-accs=true})' | FileCheck %s --check-prefix=BOUND
 
 // A CTA per row (N = 8192): four 32 KB rows of x and dy per SM in flight.
 // AUTO: schedule: @rmsnorm_bwd_k0: row_fused {{.*}} partials=global staged_rows=4 fast=yes
@@ -53,3 +54,9 @@
 // CTAS: note: @layernorm_bwd_k0: staged-rows=4: the ring's 98304 bytes of shared memory leave room for 1 CTA(s) of 256 threads per SM, against 4 without it
 // CTAS2: schedule: @layernorm_bwd_k0: row_fused threads=256 {{.*}} grid<=264 {{.*}} staged_rows=2
 // CTAS2: note: @layernorm_bwd_k0: staged-rows=2: the ring's 49152 bytes of shared memory leave room for 2 CTA(s) of 256 threads per SM, against 4 without it
+
+// The register bound (`.minnctapersm`) asks for no more CTAs than the launch's shared memory
+// holds: a warp per row with shared accumulators and two rows staged at N = 1024 takes 64 KiB
+// of ring and 64 KiB of partials a CTA, one CTA per SM. (Bound for two, ptxas capped it at
+// 128 registers and spilled 36 bytes; for one it takes 217 registers, no spill.)
+// BOUND: mgpu.func @layernorm_bwd_k0({{.*}}) kernel attributes {cooperative, max_threads = 256, min_ctas_per_sm = 1,
