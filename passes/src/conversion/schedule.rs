@@ -752,6 +752,37 @@ fn fast_vector(o: &Overrides, shape: &NestShape, n: u64) -> u32 {
     v
 }
 
+/// The report's note where a warp per row (`chunks` vectors of `v` elements a lane over a row
+/// of `n`) leaves an eighth or more of its lane slots idle and 16 or 8 lanes a row would
+/// leave a smaller share idle within the 32 columns a lane holds: N = 384 in bf16 is 48
+/// vectors, two chunks of 32 lanes with the second half idle, or three full chunks of 16
+/// lanes (on the H200, LayerNorm backward at 576000 x 384 ran 364 us with a warp a row and 350
+/// with 16 lanes, shared accumulators and two rows staged; RMSNorm 387 -> 327 with 16 lanes
+/// and interleaved splits). The heuristic keeps the warp (16 lanes hold twice the columns a
+/// thread: more registers, fewer CTAs), so the note names the knob.
+fn idle_lanes_note(n: u64, v: u64, chunks: u64) -> Option<String> {
+    let vecs = n.div_ceil(v.max(1));
+    let idle = chunks * 32 - vecs.min(chunks * 32);
+    if idle * 8 < chunks * 32 {
+        return None;
+    }
+    // Idle share of lanes `l`: (ceil(vecs / l) x l - vecs) / (ceil(vecs / l) x l).
+    let idle_of = |l: u64| {
+        let slots = vecs.div_ceil(l) * l;
+        ((slots - vecs) as f64 / slots as f64, vecs.div_ceil(l))
+    };
+    let share32 = idle as f64 / (chunks * 32) as f64;
+    let (l, (share, c)) = [16u64, 8]
+        .into_iter()
+        .map(|l| (l, idle_of(l)))
+        .filter(|(_, (sh, c))| *sh < share32 && c * v <= 2 * FAST_COLS)
+        .min_by(|a, b| a.1 .0.total_cmp(&b.1 .0))?;
+    Some(format!(
+        "a warp a row leaves {idle} of its {chunks} x 32 vector slots idle (N = {n}: {vecs} vectors of {v}); {l} lanes a row take {c} chunks with {:.0}% idle (threads-per-row={l}, a tuner knob: twice the columns a thread)",
+        share * 100.0
+    ))
+}
+
 /// Registers a thread of a register-resident row kernel needs besides its columns.
 pub const REG_BASE: u64 = 30;
 
@@ -1189,6 +1220,11 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                 // The CTA's share of the row (all of it without a cluster).
                 let n = n_full.div_ceil(cl as u64);
                 let chunks = n.div_ceil(s.threads_per_row as u64 * v as u64);
+                if s.threads_per_row == 32 && o.threads_per_row == 0 && cl == 1 {
+                    if let Some(note) = idle_lanes_note(n, v as u64, chunks) {
+                        s.notes.0.push(note);
+                    }
+                }
                 // At most 32 columns per thread (registers), unrolled, and a row that fits the
                 // registers a thread of the CTA may hold (else ptxas spills: layernorm_bwd at
                 // N = 16384, 190 estimated against 128 at 512 threads, spilled 284 bytes); the
@@ -1559,6 +1595,20 @@ mod tests {
         assert_eq!(rif(&shape(2, 1, 1), &Overrides { rows_in_flight: 1, ..o.clone() }), 1);
         assert_eq!(resident_ctas(&d, 256, 126), 2);
         assert_eq!(resident_ctas(&d, 256, 142), 1);
+    }
+
+    #[test]
+    fn idle_lanes_of_a_warp_per_row() {
+        // bf16 N = 384: 48 vectors of 8, two chunks of 32 lanes with 16 idle; 16 lanes: 3 full.
+        let n = idle_lanes_note(384, 8, 2).expect("idle half chunk");
+        assert!(n.contains("16 of its 2 x 32") && n.contains("16 lanes a row take 3 chunks with 0% idle"), "{n}");
+        // N = 320: 16 lanes leave 17% idle against 37% for the warp.
+        assert!(idle_lanes_note(320, 8, 2).expect("idle").contains("3 chunks with 17% idle"));
+        // Every lane busy (N = 1024), few idle (N = 1000: 3 of 128), or no narrower group
+        // within 32 columns a lane (N = 640: 16 lanes would take 5 chunks of 8).
+        assert_eq!(idle_lanes_note(1024, 8, 4), None);
+        assert_eq!(idle_lanes_note(1000, 8, 4), None);
+        assert_eq!(idle_lanes_note(640, 8, 3), None);
     }
 
     #[test]
