@@ -23,6 +23,10 @@ fn errors_and_skips() {
     let (rc, _, err) = tune(&[ex, "--sizes", "M=8,N=4", "--knobs", "warp", "--cache", c]);
     assert_eq!(rc, 1);
     assert!(err.contains("no knob named 'warp'"), "{err}");
+    // --no-recipes is a switch: a value is a command-line error.
+    let (rc, _, err) = tune(&[ex, "--sizes", "M=8,N=4", "--no-recipes=yes", "--cache", c]);
+    assert_eq!(rc, 1);
+    assert!(err.contains("unexpected value 'yes' for '--no-recipes'"), "{err}");
     let (rc, _, err) = tune(&["/no/such.mlir", "--sizes", "M=8", "--cache", c]);
     assert_eq!(rc, 1);
     assert!(err.contains("cannot read /no/such.mlir"), "{err}");
@@ -43,6 +47,9 @@ fn errors_and_skips() {
         assert_eq!(rc, 0, "{err}");
         assert!(out.starts_with("morf-tune: skipped: "), "{out}");
         let (rc, out, err) = tune(&[ex, "--sizes", "M=8,N=4", "--warm-start", "--knobs", "partials", "--cache", c]);
+        assert_eq!(rc, 0, "{err}");
+        assert!(out.starts_with("morf-tune: skipped: "), "{out}");
+        let (rc, out, err) = tune(&[ex, "--sizes", "M=8,N=4", "--no-recipes", "--cache", c]);
         assert_eq!(rc, 0, "{err}");
         assert!(out.starts_with("morf-tune: skipped: "), "{out}");
         assert!(!cache.exists(), "a skipped run writes no cache");

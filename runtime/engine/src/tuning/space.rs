@@ -300,26 +300,32 @@ pub fn coordinate_descent(
             best = i;
         }
     }
+    // Runs `candidates` other than `base` in order, while under `max_trials`, and answers
+    // the fastest that has a time (the first of equals): the recipes, a knob's values and the
+    // pairs of near misses are each such a batch.
+    let mut fastest_of = |candidates: Vec<Config>, base: &Config, trials: &mut Vec<Trial>| -> Option<(usize, f64)> {
+        let mut fastest: Option<(usize, f64)> = None;
+        for c in candidates {
+            if trials.len() >= max_trials {
+                break;
+            }
+            if c == *base {
+                continue;
+            }
+            let i = run(c, trials);
+            if let Some(us) = trials[i].outcome.us() {
+                if fastest.is_none_or(|(_, b)| us < b) {
+                    fastest = Some((i, us));
+                }
+            }
+        }
+        fastest
+    };
     // Recipes, on the best configuration so far.
     let base = trials[best].config.clone();
     let base_us = trials[best].outcome.us().unwrap_or(f64::INFINITY);
-    let mut recipe_best: Option<(usize, f64)> = None;
-    for r in recipes.iter().filter(|r| r.within(knobs)) {
-        if trials.len() >= max_trials {
-            break;
-        }
-        let c = r.apply(&base);
-        if c == base {
-            continue;
-        }
-        let i = run(c, &mut trials);
-        if let Some(us) = trials[i].outcome.us() {
-            if recipe_best.is_none_or(|(_, b)| us < b) {
-                recipe_best = Some((i, us));
-            }
-        }
-    }
-    if let Some((i, us)) = recipe_best {
+    let cooked: Vec<Config> = recipes.iter().filter(|r| r.within(knobs)).map(|r| r.apply(&base)).collect();
+    if let Some((i, us)) = fastest_of(cooked, &base, &mut trials) {
         if us < base_us * (1.0 - min_gain) {
             best = i;
         }
@@ -334,31 +340,23 @@ pub fn coordinate_descent(
         for knob in knobs {
             let base = trials[best].config.clone();
             let base_us = trials[best].outcome.us().unwrap_or(f64::INFINITY);
-            let mut round_best: Option<(usize, f64, Option<String>)> = None;
-            let mut values: Vec<Option<&String>> = knob.values.iter().map(Some).collect();
-            values.push(None); // unset: back to the heuristic
-            for value in values {
-                if trials.len() >= max_trials {
-                    break;
-                }
-                let mut c = base.clone();
-                set_knob(&mut c, (knob.pass.to_string(), knob.key.to_string()), value.cloned());
-                if c == base {
-                    continue;
-                }
-                let i = run(c, &mut trials);
-                if let Some(us) = trials[i].outcome.us() {
-                    if round_best.as_ref().is_none_or(|(_, b, _)| us < *b) {
-                        round_best = Some((i, us, value.cloned()));
-                    }
-                }
-            }
-            if let Some((i, us, value)) = round_best {
+            let key = (knob.pass.to_string(), knob.key.to_string());
+            // Every value, then unset: back to the heuristic.
+            let values = knob.values.iter().cloned().map(Some).chain([None]);
+            let candidates = values
+                .map(|value| {
+                    let mut c = base.clone();
+                    set_knob(&mut c, key.clone(), value);
+                    c
+                })
+                .collect();
+            if let Some((i, us)) = fastest_of(candidates, &base, &mut trials) {
                 if us < base_us * (1.0 - min_gain) {
                     best = i;
                     changed = true;
                 } else if us < base_us * (1.0 + min_gain) {
-                    near.push((us, (knob.pass.to_string(), knob.key.to_string()), value));
+                    let value = trials[i].config.get(&key).cloned();
+                    near.push((us, key, value));
                 }
             }
         }
@@ -368,25 +366,17 @@ pub fn coordinate_descent(
             near.truncate(PAIR_CANDIDATES);
             let base = trials[best].config.clone();
             let base_us = trials[best].outcome.us().unwrap_or(f64::INFINITY);
-            let mut pair_best: Option<(usize, f64)> = None;
-            'pairs: for a in 0..near.len() {
+            let mut pairs = Vec::new();
+            for a in 0..near.len() {
                 for b in a + 1..near.len() {
-                    if trials.len() >= max_trials {
-                        break 'pairs;
-                    }
                     let mut c = base.clone();
                     for (_, k, v) in [&near[a], &near[b]] {
                         set_knob(&mut c, k.clone(), v.clone());
                     }
-                    let i = run(c, &mut trials);
-                    if let Some(us) = trials[i].outcome.us() {
-                        if pair_best.is_none_or(|(_, b)| us < b) {
-                            pair_best = Some((i, us));
-                        }
-                    }
+                    pairs.push(c);
                 }
             }
-            if let Some((i, us)) = pair_best {
+            if let Some((i, us)) = fastest_of(pairs, &base, &mut trials) {
                 if us < base_us * (1.0 - min_gain) {
                     best = i;
                     changed = true;
