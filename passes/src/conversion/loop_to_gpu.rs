@@ -144,6 +144,10 @@ pub struct LoopToGpuOptions {
     /// `min-ctas`: the CTAs per SM ptxas is told to keep resident (`.minnctapersm`) for a
     /// register-resident row kernel, which bounds its registers.
     pub min_ctas: MinCtas,
+    /// `remat-converts`: every kernel widens a loaded bf16 again after a barrier instead of
+    /// holding the f32 across it ([`super::remat_converts`]): fewer registers where the row
+    /// is held through the row reduction. Off by default (a tuner knob).
+    pub remat_converts: bool,
 }
 
 /// The `min-ctas` option of `lower-loop-to-gpu`: how a register-resident row kernel's
@@ -508,6 +512,7 @@ impl LoopToGpuOptions {
             }
         };
         let early_accumulates = o.bool("early-accumulates", false)?;
+        let remat_converts = o.bool("remat-converts", false)?;
         let final_launch = match o.string("final", "grid").as_str() {
             "grid" => false,
             "launch" => true,
@@ -527,6 +532,7 @@ impl LoopToGpuOptions {
             final_lanes,
             early_accumulates,
             min_ctas,
+            remat_converts,
         })
     }
 }
@@ -611,6 +617,11 @@ pub const OPTIONS: &[PassOptionInfo] = &[
         default: "false",
     },
     PassOptionInfo {
+        key: "remat-converts",
+        help: "kernels widen a loaded bf16 to f32 again after each barrier instead of holding the f32 across it (the packed words stay in registers: fewer registers, the same results; a tuner knob)",
+        default: "false",
+    },
+    PassOptionInfo {
         key: "min-ctas",
         help: "CTAs per SM a register-resident row kernel is compiled for (ptxas .minnctapersm, which bounds its registers): 0 as planned by the schedule, 'none' for no bound, or 1..32",
         default: "0",
@@ -685,6 +696,9 @@ impl Pass for LowerLoopToGpu {
             // another way (a collapsed `x[r div M, r rem M, j]`): ptxas keeps a dead 64-bit
             // division (it still calls its routine), so the kernel drops it here.
             crate::transforms::dce::eliminate_dead_code(ctx, k);
+            if self.options.remat_converts {
+                super::remat_converts::remat_converts(ctx, k);
+            }
         }
         // Legality: host functions keep only host ops.
         legal_target().check_legal(ctx, root)

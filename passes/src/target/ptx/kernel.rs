@@ -16,6 +16,7 @@ use morf_ir::{BlockId, Context, Diagnostic, FloatKind, OpId, Type, TypeData, Val
 use morf_loop::ops as lp;
 
 use super::{PtxOptions, DYNAMIC_SHARED};
+use crate::conversion::remat_converts::REMAT_ATTR;
 
 /// The scalar types a kernel computes with.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -192,6 +193,7 @@ pub(super) fn emit_kernel(ctx: &Context, op: OpId, opts: &PtxOptions) -> Result<
         uses_dynamic_shared: false,
         name: name.clone(),
         globals: Vec::new(),
+        halves: HashMap::new(),
     };
     let region = ctx.regions(op).first().copied();
     let Some(block) = region.and_then(|r| ctx.entry_block(r)) else {
@@ -322,6 +324,10 @@ struct Kernel<'a> {
     name: String,
     /// Module-scope declarations (see [`Entry::globals`]).
     globals: Vec<String>,
+    /// The 16-bit registers unpacked from a 32-bit word of an 8-element vector load: the word
+    /// and whether the register is its high half. A conversion marked [`REMAT_ATTR`] widens
+    /// such a half from the word (`prmt`), not from the 16-bit register.
+    halves: HashMap<String, (String, bool)>,
 }
 
 /// `0fXXXXXXXX`, PTX's exact f32 immediate.
@@ -1100,6 +1106,13 @@ impl<'a> Kernel<'a> {
         };
         match (from, to) {
             _ if from == to => self.line(format!("{} {d}, {a};", to.class().mov())),
+            // A recomputed widening (`REMAT_ATTR`) of a half of a loaded word: the f32's bits are
+            // the bf16's in the high half, zeros below (exact, as `cvt.f32.bf16`).
+            (Sc::BF16, Sc::F32) if self.ctx.attr(op, REMAT_ATTR).is_some() && self.halves.contains_key(&a) => {
+                let (word, high) = self.halves[&a].clone();
+                let sel = if high { "0x3244" } else { "0x1044" };
+                self.line(format!("prmt.b32 {d}, {word}, 0, {sel};"));
+            }
             (Sc::I1, _) | (_, Sc::I1) | (_, Sc::Index) => {
                 return Err(self.err(op, "only float to float and index to float conversions are supported"))
             }
@@ -1224,6 +1237,8 @@ impl<'a> Kernel<'a> {
                     self.line(format!("ld.{space}.v4.b32 {{{}}}, [{addr}];", words.join(", ")));
                     for (k, wd) in words.iter().enumerate() {
                         self.line(format!("mov.b32 {{{}, {}}}, {wd};", elems[2 * k], elems[2 * k + 1]));
+                        self.halves.insert(elems[2 * k].clone(), (wd.clone(), false));
+                        self.halves.insert(elems[2 * k + 1].clone(), (wd.clone(), true));
                     }
                 }
             } else if stores {
