@@ -93,7 +93,7 @@ fn chain(ctx: &Context, pos: &HashMap<OpId, usize>, bar: usize, v: morf_ir::Valu
         widens: &mut bool,
     ) -> Option<()> {
         let Some(d) = ctx.defining_op(v) else { return Some(()) };
-        if !pos.get(&d).is_some_and(|&p| p < bar) || out.contains(&d) {
+        if pos.get(&d).is_none_or(|&p| p >= bar) || out.contains(&d) {
             return Some(());
         }
         if widens_loaded_bf16(ctx, d) {
