@@ -3464,8 +3464,11 @@ impl<'a> KernelBuilder<'a> {
         // Only kernels with the register-resident path (N known): ptxas answered the store
         // in the looped form alone (reduce3d without size hints) with a 32-register target
         // and a spill.
+        // A CTA per row's register partials (flushed once a split, each column by the one
+        // thread that owns it) likewise store W[s, :] once: no fill, no read of it.
+        let cta_global = !shared && inner.is_some() && s.threads_per_row > 32 && s.rows_per_cta == 1 && s.cluster <= 1;
         let mut covered = HashSet::new();
-        if shared && plan.is_some() && s.fast.is_some() {
+        if (shared || cta_global) && plan.is_some() && s.fast.is_some() {
             let ip = inner.as_ref().expect("inner");
             for &w in &workspaces {
                 if self.fresh.contains(&w) && self.ws_covers(w, parts.ubs[0], split, ip.ubs[0]) {
@@ -3493,6 +3496,26 @@ impl<'a> KernelBuilder<'a> {
                             Ok(vec![])
                         })?;
                     }
+                }
+                if cta_global && !geo.covered.is_empty() {
+                    // The slow form accumulates into W[s, :] in place: the identity first, in
+                    // the covered workspaces whose fill the fast form made unneeded.
+                    let ip = inner.as_ref().expect("inner");
+                    let ncols = kb.get(ip.ubs[0])?;
+                    for (p, kind) in kinds.iter().enumerate() {
+                        if !geo.covered.contains(&nw[p]) {
+                            continue;
+                        }
+                        let id = kb.fconst(identity(kind), f32t);
+                        let wp = kb.get(nw[p])?;
+                        let base = kb.ibin(Ix::Mul, sidx, ncols);
+                        kb.for_loop(tid, ncols, bdim, &[], &mut |kb, j, _| {
+                            let off = kb.ibin(Ix::Add, base, j);
+                            kb.push(mgpu::StoreOp::state(kb.loc, id, wp, off));
+                            Ok(vec![])
+                        })?;
+                    }
+                    kb.push(mgpu::BarrierOp::state(kb.loc));
                 }
                 let row0 = kb.ibin(Ix::Mul, sidx, sc);
                 let rend = kb.ibin(Ix::Add, row0, sc);
@@ -4475,6 +4498,24 @@ impl<'a> KernelBuilder<'a> {
                     for c in 0..k {
                         let vals = accs[p * slots_n + c * v..p * slots_n + (c + 1) * v].to_vec();
                         let b0 = kb.offset(*w, &[sidx, bases[c]]);
+                        if g.covered.contains(w) {
+                            // Stored once, no fill to read: 16-byte vectors where a row of W
+                            // keeps them aligned (N a multiple of 4).
+                            let mut body = |kb: &mut Self| -> R<()> {
+                                let step = if n % 4 == 0 && v % 4 == 0 { 4 } else { 1 };
+                                for (q, part) in vals.chunks(step).enumerate() {
+                                    let qc = kb.iconst((q * step) as i64);
+                                    let off = kb.ibin(Ix::Add, b0, qc);
+                                    kb.vstore(part, wp, off, None)?;
+                                }
+                                Ok(())
+                            };
+                            match valid[c] {
+                                Some(cv) => kb.if_then(cv, &mut body)?,
+                                None => body(kb)?,
+                            }
+                            continue;
+                        }
                         let mut body = |kb: &mut Self| -> R<()> {
                             for (e, &x) in vals.iter().enumerate() {
                                 let ec = kb.iconst(e as i64);
