@@ -144,8 +144,8 @@ pub struct LoopToGpuOptions {
     /// `min-ctas`: the CTAs per SM ptxas is told to keep resident (`.minnctapersm`) for a
     /// register-resident row kernel, which bounds its registers.
     pub min_ctas: MinCtas,
-    /// `remat-converts`: every kernel widens a loaded bf16 again after a barrier instead of
-    /// holding the f32 across it ([`super::remat_converts`]): fewer registers where the row
+    /// `remat-converts`: every kernel widens a loaded bf16 again after a barrier or a warp
+    /// reduction instead of holding the f32 across it ([`super::remat_converts`]): fewer registers where the row
     /// is held through the row reduction. Off by default (a tuner knob).
     pub remat_converts: bool,
 }
@@ -618,7 +618,7 @@ pub const OPTIONS: &[PassOptionInfo] = &[
     },
     PassOptionInfo {
         key: "remat-converts",
-        help: "kernels widen a loaded bf16 to f32 again after each barrier instead of holding the f32 across it (the packed words stay in registers: fewer registers, the same results; a tuner knob)",
+        help: "kernels widen a loaded bf16 to f32 again after each barrier or warp reduction instead of holding the f32 across it (the packed words stay in registers: fewer registers, the same results; a tuner knob)",
         default: "false",
     },
     PassOptionInfo {
@@ -3506,7 +3506,8 @@ impl<'a> KernelBuilder<'a> {
                         if !geo.covered.contains(&nw[p]) {
                             continue;
                         }
-                        let id = kb.fconst(identity(kind), f32t);
+                        let et = kb.ctx.element_type(kb.ctx.value_type(nw[p]));
+                        let id = kb.fconst(identity(kind), et);
                         let wp = kb.get(nw[p])?;
                         let base = kb.ibin(Ix::Mul, sidx, ncols);
                         kb.for_loop(tid, ncols, bdim, &[], &mut |kb, j, _| {
@@ -4499,14 +4500,14 @@ impl<'a> KernelBuilder<'a> {
                         let vals = accs[p * slots_n + c * v..p * slots_n + (c + 1) * v].to_vec();
                         let b0 = kb.offset(*w, &[sidx, bases[c]]);
                         if g.covered.contains(w) {
-                            // Stored once, no fill to read: 16-byte vectors where a row of W
-                            // keeps them aligned (N a multiple of 4).
+                            // Stored once, no fill to read. Scalar stores: the flush runs once a
+                            // split, and 16-byte vectors made ptxas spill 8 bytes at 128 registers
+                            // (row_col_stats at N = 8192: four registers live at once per store).
                             let mut body = |kb: &mut Self| -> R<()> {
-                                let step = if n % 4 == 0 && v % 4 == 0 { 4 } else { 1 };
-                                for (q, part) in vals.chunks(step).enumerate() {
-                                    let qc = kb.iconst((q * step) as i64);
-                                    let off = kb.ibin(Ix::Add, b0, qc);
-                                    kb.vstore(part, wp, off, None)?;
+                                for (e, &x) in vals.iter().enumerate() {
+                                    let ec = kb.iconst(e as i64);
+                                    let off = kb.ibin(Ix::Add, b0, ec);
+                                    kb.push(mgpu::StoreOp::state(kb.loc, x, wp, off));
                                 }
                                 Ok(())
                             };

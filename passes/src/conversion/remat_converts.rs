@@ -1,17 +1,19 @@
-//! Conversions recomputed after a barrier (`lower-loop-to-gpu{remat-converts=true}`).
+//! Conversions recomputed after a barrier or a warp reduction
+//! (`lower-loop-to-gpu{remat-converts=true}`).
 //!
 //! A register-resident row kernel loads its row as bf16, widens each element to f32 once, and
 //! uses the f32 values on both sides of the row reduction's barrier: before it for the
 //! reduction's sum, after it for the row's outputs and column partials. Every such f32 stays
 //! live across the barrier, one register per element, where the loaded 32-bit words hold two
-//! elements each. This transform gives each use after a barrier its own widening of the
+//! elements each (a warp per row holds them across its warp reduction the same way). This
+//! transform gives each use after a barrier or warp reduction its own widening of the
 //! element, marked [`REMAT_ATTR`]; the PTX emitter draws it from the loaded word with `prmt`,
 //! so ptxas keeps the packed words across the barrier and widens again after it.
 //!
 //! Measured on the H200 (docs/perf.md, nineteenth session): RMSNorm backward at 32768 x 4096
-//! bf16 with three CTAs of 256 threads a SM, 80 registers with 36 bytes of spills (274 us)
-//! without it, 80 registers and none with it (217.8 us; 210.0 with interleaved splits). The
-//! same results: the widening of bf16 to f32 is exact either way.
+//! bf16 with three CTAs of 256 threads a SM ran 274 us without it (80 registers, 36 bytes of
+//! spills) and 213.3 us with it (79 registers, none; interleaved splits). The same results:
+//! the widening of bf16 to f32 is exact either way, and the arithmetic redone is the same.
 //!
 //! ```text
 //! %x = mloop.convert %h : bf16 to f32          // before the barrier, for the row sum
@@ -35,9 +37,10 @@ use morf_loop::ops as mloop;
 /// widening does not use, so ptxas does not merge the two into one long-lived f32.
 pub const REMAT_ATTR: &str = "morf.remat";
 
-/// Gives every use of a bf16 -> f32 `mloop.convert` of a vector-loaded element that comes after
-/// an `mgpu.barrier` of the convert's own block (directly or nested in a later op) its own
-/// convert, marked [`REMAT_ATTR`], right before the using op. Returns the converts created.
+/// Gives every use that comes after an `mgpu.barrier` or `mgpu.warp_reduce` of the block
+/// (directly or nested in a later op) of a value computed before it from widened vector-loaded
+/// bf16 (through cheap f32 arithmetic, at most 8 ops) its own copy of that computation, the
+/// widenings marked [`REMAT_ATTR`], right before the using op. Returns the ops created.
 pub fn remat_converts(ctx: &mut Context, kernel: OpId) -> usize {
     let mut blocks = Vec::new();
     for op in ctx.walk_collect(kernel) {
@@ -128,7 +131,7 @@ fn ancestor_in(ctx: &Context, block: BlockId, op: OpId) -> Option<OpId> {
 fn remat_in_block(ctx: &mut Context, block: BlockId) -> usize {
     let ops: Vec<OpId> = ctx.block_ops(block).collect();
     let barriers: Vec<usize> =
-        ops.iter().enumerate().filter(|(_, &o)| ctx.isa::<mgpu::BarrierOp>(o)).map(|(i, _)| i).collect();
+        ops.iter().enumerate().filter(|(_, &o)| is_split_point(ctx, o)).map(|(i, _)| i).collect();
     if barriers.is_empty() {
         return 0;
     }
@@ -170,4 +173,10 @@ fn remat_in_block(ctx: &mut Context, block: BlockId) -> usize {
         }
     }
     made
+}
+
+/// Where a row's widened values would be held across: a barrier (a CTA's row reduction) or a
+/// warp reduction (a warp's, or a group of lanes').
+fn is_split_point(ctx: &Context, op: OpId) -> bool {
+    ctx.isa::<mgpu::BarrierOp>(op) || ctx.isa::<mgpu::WarpReduceOp>(op)
 }

@@ -30,11 +30,18 @@
 //
 // The same results on the simulator (against the interpreter): both norms with a CTA per row
 // at N = 4096 and 8192 (interleaved splits), LayerNorm at N = 1000 (a guarded tail), and a
-// warp per row at N = 1024 (no barrier in its row loop: nothing is redone).
+// warp per row at N = 1024 (redone after its warp reduction).
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/rmsnorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=301,N=4096 partials=resident splits=32},canonicalize,cse,lower-loop-to-gpu{size-hints=M=301,N=4096 staged-rows=1 rows-in-flight=1 interleave-splits=true grid=3 remat-converts=true})' M=301,N=4096 1e-2 %t
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/layernorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=77,N=8192 partials=resident splits=32},canonicalize,cse,lower-loop-to-gpu{size-hints=M=77,N=8192 staged-rows=1 rows-in-flight=1 interleave-splits=true grid=3 remat-converts=true chunk-major=true})' M=77,N=8192 1e-2 %t
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/layernorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=203,N=1000},canonicalize,cse,lower-loop-to-gpu{size-hints=M=203,N=1000 threads-per-row=256 grid=3 remat-converts=true})' M=203,N=1000 1e-2 %t
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/rmsnorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=301,N=1024},canonicalize,cse,lower-loop-to-gpu{size-hints=M=301,N=1024 grid=3 remat-converts=true})' M=301,N=1024 1e-2 %t
+//
+// A warp per row: the widenings are redone after the warp reduction.
+// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=65536,N=1024},canonicalize,cse,lower-loop-to-gpu{size-hints=M=65536,N=1024 rows-in-flight=1 remat-converts=true})' | FileCheck %s --check-prefix=WARP
+// WARP-LABEL: mgpu.func @rmsnorm_bwd_k0(
+// WARP-NOT:   morf.remat
+// WARP:       mgpu.warp_reduce sum
+// WARP:       mloop.convert %{{.*}} {morf.remat} : bf16 to f32
 //
 // The option takes true or false; anything else is an error, exit 1.
 // RUN: not morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,lower-loop-to-gpu{remat-converts=maybe})' 2>&1 | FileCheck %s --check-prefix=BAD
