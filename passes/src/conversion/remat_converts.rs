@@ -180,3 +180,49 @@ fn remat_in_block(ctx: &mut Context, block: BlockId) -> usize {
 fn is_split_point(ctx: &Context, op: OpId) -> bool {
     ctx.isa::<mgpu::BarrierOp>(op) || ctx.isa::<mgpu::WarpReduceOp>(op)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use morf_ir::{parse_source, print_op, PrintOptions};
+
+    /// A widened pair multiplied before a warp reduction and a barrier, used after both: the
+    /// widenings and the product are redone right before the use (three ops), the widenings
+    /// marked; `exp` (not cheap) and an f32 load (no widening) are held as they are.
+    #[test]
+    fn a_product_of_widenings_is_redone_after_the_reduction() {
+        let text = r#"module {
+  mgpu.func @k(%p: !mgpu.ptr<bf16>, %q: !mgpu.ptr<f32>, %o: !mgpu.ptr<f32>) kernel {
+    %c0 = mloop.constant 0 : index
+    %a, %b = mgpu.load_vec %p[%c0] {nc} : !mgpu.ptr<bf16> -> bf16, bf16
+    %f = mgpu.load %q[%c0] : !mgpu.ptr<f32>
+    %fa = mloop.convert %a : bf16 to f32
+    %fb = mloop.convert %b : bf16 to f32
+    %s = mloop.mul %fa, %fb : f32
+    %e = mloop.exp %fa : f32
+    %r = mgpu.warp_reduce sum %s : f32
+    mgpu.barrier
+    %t = mloop.add %s, %r : f32
+    %u = mloop.add %t, %e : f32
+    %v = mloop.add %u, %f : f32
+    mgpu.store %v, %o[%c0] : !mgpu.ptr<f32>
+    mgpu.return
+  }
+}"#;
+        let mut ctx = Context::new();
+        morf_loop::register(&mut ctx);
+        morf_gpu::register(&mut ctx);
+        let module = parse_source(&mut ctx, "k.mlir", text, 0).expect("parses");
+        let kernel = ctx.walk_collect(module).into_iter().find(|&o| ctx.isa::<mgpu::FuncOp>(o)).expect("kernel");
+        assert_eq!(remat_converts(&mut ctx, kernel), 3);
+        morf_ir::verify(&ctx, module).expect("verifies");
+        let out = print_op(&ctx, module, &PrintOptions::default());
+        let after: Vec<&str> = out.lines().skip_while(|l| !l.contains("mgpu.barrier")).collect();
+        assert_eq!(after.iter().filter(|l| l.contains("{morf.remat} : bf16 to f32")).count(), 2, "{out}");
+        assert!(after.iter().any(|l| l.contains("mloop.mul")), "{out}");
+        assert!(!after.iter().any(|l| l.contains("mloop.exp") || l.contains("mgpu.load %")), "{out}");
+        // Nothing before the barrier changed, and a second run finds nothing new to redo.
+        assert_eq!(out.matches("morf.remat").count(), 2);
+        assert_eq!(remat_converts(&mut ctx, kernel), 0);
+    }
+}
