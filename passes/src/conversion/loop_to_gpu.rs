@@ -76,8 +76,8 @@ use morf_loop::ops as mloop;
 use morf_loop::{buffer_type, is_buffer};
 
 use super::schedule::{
-    choose_schedule, final_vec_lanes, is_final_lanes, mapping_applies, planned_ctas_per_sm, split_rows, Fallback,
-    Mapping, NestShape, Overrides, PartialStore, Schedule, MAX_STAGED_ROWS, SCHEDULE_ATTR,
+    choose_schedule, fast_regs, final_vec_lanes, is_final_lanes, mapping_applies, planned_ctas_per_sm, split_rows,
+    Fallback, Mapping, NestShape, Overrides, PartialStore, Schedule, MAX_STAGED_ROWS, SCHEDULE_ATTR,
 };
 use crate::fusion::device::Device;
 use crate::transforms::loop_utils::{
@@ -3350,6 +3350,34 @@ impl<'a> KernelBuilder<'a> {
         Ok(RowFusedShape { parts, inner, workspaces, plan, shape })
     }
 
+    /// The report's note where a forced `min-ctas` caps a register-resident row kernel's
+    /// threads under the registers its row is estimated to hold ([`fast_regs`]): ptxas then
+    /// spills, and the kernel runs far slower (the nineteenth session on the H200: RMSNorm
+    /// backward at 16384 x 8192 with two CTAs a SM, 112 bytes spilled, 312 us against 221;
+    /// LayerNorm at 32768 x 4096 with three, 461 against 224). With a 16-bit row and
+    /// `remat-converts` off, it says what holding the loads packed would need.
+    fn min_ctas_note(&self, shape: &NestShape, s: &Schedule, ctas: u64) -> Option<String> {
+        s.fast?;
+        let t = s.threads.max(1) as u64;
+        let cap = (self.opts.device.registers_per_sm as u64 / (ctas.max(1) * t)).min(255) / 8 * 8;
+        let per_thread = s.cta_cols().div_ceil(s.threads_per_row.max(1) as u64);
+        let full = fast_regs(shape, per_thread, s);
+        // `remat-converts` holds a 16-bit row's loads as packed words: half the registers.
+        let packed = if shape.fast_bytes == 2 { per_thread * shape.row_inputs as u64 / 2 } else { 0 };
+        let est = if self.opts.remat_converts { full.saturating_sub(packed) } else { full };
+        if est <= cap {
+            return None;
+        }
+        let hint = if !self.opts.remat_converts && packed > 0 && full - packed <= cap {
+            format!("; remat-converts=true would hold its loads packed (about {} registers)", full - packed)
+        } else {
+            String::new()
+        };
+        Some(format!(
+            "min-ctas={ctas}: {ctas} CTA(s) of {t} threads a SM cap a thread at {cap} registers, under the ~{est} its row is estimated to hold: ptxas may spill{hint}"
+        ))
+    }
+
     fn row_fused(&mut self, op: OpId) -> R<()> {
         let RowFusedShape { parts, inner, workspaces, plan, shape } = self.row_fused_shape(op)?;
         // Rows per split; a row kernel without partials takes one row per warp slot.
@@ -3370,6 +3398,11 @@ impl<'a> KernelBuilder<'a> {
             // registers lower and spills nor takes more and loses a CTA.
             let n = self.ctx.i64_attr(ctas as i64);
             self.ctx.set_attr(self.kernel, "min_ctas_per_sm", n);
+            if let (MinCtas::Fixed(_), Some(note)) = (self.opts.min_ctas, self.min_ctas_note(&shape, &s, ctas)) {
+                if let Some(sched) = self.schedule.as_mut() {
+                    sched.notes.0.push(note);
+                }
+            }
         }
         // The bound it takes if a final reduction joins it behind a grid barrier.
         self.cooperative_ctas = self.opts.min_ctas.apply(planned_ctas_per_sm(&self.opts.device, &shape, &s, true));

@@ -43,6 +43,14 @@
 // WARP:       mgpu.warp_reduce sum
 // WARP:       mloop.convert %{{.*}} {morf.remat} : bf16 to f32
 //
+// The schedule report: a forced min-ctas under the row's estimated registers is said, with
+// what the packed loads would need; with remat-converts it fits, and nothing is said.
+// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=16384,N=8192 partials=resident splits=32},canonicalize,cse,lower-loop-to-gpu{size-hints=M=16384,N=8192 staged-rows=1 rows-in-flight=1 min-ctas=2 report=true})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=SPILL
+// SPILL: note: @rmsnorm_bwd_k0: min-ctas=2: 2 CTA(s) of 256 threads a SM cap a thread at 128 registers, under the ~{{[0-9]+}} its row is estimated to hold: ptxas may spill; remat-converts=true would hold its loads packed (about {{[0-9]+}} registers)
+// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=16384,N=8192 partials=resident splits=32},canonicalize,cse,lower-loop-to-gpu{size-hints=M=16384,N=8192 staged-rows=1 rows-in-flight=1 min-ctas=2 remat-converts=true report=true})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=FITS
+// FITS: schedule: @rmsnorm_bwd_k0: row_fused
+// FITS-NOT: min-ctas=2
+//
 // The option takes true or false; anything else is an error, exit 1.
 // RUN: not morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,lower-loop-to-gpu{remat-converts=maybe})' 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: option 'remat-converts' expects true or false, got 'maybe'
