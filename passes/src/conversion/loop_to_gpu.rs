@@ -3360,7 +3360,7 @@ impl<'a> KernelBuilder<'a> {
         s.fast?;
         let t = s.threads.max(1) as u64;
         let cap = (self.opts.device.registers_per_sm as u64 / (ctas.max(1) * t)).min(255) / 8 * 8;
-        let per_thread = s.cta_cols().div_ceil(s.threads_per_row.max(1) as u64);
+        let per_thread = s.thread_cols();
         let full = fast_regs(shape, per_thread, s);
         // `remat-converts` holds a 16-bit row's loads as packed words: half the registers.
         let packed = if shape.fast_bytes == 2 { per_thread * shape.row_inputs as u64 / 2 } else { 0 };
@@ -3523,11 +3523,7 @@ impl<'a> KernelBuilder<'a> {
                         let base = kb.ibin(Ix::Mul, pc, slots);
                         let base = kb.ibin(Ix::Add, base, slot);
                         let base = kb.ibin(Ix::Mul, base, n_kernel);
-                        kb.for_loop(t, n_kernel, tpr, &[], &mut |kb, j, _| {
-                            let off = kb.ibin(Ix::Add, base, j);
-                            kb.push(mgpu::StoreOp::state(kb.loc, id, smem, off));
-                            Ok(vec![])
-                        })?;
+                        kb.fill_strided(id, smem, base, t, n_kernel, tpr)?;
                     }
                 }
                 if cta_global && !geo.covered.is_empty() {
@@ -3543,11 +3539,7 @@ impl<'a> KernelBuilder<'a> {
                         let id = kb.fconst(identity(kind), et);
                         let wp = kb.get(nw[p])?;
                         let base = kb.ibin(Ix::Mul, sidx, ncols);
-                        kb.for_loop(tid, ncols, bdim, &[], &mut |kb, j, _| {
-                            let off = kb.ibin(Ix::Add, base, j);
-                            kb.push(mgpu::StoreOp::state(kb.loc, id, wp, off));
-                            Ok(vec![])
-                        })?;
+                        kb.fill_strided(id, wp, base, tid, ncols, bdim)?;
                     }
                     kb.push(mgpu::BarrierOp::state(kb.loc));
                 }
@@ -4536,18 +4528,7 @@ impl<'a> KernelBuilder<'a> {
                             // Stored once, no fill to read. Scalar stores: the flush runs once a
                             // split, and 16-byte vectors made ptxas spill 8 bytes at 128 registers
                             // (row_col_stats at N = 8192: four registers live at once per store).
-                            let mut body = |kb: &mut Self| -> R<()> {
-                                for (e, &x) in vals.iter().enumerate() {
-                                    let ec = kb.iconst(e as i64);
-                                    let off = kb.ibin(Ix::Add, b0, ec);
-                                    kb.push(mgpu::StoreOp::state(kb.loc, x, wp, off));
-                                }
-                                Ok(())
-                            };
-                            match valid[c] {
-                                Some(cv) => kb.if_then(cv, &mut body)?,
-                                None => body(kb)?,
-                            }
+                            kb.vstore_scalars(&vals, wp, b0, valid[c])?;
                             continue;
                         }
                         let mut body = |kb: &mut Self| -> R<()> {
@@ -4626,6 +4607,17 @@ impl<'a> KernelBuilder<'a> {
             let vals = self.load_thread_cols(sp, sbase, elem, false)?;
             self.fs().rows.insert(key, vals);
         }
+        Ok(())
+    }
+
+    /// Stores `val` at `ptr[base + j]` for `j` from `start` below `end` by `step` (a row of a
+    /// partial set to its identity, each thread its columns of the stride).
+    fn fill_strided(&mut self, val: Value, ptr: Value, base: Value, start: Value, end: Value, step: Value) -> R<()> {
+        self.for_loop(start, end, step, &[], &mut |kb, j, _| {
+            let off = kb.ibin(Ix::Add, base, j);
+            kb.push(mgpu::StoreOp::state(kb.loc, val, ptr, off));
+            Ok(vec![])
+        })?;
         Ok(())
     }
 

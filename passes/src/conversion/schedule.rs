@@ -644,6 +644,12 @@ impl Schedule {
         }
     }
 
+    /// The columns of a row one thread of the register-resident form holds ([`Self::cta_cols`]
+    /// over the row's threads); 0 without that form.
+    pub fn thread_cols(&self) -> u64 {
+        self.cta_cols().div_ceil(self.threads_per_row.max(1) as u64)
+    }
+
     /// The one-line summary of the schedule report: the mapping and its main numbers.
     pub fn summary(&self) -> String {
         let mut out = format!(
@@ -878,7 +884,7 @@ pub fn resident_ctas(device: &Device, threads: u64, regs: u64) -> u64 {
 pub fn planned_ctas_per_sm(device: &Device, shape: &NestShape, s: &Schedule, cooperative: bool) -> Option<u64> {
     s.fast?;
     let t = s.threads as u64;
-    let per_thread = s.cta_cols().div_ceil(s.threads_per_row.max(1) as u64);
+    let per_thread = s.thread_cols();
     // The launch's shared memory (shared partials or accumulators, the staging ring) bounds
     // the CTAs an SM holds too: a bound on the registers for CTAs that cannot be resident
     // would only make ptxas spill (layernorm_bwd at 4096 x 16384: 128 KiB of accumulators,
@@ -1360,7 +1366,7 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                 // (measured on the H200 at 65536 x 1024, a warp per row: softmax_fwd_colsum
                 // 138 -> 123 us, rmsnorm_bwd 127 -> 116, layernorm_bwd 139 -> 125;
                 // row_col_stats, which lost a CTA per SM, 54 -> 70).
-                let per_thread = s.cta_cols().div_ceil(s.threads_per_row.max(1) as u64);
+                let per_thread = s.thread_cols();
                 let t = s.threads as u64;
                 // The estimate runs up to a third under ptxas' count (layernorm_bwd at N=384:
                 // 90 against 120; with two rows 150, which lost a CTA and measured 519 -> 751
@@ -1408,7 +1414,7 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                 // ring sits after the shared partials, if any).
                 let row = staged_row_bytes(shape, s.cta_cols()) * s.rows_per_cta as u64;
                 let auto = if s.threads_per_row > 32 && o.rows_in_flight == 0 {
-                    let per_thread = s.cta_cols().div_ceil(s.threads_per_row.max(1) as u64);
+                    let per_thread = s.thread_cols();
                     let regs = form_regs(shape, per_thread, Some(f), 1);
                     // Shared accumulators take their room first (and bound the CTAs per SM).
                     let accs = s.shared_accs_bytes(shape);

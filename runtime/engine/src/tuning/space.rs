@@ -149,6 +149,20 @@ pub fn recipes(passes: &[&str], sms: u32) -> Vec<Recipe> {
         values: values.iter().map(|(k, v)| (*k, v.to_string())).collect(),
     };
     let per_sm = sms.max(1).to_string();
+    let cta_row = |name, ctas| {
+        r(
+            name,
+            &[
+                ((f, "partials"), "resident"),
+                ((f, "splits"), "32"),
+                ((l, "staged-rows"), "1"),
+                ((l, "rows-in-flight"), "1"),
+                ((l, "interleave-splits"), "true"),
+                ((l, "remat-converts"), "true"),
+                ((l, "min-ctas"), ctas),
+            ],
+        )
+    };
     vec![
         // A balanced split a resident CTA, its rows interleaved across the CTAs (RMSNorm f32
         // at 576000 x 384: 661 -> 643 us; either alone: under 1%).
@@ -173,30 +187,8 @@ pub fn recipes(passes: &[&str], sms: u32) -> Vec<Recipe> {
         // resident CTA one, interleaved, the widenings redone after the barrier (RMSNorm at
         // 16384 x 8192: 221 -> 211 us, 32768 x 4096: 218 -> 212; without the widenings redone
         // ptxas spills and it loses 20-40%).
-        r(
-            "a CTA per row, two CTAs a SM, row in registers",
-            &[
-                ((f, "partials"), "resident"),
-                ((f, "splits"), "32"),
-                ((l, "staged-rows"), "1"),
-                ((l, "rows-in-flight"), "1"),
-                ((l, "interleave-splits"), "true"),
-                ((l, "remat-converts"), "true"),
-                ((l, "min-ctas"), "2"),
-            ],
-        ),
-        r(
-            "a CTA per row, three CTAs a SM, row in registers",
-            &[
-                ((f, "partials"), "resident"),
-                ((f, "splits"), "32"),
-                ((l, "staged-rows"), "1"),
-                ((l, "rows-in-flight"), "1"),
-                ((l, "interleave-splits"), "true"),
-                ((l, "remat-converts"), "true"),
-                ((l, "min-ctas"), "3"),
-            ],
-        ),
+        cta_row("a CTA per row, two CTAs a SM, row in registers", "2"),
+        cta_row("a CTA per row, three CTAs a SM, row in registers", "3"),
         // 16 lanes a row over two rounds of interleaved splits (RMSNorm bf16 at 576000 x 384:
         // 387 -> 327 us).
         r(
