@@ -134,7 +134,9 @@ pub struct FastShape {
     /// rows whose partials alone do not fit beside a pass's loads ([`shared_accs_bytes`]).
     /// Without it, for a warp (or a group of lanes) per row with shared partials: in the
     /// row slot's own partial rows, where the split's flush combines them anyway, so the
-    /// accumulators take no registers (a thread then holds only its rows).
+    /// accumulators take no registers (a thread then holds only its rows); for a CTA per row
+    /// that holds its row (`reload=false shared-accs=true`): in the launch's dynamic shared
+    /// memory as with `reload`.
     pub shared_accs: bool,
 }
 
@@ -625,8 +627,11 @@ impl Schedule {
     /// come before any staging ring; 0 without them.
     pub fn shared_accs_bytes(&self, shape: &NestShape) -> u64 {
         match self.fast {
-            // A warp per row's accumulators are its shared partials' rows.
-            Some(f) if f.shared_accs && f.reload => shared_accs_bytes(shape.partials, self.cta_cols()),
+            // A warp per row's accumulators are its shared partials' rows; a CTA per row's
+            // (reloaded or held row) come first in its dynamic shared memory.
+            Some(f) if f.shared_accs && (f.reload || self.threads_per_row > 32) => {
+                shared_accs_bytes(shape.partials, self.cta_cols())
+            }
             _ => 0,
         }
     }
@@ -1293,6 +1298,11 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                 } else {
                     None
                 };
+                // A CTA per row that holds its row while its partials accumulate in shared
+                // memory, when asked (`reload=false shared-accs=true`): the registers the
+                // partials took are free for more CTAs a SM.
+                let cta_held = o.shared_accs == Some(true) && o.reload == Some(false) && accs_ok;
+                let held_regs = if cta_held { held_accs_regs(shape, per_thread, 1) } else { regs };
                 let asked_threads = s.threads;
                 if let Some((t, shared_accs)) = reload {
                     if t != s.threads {
@@ -1324,12 +1334,14 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                         ));
                         s.notes.0.extend(tight_note.take());
                     }
-                } else if fits && regs <= bound {
-                    // A warp per row's partials in its shared partial rows when asked.
-                    let held_accs = o.shared_accs == Some(true)
-                        && !cta_row
-                        && s.partials == PartialStore::Shared
-                        && shape.partials > 0;
+                } else if fits && held_regs <= bound {
+                    // A warp per row's partials in its shared partial rows when asked, a CTA
+                    // per row's in its dynamic shared memory.
+                    let held_accs = cta_held
+                        || o.shared_accs == Some(true)
+                            && !cta_row
+                            && s.partials == PartialStore::Shared
+                            && shape.partials > 0;
                     if o.shared_accs == Some(true) && !cta_row && !held_accs && shape.partials > 0 {
                         s.notes.0.push(
                             "shared-accs not taken: a warp per row keeps column partials in shared memory only with shared partials (several rows in flight per CTA)".into(),

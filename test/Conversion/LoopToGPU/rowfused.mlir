@@ -41,13 +41,16 @@
 // CTA: mgpu.barrier
 
 // A CTA per row with N known: each thread holds its columns' partials through the split and
-// stores them once into the split's workspace row (no load of it): no fill. The
+// stores them once into the split's workspace row, in 16-byte vectors (no load of it): no
+// fill. The
 // guarded slow form (N other than the hint at run time) writes the identity to its split's row
 // first, then accumulates into it.
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=4096,N=1024},canonicalize,cse,lower-loop-to-gpu{size-hints=M=4096,N=1024 threads-per-row=256 grid=4})' | FileCheck %s --check-prefix=CTAN
 // CTAN-NOT: mloop.fill
 // CTAN: mgpu.func @rmsnorm_bwd_k0({{.*}}morf.schedule = "RowFused threads=256 threads-per-row=256 rows-per-cta=1 {{.*}} partials=Global {{.*}}fast: N=1024
-// CTAN: mgpu.store %{{.*}}, %[[W:arg[0-9]+]][%{{.*}}] : !mgpu.ptr<f32>
+// CTAN: mgpu.store_vec %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[W:arg[0-9]+]][%{{.*}}] : !mgpu.ptr<f32>
+// CTAN-NEXT: mloop.add
+// CTAN-NEXT: mgpu.store_vec %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[W]][%{{.*}}] : !mgpu.ptr<f32>
 // CTAN-NOT: mgpu.load %[[W]][
 // CTAN: } else {
 // CTAN-NEXT: mloop.for %[[SPLIT:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
