@@ -1403,6 +1403,14 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                 };
                 let auto = if f.reload { 1 } else { auto };
                 s.rows_in_flight_per_warp = if f.reload { 1 } else { pick(o.rows_in_flight, auto).clamp(1, 2) };
+                if f.reload && o.rows_in_flight >= 2 {
+                    // Asked for, not given: said (LayerNorm backward at 4096 x 16384 compiled
+                    // to the same kernel with and without it, silently, before the twentieth
+                    // session).
+                    s.notes.0.push(
+                        "rows-in-flight not taken: the reload form holds one pass's loads of one row at a time".into(),
+                    );
+                }
                 rows_ahead_note = if shape.row_inputs == 0 || o.rows_in_flight > 0 || auto == 2 || f.reload {
                     None
                 } else if two_regs > ROWS_AHEAD_MAX_REGS {
@@ -1479,6 +1487,12 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                     s.staged_rows = 0;
                 }
                 if s.staged_rows > 0 {
+                    if s.rows_in_flight_per_warp > 1 && o.rows_in_flight >= 2 {
+                        s.notes.0.push(format!(
+                            "rows-in-flight not taken: the {} staged rows keep the rows ahead in shared memory instead",
+                            s.staged_rows
+                        ));
+                    }
                     s.rows_in_flight_per_warp = 1;
                 }
             }

@@ -6,6 +6,15 @@
 // RUN: morf-opt %S/../../../examples/row_col_stats.mlir --pipeline=gpu --size-hints M=65536,N=1024 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=ONE
 // RUN: morf-opt %S/../../../examples/rmsnorm_fwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions,canonicalize,cse,lower-loop-to-gpu{size-hints=M=64,N=256 rows-in-flight=2})' | FileCheck %s --check-prefix=IR
 // RUN: not morf-opt %S/../../../examples/rmsnorm_fwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,lower-loop-to-gpu{rows-in-flight=3})' 2>&1 | FileCheck %s --check-prefix=BAD
+// Asked for where it cannot apply, the report says so: the reload form (a CTA of 512 per row
+// at N = 16384) and a staged ring (it keeps the rows ahead itself).
+// RUN: morf-opt %S/../../../examples/layernorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=4096,N=16384 partials=resident},canonicalize,cse,lower-loop-to-gpu{size-hints=M=4096,N=16384 rows-in-flight=2 report=true})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=RELOAD
+// RELOAD: schedule: @layernorm_bwd_k0: row_fused {{.*}} fast=yes(N=16384 vector=8 chunks=4 reload shared-accs)
+// RELOAD: note: @layernorm_bwd_k0: rows-in-flight not taken: the reload form holds one pass's loads of one row at a time
+// RUN: morf-opt %S/../../../examples/layernorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=65536,N=1024 partials=132},canonicalize,cse,lower-loop-to-gpu{size-hints=M=65536,N=1024 rows-in-flight=2 staged-rows=4 report=true})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=STAGED
+// STAGED: schedule: @layernorm_bwd_k0: row_fused {{.*}} staged_rows=4 fast=yes
+// STAGED-NOT: rows_in_flight=2
+// STAGED: note: @layernorm_bwd_k0: rows-in-flight not taken: the 4 staged rows keep the rows ahead in shared memory instead
 
 // layernorm_bwd at N=768: one CTA of 256 per SM with one row or two, and the estimate for
 // two rows (ptxas: 245) within the margin under a thread's 255 registers.
