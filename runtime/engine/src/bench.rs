@@ -497,9 +497,17 @@ struct ReportJson<'a> {
     sm_count: u32,
     file: &'a str,
     function: &'a str,
+    build: BuildJson,
     method: MethodJson<'a>,
     copy: &'a CopyFigures,
     shapes: Vec<ShapeJson<'a>>,
+}
+
+/// The morf build that measured ([`crate::VERSION`], [`crate::BUILD_COMMIT`]).
+#[derive(Serialize)]
+struct BuildJson {
+    version: &'static str,
+    commit: &'static str,
 }
 
 #[derive(Serialize)]
@@ -572,6 +580,7 @@ impl<'a> ReportJson<'a> {
             sm_count: r.sm_count,
             file: &r.file,
             function: &r.function,
+            build: BuildJson { version: crate::VERSION, commit: crate::BUILD_COMMIT },
             method: MethodJson {
                 statistic: "median",
                 timer: "cuda events",
@@ -781,7 +790,7 @@ pub fn run_bench_with_phases(
     let gpu = Gpu::new(config.device).map_err(gpu_err)?;
     let device = gpu.device_name().map_err(gpu_err)?;
     let sm_count = gpu.sm_count().map_err(gpu_err)?;
-    log(&format!("device: {device} ({sm_count} SMs)"));
+    log(&format!("morf {} (commit {}); device: {device} ({sm_count} SMs)", crate::VERSION, crate::BUILD_COMMIT));
     let device_key = DeviceKey::of(&gpu).map_err(gpu_err)?;
 
     phase(None, "copy kernel".into());
@@ -1163,7 +1172,11 @@ mod tests {
         use serde_json::json;
         let j = json_of(&sample());
         // The keys that scripts read (their order is checked on the text in `json_text`).
-        assert_eq!(keys(&j), sorted(["device", "sm_count", "file", "function", "method", "copy", "shapes"]));
+        assert_eq!(keys(&j), sorted(["device", "sm_count", "file", "function", "build", "method", "copy", "shapes"]));
+        assert_eq!(
+            (&j["build"]["version"], &j["build"]["commit"]),
+            (&json!(crate::VERSION), &json!(crate::BUILD_COMMIT))
+        );
         assert_eq!(j["device"], "NVIDIA H200");
         assert_eq!(j["sm_count"], 132);
         assert_eq!((&j["file"], &j["function"]), (&json!("examples/rmsnorm_bwd.mlir"), &json!("rmsnorm_bwd")));
@@ -1241,6 +1254,17 @@ mod tests {
     }
 
     #[test]
+    fn build_commit_names_a_commit() {
+        // `git rev-parse --short=12`, `-dirty` after it when the sources differed, or `unknown`.
+        let c = crate::BUILD_COMMIT;
+        let hash = c.strip_suffix("-dirty").unwrap_or(c);
+        assert!(
+            c == "unknown" || (hash.len() == 12 && hash.chars().all(|ch| ch.is_ascii_hexdigit())),
+            "BUILD_COMMIT = {c:?}"
+        );
+    }
+
+    #[test]
     fn json_text() {
         // The whole file of the sample: keys in this order, pretty-printed, floats as floats.
         let expected = r#"{
@@ -1248,6 +1272,10 @@ mod tests {
   "sm_count": 132,
   "file": "examples/rmsnorm_bwd.mlir",
   "function": "rmsnorm_bwd",
+  "build": {
+    "version": "@VERSION@",
+    "commit": "@COMMIT@"
+  },
   "method": {
     "statistic": "median",
     "timer": "cuda events",
@@ -1313,6 +1341,7 @@ mod tests {
   ]
 }
 "#;
+        let expected = expected.replace("@VERSION@", crate::VERSION).replace("@COMMIT@", crate::BUILD_COMMIT);
         assert_eq!(sample().to_json(), expected);
     }
 

@@ -51,6 +51,15 @@ pub mod run;
 pub mod timing;
 pub mod tuning;
 
+/// The commit this build of the engine comes from (`git rev-parse --short=12 HEAD`), with
+/// `-dirty` when the workspace's sources differed from it at build time, `unknown` outside a
+/// git checkout. Benchmark reports carry it (with [`VERSION`]), so that a figure names the
+/// code that produced it.
+pub const BUILD_COMMIT: &str = env!("MORF_BUILD_COMMIT");
+
+/// The workspace's version (`Cargo.toml`).
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
 pub use bench::{
     run_bench, run_bench_file, run_bench_file_with_phases, run_bench_with_phases, BenchConfig, BenchError, BenchPhase,
     BenchReport,
