@@ -1342,6 +1342,11 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                             && !cta_row
                             && s.partials == PartialStore::Shared
                             && shape.partials > 0;
+                    if o.shared_accs == Some(true) && o.reload == Some(false) && cta_row && !cta_held {
+                        s.notes.0.push(
+                            "shared-accs not taken: a CTA per row keeps column partials in shared memory only where it has partials of row inputs".into(),
+                        );
+                    }
                     if o.shared_accs == Some(true) && !cta_row && !held_accs && shape.partials > 0 {
                         s.notes.0.push(
                             "shared-accs not taken: a warp per row keeps column partials in shared memory only with shared partials (several rows in flight per CTA)".into(),
@@ -1716,6 +1721,14 @@ mod tests {
         assert_eq!(form(&norm(8192, 1), &Overrides { reload: Some(true), ..o.clone() }).1, Some((4, true, false)));
         assert_eq!(form(&norm(8192, 2), &Overrides { shared_accs: Some(true), ..o.clone() }).1, Some((4, true, true)));
         assert_eq!(form(&norm(16384, 1), &Overrides { reload: Some(false), ..o.clone() }).1, None);
+        // A CTA per row that holds its row with its partials in shared memory when asked for
+        // both: no reload, the accumulators' bytes in its launch, their registers free.
+        let held = Overrides { shared_accs: Some(true), reload: Some(false), ..o.clone() };
+        assert_eq!(form(&norm(4096, 2), &held).1, Some((2, false, true)));
+        let s = choose_schedule(Mapping::RowFused, &norm(4096, 2), &d, &held);
+        assert_eq!(s.shared_accs_bytes(&norm(4096, 2)), shared_accs_bytes(2, 4096));
+        let per = s.thread_cols();
+        assert_eq!(fast_regs(&norm(4096, 2), per, &s), row_regs(&norm(4096, 2), per, 1) - 2 * per);
         // A warp per row (shared partials) holds its row and keeps its accumulators in its
         // shared partial rows when asked: no reload, fewer registers.
         let sh = Overrides { shared_accs: Some(true), ..o.clone() };
