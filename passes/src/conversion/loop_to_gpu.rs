@@ -148,6 +148,9 @@ pub struct LoopToGpuOptions {
     /// reduction instead of holding the f32 across it ([`super::remat_converts`]): fewer registers where the row
     /// is held through the row reduction. Off by default (a tuner knob).
     pub remat_converts: bool,
+    /// `contract-fma`: every kernel gets `contract_fma`, so its f32 `mul`/`add`/`sub` are
+    /// emitted without `.rn` and ptxas may fuse a multiply and an add into one `fma`.
+    pub contract_fma: bool,
 }
 
 /// The `min-ctas` option of `lower-loop-to-gpu`: how a register-resident row kernel's
@@ -513,6 +516,7 @@ impl LoopToGpuOptions {
         };
         let early_accumulates = o.bool("early-accumulates", false)?;
         let remat_converts = o.bool("remat-converts", false)?;
+        let contract_fma = o.bool("contract-fma", false)?;
         let final_launch = match o.string("final", "grid").as_str() {
             "grid" => false,
             "launch" => true,
@@ -533,6 +537,7 @@ impl LoopToGpuOptions {
             early_accumulates,
             min_ctas,
             remat_converts,
+            contract_fma,
         })
     }
 }
@@ -622,6 +627,11 @@ pub const OPTIONS: &[PassOptionInfo] = &[
         default: "false",
     },
     PassOptionInfo {
+        key: "contract-fma",
+        help: "kernels let ptxas contract an f32 multiply and add into one fma (one rounding instead of two: within the numerics contract, not bit-identical to the simulator; a tuner knob)",
+        default: "false",
+    },
+    PassOptionInfo {
         key: "min-ctas",
         help: "CTAs per SM a register-resident row kernel is compiled for (ptxas .minnctapersm, which bounds its registers): 0 as planned by the schedule, 'none' for no bound, or 1..32",
         default: "0",
@@ -698,6 +708,10 @@ impl Pass for LowerLoopToGpu {
             crate::transforms::dce::eliminate_dead_code(ctx, k);
             if self.options.remat_converts {
                 super::remat_converts::remat_converts(ctx, k);
+            }
+            if self.options.contract_fma {
+                let unit = ctx.unit_attr();
+                ctx.set_attr(k, "contract_fma", unit);
             }
         }
         // Legality: host functions keep only host ops.
@@ -1556,7 +1570,7 @@ impl<'a> KernelBuilder<'a> {
         let ft = ctx.function_type(&[], &[]);
         let fta = ctx.type_attr(ft);
         let unit = ctx.unit_attr();
-        let st = mgpu::FuncOp::state(loc, sym, fta, Some(unit), None, None, None, None).region(region);
+        let st = mgpu::FuncOp::state(loc, sym, fta, Some(unit), None, None, None, None, None).region(region);
         let kernel = ctx.create_op(st);
         ctx.append_op(mblock, kernel);
         let written: HashSet<Value> = written_buffers(ctx, nest).into_iter().collect();

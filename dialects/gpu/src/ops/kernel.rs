@@ -29,12 +29,14 @@ define_op! {
     /// kernel may hold `mgpu.grid_barrier`s: it is launched with all its blocks resident at
     /// once (the runtime caps the grid at what fits), so its code must cover its work with
     /// any number of blocks (grid-stride loops). A kernel with `cluster = C` (2..=8) is
-    /// launched in clusters of C CTAs ([`super::cluster`]); it is not cooperative.
+    /// launched in clusters of C CTAs ([`super::cluster`]); it is not cooperative. A kernel
+    /// with `contract_fma` lets the PTX assembler contract its f32 multiply-adds into fused
+    /// ones (one rounding instead of two; `lower-loop-to-gpu{contract-fma=true}`).
     pub struct FuncOp("mgpu.func") {
         summary: "a GPU kernel or device function",
         traits: [ISOLATED_FROM_ABOVE, SYMBOL, SINGLE_BLOCK],
         attrs: [sym_name: StrAttr, function_type: TypeAttr],
-        optional_attrs: [kernel: UnitAttr, max_threads: IntAttr, min_ctas_per_sm: IntAttr, cooperative: UnitAttr, cluster: IntAttr],
+        optional_attrs: [kernel: UnitAttr, max_threads: IntAttr, min_ctas_per_sm: IntAttr, cooperative: UnitAttr, cluster: IntAttr, contract_fma: UnitAttr],
         regions: [body],
         verify: verify_func,
         format: (parse_func, print_func),

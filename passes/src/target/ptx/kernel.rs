@@ -194,6 +194,7 @@ pub(super) fn emit_kernel(ctx: &Context, op: OpId, opts: &PtxOptions) -> Result<
         name: name.clone(),
         globals: Vec::new(),
         halves: HashMap::new(),
+        contract: gpu::FuncOp(op).contract_fma(ctx).is_some(),
     };
     let region = ctx.regions(op).first().copied();
     let Some(block) = region.and_then(|r| ctx.entry_block(r)) else {
@@ -328,6 +329,10 @@ struct Kernel<'a> {
     /// and whether the register is its high half. A conversion marked [`REMAT_ATTR`] widens
     /// such a half from the word (`prmt`), not from the 16-bit register.
     halves: HashMap<String, (String, bool)>,
+    /// The kernel's `contract_fma`: f32 `add`, `sub` and `mul` without `.rn`, which lets ptxas
+    /// contract a multiply and an add into one `fma` (PTX ISA: an instruction without a
+    /// rounding modifier may be optimized that way).
+    contract: bool,
 }
 
 /// `0fXXXXXXXX`, PTX's exact f32 immediate.
@@ -807,9 +812,15 @@ impl<'a> Kernel<'a> {
         // Exhaustive over the function lists: a new entry needs its PTX lowering here.
         match f {
             Arith::Binary(f) => match f {
-                BinaryFn::Add => self.line(format!("add.rn.{t} {d}, {x}, {y};")),
-                BinaryFn::Sub => self.line(format!("sub.rn.{t} {d}, {x}, {y};")),
-                BinaryFn::Mul => self.line(format!("mul.rn.{t} {d}, {x}, {y};")),
+                BinaryFn::Add | BinaryFn::Sub | BinaryFn::Mul => {
+                    let name = match f {
+                        BinaryFn::Add => "add",
+                        BinaryFn::Sub => "sub",
+                        _ => "mul",
+                    };
+                    let rn = if self.contract && !f64 { "" } else { ".rn" };
+                    self.line(format!("{name}{rn}.{t} {d}, {x}, {y};"));
+                }
                 BinaryFn::Div => self.line(format!("div.rn.{t} {d}, {x}, {y};")),
                 BinaryFn::Max | BinaryFn::Min => {
                     let name = if f == BinaryFn::Max { "max" } else { "min" };
