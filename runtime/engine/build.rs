@@ -16,8 +16,13 @@ fn git(root: &Path, args: &[&str]) -> Option<String> {
 
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    // Only paths that exist: cargo reruns a build script whose watched path is missing on
+    // every build (outside a checkout, or where `.git` is a file).
     for f in SOURCES.iter().chain(&[".git/HEAD", ".git/index", ".git/logs/HEAD"]) {
-        println!("cargo:rerun-if-changed={}", root.join(f).display());
+        let path = root.join(f);
+        if path.exists() {
+            println!("cargo:rerun-if-changed={}", path.display());
+        }
     }
     let commit = match git(&root, &["rev-parse", "--short=12", "HEAD"]) {
         Some(c) if !c.is_empty() => {
