@@ -4279,8 +4279,9 @@ impl<'a> KernelBuilder<'a> {
             ..FastState::default()
         });
         // A warp per row accumulates in its slot's rows of the shared partials; a CTA per row
-        // (no shared partials) in the launch's dynamic shared memory, held row or reloaded.
-        let held_accs = fast.shared_accs && !fast.reload && self.shared_partials.is_some();
+        // in the launch's dynamic shared memory, held row or reloaded (sized by
+        // `Schedule::shared_accs_bytes` under the same predicate).
+        let held_accs = fast.shared_accs && !s.accs_in_dynamic_shared();
         if held_accs {
             let sp = self.shared_partials.as_ref().map(|p| p.smem).ok_or_else(|| {
                 op_error(self.ctx, op, "shared accumulators without a CTA per row need shared partials")
@@ -4656,9 +4657,10 @@ impl<'a> KernelBuilder<'a> {
     /// Stores of `vals` at `ptr[off + e]` (under `valid`), `width` elements a store: vectors of
     /// `width` (the caller knows `off` and `ptr` keep them aligned), scalars at 1.
     fn vstore_chunks(&mut self, vals: &[Value], width: usize, ptr: Value, off: Value, valid: Option<Value>) -> R<()> {
+        let width = width.max(1);
         let mut body = |kb: &mut Self| -> R<()> {
-            for (q, part) in vals.chunks(width.max(1)).enumerate() {
-                let qc = kb.iconst((q * width.max(1)) as i64);
+            for (q, part) in vals.chunks(width).enumerate() {
+                let qc = kb.iconst((q * width) as i64);
                 let o = kb.ibin(Ix::Add, off, qc);
                 kb.vstore(part, ptr, o, None)?;
             }

@@ -626,14 +626,18 @@ impl Schedule {
     /// Dynamic shared memory of the shared accumulators ([`FastShape::shared_accs`]), which
     /// come before any staging ring; 0 without them.
     pub fn shared_accs_bytes(&self, shape: &NestShape) -> u64 {
-        match self.fast {
-            // A warp per row's accumulators are its shared partials' rows; a CTA per row's
-            // (reloaded or held row) come first in its dynamic shared memory.
-            Some(f) if f.shared_accs && (f.reload || self.threads_per_row > 32) => {
-                shared_accs_bytes(shape.partials, self.cta_cols())
-            }
-            _ => 0,
+        if self.accs_in_dynamic_shared() {
+            shared_accs_bytes(shape.partials, self.cta_cols())
+        } else {
+            0
         }
+    }
+
+    /// Whether the fast form's shared accumulators come first in the launch's dynamic shared
+    /// memory: a CTA per row's, reloaded or held row. A warp per row's are its shared
+    /// partials' rows instead.
+    pub fn accs_in_dynamic_shared(&self) -> bool {
+        matches!(self.fast, Some(f) if f.shared_accs && (f.reload || self.threads_per_row > 32))
     }
 
     /// The columns of a row one CTA of the register-resident form holds: all of them, or its
