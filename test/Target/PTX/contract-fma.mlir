@@ -21,3 +21,7 @@
 // The simulator runs the same IR (it ignores the attribute): against the interpreter.
 // RUN: rm -rf %t.d && mkdir -p %t.d
 // RUN: sh %S/../../Conversion/LoopToGPU/Inputs/sim_vs_interp.sh %S/../../../examples/layernorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=1000,N=1024},canonicalize,cse,lower-loop-to-gpu{size-hints=M=1000,N=1024 contract-fma=true})' M=37,N=1024 1e-2 %t.d
+
+// A value other than true or false is refused, naming the option (exit code 1).
+// RUN: not morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,lower-loop-to-gpu{contract-fma=maybe})' 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: option 'contract-fma' expects true or false, got 'maybe'
