@@ -458,6 +458,14 @@ mgpu.func @min_ctas() kernel attributes {max_threads = 256, min_ctas_per_sm = 33
 
 // -----
 
+// `contract_fma` is a unit attribute (present or absent).
+// expected-error@+1 {{'mgpu.func' op attribute 'contract_fma' must be a unit attribute, got 3}}
+mgpu.func @contract() kernel attributes {contract_fma = 3 : i64} {
+  mgpu.return
+}
+
+// -----
+
 // A grid barrier belongs to a cooperative kernel.
 mgpu.func @grid_barrier_not_cooperative() kernel {
   // expected-error@+1 {{'mgpu.grid_barrier' op requires its 'mgpu.func' to be 'cooperative'}}
