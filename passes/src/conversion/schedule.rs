@@ -1255,25 +1255,34 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                 let cta_row = s.threads_per_row > 32;
                 let accs_ok = cta_row && shape.partials > 0 && shape.row_inputs > 0;
                 let mut tight_note = None;
+                // The reload form's CTA sizes: the CTA of 32 columns a thread first (fewer warps
+                // wait at each block reduction), then the CTA chosen; the first is skipped where
+                // the CTA size is asked for or its columns do not fit the unrolled form.
+                let mut sizes = vec![s.threads];
+                if cta_row && o.threads == 0 && o.threads_per_row == 0 {
+                    sizes.insert(0, ((n.div_ceil(2 * FAST_COLS) as u32).div_ceil(32).clamp(1, 32)) * 32);
+                }
+                let fits_at = |t: u32| n.div_ceil(t as u64 * v as u64) * v as u64 <= 2 * FAST_COLS;
+                // A forced reload form (`reload=true`, or `shared-accs=true` without
+                // `reload=false`) takes the first size that fits, as the heuristic's would
+                // (LayerNorm backward at 4096 x 16384 with `reload=true shared-accs=false
+                // staged-rows=3`: 185 us at the 1024 threads chosen for holding the row, 145
+                // at 512).
+                let forced_size = || sizes.iter().copied().find(|&t| fits_at(t));
                 let reload: Option<(u32, bool)> = if o.reload == Some(false) {
                     None
                 } else if o.shared_accs == Some(true) {
-                    (fits && accs_ok).then_some((s.threads, true))
+                    forced_size().filter(|_| accs_ok).map(|t| (t, true))
                 } else if o.reload == Some(true) {
-                    fits.then_some((s.threads, false))
+                    forced_size().map(|t| (t, false))
                 } else if fits && regs <= bound {
                     None
                 } else if cta_row && shape.row_reductions > 0 && shape.row_inputs > 0 {
-                    // The CTA of 32 columns a thread first (fewer warps wait at each block
-                    // reduction, as above), then the CTA chosen; partials in registers, then
-                    // in shared memory (where they fit its budget); one whose estimate is
-                    // within an eighth of its bound only when none has that margin (ptxas
-                    // counts up to a third more than the estimate: layernorm_bwd at 4096 x
-                    // 16384, 126 estimated, 400 bytes spilled under 128).
-                    let mut sizes = vec![s.threads];
-                    if o.threads == 0 && o.threads_per_row == 0 {
-                        sizes.insert(0, ((n.div_ceil(2 * FAST_COLS) as u32).div_ceil(32).clamp(1, 32)) * 32);
-                    }
+                    // The sizes above; partials in registers, then in shared memory (where
+                    // they fit its budget); one whose estimate is within an eighth of its
+                    // bound only when none has that margin (ptxas counts up to a third more
+                    // than the estimate: layernorm_bwd at 4096 x 16384, 126 estimated, 400
+                    // bytes spilled under 128).
                     let mut cands: Vec<(u32, bool)> = sizes.iter().map(|&t| (t, false)).collect();
                     if accs_ok && o.shared_accs != Some(false) {
                         cands.extend(sizes.iter().map(|&t| (t, true)));
@@ -1281,8 +1290,7 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                     let bound_of = |t: u32| (device.registers_per_sm as u64 / t as u64).min(255) as i64;
                     let slack = |(t, sh): (u32, bool)| {
                         let per = n.div_ceil(t as u64);
-                        let ok = n.div_ceil(t as u64 * v as u64) * v as u64 <= 2 * FAST_COLS
-                            && (!sh || shared_accs_bytes(shape.partials, n) <= SHARED_ACCS_BUDGET);
+                        let ok = fits_at(t) && (!sh || shared_accs_bytes(shape.partials, n) <= SHARED_ACCS_BUDGET);
                         let need = if sh { shared_accs_regs(shape, per) } else { reload_regs(shape, per) };
                         ok.then(|| bound_of(t) - need as i64)
                     };

@@ -29,6 +29,11 @@
 // 1024 threads of 32 columns) only shared accumulators come near the 64
 // registers, without the margin: taken (the looped form is slower still), and said.
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=8192,N=32768},canonicalize,cse,lower-loop-to-gpu{size-hints=M=8192,N=32768 cluster=1 report=true})' 2>&1 >/dev/null | FileCheck %s --check-prefix=TIGHT
+// A forced reload form takes the CTA size the heuristic's would, 32 columns a thread, not the
+// one chosen for holding the row (1024 at N = 16384): LayerNorm with its partials in registers
+// and three rows staged (the tuner's recipe) runs 512 threads; an asked CTA size is kept.
+// RUN: morf-opt %S/../../../examples/layernorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=4096,N=16384},canonicalize,cse,lower-loop-to-gpu{size-hints=M=4096,N=16384 reload=true shared-accs=false staged-rows=3 report=true})' 2>&1 >/dev/null | FileCheck %s --check-prefix=FORCED
+// RUN: morf-opt %S/../../../examples/layernorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=4096,N=16384},canonicalize,cse,lower-loop-to-gpu{size-hints=M=4096,N=16384 threads=1024 reload=true shared-accs=false report=true})' 2>&1 >/dev/null | FileCheck %s --check-prefix=ASKED
 
 // AUTO: schedule: @rmsnorm_bwd_k0: row_fused threads=512 threads_per_row=512 rows_per_cta=1 {{.*}}staged_rows=2 fast=yes(N=16384 vector=8 chunks=4 reload)
 // AUTO: note: @rmsnorm_bwd_k0: row loaded again after each row reduction (reload): holding 16 columns a thread needs ~94 registers, over the 64 a thread of 1024 may hold; reloading 32 columns a thread of 512 needs ~94
@@ -66,3 +71,7 @@
 // TIGHT: note: @rmsnorm_bwd_k0: reload form within an eighth of the 64 registers a thread of 1024 may hold: ptxas may spill
 
 // OPT2: option 'shared-accs' must be 'auto', 'true' or 'false', got 'maybe'
+
+// FORCED: schedule: @layernorm_bwd_k0: row_fused threads=512 threads_per_row=512 rows_per_cta=1 {{.*}}staged_rows=3 fast=yes(N=16384 vector=8 chunks=4 reload)
+
+// ASKED: schedule: @layernorm_bwd_k0: row_fused threads=1024 threads_per_row=1024 rows_per_cta=1 {{.*}}fast=yes(N=16384 vector=8 chunks=2 reload)
