@@ -1230,6 +1230,9 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                 cl = 1;
             }
             s.cluster = cl;
+            // The heuristic took register partials within an eighth of the bound over shared
+            // accumulators that leave no room for a ring (below): the ring is staged anyway.
+            let mut ring_over_accs = false;
             if let Some(n_full) = fast_n {
                 let v = fast_vector(o, shape, n_full);
                 // The CTA's share of the row (all of it without a cluster).
@@ -1296,6 +1299,37 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                     };
                     let with_margin =
                         cands.iter().copied().find(|&c| slack(c).is_some_and(|sl| sl * 8 >= bound_of(c.0)));
+                    // Shared accumulators that leave no room for two staged rows reload every
+                    // row from L2; a CTA (not a cluster: 8390 against 7439 us at 100000 x
+                    // 32768, 164 bytes spilled) with its partials in registers within the
+                    // bound but not its margin, reloading from a ring, is faster even where
+                    // ptxas spills a little (LayerNorm backward at 4096 x 16384 on the H200:
+                    // 166 us with shared accumulators; two rows staged, 72 bytes spilled, 156;
+                    // three, none spilled, 144).
+                    // (Only where the staging below takes a ring: two rows fit what it keeps in
+                    // flight for one CTA a SM, and neither `staged-rows=1` nor `rows-in-flight`
+                    // is asked.)
+                    let two_rows = 2 * staged_row_bytes(shape, n);
+                    let ringless = |(_, sh): (u32, bool)| {
+                        sh && device.shared_mem_per_sm.saturating_sub(shared_accs_bytes(shape.partials, n)) < two_rows
+                            && two_rows <= STAGED_BYTES_PER_SM.min(device.shared_mem_per_sm)
+                    };
+                    let tight_regs = cands.iter().copied().find(|&c| !c.1 && slack(c).is_some_and(|sl| sl >= 0));
+                    let with_margin = match (with_margin, tight_regs) {
+                        (Some(c), Some(r)) if cl == 1 && ringless(c) && o.staged_rows != 1 && o.rows_in_flight == 0 => {
+                            ring_over_accs = true;
+                            let sl = slack(r).unwrap_or(0);
+                            tight_note = Some(format!(
+                                "partials in registers (~{} of the {} registers a thread of {} may hold: ptxas may spill), not in shared memory: its {} bytes would leave no room for two staged rows, and the row would come again from L2",
+                                bound_of(r.0) - sl,
+                                bound_of(r.0),
+                                r.0,
+                                shared_accs_bytes(shape.partials, n)
+                            ));
+                            Some(r)
+                        }
+                        _ => with_margin,
+                    };
                     let chosen =
                         with_margin.or_else(|| cands.iter().copied().find(|&c| slack(c).is_some_and(|sl| sl >= 0)));
                     if let (None, Some((t, _))) = (with_margin, chosen) {
@@ -1458,7 +1492,14 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                     let by_smem = device.shared_mem_per_sm.checked_div(accs).map_or(u64::MAX, |c| c.max(1));
                     let cap = resident_ctas(device, s.threads as u64, regs).min(by_smem);
                     let room = (device.shared_mem_per_sm / cap.max(1)).saturating_sub(accs);
-                    let r = STAGED_BYTES_PER_SM / (cap * row).max(1);
+                    // Partials taken into registers for a ring (`ring_over_accs`): as many rows
+                    // as the SM's shared memory holds, up to three (LayerNorm backward at 4096 x
+                    // 16384 on the H200: two rows 156 us, 72 bytes spilled; three 144, none).
+                    let r = if ring_over_accs {
+                        (room / row.max(1)).min(3)
+                    } else {
+                        STAGED_BYTES_PER_SM / (cap * row).max(1)
+                    };
                     // The ring's addresses cost registers: not where the estimate is within an
                     // eighth of the CTA's bound. (A quarter until the index arithmetic took
                     // immediates: layernorm_bwd at 16384 x 8192, 110 estimated, spilled with
@@ -1475,7 +1516,7 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                             "no rows staged: two rows of {row} bytes do not fit the {room} bytes of shared memory the {accs} bytes of shared accumulators leave a CTA"
                         ));
                         0
-                    } else if regs * 9 / 8 > bound {
+                    } else if regs * 9 / 8 > bound && !ring_over_accs {
                         let how = if regs > bound { "over" } else { "within an eighth of" };
                         staging_note = Some(format!(
                             "no rows staged: ~{regs} registers estimated, {how} the {bound} a thread of {} may hold",
@@ -1719,14 +1760,23 @@ mod tests {
         assert_eq!(row_regs(&norm(16384, 1), 16, 1), 94);
         assert_eq!(reload_regs(&norm(16384, 1), 32), 94);
         assert_eq!(form(&norm(16384, 1), &o), (512, Some((4, true, false)), 2, 1));
-        // LayerNorm's two partials: ~126 of 128 reloaded (no margin, ptxas spilled), so they
-        // accumulate in shared memory (128 KiB: no room left for two staged rows).
+        // LayerNorm's two partials: ~126 of 128 reloaded (no margin). In shared memory they
+        // would take 128 KiB, no room left for two staged rows, so they stay in registers and
+        // three rows are staged (a ring over shared accumulators); without a ring
+        // (`staged-rows=1`) they accumulate in shared memory.
         assert_eq!(reload_regs(&norm(16384, 2), 32), 126);
         assert_eq!(shared_accs_regs(&norm(16384, 2), 32), 62);
         assert_eq!(shared_accs_bytes(2, 16384), 131072);
-        assert_eq!(form(&norm(16384, 2), &o), (512, Some((4, true, true)), 0, 1));
+        assert_eq!(form(&norm(16384, 2), &o), (512, Some((4, true, false)), 3, 1));
         let s = choose_schedule(Mapping::RowFused, &norm(16384, 2), &d, &o);
         assert_eq!(planned_ctas_per_sm(&d, &norm(16384, 2), &s, true), Some(1));
+        let no_ring = Overrides { staged_rows: 1, ..o.clone() };
+        assert_eq!(form(&norm(16384, 2), &no_ring), (512, Some((4, true, true)), 0, 1));
+        let s = choose_schedule(Mapping::RowFused, &norm(16384, 2), &d, &no_ring);
+        assert_eq!(planned_ctas_per_sm(&d, &norm(16384, 2), &s, true), Some(1));
+        // Asking for rows in flight keeps the shared accumulators (no ring would be staged).
+        let rif = Overrides { rows_in_flight: 2, ..o.clone() };
+        assert_eq!(form(&norm(16384, 2), &rif).1, Some((4, true, true)));
         // Where holding fits (N = 8192: 32 columns a thread of 256), the row is held; the
         // options force or forbid the forms.
         assert_eq!(form(&norm(8192, 1), &o).1, Some((4, false, false)));

@@ -198,7 +198,9 @@ pub fn recipes(passes: &[&str], sms: u32) -> Vec<Recipe> {
         // A CTA per row that reloads its row from a ring of three staged rows, its column
         // partials in registers: the shared accumulators the heuristic takes for a long row
         // leave no room for a ring, so the row comes again from L2 (LayerNorm backward at
-        // 4096 x 16384: 167 -> 145 us; each knob alone loses or is capped).
+        // 4096 x 16384: 167 -> 145 us; each knob alone loses or is capped). The heuristic now
+        // takes this form there by itself; the recipe reaches it where the heuristic's margin
+        // does not (a partials' estimate within an eighth of the bound beside room for a ring).
         r(
             "a CTA per row, reloaded from three staged rows, partials in registers",
             &[((l, "reload"), "true"), ((l, "shared-accs"), "false"), ((l, "staged-rows"), "3")],
