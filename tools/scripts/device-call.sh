@@ -1,0 +1,104 @@
+# Helpers for a device call script (docs/perf-data/DATE/SESSION/callN.sh), sourced by it:
+#
+#   DEADLINE=300 . tools/scripts/device-call.sh
+#   bench_pipeline r1-ln16k-ring3 examples/layernorm_bwd.mlir M=4096,N=16384 "partials=resident" "staged-rows=3" --runs 100
+#   bench_cache    r1-ln16k-cache examples/layernorm_bwd.mlir M=4096,N=16384 --runs 100
+#   tune           layernorm_bwd M=4096,N=16384 120 --warm-start --max-trials 40
+#   sanitize       ln16k layernorm_bwd M=1031,N=16384 M=4096,N=16384
+#   determinism    ln16k layernorm_bwd M=4096,N=16384 10
+#   finish
+#
+# Run from the repository root on the device machine, with `$OUT` set (the run tool's output
+# folder) and the release binaries and the cache copy in `.device-bin/` (carried). Every helper
+# appends one line per result to `$OUT/summary.txt` and keeps its raw log and JSON under
+# `$OUT/logs` and `$OUT/json`; `finish` packs those into `$OUT/raw.tgz` and prints the summary.
+# A helper that would run past `DEADLINE` seconds from sourcing is skipped, and says so.
+# (The scripts of the twenty-first session and before define these helpers inline, as they ran.)
+
+set -u
+B=${B:-.device-bin}
+C=${C:-/tmp/h200.json}
+# (Copied, so that `DEADLINE=300 . tools/scripts/device-call.sh` holds after the sourcing.)
+CALL_DEADLINE=${DEADLINE:-540}
+T0=$(date +%s)
+S=$OUT/summary.txt
+mkdir -p "$OUT/logs" "$OUT/json"
+: > "$S"
+cp "$B/h200.json" "$C" && chmod u+w "$C"
+
+# Seconds left before DEADLINE.
+left() { echo $(( CALL_DEADLINE - ($(date +%s) - T0) )); }
+
+# The `gpu` pipeline with fusion options $1 and lowering options $2.
+pipeline() {
+  echo "builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{$1},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{$2})"
+}
+
+# morf-bench of a textual pipeline, no tuning cache: label file sizes fuse-opts lower-opts extra...
+bench_pipeline() {
+  local l=$1 f=$2 sz=$3 fo=$4 lo=$5; shift 5
+  [ "$(left)" -lt 40 ] && { echo "$l: skipped (deadline)" >> "$S"; return; }
+  timeout 90 "$B/morf-bench" "$f" --tuning-cache none --fused-pipeline "$(pipeline "$fo" "$lo")" --sizes "$sz" \
+    --warmup 10 --json "$OUT/json/$l.json" "$@" > "$OUT/logs/$l.txt" 2>&1
+  echo "$l rc=$? [$lo $*]: $(summary_of "$OUT/logs/$l.txt")" >> "$S"
+}
+
+# morf-bench with the cache copy: label file sizes extra...
+bench_cache() {
+  local l=$1 f=$2 sz=$3; shift 3
+  [ "$(left)" -lt 40 ] && { echo "$l: skipped (deadline)" >> "$S"; return; }
+  timeout 90 "$B/morf-bench" "$f" --tuning-cache "$C" --sizes "$sz" --warmup 10 --json "$OUT/json/$l.json" "$@" \
+    > "$OUT/logs/$l.txt" 2>&1
+  echo "$l rc=$? [cache]: $(summary_of "$OUT/logs/$l.txt")" >> "$S"
+}
+
+# The median, % of floor and check lines of a morf-bench log.
+summary_of() {
+  echo "$(grep -o 'median [0-9.]* us' "$1" | head -1) $(grep -E '^\| [0-9]' "$1" | awk -F'|' '{print $8}') $(grep -o 'rel_err=[^ ]* ([^)]*) [a-z]*' "$1" | tr '\n' ' ')"
+}
+
+# morf-tune into the cache copy (one round, 0.5% gain, fp64 check): example sizes timeout extra...
+# The cache copy comes back as $OUT/h200.json after each run.
+tune() {
+  local e=$1 s=$2 to=$3 l=tune-$1-${2//[=,]/_}; shift 3
+  [ "$(left)" -lt $(( to + 5 )) ] && to=$(( $(left) - 5 ))
+  [ "$to" -lt 20 ] && { echo "$l: skipped (deadline)" >> "$S"; return; }
+  timeout "$to" "$B/morf-tune" "examples/$e.mlir" --sizes "$s" --cache "$C" --rounds 1 --min-gain 0.005 \
+    --runs 30 --final-runs 50 --json "$OUT/json/$l.json" "$@" > "$OUT/logs/$l.txt" 2> "$OUT/logs/$l.log"
+  echo "$l rc=$? t=$(( $(date +%s) - T0 )): $(grep -E '^\| M' "$OUT/logs/$l.txt" | tail -1)" >> "$S"
+  cp "$C" "$OUT/h200.json"
+}
+
+# compute-sanitizer memcheck and racecheck of the cached schedule: label example sizes bucket-sizes
+sanitize() {
+  local l=$1 ex=$2 sz=$3 hint=$4 tool
+  "$B/morf-opt" "examples/$ex.mlir" --pipeline gpu --size-hints "$hint" --tuning-cache "$C" -o "$OUT/logs/$l.mlir" \
+    2>> "$OUT/logs/opt.txt" || { echo "$l: morf-opt failed" >> "$S"; return; }
+  grep -o 'morf.schedule = "[^"]*"' "$OUT/logs/$l.mlir" | head -1 | sed "s/^/$l: /" >> "$S"
+  for tool in memcheck racecheck; do
+    [ "$(left)" -lt 40 ] && { echo "$l $tool: skipped (deadline)" >> "$S"; continue; }
+    timeout 60 compute-sanitizer --tool $tool --error-exitcode 9 "$B/morf-run" "$OUT/logs/$l.mlir" --device gpu \
+      --random "$sz" --output-dir "/tmp/o-$l" > "$OUT/logs/san-$l-$tool.txt" 2>&1
+    echo "$l $tool rc=$?: $(grep -h 'ERROR SUMMARY\|RACECHECK SUMMARY' "$OUT/logs/san-$l-$tool.txt" | head -1)" >> "$S"
+  done
+}
+
+# Outputs of N fresh processes with the cache copy, compared bitwise: label example sizes N
+determinism() {
+  local l=$1 ex=$2 sz=$3 n=$4 i r
+  for i in $(seq 1 "$n"); do
+    [ "$(left)" -lt 10 ] && break
+    timeout 30 "$B/morf-run" "examples/$ex.mlir" --device gpu --tuning-cache "$C" -v --random "$sz" --seed 7 \
+      --output-dir "/tmp/det-$l-$i" > "$OUT/logs/det-$l-$i.txt" 2>&1
+  done
+  grep -h -o 'tuned schedule.*' "$OUT/logs/det-$l-1.txt" 2>/dev/null | head -1 >> "$S"
+  for r in $(ls "/tmp/det-$l-1/" 2>/dev/null | grep -v result0); do
+    echo "determinism $l $r: $(ls /tmp/det-"$l"-*/"$r" 2>/dev/null | wc -l) runs, $(md5sum /tmp/det-"$l"-*/"$r" 2>/dev/null | awk '{print $1}' | sort -u | wc -l) distinct" >> "$S"
+  done
+}
+
+# Packs the raw logs and JSON into $OUT/raw.tgz and prints the summary.
+finish() {
+  (cd "$OUT" && tar czf raw.tgz logs json && rm -rf logs json)
+  cat "$S"
+}
