@@ -1310,23 +1310,21 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                     // flight for one CTA a SM, and neither `staged-rows=1` nor `rows-in-flight`
                     // is asked.)
                     let two_rows = 2 * staged_row_bytes(shape, n);
-                    let ringless = |(_, sh): (u32, bool)| {
-                        sh && device.shared_mem_per_sm.saturating_sub(shared_accs_bytes(shape.partials, n)) < two_rows
-                            && two_rows <= STAGED_BYTES_PER_SM.min(device.shared_mem_per_sm)
-                    };
+                    let accs_bytes = shared_accs_bytes(shape.partials, n);
+                    let accs_leave_no_ring = device.shared_mem_per_sm.saturating_sub(accs_bytes) < two_rows
+                        && two_rows <= STAGED_BYTES_PER_SM.min(device.shared_mem_per_sm);
                     let tight_regs = cands.iter().copied().find(|&c| !c.1 && slack(c).is_some_and(|sl| sl >= 0));
                     let with_margin = match (with_margin, tight_regs) {
-                        (Some(c), Some(r)) if cl == 1 && ringless(c) && o.staged_rows != 1 && o.rows_in_flight == 0 => {
+                        (Some((_, true)), Some((t, _)))
+                            if cl == 1 && accs_leave_no_ring && o.staged_rows != 1 && o.rows_in_flight == 0 =>
+                        {
                             ring_over_accs = true;
-                            let sl = slack(r).unwrap_or(0);
                             tight_note = Some(format!(
-                                "partials in registers (~{} of the {} registers a thread of {} may hold: ptxas may spill), not in shared memory: its {} bytes would leave no room for two staged rows, and the row would come again from L2",
-                                bound_of(r.0) - sl,
-                                bound_of(r.0),
-                                r.0,
-                                shared_accs_bytes(shape.partials, n)
+                                "partials in registers (~{} of the {} registers a thread of {t} may hold: ptxas may spill), not in shared memory: its {accs_bytes} bytes would leave no room for two staged rows, and the row would come again from L2",
+                                reload_regs(shape, n.div_ceil(t as u64)),
+                                bound_of(t),
                             ));
-                            Some(r)
+                            Some((t, false))
                         }
                         _ => with_margin,
                     };
