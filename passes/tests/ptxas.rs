@@ -23,37 +23,11 @@ use std::process::Command;
 
 use morf_gpu::ops::FuncOp;
 use morf_ir::{parse_source, Context};
+use morf_passes::target::ptx::ptxas::{find_ptxas, spills};
 use morf_passes::target::ptx::{bench_kernels, emit_module, PtxOptions};
 
 fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("passes/ has a parent").to_path_buf()
-}
-
-fn runs(cmd: &Path) -> bool {
-    Command::new(cmd).arg("--version").output().is_ok_and(|o| o.status.success())
-}
-
-fn find_ptxas() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("MORF_PTXAS").filter(|p| !p.is_empty()) {
-        return Some(PathBuf::from(p));
-    }
-    // `nvidia` is a namespace package (no `__file__`), so ask for its path.
-    let out = Command::new("python3")
-        .args(["-c", "import nvidia; print(list(nvidia.__path__)[0])"])
-        .output()
-        .ok()
-        .filter(|o| o.status.success());
-    if let Some(o) = out {
-        let dir = PathBuf::from(String::from_utf8_lossy(&o.stdout).trim());
-        for sub in ["cu13/bin/ptxas", "cuda_nvcc/bin/ptxas", "cu12/bin/ptxas"] {
-            let p = dir.join(sub);
-            if p.is_file() && runs(&p) {
-                return Some(p);
-            }
-        }
-    }
-    let p = PathBuf::from("ptxas");
-    runs(&p).then_some(p)
 }
 
 /// Every `.mlir` file under `dir`, sorted, outside `Inputs` folders.
@@ -76,35 +50,6 @@ fn setup(ctx: &mut Context) {
     morf_tensor::register(ctx);
     morf_loop::register(ctx);
     morf_gpu::register(ctx);
-}
-
-/// The spill bytes per function in ptxas `-v` output: (name, stores, loads).
-fn spills(log: &str) -> Vec<(String, u64, u64)> {
-    let mut out = Vec::new();
-    let mut current = None;
-    for line in log.lines() {
-        if let Some(rest) = line.split("Function properties for ").nth(1) {
-            current = Some(rest.trim().to_string());
-        } else if line.contains("bytes spill stores") {
-            let num = |key: &str| -> u64 {
-                line.split(',')
-                    .find(|part| part.contains(key))
-                    .and_then(|part| part.split_whitespace().next())
-                    .and_then(|n| n.parse().ok())
-                    .unwrap_or(0)
-            };
-            if let Some(name) = current.take() {
-                out.push((name, num("spill stores"), num("spill loads")));
-            }
-        }
-    }
-    out
-}
-
-#[test]
-fn spill_lines_are_parsed() {
-    let log = "ptxas info    : Function properties for k\n    0 bytes stack frame, 8 bytes spill stores, 4 bytes spill loads\n";
-    assert_eq!(spills(log), [("k".to_string(), 8, 4)]);
 }
 
 #[test]

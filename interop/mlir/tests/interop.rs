@@ -10,6 +10,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use morf::passes::target::ptx::ptxas::find_ptxas;
 use morf::{Device, Inputs, Session};
 use morf_ir::{Loc, OpId};
 
@@ -160,25 +161,6 @@ fn import_errors_are_located_and_never_panic() {
             }
         }
     }
-}
-
-/// `ptxas`: `$MORF_PTXAS`, else the one of the `nvidia-cuda-nvcc` wheel, else on `PATH`.
-fn find_ptxas() -> Option<PathBuf> {
-    let runs = |p: &Path| Command::new(p).arg("--version").output().is_ok_and(|o| o.status.success());
-    if let Some(p) = std::env::var_os("MORF_PTXAS").filter(|p| !p.is_empty()) {
-        return Some(PathBuf::from(p));
-    }
-    if let Ok(o) = Command::new("python3").args(["-c", "import nvidia; print(list(nvidia.__path__)[0])"]).output() {
-        let dir = PathBuf::from(String::from_utf8_lossy(&o.stdout).trim());
-        for sub in ["cu13/bin/ptxas", "cuda_nvcc/bin/ptxas", "cu12/bin/ptxas"] {
-            let p = dir.join(sub);
-            if p.is_file() && runs(&p) {
-                return Some(p);
-            }
-        }
-    }
-    let p = PathBuf::from("ptxas");
-    runs(&p).then_some(p)
 }
 
 #[test]

@@ -23,6 +23,7 @@
 //! `docs/target-ptx.md`.
 
 mod kernel;
+pub mod ptxas;
 
 use morf_gpu::ops::FuncOp;
 use morf_ir::{Context, Diagnostic, OpId};

@@ -383,8 +383,13 @@ mod tests {
         let c = TuningCache::builtin();
         let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/");
         let rows = [
-            ("rmsnorm_bwd", &["M~2^19,N=384", "M~2^16,N=1024", "M~2^15,N=4096", "M~2^14,N=8192"][..]),
-            ("layernorm_bwd", &["M~2^19,N=384", "M~2^16,N=1024", "M~2^15,N=4096", "M~2^14,N=8192"][..]),
+            // (And, since the twenty-second session, clusters per row at 8192 x 32768; the
+            // 100000 x 32768 entries are unchecked: the host's fp64 reference is too slow there.)
+            ("rmsnorm_bwd", &["M~2^19,N=384", "M~2^16,N=1024", "M~2^15,N=4096", "M~2^14,N=8192", "M~2^13,N=32768"][..]),
+            (
+                "layernorm_bwd",
+                &["M~2^19,N=384", "M~2^16,N=1024", "M~2^15,N=4096", "M~2^14,N=8192", "M~2^13,N=32768"][..],
+            ),
             ("rmsnorm_bwd_f32", &["M~2^19,N=384"][..]),
             ("layernorm_bwd_f32", &["M~2^19,N=384"][..]),
             // The examples tuned at 65536 x 1024 (3-D: 64 x 1024 x 1024) in the tenth session.

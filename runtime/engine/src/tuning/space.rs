@@ -108,7 +108,7 @@ pub fn knobs(passes: &[&str], sms: u32) -> Vec<Knob> {
         out.push(Knob { pass: l, key: "grid", values: grids });
         out.push(Knob { pass: l, key: "split-rows", values: v(&["64", "128", "256", "512", "1024"]) });
         // CTAs per row, one thread-block cluster (long rows; 1: none).
-        out.push(Knob { pass: l, key: "cluster", values: v(&["1", "2", "4"]) });
+        out.push(Knob { pass: l, key: "cluster", values: v(&["1", "2", "4", "8"]) });
     }
     out
 }
@@ -155,19 +155,24 @@ pub fn recipes(passes: &[&str], sms: u32) -> Vec<Recipe> {
         values: values.iter().map(|(k, v)| (*k, v.to_string())).collect(),
     };
     let per_sm = sms.max(1).to_string();
-    let cta_row = |name, ctas| {
-        r(
-            name,
-            &[
-                ((f, "partials"), "resident"),
-                ((f, "splits"), "32"),
-                ((l, "staged-rows"), "1"),
-                ((l, "rows-in-flight"), "1"),
-                ((l, "interleave-splits"), "true"),
-                ((l, "remat-converts"), "true"),
-                ((l, "min-ctas"), ctas),
-            ],
-        )
+    let cta_row_values = |ctas| {
+        vec![
+            ((f, "partials"), "resident"),
+            ((f, "splits"), "32"),
+            ((l, "staged-rows"), "1"),
+            ((l, "rows-in-flight"), "1"),
+            ((l, "interleave-splits"), "true"),
+            ((l, "remat-converts"), "true"),
+            ((l, "min-ctas"), ctas),
+        ]
+    };
+    let cta_row = |name, ctas| r(name, &cta_row_values(ctas));
+    // The same launch for a row spread over a cluster of CTAs, each CTA holding its share in
+    // registers (`reload=false`), chunk-major so that ptxas fits the bound.
+    let cluster_row = |name, cluster, ctas| {
+        let mut v = cta_row_values(ctas);
+        v.extend([((l, "cluster"), cluster), ((l, "reload"), "false"), ((l, "chunk-major"), "true")]);
+        r(name, &v)
     };
     vec![
         // A balanced split a resident CTA, its rows interleaved across the CTAs (RMSNorm f32
@@ -195,6 +200,14 @@ pub fn recipes(passes: &[&str], sms: u32) -> Vec<Recipe> {
         // ptxas spills and it loses 20-40%).
         cta_row("a CTA per row, two CTAs a SM, row in registers", "2"),
         cta_row("a CTA per row, three CTAs a SM, row in registers", "3"),
+        // A cluster per row, several CTAs a SM, each CTA's share of the row in registers: the
+        // heuristic's cluster of two CTAs of 512 (one a SM, the row reloaded from a ring) waits
+        // at every row's cluster exchange with nothing else to run; several clusters' CTAs on an
+        // SM overlap those waits (docs/perf.md, twenty-second session: RMSNorm backward at
+        // 100000 x 32768 6925 -> 5940 us in clusters of 4 x 256, two a SM; LayerNorm, two
+        // partials a column, 7440 -> 6748 in clusters of 8 x 256, three a SM).
+        cluster_row("a cluster of 4 per row, two CTAs a SM, row in registers", "4", "2"),
+        cluster_row("a cluster of 8 per row, three CTAs a SM, row in registers", "8", "3"),
         // A CTA per row that reloads its row from a ring of three staged rows, its column
         // partials in registers: the shared accumulators the heuristic takes for a long row
         // leave no room for a ring, so the row comes again from L2 (LayerNorm backward at
@@ -529,6 +542,14 @@ mod tests {
         assert!(rs.iter().all(|r| !r.within(&only)));
         let s = coordinate_descent(&Config::new(), &only, &rs, 1, 0.01, 1000, &mut |c, _| cost(c), &mut |_, _| {});
         assert_eq!(s.best_us(), 100.0);
+        // Every recipe sets each of its knobs to one of that knob's own values (or a
+        // device-relative split), so the descent can reach it from the recipe and back.
+        for r in &rs {
+            for ((p, k), v) in &r.values {
+                let knob = ks.iter().find(|n| n.pass == *p && n.key == *k).expect("recipe knob in the space");
+                assert!(knob.values.contains(v) || k.starts_with("partials"), "{}: {k}={v}", r.name);
+            }
+        }
         // Values are device-relative: the split an SM follows the SM count.
         assert!(recipes(&passes, 108).iter().any(|r| r.values.iter().any(|(_, v)| v == "108")));
         assert!(recipes(&["lower-loop-to-gpu"], 132).is_empty());

@@ -1,0 +1,74 @@
+//! Finding and running NVIDIA's assembler, `ptxas`, to check emitted PTX where no GPU is
+//! present: the suite's assembler tests (every example, every committed tuning entry, the MLIR
+//! interop path) assemble through [`find_ptxas`] and read [`spills`].
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn runs(cmd: &Path) -> bool {
+    Command::new(cmd).arg("--version").output().is_ok_and(|o| o.status.success())
+}
+
+/// `ptxas`: `$MORF_PTXAS` when set, else the one of the `nvidia-cuda-nvcc` wheel
+/// (`python3 -m pip install nvidia-cuda-nvcc`: `nvidia/cu13/bin/ptxas`,
+/// `nvidia/cuda_nvcc/bin/ptxas` or `nvidia/cu12/bin/ptxas`), else `ptxas` on `PATH`; `None`
+/// when none runs.
+pub fn find_ptxas() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("MORF_PTXAS").filter(|p| !p.is_empty()) {
+        return Some(PathBuf::from(p));
+    }
+    // `nvidia` is a namespace package (no `__file__`), so ask for its path.
+    let out = Command::new("python3")
+        .args(["-c", "import nvidia; print(list(nvidia.__path__)[0])"])
+        .output()
+        .ok()
+        .filter(|o| o.status.success());
+    if let Some(o) = out {
+        let dir = PathBuf::from(String::from_utf8_lossy(&o.stdout).trim());
+        for sub in ["cu13/bin/ptxas", "cuda_nvcc/bin/ptxas", "cu12/bin/ptxas"] {
+            let p = dir.join(sub);
+            if p.is_file() && runs(&p) {
+                return Some(p);
+            }
+        }
+    }
+    let p = PathBuf::from("ptxas");
+    runs(&p).then_some(p)
+}
+
+/// The spill bytes per kernel in `ptxas -v` output: `(name, stores, loads)` for each
+/// `Function properties for NAME` followed by its `bytes spill stores` line.
+pub fn spills(log: &str) -> Vec<(String, u64, u64)> {
+    let mut out = Vec::new();
+    let mut current = None;
+    for line in log.lines() {
+        if let Some(rest) = line.split("Function properties for ").nth(1) {
+            current = Some(rest.trim().to_string());
+        } else if line.contains("bytes spill stores") {
+            let num = |key: &str| -> u64 {
+                line.split(',')
+                    .find(|part| part.contains(key))
+                    .and_then(|part| part.split_whitespace().next())
+                    .and_then(|n| n.parse().ok())
+                    .unwrap_or(0)
+            };
+            if let Some(name) = current.take() {
+                out.push((name, num("spill stores"), num("spill loads")));
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spill_lines_are_parsed() {
+        let log = "ptxas info    : Function properties for k\n    0 bytes stack frame, 8 bytes spill stores, 4 bytes spill loads\n\
+                   ptxas info    : Function properties for k1\n    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n";
+        assert_eq!(spills(log), [("k".to_string(), 8, 4), ("k1".to_string(), 0, 0)]);
+        assert!(spills("ptxas info    : Used 30 registers").is_empty());
+    }
+}
