@@ -19,11 +19,10 @@
 //! "ptxas not found, skipping" and passes.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use morf_gpu::ops::FuncOp;
 use morf_ir::{parse_source, Context};
-use morf_passes::target::ptx::ptxas::{find_ptxas, spills};
+use morf_passes::target::ptx::ptxas::{assemble, find_ptxas, spills};
 use morf_passes::target::ptx::{bench_kernels, emit_module, PtxOptions};
 
 fn repo_root() -> PathBuf {
@@ -101,15 +100,9 @@ fn every_kernel_assembles() {
             };
             let ptx_path = tmp.join(format!("k{assembled}.ptx"));
             std::fs::write(&ptx_path, &ptx).unwrap();
-            let out = Command::new(&ptxas)
-                .args(["-arch=sm_90", "-v", "-o"])
-                .arg(tmp.join("out.cubin"))
-                .arg(&ptx_path)
-                .output()
-                .expect("running ptxas");
+            let (ok, log) = assemble(&ptxas, &ptx_path).expect("running ptxas");
             assembled += 1;
-            let log = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-            if !out.status.success() {
+            if !ok {
                 failures.push(format!("{name}: ptxas failed:\n{log}\n--- PTX ---\n{ptx}"));
                 continue;
             }
@@ -187,14 +180,8 @@ fn every_example_assembles_without_spills() {
                 .unwrap_or_else(|d| panic!("{name}: {}", ctx.render(&d)));
             let ptx_path = tmp.join("example.ptx");
             std::fs::write(&ptx_path, &ptx).unwrap();
-            let out = Command::new(&ptxas)
-                .args(["-arch=sm_90", "-v", "-o"])
-                .arg(tmp.join("example.cubin"))
-                .arg(&ptx_path)
-                .output()
-                .expect("running ptxas");
-            let log = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-            if !out.status.success() {
+            let (ok, log) = assemble(&ptxas, &ptx_path).expect("running ptxas");
+            if !ok {
                 failures.push(format!("{name}: ptxas failed:\n{log}"));
                 continue;
             }
@@ -284,14 +271,8 @@ fn benchmark_shapes_do_not_spill() {
                 emit_module(&ctx, module, &PtxOptions::default()).unwrap_or_else(|d| panic!("{}", ctx.render(&d)));
             let ptx_path = tmp.join("bench.ptx");
             std::fs::write(&ptx_path, &ptx).unwrap();
-            let out = Command::new(&ptxas)
-                .args(["-arch=sm_90", "-v", "-o"])
-                .arg(tmp.join("bench.cubin"))
-                .arg(&ptx_path)
-                .output()
-                .expect("running ptxas");
-            let log = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-            if !out.status.success() {
+            let (ok, log) = assemble(&ptxas, &ptx_path).expect("running ptxas");
+            if !ok {
                 failures.push(format!("{name}: ptxas failed:\n{log}"));
                 continue;
             }

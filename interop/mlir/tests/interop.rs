@@ -8,9 +8,8 @@
 #![cfg(feature = "mlir")]
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-use morf::passes::target::ptx::ptxas::find_ptxas;
+use morf::passes::target::ptx::ptxas::{assemble, find_ptxas};
 use morf::{Device, Inputs, Session};
 use morf_ir::{Loc, OpId};
 
@@ -189,18 +188,8 @@ fn mlir_ptx_of_every_example_assembles() {
             let tag = if pipeline == CLUSTER { "cluster" } else { pipeline };
             let file = dir.join(format!("{name}.{tag}.ptx"));
             std::fs::write(&file, &ptx).unwrap();
-            let out = Command::new(&ptxas)
-                .arg("-arch=sm_90")
-                .arg(&file)
-                .arg("-o")
-                .arg(file.with_extension("cubin"))
-                .output()
-                .unwrap();
-            assert!(
-                out.status.success(),
-                "{name} ({pipeline}): ptxas failed:\n{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
+            let (ok, log) = assemble(&ptxas, &file).unwrap();
+            assert!(ok, "{name} ({pipeline}): ptxas failed:\n{log}");
         }
     }
     let _ = std::fs::remove_dir_all(&dir);

@@ -4,16 +4,15 @@
 //! "no kernel spills"), and the tuner measures time, not spills (a cluster entry of the
 //! twenty-second session spilled 40 bytes and was replaced by one that spills none).
 //!
-//! `ptxas` comes from [`find_ptxas`]; without one the test prints "ptxas not found, skipping"
+//! `ptxas` comes from [`find_ptxas`] and runs through [`assemble`]; without one the test prints "ptxas not found, skipping"
 //! and passes.
 
 use std::path::PathBuf;
-use std::process::Command;
 
 use morf_engine::bind::{load_module, new_context, select_function};
 use morf_engine::compile::{lower_for_gpu, pass_registry};
 use morf_engine::tuning::{pipeline_with_options, program_hash, shape_bucket, TuningCache};
-use morf_passes::target::ptx::ptxas::{find_ptxas, spills};
+use morf_passes::target::ptx::ptxas::{assemble, find_ptxas, spills};
 
 /// The examples' texts with their program hash and the function of each.
 fn examples() -> Vec<(PathBuf, String, String, String)> {
@@ -86,14 +85,8 @@ fn every_cache_entry_assembles_without_spills() {
         };
         let ptx = tmp.join(format!("{i}.ptx"));
         std::fs::write(&ptx, &program.ptx).unwrap();
-        let out = Command::new(&ptxas)
-            .args(["-arch=sm_90", "-v", "-o"])
-            .arg(tmp.join(format!("{i}.cubin")))
-            .arg(&ptx)
-            .output()
-            .expect("ptxas runs");
-        let log = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-        if !out.status.success() {
+        let (ok, log) = assemble(&ptxas, &ptx).expect("ptxas runs");
+        if !ok {
             failures.push(format!("{what}: ptxas failed:\n{log}"));
             continue;
         }

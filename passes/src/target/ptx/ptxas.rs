@@ -1,6 +1,6 @@
 //! Finding and running NVIDIA's assembler, `ptxas`, to check emitted PTX where no GPU is
 //! present: the suite's assembler tests (every example, every committed tuning entry, the MLIR
-//! interop path) assemble through [`find_ptxas`] and read [`spills`].
+//! interop path) find it with [`find_ptxas`], run it with [`assemble`] and read [`spills`].
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -34,6 +34,15 @@ pub fn find_ptxas() -> Option<PathBuf> {
     }
     let p = PathBuf::from("ptxas");
     runs(&p).then_some(p)
+}
+
+/// Assembles the PTX file `ptx` with `ptxas -arch=sm_90 -v` (the cubin beside it): whether
+/// ptxas succeeded, and its output (stdout then stderr: the `-v` report or the errors).
+pub fn assemble(ptxas: &Path, ptx: &Path) -> std::io::Result<(bool, String)> {
+    let out =
+        Command::new(ptxas).args(["-arch=sm_90", "-v", "-o"]).arg(ptx.with_extension("cubin")).arg(ptx).output()?;
+    let log = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    Ok((out.status.success(), log))
 }
 
 /// The spill bytes per kernel in `ptxas -v` output: `(name, stores, loads)` for each
