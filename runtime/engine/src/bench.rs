@@ -803,15 +803,7 @@ pub fn run_bench_with_phases(
         let shape = sizes.iter().map(|(_, v)| v.to_string()).collect::<Vec<_>>().join(" x ");
         let named = sizes.iter().map(|(n, v)| format!("{n}={v}")).collect::<Vec<_>>().join(",");
         let mut phase = |what: &str| phase(Some(shape_index), format!("{named}: {what}"));
-        let opts = RunOptions {
-            entry: config.entry.clone(),
-            random: Some(sizes.clone()),
-            seed: config.seed,
-            // Unchecked, nothing is interpreted: inputs past the interpreter's 2^31 elements
-            // (100000 x 32768) are generated for the GPU alone.
-            max_elements: (!config.check).then_some(1 << 36),
-            ..Default::default()
-        };
+        let opts = RunOptions::generated(config.entry.clone(), sizes.clone(), config.seed, config.check);
         phase("inputs");
         let t_bind = std::time::Instant::now();
         let (args, _warnings) = bind_arguments(&rctx, rfunc, &opts)?;

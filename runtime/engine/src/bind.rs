@@ -81,6 +81,22 @@ impl Default for RunOptions {
     }
 }
 
+impl RunOptions {
+    /// Generated inputs of `sizes` for function `entry` (`None`: the only one) from `seed`,
+    /// as the GPU's measuring tools bind them (`morf-bench`, `morf-tune`): where the outputs
+    /// are not `checked`, nothing is interpreted, so the inputs may pass the interpreter's
+    /// 2^31 elements (100000 x 32768), within the device's memory.
+    pub fn generated(entry: Option<String>, sizes: Vec<(String, usize)>, seed: u64, checked: bool) -> RunOptions {
+        RunOptions {
+            entry,
+            random: Some(sizes),
+            seed,
+            max_elements: (!checked).then_some(1 << 36),
+            ..Default::default()
+        }
+    }
+}
+
 fn arg_err(name: &str, message: impl Into<String>) -> EngineError {
     EngineError::Argument { name: name.to_string(), message: message.into() }
 }

@@ -284,15 +284,7 @@ pub fn tune(
             progress(&TuneProgress { shape: si, shapes: cfg.shapes.len(), what, trials, best_us })
         };
         say(format!("{named}: inputs"), (0, cfg.max_trials), None);
-        let opts = RunOptions {
-            entry: cfg.entry.clone(),
-            random: Some(sizes.clone()),
-            seed: cfg.seed,
-            // Unchecked, nothing is interpreted: inputs past the interpreter's 2^31 elements
-            // (100000 x 32768) are generated for the GPU alone, as morf-bench's are.
-            max_elements: (!cfg.check).then_some(1 << 36),
-            ..Default::default()
-        };
+        let opts = RunOptions::generated(cfg.entry.clone(), sizes.clone(), cfg.seed, cfg.check);
         let (args, _) = bind_arguments(&rctx, rfunc, &opts)?;
 
         // Every distinct program (PTX and host function) timed, by hash: (trial, time).
