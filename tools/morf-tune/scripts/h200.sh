@@ -13,6 +13,9 @@
 # STEP=evidence  ncu's DRAM throughput of each row's main kernel, ptxas registers and spills
 #                (the JIT's log), compute-sanitizer memcheck and racecheck on each row's tuned
 #                program and on the odd shapes, and the odd shapes checked against fp64.
+# STEP=long      morf-tune on the long rows of issue 11 (RMSNorm and LayerNorm backward, bf16):
+#                4096 x 16384, 8192 x 32768 (checked) and 100000 x 32768 (unchecked: the host's
+#                fp64 reference of 3.3 G elements is too slow), with the cluster recipes.
 # STEP=unfused   morf-tune on the unfused pipeline at 576000 x 384 (the fair baseline).
 # STEP=examples  morf-tune on every example at 65536 x 1024 (3-D: 64 x 1024 x 1024) and on
 #                shapes outside the benchmark table (32768x768, 33791x768, 131072x256,
@@ -57,7 +60,7 @@ tune() { # file pipeline label sizes...
     for s in "$@"; do args+=(--sizes "$s"); done
     timeout "$LIMIT" "$BIN/morf-tune" "$file" "${args[@]}" --pipeline "$pipeline" --cache "$CACHE" \
         --runs "${RUNS:-20}" --final-runs "${FINAL_RUNS:-50}" --max-trials "${TRIALS:-40}" --rounds "${ROUNDS:-2}" \
-        ${KNOBS:+--knobs "$KNOBS"} \
+        ${KNOBS:+--knobs "$KNOBS"} ${NO_CHECK:+--no-check} \
         --json "$OUT/tune-$label.json" >"$OUT/logs/tune-$label.txt" 2>"$OUT/logs/tune-$label.log"
     echo "== $label (rc=$?)"
     cat "$OUT/logs/tune-$label.txt"
@@ -82,6 +85,12 @@ examples)
         for s in M=32768,N=768 M=33791,N=768 M=131072,N=256 M=1000000,N=256 M=8388608,N=2; do
             tune "examples/$f.mlir" gpu "$f-${s//[=,]/_}" "$s"
         done
+    done
+    ;;
+long)
+    for f in rmsnorm_bwd layernorm_bwd; do
+        for s in M=4096,N=16384 M=8192,N=32768; do tune "examples/$f.mlir" gpu "$f-${s//[=,]/_}" "$s"; done
+        NO_CHECK=1 tune "examples/$f.mlir" gpu "$f-M_100000_N_32768" M=100000,N=32768
     done
     ;;
 unfused)
