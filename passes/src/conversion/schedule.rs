@@ -1581,10 +1581,10 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
             // The heuristic's cluster is sized as one CTA would be for its share (here CTAs of
             // 512, one a SM), and each row waits at the cluster's exchange with little else on
             // the SM to run: a known gap, said with what the tuner reaches (docs/perf.md,
-            // twenty-second session: 8-14% less time at N = 32768 in morf-bench).
+            // twenty-second session: 6.6-14.2% less time at N = 32768 in morf-bench).
             if o.cluster == 0 && s.cluster > 1 {
                 s.notes.0.push(format!(
-                    "the cluster's CTAs of {} threads wait at each row's exchange; the tuner's cluster recipes (CTAs of 256 holding their share of the row, two or three a SM: docs/tuning.md) measured 8-14% faster at N = 32768 on the H200",
+                    "the cluster's CTAs of {} threads wait at each row's exchange; the tuner's cluster recipes (CTAs of 256 holding their share of the row, two or three a SM: docs/tuning.md) measured 7-14% faster at N = 32768 on the H200",
                     s.threads
                 ));
             }

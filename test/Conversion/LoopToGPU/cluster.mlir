@@ -40,7 +40,7 @@
 
 // AUTO: schedule: @rmsnorm_bwd_k0: row_fused threads=512 threads_per_row=512 rows_per_cta=1 {{.*}}cluster=2 fast=yes(N=32768 vector=8 chunks=4 reload)
 // AUTO: note: @rmsnorm_bwd_k0: a cluster of 2 CTAs per row: a row of 32768 columns is over the 16384 one CTA holds well
-// AUTO: note: @rmsnorm_bwd_k0: the cluster's CTAs of 512 threads wait at each row's exchange; the tuner's cluster recipes (CTAs of 256 holding their share of the row, two or three a SM: docs/tuning.md) measured 8-14% faster at N = 32768 on the H200
+// AUTO: note: @rmsnorm_bwd_k0: the cluster's CTAs of 512 threads wait at each row's exchange; the tuner's cluster recipes (CTAs of 256 holding their share of the row, two or three a SM: docs/tuning.md) measured 7-14% faster at N = 32768 on the H200
 
 // ONE: schedule: @rmsnorm_bwd_k0: row_fused threads=512
 // ONE-NOT: cluster
