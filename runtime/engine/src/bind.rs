@@ -856,6 +856,17 @@ mod tests {
     }
 
     #[test]
+    fn generated_options_lift_the_interpreter_bound_only_unchecked() {
+        let sizes = vec![("M".to_string(), 100000), ("N".to_string(), 32768)];
+        let checked = RunOptions::generated(None, sizes.clone(), 7, true);
+        assert_eq!((checked.max_elements, checked.seed, checked.random.as_ref()), (None, 7, Some(&sizes)));
+        let unchecked = RunOptions::generated(Some("f".into()), sizes, 0, false);
+        const { assert!(100000 * 32768 > morf_ir::interp::MAX_ELEMENTS) };
+        assert!(unchecked.max_elements.is_some_and(|n| n >= 100000 * 32768));
+        assert_eq!(unchecked.entry.as_deref(), Some("f"));
+    }
+
+    #[test]
     fn input_spec() {
         assert_eq!(parse_input_spec("%x=a=b.npy").unwrap(), ("x".to_string(), PathBuf::from("a=b.npy")));
         assert!(parse_input_spec("x").is_err());
