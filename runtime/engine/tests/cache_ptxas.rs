@@ -1,4 +1,5 @@
-//! Every entry of the committed tuning cache (`src/tuning/h200.json`) compiles, for the
+//! Every entry of the committed tuning cache (`src/tuning/h200.json`), found through the
+//! cache's own lookup ([`resolve`], as morf-opt and morf-run find it), compiles, for the
 //! example program its hash names and at the sizes it was measured at, to PTX that `ptxas`
 //! assembles without a register spill: a tuned schedule is a register budget too (issue 11:
 //! "no kernel spills"), and the tuner measures time, not spills (a cluster entry of the
@@ -11,7 +12,7 @@ use std::path::PathBuf;
 
 use morf_engine::bind::{load_module, new_context, select_function};
 use morf_engine::compile::{lower_for_gpu, pass_registry};
-use morf_engine::tuning::{pipeline_with_options, program_hash, shape_bucket, TuningCache};
+use morf_engine::tuning::{program_hash, resolve, ProgramRef, Resolution, TuningCache};
 use morf_passes::target::ptx::ptxas::{assemble, find_ptxas, spills};
 
 /// The examples' texts with their program hash and the function of each.
@@ -54,29 +55,29 @@ fn every_cache_entry_assembles_without_spills() {
             failures.push(format!("{what}: no example has program {}", e.program));
             continue;
         };
-        // The sizes the entry was measured at give its bucket and the hints it compiles for.
-        let sizes: Vec<(String, u64)> = e
-            .evidence
-            .as_ref()
-            .map(|ev| {
-                ev.sizes
-                    .split(',')
-                    .filter_map(|kv| kv.split_once('='))
-                    .map(|(k, v)| (k.to_string(), v.parse().expect("a size")))
-                    .collect()
-            })
-            .unwrap_or_default();
+        // The entry as `morf-opt` and `morf-run` find it: through the cache's lookup at the
+        // sizes it was measured at, which give its bucket's hints and its options.
+        let Some(sizes) = e.evidence.as_ref().map(|ev| ev.sizes.clone()) else {
+            failures.push(format!("{what}: no evidence, so no sizes"));
+            continue;
+        };
         let mut ctx = new_context(false);
         let m = load_module(&mut ctx, "e.mlir", text).unwrap();
         let func = select_function(&ctx, m, None, "e.mlir").unwrap();
-        let bucket = shape_bucket(&ctx, func, &sizes);
-        if bucket.key != e.bucket {
-            failures.push(format!("{what}: measured at '{sizes:?}', bucket {}", bucket.key));
-            continue;
-        }
-        let pipeline = pipeline_with_options(&reg, &e.pipeline, &e.options).unwrap();
+        let prog = ProgramRef { ctx: &ctx, module: m, func };
+        let (pipeline, hints) = match resolve(&cache, &reg, prog, &e.pipeline, Some(&sizes), &e.device) {
+            Ok(Resolution::Tuned { pipeline, hints, entry, .. }) if entry.same_key(e) => (pipeline, hints),
+            Ok(r) => {
+                failures.push(format!("{what}: measured at {sizes}, the lookup gives: {}", r.note()));
+                continue;
+            }
+            Err(err) => {
+                failures.push(format!("{what}: {err}"));
+                continue;
+            }
+        };
         let name = file.display().to_string();
-        let program = match lower_for_gpu(&name, text, None, false, &pipeline, Some(&bucket.hints)) {
+        let program = match lower_for_gpu(&name, text, None, false, &pipeline, Some(&hints)) {
             Ok(p) => p,
             Err(err) => {
                 failures.push(format!("{what}: {err}"));
