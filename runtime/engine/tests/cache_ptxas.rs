@@ -5,8 +5,8 @@
 //! "no kernel spills"), and the tuner measures time, not spills (a cluster entry of the
 //! twenty-second session spilled 40 bytes and was replaced by one that spills none).
 //!
-//! `ptxas` comes from [`find_ptxas`] and runs through [`assemble`]; without one the test prints "ptxas not found, skipping"
-//! and passes.
+//! `ptxas` comes from [`find_ptxas`] and runs through [`assemble`]; without one the test
+//! prints "ptxas not found, skipping" and passes.
 
 use std::path::PathBuf;
 
