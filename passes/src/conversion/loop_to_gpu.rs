@@ -567,7 +567,7 @@ pub const OPTIONS: &[PassOptionInfo] = &[
     },
     PassOptionInfo {
         key: "staged-rows",
-        help: "rows a warp or CTA of a register-resident row kernel keeps in flight through shared memory (asynchronous copies, after any shared partials): 1 for none, 2..8 (0: heuristic, which stages for a CTA per row)",
+        help: "rows a warp or CTA of a register-resident row kernel keeps in flight through shared memory (asynchronous copies, after any shared partials): 1 for none, 2..8 (0: heuristic, which stages for a CTA per row, and two rows for a warp per row whose heavy row would otherwise give CTAs up for its next row in registers)",
         default: "0",
     },
     PassOptionInfo {
@@ -594,7 +594,7 @@ pub const OPTIONS: &[PassOptionInfo] = &[
     },
     PassOptionInfo {
         key: "chunk-major",
-        help: "register-resident row kernels emit a body chunk by chunk of a thread's columns instead of op by op (same results, shorter live ranges; a tuner knob)",
+        help: "register-resident row kernels emit a body chunk by chunk of a thread's columns instead of op by op (same results, shorter live ranges; a tuner knob; false still lets the heuristic take it for a heavy row it stages)",
         default: "false",
     },
     PassOptionInfo {
@@ -624,7 +624,7 @@ pub const OPTIONS: &[PassOptionInfo] = &[
     },
     PassOptionInfo {
         key: "remat-converts",
-        help: "kernels widen a loaded bf16 to f32 again after each barrier or warp reduction instead of holding the f32 across it (the packed words stay in registers: fewer registers, the same results; a tuner knob)",
+        help: "kernels widen a loaded bf16 to f32 again after each barrier or warp reduction instead of holding the f32 across it (the packed words stay in registers: fewer registers, the same results; a tuner knob; false still lets the heuristic take it for a heavy row it stages)",
         default: "false",
     },
     PassOptionInfo {
@@ -707,7 +707,10 @@ impl Pass for LowerLoopToGpu {
             // another way (a collapsed `x[r div M, r rem M, j]`): ptxas keeps a dead 64-bit
             // division (it still calls its routine), so the kernel drops it here.
             crate::transforms::dce::eliminate_dead_code(ctx, k);
-            if self.options.remat_converts {
+            // Every kernel with the pass option; a kernel whose schedule asks for it
+            // (`FastShape::remat_converts`, marked while it was built) otherwise.
+            let asked = ctx.remove_attr(k, REMAT_CONVERTS_MARK);
+            if self.options.remat_converts || asked {
                 super::remat_converts::remat_converts(ctx, k);
             }
             if self.options.contract_fma {
@@ -719,6 +722,10 @@ impl Pass for LowerLoopToGpu {
         legal_target().check_legal(ctx, root)
     }
 }
+
+/// The transient kernel attribute that marks a kernel whose schedule redoes its widenings
+/// after the barrier ([`FastShape::remat_converts`]); the pass removes it once it has.
+const REMAT_CONVERTS_MARK: &str = "morf.remat_converts";
 
 /// What `lower-loop-to-gpu` leaves: `builtin`, `func` and `mgpu` ops, and the `mloop` ops of
 /// the host (`dim`, `alloc`, `fill`, `dealloc`, scalars) and of kernel bodies (scalars,
@@ -3379,11 +3386,12 @@ impl<'a> KernelBuilder<'a> {
         let full = fast_regs(shape, per_thread, s);
         // `remat-converts` holds a 16-bit row's loads as packed words: half the registers.
         let packed = if shape.fast_bytes == 2 { per_thread * shape.row_inputs as u64 / 2 } else { 0 };
-        let est = if self.opts.remat_converts { full.saturating_sub(packed) } else { full };
+        let remat = self.opts.remat_converts || s.fast.is_some_and(|f| f.remat_converts);
+        let est = if remat { full.saturating_sub(packed) } else { full };
         if est <= cap {
             return None;
         }
-        let hint = if !self.opts.remat_converts && packed > 0 && full - packed <= cap {
+        let hint = if !remat && packed > 0 && full - packed <= cap {
             format!("; remat-converts=true would hold its loads packed (about {} registers)", full - packed)
         } else {
             String::new()
@@ -3418,6 +3426,10 @@ impl<'a> KernelBuilder<'a> {
                     sched.notes.0.push(note);
                 }
             }
+        }
+        if s.fast.is_some_and(|f| f.remat_converts) {
+            let unit = self.ctx.unit_attr();
+            self.ctx.set_attr(self.kernel, REMAT_CONVERTS_MARK, unit);
         }
         // The bound it takes if a final reduction joins it behind a grid barrier.
         self.cooperative_ctas = self.opts.min_ctas.apply(planned_ctas_per_sm(&self.opts.device, &shape, &s, true));
@@ -3906,6 +3918,8 @@ struct FastState {
     /// Chunk-major emission (`chunk-major`): the chunk whose columns `fast_op` emits now;
     /// `None`: all of them.
     chunk: Option<usize>,
+    /// The body is emitted chunk by chunk (the pass option, or [`FastShape::chunk_major`]).
+    chunk_major: bool,
     /// A row's stride is its buffer's last dim at run time (the vector form of a pointwise or
     /// split-K partial kernel, [`VecPlan`]), not the specialized `n` of a row-fused kernel.
     dyn_rows: bool,
@@ -4277,6 +4291,7 @@ impl<'a> KernelBuilder<'a> {
             valid: valid.clone(),
             ws: ws.iter().enumerate().map(|(p, w)| (*w, p)).collect(),
             reload: fast.reload,
+            chunk_major: fast.chunk_major || self.opts.chunk_major,
             ..FastState::default()
         });
         // A warp per row accumulates in its slot's rows of the shared partials; a CTA per row
@@ -4901,7 +4916,7 @@ impl<'a> KernelBuilder<'a> {
             }
         };
         let k = self.fs().k;
-        if self.opts.chunk_major && self.fs().chunk.is_none() {
+        if self.fs().chunk_major && self.fs().chunk.is_none() {
             for c in 0..k {
                 self.fs().chunk = Some(c);
                 let step = work.iter().try_for_each(|&o| self.fast_op(o));

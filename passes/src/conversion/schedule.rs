@@ -138,6 +138,19 @@ pub struct FastShape {
     /// that holds its row (`reload=false shared-accs=true`): in the launch's dynamic shared
     /// memory as with `reload`.
     pub shared_accs: bool,
+    /// The widenings of the row's 16-bit loads are redone after each row reduction's
+    /// barrier for this kernel, as the pass-wide `remat-converts` does for every kernel: the
+    /// loads stay packed across it (half the registers). The heuristic sets it where it stages
+    /// a heavy row's next row instead of holding it in registers, so that the row and the
+    /// ring's addresses fit the register bound of the CTAs it keeps (rmsnorm_bwd at 32768 x
+    /// 768 spilled 8 bytes at two CTAs of 256 without it).
+    pub remat_converts: bool,
+    /// The row body is emitted chunk by chunk of a thread's columns instead of op by op for
+    /// this kernel, as the pass-wide `chunk-major` does for every kernel (shorter live
+    /// ranges). Set with [`FastShape::remat_converts`] where the heuristic stages a heavy row
+    /// (gelu_bwd_bias at 200000 x 896, a partial last chunk: 72 bytes spilled at two CTAs of
+    /// 256 without it, 124 registers and none with it).
+    pub chunk_major: bool,
 }
 
 /// Bytes of the shared accumulators of a reload-form CTA per row with `partials` partials
@@ -182,6 +195,12 @@ impl fmt::Display for Schedule {
             }
             if fast.shared_accs {
                 write!(f, " shared-accs")?;
+            }
+            if fast.remat_converts {
+                write!(f, " remat-converts")?;
+            }
+            if fast.chunk_major {
+                write!(f, " chunk-major")?;
             }
         }
         Ok(())
@@ -270,6 +289,12 @@ impl Schedule {
             }
             if f.shared_accs {
                 int(ctx, &mut fe, "shared_accs", 1);
+            }
+            if f.remat_converts {
+                int(ctx, &mut fe, "remat_converts", 1);
+            }
+            if f.chunk_major {
+                int(ctx, &mut fe, "chunk_major", 1);
             }
             let (k, v) = (ctx.sym("fast"), ctx.dict_attr(fe));
             e.push((k, v));
@@ -410,7 +435,10 @@ impl Schedule {
                         .ok_or_else(|| format!("'morf.schedule' entry 'fast' needs a positive integer '{k}'"))
                 };
                 for (n, _) in fe {
-                    if !matches!(ctx.str(*n), "cols" | "chunks" | "vector" | "reload" | "shared_accs") {
+                    if !matches!(
+                        ctx.str(*n),
+                        "cols" | "chunks" | "vector" | "reload" | "shared_accs" | "remat_converts" | "chunk_major"
+                    ) {
                         return Err(format!("'morf.schedule' entry 'fast' has an unknown entry '{}'", ctx.str(*n)));
                     }
                 }
@@ -436,6 +464,8 @@ impl Schedule {
                     vector: fint("vector")? as u32,
                     reload,
                     shared_accs,
+                    remat_converts: flag("remat_converts")?,
+                    chunk_major: flag("chunk_major")?,
                 })
             }
         };
@@ -685,12 +715,14 @@ impl Schedule {
         }
         match self.fast {
             Some(f) => out.push_str(&format!(
-                " fast=yes(N={} vector={} chunks={}{}{})",
+                " fast=yes(N={} vector={} chunks={}{}{}{}{})",
                 f.cols,
                 f.vector,
                 f.chunks,
                 if f.reload { " reload" } else { "" },
-                if f.shared_accs { " shared-accs" } else { "" }
+                if f.shared_accs { " shared-accs" } else { "" },
+                if f.remat_converts { " remat-converts" } else { "" },
+                if f.chunk_major { " chunk-major" } else { "" }
             )),
             None => out.push_str(" fast=no"),
         }
@@ -735,7 +767,9 @@ pub struct NestShape {
 /// 128-register allocation, two CTAs of 256), gelu_bwd_bias (51: 1632) 207 -> 178 (177
 /// registers, one CTA); the other way row_col_stats (18: 576) 53 -> 69, layernorm_fwd (20:
 /// 640) 77.5 -> 94.8, and layernorm_bwd at 576000 x 384 (56 a point, 12 columns: 672) 438 ->
-/// 608.
+/// 608. Where that second row in registers would cost a warp per row CTAs a SM, the heuristic
+/// stages it through shared memory instead (twenty-third session: gelu_bwd_bias 149 -> 115 us
+/// against two rows in registers).
 pub const HEAVY_ROW_ISSUE: u64 = 900;
 
 /// The most estimated registers ([`row_regs`]) of a row kernel with two rows in flight
@@ -1233,6 +1267,9 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
             // The heuristic took register partials within an eighth of the bound over shared
             // accumulators that leave no room for a ring (below): the ring is staged anyway.
             let mut ring_over_accs = false;
+            // A heavy warp-per-row kernel stages its next row instead of holding it in
+            // registers (below, where the rows in flight are chosen).
+            let mut stage_heavy = false;
             if let Some(n_full) = fast_n {
                 let v = fast_vector(o, shape, n_full);
                 // The CTA's share of the row (all of it without a cluster).
@@ -1356,8 +1393,15 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                     }
                     let per = n.div_ceil(s.threads_per_row.max(1) as u64);
                     let chunks = n.div_ceil(s.threads_per_row as u64 * v as u64);
-                    s.fast =
-                        Some(FastShape { vector: v, chunks: chunks as u32, cols: n_full, reload: true, shared_accs });
+                    s.fast = Some(FastShape {
+                        vector: v,
+                        chunks: chunks as u32,
+                        cols: n_full,
+                        reload: true,
+                        shared_accs,
+                        remat_converts: false,
+                        chunk_major: false,
+                    });
                     if o.reload.is_none() && o.shared_accs.is_none() {
                         let how = if shared_accs {
                             format!(
@@ -1402,6 +1446,8 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                         cols: n_full,
                         reload: false,
                         shared_accs: held_accs,
+                        remat_converts: false,
+                        chunk_major: false,
                     });
                 } else if fits {
                     // Also for a forced CTA size (threads=512 at N = 1024: 331 us against 110
@@ -1451,6 +1497,39 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                     1
                 };
                 let auto = if f.reload { 1 } else { auto };
+                // A warp per row whose heavy row would give CTAs up for its next row in
+                // registers stages that row through shared memory instead (a ring of two rows,
+                // filled by asynchronous copies) and keeps the CTAs of one row in registers,
+                // where the ring fits beside the shared partials on those CTAs. Measured on the
+                // H200 against the binary before the rule (twenty-third session, untuned,
+                // morf-bench, calls 4-5): gelu_bwd_bias 149.1 -> 115.4 us at 65536 x 1024,
+                // 415.2 -> 318.5 at 262144 x 768, 63.5 -> 50.2 at 32768 x 768, 135.1 -> 117.0
+                // at 65536 x 960; softmax_fwd_colsum 88.9 -> 80.8; tanh_bwd_bias 117.6 ->
+                // 110.4; rmsnorm_bwd 329.3 -> 314.2 at 262144 x 768; two_norms_shared_weight
+                // 100.2 -> 95.5 at 32768 x 768. One loss: gelu_bwd_bias at 200000 x 896, 364 ->
+                // 433 (two CTAs a SM at 124 registers; one CTA, `min-ctas=1`, 335).
+                let ring = 2 * staged_row_bytes(shape, s.cta_cols()) * s.rows_per_cta as u64;
+                let shared_partials = if s.partials == PartialStore::Shared { smem } else { 0 };
+                if auto == 2
+                    && two < one
+                    && s.threads_per_row == 32
+                    && o.rows_in_flight == 0
+                    && o.staged_rows == 0
+                    && one * (ring + shared_partials) <= device.shared_mem_per_sm
+                {
+                    stage_heavy = true;
+                    // Its loads held packed across the row reductions and its body emitted chunk
+                    // by chunk, so that the row and the ring's addresses fit the bound of those
+                    // CTAs (FastShape::remat_converts, FastShape::chunk_major).
+                    if let Some(f) = s.fast.as_mut() {
+                        f.remat_converts = true;
+                        f.chunk_major = true;
+                    }
+                    s.notes.0.push(format!(
+                        "the next row staged through shared memory (two rows, {ring} bytes a CTA), not held in registers: two rows in registers need ~{two_regs} ({margin} with the margin), {two} CTA(s) per SM instead of {one}"
+                    ));
+                }
+                let auto = if stage_heavy { 1 } else { auto };
                 s.rows_in_flight_per_warp = if f.reload { 1 } else { pick(o.rows_in_flight, auto).clamp(1, 2) };
                 if f.reload && o.rows_in_flight >= 2 {
                     // Asked for, not given: said (LayerNorm backward at 4096 x 16384 compiled
@@ -1460,7 +1539,12 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                         "rows-in-flight not taken: the reload form holds one pass's loads of one row at a time".into(),
                     );
                 }
-                rows_ahead_note = if shape.row_inputs == 0 || o.rows_in_flight > 0 || auto == 2 || f.reload {
+                rows_ahead_note = if shape.row_inputs == 0
+                    || o.rows_in_flight > 0
+                    || auto == 2
+                    || f.reload
+                    || stage_heavy
+                {
                     None
                 } else if two_regs > ROWS_AHEAD_MAX_REGS {
                     Some(format!("one row in flight: two need ~{two_regs} registers, over {ROWS_AHEAD_MAX_REGS}"))
@@ -1524,6 +1608,8 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                     } else {
                         r.min(room / row.max(1)).min(MAX_STAGED_ROWS as u64) as u32
                     }
+                } else if stage_heavy {
+                    2
                 } else {
                     0
                 };
@@ -1682,9 +1768,23 @@ mod tests {
         // row_col_stats (x; two column partials): 126 -> 142 registers loses a CTA per SM.
         assert_eq!(rif(&shape(1, 0, 2), &o), 1);
         // A heavy row (tanh_bwd_bias: x, dy; one column partial; ~31 instructions a point)
-        // gives up the second CTA for it; a light one (18, row_col_stats) does not.
+        // would give up the second CTA for its next row in registers: it stages that row
+        // through shared memory instead (a ring of two), its loads packed and its body chunk
+        // by chunk; asked for, two rows in registers. A light one (18, row_col_stats) does
+        // neither.
         let heavy = |work: u32| NestShape { work_per_point: work, row_reductions: 0, ..shape(2, 0, 1) };
-        assert_eq!(rif(&heavy(31), &o), 2);
+        let staged = choose_schedule(Mapping::RowFused, &heavy(31), &d, &o);
+        assert_eq!((staged.rows_in_flight_per_warp, staged.staged_rows), (1, 2));
+        let f = staged.fast.expect("register-resident");
+        assert!(f.remat_converts && f.chunk_major);
+        assert!(
+            staged.notes.0.iter().any(|n| n.contains("next row staged through shared memory")),
+            "{:?}",
+            staged.notes
+        );
+        assert_eq!(rif(&heavy(31), &Overrides { rows_in_flight: 2, ..o.clone() }), 2);
+        let light = choose_schedule(Mapping::RowFused, &heavy(HEAVY_ROW_ISSUE as u32 / 32 - 1), &d, &o);
+        assert_eq!((light.staged_rows, light.fast.map(|f| f.remat_converts)), (0, Some(false)));
         assert_eq!(rif(&heavy(HEAVY_ROW_ISSUE as u32 / 32 - 1), &o), 1);
         assert_eq!(rif(&NestShape { work_per_point: 18, ..shape(1, 0, 2) }, &o), 1);
         // Nothing to load ahead, and the override either way.
@@ -1733,12 +1833,16 @@ mod tests {
         // would cap at 113, within a quarter of it: two.
         assert_eq!(resident_ctas(&d, 192, 110), 3);
         assert_eq!(planned(&shape(3000, 4, 2, 1, 2)), Some(2));
-        // A warp per row with one row in flight is not planned; with two (a heavy row: x, dy;
-        // one partial; 31 instructions a point), the one CTA the heuristic counted.
+        // A warp per row with one row in flight is not planned (a heavy row's, staged, neither);
+        // with two (asked for; a heavy row: x, dy; one partial; 31 instructions a point), the
+        // one CTA the heuristic counted.
         assert_eq!(planned(&shape(1024, 2, 1, 0, 1)), None);
         let heavy = NestShape { work_per_point: 31, row_reductions: 0, ..shape(1024, 2, 2, 0, 1) };
-        assert_eq!(choose_schedule(Mapping::RowFused, &heavy, &d, &o).rows_in_flight_per_warp, 2);
-        assert_eq!(planned(&heavy), Some(1));
+        assert_eq!(planned(&heavy), None);
+        let two = Overrides { rows_in_flight: 2, ..o.clone() };
+        let s2 = choose_schedule(Mapping::RowFused, &heavy, &d, &two);
+        assert_eq!(s2.rows_in_flight_per_warp, 2);
+        assert_eq!(planned_ctas_per_sm(&d, &heavy, &s2, false), Some(1));
     }
 
     #[test]

@@ -2,8 +2,9 @@
 // (`staged-rows`): each row group (warp or CTA) fills a ring of row slots in the launch's
 // dynamic shared memory (after the shared partials, if any) with asynchronous copies, one
 // copy group per row, waits for the oldest group before a row, and refills that slot with the
-// row `staged-rows` groups ahead. The heuristic stages rows in kernels with a CTA per row; a
-// warp per row stages when asked.
+// row `staged-rows` groups ahead. The heuristic stages rows in kernels with a CTA per row, and
+// in a warp per row whose heavy row would give CTAs up for a second row in registers
+// (staged-heavy-rows.mlir); a warp per row stages otherwise when asked.
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pipeline=gpu --size-hints M=16384,N=8192 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=AUTO
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pipeline=gpu --size-hints M=65536,N=1024 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=WARP
 // RUN: morf-opt %S/../../../examples/rmsnorm_fwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions,canonicalize,cse,lower-loop-to-gpu{size-hints=M=64,N=256 staged-rows=3})' | FileCheck %s --check-prefix=IR

@@ -393,11 +393,11 @@ mod tests {
             ("rmsnorm_bwd_f32", &["M~2^19,N=384"][..]),
             ("layernorm_bwd_f32", &["M~2^19,N=384"][..]),
             // The examples tuned at 65536 x 1024 (3-D: 64 x 1024 x 1024) in the tenth session.
+            // (gelu_bwd_bias, tanh_bwd_bias and softmax_fwd_colsum there were removed in the
+            // twenty-third: the heuristic's staged heavy rows measured faster untuned than their
+            // entries, which were tuned for the form before.)
             ("colmax_rowsum", &["M~2^16,N=1024"][..]),
             ("row_col_stats", &["M~2^16,N=1024"][..]),
-            ("softmax_fwd_colsum", &["M~2^16,N=1024"][..]),
-            ("gelu_bwd_bias", &["M~2^16,N=1024"][..]),
-            ("tanh_bwd_bias", &["M~2^16,N=1024"][..]),
             ("reduce3d", &["B~2^6,M~2^10,N=1024"][..]),
         ];
         let h200 = DeviceKey::default_target();
