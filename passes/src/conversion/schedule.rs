@@ -1508,14 +1508,16 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                 // 110.4; rmsnorm_bwd 329.3 -> 314.2 at 262144 x 768; two_norms_shared_weight
                 // 100.2 -> 95.5 at 32768 x 768. One loss: gelu_bwd_bias at 200000 x 896, 364 ->
                 // 433 (two CTAs a SM at 124 registers; one CTA, `min-ctas=1`, 335).
-                let ring = 2 * staged_row_bytes(shape, s.cta_cols()) * s.rows_per_cta as u64;
-                let shared_partials = if s.partials == PartialStore::Shared { smem } else { 0 };
+                // The launch's shared memory with that ring after its shared partials, as the
+                // lowering sizes it.
+                let staged = Schedule { staged_rows: 2, notes: Notes::default(), ..s.clone() };
+                let ring = staged.staged_bytes(shape);
                 if auto == 2
                     && two < one
                     && s.threads_per_row == 32
                     && o.rows_in_flight == 0
                     && o.staged_rows == 0
-                    && one * (ring + shared_partials) <= device.shared_mem_per_sm
+                    && one * staged.row_fused_shared_bytes(shape) <= device.shared_mem_per_sm
                 {
                     stage_heavy = true;
                     // Its loads held packed across the row reductions and its body emitted chunk
