@@ -16,6 +16,11 @@
 // RUN: morf-opt %S/../../../examples/gelu_bwd_bias.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=65536,N=1024},canonicalize,cse,gpu-choose-schedule{size-hints=M=65536,N=1024},lower-loop-to-gpu)' > %t/b.mlir
 // RUN: diff %t/a.mlir %t/b.mlir
 // RUN: FileCheck %s --check-prefix=IR < %t/a.mlir
+// A flag of the attribute that is not 0 or 1 is an error at the nest.
+// RUN: morf-opt %S/../../../examples/gelu_bwd_bias.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=65536,N=1024},canonicalize,cse,gpu-choose-schedule{size-hints=M=65536,N=1024})' | sed 's/remat_converts = 1/remat_converts = 2/' > %t/bad.mlir
+// RUN: not morf-opt %t/bad.mlir --lower-loop-to-gpu 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: morf-opt %S/../../../examples/gelu_bwd_bias.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=65536,N=1024},canonicalize,cse,gpu-choose-schedule{size-hints=M=65536,N=1024})' | sed 's/chunk_major = 1/chunk_major = 3/' > %t/bad2.mlir
+// RUN: not morf-opt %t/bad2.mlir --lower-loop-to-gpu 2>&1 | FileCheck %s --check-prefix=BAD2
 // The staged kernels agree with the interpreter on the simulator: N = 1024 (full chunks) and
 // N = 896 (a partial last chunk), splits of 16 rows so that a warp reads several rows through
 // its ring; rmsnorm_bwd at N = 768 (a row reduction between the loads and their second use).
@@ -39,3 +44,6 @@
 // IR-NOT: morf.remat_converts
 // IR: mgpu.copy_async_commit
 // IR: mgpu.copy_async_wait {pending = 1}
+
+// BAD: bad.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'mloop.parallel' op 'morf.schedule' entry 'fast' has a 'remat_converts' that is not 0 or 1
+// BAD2: bad2.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'mloop.parallel' op 'morf.schedule' entry 'fast' has a 'chunk_major' that is not 0 or 1
