@@ -472,6 +472,7 @@ fn sequential_schedules_from_the_ir_agree() {
             fast: None,
             split_rows: 0,
             cluster: 1,
+            stream_loads: false,
             notes: Default::default(),
         };
         let seq = seq.to_attr(&mut ctx, None);

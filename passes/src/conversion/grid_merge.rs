@@ -107,7 +107,8 @@ pub fn merge_into_previous(
     }
     let ret = ctx.create_op(mgpu::ReturnOp::state(loc));
     ctx.append_op(entry, ret);
-    // Loads of a buffer the kernel writes go through the coherent path.
+    // Loads of a buffer the kernel writes go through the coherent path, without the
+    // streaming hint (which marks read-only loads only).
     let mut nc_loads = Vec::new();
     let ops: Vec<OpId> = ctx.block_ops(entry).collect();
     let mut inner = Vec::new();
@@ -128,6 +129,7 @@ pub fn merge_into_previous(
     }
     for op in nc_loads {
         ctx.remove_attr(op, "nc");
+        ctx.remove_attr(op, "stream");
     }
 
     // The merged func replaces a's (same name and attributes, plus `cooperative` and both

@@ -479,6 +479,7 @@ impl LoopToGpuOptions {
             reload: tri(o, "reload")?,
             shared_accs: tri(o, "shared-accs")?,
             cluster: u("cluster")?,
+            stream_loads: tri(o, "stream-loads")?,
         };
         if ![0, 1, 2, 4, 8].contains(&overrides.cluster) {
             return Err(format!(
@@ -584,6 +585,11 @@ pub const OPTIONS: &[PassOptionInfo] = &[
         key: "cluster",
         help: "CTAs per row of a register-resident CTA-per-row kernel, launched as a thread-block cluster that combines each row reduction through distributed shared memory: 2, 4 or 8, 1 for none (0: heuristic)",
         default: "0",
+    },
+    PassOptionInfo {
+        key: "stream-loads",
+        help: "kernels load their full-rank read-only tensors with cache streaming (ld.global.cs: evict-first in L1 and L2): true, false, or auto (kernels that store no tensor of that rank, i.e. pure reductions)",
+        default: "auto",
     },
     PassOptionInfo { key: "device", help: "device overrides, e.g. sms=108,smem=167936", default: "" },
     PassOptionInfo { key: "size-hints", help: "sizes of named dynamic dims, e.g. M=4096,N=384", default: "" },
@@ -1817,7 +1823,7 @@ impl<'a> KernelBuilder<'a> {
             // Computed by an earlier kernel: load it from its spill buffer.
             let p = self.get(buf)?;
             let zero = self.iconst(0);
-            let op = self.prologue(mgpu::LoadOp::state(self.loc, p, zero, ty, None));
+            let op = self.prologue(mgpu::LoadOp::state(self.loc, p, zero, ty, None, None));
             self.ctx.result(op, 0)
         } else if is_buffer(self.ctx, ty) {
             let elem = self.ctx.element_type(ty);
@@ -1953,7 +1959,7 @@ impl<'a> KernelBuilder<'a> {
                 let off = self.access_offset(buf, &idx)?;
                 let ty = self.ctx.value_type(l.value(self.ctx));
                 let nc = self.nc(buf);
-                let v = self.push1(mgpu::LoadOp::state(self.loc, ptr, off, ty, nc));
+                let v = self.push1(mgpu::LoadOp::state(self.loc, ptr, off, ty, nc, None));
                 self.map.insert(l.value(self.ctx), v);
             }
             LoopOp::Store(s) => {
@@ -1993,7 +1999,7 @@ impl<'a> KernelBuilder<'a> {
                             let a = self.ibin(Ix::Mul, a, n);
                             let off = self.ibin(Ix::Add, a, pos);
                             let ty = self.ctx.value_type(val);
-                            let old = self.push1(mgpu::LoadOp::state(self.loc, smem, off, ty, None));
+                            let old = self.push1(mgpu::LoadOp::state(self.loc, smem, off, ty, None, None));
                             let new = self.combine(&kind, old, val)?;
                             self.push(mgpu::StoreOp::state(self.loc, new, smem, off));
                             return Ok(());
@@ -2024,7 +2030,7 @@ impl<'a> KernelBuilder<'a> {
                         kb.push(mgpu::AtomicRmwOp::state(kb.loc, val, ptr, off, ty, k));
                         return Ok(());
                     }
-                    let old = kb.push1(mgpu::LoadOp::state(kb.loc, ptr, off, ty, None));
+                    let old = kb.push1(mgpu::LoadOp::state(kb.loc, ptr, off, ty, None, None));
                     let new = kb.combine(&kind, old, val)?;
                     kb.push(mgpu::StoreOp::state(kb.loc, new, ptr, off));
                     Ok(())
@@ -2572,7 +2578,81 @@ impl<'a> KernelBuilder<'a> {
                 elem_bytes = elem_bytes.max(b);
             }
         }
-        NestShape { rows, cols, elem_bytes, ..NestShape::default() }
+        let stream = self.stream_buffers(true);
+        let loads_of = |b: Value| {
+            self.ctx
+                .walk_collect(self.nest)
+                .into_iter()
+                .filter(|&o| matches!(LoopOp::of(self.ctx, o), LoopOp::Load(l) if l.buffer(self.ctx) == b))
+                .count()
+        };
+        NestShape {
+            rows,
+            cols,
+            elem_bytes,
+            streams_inputs: !stream.is_empty(),
+            rereads_inputs: stream.iter().any(|&b| loads_of(b) > 1),
+            ..NestShape::default()
+        }
+    }
+
+    /// The buffers whose loads a streaming schedule marks ([`Schedule::stream_loads`]): the
+    /// read-only buffers of the largest rank the nest loads; lower-rank inputs (a weight
+    /// vector every row reads) stay cached. `heuristic`: the heuristic's choice, which takes
+    /// them only where the nest stores into no buffer of that rank (what it writes is
+    /// reductions, and partials it accumulates) and leaves out those another nest loads;
+    /// otherwise (asked by the option or the schedule attribute) all of them.
+    fn stream_buffers(&self, heuristic: bool) -> Vec<Value> {
+        let rank = |b: Value| self.ctx.shape_of(self.ctx.value_type(b)).map_or(0, |d| d.len());
+        let (mut loads, mut stores) = (Vec::new(), Vec::new());
+        for o in self.ctx.walk_collect(self.nest) {
+            match LoopOp::of(self.ctx, o) {
+                LoopOp::Load(l) => loads.push(l.buffer(self.ctx)),
+                LoopOp::Store(st) => stores.push(st.buffer(self.ctx)),
+                _ => {}
+            }
+        }
+        let full = loads.iter().map(|b| rank(*b)).max().unwrap_or(0);
+        if full == 0 || (heuristic && stores.iter().any(|b| rank(*b) >= full)) {
+            return Vec::new();
+        }
+        // Tensors another top-level nest of the function also loads stay cached: a later
+        // kernel may find them in L2 where they fit (streamed, their lines go first).
+        let mut elsewhere = HashSet::new();
+        if let Some(block) = self.ctx.op_parent_block(self.nest).filter(|_| heuristic) {
+            for top in self.ctx.block_ops(block).filter(|&o| o != self.nest).collect::<Vec<_>>() {
+                for o in self.ctx.walk_collect(top) {
+                    if let LoopOp::Load(l) = LoopOp::of(self.ctx, o) {
+                        elsewhere.insert(l.buffer(self.ctx));
+                    }
+                }
+            }
+        }
+        let mut out: Vec<Value> = loads
+            .into_iter()
+            .filter(|b| rank(*b) == full && !self.written.contains(b) && !elsewhere.contains(b))
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// Marks the kernel's non-coherent global loads of [`Self::stream_buffers`] `stream`,
+    /// where the schedule streams its loads.
+    fn mark_stream_loads(&mut self) {
+        if !self.schedule.as_ref().is_some_and(|s| s.stream_loads) {
+            return;
+        }
+        let heuristic = self.ir_schedule.is_none() && self.opts.overrides.stream_loads.is_none();
+        let ptrs: HashSet<Value> =
+            self.stream_buffers(heuristic).into_iter().filter_map(|b| self.map.get(&b).copied()).collect();
+        let unit = self.ctx.unit_attr();
+        for op in self.ctx.walk_collect(self.kernel) {
+            let is_load = self.ctx.isa::<mgpu::LoadOp>(op) || self.ctx.isa::<mgpu::LoadVecOp>(op);
+            if is_load && self.ctx.attr(op, "nc").is_some() && ptrs.contains(&self.ctx.operands(op)[0]) {
+                self.ctx.set_attr(op, "stream", unit);
+            }
+        }
     }
 
     fn set_schedule(&mut self, mapping: Mapping, shape: &NestShape) -> Schedule {
@@ -2819,7 +2899,7 @@ impl<'a> KernelBuilder<'a> {
                 let wp = kb.get(*w)?;
                 let off = kb.offset(*w, &idx);
                 let ty = kb.ctx.value_type(accs[p]);
-                let old = kb.push1(mgpu::LoadOp::state(kb.loc, wp, off, ty, None));
+                let old = kb.push1(mgpu::LoadOp::state(kb.loc, wp, off, ty, None, None));
                 let new = kb.combine(kd, old, accs[p])?;
                 kb.push(mgpu::StoreOp::state(kb.loc, new, wp, off));
             }
@@ -3082,7 +3162,7 @@ impl<'a> KernelBuilder<'a> {
             let mut out = Vec::new();
             for (k, kind) in kinds.iter().enumerate() {
                 let at = slot_of(kb, k, w);
-                let x = kb.push1(mgpu::LoadOp::state(kb.loc, smem, at, ty, None));
+                let x = kb.push1(mgpu::LoadOp::state(kb.loc, smem, at, ty, None, None));
                 out.push(kb.combine(kind, acc[k], x)?);
             }
             Ok(out)
@@ -3176,7 +3256,7 @@ impl<'a> KernelBuilder<'a> {
             for r in 0..c {
                 let ri = self.iconst(r as i64);
                 let at = slot_of(self, ri, k);
-                let x = self.push1(mgpu::LoadOp::state(self.loc, slots, at, ty, None));
+                let x = self.push1(mgpu::LoadOp::state(self.loc, slots, at, ty, None, None));
                 acc = Some(match acc {
                     None => x,
                     Some(a) => self.combine(kind, a, x)?,
@@ -3746,14 +3826,14 @@ impl<'a> KernelBuilder<'a> {
                     let a = kb.ibin(Ix::Add, base, k);
                     let a = kb.ibin(Ix::Mul, a, n_kernel);
                     let off = kb.ibin(Ix::Add, a, j);
-                    let x = kb.push1(mgpu::LoadOp::state(kb.loc, smem, off, f32t, None));
+                    let x = kb.push1(mgpu::LoadOp::state(kb.loc, smem, off, f32t, None, None));
                     Ok(vec![kb.combine(&kind, acc[0], x)?])
                 })?[0];
                 let off = kb.offset(*w, &[sidx, j]);
                 let new = if fresh[p] {
                     tot
                 } else {
-                    let old = kb.push1(mgpu::LoadOp::state(kb.loc, wp, off, f32t, None));
+                    let old = kb.push1(mgpu::LoadOp::state(kb.loc, wp, off, f32t, None, None));
                     kb.combine(&kind, old, tot)?
                 };
                 kb.push(mgpu::StoreOp::state(kb.loc, new, wp, off));
@@ -3769,6 +3849,7 @@ impl<'a> KernelBuilder<'a> {
     /// Ends the kernel and inserts its launch (and the workspace's dealloc) on the host
     /// before the nest; returns the launch.
     fn finish(mut self) -> R<OpId> {
+        self.mark_stream_loads();
         self.cur = self.entry;
         if self.cluster() > 1 {
             // The phase of the last reduction's arrival: no CTA leaves while another may
@@ -4202,9 +4283,9 @@ impl<'a> KernelBuilder<'a> {
         let nc = nc.then(|| self.ctx.unit_attr());
         let mut load = |kb: &mut Self| -> R<Vec<Value>> {
             if v == 1 {
-                Ok(vec![kb.push1(mgpu::LoadOp::state(kb.loc, ptr, off, elem, nc))])
+                Ok(vec![kb.push1(mgpu::LoadOp::state(kb.loc, ptr, off, elem, nc, None))])
             } else {
-                let op = kb.push(mgpu::LoadVecOp::state(kb.loc, ptr, off, &vec![elem; v], nc));
+                let op = kb.push(mgpu::LoadVecOp::state(kb.loc, ptr, off, &vec![elem; v], nc, None));
                 Ok(kb.ctx.results(op).to_vec())
             }
         };
@@ -4580,7 +4661,7 @@ impl<'a> KernelBuilder<'a> {
                                 let ec = kb.iconst(e as i64);
                                 let off = kb.ibin(Ix::Add, b0, ec);
                                 let ty = kb.ctx.value_type(x);
-                                let old = kb.push1(mgpu::LoadOp::state(kb.loc, wp, off, ty, None));
+                                let old = kb.push1(mgpu::LoadOp::state(kb.loc, wp, off, ty, None, None));
                                 let new = kb.combine(&kind, old, x)?;
                                 kb.push(mgpu::StoreOp::state(kb.loc, new, wp, off));
                             }
@@ -5168,7 +5249,7 @@ impl<'a> KernelBuilder<'a> {
                     let ptr = self.get(buf)?;
                     let off = self.access_offset(buf, &operands[1..])?;
                     let attr = nc.then(|| self.ctx.unit_attr());
-                    let v = self.push1(mgpu::LoadOp::state(self.loc, ptr, off, elem, attr));
+                    let v = self.push1(mgpu::LoadOp::state(self.loc, ptr, off, elem, attr, None));
                     if nc {
                         self.fs().uni.insert((buf, idx), v);
                     }
@@ -5419,7 +5500,7 @@ impl<'a> KernelBuilder<'a> {
                             let r = kb.ibin(Ix::Mul, r, n);
                             let off = kb.ibin(Ix::Add, r, j);
                             let nc = kb.ctx.unit_attr();
-                            kb.push1(mgpu::LoadOp::state(kb.loc, w, off, ty, Some(nc)))
+                            kb.push1(mgpu::LoadOp::state(kb.loc, w, off, ty, Some(nc), None))
                         }
                         None => {
                             kb.bind_flat(&parts, &ext, pos)?;
@@ -5800,7 +5881,7 @@ impl<'a> KernelBuilder<'a> {
                                 let tot = kb.for_loop(zero, qk, one, &[init], &mut |kb, q, acc| {
                                     let a = kb.ibin(Ix::Mul, q, cw);
                                     let a = kb.ibin(Ix::Add, a, c);
-                                    let x = kb.push1(mgpu::LoadOp::state(kb.loc, sm, a, ty, None));
+                                    let x = kb.push1(mgpu::LoadOp::state(kb.loc, sm, a, ty, None, None));
                                     Ok(vec![kb.combine(&kind, acc[0], x)?])
                                 })?[0];
                                 kb.map.insert(kb.ctx.result(o, 0), tot);
@@ -5873,7 +5954,7 @@ impl<'a> KernelBuilder<'a> {
                     let r = kb.ibin(Ix::Mul, r, n);
                     let off = kb.ibin(Ix::Add, r, e0);
                     let nc = Some(kb.ctx.unit_attr());
-                    let ld = kb.push(mgpu::LoadVecOp::state(kb.loc, w, off, &vec![*ty; v], nc));
+                    let ld = kb.push(mgpu::LoadVecOp::state(kb.loc, w, off, &vec![*ty; v], nc, None));
                     cols.push(kb.ctx.results(ld).to_vec());
                 }
                 terms.push((cols, ok));

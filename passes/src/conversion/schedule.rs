@@ -94,6 +94,13 @@ pub struct Schedule {
     /// `cluster x threads` threads, and each row reduction is combined across the cluster
     /// through distributed shared memory.
     pub cluster: u32,
+    /// The kernel's loads of its full-rank read-only tensors are marked `stream` (cache
+    /// streaming, `ld.global.cs`: their lines are the first the caches evict). Where the
+    /// kernel reads each element of them once and writes no tensor of their rank (a pure
+    /// reduction), its stream then recycles a few L2 lines instead of evicting the cache's
+    /// other lines, which costs a write-back where those are dirty (after a fill or the
+    /// producer's stores). See [`NestShape::streams_inputs`] for the heuristic's rule.
+    pub stream_loads: bool,
     /// Why the heuristic declined what would have hidden more memory latency (a second row
     /// in flight, staged rows), for `--schedule-report`.
     pub notes: Notes,
@@ -188,6 +195,9 @@ impl fmt::Display for Schedule {
         if self.cluster > 1 {
             write!(f, " cluster={}", self.cluster)?;
         }
+        if self.stream_loads {
+            write!(f, " stream-loads")?;
+        }
         if let Some(fast) = self.fast {
             write!(f, " fast: N={} vector={} chunks={}", fast.cols, fast.vector, fast.chunks)?;
             if fast.reload {
@@ -279,6 +289,9 @@ impl Schedule {
         if self.cluster > 1 {
             int(ctx, &mut e, "cluster", self.cluster as u64);
         }
+        if self.stream_loads {
+            int(ctx, &mut e, "stream_loads", 1);
+        }
         if let Some(f) = self.fast {
             let mut fe = Vec::new();
             int(ctx, &mut fe, "cols", f.cols);
@@ -334,6 +347,7 @@ impl Schedule {
                     | "split_rows"
                     | "staged_rows"
                     | "cluster"
+                    | "stream_loads"
                     | "final"
             ) {
                 return Err(format!("'morf.schedule' has an unknown entry '{n}'"));
@@ -485,6 +499,12 @@ impl Schedule {
             }
             Some(_) => int("cluster", 1, morf_gpu::ops::cluster::MAX_CLUSTER as u64)? as u32,
         };
+        let stream_loads = match get("stream_loads").map(|v| ctx.attr_int(v)) {
+            None => false,
+            Some(Some(0)) => false,
+            Some(Some(1)) => true,
+            Some(_) => return Err("'morf.schedule' entry 'stream_loads' must be 0 or 1".into()),
+        };
         let final_launch = match get("final") {
             None if mapping == Mapping::SplitPartial => {
                 return Err("'morf.schedule' of a \"split_partial\" mapping lacks the entry 'final'".into());
@@ -514,6 +534,7 @@ impl Schedule {
             fast,
             split_rows,
             cluster,
+            stream_loads,
             notes: Notes::default(),
         };
         Ok((s, final_launch))
@@ -713,6 +734,9 @@ impl Schedule {
         if self.cluster > 1 {
             out.push_str(&format!(" cluster={}", self.cluster));
         }
+        if self.stream_loads {
+            out.push_str(" stream_loads");
+        }
         match self.fast {
             Some(f) => out.push_str(&format!(
                 " fast=yes(N={} vector={} chunks={}{}{}{}{})",
@@ -757,6 +781,21 @@ pub struct NestShape {
     /// Row-fused: estimated instructions per point of a row (`fusion::work_of_op` summed
     /// over the ops of the loops inside the row; 0 where unknown).
     pub work_per_point: u32,
+    /// The nest loads read-only buffers of the largest rank it loads (its full-rank
+    /// tensors) and stores into no buffer of that rank: what it writes is reductions (and
+    /// partials, which it accumulates). The heuristic then streams those loads
+    /// ([`Schedule::stream_loads`]). Measured on the H200 (twenty-fourth session, timed as
+    /// `triton.testing.do_bench` times, after a 256 MB fill): the read-only programs at 65536
+    /// x 1024 bf16 ran 43.3 -> 39.5 us (a row sum), 48.1 -> 44.1 (colmax_rowsum), 50.5 ->
+    /// 46.4 (row_col_stats); where the kernel also writes a tensor of that rank, streaming
+    /// its loads lost 0-11% (RMSNorm backward 107.7 -> 110.8 us at 65536 x 1024, 205 -> 229
+    /// at 16384 x 8192) or changed nothing (gelu_bwd_bias, softmax_fwd_colsum).
+    pub streams_inputs: bool,
+    /// With [`NestShape::streams_inputs`]: some streamed tensor is loaded by more than one
+    /// load of the nest (a second pass over the row). The heuristic then streams only a
+    /// register-resident row that holds the row (or stages it through shared memory), so
+    /// that no second pass reloads from global memory what the first one marked evict-first.
+    pub rereads_inputs: bool,
 }
 
 /// Instructions a thread issues for its part of a row ([`NestShape::work_per_point`] times
@@ -775,6 +814,16 @@ pub const HEAVY_ROW_ISSUE: u64 = 900;
 /// The most estimated registers ([`row_regs`]) of a row kernel with two rows in flight
 /// (above it ptxas spilled: layernorm_bwd_f32 at 254 estimated).
 const ROWS_AHEAD_MAX_REGS: u64 = 232;
+
+/// Bytes of a row each lane of a short register-resident row should load where the kernel
+/// only reduces one row input ([`NestShape::streams_inputs`], one row input): fewer lanes a
+/// row (at most four vectors a lane) until each loads this many. Measured on the H200
+/// (twenty-fourth session, untuned, bf16): row_col_stats at 1000000 x 256 331 -> 151 us with
+/// 8 lanes a row (64 bytes) instead of 32 (16), 131072 x 256 51.8 -> 30.7, 576000 x 384 191.8
+/// -> 170.3 with 16 lanes (48 bytes); colmax_rowsum 192.4 -> 156.8, 30.9 -> 27.3, 170.0 ->
+/// 167.0. The backward norms (two row inputs, dx written) gain or lose a few percent either
+/// way with fewer lanes, so they keep theirs.
+const SHORT_ROW_LANE_BYTES: u64 = 64;
 
 /// The most rows a row group stages through shared memory ([`Schedule::staged_rows`]).
 pub const MAX_STAGED_ROWS: u32 = 8;
@@ -982,6 +1031,10 @@ pub struct Overrides {
     /// `cluster`: CTAs per row of a register-resident CTA-per-row kernel, one thread-block
     /// cluster ([`Schedule::cluster`]; 1: none; 0: the heuristic).
     pub cluster: u32,
+    /// `stream-loads`: `Some(true)` streams the kernel's loads of its full-rank read-only
+    /// tensors ([`Schedule::stream_loads`]), `Some(false)` never; `None`: the heuristic
+    /// ([`NestShape::streams_inputs`]).
+    pub stream_loads: Option<bool>,
 }
 
 /// Columns of a row one CTA of a register-resident row kernel holds before the heuristic
@@ -1132,6 +1185,8 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
         fast: None,
         split_rows: 0,
         cluster: 1,
+        // (A final reduction reads partials its row kernel has just written: they are in L2.)
+        stream_loads: o.stream_loads.unwrap_or(shape.streams_inputs && mapping != Mapping::FinalReduction),
         notes: Notes::default(),
     };
     // CTAs of whole warps.
@@ -1222,9 +1277,32 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
             // power of two, not a whole warp: a warp then holds 32 / lanes rows, and its
             // reductions are shuffles within each group (`mgpu.warp_reduce {width}`). A warp
             // per row would leave most lanes idle (N = 2: 31 of 32).
-            let short = fast_n
-                .filter(|_| !long)
-                .map(|n| n.div_ceil(fast_vector(o, shape, n) as u64).next_power_of_two().min(32) as u32);
+            let short = fast_n.filter(|_| !long).map(|n| {
+                let v = fast_vector(o, shape, n) as u64;
+                let vectors = n.div_ceil(v);
+                let mut lanes = vectors.next_power_of_two().min(32);
+                // A pure reduction of one row input (streamed: it writes no row) whose lanes
+                // would load under SHORT_ROW_LANE_BYTES of a row each takes fewer lanes, at
+                // most four vectors a lane: its loads are all the bytes it keeps in flight.
+                let vbytes = v * shape.fast_bytes.max(1) as u64;
+                let before = lanes;
+                if shape.streams_inputs && shape.row_inputs == 1 && o.threads_per_row == 0 {
+                    while lanes > 1
+                        && vectors.div_ceil(lanes) * vbytes < SHORT_ROW_LANE_BYTES
+                        && vectors.div_ceil(lanes / 2) <= 4
+                    {
+                        lanes /= 2;
+                    }
+                }
+                if lanes < before {
+                    s.notes.0.push(format!(
+                        "{lanes} lanes a row, not {before}: a reduction-only row of {n} columns and one input loads {} bytes a lane (a lane of {before} loads {})",
+                        vectors.div_ceil(lanes) * vbytes,
+                        vectors.div_ceil(before) * vbytes
+                    ));
+                }
+                lanes as u32
+            });
             s.threads_per_row = pick(o.threads_per_row, if long { s.threads } else { short.unwrap_or(32) });
             let asked = s.threads_per_row;
             s.threads_per_row = if s.threads_per_row >= s.threads {
@@ -1708,6 +1786,16 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
     if o.grid > 0 && mapping != Mapping::Sequential {
         s.max_grid = o.grid;
     }
+    // A streamed tensor loaded twice: streamed only where the second pass reads registers or
+    // the staging ring, not global memory.
+    let second_pass_from_global = !s.fast.is_some_and(|f| !f.reload || s.staged_rows > 0);
+    if o.stream_loads.is_none() && s.stream_loads && shape.rereads_inputs && second_pass_from_global {
+        s.stream_loads = false;
+        s.notes.0.push(
+            "stream-loads not taken: a second pass over the row would load again from global memory what the first marked evict-first"
+                .into(),
+        );
+    }
     s
 }
 
@@ -1754,6 +1842,8 @@ mod tests {
             hoisted,
             row_reductions: 1,
             work_per_point: 0,
+            streams_inputs: false,
+            rereads_inputs: false,
         };
         let shape = |row_inputs: u32, hoisted: u32, partials: u32| shape_n(1024, row_inputs, hoisted, partials);
         let rif = |sh: &NestShape, o: &Overrides| choose_schedule(Mapping::RowFused, sh, &d, o).rows_in_flight_per_warp;
@@ -1826,6 +1916,8 @@ mod tests {
             hoisted,
             row_reductions: 1,
             work_per_point: 0,
+            streams_inputs: false,
+            rereads_inputs: false,
         };
         let planned =
             |sh: &NestShape| planned_ctas_per_sm(&d, sh, &choose_schedule(Mapping::RowFused, sh, &d, &o), false);
@@ -1863,6 +1955,8 @@ mod tests {
             hoisted: 1,
             row_reductions: 1,
             work_per_point: 0,
+            streams_inputs: false,
+            rereads_inputs: false,
         };
         let form = |sh: &NestShape, o: &Overrides| {
             let s = choose_schedule(Mapping::RowFused, sh, &d, o);
@@ -2026,5 +2120,62 @@ mod tests {
         assert!(Schedule::from_attr(&ctx, bad).unwrap_err().contains("dictionary"));
         assert!(mapping_applies(Mapping::Sequential, Mapping::RowFused));
         assert!(!mapping_applies(Mapping::RowReduction, Mapping::ThreadPerPoint));
+    }
+
+    #[test]
+    fn streamed_loads_of_pure_reductions() {
+        let d = Device::h200();
+        let o = Overrides::default();
+        // A bf16 row-and-column statistics kernel at 65536 x 1024 (one row input, shared
+        // partials): streamed where the nest writes only reductions.
+        let stats = |cols: u64, streams: bool, rereads: bool| NestShape {
+            rows: Some(65536),
+            cols: Some(cols),
+            elem_bytes: 4,
+            partials: 2,
+            shared_ok: true,
+            fast_bytes: 2,
+            row_inputs: 1,
+            hoisted: 0,
+            row_reductions: 2,
+            work_per_point: 18,
+            streams_inputs: streams,
+            rereads_inputs: rereads,
+        };
+        let streamed = |sh: &NestShape, m: Mapping, o: &Overrides| choose_schedule(m, sh, &d, o).stream_loads;
+        assert!(streamed(&stats(1024, true, false), Mapping::RowFused, &o));
+        assert!(!streamed(&stats(1024, false, false), Mapping::RowFused, &o));
+        // Loaded twice: a register-resident row holds it (streamed); a looped row (no N) or a
+        // reload from global memory would fetch it again (not streamed, and the report says why).
+        assert!(streamed(&stats(1024, true, true), Mapping::RowFused, &o));
+        let looped = NestShape { cols: None, ..stats(1024, true, true) };
+        let s = choose_schedule(Mapping::RowFused, &looped, &d, &o);
+        assert!(!s.stream_loads && s.notes.0.iter().any(|n| n.starts_with("stream-loads not taken")));
+        let reload = Overrides { reload: Some(true), staged_rows: 1, ..o.clone() };
+        assert!(!streamed(&stats(1024, true, true), Mapping::RowFused, &reload));
+        // A final reduction's partials are never streamed by the heuristic; the option decides
+        // either way.
+        assert!(!streamed(&stats(1024, true, false), Mapping::FinalReduction, &o));
+        let on = Overrides { stream_loads: Some(true), ..o.clone() };
+        let off = Overrides { stream_loads: Some(false), ..o.clone() };
+        assert!(streamed(&stats(1024, false, false), Mapping::ThreadPerPoint, &on));
+        assert!(streamed(&looped, Mapping::RowFused, &on));
+        assert!(!streamed(&stats(1024, true, false), Mapping::RowFused, &off));
+        // The schedule attribute carries it: written only when set, 0 or 1 when read.
+        let mut ctx = Context::new();
+        let s = choose_schedule(Mapping::RowFused, &stats(1024, true, false), &d, &o);
+        let a = s.to_attr(&mut ctx, None);
+        assert_eq!(Schedule::from_attr(&ctx, a).unwrap().0, s);
+        assert!(s.to_string().contains(" stream-loads") && s.summary().contains(" stream_loads"));
+        // A short reduction-only row of one input takes fewer lanes (SHORT_ROW_LANE_BYTES):
+        // 8 lanes at N = 256 (four vectors, 64 bytes a lane), 16 at N = 384 (three); a row that
+        // is written, has two inputs, or whose lanes are asked keeps a warp.
+        let lanes = |sh: &NestShape, o: &Overrides| choose_schedule(Mapping::RowFused, sh, &d, o).threads_per_row;
+        assert_eq!(lanes(&stats(256, true, false), &o), 8);
+        assert_eq!(lanes(&stats(384, true, false), &o), 16);
+        assert_eq!(lanes(&stats(1024, true, false), &o), 32);
+        assert_eq!(lanes(&stats(256, false, false), &o), 32);
+        assert_eq!(lanes(&NestShape { row_inputs: 2, ..stats(256, true, false) }, &o), 32);
+        assert_eq!(lanes(&stats(256, true, false), &Overrides { threads_per_row: 32, ..o.clone() }), 32);
     }
 }

@@ -245,7 +245,7 @@ pub fn kernel_cost(kernel: &Kernel, ctx: &Ctx) -> KernelCost {
     let bw = dev.copy_bandwidth_bytes_per_s;
     // The launches the lowering emits for this kernel and how much bandwidth they draw
     // (module docs, "Occupancy").
-    let shape = launch_shape(kernel, ctx, &reads, partial, row);
+    let shape = launch_shape(kernel, ctx, &reads, &writes, partial, row);
     let (dram_s, launches) = match &shape {
         // In the row kernel's grid, behind a grid barrier (`lower-loop-to-gpu{final=grid}`).
         LaunchShape::Final { ctas } => (GRID_BARRIER_S + bytes / (bw * final_efficiency(*ctas)), 0),
@@ -545,6 +545,7 @@ fn launch_shape(
     kernel: &Kernel,
     ctx: &Ctx,
     reads: &BTreeMap<Buf, (u64, Vec<super::Axis>)>,
+    writes: &BTreeMap<Buf, u64>,
     partial: Option<(usize, u64)>,
     row: Option<usize>,
 ) -> LaunchShape {
@@ -615,6 +616,11 @@ fn launch_shape(
             hoisted: hoisted as u32,
             row_reductions: reductions as u32,
             work_per_point: (kernel_work(parts, ctx) / (rows * cols) as f64).round() as u32,
+            // A kernel that writes no [rows, cols] tensor only reduces its rows (the lowering
+            // streams their loads and sizes a short row's lanes by them).
+            streams_inputs: row_inputs > 0
+                && !writes.iter().any(|(b, bytes)| matches!(b, Buf::Mem(_)) && *bytes >= rows * cols),
+            rereads_inputs: false,
         };
         let s = choose_schedule(mapping, &shape, dev, &o);
         let (t, tpr, rpc) = (s.threads as u64, s.threads_per_row.max(1) as u64, s.rows_per_cta.max(1) as u64);

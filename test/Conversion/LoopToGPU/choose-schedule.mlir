@@ -23,9 +23,9 @@
 // Row reduction: a warp per row, 8 rows per CTA of 256 threads.
 // CHECK-LABEL: func.func @rowsum
 // CHECK: mloop.parallel
-// CHECK: } attributes {morf.schedule = {mapping = "row_reduction", max_grid = 1056, partials = "none", rows_in_flight_per_warp = 1, rows_per_cta = 8, threads = 256, threads_per_row = 32, vector = 4}}
+// CHECK: } attributes {morf.schedule = {mapping = "row_reduction", max_grid = 1056, partials = "none", rows_in_flight_per_warp = 1, rows_per_cta = 8, stream_loads = 1, threads = 256, threads_per_row = 32, vector = 4}}
 // OPT-LABEL: func.func @rowsum
-// OPT: morf.schedule = {mapping = "row_reduction", max_grid = 5, partials = "none", rows_in_flight_per_warp = 1, rows_per_cta = 4, threads = 128, threads_per_row = 32, vector = 4}
+// OPT: morf.schedule = {mapping = "row_reduction", max_grid = 5, partials = "none", rows_in_flight_per_warp = 1, rows_per_cta = 4, stream_loads = 1, threads = 128, threads_per_row = 32, vector = 4}
 func.func @rowsum(%a: tensor<?x?xf32> {morf.dims = ["M", "N"]}) -> tensor<?xf32> {
   %s = mtensor.reduce sum %a dims [1] : tensor<?x?xf32> -> tensor<?xf32>
   return %s : tensor<?xf32>
@@ -50,9 +50,9 @@ func.func @add(%a: tensor<?x?xbf16> {morf.dims = ["M", "N"]}, %b: tensor<?x?xbf1
 // entry `final`.
 // CHECK-LABEL: func.func @colsum
 // CHECK: mloop.parallel
-// CHECK: } attributes {morf.schedule = {final = {mapping = "final_reduction", max_grid = 528, partials = "none", rows_in_flight_per_warp = 1, rows_per_cta = 64, threads = 512, threads_per_row = 8, vector = 4}, mapping = "split_partial", max_grid = 1056, partials = "none", rows_in_flight_per_warp = 1, rows_per_cta = 1, split_rows = 256, threads = 256, threads_per_row = 1, vector = 4}}
+// CHECK: } attributes {morf.schedule = {final = {mapping = "final_reduction", max_grid = 528, partials = "none", rows_in_flight_per_warp = 1, rows_per_cta = 64, threads = 512, threads_per_row = 8, vector = 4}, mapping = "split_partial", max_grid = 1056, partials = "none", rows_in_flight_per_warp = 1, rows_per_cta = 1, split_rows = 256, stream_loads = 1, threads = 256, threads_per_row = 1, vector = 4}}
 // OPT-LABEL: func.func @colsum
-// OPT: morf.schedule = {final = {mapping = "final_reduction", max_grid = 5, {{.*}} rows_per_cta = 16, threads = 128, threads_per_row = 8, vector = 4}, mapping = "split_partial", max_grid = 5, {{.*}} split_rows = 64, threads = 128,
+// OPT: morf.schedule = {final = {mapping = "final_reduction", max_grid = 5, {{.*}} rows_per_cta = 16, threads = 128, threads_per_row = 8, vector = 4}, mapping = "split_partial", max_grid = 5, {{.*}} split_rows = 64, stream_loads = 1, threads = 128,
 func.func @colsum(%a: tensor<?x?xf32> {morf.dims = ["M", "N"]}) -> tensor<?xf32> {
   %s = mtensor.reduce sum %a dims [0] : tensor<?x?xf32> -> tensor<?xf32>
   return %s : tensor<?xf32>

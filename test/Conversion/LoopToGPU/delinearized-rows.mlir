@@ -12,7 +12,7 @@
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/reduce3d.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions,canonicalize,cse,lower-loop-to-gpu{size-hints=B=3,M=7,N=96 rows-in-flight=2 threads=64 grid=2})' B=3,M=7,N=96 1e-5 %t/1
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/reduce3d.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions,canonicalize,cse,lower-loop-to-gpu{size-hints=B=3,M=5,N=96 staged-rows=3 threads=64 threads-per-row=64 grid=2})' B=2,M=3,N=100 1e-5 %t/2
 
-// AUTO: schedule: @reduce3d_k0: row_fused {{.*}} partials=global staged_rows=4 fast=yes
+// AUTO: schedule: @reduce3d_k0: row_fused {{.*}} partials=global staged_rows=4 stream_loads fast=yes
 
 // Three rows ahead before the row loop; in it, no index division between the wait for the
 // oldest row and the refill of its slot (the row body: the row mean, its store at the row,

@@ -43,10 +43,10 @@ func.func @rowsum(%a: tensor<?x?xf32> {morf.dims = ["M", "N"]}) -> tensor<?xf32>
 // CHECK: mgpu.launch @colsum_k0 blocks({{.*}}) args({{.*}}%[[WS]]
 // CHECK: mgpu.launch @colsum_k0_final blocks({{.*}}) args({{.*}}%[[WS]]
 // CHECK-NEXT: mloop.dealloc %[[WS]]
-// CHECK: mgpu.func @colsum_k0({{.*}}morf.schedule = "SplitPartial {{.*}} split-rows=256"
+// CHECK: mgpu.func @colsum_k0({{.*}}morf.schedule = "SplitPartial {{.*}} split-rows=256 stream-loads"
 // CHECK: mloop.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK: mloop.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args
-// CHECK: mgpu.load %{{.*}}[%{{.*}}] {nc} : !mgpu.ptr<f32>
+// CHECK: mgpu.load %{{.*}}[%{{.*}}] {nc, stream} : !mgpu.ptr<f32>
 // CHECK: mloop.add
 // CHECK: mgpu.store
 // The final launch: lanes of 8 threads own 32-column segments (vector 4), 64 groups of them

@@ -25,7 +25,7 @@
 // The report says why nothing is loaded ahead:
 // MARGIN: note: @rmsnorm_bwd_k0: one row in flight: two need ~190 registers (266 with the margin), over the 255 a thread of 256 may hold
 // row_col_stats: 126 registers (two CTAs per SM) against 142 (one): one row.
-// ONE: schedule: @row_col_stats_k0: row_fused {{.*}} partials=shared fast=yes
+// ONE: schedule: @row_col_stats_k0: row_fused {{.*}} partials=shared stream_loads fast=yes
 // ONE-NOT: rows_in_flight
 // ONE: note: @row_col_stats_k0: one row in flight: two need ~142 registers (198 with the margin), 1 CTA(s) per SM instead of 2
 

@@ -6,7 +6,7 @@
 // A row reduction: a good mapping, no fallback note.
 // RUN: morf-opt %s --pipeline=gpu --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=ROW
 // RUN: morf-opt %s --lower-tensor-to-loop --lower-loop-to-gpu=report 2>&1 >/dev/null | FileCheck %s --check-prefix=ROW
-// ROW: schedule-report.mlir:[[@LINE+8]]:{{[0-9]+}}: schedule: @rowsum_k0: row_reduction threads=256 threads_per_row=32 rows_per_cta=8 grid<=1056 vector=4 partials=none fast=no (from the heuristic)
+// ROW: schedule-report.mlir:[[@LINE+8]]:{{[0-9]+}}: schedule: @rowsum_k0: row_reduction threads=256 threads_per_row=32 rows_per_cta=8 grid<=1056 vector=4 partials=none stream_loads fast=no (from the heuristic)
 // ROW-NOT: fallback
 //
 // Without the flag nothing is printed.

@@ -35,7 +35,7 @@
 // ASKED: schedule: @gelu_bwd_bias_k0: row_fused {{.*}} rows_in_flight=2 fast=yes(N=1024 vector=8 chunks=4)
 // ASKED-NOT: next row staged
 
-// LIGHT: schedule: @row_col_stats_k0: row_fused {{.*}} partials=shared fast=yes(N=1024 vector=8 chunks=4)
+// LIGHT: schedule: @row_col_stats_k0: row_fused {{.*}} partials=shared stream_loads fast=yes(N=1024 vector=8 chunks=4)
 // LIGHT-NOT: next row staged
 
 // ATTR: morf.schedule = {fast = {chunk_major = 1, chunks = 4, cols = 1024, remat_converts = 1, vector = 8}, mapping = "row_fused", {{.*}} staged_rows = 2

@@ -23,12 +23,15 @@ define_op! {
     /// Loads one element: `%v = mgpu.load %p[%i] : !mgpu.ptr<bf16>` (result: the element type).
     ///
     /// The unit attribute `nc` marks a read-only load (`ld.global.nc`), as in
-    /// `%v = mgpu.load %p[%i] {nc} : !mgpu.ptr<bf16>`.
+    /// `%v = mgpu.load %p[%i] {nc} : !mgpu.ptr<bf16>`. The unit attribute `stream` marks a
+    /// load of data the kernel reads once (`ld.global.cs`, cache streaming: its lines are
+    /// the first the L1 and L2 caches evict, so a stream of them replaces itself instead of
+    /// the caches' other lines); a hint, with no effect on the value loaded.
     pub struct LoadOp("mgpu.load") {
         summary: "loads one element through a pointer",
         operands: [ptr: Ptr, index: Index],
         results: [value: AnyType],
-        optional_attrs: [nc: UnitAttr],
+        optional_attrs: [nc: UnitAttr, stream: UnitAttr],
         verify: verify_load,
         format: (parse_load, print_load),
         interpret: interpret_in_kernel_only,
@@ -54,11 +57,13 @@ define_op! {
     /// ```mlir
     /// %a, %b, %c, %d = mgpu.load_vec %p[%i] {nc} : !mgpu.ptr<f32> -> f32, f32, f32, f32
     /// ```
+    ///
+    /// `nc` and `stream` as for [`LoadOp`].
     pub struct LoadVecOp("mgpu.load_vec") {
         summary: "loads 2, 4 or 8 consecutive elements",
         operands: [ptr: Ptr, index: Index],
         variadic_results: values: AnyType,
-        optional_attrs: [nc: UnitAttr],
+        optional_attrs: [nc: UnitAttr, stream: UnitAttr],
         verify: verify_load_vec,
         format: (parse_load_vec, print_load_vec),
         interpret: interpret_in_kernel_only,

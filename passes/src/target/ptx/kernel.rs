@@ -1207,12 +1207,14 @@ impl<'a> Kernel<'a> {
         if e == Sc::I1 {
             return Err(self.err(op, "cannot access 'i1' elements"));
         }
-        let space = if shared {
-            "shared"
-        } else if !stores && self.ctx.attr(op, "nc").is_some() {
-            "global.nc"
-        } else {
-            "global"
+        // `stream`: cache streaming (`.cs`, evict-first in L1 and L2) on a global load.
+        let stream = !shared && !stores && self.ctx.attr(op, "stream").is_some();
+        let space = match (shared, !stores && self.ctx.attr(op, "nc").is_some(), stream) {
+            (true, _, _) => "shared",
+            (false, true, true) => "global.cs.nc",
+            (false, true, false) => "global.nc",
+            (false, false, true) => "global.cs",
+            (false, false, false) => "global",
         };
         let (pr, ir) = (self.get(op, p)?, self.get(op, i)?);
         let off = self.tmp(Rc::B64);

@@ -109,6 +109,10 @@ pub fn knobs(passes: &[&str], sms: u32) -> Vec<Knob> {
         out.push(Knob { pass: l, key: "split-rows", values: v(&["64", "128", "256", "512", "1024"]) });
         // CTAs per row, one thread-block cluster (long rows; 1: none).
         out.push(Knob { pass: l, key: "cluster", values: v(&["1", "2", "4", "8"]) });
+        // Full-rank inputs loaded with cache streaming (evict-first); by default only pure
+        // reductions take it (row sum 43.3 -> 39.5 us at 65536 x 1024; RMSNorm backward,
+        // which writes dx, lost 3-11%).
+        out.push(Knob { pass: l, key: "stream-loads", values: v(&["false", "true"]) });
     }
     out
 }
