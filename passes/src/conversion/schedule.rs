@@ -1569,11 +1569,30 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                 let fits = margin <= per_thread_max;
                 // A heavy row (HEAVY_ROW_ISSUE) may give up CTAs for it, down to 8 warps per SM.
                 let heavy = shape.work_per_point as u64 * per_thread >= HEAVY_ROW_ISSUE && two * t >= 256;
-                let auto = if shape.row_inputs > 0 && (two >= one || heavy) && two_regs <= ROWS_AHEAD_MAX_REGS && fits {
+                // A lane per row of a reduction-only kernel of one input whose row is under
+                // one 16-byte vector (no fewer lanes to take): its next row too. Measured on the
+                // H200, bf16 (twenty-fourth session, call 9, against rows-in-flight=1):
+                // row_col_stats 51.2 -> 38.6 us at 8388608 x 2, 34.8 -> 28.6 at 4194304 x 4;
+                // colmax_rowsum 43.1 -> 28.8, 27.9 -> 22.6; reduce3d 43.4 -> 29.1 at 4096 x 2048
+                // x 2. At N = 8 (16 bytes) 34.0 -> 33.6 and 21.5 -> 22.8, so not there; with
+                // several lanes a row (N >= 256) a second row lost 15-30% (call 8).
+                let lane_bytes = per_thread * shape.fast_bytes.max(1) as u64;
+                let short_lane =
+                    shape.streams_inputs && shape.row_inputs == 1 && s.threads_per_row == 1 && lane_bytes < 16;
+                let auto = if shape.row_inputs > 0
+                    && (two >= one || heavy || short_lane)
+                    && two_regs <= ROWS_AHEAD_MAX_REGS
+                    && fits
+                {
                     2
                 } else {
                     1
                 };
+                if short_lane && auto == 2 && o.rows_in_flight == 0 && !f.reload {
+                    s.notes.0.push(format!(
+                        "two rows in flight: a lane per row of a reduction-only kernel loads {lane_bytes} bytes of a row"
+                    ));
+                }
                 let auto = if f.reload { 1 } else { auto };
                 // A warp per row whose heavy row would give CTAs up for its next row in
                 // registers stages that row through shared memory instead (a ring of two rows,
@@ -2177,5 +2196,12 @@ mod tests {
         assert_eq!(lanes(&stats(256, false, false), &o), 32);
         assert_eq!(lanes(&NestShape { row_inputs: 2, ..stats(256, true, false) }, &o), 32);
         assert_eq!(lanes(&stats(256, true, false), &Overrides { threads_per_row: 32, ..o.clone() }), 32);
+        // A lane per row under 16 bytes (N = 2, 4 in bf16) takes two rows in flight; N = 8 and
+        // a written row do not.
+        let rif = |sh: &NestShape| choose_schedule(Mapping::RowFused, sh, &d, &o).rows_in_flight_per_warp;
+        assert_eq!(rif(&stats(2, true, false)), 2);
+        assert_eq!(rif(&stats(4, true, false)), 2);
+        assert_eq!(rif(&stats(8, true, false)), 1);
+        assert_eq!(rif(&stats(2, false, false)), 1);
     }
 }
