@@ -3,6 +3,7 @@
 #   DEADLINE=300 . tools/scripts/device-call.sh
 #   bench_pipeline r1-ln16k-ring3 examples/layernorm_bwd.mlir M=4096,N=16384 "partials=resident" "staged-rows=3" --runs 100
 #   bench_cache    r1-ln16k-cache examples/layernorm_bwd.mlir M=4096,N=16384 --runs 100
+#   ab_pipeline    stream colmax_rowsum.mlir M=65536,N=1024 "" "stream-loads=false" "" 2 --runs 100
 #   tune           layernorm_bwd M=4096,N=16384 120 --warm-start --max-trials 40
 #   sanitize       ln16k layernorm_bwd M=1031,N=16384 M=4096,N=16384
 #   determinism    ln16k layernorm_bwd M=4096,N=16384 10
@@ -41,6 +42,17 @@ bench_pipeline() {
   timeout 90 "$B/morf-bench" "$f" --tuning-cache none --fused-pipeline "$(pipeline "$fo" "$lo")" --sizes "$sz" \
     --warmup 10 --json "$OUT/json/$l.json" "$@" > "$OUT/logs/$l.txt" 2>&1
   echo "$l rc=$? [$lo $*]: $(summary_of "$OUT/logs/$l.txt")" >> "$S"
+}
+
+# An A/B in one binary: bench_pipeline with lowering options A, then B, ROUNDS times over,
+# alternating (labels LABEL-aN and LABEL-bN): label file sizes fuse-opts lower-opts-A
+# lower-opts-B rounds extra...
+ab_pipeline() {
+  local l=$1 f=$2 sz=$3 fo=$4 a=$5 b=$6 r=$7 i; shift 7
+  for i in $(seq 1 "$r"); do
+    bench_pipeline "$l-a$i" "$f" "$sz" "$fo" "$a" "$@"
+    bench_pipeline "$l-b$i" "$f" "$sz" "$fo" "$b" "$@"
+  done
 }
 
 # morf-bench with the cache copy: label file sizes extra...
