@@ -2560,32 +2560,20 @@ impl<'a> KernelBuilder<'a> {
     }
 
     fn nest_shape(&self, rows: Option<u64>, cols: Option<u64>) -> NestShape {
+        let (loads, stores) = self.nest_accesses();
         let mut elem_bytes = 1;
-        for o in self.ctx.walk_collect(self.nest) {
-            let buf = match LoopOp::of(self.ctx, o) {
-                LoopOp::Load(l) => Some(l.buffer(self.ctx)),
-                LoopOp::Store(s) => Some(s.buffer(self.ctx)),
-                _ => None,
+        for &buf in loads.iter().chain(&stores) {
+            let t = self.ctx.element_type(self.ctx.value_type(buf));
+            let b = match self.ctx.float_kind(t).map(|k| k.name()) {
+                Some("f64") => 8,
+                Some("f32") => 4,
+                Some(_) => 2,
+                None => 1,
             };
-            if let Some(buf) = buf {
-                let t = self.ctx.element_type(self.ctx.value_type(buf));
-                let b = match self.ctx.float_kind(t).map(|k| k.name()) {
-                    Some("f64") => 8,
-                    Some("f32") => 4,
-                    Some(_) => 2,
-                    None => 1,
-                };
-                elem_bytes = elem_bytes.max(b);
-            }
+            elem_bytes = elem_bytes.max(b);
         }
-        let stream = self.stream_buffers(true);
-        let loads_of = |b: Value| {
-            self.ctx
-                .walk_collect(self.nest)
-                .into_iter()
-                .filter(|&o| matches!(LoopOp::of(self.ctx, o), LoopOp::Load(l) if l.buffer(self.ctx) == b))
-                .count()
-        };
+        let stream = self.stream_buffers(&loads, &stores, true);
+        let loads_of = |b: Value| loads.iter().filter(|&&l| l == b).count();
         NestShape {
             rows,
             cols,
@@ -2602,16 +2590,8 @@ impl<'a> KernelBuilder<'a> {
     /// them only where the nest stores into no buffer of that rank (what it writes is
     /// reductions, and partials it accumulates) and leaves out those another nest loads;
     /// otherwise (asked by the option or the schedule attribute) all of them.
-    fn stream_buffers(&self, heuristic: bool) -> Vec<Value> {
+    fn stream_buffers(&self, loads: &[Value], stores: &[Value], heuristic: bool) -> Vec<Value> {
         let rank = |b: Value| self.ctx.shape_of(self.ctx.value_type(b)).map_or(0, |d| d.len());
-        let (mut loads, mut stores) = (Vec::new(), Vec::new());
-        for o in self.ctx.walk_collect(self.nest) {
-            match LoopOp::of(self.ctx, o) {
-                LoopOp::Load(l) => loads.push(l.buffer(self.ctx)),
-                LoopOp::Store(st) => stores.push(st.buffer(self.ctx)),
-                _ => {}
-            }
-        }
         let full = loads.iter().map(|b| rank(*b)).max().unwrap_or(0);
         if full == 0 || (heuristic && stores.iter().any(|b| rank(*b) >= full)) {
             return Vec::new();
@@ -2620,7 +2600,7 @@ impl<'a> KernelBuilder<'a> {
         // kernel may find them in L2 where they fit (streamed, their lines go first).
         let mut elsewhere = HashSet::new();
         if let Some(block) = self.ctx.op_parent_block(self.nest).filter(|_| heuristic) {
-            for top in self.ctx.block_ops(block).filter(|&o| o != self.nest).collect::<Vec<_>>() {
+            for top in self.ctx.block_ops(block).filter(|&o| o != self.nest) {
                 for o in self.ctx.walk_collect(top) {
                     if let LoopOp::Load(l) = LoopOp::of(self.ctx, o) {
                         elsewhere.insert(l.buffer(self.ctx));
@@ -2629,12 +2609,26 @@ impl<'a> KernelBuilder<'a> {
             }
         }
         let mut out: Vec<Value> = loads
-            .into_iter()
+            .iter()
+            .copied()
             .filter(|b| rank(*b) == full && !self.written.contains(b) && !elsewhere.contains(b))
             .collect();
         out.sort_unstable();
         out.dedup();
         out
+    }
+
+    /// The buffers of the nest's `mloop.load`s and of its `mloop.store`s, one entry per op.
+    fn nest_accesses(&self) -> (Vec<Value>, Vec<Value>) {
+        let (mut loads, mut stores) = (Vec::new(), Vec::new());
+        for o in self.ctx.walk_collect(self.nest) {
+            match LoopOp::of(self.ctx, o) {
+                LoopOp::Load(l) => loads.push(l.buffer(self.ctx)),
+                LoopOp::Store(st) => stores.push(st.buffer(self.ctx)),
+                _ => {}
+            }
+        }
+        (loads, stores)
     }
 
     /// Marks the kernel's non-coherent global loads of [`Self::stream_buffers`] `stream`,
@@ -2644,12 +2638,19 @@ impl<'a> KernelBuilder<'a> {
             return;
         }
         let heuristic = self.ir_schedule.is_none() && self.opts.overrides.stream_loads.is_none();
-        let ptrs: HashSet<Value> =
-            self.stream_buffers(heuristic).into_iter().filter_map(|b| self.map.get(&b).copied()).collect();
+        let (loads, stores) = self.nest_accesses();
+        let ptrs: HashSet<Value> = self
+            .stream_buffers(&loads, &stores, heuristic)
+            .into_iter()
+            .filter_map(|b| self.map.get(&b).copied())
+            .collect();
         let unit = self.ctx.unit_attr();
         for op in self.ctx.walk_collect(self.kernel) {
-            let is_load = self.ctx.isa::<mgpu::LoadOp>(op) || self.ctx.isa::<mgpu::LoadVecOp>(op);
-            if is_load && self.ctx.attr(op, "nc").is_some() && ptrs.contains(&self.ctx.operands(op)[0]) {
+            let ptr = match mgpu::LoadOp::dyn_cast(self.ctx, op) {
+                Some(l) => Some(l.ptr(self.ctx)),
+                None => mgpu::LoadVecOp::dyn_cast(self.ctx, op).map(|l| l.ptr(self.ctx)),
+            };
+            if ptr.is_some_and(|p| ptrs.contains(&p)) && self.ctx.attr(op, "nc").is_some() {
                 self.ctx.set_attr(op, "stream", unit);
             }
         }
