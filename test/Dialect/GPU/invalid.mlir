@@ -36,6 +36,15 @@ mgpu.func @load_result(%p: !mgpu.ptr<bf16>, %i: index) kernel {
 
 // -----
 
+// The cache-streaming hint is a unit attribute.
+mgpu.func @load_stream(%p: !mgpu.ptr<f32>, %i: index) kernel {
+  // expected-error@+1 {{'mgpu.load' op attribute 'stream' must be a unit attribute, got 1}}
+  %v = mgpu.load %p[%i] {stream = 1 : i64} : !mgpu.ptr<f32>
+  mgpu.return
+}
+
+// -----
+
 // A store writes the pointer's element type.
 mgpu.func @store_value(%p: !mgpu.ptr<bf16>, %i: index, %v: f32) kernel {
   // expected-error@+1 {{'mgpu.store' op stored value has type 'f32', but the pointer's element type is 'bf16'}}

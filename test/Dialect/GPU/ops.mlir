@@ -25,6 +25,10 @@ mgpu.func @memory(%x: !mgpu.ptr<bf16>, %y: !mgpu.ptr<f32>, %i: index) kernel {
   %v = mgpu.load %x[%i] : !mgpu.ptr<bf16>
   // CHECK: mgpu.load %{{.*}}[%{{.*}}] {nc} : !mgpu.ptr<bf16>
   %v2 = mgpu.load %x[%i] {nc} : !mgpu.ptr<bf16>
+  // CHECK: mgpu.load %{{.*}}[%{{.*}}] {nc, stream} : !mgpu.ptr<bf16>
+  %v3 = mgpu.load %x[%i] {nc, stream} : !mgpu.ptr<bf16>
+  // CHECK: mgpu.load_vec %{{.*}}[%{{.*}}] {stream} : !mgpu.ptr<f32> -> f32, f32
+  %e, %f = mgpu.load_vec %y[%i] {stream} : !mgpu.ptr<f32> -> f32, f32
   // CHECK: mgpu.store %[[V]], %{{.*}}[%{{.*}}] : !mgpu.ptr<bf16>
   mgpu.store %v, %x[%i] : !mgpu.ptr<bf16>
   // CHECK: mgpu.load_vec %{{.*}}[%{{.*}}] {nc} : !mgpu.ptr<f32> -> f32, f32, f32, f32
