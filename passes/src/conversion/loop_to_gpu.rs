@@ -87,6 +87,9 @@ use crate::transforms::loop_utils::{
 #[path = "mapped.rs"]
 mod mapped;
 
+#[path = "looped_vectors.rs"]
+mod looped_vectors;
+
 /// The options of [`LowerLoopToGpu`].
 #[derive(Clone, Debug, Default)]
 pub struct LoopToGpuOptions {
@@ -135,6 +138,11 @@ pub struct LoopToGpuOptions {
     /// ([`final_vec_lanes`]) in the vector form, [`super::schedule::final_tile_cols`] in the
     /// scalar form. Wins over `threads-per-row` for final reductions.
     pub final_lanes: u32,
+    /// `looped-vectors=false`: the looped form of a row (a row kernel without a
+    /// register-resident form) keeps one scalar access per column instead of `v` columns a
+    /// step (docs/conversion-loop-to-gpu.md, "Vectors in the looped form"); for A/B timing.
+    /// Default true.
+    pub no_looped_vectors: bool,
     /// `early-accumulates`: a register-resident row kernel emits the `accumulate`s that need
     /// no row reduction's result before its first row reduction
     /// (`KernelBuilder::early_accumulates`): fewer registers (RMSNorm backward at N = 1024:
@@ -519,6 +527,7 @@ impl LoopToGpuOptions {
         let early_accumulates = o.bool("early-accumulates", false)?;
         let remat_converts = o.bool("remat-converts", false)?;
         let contract_fma = o.bool("contract-fma", false)?;
+        let no_looped_vectors = !o.bool("looped-vectors", true)?;
         let final_launch = match o.string("final", "grid").as_str() {
             "grid" => false,
             "launch" => true,
@@ -540,6 +549,7 @@ impl LoopToGpuOptions {
             min_ctas,
             remat_converts,
             contract_fma,
+            no_looped_vectors,
         })
     }
 }
@@ -607,6 +617,11 @@ pub const OPTIONS: &[PassOptionInfo] = &[
         key: "interleave-splits",
         help: "register-resident row kernels with column partials: split s of S takes row groups s, s+S, s+2S, ... instead of consecutive ones (neighbouring rows across CTAs at any time)",
         default: "false",
+    },
+    PassOptionInfo {
+        key: "looped-vectors",
+        help: "the looped form of a row kernel (no register-resident form) accesses contiguous rows v columns a step (vector loads and stores, a run-time guard, a scalar tail); false: one scalar access per column",
+        default: "true",
     },
     PassOptionInfo {
         key: "batch-reductions",
@@ -1479,6 +1494,9 @@ struct KernelBuilder<'a> {
     ids: HashMap<&'static str, Value>,
     /// The fast row-fused emitter's state, while it runs.
     fast: Option<FastState>,
+    /// A vector step of a row loop in the looped form, while its columns are emitted
+    /// ([`looped_vectors`]).
+    looped: Option<looped_vectors::LoopedStep>,
     /// Kernel-computed values passed between kernels: value -> its rank-0 host buffer.
     spills: &'a HashMap<Value, Value>,
     /// A partial-pointwise kernel's register partials while its body is emitted: workspace
@@ -1616,6 +1634,7 @@ impl<'a> KernelBuilder<'a> {
             own_block_slots: false,
             ids: HashMap::new(),
             fast: None,
+            looped: None,
             spills,
             partial_accs: None,
             blocked_rows: false,
@@ -1947,7 +1966,7 @@ impl<'a> KernelBuilder<'a> {
     }
 
     fn emit_op(&mut self, op: OpId) -> R<()> {
-        if self.prebound.contains(&op) {
+        if self.prebound.contains(&op) || self.looped_access(op)? {
             return Ok(());
         }
         let operands = self.ctx.operands(op).to_vec();
@@ -3014,7 +3033,10 @@ impl<'a> KernelBuilder<'a> {
                     let ty = self.ctx.value_type(init);
                     let id = self.fconst(identity(&kind), ty);
                     let (ext, total) = self.extents(&parts)?;
-                    let part = if self.blocked_rows {
+                    let looped = self.looped_plan_noted(&parts, o);
+                    let part = if let Some(plan) = looped {
+                        self.looped_reduce(&parts, &plan, &kind, ty, t, tpr, ext[0], self.blocked_rows)?
+                    } else if self.blocked_rows {
                         self.blocked_reduce(&kind, ty, t, total, tpr, &mut |kb, e| {
                             kb.bind_flat(&parts, &ext, e)?;
                             let saved = kb.row_guard.take();
@@ -3039,6 +3061,10 @@ impl<'a> KernelBuilder<'a> {
                 LoopOp::Parallel => {
                     let parts = loop_parts(self.ctx, o, false).map_err(|e| op_error(self.ctx, o, e))?;
                     let (ext, total) = self.extents(&parts)?;
+                    if let Some(plan) = self.looped_plan_noted(&parts, o) {
+                        self.looped_parallel(&parts, &plan, t, tpr, ext[0])?;
+                        continue;
+                    }
                     self.for_loop(t, total, tpr, &[], &mut |kb, e, _| {
                         kb.bind_flat(&parts, &ext, e)?;
                         if let Some(sp) = kb.shared_partials.as_mut() {
@@ -3298,7 +3324,7 @@ impl<'a> KernelBuilder<'a> {
         let note = self.row_note.take();
         let s = self.set_schedule_with(Mapping::RowReduction, &shape, &mut |s, _| {
             if let Some(n) = &note {
-                s.notes.0.push(format!("lanes load one element a step (no register-resident row form): {n}"));
+                s.notes.0.push(format!("no register-resident row form (the row is loaded in a loop): {n}"));
             }
         });
         self.blocked_rows = true;

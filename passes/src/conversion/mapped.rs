@@ -164,6 +164,7 @@ pub(super) fn lower_mapped(
     let text = kb.ctx.str_attr(&format!("Mapped {geometry}"));
     kb.ctx.set_attr(kb.kernel, "morf.schedule", text);
     kb.mapped_parallel(nest, MapContext::default(), true)?;
+    let notes = kb.schedule.as_ref().map(|s| s.notes.0.clone()).unwrap_or_default();
     // The grid: the extent of the top-level grid ivs, capped.
     let parts = loop_parts(kb.ctx, nest, false).map_err(|e| op_error(kb.ctx, nest, e))?;
     let m = mapping_of(kb.ctx, nest)?.unwrap_or(LoopMapping { dims: Vec::new() });
@@ -185,6 +186,9 @@ pub(super) fn lower_mapped(
     if opts.report && opts.dry_run.is_none() {
         let loc = ctx.loc_prefix(ctx.op_loc(nest));
         morf_ir::io::eprint_lossy(&format!("{loc}: schedule: @{kname}: mapped {geometry} (from {from})\n"));
+        for n in notes {
+            morf_ir::io::eprint_lossy(&format!("{loc}: note: @{kname}: {n}\n"));
+        }
     }
     Ok(())
 }
@@ -262,6 +266,25 @@ impl<'a> KernelBuilder<'a> {
             total = self.ibin(Ix::Mul, total, *e);
         }
         let (start, stride) = self.level_range(level);
+        // The innermost iv alone at `lane` or `thread` over a flat body: v columns a step
+        // (looped_vectors); each thread owns its points there, so the body needs no guard.
+        if gi + 1 == groups.len()
+            && hi == lo + 1
+            && hi == parts.ivs.len()
+            && matches!(level, Level::Lane | Level::Thread)
+        {
+            let lp = LoopParts {
+                lbs: vec![parts.lbs[lo]],
+                ubs: vec![parts.ubs[lo]],
+                steps: vec![parts.steps[lo]],
+                init: None,
+                body: parts.body,
+                ivs: vec![parts.ivs[lo]],
+            };
+            if let Some(plan) = self.looped_plan_noted(&lp, op) {
+                return self.looped_parallel(&lp, &plan, start, stride, ext[lo]);
+            }
+        }
         self.for_loop(start, total, stride, &[], &mut |kb, e, _| {
             kb.bind_flat_dims(parts, &ext, lo, hi, e)?;
             kb.mapped_groups(op, parts, groups, gi + 1, inner, outermost)?;
@@ -379,6 +402,15 @@ impl<'a> KernelBuilder<'a> {
         let (ext, total) = self.extents(&parts)?;
         let (start, stride) = self.level_range(level);
         let body = parts.body;
+        // A flat 1-D reduce along a contiguous row: v columns a step (looped_vectors).
+        if let Some(plan) = self.looped_plan_noted(&parts, op) {
+            let part = self.looped_reduce(&parts, &plan, &kind, ty, start, stride, ext[0], true)?;
+            let red =
+                if level == Level::Lane { self.warp_reduce(&kind, part) } else { self.block_reduce(&kind, part)? };
+            let r = self.combine(&kind, init, red)?;
+            self.map.insert(self.ctx.result(op, 0), r);
+            return Ok(());
+        }
         let part = self.blocked_reduce(&kind, ty, start, total, stride, &mut |kb, e| {
             kb.bind_flat(&parts, &ext, e)?;
             let saved = kb.row_guard.take();

@@ -7,7 +7,7 @@
 // partials, a warp reduction, the row's store by lane 0, the inner parallel lane-strided.
 // RUN: morf-opt %S/Inputs/mapped-row.mlir --lower-loop-to-gpu | FileCheck %s --check-prefix=ROW
 // ROW:      mgpu.launch @row_kernel_k0 blocks(%{{.*}}) threads(%[[T:.*]]) shared
-// ROW:      mgpu.func @row_kernel_k0({{.*}}) kernel attributes {max_threads = 256, morf.schedule = "Mapped threads=256 grid<=3 {{.*}}warp{{.*}}lane{{.*}}"}
+// ROW:      mgpu.func @row_kernel_k0({{.*}}) kernel attributes {max_threads = 256, min_ctas_per_sm = 3, morf.schedule = "Mapped threads=256 grid<=3 {{.*}}warp{{.*}}lane{{.*}}"}
 // ROW-DAG:  %[[BID:.*]] = mgpu.block_id : index
 // ROW-DAG:  %[[GD:.*]] = mgpu.grid_dim : index
 // ROW-DAG:  %[[WID:.*]] = mgpu.warp_id : index
@@ -35,9 +35,11 @@
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/Inputs/mapped-cta.mlir 'builtin.module(lower-loop-to-gpu)' M=5,N=300 1e-5 %t/3
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/Inputs/mapped-cta.mlir 'builtin.module(lower-loop-to-gpu)' M=1,N=7 1e-5 %t/4
 //
-// The schedule report says where the mapping came from.
+// The schedule report says where the mapping came from, and the width of the lane loops'
+// vector steps (docs/conversion-loop-to-gpu.md, "Vectors in the looped form").
 // RUN: morf-opt %S/Inputs/mapped-row.mlir --lower-loop-to-gpu --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=REPORT
 // REPORT: mapped-row.mlir:{{[0-9]+}}:3: schedule: @row_kernel_k0: mapped threads=256 grid<=3 [{level = "grid", persistent = true, size = 3}] > [{level = "warp", size = 8}] > reduce [{level = "lane"}] > [{level = "lane", size = 32}] (from the IR)
+// REPORT-NEXT: note: @row_kernel_k0: looped form, the row's loops in order: 4-element vectors; 4-element vectors
 //
 // loop-map then lower-loop-to-gpu on examples, with tiny CTAs and grids.
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/layernorm_fwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,loop-map{threads=64 warps=2 grid=2},lower-loop-to-gpu)' M=37,N=70 1e-2 %t/5

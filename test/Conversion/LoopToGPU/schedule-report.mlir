@@ -45,8 +45,11 @@ func.func @rowsum(%a: tensor<?x?xf32> {morf.dims = ["M", "N"]}) -> tensor<?xf32>
 // tanh backward with a bias gradient: the pointwise kernel with partial sums runs in the
 // row form (a warp per row, partials in shared memory), then the final reduction, in the
 // row kernel's grid behind a grid barrier (with its CTA size); both good mappings, no fallback.
+// Without size hints the row kernel has no register-resident form: its looped form loads
+// 8-element vectors along the row.
 // RUN: morf-opt %S/../../../examples/tanh_bwd_bias.mlir --pipeline=gpu --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=TANH
 // TANH: tanh_bwd_bias.mlir:{{[0-9]+}}:{{[0-9]+}}: schedule: @tanh_bwd_bias_k0: row_fused threads=256 threads_per_row=32 rows_per_cta=8 {{.*}} partials=shared {{.*}}(from the heuristic)
+// TANH-NEXT: tanh_bwd_bias.mlir:{{[0-9]+}}:{{[0-9]+}}: note: @tanh_bwd_bias_k0: looped form, the row's loops in order: 8-element vectors
 // TANH-NEXT: tanh_bwd_bias.mlir:{{[0-9]+}}:{{[0-9]+}}: schedule: @tanh_bwd_bias_k1: final_reduction threads=256 threads_per_row=4 rows_per_cta=64 {{.*}} vector=4 {{.*}}(from the heuristic)
 // TANH-NEXT: tanh_bwd_bias.mlir:{{[0-9]+}}:{{[0-9]+}}: note: @tanh_bwd_bias_k1 runs in the grid of the launch before it, after a grid barrier (final=grid)
 // TANH-NOT: fallback

@@ -107,7 +107,8 @@
 // LN: schedule: @layernorm_bwd_k4: thread_per_point {{.*}} vector=8
 
 // NOHINT: schedule: @rmsnorm_bwd_k0: row_reduction {{.*}} fast=no (from the heuristic)
-// NOHINT-NEXT: note: @rmsnorm_bwd_k0: lanes load one element a step (no register-resident row form): N is not known at compile time (a static dim or size-hints gives the vector form)
+// NOHINT-NEXT: note: @rmsnorm_bwd_k0: no register-resident row form (the row is loaded in a loop): N is not known at compile time (a static dim or size-hints gives the vector form)
+// NOHINT-NEXT: note: @rmsnorm_bwd_k0: looped form, the row's loops in order: 8-element vectors
 // NOHINT: schedule: @rmsnorm_bwd_k1: split_partial {{.*}} vector=8 {{.*}} split_rows=256
 // NOHINT: schedule: @rmsnorm_bwd_k2: thread_per_point {{.*}} vector=8
 
