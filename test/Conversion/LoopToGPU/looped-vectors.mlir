@@ -21,6 +21,9 @@
 // 1-D rows (no row stride in the guard) the vector steps and the scalar tail both run (N = 67:
 // 16 vectors of 4, then 3 columns).
 // RUN: morf-opt %S/Inputs/looped-tail.mlir --lower-loop-to-gpu --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=MAPPED
+// A loop that reads and writes the same row merges only the loads of the rows it does not
+// write: the written row keeps its load and store per column, in order.
+// RUN: morf-opt %S/Inputs/looped-inplace.mlir --lower-loop-to-gpu | FileCheck %s --check-prefix=INPLACE
 //
 // The kernels agree with the interpreter on the simulator: the vector steps with and without
 // a scalar tail (N = 392 against v = 8: none; N = 13: all scalar), a row stride the guard
@@ -39,6 +42,8 @@
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/Inputs/looped-tail.mlir 'builtin.module(lower-loop-to-gpu)' N=3 1e-5 %t/s11
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/Inputs/looped-tail.mlir 'builtin.module(lower-loop-to-gpu)' N=200 1e-5 %t/s12
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/Inputs/mapped-row.mlir 'builtin.module(lower-loop-to-gpu)' M=5,N=2000 1e-5 %t/s13
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/Inputs/looped-inplace.mlir 'builtin.module(lower-loop-to-gpu)' M=5,N=64 1e-5 %t/s14
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/Inputs/looped-inplace.mlir 'builtin.module(lower-loop-to-gpu)' M=3,N=66 1e-5 %t/s15
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/colmax_rowsum.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=576000,N=384 splits=16},canonicalize,cse,lower-loop-to-gpu{size-hints=M=576000,N=384 threads-per-row=16})' M=37,N=384 1e-5 %t/s9
 
 // NOHINT: schedule: @rmsnorm_fwd_k0: row_fused {{.*}} fast=no (from the heuristic)
@@ -83,3 +88,11 @@
 
 // MAPPED: schedule: @tail_k0: mapped threads=32 {{.*}} (from the IR)
 // MAPPED-NEXT: note: @tail_k0: looped form, the row's loops in order: 4-element vectors; 4-element vectors; 4-element vectors
+
+// INPLACE-LABEL: mgpu.func @inplace_k1(
+// INPLACE: %{{.*}} = mgpu.load %[[Y:arg[0-9]+]][%{{.*}}] : !mgpu.ptr<f32>
+// INPLACE: mgpu.load_vec %{{.*}}[%{{.*}}] {nc} : !mgpu.ptr<f32> -> f32, f32, f32, f32
+// INPLACE: mgpu.store %{{.*}}, %[[Y]][%{{.*}}] : !mgpu.ptr<f32>
+// INPLACE: %{{.*}} = mgpu.load %[[Y]][%{{.*}}] : !mgpu.ptr<f32>
+// INPLACE: mgpu.store %{{.*}}, %[[Y]][%{{.*}}] : !mgpu.ptr<f32>
+// INPLACE-NOT: mgpu.store_vec
