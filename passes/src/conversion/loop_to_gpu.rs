@@ -6190,17 +6190,25 @@ impl<'a> KernelBuilder<'a> {
             // partial), 4 do not.
             v = v.min(4);
         }
+        plan.v = self.vector_width(v, parts.ubs[d], &plan.rows)?;
+        Ok(plan)
+    }
+
+    /// A vector form's width from `v` elements a vector: capped by the `vector` option, then
+    /// halved while it does not divide a known size, the column count `cols` or the last dim
+    /// (row stride) of one of `rows`; an error saying why where that leaves one element.
+    fn vector_width(&self, mut v: u32, cols: Value, rows: &[Value]) -> Result<usize, String> {
         let cap = self.opts.overrides.vector;
         if cap > 0 {
             v = v.min(pow2_floor(cap));
         }
-        // The known sizes the vectors must divide: the column count and the row strides.
-        let mut known: Vec<u64> = self.size_of(parts.ubs[d]).into_iter().collect();
-        for &b in &plan.rows {
-            let rank = buffer_shape(ctx, b).len();
-            if let Some(Dim::Static(n)) = buffer_shape(ctx, b).get(rank - 1) {
-                known.push(*n);
-            } else if let Some(n) = self.names.get(&(b, rank - 1)).and_then(|n| self.opts.size_hints.get(n)) {
+        let mut known: Vec<u64> = self.size_of(cols).into_iter().collect();
+        for &b in rows {
+            let shape = buffer_shape(self.ctx, b);
+            let Some(last) = shape.len().checked_sub(1) else { continue };
+            if let Dim::Static(n) = shape[last] {
+                known.push(n);
+            } else if let Some(n) = self.names.get(&(b, last)).and_then(|n| self.opts.size_hints.get(n)) {
                 known.push(*n);
             }
         }
@@ -6214,8 +6222,7 @@ impl<'a> KernelBuilder<'a> {
                 _ => "a vector of 16 bytes holds one element".into(),
             });
         }
-        plan.v = v as usize;
-        Ok(plan)
+        Ok(v as usize)
     }
 }
 

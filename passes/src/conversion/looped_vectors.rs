@@ -41,7 +41,7 @@ use std::collections::{HashMap, HashSet};
 use morf_ir::interfaces::{elementwise, BinaryFn, Elementwise, UnaryFn};
 use morf_ir::{BlockId, OpId, Type, Value};
 
-use super::{float_bytes, is_binary, pow2_floor, KernelBuilder, LoopOp, VecPlan, R};
+use super::{float_bytes, is_binary, KernelBuilder, LoopOp, VecPlan, R};
 use crate::transforms::loop_utils::{const_int, defined_outside, LoopParts};
 
 /// The registers a thread of a kernel with vector steps in its looped form may take
@@ -204,27 +204,7 @@ impl<'a> KernelBuilder<'a> {
             // bf16 columns a step, none with 4.
             v = v.min(4);
         }
-        let cap = self.opts.overrides.vector;
-        if cap > 0 {
-            v = v.min(pow2_floor(cap));
-        }
-        let mut known: Vec<u64> = self.size_of(lp.ubs[0]).into_iter().collect();
-        for &b in &vec.rows {
-            if let Some(n) = self.last_dim_size(b) {
-                known.push(n);
-            }
-        }
-        while v > 1 && known.iter().any(|n| n % v as u64 != 0) {
-            v /= 2;
-        }
-        if v < 2 {
-            return Err(match (cap, known.iter().find(|n| **n % 2 != 0)) {
-                (1, _) => "the option vector=1".into(),
-                (_, Some(n)) => format!("a row of {n} element(s) is not a multiple of 2"),
-                _ => "a vector of 16 bytes holds one element".into(),
-            });
-        }
-        vec.v = v as usize;
+        vec.v = self.vector_width(v, lp.ubs[0], &vec.rows)?;
         Ok(LoopedPlan { vec, loads, uniform, stores: merged_stores })
     }
 
@@ -472,16 +452,6 @@ impl<'a> KernelBuilder<'a> {
                 Ok(true)
             }
             _ => Ok(false),
-        }
-    }
-
-    /// The size of `buf`'s last dim where it is known (static, or a size hint).
-    fn last_dim_size(&self, buf: Value) -> Option<u64> {
-        let shape = super::buffer_shape(self.ctx, buf);
-        let rank = shape.len();
-        match shape.get(rank.checked_sub(1)?) {
-            Some(morf_ir::Dim::Static(n)) => Some(*n),
-            _ => self.names.get(&(buf, rank - 1)).and_then(|n| self.opts.size_hints.get(n)).copied(),
         }
     }
 }
