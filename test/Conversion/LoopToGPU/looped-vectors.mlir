@@ -12,6 +12,8 @@
 // RUN: morf-opt %S/../../../examples/rmsnorm_fwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,lower-loop-to-gpu{vector=1 report})' 2>&1 >/dev/null | FileCheck %s --check-prefix=SCALAR
 // RUN: morf-opt %S/../../../examples/rmsnorm_fwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,lower-loop-to-gpu{looped-vectors=false report})' 2>&1 >/dev/null | FileCheck %s --check-prefix=OFF
 // RUN: morf-opt %S/../../../examples/rmsnorm_fwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,lower-loop-to-gpu{fast=0 size-hints=M=64,N=13 report})' 2>&1 >/dev/null | FileCheck %s --check-prefix=ODD
+// A bad value of the option is an error (exit 1).
+// RUN: not morf-opt %S/../../../examples/rmsnorm_fwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,lower-loop-to-gpu{looped-vectors=maybe})' 2>&1 | FileCheck %s --check-prefix=BAD
 // A CTA of 1024 threads per row (64 registers a thread) takes 4 columns a step, not 8.
 // RUN: morf-opt %S/../../../examples/gelu_bwd_bias.mlir --pipeline=gpu --size-hints M=4096,N=16384 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=CTA
 // Behind a register-resident form (its fallback for another N) the loops stay scalar and
@@ -74,6 +76,8 @@
 // TPR8-NEXT: note: @rmsnorm_bwd_k0: looped form, the row's loops in order: 8-element vectors; 8-element vectors
 
 // SCALAR: note: @rmsnorm_fwd_k0: looped form, the row's loops in order: scalar (the option vector=1)
+
+// BAD: pass 'lower-loop-to-gpu': option 'looped-vectors' expects true or false, got 'maybe'
 
 // OFF: note: @rmsnorm_fwd_k0: looped form, the row's loops in order: scalar (the option looped-vectors=false)
 
