@@ -15,9 +15,12 @@
 // CHECK:           %[[P:.*]] = llvm.inttoptr %{{.*}} : i64 to !llvm.ptr<1>
 // CHECK:           gpu.launch_func  @morf_kernels::@rmsnorm_bwd_k0 blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}})  dynamic_shared_memory_size %{{.*}} args({{.*}}%[[P]] : !llvm.ptr<1>{{.*}}) {morf.cooperative}
 // CHECK:         gpu.module @morf_kernels [#nvvm.target<chip = "sm_90", features = "+ptx80">] {
-// CHECK:           gpu.func @rmsnorm_bwd_k0({{.*}}: !llvm.ptr<1>{{.*}}) kernel attributes {morf.cooperative, nvvm.maxntid = array<i32: 256, 1, 1>} {
+// The looped form's vector steps (no size hints: docs/conversion-loop-to-gpu.md, "Vectors in
+// the looped form") are 16-byte vector loads; its register bound is nvvm.minctasm.
+// CHECK:           gpu.func @rmsnorm_bwd_k0({{.*}}: !llvm.ptr<1>{{.*}}) kernel attributes {morf.cooperative, nvvm.maxntid = array<i32: 256, 1, 1>, nvvm.minctasm = 3 : i32} {
 // CHECK:             gpu.thread_id  x
 // CHECK:             llvm.getelementptr
+// CHECK:             llvm.load {{.*}} invariant {alignment = 16 : i64} : !llvm.ptr<1> -> vector<8xbf16>
 // CHECK:             llvm.load {{.*}} invariant : !llvm.ptr<1> -> bf16
 // CHECK:             gpu.shuffle  xor
 // CHECK:             llvm.atomicrmw add %{{.*}}, %{{.*}} syncscope("device") monotonic : !llvm.ptr<1>, i32
