@@ -3,11 +3,12 @@
 //!
 //! The looped form (`emit_row`) runs each reduce and inner parallel of a row as a strided
 //! loop over the row's threads, `j = t, t + tpr, ...`: one scalar access per column. That is
-//! the form of a row the register-resident path does not take (a row wider than the registers
-//! at the asked lanes, a run-time N other than the compiled one, a body the fast plan refuses)
-//! and it ran 4-7x slower than the fast form (threads-per-row=8 at N = 384: 1639 against 343
-//! us). Here a row loop whose contiguous accesses allow it takes `v` consecutive columns a
-//! step instead:
+//! the form of a row kernel without a register-resident form (no size hints, a row wider than
+//! the registers at the asked lanes, `fast=0`, a body the fast plan refuses), and it ran 4-9x
+//! slower than the fast form (threads-per-row=8 at N = 384: 1639 against 343 us). Here a row
+//! loop whose contiguous accesses allow it takes `v` consecutive columns a step instead; so do
+//! the mapped lowering's `lane` / `thread` loops. Behind a register-resident form (its
+//! fallback for another N) the loops stay scalar ([`KernelBuilder::looped_plan_noted`]).
 //!
 //! ```text
 //! guard = every row stride of a merged access is a multiple of v
@@ -32,9 +33,9 @@
 //! (its elements are written after the last column's ops).
 //!
 //! A reduce's thread partial combines the v columns of a step as a balanced tree in column
-//! order, then the steps in order (in blocks of `REDUCE_BLOCK` steps where the row's terms are summed in blocks),
-//! then the scalar columns: deterministic, but a different order than the scalar form's, so
-//! the last bits may differ.
+//! order, then the steps in order (in blocks of `REDUCE_BLOCK` steps where the template sums
+//! a row's terms in blocks), then the scalar columns: deterministic, but a different order
+//! than the scalar form's, so the last bits may differ.
 
 use std::collections::{HashMap, HashSet};
 
