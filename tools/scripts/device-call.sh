@@ -4,6 +4,7 @@
 #   bench_pipeline r1-ln16k-ring3 examples/layernorm_bwd.mlir M=4096,N=16384 "partials=resident" "staged-rows=3" --runs 100
 #   bench_cache    r1-ln16k-cache examples/layernorm_bwd.mlir M=4096,N=16384 --runs 100
 #   ab_pipeline    stream colmax_rowsum.mlir M=65536,N=1024 "" "stream-loads=false" "" 2 --runs 100
+#   bench_text     mapped examples/layernorm_fwd.mlir M=65536,N=1024 "builtin.module(...,loop-map,lower-loop-to-gpu)" --runs 100
 #   tune           layernorm_bwd M=4096,N=16384 120 --warm-start --max-trials 40
 #   sanitize       ln16k layernorm_bwd M=1031,N=16384 M=4096,N=16384
 #   determinism    ln16k layernorm_bwd M=4096,N=16384 10
@@ -42,6 +43,16 @@ bench_pipeline() {
   timeout 90 "$B/morf-bench" "$f" --tuning-cache none --fused-pipeline "$(pipeline "$fo" "$lo")" --sizes "$sz" \
     --warmup 10 --json "$OUT/json/$l.json" "$@" > "$OUT/logs/$l.txt" 2>&1
   echo "$l rc=$? [$lo $*]: $(summary_of "$OUT/logs/$l.txt")" >> "$S"
+}
+
+# morf-bench of a whole pipeline text (any passes, e.g. loop-map before the lowering), no
+# tuning cache: label file sizes pipeline-text extra...
+bench_text() {
+  local l=$1 f=$2 sz=$3 p=$4; shift 4
+  [ "$(left)" -lt 40 ] && { echo "$l: skipped (deadline)" >> "$S"; return; }
+  timeout 90 "$B/morf-bench" "$f" --tuning-cache none --fused-pipeline "$p" --sizes "$sz" \
+    --warmup 10 --json "$OUT/json/$l.json" "$@" > "$OUT/logs/$l.txt" 2>&1
+  echo "$l rc=$? [$p $*]: $(summary_of "$OUT/logs/$l.txt")" >> "$S"
 }
 
 # An A/B in one binary: bench_pipeline with lowering options A, then B, ROUNDS times over,

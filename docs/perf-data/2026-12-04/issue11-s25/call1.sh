@@ -18,6 +18,14 @@ bench_pipeline fast-rmsnorm_bwd-576000x384 examples/rmsnorm_bwd.mlir M=576000,N=
 # A CTA of 1024 per row in the looped form: the untuned bias gradients at N = 16384.
 ab_pipeline cta-gelu_bwd_bias-4096x16384 examples/gelu_bwd_bias.mlir M=4096,N=16384 "" "" "$V" 2 --runs 100
 ab_pipeline cta-tanh_bwd_bias-4096x16384 examples/tanh_bwd_bias.mlir M=4096,N=16384 "" "" "$V" 1 --runs 100
+# The mapped lowering (loop-map's strategy: a warp per row, lane reductions) with and without
+# vector steps.
+for e in layernorm_fwd softmax_fwd_colsum; do
+  for lo in "" "$V"; do
+    bench_text mapped-$e-65536x1024-${lo:-vectors} examples/$e.mlir M=65536,N=1024 \
+      "builtin.module(lower-tensor-to-loop,canonicalize,cse,loop-map,lower-loop-to-gpu{$lo})" --runs 100
+  done
+done
 # Occupancy of the vector steps: the bound (3 CTAs of 256 a SM, 85 registers) against 4 (64)
 # and ptxas' own choice.
 for mc in 4 none; do
