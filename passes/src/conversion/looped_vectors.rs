@@ -282,25 +282,25 @@ impl<'a> KernelBuilder<'a> {
         ncols: Value,
         blocked: bool,
     ) -> R<Value> {
-        let v = plan.vec.v;
-        let guard = self.vec_guard(&plan.vec, v, ncols)?;
-        let (nvec, jstart) = self.vec_split(guard, v, ncols);
+        let (nvec, first) = self.looped_split(plan, t, ncols)?;
         let (j, body) = (lp.ivs[0], lp.body);
-        let first = self.ibin(super::Ix::Add, jstart, t);
-        let id = self.fconst(super::identity(kind), ty);
+        let mut step = |kb: &mut Self, g: Value| -> R<Value> {
+            let ys = kb.looped_step(plan, j, g, body)?;
+            kb.combine_pairwise(kind, ys)
+        };
+        let mut column = |kb: &mut Self, e: Value| -> R<Value> { Ok(kb.emit_at_column(j, e, body)?[0]) };
         if blocked {
-            let vecs = self.blocked_reduce(kind, ty, t, nvec, tpr, &mut |kb, g| {
-                Ok(kb.looped_step(plan, j, g, body, Some(kind))?.unwrap_or(id))
-            })?;
-            let tail = self.blocked_reduce(kind, ty, first, ncols, tpr, &mut |kb, e| kb.looped_scalar(j, e, body))?;
+            let vecs = self.blocked_reduce(kind, ty, t, nvec, tpr, &mut step)?;
+            let tail = self.blocked_reduce(kind, ty, first, ncols, tpr, &mut column)?;
             return self.combine(kind, vecs, tail);
         }
+        let id = self.fconst(super::identity(kind), ty);
         let acc = self.for_loop(t, nvec, tpr, &[id], &mut |kb, g, acc| {
-            let y = kb.looped_step(plan, j, g, body, Some(kind))?.unwrap_or(id);
+            let y = step(kb, g)?;
             Ok(vec![kb.combine(kind, acc[0], y)?])
         })?[0];
         Ok(self.for_loop(first, ncols, tpr, &[acc], &mut |kb, e, acc| {
-            let y = kb.looped_scalar(j, e, body)?;
+            let y = column(kb, e)?;
             Ok(vec![kb.combine(kind, acc[0], y)?])
         })?[0])
     }
@@ -315,54 +315,52 @@ impl<'a> KernelBuilder<'a> {
         tpr: Value,
         ncols: Value,
     ) -> R<()> {
-        let v = plan.vec.v;
-        let guard = self.vec_guard(&plan.vec, v, ncols)?;
-        let (nvec, jstart) = self.vec_split(guard, v, ncols);
+        let (nvec, first) = self.looped_split(plan, t, ncols)?;
         let (j, body) = (lp.ivs[0], lp.body);
         self.for_loop(t, nvec, tpr, &[], &mut |kb, g, _| {
-            kb.looped_step(plan, j, g, body, None)?;
+            kb.looped_step(plan, j, g, body)?;
             Ok(vec![])
         })?;
-        let first = self.ibin(super::Ix::Add, jstart, t);
         self.for_loop(first, ncols, tpr, &[], &mut |kb, e, _| {
-            kb.looped_scalar(j, e, body)?;
+            kb.emit_at_column(j, e, body)?;
             Ok(vec![])
         })?;
         Ok(())
     }
 
-    /// The body at column `e` (the scalar form): the value it yields, if any.
-    fn looped_scalar(&mut self, j: Value, e: Value, body: BlockId) -> R<Value> {
-        self.map.insert(j, e);
-        self.bind_shared_col(j, e);
-        let saved = self.row_guard.take();
-        let ys = self.emit_block(body);
-        self.row_guard = saved;
-        Ok(ys?.first().copied().unwrap_or(e))
+    /// The run-time split of a row of `ncols` columns between the vector steps and the scalar
+    /// loop: the steps (`N div v` where the guard holds, else 0) and the first scalar column
+    /// of thread `t` (`nvec * v + t`).
+    fn looped_split(&mut self, plan: &LoopedPlan, t: Value, ncols: Value) -> R<(Value, Value)> {
+        let v = plan.vec.v;
+        let guard = self.vec_guard(&plan.vec, v, ncols)?;
+        let (nvec, jstart) = self.vec_split(guard, v, ncols);
+        Ok((nvec, self.ibin(super::Ix::Add, jstart, t)))
     }
 
-    /// The inner iv's column for accumulates into shared partial rows.
-    fn bind_shared_col(&mut self, j: Value, e: Value) {
+    /// The body at column `e` of the row loop whose iv is `j` (accumulates into shared
+    /// partial rows at that column, stores unguarded: each column has one thread): the values
+    /// it yields.
+    fn emit_at_column(&mut self, j: Value, e: Value, body: BlockId) -> R<Vec<Value>> {
+        self.map.insert(j, e);
         if let Some(sp) = self.shared_partials.as_mut() {
             sp.col = Some((j, e));
         }
+        let saved = self.row_guard.take();
+        let ys = self.emit_block(body);
+        self.row_guard = saved;
+        ys
     }
 
     /// One vector step: the body at columns `g * v + u`, `u = 0..v`, with the plan's loads
-    /// and stores merged; with `kind`, the values yielded combined in column order.
-    fn looped_step(
-        &mut self,
-        plan: &LoopedPlan,
-        j: Value,
-        g: Value,
-        body: BlockId,
-        kind: Option<&str>,
-    ) -> R<Option<Value>> {
+    /// and stores merged; the first value each column yields, in column order (none for a
+    /// parallel).
+    fn looped_step(&mut self, plan: &LoopedPlan, j: Value, g: Value, body: BlockId) -> R<Vec<Value>> {
         let v = plan.vec.v;
         let vc = self.iconst(v as i64);
         let j0 = self.ibin(super::Ix::Mul, g, vc);
         self.looped = Some(LoopedStep { plan: plan.clone(), u: 0, loaded: HashMap::new(), pending: Vec::new() });
-        let mut ys_all = Vec::with_capacity(v);
+        let mut yielded = Vec::with_capacity(v);
         let r = (|| -> R<()> {
             for u in 0..v {
                 self.looped.as_mut().expect("looped step").u = u;
@@ -372,14 +370,7 @@ impl<'a> KernelBuilder<'a> {
                     let c = self.iconst(u as i64);
                     self.ibin(super::Ix::Add, j0, c)
                 };
-                self.map.insert(j, ju);
-                self.bind_shared_col(j, ju);
-                let saved = self.row_guard.take();
-                let ys = self.emit_block(body);
-                self.row_guard = saved;
-                if let (Some(_), Some(&y)) = (kind, ys?.first()) {
-                    ys_all.push(y);
-                }
+                yielded.extend(self.emit_at_column(j, ju, body)?.first().copied());
             }
             Ok(())
         })();
@@ -388,10 +379,7 @@ impl<'a> KernelBuilder<'a> {
         for (_, ptr, off, vals) in step.pending {
             self.vstore(&vals, ptr, off, None)?;
         }
-        match kind {
-            Some(k) => self.combine_pairwise(k, ys_all).map(Some),
-            None => Ok(None),
-        }
+        Ok(yielded)
     }
 
     /// `ys` combined as a balanced tree in column order (`(y0 (+) y1) (+) (y2 (+) y3)`, ...):

@@ -403,21 +403,16 @@ impl<'a> KernelBuilder<'a> {
         let (start, stride) = self.level_range(level);
         let body = parts.body;
         // A flat 1-D reduce along a contiguous row: v columns a step (looped_vectors).
-        if let Some(plan) = self.looped_plan_noted(&parts, op) {
-            let part = self.looped_reduce(&parts, &plan, &kind, ty, start, stride, ext[0], true)?;
-            let red =
-                if level == Level::Lane { self.warp_reduce(&kind, part) } else { self.block_reduce(&kind, part)? };
-            let r = self.combine(&kind, init, red)?;
-            self.map.insert(self.ctx.result(op, 0), r);
-            return Ok(());
-        }
-        let part = self.blocked_reduce(&kind, ty, start, total, stride, &mut |kb, e| {
-            kb.bind_flat(&parts, &ext, e)?;
-            let saved = kb.row_guard.take();
-            let ys = kb.emit_block(body);
-            kb.row_guard = saved;
-            Ok(ys?[0])
-        })?;
+        let part = match self.looped_plan_noted(&parts, op) {
+            Some(plan) => self.looped_reduce(&parts, &plan, &kind, ty, start, stride, ext[0], true)?,
+            None => self.blocked_reduce(&kind, ty, start, total, stride, &mut |kb, e| {
+                kb.bind_flat(&parts, &ext, e)?;
+                let saved = kb.row_guard.take();
+                let ys = kb.emit_block(body);
+                kb.row_guard = saved;
+                Ok(ys?[0])
+            })?,
+        };
         let red = if level == Level::Lane { self.warp_reduce(&kind, part) } else { self.block_reduce(&kind, part)? };
         let r = self.combine(&kind, init, red)?;
         self.map.insert(self.ctx.result(op, 0), r);
