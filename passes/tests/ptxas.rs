@@ -123,7 +123,8 @@ fn every_kernel_assembles() {
 /// Every example of `examples/` through `--pipeline=gpu` and `--pipeline=gpu-unfused` (the
 /// baseline: a kernel per plain nest, in their vector forms) without size hints, and with
 /// large ones: N = 1024 with every other dim 65536, the largest benchmark shape N = 8192,
-/// N = 4096, and an odd N = 3000) assembles with `ptxas`, and none of its kernels spills: the
+/// N = 4096, an odd N = 3000, and the shapes of the register relief: 4096 x 16384,
+/// 32768 x 768, 8388608 x 2, 100000 x 32768) assembles with `ptxas`, and none of its kernels spills: the
 /// examples are what users run first.
 #[test]
 fn every_example_assembles_without_spills() {
@@ -146,6 +147,14 @@ fn every_example_assembles_without_spills() {
             ("size-hints=B=16,M=16384,K=16384,N=8192", true),
             ("size-hints=B=32,M=32768,K=32768,N=4096", true),
             ("size-hints=B=1000,M=1000,K=1000,N=3000", true),
+            // Shapes where ptxas spilled under the planned register cap before the lowering's
+            // register relief (test/Conversion/LoopToGPU/register-relief.mlir): the reload
+            // form of f32 rows, an f32 row held at two CTAs of 256, a final reduction merged
+            // under 48 registers, a cluster per row.
+            ("size-hints=B=64,M=4096,K=4096,N=16384", true),
+            ("size-hints=B=64,M=32768,K=32768,N=768", true),
+            ("size-hints=B=64,M=8388608,K=8388608,N=2", true),
+            ("size-hints=B=64,M=100000,K=100000,N=32768", true),
             ("", false),
             ("size-hints=B=64,M=65536,K=65536,N=1024", false),
             ("size-hints=B=16,M=16384,K=16384,N=8192", false),

@@ -148,7 +148,8 @@ pub struct LoopToGpuOptions {
     /// (`KernelBuilder::early_accumulates`): fewer registers (RMSNorm backward at N = 1024:
     /// 193 -> 159, 120 with shared accumulators), the same bits. Off by default: on the H200
     /// the cached RMSNorm kernel at 65536 x 1024 ran 1.5% slower with it (109.9 -> 111.5 us),
-    /// the other benchmark rows within 0.5%; a tuner knob.
+    /// the other benchmark rows within 0.5%; a tuner knob. `false` still lets the lowering
+    /// take them for an f32 row held under a tight register cap (`KernelBuilder::tight_registers`).
     pub early_accumulates: bool,
     /// `min-ctas`: the CTAs per SM ptxas is told to keep resident (`.minnctapersm`) for a
     /// register-resident row kernel, which bounds its registers.
@@ -640,7 +641,7 @@ pub const OPTIONS: &[PassOptionInfo] = &[
     },
     PassOptionInfo {
         key: "early-accumulates",
-        help: "register-resident row kernels take the column partials that need no row reduction's result before the first row reduction (fewer registers, the same results)",
+        help: "register-resident row kernels take the column partials that need no row reduction's result before the first row reduction (fewer registers, the same results; a tuner knob; false still lets the heuristic take it for an f32 row held under a tight register cap)",
         default: "false",
     },
     PassOptionInfo {
@@ -832,13 +833,25 @@ fn lower_function(ctx: &mut Context, mblock: BlockId, func: OpId, opts: &LoopToG
         };
         let unit_opts = in_grid.as_ref().unwrap_or(opts);
         let mut kb = KernelBuilder::new(ctx, mblock, unit.op, &kname, &names, unit_opts, &spills);
-        if let (Some(_), Some((_, _, ctas))) = (&in_grid, prev) {
+        if let (Some(_), Some((_, threads, ctas))) = (&in_grid, prev) {
             kb.grid_hint = match (opts.overrides.grid, ctas) {
                 (g, _) if g > 0 => Some(g),
                 (_, Some(c)) if c > 0 => Some(c * opts.device.sms.max(1) as u64),
                 // No plan (`min-ctas=none`: ptxas picks): the final's own grid bound.
                 _ => None,
             };
+            // Behind a grid barrier the final runs under the row kernel's register cap: under
+            // MERGED_FINAL_REGS it keeps half the loads in flight.
+            if let Some(c) = ctas.filter(|c| *c > 0) {
+                let cap = (opts.device.registers_per_sm as u64 / (c * threads.max(1) as u64)).min(255) / 8 * 8;
+                if cap < MERGED_FINAL_REGS {
+                    kb.strided_unroll = STRIDED_UNROLL / 2;
+                    kb.unroll_note = Some(format!(
+                        "the final reduction keeps {} loads in flight a lane, not {STRIDED_UNROLL}: the kernel it joins caps a thread at {cap} registers",
+                        STRIDED_UNROLL / 2
+                    ));
+                }
+            }
         }
         let (mapping, final_schedule, why) = kb.chosen_mapping(unit.op)?;
         if mapping == Mapping::Sequential
@@ -1363,12 +1376,20 @@ morf_ir::for_each_binary_fn!(define_binary_state);
 /// flight otherwise.
 const STRIDED_UNROLL: i64 = 4;
 
+/// Registers under which a final reduction merged behind a grid barrier into a row kernel
+/// ([`super::grid_merge`]) halves its loads in flight ([`KernelBuilder::strided_unroll`]):
+/// at N = 2 the row kernels of rmsnorm_bwd, logsoftmax_bwd_colsum and
+/// two_norms_shared_weight, planned for five CTAs of 256 (48 registers), spilled 8 bytes in
+/// their final part with four loads a lane, none with two.
+const MERGED_FINAL_REGS: u64 = 64;
+
 /// Terms an iteration of a strided loop that loads `reduces` partials a term (the vector
-/// forms, [`KernelBuilder::vec_partials`]): [`STRIDED_UNROLL`] loads in flight a lane in all,
+/// forms, [`KernelBuilder::vec_partials`]): `unroll` ([`STRIDED_UNROLL`], or
+/// [`KernelBuilder::strided_unroll`]) loads in flight a lane in all,
 /// so LayerNorm's dw and db load two rows each. With four rows of both, ptxas (CUDA 13.5)
 /// spilled 8 bytes at 48 registers in LayerNorm's merged kernel without size hints.
-fn strided_terms(reduces: usize) -> i64 {
-    (STRIDED_UNROLL / reduces.max(1) as i64).max(1)
+fn strided_terms(unroll: i64, reduces: usize) -> i64 {
+    (unroll / reduces.max(1) as i64).max(1)
 }
 
 /// The largest power of two `<= x` (`x >= 1`): a `vector` option or schedule entry as a
@@ -1517,6 +1538,18 @@ struct KernelBuilder<'a> {
     /// A row-fused kernel's CTAs per SM should it become cooperative (`final=grid`), for
     /// `min_ctas_per_sm` (see [`planned_ctas_per_sm`]).
     cooperative_ctas: Option<u64>,
+    /// The reload form loads its hoisted vectors coherently ([`Self::reload_coherent_vectors`]).
+    coherent_vectors: bool,
+    /// The row kernel takes its early accumulates whatever the option says
+    /// ([`Self::tight_registers`]).
+    early_relief: bool,
+    /// The report's note for `early_relief`, pushed once the early accumulates take an op.
+    early_note: Option<String>,
+    /// Loads in flight a lane of a strided reduction loop: [`STRIDED_UNROLL`], half that for
+    /// a final reduction merged under a tight register cap ([`MERGED_FINAL_REGS`]).
+    strided_unroll: i64,
+    /// Why `strided_unroll` is lower (the report's note).
+    unroll_note: Option<String>,
     /// A final reduction merged into a row-fused kernel's grid (`final=grid`): that grid's
     /// CTAs where its schedule plans them, for the tile width ([`final_vec_lanes`]).
     grid_hint: Option<u64>,
@@ -1642,6 +1675,11 @@ impl<'a> KernelBuilder<'a> {
             fresh: HashSet::new(),
             fresh_used: HashSet::new(),
             cooperative_ctas: None,
+            coherent_vectors: false,
+            early_relief: false,
+            early_note: None,
+            strided_unroll: STRIDED_UNROLL,
+            unroll_note: None,
             grid_hint: None,
             resident: Vec::new(),
             promoted_row: false,
@@ -3508,6 +3546,72 @@ impl<'a> KernelBuilder<'a> {
         ))
     }
 
+    /// Whether the reload form of `s` loads its hoisted `[j]` vectors coherently (`ld.global`)
+    /// instead of through the read-only path. The reload form loads them once a pass instead
+    /// of holding them (that is what its register plan counts), but ptxas hoists read-only
+    /// loads of a row-invariant address out of the row loop and holds a copy per pass across
+    /// it: rmsnorm_bwd_f32 at 4096 x 16384 (512 threads) spilled 68 bytes at the cap of 128,
+    /// layernorm_bwd_f32 100, layernorm_bwd at 100000 x 32768 8; with coherent loads, which
+    /// the row's stores may alias, ptxas keeps them in the loop (120, 128 and 128 registers,
+    /// no spill). Not with staged rows: the loop's copies and waits keep ptxas from hoisting
+    /// them already (layernorm_bwd at 4096 x 16384, three rows staged: the weight loaded in
+    /// the loop, 128 registers, no spill). Says so in the report.
+    fn reload_coherent_vectors(&mut self, shape: &NestShape, s: &Schedule) -> bool {
+        if !s.fast.is_some_and(|f| f.reload) || shape.hoisted == 0 || s.staged_rows > 1 {
+            return false;
+        }
+        if let Some(sched) = self.schedule.as_mut() {
+            sched.notes.0.push(
+                "the reload form loads its row-invariant vectors coherently (ld.global), so that ptxas keeps them in the row loop rather than holding a copy per pass across it".into(),
+            );
+        }
+        true
+    }
+
+    /// The register cap ptxas gets for the kernel of schedule `s`: its planned CTAs per SM
+    /// (`min_ctas_per_sm`, at least the cooperative form's), one CTA for a CTA over 256
+    /// threads without a bound; `None` where nothing bounds it.
+    fn register_cap(&self, s: &Schedule) -> Option<(u64, u64)> {
+        let t = s.threads.max(1) as u64;
+        let planned = mgpu::FuncOp(self.kernel).min_ctas_per_sm(self.ctx).filter(|m| *m > 0).map(|m| m as u64);
+        if planned.is_none() && mgpu::FuncOp(self.kernel).min_ctas_per_sm(self.ctx) == Some(0) {
+            // `min-ctas=none`: no bound.
+            return None;
+        }
+        let ctas = match (planned, self.cooperative_ctas.filter(|c| *c > 0)) {
+            (Some(p), c) => p.max(c.unwrap_or(1)),
+            (None, Some(c)) => c,
+            (None, None) if t > 256 => 1,
+            (None, None) => return None,
+        };
+        Some((ctas, (self.opts.device.registers_per_sm as u64 / (ctas * t)).min(255) / 8 * 8))
+    }
+
+    /// Whether a register-resident row kernel holding its row (not the reload form) should
+    /// relieve its registers with early accumulates ([`Self::early_accumulates`]: the same
+    /// results, shorter live ranges): where the cap of its planned CTAs sits within a quarter
+    /// of its estimate, the most the estimate runs under ptxas' count (rmsnorm_bwd_f32 at
+    /// 32768 x 768, two CTAs of 256: 126 estimated, 40 bytes spilled under the cap of 128;
+    /// with early accumulates 126 registers, no spill). Only f32 rows: a bf16 row is held
+    /// packed, two columns a register, which the estimate does not count (RMSNorm at
+    /// 576000 x 384 sits at 126 of 128 too and does not spill). The report says so where the
+    /// body has an accumulate that needs no row reduction's result.
+    fn tight_registers(&mut self, shape: &NestShape, s: &Schedule) -> bool {
+        if self.opts.early_accumulates || s.fast.is_none_or(|f| f.reload) || shape.fast_bytes < 4 {
+            return false;
+        }
+        let Some((ctas, cap)) = self.register_cap(s) else { return false };
+        let est = fast_regs(shape, s.thread_cols(), s);
+        if cap >= 255 || cap >= est + est / 4 {
+            return false;
+        }
+        self.early_note = Some(format!(
+                "early accumulates: the cap of {cap} registers ({ctas} CTA(s) of {} a SM) sits within a quarter of the ~{est} estimated, so the column partials that need no row reduction are taken before the first",
+                s.threads
+            ));
+        true
+    }
+
     fn row_fused(&mut self, op: OpId) -> R<()> {
         let RowFusedShape { parts, inner, workspaces, plan, shape } = self.row_fused_shape(op)?;
         // Rows per split; a row kernel without partials takes one row per warp slot.
@@ -3540,6 +3644,8 @@ impl<'a> KernelBuilder<'a> {
         }
         // The bound it takes if a final reduction joins it behind a grid barrier.
         self.cooperative_ctas = self.opts.min_ctas.apply(planned_ctas_per_sm(&self.opts.device, &shape, &s, true));
+        self.coherent_vectors = self.reload_coherent_vectors(&shape, &s);
+        self.early_relief = self.tight_registers(&shape, &s);
         // A split sized at run time (`partials = K`): the host value the accumulates divide by.
         let split = match (split, self.split_divisor(op)) {
             (None, Some(v)) if kernel_balanced(self.ctx, op) => SplitBy::Value(v),
@@ -4034,6 +4140,9 @@ struct FastState {
     /// The reload form ([`FastShape::reload`]): the rows loaded this row are dropped after
     /// each row reduction, so the next use loads them again.
     reload: bool,
+    /// In the reload form, `[j]` vectors load coherently, not through the read-only path
+    /// ([`KernelBuilder::reload_coherent_vectors`]).
+    coherent_vectors: bool,
     /// In the reload form, the staged rows of this row: where each lives in the ring, so that
     /// a reload reads the ring again (`(buffer, row) -> (shared pointer, slot's first
     /// element, element type)`).
@@ -4399,6 +4508,7 @@ impl<'a> KernelBuilder<'a> {
             valid: valid.clone(),
             ws: ws.iter().enumerate().map(|(p, w)| (*w, p)).collect(),
             reload: fast.reload,
+            coherent_vectors: self.coherent_vectors,
             chunk_major: fast.chunk_major || self.opts.chunk_major,
             ..FastState::default()
         });
@@ -4875,9 +4985,13 @@ impl<'a> KernelBuilder<'a> {
                         // A later member of a batch: reduced with its first.
                         continue;
                     };
-                    if !reduced && self.opts.early_accumulates {
+                    if !reduced && (self.opts.early_accumulates || self.early_relief) {
                         reduced = true;
-                        self.early_accumulates(body, o)?;
+                        if self.early_accumulates(body, o)? {
+                            if let (Some(n), Some(sched)) = (self.early_note.take(), self.schedule.as_mut()) {
+                                sched.notes.0.push(n);
+                            }
+                        }
                     }
                     let (kinds, accs): (Vec<String>, Vec<Value>) = self.fast_partials(batch)?.into_iter().unzip();
                     let reds = if warp {
@@ -4914,9 +5028,10 @@ impl<'a> KernelBuilder<'a> {
     /// takes its products before the row reduction instead of holding `dy` (32 f32 a lane at
     /// N = 1024) across it, and each column's partial sums the same terms in the same
     /// order. The ops go into [`FastState::early`], which their block's emission skips.
-    fn early_accumulates(&mut self, body: BlockId, first_reduce: OpId) -> R<()> {
+    fn early_accumulates(&mut self, body: BlockId, first_reduce: OpId) -> R<bool> {
         let ops: Vec<OpId> = self.ctx.block_ops(body).collect();
-        let Some(pos) = ops.iter().position(|&o| o == first_reduce) else { return Ok(()) };
+        let Some(pos) = ops.iter().position(|&o| o == first_reduce) else { return Ok(false) };
+        let mut any = false;
         let late: HashSet<Value> = ops[pos..].iter().flat_map(|&o| self.ctx.results(o).to_vec()).collect();
         for &p in &ops[pos + 1..] {
             if !matches!(LoopOp::of(self.ctx, p), LoopOp::Parallel) {
@@ -4965,8 +5080,9 @@ impl<'a> KernelBuilder<'a> {
                 self.fast_op(o)?;
             }
             self.fs().early.extend(chosen);
+            any = true;
         }
-        Ok(())
+        Ok(any)
     }
 
     /// The kinds of a batch of row reduces and the thread's partial of each over its columns,
@@ -5293,7 +5409,13 @@ impl<'a> KernelBuilder<'a> {
                     match self.fs().rows.get(&(buf, row.clone())).cloned() {
                         Some(vals) => vals,
                         None => {
-                            let vals = self.load_fast_row(buf, elem, &row)?;
+                            let vals = if row.is_empty() && self.fs().coherent_vectors {
+                                let ptr = self.get(buf)?;
+                                let zero = self.iconst(0);
+                                self.load_thread_cols(ptr, zero, elem, false)?
+                            } else {
+                                self.load_fast_row(buf, elem, &row)?
+                            };
                             self.fs().rows.insert((buf, row), vals.clone());
                             vals
                         }
@@ -5538,10 +5660,11 @@ impl<'a> KernelBuilder<'a> {
                 let (mut lb, mut acc0) = (lb, id);
                 if let PosRange::Strided { step: st, .. } = range {
                     // A warp's strided terms (a final reduction's splits) in groups of
-                    // STRIDED_UNROLL: the group's loads issue together, then combine in
+                    // `strided_unroll`: the group's loads issue together, then combine in
                     // order (the same sum, bit for bit); the remainder one at a time.
                     let st = *st;
-                    let u = self.iconst(STRIDED_UNROLL);
+                    let unroll = self.strided_unroll;
+                    let u = self.iconst(unroll);
                     let span = self.ibin(Ix::Mul, st, u);
                     let hi = self.ibin(Ix::Max, ub, lb);
                     let len = self.ibin(Ix::Sub, hi, lb);
@@ -5551,7 +5674,7 @@ impl<'a> KernelBuilder<'a> {
                     acc0 = self.for_loop(lb, main_end, span, &[id], &mut |kb, pos, acc| {
                         let mut ys = Vec::new();
                         let mut at = pos;
-                        for k in 0..STRIDED_UNROLL {
+                        for k in 0..unroll {
                             if k > 0 {
                                 at = kb.ibin(Ix::Add, at, st);
                             }
@@ -5729,7 +5852,7 @@ impl<'a> KernelBuilder<'a> {
             }
         };
         let grid = self.grid_hint;
-        let trip = strided_terms(reduces.len()) as u32;
+        let trip = strided_terms(self.strided_unroll, reduces.len()) as u32;
         let lanes_fixed = is_final_lanes(self.opts.overrides.threads_per_row);
         let final_lanes = self.opts.final_lanes;
         let s = self.set_schedule_with(Mapping::FinalReduction, &shape, &mut |s, ir| {
@@ -5754,6 +5877,9 @@ impl<'a> KernelBuilder<'a> {
                 s.rows_per_cta = (s.threads / final_lanes).max(1);
             }
         });
+        if let (Some(n), Some(sched)) = (self.unroll_note.take(), self.schedule.as_mut()) {
+            sched.notes.0.push(n);
+        }
         let v = s.vector.max(1) as i64;
         let lanes = s.threads_per_row.clamp(1, 32) as i64;
         let width = lanes * v;
@@ -5955,7 +6081,7 @@ impl<'a> KernelBuilder<'a> {
         step: Value,
         out: &mut PartialsOut<'_, 'a>,
     ) -> R<()> {
-        let nterms = strided_terms(self.body_reduces(body).len());
+        let nterms = strided_terms(self.strided_unroll, self.body_reduces(body).len());
         let u = self.iconst(nterms);
         let span = self.ibin(Ix::Mul, step, u);
         let mut red = Vec::new();
@@ -6483,7 +6609,7 @@ impl<'a> KernelBuilder<'a> {
                     (*lo, self.ibin(Ix::Min, total, hi), self.iconst(1), 1)
                 }
                 PosRange::Strided { start, step } => {
-                    let terms = strided_terms(group.len());
+                    let terms = strided_terms(self.strided_unroll, group.len());
                     let u = self.iconst(terms);
                     (*start, total, self.ibin(Ix::Mul, *step, u), terms)
                 }
