@@ -2688,8 +2688,8 @@ impl<'a> KernelBuilder<'a> {
         (loads, stores)
     }
 
-    /// Marks the kernel's non-coherent global loads of [`Self::stream_buffers`] `stream`,
-    /// where the schedule streams its loads.
+    /// Marks the kernel's non-coherent global loads and asynchronous copies (staged rows) of
+    /// [`Self::stream_buffers`] `stream`, where the schedule streams its loads.
     fn mark_stream_loads(&mut self) {
         if !self.schedule.as_ref().is_some_and(|s| s.stream_loads) {
             return;
@@ -2703,6 +2703,13 @@ impl<'a> KernelBuilder<'a> {
             .collect();
         let unit = self.ctx.unit_attr();
         for op in self.ctx.walk_collect(self.kernel) {
+            if let Some(c) = mgpu::CopyAsyncOp::dyn_cast(self.ctx, op) {
+                // A staged row's copy reads its lines once too.
+                if ptrs.contains(&c.src(self.ctx)) {
+                    self.ctx.set_attr(op, "stream", unit);
+                }
+                continue;
+            }
             let ptr = match mgpu::LoadOp::dyn_cast(self.ctx, op) {
                 Some(l) => Some(l.ptr(self.ctx)),
                 None => mgpu::LoadVecOp::dyn_cast(self.ctx, op).map(|l| l.ptr(self.ctx)),
@@ -5250,7 +5257,7 @@ impl<'a> KernelBuilder<'a> {
                 let goff = self.ibin(Ix::Add, rowoff, b);
                 let soff = self.ibin(Ix::Add, sbase, lb);
                 let mut copy = |kb: &mut Self| -> R<()> {
-                    kb.push(mgpu::CopyAsyncOp::state(kb.loc, sp, soff, src, goff, w));
+                    kb.push(mgpu::CopyAsyncOp::state(kb.loc, sp, soff, src, goff, w, None));
                     Ok(())
                 };
                 match valid {

@@ -10,6 +10,13 @@
 // RUN: morf-opt %S/../../../examples/colmax_rowsum.mlir --pipeline=gpu --size-hints M=65536,N=1024 --emit=ptx | FileCheck %s --check-prefix=PTX
 // A kernel that writes dx: no streaming, unless asked.
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pipeline=gpu --size-hints M=65536,N=1024 | FileCheck %s --check-prefix=WRITES
+// A CTA per row stages its rows through shared memory: the copies of a streamed input are
+// streamed too (`{stream}` on `mgpu.copy_async`, an evict-first L2 hint in PTX); a kernel
+// that writes dx stages without it.
+// RUN: morf-opt %S/../../../examples/colmax_rowsum.mlir --pipeline=gpu --size-hints M=16384,N=8192 | FileCheck %s --check-prefix=STAGED
+// RUN: morf-opt %S/../../../examples/colmax_rowsum.mlir --pipeline=gpu --size-hints M=16384,N=8192 --emit=ptx | FileCheck %s --check-prefix=STAGED-PTX
+// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pipeline=gpu --size-hints M=4096,N=16384 | FileCheck %s --check-prefix=STAGED-WRITES
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/colmax_rowsum.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=16384,N=8192},canonicalize,cse,lower-loop-to-gpu{size-hints=M=16384,N=8192 grid=3})' M=11,N=8192 1e-5 %t/s3
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=65536,N=1024},canonicalize,cse,lower-loop-to-gpu{size-hints=M=65536,N=1024 stream-loads=true report=true})' 2>&1 >%t/forced.mlir | FileCheck %s --check-prefix=FORCED
 // RUN: FileCheck %s --check-prefix=FORCED-IR < %t/forced.mlir
 // Declined: stream-loads=false; a row without a register-resident form (no N hint: a second
@@ -58,3 +65,15 @@
 
 // BAD: bad.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'mloop.parallel' op 'morf.schedule' entry 'stream_loads' must be 0 or 1
 // BADOPT: option 'stream-loads' must be 'auto', 'true' or 'false', got 'maybe'
+
+// STAGED: mgpu.func @colmax_rowsum_k0
+// STAGED: mgpu.copy_async %{{[0-9]+}}[%{{[0-9]+}}], %arg{{[0-9]+}}[%{{[0-9]+}}] {stream, width = 8} : !mgpu.ptr<bf16, 3>, !mgpu.ptr<bf16>
+// STAGED-NOT: mgpu.copy_async %{{[0-9]+}}[%{{[0-9]+}}], %arg{{[0-9]+}}[%{{[0-9]+}}] {width
+
+// STAGED-PTX: .visible .entry colmax_rowsum_k0(
+// STAGED-PTX: createpolicy.fractional.L2::evict_first.b64 [[POL:%rd[0-9]+]], 1.0;
+// STAGED-PTX-NEXT: cp.async.cg.shared.global.L2::cache_hint [%rd{{[0-9]+}}], [%rd{{[0-9]+}}], 16, [[POL]];
+
+// STAGED-WRITES: mgpu.func @rmsnorm_bwd_k0
+// STAGED-WRITES-NOT: stream
+// STAGED-WRITES: mgpu.copy_async %{{[0-9]+}}[%{{[0-9]+}}], %arg{{[0-9]+}}[%{{[0-9]+}}] {width = 8}

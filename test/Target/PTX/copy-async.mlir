@@ -1,6 +1,7 @@
 // mgpu.copy_async: cp.async.cg for 16 bytes (through L2 only), cp.async.ca for 4 and 8; the
 // group ops are cp.async.commit_group and cp.async.wait_group. CTAs of more than 256 threads
-// also get .minnctapersm 1 (ptxas otherwise may cap them at 64 registers and spill).
+// also get .minnctapersm 1 (ptxas otherwise may cap them at 64 registers and spill). A `stream`
+// copy (a staged row read once) takes an evict-first L2 policy as its cache hint.
 // RUN: morf-opt %s --emit=ptx | FileCheck %s
 
 // CHECK-LABEL: .visible .entry stage(
@@ -34,5 +35,20 @@ mgpu.func @stage(%g: !mgpu.ptr<bf16>, %gf: !mgpu.ptr<f32>, %o: !mgpu.ptr<bf16>, 
 // CHECK:      .maxntid 256, 1, 1
 // CHECK-NEXT: {
 mgpu.func @small() kernel attributes {max_threads = 256} {
+  mgpu.return
+}
+
+// CHECK-LABEL: .visible .entry streamed(
+// CHECK:      createpolicy.fractional.L2::evict_first.b64 [[POL:%rd[0-9]+]], 1.0;
+// CHECK-NEXT: cp.async.cg.shared.global.L2::cache_hint [%rd{{[0-9]+}}], [%rd{{[0-9]+}}], 16, [[POL]];
+// CHECK:      cp.async.ca.shared.global.L2::cache_hint [%rd{{[0-9]+}}], [%rd{{[0-9]+}}], 4, %rd{{[0-9]+}};
+// CHECK-NOT:  cache_hint
+// CHECK:      cp.async.commit_group;
+mgpu.func @streamed(%g: !mgpu.ptr<bf16>, %i: index, %j: index) kernel attributes {max_threads = 256} {
+  %s = mgpu.dynamic_shared : !mgpu.ptr<bf16, 3>
+  mgpu.copy_async %s[%i], %g[%j] {stream, width = 8} : !mgpu.ptr<bf16, 3>, !mgpu.ptr<bf16>
+  mgpu.copy_async %s[%i], %g[%j] {stream, width = 2} : !mgpu.ptr<bf16, 3>, !mgpu.ptr<bf16>
+  mgpu.copy_async %s[%i], %g[%j] {width = 8} : !mgpu.ptr<bf16, 3>, !mgpu.ptr<bf16>
+  mgpu.copy_async_commit
   mgpu.return
 }

@@ -259,11 +259,15 @@ define_op! {
     /// Both offsets are multiples of `width`. The copy belongs to the thread's open group,
     /// which `mgpu.copy_async_commit` closes; the shared elements hold the data only after an
     /// `mgpu.copy_async_wait` that covers the group, and only for the issuing thread (other
-    /// threads also need a barrier). The global source must not change meanwhile.
+    /// threads also need a barrier). The global source must not change meanwhile. The unit
+    /// attribute `stream` marks a copy of data read once: its lines go first from L2
+    /// (`cp.async...L2::cache_hint` with an evict-first policy), as a streamed load's
+    /// (`ld.global.cs`).
     pub struct CopyAsyncOp("mgpu.copy_async") {
         summary: "asynchronous copy of 4, 8 or 16 bytes from global to shared memory",
         operands: [dst: SharedPtr, dst_index: Index, src: Ptr, src_index: Index],
         attrs: [width: IntAttr],
+        optional_attrs: [stream: UnitAttr],
         verify: verify_copy_async,
         format: (parse_copy_async, print_copy_async),
         interpret: interpret_in_kernel_only,

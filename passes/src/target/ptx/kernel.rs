@@ -1270,7 +1270,7 @@ impl<'a> Kernel<'a> {
     }
 
     /// `mgpu.copy_async`: `cp.async.cg` (through L2 only) for 16 bytes, `cp.async.ca` for 4
-    /// and 8.
+    /// and 8; a `stream` copy with an evict-first L2 cache hint.
     fn copy_async(&mut self, c: gpu::CopyAsyncOp) -> Result<(), Diagnostic> {
         let op = c.id();
         let ctx = self.ctx;
@@ -1294,7 +1294,14 @@ impl<'a> Kernel<'a> {
         let d = addr(self, c.dst(ctx), c.dst_index(ctx))?;
         let s = addr(self, c.src(ctx), c.src_index(ctx))?;
         let cache = if bytes == 16 { "cg" } else { "ca" };
-        self.line(format!("cp.async.{cache}.shared.global [{d}], [{s}], {bytes};"));
+        if c.stream(ctx).is_some() {
+            // Read once: an evict-first L2 policy (ptxas hoists the policy out of loops).
+            let pol = self.tmp(Rc::B64);
+            self.line(format!("createpolicy.fractional.L2::evict_first.b64 {pol}, 1.0;"));
+            self.line(format!("cp.async.{cache}.shared.global.L2::cache_hint [{d}], [{s}], {bytes}, {pol};"));
+        } else {
+            self.line(format!("cp.async.{cache}.shared.global [{d}], [{s}], {bytes};"));
+        }
         Ok(())
     }
 
