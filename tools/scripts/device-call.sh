@@ -4,6 +4,7 @@
 #   bench_pipeline r1-ln16k-ring3 examples/layernorm_bwd.mlir M=4096,N=16384 "partials=resident" "staged-rows=3" --runs 100
 #   bench_cache    r1-ln16k-cache examples/layernorm_bwd.mlir M=4096,N=16384 --runs 100
 #   ab_pipeline    stream colmax_rowsum.mlir M=65536,N=1024 "" "stream-loads=false" "" 2 --runs 100
+#   ab_binaries    relief examples/rmsnorm_bwd_f32.mlir M=4096,N=16384 "partials=resident" "" 2 --runs 100
 #   bench_text     mapped examples/layernorm_fwd.mlir M=65536,N=1024 "builtin.module(...,loop-map,lower-loop-to-gpu)" --runs 100
 #   tune           layernorm_bwd M=4096,N=16384 120 --warm-start --max-trials 40
 #   sanitize       ln16k layernorm_bwd M=1031,N=16384 M=4096,N=16384
@@ -63,6 +64,18 @@ ab_pipeline() {
   for i in $(seq 1 "$r"); do
     bench_pipeline "$l-a$i" "$f" "$sz" "$fo" "$a" "$@"
     bench_pipeline "$l-b$i" "$f" "$sz" "$fo" "$b" "$@"
+  done
+}
+
+# An A/B of two builds: bench_pipeline with the binaries of $OLD (default .device-bin/old: an
+# earlier commit's release build) as LABEL-oN, then this build's as LABEL-nN, ROUNDS times over:
+# label file sizes fuse-opts lower-opts rounds extra... Skipped, and said, without $OLD.
+ab_binaries() {
+  local l=$1 f=$2 sz=$3 fo=$4 lo=$5 r=$6 i old=${OLD:-.device-bin/old}; shift 6
+  [ -x "$old/morf-bench" ] || { echo "$l: skipped (no $old/morf-bench)" >> "$S"; return; }
+  for i in $(seq 1 "$r"); do
+    B=$old bench_pipeline "$l-o$i" "$f" "$sz" "$fo" "$lo" "$@"
+    bench_pipeline "$l-n$i" "$f" "$sz" "$fo" "$lo" "$@"
   done
 }
 
