@@ -212,6 +212,79 @@ fn every_example_assembles_without_spills() {
     assert!(files.len() >= 15, "expected at least 15 examples, found {}", files.len());
 }
 
+/// Every example with packed rows (`packed-rows=8`: a thread per row takes up to eight rows
+/// with one 16-byte load) at N = 1, 2 and 4, where rows are short enough to pack, assembles
+/// without a spill in any kernel.
+#[test]
+fn packed_rows_assemble_without_spills() {
+    let Some(ptxas) = find_ptxas() else {
+        println!("ptxas not found, skipping");
+        return;
+    };
+    let root = repo_root();
+    let mut files = Vec::new();
+    mlir_files(&root.join("examples"), &mut files);
+    let tmp = std::env::temp_dir().join(format!("morf-ptxas-packed-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let mut failures = Vec::new();
+    let mut packed = 0;
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        for n in [1, 2, 4] {
+            let hints = format!("size-hints=B=64,M=8388608,K=8388608,N={n}");
+            let name = format!("{} [N={n} packed-rows=8]", file.strip_prefix(&root).unwrap().display());
+            let mut ctx = Context::new();
+            setup(&mut ctx);
+            let module = parse_source(&mut ctx, "example.mlir", &text, 0).expect("parses");
+            let mut reg = morf_ir::pass::PassRegistry::default();
+            morf_passes::register_all(&mut reg);
+            let fuse = format!("partials=resident {hints}");
+            let lower = format!("packed-rows=8 {hints}");
+            for (pass, opts) in [
+                ("lower-tensor-to-loop", ""),
+                ("canonicalize", ""),
+                ("cse", ""),
+                ("fuse-mixed-reductions", fuse.as_str()),
+                ("canonicalize", ""),
+                ("cse", ""),
+                ("invariant-divisor-to-reciprocal", ""),
+                ("lower-loop-to-gpu", lower.as_str()),
+            ] {
+                let mut p = reg.create(pass, opts).unwrap();
+                p.run(&mut ctx, module).unwrap_or_else(|d| panic!("{name}: {pass}: {}", ctx.render(&d)));
+            }
+            let mut any = false;
+            ctx.walk(module, &mut |op| {
+                if ctx.isa::<FuncOp>(op) {
+                    any |= ctx
+                        .attr(op, "morf.schedule")
+                        .and_then(|a| ctx.attr_str(a))
+                        .is_some_and(|s| s.contains("packed-rows="));
+                }
+            });
+            packed += usize::from(any);
+            let ptx = emit_module(&ctx, module, &PtxOptions::default())
+                .unwrap_or_else(|d| panic!("{name}: {}", ctx.render(&d)));
+            let ptx_path = tmp.join("packed.ptx");
+            std::fs::write(&ptx_path, &ptx).unwrap();
+            let (ok, log) = assemble(&ptxas, &ptx_path).expect("running ptxas");
+            if !ok {
+                failures.push(format!("{name}: ptxas failed:\n{log}"));
+                continue;
+            }
+            for (k, stores, loads) in spills(&log) {
+                if stores > 0 || loads > 0 {
+                    failures.push(format!("{name}: kernel '{k}' spills ({stores} bytes stored, {loads} loaded)"));
+                }
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+    println!("ptxas ({}): {packed} example modules with packed rows", ptxas.display());
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    assert!(packed >= 20, "expected packed rows in most examples at N <= 4, found {packed}");
+}
+
 /// Registers per function in ptxas `-v` output: (name, registers).
 fn registers(log: &str) -> Vec<(String, u64)> {
     let mut out = Vec::new();

@@ -452,7 +452,30 @@ impl<'a> KernelBuilder<'a> {
         staged: &[Staged],
     ) -> R<()> {
         let fast = s.fast.expect("fast schedule");
+        let packed = fast.packed_rows.max(1) as usize;
         let (n, v, k) = (fast.cols as i64, fast.vector as usize, fast.chunks as usize);
+        if packed > 1 {
+            // A schedule from the IR is checked here too: the rows must be one vector each,
+            // held, with nothing loaded ahead, and R of them one access of at most 16 bytes.
+            let bytes = packed as u64 * n as u64 * plan.bytes.max(1) as u64;
+            if s.threads_per_row != 1
+                || k != 1
+                || v as i64 != n
+                || fast.reload
+                || s.staged_rows > 1
+                || s.rows_in_flight_per_warp > 1
+                || s.cluster > 1
+                || bytes > 16
+            {
+                return Err(op_error(
+                    self.ctx,
+                    op,
+                    format!(
+                        "packed_rows = {packed} needs a thread per row whose row is one vector, held, with nothing loaded ahead, and {packed} rows in 16 bytes ({bytes} here)"
+                    ),
+                ));
+            }
+        }
         // The row's threads: a cluster's, with a cluster per row (`t` is then the thread's
         // place in the cluster).
         let tpr = s.threads_per_row as i64 * s.cluster.max(1) as i64;
@@ -589,15 +612,32 @@ impl<'a> KernelBuilder<'a> {
         self.for_loop(g.bid, nsplit, g.gdim, &[], &mut |kb, sidx, _| {
             // The split's rows: a block of `sc` consecutive ones, or with `interleave-splits`
             // every `nsplit`-th group of `slots` rows from group `sidx` on (`step` apart).
+            // Packed rows: a row group is `slots x R` rows, a thread's R consecutive ones.
+            let (group, first) = if packed > 1 {
+                let rc = kb.iconst(packed as i64);
+                (kb.ibin(Ix::Mul, slots, rc), kb.ibin(Ix::Mul, slot, rc))
+            } else {
+                (slots, slot)
+            };
             let (row0, rend, step) = if interleave {
-                let row0 = kb.ibin(Ix::Mul, sidx, slots);
-                (row0, m, kb.ibin(Ix::Mul, slots, nsplit))
+                let row0 = kb.ibin(Ix::Mul, sidx, group);
+                (row0, m, kb.ibin(Ix::Mul, group, nsplit))
             } else {
                 let row0 = kb.ibin(Ix::Mul, sidx, sc);
                 let rend = kb.ibin(Ix::Add, row0, sc);
-                (row0, kb.ibin(Ix::Min, rend, m), slots)
+                (row0, kb.ibin(Ix::Min, rend, m), group)
             };
-            let start = kb.ibin(Ix::Add, row0, slot);
+            let start = if packed > 1 {
+                // From the aligned row at or before the split's first (a split of a size
+                // set at run time may start mid-group): each thread's R rows are one
+                // aligned vector of every row input.
+                let rc = kb.iconst(packed as i64);
+                let q = kb.ibin(Ix::Div, row0, rc);
+                let aligned = kb.ibin(Ix::Mul, q, rc);
+                kb.ibin(Ix::Add, aligned, first)
+            } else {
+                kb.ibin(Ix::Add, row0, first)
+            };
             // Shared accumulators: each thread sets its own columns (no barrier: no other
             // thread touches them).
             for (p, &id) in shared_ids.iter().enumerate() {
@@ -647,71 +687,75 @@ impl<'a> KernelBuilder<'a> {
                 carried.push(ring0);
             }
             let n_acc = inits.len();
-            let out = kb.for_loop(start, rend, step, &carried, &mut |kb, i, cur| {
-                kb.map.insert(iv, i);
-                {
-                    let fs = kb.fs();
-                    fs.fmap.clear();
-                    fs.rows.clear();
-                    fs.uni.clear();
-                    fs.cse.clear();
-                    fs.accs = cur[..n_acc].chunks(slots_n).map(|c| c.to_vec()).collect();
-                }
-                let mut next_vals = Vec::new();
-                if !prefetch.is_empty() {
-                    let mut at = n_acc;
-                    for (&(b, _), &w) in prefetch.iter().zip(&widths) {
-                        kb.fs().rows.insert((b, vec![i]), cur[at..at + w].to_vec());
-                        at += w;
+            let out = if packed > 1 {
+                kb.packed_row_loop((body, iv, t), (start, rend, step, row0), &carried, packed, &plan.inputs)?
+            } else {
+                kb.for_loop(start, rend, step, &carried, &mut |kb, i, cur| {
+                    kb.map.insert(iv, i);
+                    {
+                        let fs = kb.fs();
+                        fs.fmap.clear();
+                        fs.rows.clear();
+                        fs.uni.clear();
+                        fs.cse.clear();
+                        fs.accs = cur[..n_acc].chunks(slots_n).map(|c| c.to_vec()).collect();
                     }
-                    let next = kb.ibin(Ix::Add, i, step);
-                    let next = kb.ibin(Ix::Min, next, last);
-                    for &(b, elem) in &prefetch {
-                        next_vals.extend(kb.load_fast_row(b, elem, &[next])?);
-                    }
-                }
-                let ring = if staged.is_empty() {
-                    None
-                } else {
-                    // Row i is the oldest copy group in flight: wait for it, then read the
-                    // thread's own columns (no barrier: each thread reads what it copied).
-                    let ring = cur[cur.len() - 1];
-                    let pending = kb.ctx.i64_attr(ring_n - 1);
-                    kb.push(mgpu::CopyAsyncWaitOp::state(kb.loc, pending));
-                    kb.fs().restage.clear();
-                    for (st, &sp) in staged.iter().zip(&smem) {
-                        let sbase = kb.staging_row(st, ring, slot, slots);
-                        let vals = kb.load_thread_cols(sp, sbase, st.elem, false)?;
-                        kb.fs().rows.insert((st.buf, vec![i]), vals);
-                        if kb.fs().reload {
-                            kb.fs().restage.push(((st.buf, vec![i]), sp, sbase, st.elem));
+                    let mut next_vals = Vec::new();
+                    if !prefetch.is_empty() {
+                        let mut at = n_acc;
+                        for (&(b, _), &w) in prefetch.iter().zip(&widths) {
+                            kb.fs().rows.insert((b, vec![i]), cur[at..at + w].to_vec());
+                            at += w;
+                        }
+                        let next = kb.ibin(Ix::Add, i, step);
+                        let next = kb.ibin(Ix::Min, next, last);
+                        for &(b, elem) in &prefetch {
+                            next_vals.extend(kb.load_fast_row(b, elem, &[next])?);
                         }
                     }
-                    Some(ring)
-                };
-                if parity {
-                    kb.slot_parity = Some(cur[n_acc + widths.iter().sum::<usize>()]);
-                }
-                kb.fast_row(body, t, warp)?;
-                let mut ys = kb.fs().accs.concat();
-                ys.extend(next_vals);
-                if parity {
-                    ys.push(kb.slot_parity.take().expect("set above"));
-                }
-                if let Some(ring) = ring {
-                    // The slot just read takes the row `staged_rows` groups ahead.
-                    let ahead = kb.iconst(ring_n);
-                    let ahead = kb.ibin(Ix::Mul, ahead, step);
-                    let next = kb.ibin(Ix::Add, i, ahead);
-                    let next = kb.ibin(Ix::Min, next, last);
-                    kb.stage_row(staged, &smem, next, ring, (slot, slots))?;
-                    let one = kb.iconst(1);
-                    let n = kb.iconst(ring_n);
-                    let r = kb.ibin(Ix::Add, ring, one);
-                    ys.push(kb.ibin(Ix::Rem, r, n));
-                }
-                Ok(ys)
-            })?;
+                    let ring = if staged.is_empty() {
+                        None
+                    } else {
+                        // Row i is the oldest copy group in flight: wait for it, then read the
+                        // thread's own columns (no barrier: each thread reads what it copied).
+                        let ring = cur[cur.len() - 1];
+                        let pending = kb.ctx.i64_attr(ring_n - 1);
+                        kb.push(mgpu::CopyAsyncWaitOp::state(kb.loc, pending));
+                        kb.fs().restage.clear();
+                        for (st, &sp) in staged.iter().zip(&smem) {
+                            let sbase = kb.staging_row(st, ring, slot, slots);
+                            let vals = kb.load_thread_cols(sp, sbase, st.elem, false)?;
+                            kb.fs().rows.insert((st.buf, vec![i]), vals);
+                            if kb.fs().reload {
+                                kb.fs().restage.push(((st.buf, vec![i]), sp, sbase, st.elem));
+                            }
+                        }
+                        Some(ring)
+                    };
+                    if parity {
+                        kb.slot_parity = Some(cur[n_acc + widths.iter().sum::<usize>()]);
+                    }
+                    kb.fast_row(body, t, warp)?;
+                    let mut ys = kb.fs().accs.concat();
+                    ys.extend(next_vals);
+                    if parity {
+                        ys.push(kb.slot_parity.take().expect("set above"));
+                    }
+                    if let Some(ring) = ring {
+                        // The slot just read takes the row `staged_rows` groups ahead.
+                        let ahead = kb.iconst(ring_n);
+                        let ahead = kb.ibin(Ix::Mul, ahead, step);
+                        let next = kb.ibin(Ix::Add, i, ahead);
+                        let next = kb.ibin(Ix::Min, next, last);
+                        kb.stage_row(staged, &smem, next, ring, (slot, slots))?;
+                        let one = kb.iconst(1);
+                        let n = kb.iconst(ring_n);
+                        let r = kb.ibin(Ix::Add, ring, one);
+                        ys.push(kb.ibin(Ix::Rem, r, n));
+                    }
+                    Ok(ys)
+                })?
+            };
             if !staged.is_empty() {
                 // No copy may still be in flight when the next split reuses the slots.
                 let none = kb.ctx.i64_attr(0);
@@ -909,6 +953,92 @@ impl<'a> KernelBuilder<'a> {
 
     /// One row of the fast path: row-level ops as in the slow path (stores by the row's first
     /// thread), reduces and the inner parallel unrolled over the thread's columns.
+    /// The row loop of packed rows ([`FastShape::packed_rows`], R of them): `for i = start;
+    /// i < rend; i += step` over each thread's groups of R consecutive rows. A group wholly
+    /// inside the split `[row0, rend)` loads each row input once, R rows in one vector at
+    /// `i * N` (aligned: `i` is a multiple of R), then computes its rows one by one from
+    /// their slices, as one row each; a group at either end of the split computes each of
+    /// its rows inside the split alone, with its own loads. The accumulators are carried
+    /// through both; the loop yields them.
+    pub(super) fn packed_row_loop(
+        &mut self,
+        (body, iv, t): (BlockId, Value, Value),
+        (start, rend, step, row0): (Value, Value, Value, Value),
+        carried: &[Value],
+        packed: usize,
+        inputs: &[(Value, Type)],
+    ) -> R<Vec<Value>> {
+        let slots_n = self.fs().k * self.fs().v;
+        let n = self.fs().n;
+        let both = |kb: &mut Self, a: Value, b: Value| -> Value {
+            let it = kb.it();
+            let (zero, one) = (kb.iconst(0), kb.iconst(1));
+            let x = kb.push1(mloop::SelectOp::state(kb.loc, a, one, zero, it));
+            let y = kb.push1(mloop::SelectOp::state(kb.loc, b, x, zero, it));
+            kb.icmp("eq", y, one)
+        };
+        // One row `r` of the group at `i`: its slices of the packed loads, if any, then the row.
+        let row = |kb: &mut Self, r: Value, accs: &[Value], slices: &[(Value, Vec<Value>)]| -> R<Vec<Value>> {
+            kb.map.insert(iv, r);
+            {
+                let fs = kb.fs();
+                fs.fmap.clear();
+                fs.rows.clear();
+                fs.uni.clear();
+                fs.cse.clear();
+                fs.accs = accs.chunks(slots_n).map(|c| c.to_vec()).collect();
+            }
+            for (b, vals) in slices {
+                kb.fs().rows.insert((*b, vec![r]), vals.clone());
+            }
+            kb.fast_row(body, t, true)?;
+            Ok(kb.fs().accs.concat())
+        };
+        self.for_loop(start, rend, step, carried, &mut |kb, i, cur| {
+            let rc = kb.iconst(packed as i64);
+            let end = kb.ibin(Ix::Add, i, rc);
+            let lo = kb.icmp("ge", i, row0);
+            let hi = kb.icmp("le", end, rend);
+            let full = both(kb, lo, hi);
+            let accs = cur.to_vec();
+            kb.if_values(
+                full,
+                &mut |kb| {
+                    let mut loaded = Vec::new();
+                    for &(b, elem) in inputs {
+                        let ptr = kb.get(b)?;
+                        let off = kb.fast_row_offset(b, &[i]);
+                        loaded.push((b, kb.vload_n(ptr, off, elem, true, None, packed * n as usize)?));
+                    }
+                    let mut accs = accs.clone();
+                    for r in 0..packed {
+                        let rv = kb.iconst(r as i64);
+                        let ir = kb.ibin(Ix::Add, i, rv);
+                        let w = n as usize;
+                        let slices: Vec<(Value, Vec<Value>)> =
+                            loaded.iter().map(|(b, vals)| (*b, vals[r * w..(r + 1) * w].to_vec())).collect();
+                        accs = row(kb, ir, &accs, &slices)?;
+                    }
+                    Ok(accs)
+                },
+                &mut |kb| {
+                    let mut accs = accs.clone();
+                    for r in 0..packed {
+                        let rv = kb.iconst(r as i64);
+                        let ir = kb.ibin(Ix::Add, i, rv);
+                        let lo = kb.icmp("ge", ir, row0);
+                        let hi = kb.icmp("lt", ir, rend);
+                        let inside = both(kb, lo, hi);
+                        let before = accs.clone();
+                        accs =
+                            kb.if_values(inside, &mut |kb| row(kb, ir, &before, &[]), &mut |_| Ok(before.clone()))?;
+                    }
+                    Ok(accs)
+                },
+            )
+        })
+    }
+
     pub(super) fn fast_row(&mut self, body: BlockId, t: Value, warp: bool) -> R<()> {
         let batches = self.reduce_batches(body);
         self.batched = batches.iter().map(Vec::len).fold(self.batched, usize::max);

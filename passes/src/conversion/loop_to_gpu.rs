@@ -500,7 +500,14 @@ impl LoopToGpuOptions {
             shared_accs: tri(o, "shared-accs")?,
             cluster: u("cluster")?,
             stream_loads: tri(o, "stream-loads")?,
+            packed_rows: u("packed-rows")?,
         };
+        if ![0, 1, 2, 4, 8].contains(&overrides.packed_rows) {
+            return Err(format!(
+                "option 'packed-rows' must be 2, 4 or 8 (0 or 1: one row a thread), got {}",
+                overrides.packed_rows
+            ));
+        }
         if ![0, 1, 2, 4, 8].contains(&overrides.cluster) {
             return Err(format!(
                 "option 'cluster' must be 2, 4 or 8 (0: heuristic, 1: none), got {}",
@@ -612,6 +619,11 @@ pub const OPTIONS: &[PassOptionInfo] = &[
         key: "stream-loads",
         help: "kernels load their full-rank read-only tensors with cache streaming (ld.global.cs: evict-first in L1 and L2): true, false, or auto (kernels that store no tensor of that rank, i.e. pure reductions)",
         default: "auto",
+    },
+    PassOptionInfo {
+        key: "packed-rows",
+        help: "a thread per row whose row is one vector (N x bytes <= 8) takes up to this many consecutive rows with one 16-byte load of each row input, then computes them one by one: 2, 4 or 8 (0 or 1: one row a thread; a tuner knob)",
+        default: "0",
     },
     PassOptionInfo { key: "device", help: "device overrides, e.g. sms=108,smem=167936", default: "" },
     PassOptionInfo { key: "size-hints", help: "sizes of named dynamic dims, e.g. M=4096,N=384", default: "" },

@@ -158,6 +158,39 @@ pub struct FastShape {
     /// (gelu_bwd_bias at 200000 x 896, a partial last chunk: 72 bytes spilled at two CTAs of
     /// 256 without it, 124 registers and none with it).
     pub chunk_major: bool,
+    /// Rows a thread takes at once where a row is one vector of a thread's (a thread per row,
+    /// N x bytes <= 8): `packed_rows` consecutive rows, contiguous in memory, with one 16-byte
+    /// load of each row input (0 or 1: one row; option `packed-rows`, a tuner knob;
+    /// [`packed_rows_for`]). The rows are then computed one by one as before.
+    pub packed_rows: u32,
+}
+
+/// The rows a thread of schedule `s` packs into one vector access when `asked` (the
+/// `packed-rows` option: the most; a power of two is taken), or why none: a thread per row of
+/// the register-resident form whose row is its one vector (`chunks = 1`, `vector = N`), the
+/// row held (not the reload form), nothing loaded ahead (no staged rows, one row in flight),
+/// and at least two rows in 16 bytes of the widest row input.
+pub fn packed_rows_for(shape: &NestShape, s: &Schedule, asked: u32) -> Result<u32, String> {
+    let f = s.fast.ok_or("no register-resident row form")?;
+    if s.threads_per_row != 1 {
+        return Err(format!("a row has {} threads; packed rows need a thread per row", s.threads_per_row));
+    }
+    if f.chunks != 1 || f.vector as u64 != f.cols {
+        return Err(format!(
+            "a thread's row is {} vector(s) of {}, not one vector of N = {}",
+            f.chunks, f.vector, f.cols
+        ));
+    }
+    if f.reload || s.staged_rows > 1 || s.rows_in_flight_per_warp > 1 || s.cluster > 1 {
+        return Err("the row is reloaded, staged or loaded ahead".into());
+    }
+    let row = f.cols * shape.fast_bytes.clamp(1, 8) as u64;
+    let fit = (16 / row.max(1)) as u32;
+    let r = 1u32 << (31 - fit.min(asked).max(1).leading_zeros());
+    if r < 2 {
+        return Err(format!("a row is {row} bytes: two do not fit one 16-byte access"));
+    }
+    Ok(r)
 }
 
 /// Bytes of the shared accumulators of a reload-form CTA per row with `partials` partials
@@ -211,6 +244,9 @@ impl fmt::Display for Schedule {
             }
             if fast.chunk_major {
                 write!(f, " chunk-major")?;
+            }
+            if fast.packed_rows > 1 {
+                write!(f, " packed-rows={}", fast.packed_rows)?;
             }
         }
         Ok(())
@@ -308,6 +344,9 @@ impl Schedule {
             }
             if f.chunk_major {
                 int(ctx, &mut fe, "chunk_major", 1);
+            }
+            if f.packed_rows > 1 {
+                int(ctx, &mut fe, "packed_rows", f.packed_rows as u64);
             }
             let (k, v) = (ctx.sym("fast"), ctx.dict_attr(fe));
             e.push((k, v));
@@ -451,7 +490,14 @@ impl Schedule {
                 for (n, _) in fe {
                     if !matches!(
                         ctx.str(*n),
-                        "cols" | "chunks" | "vector" | "reload" | "shared_accs" | "remat_converts" | "chunk_major"
+                        "cols"
+                            | "chunks"
+                            | "vector"
+                            | "reload"
+                            | "shared_accs"
+                            | "remat_converts"
+                            | "chunk_major"
+                            | "packed_rows"
                     ) {
                         return Err(format!("'morf.schedule' entry 'fast' has an unknown entry '{}'", ctx.str(*n)));
                     }
@@ -480,6 +526,16 @@ impl Schedule {
                     shared_accs,
                     remat_converts: flag("remat_converts")?,
                     chunk_major: flag("chunk_major")?,
+                    packed_rows: match fe.iter().find(|(n, _)| ctx.str(*n) == "packed_rows") {
+                        None => 0,
+                        Some(_) => {
+                            let r = fint("packed_rows")?;
+                            if !(r.is_power_of_two() && r <= 8) || threads_per_row != 1 || reload {
+                                return Err("'morf.schedule' entry 'fast' has a 'packed_rows' that is not 1, 2, 4 or 8 on a thread per row that holds its row".into());
+                            }
+                            r as u32
+                        }
+                    },
                 })
             }
         };
@@ -739,14 +795,15 @@ impl Schedule {
         }
         match self.fast {
             Some(f) => out.push_str(&format!(
-                " fast=yes(N={} vector={} chunks={}{}{}{}{})",
+                " fast=yes(N={} vector={} chunks={}{}{}{}{}{})",
                 f.cols,
                 f.vector,
                 f.chunks,
                 if f.reload { " reload" } else { "" },
                 if f.shared_accs { " shared-accs" } else { "" },
                 if f.remat_converts { " remat-converts" } else { "" },
-                if f.chunk_major { " chunk-major" } else { "" }
+                if f.chunk_major { " chunk-major" } else { "" },
+                if f.packed_rows > 1 { format!(" packed-rows={}", f.packed_rows) } else { String::new() }
             )),
             None => out.push_str(" fast=no"),
         }
@@ -928,7 +985,8 @@ fn reload_loads(shape: &NestShape, per_thread: u64) -> u64 {
 /// `per_thread` columns: [`reload_regs`] in the reload form, else [`row_regs`] with its rows
 /// in flight.
 pub fn fast_regs(shape: &NestShape, per_thread: u64, s: &Schedule) -> u64 {
-    form_regs(shape, per_thread, s.fast, s.rows_in_flight_per_warp)
+    let packed = s.fast.map_or(1, |f| f.packed_rows.max(1)) as u64;
+    form_regs(shape, per_thread * packed, s.fast, s.rows_in_flight_per_warp)
 }
 
 /// The registers estimated for a thread of the fast form `fast` with `per_thread` columns and
@@ -1035,6 +1093,9 @@ pub struct Overrides {
     /// tensors ([`Schedule::stream_loads`]), `Some(false)` never; `None`: the heuristic
     /// ([`NestShape::streams_inputs`]).
     pub stream_loads: Option<bool>,
+    /// `packed-rows`: the most rows a thread per row packs into one vector access
+    /// ([`FastShape::packed_rows`]; 0 or 1: none).
+    pub packed_rows: u32,
 }
 
 /// Columns of a row one CTA of a register-resident row kernel holds before the heuristic
@@ -1479,6 +1540,7 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                         shared_accs,
                         remat_converts: false,
                         chunk_major: false,
+                        packed_rows: 0,
                     });
                     if o.reload.is_none() && o.shared_accs.is_none() {
                         let how = if shared_accs {
@@ -1526,6 +1588,7 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                         shared_accs: held_accs,
                         remat_converts: false,
                         chunk_major: false,
+                        packed_rows: 0,
                     });
                 } else if fits {
                     // Also for a forced CTA size (threads=512 at N = 1024: 331 us against 110
@@ -1763,6 +1826,23 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                 }
             }
             s.max_grid = sms * per_sm;
+            if o.packed_rows >= 2 {
+                // Asked for, packed rows replace the heuristic's second row in flight (they
+                // put more bytes in flight with one load).
+                let mut one_row = s.clone();
+                if o.rows_in_flight != 2 {
+                    one_row.rows_in_flight_per_warp = 1;
+                }
+                match packed_rows_for(shape, &one_row, o.packed_rows) {
+                    Ok(r) => {
+                        s.rows_in_flight_per_warp = one_row.rows_in_flight_per_warp;
+                        if let Some(f) = s.fast.as_mut() {
+                            f.packed_rows = r;
+                        }
+                    }
+                    Err(why) => s.notes.0.push(format!("packed-rows not taken: {why}")),
+                }
+            }
             // The heuristic's cluster is sized as one CTA would be for its share (here CTAs of
             // 512, one a SM), and each row waits at the cluster's exchange with little else on
             // the SM to run: a known gap, said with what the tuner reaches (docs/perf.md,
@@ -1844,6 +1924,44 @@ mod tests {
         assert_eq!(s.threads_per_row, 32);
         let s = choose_schedule(Mapping::RowFused, &shape(384, 1), &d, &Overrides { grid: 3, ..o });
         assert_eq!(s.max_grid, 3);
+    }
+
+    #[test]
+    fn packed_rows_where_a_row_is_one_short_vector() {
+        let d = Device::h200();
+        let shape = |cols: u64, bytes: u32| NestShape {
+            rows: Some(8388608),
+            cols: Some(cols),
+            elem_bytes: bytes,
+            partials: 1,
+            shared_ok: true,
+            fast_bytes: bytes,
+            row_inputs: 2,
+            hoisted: 1,
+            row_reductions: 1,
+            ..NestShape::default()
+        };
+        let packed = |cols: u64, bytes: u32, asked: u32| {
+            let o = Overrides { packed_rows: asked, ..Overrides::default() };
+            let s = choose_schedule(Mapping::RowFused, &shape(cols, bytes), &d, &o);
+            (s.fast.map_or(0, |f| f.packed_rows), s.rows_in_flight_per_warp, s.notes.0)
+        };
+        // Off by default; asked, as many rows as 16 bytes hold, at most the asked count.
+        assert_eq!(packed(2, 2, 0).0, 0);
+        assert_eq!(packed(2, 2, 8).0, 4);
+        assert_eq!(packed(2, 2, 2).0, 2);
+        assert_eq!(packed(2, 4, 8).0, 2);
+        assert_eq!(packed(1, 2, 8).0, 8);
+        assert_eq!(packed(4, 2, 8).0, 2);
+        // One row in flight with them.
+        assert_eq!(packed(2, 2, 4).1, 1);
+        // A row of 16 bytes, or one of several threads, is not packed, and the note says so.
+        let (r, _, notes) = packed(8, 2, 4);
+        assert_eq!(r, 0);
+        assert!(notes.iter().any(|n| n.starts_with("packed-rows not taken: a row is 16 bytes")), "{notes:?}");
+        let (r, _, notes) = packed(1024, 2, 4);
+        assert_eq!(r, 0);
+        assert!(notes.iter().any(|n| n.contains("packed rows need a thread per row")), "{notes:?}");
     }
 
     #[test]

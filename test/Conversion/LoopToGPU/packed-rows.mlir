@@ -1,0 +1,65 @@
+// Packed rows (`packed-rows=R`, a tuner knob, off by default): a thread per row whose row is
+// one vector of the thread's (N x bytes <= 8) takes R consecutive rows at once, with one
+// 16-byte load of each row input (R rows are contiguous), then computes them one by one from
+// their slices. A group of R rows at either end of a split (a split of a size set at run time
+// may start mid-group) computes each of its rows inside the split alone. Asked for, packing
+// replaces the heuristic's second row in flight. Where it cannot apply, the report says why.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=8388608,N=2},canonicalize,cse,lower-loop-to-gpu{size-hints=M=8388608,N=2 packed-rows=8 report=true})' 2>&1 >%t/bwd.mlir | FileCheck %s --check-prefix=REPORT
+// RUN: FileCheck %s --check-prefix=IR < %t/bwd.mlir
+// RUN: morf-opt %S/../../../examples/row_col_stats.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=8388608,N=2},canonicalize,cse,lower-loop-to-gpu{size-hints=M=8388608,N=2 packed-rows=4 report=true})' 2>&1 >/dev/null | FileCheck %s --check-prefix=AHEAD
+// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=65536,N=1024},canonicalize,cse,lower-loop-to-gpu{size-hints=M=65536,N=1024 packed-rows=4 report=true})' 2>&1 >/dev/null | FileCheck %s --check-prefix=WIDE
+// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=8388608,N=8},canonicalize,cse,lower-loop-to-gpu{size-hints=M=8388608,N=8 packed-rows=4 report=true})' 2>&1 >/dev/null | FileCheck %s --check-prefix=FULL
+// The simulator against the interpreter: bf16 (R = 4), f32 (R = 2), N = 1 (R = 8), N = 4
+// (R = 2), splits set at run time (unaligned starts), fixed splits, interleaved splits, a row
+// kernel without partials, the read-only family, and a run-time N the kernel was not
+// compiled for (the guard's looped form).
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/rmsnorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=8388608,N=2},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=8388608,N=2 grid=7 packed-rows=4})' M=30001,N=2 1e-2 %t/a
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/rmsnorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=8388608,N=2},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=8388608,N=2 grid=7 packed-rows=4})' M=7,N=2 1e-2 %t/b
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/rmsnorm_bwd_f32.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=8388608,N=2},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=8388608,N=2 grid=5 packed-rows=8})' M=3001,N=2 1e-5 %t/c
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/layernorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=8388608,N=4},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=8388608,N=4 grid=5 packed-rows=4})' M=3001,N=4 1e-2 %t/d
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/rmsnorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=8388608,N=1},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=8388608,N=1 grid=5 packed-rows=8})' M=3001,N=1 1e-2 %t/e
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/rmsnorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=0 splits=37 size-hints=M=8388608,N=2},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=8388608,N=2 grid=3 packed-rows=4})' M=3001,N=2 1e-2 %t/f
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/logsoftmax_bwd_colsum.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=8388608,N=2},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=8388608,N=2 grid=3 packed-rows=4 interleave-splits=true})' M=3001,N=2 1e-2 %t/g
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/layernorm_fwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=8388608,N=2},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=8388608,N=2 grid=3 packed-rows=4})' M=3001,N=2 1e-2 %t/h
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/row_col_stats.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=8388608,N=2},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=8388608,N=2 grid=3 packed-rows=4})' M=3001,N=2 1e-5 %t/i
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/rmsnorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=8388608,N=2},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=8388608,N=2 grid=5 packed-rows=4})' M=3001,N=3 1e-2 %t/j
+// A schedule in the IR (`gpu-choose-schedule` writes `packed_rows`), the lowering honours
+// it, and a value that cannot apply is a located error.
+// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=8388608,N=2},canonicalize,cse,gpu-choose-schedule{size-hints=M=8388608,N=2 packed-rows=4})' > %t/attr.mlir
+// RUN: FileCheck %s --check-prefix=ATTR < %t/attr.mlir
+// RUN: morf-opt %t/attr.mlir --lower-loop-to-gpu=report=true 2>&1 >/dev/null | FileCheck %s --check-prefix=FROM-IR
+// RUN: sed 's/packed_rows = 4/packed_rows = 8/' %t/attr.mlir > %t/bad.mlir
+// RUN: not morf-opt %t/bad.mlir --lower-loop-to-gpu 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: sed 's/packed_rows = 4/packed_rows = 3/' %t/attr.mlir > %t/bad3.mlir
+// RUN: not morf-opt %t/bad3.mlir --lower-loop-to-gpu 2>&1 | FileCheck %s --check-prefix=BAD3
+// RUN: not morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,lower-loop-to-gpu{packed-rows=3})' 2>&1 | FileCheck %s --check-prefix=OPT
+
+// REPORT: schedule: @rmsnorm_bwd_k0: row_fused threads=256 threads_per_row=1 rows_per_cta=256 {{.*}}fast=yes(N=2 vector=2 chunks=1 packed-rows=4)
+
+// Four rows of x and of dy in one 16-byte load each (the full group), then the rows one by
+// one; the group at a split's end loads each row alone.
+// IR: mgpu.func @rmsnorm_bwd_k0
+// IR: mgpu.load_vec %{{[0-9a-z]+}}[%{{[0-9]+}}] {nc} : !mgpu.ptr<bf16> -> bf16, bf16, bf16, bf16, bf16, bf16, bf16, bf16
+// IR: mgpu.load_vec %{{[0-9a-z]+}}[%{{[0-9]+}}] {nc} : !mgpu.ptr<bf16> -> bf16, bf16, bf16, bf16, bf16, bf16, bf16, bf16
+// IR-NOT: mgpu.load_vec %{{[0-9a-z]+}}[%{{[0-9]+}}] {nc} : !mgpu.ptr<bf16> -> bf16, bf16, bf16, bf16, bf16, bf16, bf16, bf16
+// IR: } else {
+// IR: mgpu.load_vec %{{[0-9a-z]+}}[%{{[0-9]+}}] {nc} : !mgpu.ptr<bf16> -> bf16, bf16
+// IR: mgpu.return
+
+// AHEAD: schedule: @row_col_stats_k0: row_fused {{.*}}fast=yes(N=2 vector=2 chunks=1 packed-rows=4)
+// AHEAD-NOT: rows_in_flight=2
+
+// WIDE: note: @rmsnorm_bwd_k0: packed-rows not taken: a row has 32 threads; packed rows need a thread per row
+
+// FULL: note: @rmsnorm_bwd_k0: packed-rows not taken: a row is 16 bytes: two do not fit one 16-byte access
+
+// ATTR: fast = {chunks = 1, cols = 2, packed_rows = 4, vector = 2}
+
+// FROM-IR: schedule: @rmsnorm_bwd_k0: {{.*}}packed-rows=4) (from the nest's morf.schedule attribute)
+
+// BAD: error: 'mloop.parallel' op packed_rows = 8 needs a thread per row whose row is one vector, held, with nothing loaded ahead, and 8 rows in 16 bytes (32 here)
+
+// BAD3: error: 'mloop.parallel' op 'morf.schedule' entry 'fast' has a 'packed_rows' that is not 1, 2, 4 or 8 on a thread per row that holds its row
+
+// OPT: option 'packed-rows' must be 2, 4 or 8 (0 or 1: one row a thread), got 3
