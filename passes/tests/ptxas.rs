@@ -51,6 +51,35 @@ fn setup(ctx: &mut Context) {
     morf_gpu::register(ctx);
 }
 
+/// Parses `text` and runs the `gpu` pipeline's passes on it (`fuse` the options of
+/// `fuse-mixed-reductions`, `None` to leave it out: the `gpu-unfused` pipeline; `lower` those
+/// of `lower-loop-to-gpu`), then verifies; panics with `name` on any failure.
+fn lower_example(text: &str, name: &str, fuse: Option<&str>, lower: &str) -> (Context, morf_ir::OpId) {
+    let mut ctx = Context::new();
+    setup(&mut ctx);
+    let module = parse_source(&mut ctx, "example.mlir", text, 0).expect("parses");
+    let mut reg = morf_ir::pass::PassRegistry::default();
+    morf_passes::register_all(&mut reg);
+    for (pass, opts) in [
+        ("lower-tensor-to-loop", ""),
+        ("canonicalize", ""),
+        ("cse", ""),
+        ("fuse-mixed-reductions", fuse.unwrap_or("")),
+        ("canonicalize", ""),
+        ("cse", ""),
+        ("invariant-divisor-to-reciprocal", ""),
+        ("lower-loop-to-gpu", lower),
+    ] {
+        if fuse.is_none() && pass == "fuse-mixed-reductions" {
+            continue;
+        }
+        let mut p = reg.create(pass, opts).unwrap();
+        p.run(&mut ctx, module).unwrap_or_else(|d| panic!("{name}: {pass}: {}", ctx.render(&d)));
+    }
+    morf_ir::verify(&ctx, module).unwrap_or_else(|d| panic!("{name}: {}", ctx.render(&d)));
+    (ctx, module)
+}
+
 #[test]
 fn every_kernel_assembles() {
     let Some(ptxas) = find_ptxas() else {
@@ -163,28 +192,7 @@ fn every_example_assembles_without_spills() {
         ] {
             let pipeline = if fused { "gpu" } else { "gpu-unfused" };
             let name = format!("{} [{pipeline} {hints}]", file.strip_prefix(&root).unwrap().display());
-            let mut ctx = Context::new();
-            setup(&mut ctx);
-            let module = parse_source(&mut ctx, "example.mlir", &text, 0).expect("parses");
-            let mut reg = morf_ir::pass::PassRegistry::default();
-            morf_passes::register_all(&mut reg);
-            for (pass, opts) in [
-                ("lower-tensor-to-loop", ""),
-                ("canonicalize", ""),
-                ("cse", ""),
-                ("fuse-mixed-reductions", hints),
-                ("canonicalize", ""),
-                ("cse", ""),
-                ("invariant-divisor-to-reciprocal", ""),
-                ("lower-loop-to-gpu", hints),
-            ] {
-                if !fused && pass == "fuse-mixed-reductions" {
-                    continue;
-                }
-                let mut p = reg.create(pass, opts).unwrap();
-                p.run(&mut ctx, module).unwrap_or_else(|d| panic!("{name}: {pass}: {}", ctx.render(&d)));
-            }
-            morf_ir::verify(&ctx, module).unwrap_or_else(|d| panic!("{name}: {}", ctx.render(&d)));
+            let (ctx, module) = lower_example(&text, &name, fused.then_some(hints), hints);
             let ptx = emit_module(&ctx, module, &PtxOptions::default())
                 .unwrap_or_else(|d| panic!("{name}: {}", ctx.render(&d)));
             let ptx_path = tmp.join("example.ptx");
@@ -233,26 +241,8 @@ fn packed_rows_assemble_without_spills() {
         for n in [1, 2, 4] {
             let hints = format!("size-hints=B=64,M=8388608,K=8388608,N={n}");
             let name = format!("{} [N={n} packed-rows=8]", file.strip_prefix(&root).unwrap().display());
-            let mut ctx = Context::new();
-            setup(&mut ctx);
-            let module = parse_source(&mut ctx, "example.mlir", &text, 0).expect("parses");
-            let mut reg = morf_ir::pass::PassRegistry::default();
-            morf_passes::register_all(&mut reg);
             let fuse = format!("partials=resident {hints}");
-            let lower = format!("packed-rows=8 {hints}");
-            for (pass, opts) in [
-                ("lower-tensor-to-loop", ""),
-                ("canonicalize", ""),
-                ("cse", ""),
-                ("fuse-mixed-reductions", fuse.as_str()),
-                ("canonicalize", ""),
-                ("cse", ""),
-                ("invariant-divisor-to-reciprocal", ""),
-                ("lower-loop-to-gpu", lower.as_str()),
-            ] {
-                let mut p = reg.create(pass, opts).unwrap();
-                p.run(&mut ctx, module).unwrap_or_else(|d| panic!("{name}: {pass}: {}", ctx.render(&d)));
-            }
+            let (ctx, module) = lower_example(&text, &name, Some(&fuse), &format!("packed-rows=8 {hints}"));
             let mut any = false;
             ctx.walk(module, &mut |op| {
                 if ctx.isa::<FuncOp>(op) {
@@ -325,30 +315,9 @@ fn benchmark_shapes_do_not_spill() {
         for (m, n, suffix) in rows {
             let file = root.join(format!("examples/{example}{suffix}.mlir"));
             let text = std::fs::read_to_string(&file).unwrap();
-            let mut ctx = Context::new();
-            setup(&mut ctx);
-            let module = parse_source(&mut ctx, "bench.mlir", &text, 0).expect("parses");
-            let mut reg = morf_ir::pass::PassRegistry::default();
-            morf_passes::register_all(&mut reg);
             let hints = format!("size-hints=M={m},N={n}");
-            for (pass, opts) in [
-                ("lower-tensor-to-loop", ""),
-                ("canonicalize", ""),
-                ("cse", ""),
-                ("fuse-mixed-reductions", hints.as_str()),
-                ("canonicalize", ""),
-                ("cse", ""),
-                ("invariant-divisor-to-reciprocal", ""),
-                ("lower-loop-to-gpu", hints.as_str()),
-            ] {
-                if !fused && pass == "fuse-mixed-reductions" {
-                    continue;
-                }
-                let mut p = reg.create(pass, opts).unwrap();
-                p.run(&mut ctx, module).unwrap_or_else(|d| panic!("{pass}: {}", ctx.render(&d)));
-            }
-            morf_ir::verify(&ctx, module).unwrap_or_else(|d| panic!("{}", ctx.render(&d)));
             let name = format!("{example}{suffix} {m}x{n}{}", if fused { "" } else { " unfused" });
+            let (ctx, module) = lower_example(&text, &name, fused.then_some(hints.as_str()), &hints);
             let ptx =
                 emit_module(&ctx, module, &PtxOptions::default()).unwrap_or_else(|d| panic!("{}", ctx.render(&d)));
             let ptx_path = tmp.join("bench.ptx");

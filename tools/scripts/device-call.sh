@@ -8,6 +8,7 @@
 #   bench_text     mapped examples/layernorm_fwd.mlir M=65536,N=1024 "builtin.module(...,loop-map,lower-loop-to-gpu)" --runs 100
 #   tune           layernorm_bwd M=4096,N=16384 120 --warm-start --max-trials 40
 #   sanitize       ln16k layernorm_bwd M=1031,N=16384 M=4096,N=16384
+#   sanitize_text  packed examples/rmsnorm_bwd.mlir M=7,N=2 "builtin.module(...,lower-loop-to-gpu{packed-rows=8 ...})"
 #   determinism    ln16k layernorm_bwd M=4096,N=16384 10
 #   finish
 #
@@ -107,9 +108,23 @@ tune() {
 
 # compute-sanitizer memcheck and racecheck of the cached schedule: label example sizes bucket-sizes
 sanitize() {
-  local l=$1 ex=$2 sz=$3 hint=$4 tool
+  local l=$1 ex=$2 sz=$3 hint=$4
   "$B/morf-opt" "examples/$ex.mlir" --pipeline gpu --size-hints "$hint" --tuning-cache "$C" -o "$OUT/logs/$l.mlir" \
     2>> "$OUT/logs/opt.txt" || { echo "$l: morf-opt failed" >> "$S"; return; }
+  sanitize_module "$l" "$sz"
+}
+
+# compute-sanitizer memcheck and racecheck of a whole pipeline text, no cache: label file sizes pipeline-text
+sanitize_text() {
+  local l=$1 f=$2 sz=$3 p=$4
+  "$B/morf-opt" "$f" --pass-pipeline "$p" -o "$OUT/logs/$l.mlir" 2>> "$OUT/logs/opt.txt" \
+    || { echo "$l: morf-opt failed" >> "$S"; return; }
+  sanitize_module "$l" "$sz"
+}
+
+# memcheck and racecheck of the lowered module $OUT/logs/LABEL.mlir at sizes: label sizes
+sanitize_module() {
+  local l=$1 sz=$2 tool
   grep -o 'morf.schedule = "[^"]*"' "$OUT/logs/$l.mlir" | head -1 | sed "s/^/$l: /" >> "$S"
   for tool in memcheck racecheck; do
     [ "$(left)" -lt 40 ] && { echo "$l $tool: skipped (deadline)" >> "$S"; continue; }

@@ -16,7 +16,7 @@
 
 // Three rows ahead before the row loop; in it, no index division between the wait for the
 // oldest row and the refill of its slot (the row body: the row mean, its store at the row,
-// the column partials).
+// the column partials). The copies are streamed (a pure reduction: evict-first in L2).
 // IR-LABEL: mgpu.func @reduce3d_k0
 // IR-COUNT-3: mgpu.copy_async_commit
 // IR:       mloop.for %[[R:[a-z0-9]+]] =
@@ -26,5 +26,5 @@
 // IR:       mgpu.store %{{.*}}, %{{.*}}[%[[R]]] : !mgpu.ptr<f32>
 // IR-NOT:   mloop.div %{{.*}} : index
 // IR-NOT:   mloop.rem %{{.*}} : index
-// IR:       mgpu.copy_async %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}] {width = 8} : !mgpu.ptr<bf16, 3>, !mgpu.ptr<bf16>
+// IR:       mgpu.copy_async %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}] {stream, width = 8} : !mgpu.ptr<bf16, 3>, !mgpu.ptr<bf16>
 // IR:       mgpu.func @reduce3d_k1

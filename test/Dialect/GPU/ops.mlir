@@ -92,6 +92,8 @@ mgpu.func @copy_async(%g: !mgpu.ptr<bf16>, %gf: !mgpu.ptr<f32>, %i: index, %j: i
   mgpu.copy_async %s[%i], %g[%j] {width = 8} : !mgpu.ptr<bf16, 3>, !mgpu.ptr<bf16>
   // CHECK: mgpu.copy_async %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}] {width = 1} : !mgpu.ptr<f32, 3>, !mgpu.ptr<f32>
   mgpu.copy_async %sf[%i], %gf[%j] {width = 1} : !mgpu.ptr<f32, 3>, !mgpu.ptr<f32>
+  // CHECK: mgpu.copy_async %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}] {stream, width = 8} : !mgpu.ptr<bf16, 3>, !mgpu.ptr<bf16>
+  mgpu.copy_async %s[%i], %g[%j] {stream, width = 8} : !mgpu.ptr<bf16, 3>, !mgpu.ptr<bf16>
   // CHECK: mgpu.copy_async_commit
   mgpu.copy_async_commit
   // CHECK: mgpu.copy_async_wait {pending = 1}

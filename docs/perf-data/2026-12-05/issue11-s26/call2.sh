@@ -25,14 +25,7 @@ for spec in "rmsnorm_bwd_f32 M=7,N=16384 M=4096,N=16384" "layernorm_bwd_f32 M=10
 done
 # Packed rows at odd sizes (a split starting mid-group, M not a multiple of R).
 for sz in M=100003,N=2 M=7,N=2; do
-  l=san-packed-rmsnorm_bwd-${sz//[=,]/_}
-  "$B/morf-opt" examples/rmsnorm_bwd.mlir --pass-pipeline "$(pipeline "$P size-hints=M=8388608,N=2" "packed-rows=8 size-hints=M=8388608,N=2")" \
-    -o "$OUT/logs/$l.mlir" 2>> "$OUT/logs/opt.txt" || { echo "$l: morf-opt failed" >> "$S"; continue; }
-  for tool in memcheck racecheck; do
-    [ "$(left)" -lt 30 ] && { echo "$l $tool: skipped (deadline)" >> "$S"; continue; }
-    timeout 60 compute-sanitizer --tool $tool --error-exitcode 9 "$B/morf-run" "$OUT/logs/$l.mlir" --device gpu \
-      --random "$sz" --output-dir "/tmp/o-$l" > "$OUT/logs/$l-$tool.txt" 2>&1
-    echo "$l $tool rc=$?: $(grep -h 'ERROR SUMMARY\|RACECHECK SUMMARY' "$OUT/logs/$l-$tool.txt" | head -1)" >> "$S"
-  done
+  sanitize_text san-packed-rmsnorm_bwd-${sz//[=,]/_} examples/rmsnorm_bwd.mlir "$sz" \
+    "$(pipeline "$P size-hints=M=8388608,N=2" "packed-rows=8 size-hints=M=8388608,N=2")"
 done
 finish
