@@ -126,6 +126,16 @@ pub(super) struct FastState {
     /// a reload reads the ring again (`(buffer, row) -> (shared pointer, slot's first
     /// element, element type)`).
     pub(super) restage: Vec<Restage>,
+    /// Packed rows ([`KernelBuilder::packed_row_loop`]): the row stores of the group's rows,
+    /// `(buffer, row, values)` in order, held back to be stored as one vector a buffer;
+    /// `None`: stores go out as emitted.
+    pub(super) packed_stores: Option<Vec<(Value, Value, Vec<Value>)>>,
+    /// Packed rows: this row's value of each per-row scalar input the group loaded as a
+    /// vector (`rstd[i]`), by buffer, with the nest's row iv (a load at the iv, or at a clamp
+    /// `min(iv, c)` the group's condition proved the identity, takes it).
+    pub(super) packed_uni: HashMap<Value, Value>,
+    /// See `packed_uni`: the nest's row iv.
+    pub(super) packed_iv: Option<Value>,
     /// The shared accumulators ([`FastShape::shared_accs`]): the f32 dynamic shared memory
     /// that holds partial `p`'s column `j` at `p * n + j` (a CTA per row), or at
     /// `accs_rows[p] + j` (a warp per row: its shared partial rows); `None`: partials in
@@ -166,6 +176,23 @@ pub(super) fn float_bytes(ctx: &Context, t: Type) -> Option<u32> {
         "f64" => Some(8),
         "f32" => Some(4),
         _ => Some(2),
+    }
+}
+
+/// Whether loop-IR index `x` is the row iv `iv` of nest `nest`, or a clamp `min(iv, c)` (a
+/// broadcast's) with `c` from outside the nest: `Some(None)` for the iv, `Some(Some(c))` for
+/// a clamp, `None` otherwise ([`KernelBuilder::packed_row_loop`]'s per-row scalars).
+pub(super) fn row_scalar_index(ctx: &Context, x: Value, iv: Value, nest: OpId) -> Option<Option<Value>> {
+    if x == iv {
+        return Some(None);
+    }
+    let d = ctx.defining_op(x)?;
+    if !is_binary(ctx, d, BinaryFn::Min) {
+        return None;
+    }
+    match ctx.operands(d) {
+        &[a, c] | &[c, a] if a == iv && c != iv && defined_outside(ctx, c, nest) => Some(Some(c)),
+        _ => None,
     }
 }
 
@@ -956,10 +983,12 @@ impl<'a> KernelBuilder<'a> {
     /// The row loop of packed rows ([`FastShape::packed_rows`], R of them): `for i = start;
     /// i < rend; i += step` over each thread's groups of R consecutive rows. A group wholly
     /// inside the split `[row0, rend)` loads each row input once, R rows in one vector at
-    /// `i * N` (aligned: `i` is a multiple of R), then computes its rows one by one from
-    /// their slices, as one row each; a group at either end of the split computes each of
-    /// its rows inside the split alone, with its own loads. The accumulators are carried
-    /// through both; the loop yields them.
+    /// `i * N` (aligned: `i` is a multiple of R), and each per-row scalar input (`rstd[i]`)
+    /// in vectors of up to 16 bytes, then computes its rows one by one from their slices, as
+    /// one row each, and stores each row output of the group as one vector (where the nest
+    /// loads no buffer it stores). A group at either end of the split computes each of its
+    /// rows inside the split alone, with its own loads and stores. The accumulators are
+    /// carried through both; the loop yields them.
     pub(super) fn packed_row_loop(
         &mut self,
         (body, iv, t): (BlockId, Value, Value),
@@ -969,7 +998,43 @@ impl<'a> KernelBuilder<'a> {
         inputs: &[(Value, Type)],
     ) -> R<Vec<Value>> {
         let slots_n = self.fs().k * self.fs().v;
-        let n = self.fs().n;
+        let n = self.fs().n as usize;
+        let (loads, stores) = self.nest_accesses();
+        let defer = !stores.iter().any(|b| loads.contains(b));
+        // Per-row scalar inputs: 1-D float buffers the nest reads at `[i]` (or at a clamp
+        // `min(i, c)`, a broadcast's: the group loads them where `i + R - 1 <= c`) and does
+        // not write; the loads of one buffer all of one form.
+        let mut scalars: Vec<(Value, Type)> = Vec::new();
+        let mut clamps: Vec<Value> = Vec::new();
+        let mut mixed: Vec<Value> = Vec::new();
+        for o in self.ctx.walk_collect(self.nest) {
+            let Some(l) = self.ctx.dyn_cast::<mloop::LoadOp>(o) else { continue };
+            let buf = l.buffer(self.ctx);
+            let elem = self.ctx.element_type(self.ctx.value_type(buf));
+            let ops = self.ctx.operands(o);
+            let rowwise = match ops {
+                [_, x] => row_scalar_index(self.ctx, *x, iv, self.nest),
+                _ => None,
+            };
+            let ok = float_bytes(self.ctx, elem).is_some()
+                && !self.written.contains(&buf)
+                && defined_outside(self.ctx, buf, self.nest)
+                && self.ctx.shape_of(self.ctx.value_type(buf)).is_some_and(|d| d.len() == 1);
+            match rowwise {
+                Some(c) if ok => {
+                    if !scalars.iter().any(|(b, _)| *b == buf) {
+                        scalars.push((buf, elem));
+                    }
+                    if let Some(c) = c.filter(|c| !clamps.contains(c)) {
+                        clamps.push(c);
+                    }
+                }
+                _ if ops.len() == 2 => mixed.push(buf),
+                _ => {}
+            }
+        }
+        // A buffer also read at another index keeps its own loads.
+        scalars.retain(|(b, _)| !mixed.contains(b));
         let both = |kb: &mut Self, a: Value, b: Value| -> Value {
             let it = kb.it();
             let (zero, one) = (kb.iconst(0), kb.iconst(1));
@@ -977,8 +1042,8 @@ impl<'a> KernelBuilder<'a> {
             let y = kb.push1(mloop::SelectOp::state(kb.loc, b, x, zero, it));
             kb.icmp("eq", y, one)
         };
-        // One row `r` of the group at `i`: its slices of the packed loads, if any, then the row.
-        let row = |kb: &mut Self, r: Value, accs: &[Value], slices: &[(Value, Vec<Value>)]| -> R<Vec<Value>> {
+        // One row `r` of the group: its slices of the packed loads, if any, then the row.
+        let row = |kb: &mut Self, r: Value, accs: &[Value], slices: &[(Value, Vec<Value>)], unis: &[(Value, Value)]| {
             kb.map.insert(iv, r);
             {
                 let fs = kb.fs();
@@ -991,15 +1056,27 @@ impl<'a> KernelBuilder<'a> {
             for (b, vals) in slices {
                 kb.fs().rows.insert((*b, vec![r]), vals.clone());
             }
+            kb.fs().packed_uni = unis.iter().copied().collect();
+            kb.fs().packed_iv = Some(iv);
             kb.fast_row(body, t, true)?;
-            Ok(kb.fs().accs.concat())
+            Ok::<_, Diagnostic>(kb.fs().accs.concat())
         };
         self.for_loop(start, rend, step, carried, &mut |kb, i, cur| {
             let rc = kb.iconst(packed as i64);
             let end = kb.ibin(Ix::Add, i, rc);
             let lo = kb.icmp("ge", i, row0);
             let hi = kb.icmp("le", end, rend);
-            let full = both(kb, lo, hi);
+            let mut full = both(kb, lo, hi);
+            if !scalars.is_empty() {
+                // Each clamp the identity on the group's rows: `i + R <= c + 1`.
+                for &c in &clamps {
+                    let cv = kb.get(c)?;
+                    let one = kb.iconst(1);
+                    let c1 = kb.ibin(Ix::Add, cv, one);
+                    let ok = kb.icmp("le", end, c1);
+                    full = both(kb, full, ok);
+                }
+            }
             let accs = cur.to_vec();
             kb.if_values(
                 full,
@@ -1008,17 +1085,39 @@ impl<'a> KernelBuilder<'a> {
                     for &(b, elem) in inputs {
                         let ptr = kb.get(b)?;
                         let off = kb.fast_row_offset(b, &[i]);
-                        loaded.push((b, kb.vload_n(ptr, off, elem, true, None, packed * n as usize)?));
+                        loaded.push((b, kb.vload_n(ptr, off, elem, true, None, packed * n)?));
+                    }
+                    // Each scalar input's R values, in vectors of up to 16 bytes.
+                    let mut scalar_vals: Vec<(Value, Vec<Value>)> = Vec::new();
+                    for &(b, elem) in &scalars {
+                        let bytes = float_bytes(kb.ctx, elem).unwrap_or(4) as usize;
+                        let w = (16 / bytes).clamp(1, packed);
+                        let ptr = kb.get(b)?;
+                        let mut vals = Vec::new();
+                        for c in 0..packed / w {
+                            let cw = kb.iconst((c * w) as i64);
+                            let off = kb.ibin(Ix::Add, i, cw);
+                            vals.extend(kb.vload_n(ptr, off, elem, true, None, w)?);
+                        }
+                        scalar_vals.push((b, vals));
+                    }
+                    if defer {
+                        kb.fs().packed_stores = Some(Vec::new());
                     }
                     let mut accs = accs.clone();
+                    let mut rows = Vec::new();
                     for r in 0..packed {
                         let rv = kb.iconst(r as i64);
                         let ir = kb.ibin(Ix::Add, i, rv);
-                        let w = n as usize;
+                        rows.push(ir);
                         let slices: Vec<(Value, Vec<Value>)> =
-                            loaded.iter().map(|(b, vals)| (*b, vals[r * w..(r + 1) * w].to_vec())).collect();
-                        accs = row(kb, ir, &accs, &slices)?;
+                            loaded.iter().map(|(b, vals)| (*b, vals[r * n..(r + 1) * n].to_vec())).collect();
+                        let unis: Vec<(Value, Value)> = scalar_vals.iter().map(|(b, vals)| (*b, vals[r])).collect();
+                        accs = row(kb, ir, &accs, &slices, &unis)?;
                     }
+                    kb.fs().packed_uni.clear();
+                    let held = kb.fs().packed_stores.take().unwrap_or_default();
+                    kb.store_packed(&held, &rows, i)?;
                     Ok(accs)
                 },
                 &mut |kb| {
@@ -1030,13 +1129,42 @@ impl<'a> KernelBuilder<'a> {
                         let hi = kb.icmp("lt", ir, rend);
                         let inside = both(kb, lo, hi);
                         let before = accs.clone();
-                        accs =
-                            kb.if_values(inside, &mut |kb| row(kb, ir, &before, &[]), &mut |_| Ok(before.clone()))?;
+                        accs = kb
+                            .if_values(inside, &mut |kb| row(kb, ir, &before, &[], &[]), &mut |_| Ok(before.clone()))?;
                     }
                     Ok(accs)
                 },
             )
         })
+    }
+
+    /// The row stores a group of packed rows held back (`(buffer, row, values)`, in order):
+    /// a buffer stored once at each of the group's rows, in order, takes one vector store at
+    /// the group's first row `i`; any other store goes out as it was emitted, in order.
+    pub(super) fn store_packed(&mut self, held: &[(Value, Value, Vec<Value>)], rows: &[Value], i: Value) -> R<()> {
+        let mut bufs: Vec<Value> = Vec::new();
+        for (b, _, _) in held {
+            if !bufs.contains(b) {
+                bufs.push(*b);
+            }
+        }
+        let whole = |b: Value| {
+            let mine: Vec<&(Value, Value, Vec<Value>)> = held.iter().filter(|(x, _, _)| *x == b).collect();
+            mine.len() == rows.len() && mine.iter().zip(rows).all(|((_, r, _), want)| r == want)
+        };
+        let merged: Vec<Value> = bufs.iter().copied().filter(|b| whole(*b)).collect();
+        for &b in &merged {
+            let vals: Vec<Value> = held.iter().filter(|(x, _, _)| *x == b).flat_map(|(_, _, v)| v.clone()).collect();
+            let ptr = self.get(b)?;
+            let off = self.fast_row_offset(b, &[i]);
+            self.vstore(&vals, ptr, off, None)?;
+        }
+        for (b, r, vals) in held.iter().filter(|(b, _, _)| !merged.contains(b)) {
+            let ptr = self.get(*b)?;
+            let off = self.fast_row_offset(*b, &[*r]);
+            self.vstore(vals, ptr, off, None)?;
+        }
+        Ok(())
     }
 
     pub(super) fn fast_row(&mut self, body: BlockId, t: Value, warp: bool) -> R<()> {
@@ -1520,6 +1648,13 @@ impl<'a> KernelBuilder<'a> {
                 let elem = self.ctx.value_type(res);
                 let nc = !self.written.contains(&buf);
                 if f[1..].iter().all(|x| uni(x).is_some()) {
+                    let packed = self.fs().packed_uni.get(&buf).copied();
+                    if let (Some(v), Some(iv), [_, x]) = (packed, self.fs().packed_iv, operands.as_slice()) {
+                        if row_scalar_index(self.ctx, *x, iv, self.nest).is_some() {
+                            self.set_uni(res, v);
+                            return Ok(());
+                        }
+                    }
                     let idx: Vec<Value> = f[1..].iter().filter_map(uni).collect();
                     if nc {
                         if let Some(&v) = self.fs().uni.get(&(buf, idx.clone())) {
@@ -1566,6 +1701,16 @@ impl<'a> KernelBuilder<'a> {
                 let ptr = self.get(buf)?;
                 let row = self.fast_row_index(buf, &operands[2..operands.len() - 1], &f[2..f.len() - 1])?;
                 let v = self.fs().v;
+                if let ([r], Some(held)) = (row.as_slice(), self.fs().packed_stores.as_mut()) {
+                    // Packed rows: held back, merged with the group's other rows.
+                    let vals = match &f[0] {
+                        Fv::Uni(u) => vec![*u; v],
+                        Fv::Cols(cs) => cs[..v].to_vec(),
+                        Fv::J => unreachable!("checked by fast_plan"),
+                    };
+                    held.push((buf, *r, vals));
+                    return Ok(());
+                }
                 let rowoff = self.fast_row_offset(buf, &row);
                 for c in self.fast_chunks() {
                     let (b, valid) = (self.fs().bases[c], self.fs().valid[c]);

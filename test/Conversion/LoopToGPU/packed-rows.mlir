@@ -1,9 +1,11 @@
 // Packed rows (`packed-rows=R`, a tuner knob, off by default): a thread per row whose row is
 // one vector of the thread's (N x bytes <= 8) takes R consecutive rows at once, with one
-// 16-byte load of each row input (R rows are contiguous), then computes them one by one from
-// their slices. A group of R rows at either end of a split (a split of a size set at run time
-// may start mid-group) computes each of its rows inside the split alone. Asked for, packing
-// replaces the heuristic's second row in flight. Where it cannot apply, the report says why.
+// 16-byte load of each row input (R rows are contiguous) and vector loads of its per-row
+// scalars (`rstd[i]`, behind a broadcast's clamp the group checks), computes the rows one by
+// one from their slices, and stores each row output of the group as one vector. A group of R
+// rows at either end of a split (a split of a size set at run time may start mid-group)
+// computes each of its rows inside the split alone. Asked for, packing replaces the
+// heuristic's second row in flight. Where it cannot apply, the report says why.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=8388608,N=2},canonicalize,cse,lower-loop-to-gpu{size-hints=M=8388608,N=2 packed-rows=8 report=true})' 2>&1 >%t/bwd.mlir | FileCheck %s --check-prefix=REPORT
 // RUN: FileCheck %s --check-prefix=IR < %t/bwd.mlir
@@ -37,14 +39,22 @@
 
 // REPORT: schedule: @rmsnorm_bwd_k0: row_fused threads=256 threads_per_row=1 rows_per_cta=256 {{.*}}fast=yes(N=2 vector=2 chunks=1 packed-rows=4)
 
-// Four rows of x and of dy in one 16-byte load each (the full group), then the rows one by
-// one; the group at a split's end loads each row alone.
+// Four rows of x and of dy in one 16-byte load each and their four rstd in one (the full
+// group, where `min(i, M - 1)` is the identity on its rows), then the rows one by one, then
+// dx of the four rows in one 16-byte store; the group at a split's end loads and stores each
+// row alone.
 // IR: mgpu.func @rmsnorm_bwd_k0
+// IR: mloop.cmp le
 // IR: mgpu.load_vec %{{[0-9a-z]+}}[%{{[0-9]+}}] {nc} : !mgpu.ptr<bf16> -> bf16, bf16, bf16, bf16, bf16, bf16, bf16, bf16
 // IR: mgpu.load_vec %{{[0-9a-z]+}}[%{{[0-9]+}}] {nc} : !mgpu.ptr<bf16> -> bf16, bf16, bf16, bf16, bf16, bf16, bf16, bf16
-// IR-NOT: mgpu.load_vec %{{[0-9a-z]+}}[%{{[0-9]+}}] {nc} : !mgpu.ptr<bf16> -> bf16, bf16, bf16, bf16, bf16, bf16, bf16, bf16
-// IR: } else {
+// IR: mgpu.load_vec %{{[0-9a-z]+}}[%{{[0-9a-z]+}}] {nc} : !mgpu.ptr<f32> -> f32, f32, f32, f32
+// IR-NOT: mgpu.load %{{[0-9a-z]+}}[%{{[0-9]+}}] {nc} : !mgpu.ptr<f32>
+// IR: mgpu.store_vec %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9a-z]+}}[%{{[0-9]+}}] : !mgpu.ptr<bf16>
+// IR-NEXT: mgpu.yield
+// IR-NEXT: } else {
 // IR: mgpu.load_vec %{{[0-9a-z]+}}[%{{[0-9]+}}] {nc} : !mgpu.ptr<bf16> -> bf16, bf16
+// IR: mgpu.load %{{[0-9a-z]+}}[%{{[0-9]+}}] {nc} : !mgpu.ptr<f32>
+// IR: mgpu.store_vec %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9a-z]+}}[%{{[0-9]+}}] : !mgpu.ptr<bf16>
 // IR: mgpu.return
 
 // AHEAD: schedule: @row_col_stats_k0: row_fused {{.*}}fast=yes(N=2 vector=2 chunks=1 packed-rows=4)
