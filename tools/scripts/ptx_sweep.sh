@@ -15,6 +15,8 @@
 # target/release/morf-opt, built with `cargo build --release -p morf-opt`); ptxas is
 # `$MORF_PTXAS`, else the one of the `nvidia-cuda-nvcc` wheel, else `ptxas` on PATH.
 # `--compare` prints the modules whose PTX differs between two OUT folders and their count.
+# Modules compile in parallel (`JOBS`, default: the core count); regs.txt and spills.txt are
+# then in completion order.
 # Exit status: 1 on a morf-opt or ptxas failure, or on a spill; else 0.
 set -u
 if [ "${1:-}" = "--compare" ]; then
@@ -66,14 +68,17 @@ one() {
     /Used [0-9]+ registers/ { match($0, /Used [0-9]+/); print k, fn, substr($0, RSTART + 5, RLENGTH - 5) >> regs }
   ' "$base.log"
 }
+# One job per module, as many at once as the machine has cores (`JOBS` to set).
+export -f one
+export out opt ptxas pipeline
 for f in examples/*.mlir; do
   e=$(basename "$f" .mlir)
   for s in $shapes; do
     for c in none builtin; do
-      one "$e" "$s" "$c"
+      echo "$e $s $c"
     done
   done
-done
+done | xargs -P "${JOBS:-$(nproc)}" -L 1 bash -c 'one "$0" "$1" "$2"'
 modules=$(ls "$out"/*.ptx 2>/dev/null | wc -l)
 echo "$modules modules ($pipeline), $(wc -l < "$out/regs.txt") kernels, $(wc -l < "$out/spills.txt") spilling, $(wc -l < "$out/failures.txt") failures"
 cat "$out/spills.txt" "$out/failures.txt"
