@@ -1842,6 +1842,16 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                     }
                     Err(why) => s.notes.0.push(format!("packed-rows not taken: {why}")),
                 }
+            } else if o.packed_rows == 0 {
+                // A row of a few bytes a thread is a small access each: said, with the knob.
+                let mut one_row = s.clone();
+                one_row.rows_in_flight_per_warp = 1;
+                if let (Ok(r), Some(f)) = (packed_rows_for(shape, &one_row, 8), s.fast) {
+                    s.notes.0.push(format!(
+                        "a thread's row is one access of at most {} bytes a row input; packed-rows={r} (a tuner knob, not timed yet) would load {r} rows with one 16-byte access",
+                        f.cols * shape.fast_bytes.clamp(1, 8) as u64
+                    ));
+                }
             }
             // The heuristic's cluster is sized as one CTA would be for its share (here CTAs of
             // 512, one a SM), and each row waits at the cluster's exchange with little else on

@@ -9,6 +9,7 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=8388608,N=2},canonicalize,cse,lower-loop-to-gpu{size-hints=M=8388608,N=2 packed-rows=8 report=true})' 2>&1 >%t/bwd.mlir | FileCheck %s --check-prefix=REPORT
 // RUN: FileCheck %s --check-prefix=IR < %t/bwd.mlir
+// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pipeline=gpu --size-hints M=8388608,N=2 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=DEFAULT
 // RUN: morf-opt %S/../../../examples/row_col_stats.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=8388608,N=2},canonicalize,cse,lower-loop-to-gpu{size-hints=M=8388608,N=2 packed-rows=4 report=true})' 2>&1 >/dev/null | FileCheck %s --check-prefix=AHEAD
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=65536,N=1024},canonicalize,cse,lower-loop-to-gpu{size-hints=M=65536,N=1024 packed-rows=4 report=true})' 2>&1 >/dev/null | FileCheck %s --check-prefix=WIDE
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=8388608,N=8},canonicalize,cse,lower-loop-to-gpu{size-hints=M=8388608,N=8 packed-rows=4 report=true})' 2>&1 >/dev/null | FileCheck %s --check-prefix=FULL
@@ -56,6 +57,10 @@
 // IR: mgpu.load %{{[0-9a-z]+}}[%{{[0-9]+}}] {nc} : !mgpu.ptr<f32>
 // IR: mgpu.store_vec %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9a-z]+}}[%{{[0-9]+}}] : !mgpu.ptr<bf16>
 // IR: mgpu.return
+
+// By default one row a thread, and the report names the knob.
+// DEFAULT: schedule: @rmsnorm_bwd_k0: row_fused threads=256 threads_per_row=1 {{.*}}fast=yes(N=2 vector=2 chunks=1)
+// DEFAULT: note: @rmsnorm_bwd_k0: a thread's row is one access of at most 4 bytes a row input; packed-rows=4 (a tuner knob, not timed yet) would load 4 rows with one 16-byte access
 
 // AHEAD: schedule: @row_col_stats_k0: row_fused {{.*}}fast=yes(N=2 vector=2 chunks=1 packed-rows=4)
 // AHEAD-NOT: rows_in_flight=2
