@@ -186,14 +186,8 @@ pub(super) fn row_scalar_index(ctx: &Context, x: Value, iv: Value, nest: OpId) -
     if x == iv {
         return Some(None);
     }
-    let d = ctx.defining_op(x)?;
-    if !is_binary(ctx, d, BinaryFn::Min) {
-        return None;
-    }
-    match ctx.operands(d) {
-        &[a, c] | &[c, a] if a == iv && c != iv && defined_outside(ctx, c, nest) => Some(Some(c)),
-        _ => None,
-    }
+    let c = clamp_bound(ctx, ctx.defining_op(x)?, &|a| a == iv)?;
+    (c != iv && defined_outside(ctx, c, nest)).then_some(Some(c))
 }
 
 impl<'a> KernelBuilder<'a> {
@@ -229,6 +223,7 @@ impl<'a> KernelBuilder<'a> {
                 let (is_load, is_store) = (matches!(kind, LoopOp::Load(_)), matches!(kind, LoopOp::Store(_)));
                 let has_j = ops.iter().any(|v| jexact.contains(v));
                 let has_dep = ops.iter().any(|v| jdep.contains(v));
+                let clamp = clamp_bound(ctx, b, &|x| jexact.contains(&x));
                 match kind {
                     LoopOp::Yield => {
                         if has_j {
@@ -236,12 +231,9 @@ impl<'a> KernelBuilder<'a> {
                         }
                     }
                     LoopOp::Scalar
-                        if is_binary(ctx, b, BinaryFn::Min)
-                            && ops.len() == 2
-                            && matches!(ctx.type_data(ctx.value_type(ops[0])), TypeData::Index)
-                            && (jexact.contains(&ops[0]) || jexact.contains(&ops[1])) =>
+                        if clamp.is_some() && matches!(ctx.type_data(ctx.value_type(ops[0])), TypeData::Index) =>
                     {
-                        let c = if jexact.contains(&ops[0]) { ops[1] } else { ops[0] };
+                        let c = clamp.expect("checked");
                         if !outside(c) || jexact.contains(&c) {
                             return None;
                         }

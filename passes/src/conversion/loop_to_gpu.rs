@@ -1361,6 +1361,28 @@ fn is_binary(ctx: &Context, op: OpId, f: BinaryFn) -> bool {
     elementwise(ctx, op) == Some(Elementwise::Binary(f))
 }
 
+/// The bound `c` of a clamp `min(x, c)` or `min(c, x)` of an index `x` that `of` accepts (a
+/// column index, or a row's): a broadcast's index, the identity wherever `x <= c`. `None`
+/// where `op` is no such clamp. The vector and register-resident forms check `c` at run time.
+fn clamp_bound(ctx: &Context, op: OpId, of: &dyn Fn(Value) -> bool) -> Option<Value> {
+    match *ctx.operands(op) {
+        [a, c] if is_binary(ctx, op, BinaryFn::Min) && of(a) => Some(c),
+        [c, a] if is_binary(ctx, op, BinaryFn::Min) && of(a) => Some(c),
+        _ => None,
+    }
+}
+
+/// Whether `op` computes a float by a correctly rounded division or square root: a
+/// subroutine call in ptxas, across which what is live must fit the registers a call
+/// preserves (the vector forms take narrower vectors around one).
+fn is_call_op(ctx: &Context, op: OpId) -> bool {
+    ctx.results(op).first().is_some_and(|r| ctx.is_float(ctx.value_type(*r)))
+        && matches!(
+            elementwise(ctx, op),
+            Some(Elementwise::Binary(BinaryFn::Div) | Elementwise::Unary(UnaryFn::Sqrt | UnaryFn::Rsqrt))
+        )
+}
+
 /// Creates the op of `st` before `before`; returns it.
 fn insert_before(ctx: &mut Context, before: OpId, st: OperationState) -> OpId {
     let op = ctx.create_op(st);

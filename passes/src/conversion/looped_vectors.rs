@@ -39,10 +39,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use morf_ir::interfaces::{elementwise, BinaryFn, Elementwise, UnaryFn};
 use morf_ir::{BlockId, OpId, Type, Value};
 
-use super::{float_bytes, is_binary, KernelBuilder, LoopOp, VecPlan, R};
+use super::{clamp_bound, float_bytes, is_call_op, KernelBuilder, LoopOp, VecPlan, R};
 use crate::transforms::loop_utils::{const_int, defined_outside, LoopParts};
 
 /// The registers a thread of a kernel with vector steps in its looped form may take
@@ -116,13 +115,10 @@ impl<'a> KernelBuilder<'a> {
             }
             let operands = ctx.operands(b);
             let varies = operands.iter().any(|x| jvar.contains(x));
+            let clamp = clamp_bound(ctx, b, &|x| jexact.contains(&x));
             match LoopOp::of(ctx, b) {
-                LoopOp::Scalar
-                    if is_binary(ctx, b, BinaryFn::Min)
-                        && operands.len() == 2
-                        && (jexact.contains(&operands[0]) || jexact.contains(&operands[1])) =>
-                {
-                    let c = if jexact.contains(&operands[0]) { operands[1] } else { operands[0] };
+                LoopOp::Scalar if clamp.is_some() => {
+                    let c = clamp.expect("checked");
                     let r = ctx.result(b, 0);
                     jvar.insert(r);
                     if !jvar.contains(&c) && defined_outside(ctx, c, loop_op) {
@@ -165,14 +161,7 @@ impl<'a> KernelBuilder<'a> {
                     }
                 }
                 _ => {
-                    let float = ctx.results(b).first().is_some_and(|r| ctx.is_float(ctx.value_type(*r)));
-                    calls |= float
-                        && matches!(
-                            elementwise(ctx, b),
-                            Some(
-                                Elementwise::Binary(BinaryFn::Div) | Elementwise::Unary(UnaryFn::Sqrt | UnaryFn::Rsqrt)
-                            )
-                        );
+                    calls |= is_call_op(ctx, b);
                     if varies {
                         jvar.extend(ctx.results(b).iter().copied());
                     }

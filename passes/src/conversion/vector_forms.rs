@@ -76,12 +76,8 @@ impl<'a> KernelBuilder<'a> {
                         tainted.extend(ctx.results(b).iter().copied());
                     }
                     LoopOp::Store(_) | LoopOp::Accumulate(_) if split && top => {}
-                    LoopOp::Scalar
-                        if is_binary(ctx, b, BinaryFn::Min)
-                            && ops.len() == 2
-                            && (jexact.contains(&ops[0]) || jexact.contains(&ops[1])) =>
-                    {
-                        let c = if jexact.contains(&ops[0]) { ops[1] } else { ops[0] };
+                    LoopOp::Scalar if clamp_bound(ctx, b, &|x| jexact.contains(&x)).is_some() => {
+                        let c = clamp_bound(ctx, b, &|x| jexact.contains(&x)).expect("checked");
                         if !defined_outside(ctx, c, op) {
                             return Err("the column index is clamped by a value computed in the nest".into());
                         }
@@ -133,16 +129,7 @@ impl<'a> KernelBuilder<'a> {
                         if ops.iter().any(|v| jdep.contains(v)) {
                             jdep.extend(ctx.results(b).iter().copied());
                         }
-                        let float = ctx.results(b).first().is_some_and(|r| ctx.is_float(ctx.value_type(*r)));
-                        calls |= !top
-                            && float
-                            && matches!(
-                                elementwise(ctx, b),
-                                Some(
-                                    Elementwise::Binary(BinaryFn::Div)
-                                        | Elementwise::Unary(UnaryFn::Sqrt | UnaryFn::Rsqrt)
-                                )
-                            );
+                        calls |= !top && is_call_op(ctx, b);
                     }
                     _ => {
                         let name = ctx.op_name(b);
