@@ -238,14 +238,22 @@ impl Gpu {
         const LOG: usize = 16 * 1024;
         let mut error_log = vec![0u8; LOG];
         let mut info_log = vec![0u8; LOG];
+        // Verbose: the info log then has ptxas' register and spill lines for each kernel.
         let mut options = [
             sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER,
             sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
             sys::CUjit_option::CU_JIT_INFO_LOG_BUFFER,
             sys::CUjit_option::CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+            sys::CUjit_option::CU_JIT_LOG_VERBOSE,
         ];
-        let mut values: [*mut c_void; 4] =
-            [error_log.as_mut_ptr().cast(), LOG as *mut c_void, info_log.as_mut_ptr().cast(), LOG as *mut c_void];
+        let mut values: [*mut c_void; 5] = [
+            error_log.as_mut_ptr().cast(),
+            LOG as *mut c_void,
+            info_log.as_mut_ptr().cast(),
+            LOG as *mut c_void,
+            // CU_JIT_LOG_VERBOSE takes its value (1: on) in the pointer slot.
+            std::ptr::without_provenance_mut(1),
+        ];
         let mut raw: sys::CUmodule = std::ptr::null_mut();
         // SAFETY: the option values point at live buffers of the sizes given.
         let r = unsafe {
@@ -711,7 +719,8 @@ impl Module {
         self.functions.iter().map(|(n, _, _)| n.as_str()).collect()
     }
 
-    /// The JIT compiler's info log (register and spill counts when the driver gives them).
+    /// The JIT compiler's info log: ptxas' lines (verbose), with each kernel's registers and
+    /// spills.
     pub fn jit_log(&self) -> &str {
         &self.jit_log
     }

@@ -291,13 +291,33 @@ impl LoweredProgram {
         Ok(self)
     }
 
-    /// Loads the PTX on `gpu` (the driver's JIT) and looks up every kernel.
+    /// Loads the PTX on `gpu` (the driver's JIT) and looks up every kernel. A kernel the
+    /// JIT spills is warned about ([`spill_warnings`]).
     pub fn load(self, gpu: &Gpu) -> Result<GpuProgram, EngineError> {
         let names: Vec<&str> = self.kernels.iter().map(String::as_str).collect();
         let loaded = gpu.load_ptx(&self.ptx, &names).map_err(runtime_err)?;
+        for w in spill_warnings(loaded.jit_log()) {
+            tracing::warn!("{w}");
+        }
         let LoweredProgram { ctx, module, func, ptx, kernels, compile_time } = self;
         Ok(GpuProgram { ctx, module, func, ptx, kernels, loaded, compile_time })
     }
+}
+
+/// One line per kernel that the driver's JIT compile (its info log, verbose: ptxas' lines)
+/// spilled to local memory: a kernel morf's schedule planned without spills (the examples
+/// assemble without any under the CUDA 13 ptxas, `passes/tests/ptxas.rs`) but this driver's
+/// ptxas did not fit in its registers, so it runs slower than planned.
+pub fn spill_warnings(jit_log: &str) -> Vec<String> {
+    morf_passes::target::ptx::ptxas::spills(jit_log)
+        .into_iter()
+        .filter(|(_, stores, loads)| *stores > 0 || *loads > 0)
+        .map(|(k, stores, loads)| {
+            format!(
+                "kernel '{k}' spills in the driver's JIT compile ({stores} bytes stored to local memory, {loads} loaded): it runs slower than its schedule planned"
+            )
+        })
+        .collect()
 }
 
 /// Parses `text`, lowers it with `pipeline` unless it already has kernels, emits PTX and
@@ -543,6 +563,23 @@ mod tests {
     fn no_gpu_message() {
         let e = runtime_err(RuntimeError::NoCuda(morf_runtime::NO_CUDA_MESSAGE.into()));
         assert_eq!(e.to_string(), "no GPU: CUDA driver library not found; GPU work skipped");
+    }
+
+    #[test]
+    fn spills_in_the_jit_log_are_warned_about() {
+        // The lines ptxas writes (the driver's verbose JIT log has the same).
+        let log = "ptxas info    : Compiling entry function 'k0' for 'sm_90'\n\
+                   ptxas info    : Function properties for k0\n\
+                   \x20   8 bytes stack frame, 8 bytes spill stores, 4 bytes spill loads\n\
+                   ptxas info    : Used 48 registers\n\
+                   ptxas info    : Compiling entry function 'k1' for 'sm_90'\n\
+                   ptxas info    : Function properties for k1\n\
+                   \x20   0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n";
+        let w = spill_warnings(log);
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(w[0].starts_with("kernel 'k0' spills in the driver's JIT compile (8 bytes stored"), "{}", w[0]);
+        assert!(w[0].contains("4 loaded"), "{}", w[0]);
+        assert!(spill_warnings("").is_empty());
     }
 }
 

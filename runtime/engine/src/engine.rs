@@ -188,7 +188,11 @@ impl Engine {
                 let loaded = match &self.gpu {
                     Some(gpu) => {
                         let names: Vec<&str> = kernels.iter().map(String::as_str).collect();
-                        Some(gpu.load_ptx(&ptx, &names).map_err(runtime_err)?)
+                        let m = gpu.load_ptx(&ptx, &names).map_err(runtime_err)?;
+                        for w in crate::compile::spill_warnings(m.jit_log()) {
+                            tracing::warn!("{w}");
+                        }
+                        Some(m)
                     }
                     None => None,
                 };

@@ -16,6 +16,16 @@ ab_pipeline packed-rmsnorm_bwd_f32-8388608x2 examples/rmsnorm_bwd_f32.mlir M=838
 for mc in 4 5; do
   bench_pipeline packed-min$mc-rmsnorm_bwd-8388608x2 examples/rmsnorm_bwd.mlir M=8388608,N=2 "$P" "packed-rows=8 min-ctas=$mc" --runs 100
 done
+# The engine's JIT spill warning (docs/engine.md): a kernel squeezed to 32 registers
+# (min-ctas=8 at 256 threads) must be warned about; the default must not be.
+for mc in 8 0; do
+  l=jitspill-min$mc
+  "$B/morf-opt" examples/rmsnorm_bwd.mlir --pass-pipeline "$(pipeline "$P size-hints=M=65536,N=1024" "min-ctas=$mc size-hints=M=65536,N=1024")" \
+    -o "$OUT/logs/$l.mlir" 2>> "$OUT/logs/opt.txt" || { echo "$l: morf-opt failed" >> "$S"; continue; }
+  timeout 60 "$B/morf-run" "$OUT/logs/$l.mlir" --device gpu --random M=4096,N=1024 --output-dir "/tmp/o-$l" \
+    > "$OUT/logs/$l.txt" 2>&1
+  echo "$l rc=$?: $(grep -c "spills in the driver's JIT" "$OUT/logs/$l.txt") spill warning(s): $(grep -m1 "spills in the driver's JIT" "$OUT/logs/$l.txt")" >> "$S"
+done
 # memcheck and racecheck of the changed kernels at odd sizes.
 for spec in "rmsnorm_bwd_f32 M=7,N=16384 M=4096,N=16384" "layernorm_bwd_f32 M=1031,N=16384 M=4096,N=16384" \
             "rmsnorm_bwd_f32 M=1031,N=768 M=32768,N=768" "rmsnorm_bwd M=100003,N=2 M=8388608,N=2" \
