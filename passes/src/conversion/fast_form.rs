@@ -7,6 +7,7 @@
 //! rows through a `cp.async` ring, rows in flight, chunk-major emission.
 
 use super::*;
+use crate::conversion::schedule::packed_rows_for;
 
 /// Values of a row-fused kernel shared by its slow and fast forms.
 pub(super) struct SplitGeometry {
@@ -474,18 +475,11 @@ impl<'a> KernelBuilder<'a> {
         let packed = fast.packed_rows.max(1) as usize;
         let (n, v, k) = (fast.cols as i64, fast.vector as usize, fast.chunks as usize);
         if packed > 1 {
-            // A schedule from the IR is checked here too: the rows must be one vector each,
-            // held, with nothing loaded ahead, and R of them one access of at most 16 bytes.
+            // A schedule from the IR is checked here too, by the heuristic's rule: the rows
+            // must be one vector each, held, with nothing loaded ahead, and R of them one
+            // access of at most 16 bytes.
             let bytes = packed as u64 * n as u64 * plan.bytes.max(1) as u64;
-            if s.threads_per_row != 1
-                || k != 1
-                || v as i64 != n
-                || fast.reload
-                || s.staged_rows > 1
-                || s.rows_in_flight_per_warp > 1
-                || s.cluster > 1
-                || bytes > 16
-            {
+            if packed_rows_for(plan.bytes, s, s.rows_in_flight_per_warp, packed as u32) != Ok(packed as u32) {
                 return Err(op_error(
                     self.ctx,
                     op,

@@ -76,8 +76,8 @@ use morf_loop::ops as mloop;
 use morf_loop::{buffer_type, is_buffer};
 
 use super::schedule::{
-    choose_schedule, fast_regs, final_vec_lanes, is_final_lanes, mapping_applies, planned_ctas_per_sm, split_rows,
-    Fallback, Mapping, NestShape, Overrides, PartialStore, Schedule, MAX_STAGED_ROWS, SCHEDULE_ATTR,
+    choose_schedule, fast_regs, final_vec_lanes, is_final_lanes, mapping_applies, planned_ctas_per_sm, register_cap,
+    split_rows, Fallback, Mapping, NestShape, Overrides, PartialStore, Schedule, MAX_STAGED_ROWS, SCHEDULE_ATTR,
 };
 use crate::fusion::device::Device;
 use crate::transforms::loop_utils::{
@@ -866,7 +866,7 @@ fn lower_function(ctx: &mut Context, mblock: BlockId, func: OpId, opts: &LoopToG
             // Behind a grid barrier the final runs under the row kernel's register cap: under
             // MERGED_FINAL_REGS it keeps half the loads in flight.
             if let Some(c) = ctas.filter(|c| *c > 0) {
-                let cap = (opts.device.registers_per_sm as u64 / (c * threads.max(1) as u64)).min(255) / 8 * 8;
+                let cap = register_cap(&opts.device, c, threads as u64);
                 if cap < MERGED_FINAL_REGS {
                     kb.strided_unroll = STRIDED_UNROLL / 2;
                     kb.unroll_note = Some(format!(
@@ -3578,7 +3578,7 @@ impl<'a> KernelBuilder<'a> {
     fn min_ctas_note(&self, shape: &NestShape, s: &Schedule, ctas: u64) -> Option<String> {
         s.fast?;
         let t = s.threads.max(1) as u64;
-        let cap = (self.opts.device.registers_per_sm as u64 / (ctas.max(1) * t)).min(255) / 8 * 8;
+        let cap = register_cap(&self.opts.device, ctas, t);
         let per_thread = s.thread_cols();
         let full = fast_regs(shape, per_thread, s);
         // `remat-converts` holds a 16-bit row's loads as packed words: half the registers.
@@ -3623,20 +3623,18 @@ impl<'a> KernelBuilder<'a> {
     /// The register cap ptxas gets for the kernel of schedule `s`: its planned CTAs per SM
     /// (`min_ctas_per_sm`, at least the cooperative form's), one CTA for a CTA over 256
     /// threads without a bound; `None` where nothing bounds it.
-    fn register_cap(&self, s: &Schedule) -> Option<(u64, u64)> {
+    fn kernel_register_cap(&self, s: &Schedule) -> Option<(u64, u64)> {
         let t = s.threads.max(1) as u64;
-        let planned = mgpu::FuncOp(self.kernel).min_ctas_per_sm(self.ctx).filter(|m| *m > 0).map(|m| m as u64);
-        if planned.is_none() && mgpu::FuncOp(self.kernel).min_ctas_per_sm(self.ctx) == Some(0) {
+        let ctas = match (mgpu::FuncOp(self.kernel).min_ctas_per_sm(self.ctx), self.cooperative_ctas.filter(|c| *c > 0))
+        {
             // `min-ctas=none`: no bound.
-            return None;
-        }
-        let ctas = match (planned, self.cooperative_ctas.filter(|c| *c > 0)) {
-            (Some(p), c) => p.max(c.unwrap_or(1)),
+            (Some(0), _) => return None,
+            (Some(p), c) => (p as u64).max(c.unwrap_or(1)),
             (None, Some(c)) => c,
             (None, None) if t > 256 => 1,
             (None, None) => return None,
         };
-        Some((ctas, (self.opts.device.registers_per_sm as u64 / (ctas * t)).min(255) / 8 * 8))
+        Some((ctas, register_cap(&self.opts.device, ctas, t)))
     }
 
     /// Whether a register-resident row kernel holding its row (not the reload form) should
@@ -3652,7 +3650,7 @@ impl<'a> KernelBuilder<'a> {
         if self.opts.early_accumulates || s.fast.is_none_or(|f| f.reload) || shape.fast_bytes < 4 {
             return false;
         }
-        let Some((ctas, cap)) = self.register_cap(s) else { return false };
+        let Some((ctas, cap)) = self.kernel_register_cap(s) else { return false };
         let est = fast_regs(shape, s.thread_cols(), s);
         if cap >= 255 || cap >= est + est / 4 {
             return false;

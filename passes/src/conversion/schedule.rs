@@ -165,12 +165,13 @@ pub struct FastShape {
     pub packed_rows: u32,
 }
 
-/// The rows a thread of schedule `s` packs into one vector access when `asked` (the
-/// `packed-rows` option: the most; a power of two is taken), or why none: a thread per row of
-/// the register-resident form whose row is its one vector (`chunks = 1`, `vector = N`), the
-/// row held (not the reload form), nothing loaded ahead (no staged rows, one row in flight),
-/// and at least two rows in 16 bytes of the widest row input.
-pub fn packed_rows_for(shape: &NestShape, s: &Schedule, asked: u32) -> Result<u32, String> {
+/// The rows a thread of schedule `s` with `rows_in_flight` rows in flight packs into one
+/// vector access when `asked` (the `packed-rows` option: the most; a power of two is taken),
+/// or why none: a thread per row of the register-resident form whose row is its one vector
+/// (`chunks = 1`, `vector = N`), the row held (not the reload form), nothing loaded ahead (no
+/// staged rows, one row in flight), and at least two rows in 16 bytes of the widest row input
+/// (`bytes` an element).
+pub fn packed_rows_for(bytes: u32, s: &Schedule, rows_in_flight: u32, asked: u32) -> Result<u32, String> {
     let f = s.fast.ok_or("no register-resident row form")?;
     if s.threads_per_row != 1 {
         return Err(format!("a row has {} threads; packed rows need a thread per row", s.threads_per_row));
@@ -181,10 +182,10 @@ pub fn packed_rows_for(shape: &NestShape, s: &Schedule, asked: u32) -> Result<u3
             f.chunks, f.vector, f.cols
         ));
     }
-    if f.reload || s.staged_rows > 1 || s.rows_in_flight_per_warp > 1 || s.cluster > 1 {
+    if f.reload || s.staged_rows > 1 || rows_in_flight > 1 || s.cluster > 1 {
         return Err("the row is reloaded, staged or loaded ahead".into());
     }
-    let row = f.cols * shape.fast_bytes.clamp(1, 8) as u64;
+    let row = f.cols * bytes.clamp(1, 8) as u64;
     let fit = (16 / row.max(1)) as u32;
     let r = 1u32 << (31 - fit.min(asked).max(1).leading_zeros());
     if r < 2 {
@@ -1004,6 +1005,12 @@ fn form_regs(shape: &NestShape, per_thread: u64, fast: Option<FastShape>, rows_i
 /// ([`row_regs`]) is `regs`: 40% more, the most the estimate has run under ptxas' count.
 fn rows_ahead_margin(regs: u64) -> u64 {
     regs * 7 / 5
+}
+
+/// The registers ptxas may give a thread of a CTA of `threads` threads bounded to `ctas` CTAs
+/// a SM (`.minnctapersm`): the SM's registers shared out, at most 255, in units of 8.
+pub fn register_cap(device: &Device, ctas: u64, threads: u64) -> u64 {
+    (device.registers_per_sm as u64 / (ctas.max(1) * threads.max(1))).min(255) / 8 * 8
 }
 
 /// CTAs of `threads` threads with `regs` registers each that an SM of `device` holds
@@ -1829,13 +1836,10 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
             if o.packed_rows >= 2 {
                 // Asked for, packed rows replace the heuristic's second row in flight (they
                 // put more bytes in flight with one load).
-                let mut one_row = s.clone();
-                if o.rows_in_flight != 2 {
-                    one_row.rows_in_flight_per_warp = 1;
-                }
-                match packed_rows_for(shape, &one_row, o.packed_rows) {
+                let rif = if o.rows_in_flight == 2 { s.rows_in_flight_per_warp } else { 1 };
+                match packed_rows_for(shape.fast_bytes, &s, rif, o.packed_rows) {
                     Ok(r) => {
-                        s.rows_in_flight_per_warp = one_row.rows_in_flight_per_warp;
+                        s.rows_in_flight_per_warp = rif;
                         if let Some(f) = s.fast.as_mut() {
                             f.packed_rows = r;
                         }
@@ -1844,9 +1848,7 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                 }
             } else if o.packed_rows == 0 {
                 // A row of a few bytes a thread is a small access each: said, with the knob.
-                let mut one_row = s.clone();
-                one_row.rows_in_flight_per_warp = 1;
-                if let (Ok(r), Some(f)) = (packed_rows_for(shape, &one_row, 8), s.fast) {
+                if let (Ok(r), Some(f)) = (packed_rows_for(shape.fast_bytes, &s, 1, 8), s.fast) {
                     s.notes.0.push(format!(
                         "a thread's row is one access of at most {} bytes a row input; packed-rows={r} (a tuner knob, not timed yet) would load {r} rows with one 16-byte access",
                         f.cols * shape.fast_bytes.clamp(1, 8) as u64
