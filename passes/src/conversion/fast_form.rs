@@ -313,12 +313,8 @@ impl<'a> KernelBuilder<'a> {
 
     /// The run-time condition of the fast path: every checked size is N.
     pub(super) fn fast_guard(&mut self, plan: &FastPlan, n: u64) -> R<Value> {
-        let it = self.it();
-        let one = self.iconst(1);
-        let zero = self.iconst(0);
         let nv = self.iconst(n as i64);
         let nm1 = self.iconst(n as i64 - 1);
-        let mut ok = one;
         let mut conds = Vec::new();
         for &v in &plan.eq_n {
             let k = self.get(v)?;
@@ -333,10 +329,7 @@ impl<'a> KernelBuilder<'a> {
             let d = self.dim(b, rank - 1);
             conds.push(self.icmp("eq", d, nv));
         }
-        for c in conds {
-            ok = self.push1(mloop::SelectOp::state(self.loc, c, ok, zero, it));
-        }
-        Ok(self.icmp("eq", ok, one))
+        Ok(self.all_of(&conds))
     }
 
     /// `mgpu.if %cond { then } else { els }` without results.
@@ -1021,13 +1014,6 @@ impl<'a> KernelBuilder<'a> {
         }
         // A buffer also read at another index keeps its own loads.
         scalars.retain(|(b, _)| !mixed.contains(b));
-        let both = |kb: &mut Self, a: Value, b: Value| -> Value {
-            let it = kb.it();
-            let (zero, one) = (kb.iconst(0), kb.iconst(1));
-            let x = kb.push1(mloop::SelectOp::state(kb.loc, a, one, zero, it));
-            let y = kb.push1(mloop::SelectOp::state(kb.loc, b, x, zero, it));
-            kb.icmp("eq", y, one)
-        };
         // One row `r` of the group: its slices of the packed loads, if any, then the row.
         let row = |kb: &mut Self, r: Value, accs: &[Value], slices: &[(Value, Vec<Value>)], unis: &[(Value, Value)]| {
             kb.map.insert(iv, r);
@@ -1052,17 +1038,17 @@ impl<'a> KernelBuilder<'a> {
             let end = kb.ibin(Ix::Add, i, rc);
             let lo = kb.icmp("ge", i, row0);
             let hi = kb.icmp("le", end, rend);
-            let mut full = both(kb, lo, hi);
+            let mut conds = vec![lo, hi];
             if !scalars.is_empty() {
                 // Each clamp the identity on the group's rows: `i + R <= c + 1`.
                 for &c in &clamps {
                     let cv = kb.get(c)?;
                     let one = kb.iconst(1);
                     let c1 = kb.ibin(Ix::Add, cv, one);
-                    let ok = kb.icmp("le", end, c1);
-                    full = both(kb, full, ok);
+                    conds.push(kb.icmp("le", end, c1));
                 }
             }
+            let full = kb.all_of(&conds);
             let accs = cur.to_vec();
             kb.if_values(
                 full,
@@ -1113,7 +1099,7 @@ impl<'a> KernelBuilder<'a> {
                         let ir = kb.ibin(Ix::Add, i, rv);
                         let lo = kb.icmp("ge", ir, row0);
                         let hi = kb.icmp("lt", ir, rend);
-                        let inside = both(kb, lo, hi);
+                        let inside = kb.all_of(&[lo, hi]);
                         let before = accs.clone();
                         accs = kb
                             .if_values(inside, &mut |kb| row(kb, ir, &before, &[], &[]), &mut |_| Ok(before.clone()))?;

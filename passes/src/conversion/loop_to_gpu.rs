@@ -1796,6 +1796,18 @@ impl<'a> KernelBuilder<'a> {
         v
     }
 
+    /// Whether every condition of `conds` holds (`1` where empty): `mloop.select`s of index
+    /// 1 / 0 in order, compared with 1.
+    fn all_of(&mut self, conds: &[Value]) -> Value {
+        let it = self.it();
+        let (one, zero) = (self.iconst(1), self.iconst(0));
+        let mut ok = one;
+        for &c in conds {
+            ok = self.push1(mloop::SelectOp::state(self.loc, c, ok, zero, it));
+        }
+        self.icmp("eq", ok, one)
+    }
+
     fn fconst(&mut self, x: f64, ty: Type) -> Value {
         if let Some(&v) = self.consts.get(&(x.to_bits(), ty)) {
             return v;

@@ -190,7 +190,6 @@ impl<'a> KernelBuilder<'a> {
     /// stride is a multiple of `v` (aligned vectors) and every clamp `min(j, c)` has `c + 1 >=
     /// ncols` (the identity on the columns).
     pub(super) fn vec_guard(&mut self, plan: &VecPlan, v: usize, ncols: Value) -> R<Value> {
-        let it = self.it();
         let (zero, one) = (self.iconst(0), self.iconst(1));
         let vc = self.iconst(v as i64);
         let mut conds = Vec::new();
@@ -205,11 +204,7 @@ impl<'a> KernelBuilder<'a> {
             let k1 = self.ibin(Ix::Add, k, one);
             conds.push(self.icmp("ge", k1, ncols));
         }
-        let mut ok = one;
-        for c in conds {
-            ok = self.push1(mloop::SelectOp::state(self.loc, c, ok, zero, it));
-        }
-        Ok(self.icmp("eq", ok, one))
+        Ok(self.all_of(&conds))
     }
 
     /// Forgets the kernel values of the nest's own values (those of a loop body just emitted,
