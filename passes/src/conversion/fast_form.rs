@@ -697,15 +697,7 @@ impl<'a> KernelBuilder<'a> {
                 kb.packed_row_loop((body, iv, t), (start, rend, step, row0), &carried, packed, &plan.inputs)?
             } else {
                 kb.for_loop(start, rend, step, &carried, &mut |kb, i, cur| {
-                    kb.map.insert(iv, i);
-                    {
-                        let fs = kb.fs();
-                        fs.fmap.clear();
-                        fs.rows.clear();
-                        fs.uni.clear();
-                        fs.cse.clear();
-                        fs.accs = cur[..n_acc].chunks(slots_n).map(|c| c.to_vec()).collect();
-                    }
+                    kb.start_fast_row(iv, i, &cur[..n_acc]);
                     let mut next_vals = Vec::new();
                     if !prefetch.is_empty() {
                         let mut at = n_acc;
@@ -976,7 +968,6 @@ impl<'a> KernelBuilder<'a> {
         packed: usize,
         inputs: &[(Value, Type)],
     ) -> R<Vec<Value>> {
-        let slots_n = self.fs().k * self.fs().v;
         let n = self.fs().n as usize;
         let (loads, stores) = self.nest_accesses();
         let defer = !stores.iter().any(|b| loads.contains(b));
@@ -1016,15 +1007,7 @@ impl<'a> KernelBuilder<'a> {
         scalars.retain(|(b, _)| !mixed.contains(b));
         // One row `r` of the group: its slices of the packed loads, if any, then the row.
         let row = |kb: &mut Self, r: Value, accs: &[Value], slices: &[(Value, Vec<Value>)], unis: &[(Value, Value)]| {
-            kb.map.insert(iv, r);
-            {
-                let fs = kb.fs();
-                fs.fmap.clear();
-                fs.rows.clear();
-                fs.uni.clear();
-                fs.cse.clear();
-                fs.accs = accs.chunks(slots_n).map(|c| c.to_vec()).collect();
-            }
+            kb.start_fast_row(iv, r, accs);
             for (b, vals) in slices {
                 kb.fs().rows.insert((*b, vec![r]), vals.clone());
             }
@@ -1137,6 +1120,20 @@ impl<'a> KernelBuilder<'a> {
             self.vstore(vals, ptr, off, None)?;
         }
         Ok(())
+    }
+
+    /// Starts row `row` (the nest's row iv `iv` bound to it) of the fast form: forgets what
+    /// the last row computed and loaded, and takes `accs` (the carried accumulators, slot by
+    /// slot of each partial) as the current ones.
+    pub(super) fn start_fast_row(&mut self, iv: Value, row: Value, accs: &[Value]) {
+        self.map.insert(iv, row);
+        let fs = self.fs();
+        let slots_n = fs.k * fs.v;
+        fs.fmap.clear();
+        fs.rows.clear();
+        fs.uni.clear();
+        fs.cse.clear();
+        fs.accs = accs.chunks(slots_n).map(|c| c.to_vec()).collect();
     }
 
     pub(super) fn fast_row(&mut self, body: BlockId, t: Value, warp: bool) -> R<()> {
