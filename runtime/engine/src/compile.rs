@@ -336,6 +336,12 @@ pub fn compile_for_gpu(
 }
 
 impl GpuProgram {
+    /// Bytes the driver's JIT compile stored to local memory over all kernels (register
+    /// spills, from its verbose log; 0 when none spilled, or when the driver logged nothing).
+    pub fn jit_spill_bytes(&self) -> u64 {
+        morf_passes::target::ptx::ptxas::spills(self.loaded.jit_log()).iter().map(|(_, stores, _)| stores).sum()
+    }
+
     /// An executor of the host function.
     pub fn executor<'a>(&'a self, gpu: &'a Gpu) -> GpuExecutor<'a> {
         GpuExecutor::new(gpu, &self.loaded, &self.ctx, self.func)

@@ -2,8 +2,10 @@
 //! cache's own lookup ([`resolve`], as morf-opt and morf-run find it), compiles, for the
 //! example program its hash names and at the sizes it was measured at, to PTX that `ptxas`
 //! assembles without a register spill: a tuned schedule is a register budget too (issue 11:
-//! "no kernel spills"), and the tuner measures time, not spills (a cluster entry of the
-//! twenty-second session spilled 40 bytes and was replaced by one that spills none).
+//! "no kernel spills"). The tuner rejects what the driver's JIT compile spills on the
+//! device it runs on; this test holds the committed entries to the CUDA 13 ptxas as well (a
+//! cluster entry of the twenty-second session spilled 40 bytes, before the tuner looked, and
+//! was replaced by one that spills none).
 //!
 //! `ptxas` comes from [`find_ptxas`] and runs through [`assemble`]; without one the test
 //! prints "ptxas not found, skipping" and passes.

@@ -252,17 +252,51 @@ pub enum Outcome {
         /// That trial's time.
         us: f64,
     },
+    /// It ran, but the driver's JIT compile spilled registers of one of its kernels to local
+    /// memory: timed and reported, never kept. A schedule is a register budget too (issue 11:
+    /// "no kernel spills"), and a spilling candidate within noise of a clean one won a search
+    /// before (LayerNorm at 100000 x 32768, twenty-second session).
+    Spilled {
+        /// Its median time in microseconds (that of trial `same_as` when it shares its kernels).
+        us: f64,
+        /// Bytes its kernels store to local memory, over all of them.
+        bytes: u64,
+        /// The trial whose kernels it shares, if any.
+        same_as: Option<usize>,
+    },
     /// It did not compile, run or pass its check; the reason.
     Failed(String),
 }
 
 impl Outcome {
-    /// Its time, if it has one.
+    /// Its time as a candidate: none when it failed or spilled.
     pub fn us(&self) -> Option<f64> {
         match self {
             Outcome::Time(t) | Outcome::Same { us: t, .. } => Some(*t),
-            Outcome::Failed(_) => None,
+            Outcome::Spilled { .. } | Outcome::Failed(_) => None,
         }
+    }
+
+    /// Its measured time, spilled or not (none when it failed).
+    pub fn measured_us(&self) -> Option<f64> {
+        match self {
+            Outcome::Spilled { us, .. } => Some(*us),
+            o => o.us(),
+        }
+    }
+
+    /// The trial whose kernels it shares, if any.
+    pub fn same_as(&self) -> Option<usize> {
+        match self {
+            Outcome::Same { of, .. } => Some(*of),
+            Outcome::Spilled { same_as, .. } => *same_as,
+            _ => None,
+        }
+    }
+
+    /// Whether it is a program measured for the first time (not a failure nor a duplicate).
+    pub fn timed(&self) -> bool {
+        matches!(self, Outcome::Time(_) | Outcome::Spilled { same_as: None, .. })
     }
 }
 
@@ -292,14 +326,14 @@ impl Search {
         &self.trials[self.best].config
     }
 
-    /// The best time.
+    /// The best time (the untuned configuration's when nothing else ran clean: spilled or not).
     pub fn best_us(&self) -> f64 {
-        self.trials[self.best].outcome.us().unwrap_or(f64::NAN)
+        self.trials[self.best].outcome.measured_us().unwrap_or(f64::NAN)
     }
 
-    /// The untuned configuration's time (NaN when it failed).
+    /// The untuned configuration's time, spilled or not (NaN when it failed).
     pub fn untuned_us(&self) -> f64 {
-        self.trials[0].outcome.us().unwrap_or(f64::NAN)
+        self.trials[0].outcome.measured_us().unwrap_or(f64::NAN)
     }
 }
 
@@ -330,7 +364,9 @@ pub const PAIR_CANDIDATES: usize = 4;
 /// configuration so far, and the fastest is the descent's start when it gains more than
 /// `min_gain` (bundles of three or four knobs no pair step reaches). `eval` measures a
 /// configuration (it may answer [`Outcome::Same`] for one that compiles to kernels already
-/// timed); `progress` hears of each trial.
+/// timed); `progress` hears of each trial. A configuration whose kernels spill
+/// ([`Outcome::Spilled`]) is never a base nor the best, as one that failed; an untuned
+/// configuration that spills is the best only until a clean one runs.
 #[allow(clippy::too_many_arguments)]
 pub fn coordinate_descent(
     start: &Config,
@@ -485,6 +521,54 @@ mod tests {
         // No configuration is measured twice, and max_trials is a cap.
         let s = coordinate_descent(&Config::new(), &ks, &[], 3, 0.01, 5, &mut |c, _| cost(c), &mut |_, _| {});
         assert_eq!(s.trials.len(), 5);
+    }
+
+    #[test]
+    fn spilling_configurations_are_timed_but_never_kept() {
+        // threads=512 is fastest but its kernels spill; rows-in-flight=2 is clean and gains 5%.
+        let cost = |c: &Config, spills_untuned: bool| -> Outcome {
+            let get = |k: &str| c.get(&("lower-loop-to-gpu".to_string(), k.to_string())).map(String::as_str);
+            if get("threads") == Some("512") {
+                return Outcome::Spilled { us: 80.0, bytes: 40, same_as: None };
+            }
+            if c.is_empty() && spills_untuned {
+                return Outcome::Spilled { us: 100.0, bytes: 8, same_as: None };
+            }
+            Outcome::Time(if get("rows-in-flight") == Some("2") { 95.0 } else { 100.0 })
+        };
+        let ks = knobs(&["lower-loop-to-gpu"], 132);
+        let s = coordinate_descent(&Config::new(), &ks, &[], 3, 0.01, 1000, &mut |c, _| cost(c, false), &mut |_, _| {});
+        assert_eq!(describe(s.best_config()), "rows-in-flight=2");
+        assert_eq!(s.best_us(), 95.0);
+        let spilled = s.trials.iter().find(|t| matches!(t.outcome, Outcome::Spilled { .. })).expect("timed");
+        assert_eq!((spilled.outcome.us(), spilled.outcome.measured_us()), (None, Some(80.0)));
+        assert!(spilled.outcome.timed());
+        // An untuned program that spills is the baseline's time, and any clean configuration
+        // takes over from it (here the first knob's first value, as fast), then the descent
+        // goes on to the gain.
+        let s = coordinate_descent(&Config::new(), &ks, &[], 3, 0.01, 1000, &mut |c, _| cost(c, true), &mut |_, _| {});
+        assert_eq!(s.untuned_us(), 100.0);
+        assert!(s.best != 0 && s.trials[s.best].outcome == Outcome::Time(95.0), "{:?}", s.trials[s.best]);
+        // Only spilling candidates: the untuned one stays the best, with its time.
+        let only: Vec<Knob> = ks.iter().filter(|k| k.key == "threads").cloned().collect();
+        let s = coordinate_descent(
+            &Config::new(),
+            &only,
+            &[],
+            2,
+            0.01,
+            1000,
+            &mut |c, _| {
+                if c.is_empty() {
+                    Outcome::Time(100.0)
+                } else {
+                    Outcome::Spilled { us: 50.0, bytes: 4, same_as: None }
+                }
+            },
+            &mut |_, _| {},
+        );
+        assert!(s.best_config().is_empty());
+        assert_eq!(s.best_us(), 100.0);
     }
 
     #[test]

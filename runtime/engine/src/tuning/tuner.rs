@@ -135,6 +135,9 @@ pub struct TrialRecord {
     pub us: Option<f64>,
     /// The trial whose kernels it shares, if any.
     pub same_as: Option<usize>,
+    /// Bytes its kernels spilled to local memory in the driver's JIT compile (null: none); a
+    /// spilling configuration is never kept.
+    pub spill_bytes: Option<u64>,
     /// Why it failed.
     pub failed: Option<String>,
 }
@@ -234,7 +237,8 @@ fn median(mut xs: Vec<f64>) -> f64 {
 /// shape bucket's hints; configurations that give the same PTX are timed once), then the
 /// untuned and the best configuration timed again three times each, alternating, and the best
 /// kept only if it is still faster by `min_gain`; the kept one is checked against the fp64
-/// interpreter. Each shape gives a [`TuningEntry`].
+/// interpreter. A configuration whose kernels the driver's JIT compile spills is timed but
+/// never kept ([`Outcome::Spilled`]). Each shape gives a [`TuningEntry`].
 pub fn tune(
     name: &str,
     text: &str,
@@ -287,8 +291,9 @@ pub fn tune(
         let opts = RunOptions::generated(cfg.entry.clone(), sizes.clone(), cfg.seed, cfg.check);
         let (args, _) = bind_arguments(&rctx, rfunc, &opts)?;
 
-        // Every distinct program (PTX and host function) timed, by hash: (trial, time).
-        let mut timed: HashMap<u64, (usize, f64)> = HashMap::new();
+        // Every distinct program (PTX and host function) timed, by hash: (trial, time, bytes
+        // its kernels spilled in the driver's JIT compile).
+        let mut timed: HashMap<u64, (usize, f64, u64)> = HashMap::new();
         let compile = |config: &Config| -> Result<crate::compile::LoweredProgram, String> {
             let text_p = pipeline_with_options(&reg, &cfg.pipeline, &options_by_pass(config))?;
             lower_for_gpu(name, text, cfg.entry.as_deref(), false, &text_p, Some(&bucket.hints))
@@ -315,18 +320,27 @@ pub fn tune(
             // `partials=K` changes only the host's arithmetic) are another configuration.
             let host = morf_ir::print_op(&lowered.ctx, lowered.func, &morf_ir::PrintOptions::default());
             let h = fnv1a(format!("{}\n{host}", lowered.ptx).as_bytes());
-            if let Some(&(of, us)) = timed.get(&h) {
-                return Outcome::Same { of, us };
+            if let Some(&(of, us, bytes)) = timed.get(&h) {
+                return if bytes > 0 {
+                    Outcome::Spilled { us, bytes, same_as: Some(of) }
+                } else {
+                    Outcome::Same { of, us }
+                };
             }
             let prog = match lowered.load(&gpu) {
                 Ok(p) => p,
                 Err(e) => return Outcome::Failed(first_line(&e)),
             };
             // The warm-up calls (each waited for) report a failing launch.
+            let bytes = prog.jit_spill_bytes();
             match time(&prog, cfg.runs) {
                 Ok(us) => {
-                    timed.insert(h, (trials.len(), us));
-                    Outcome::Time(us)
+                    timed.insert(h, (trials.len(), us, bytes));
+                    if bytes > 0 {
+                        Outcome::Spilled { us, bytes, same_as: None }
+                    } else {
+                        Outcome::Time(us)
+                    }
                 }
                 Err(e) => Outcome::Failed(e),
             }
@@ -361,6 +375,9 @@ pub fn tune(
                 let what = match &t.outcome {
                     Outcome::Time(us) => format!("{named}: {} -> {us:.1} us", describe(&t.config)),
                     Outcome::Same { of, .. } => format!("{named}: {} = trial {of}", describe(&t.config)),
+                    Outcome::Spilled { us, bytes, .. } => {
+                        format!("{named}: {} -> {us:.1} us, spills {bytes} bytes: not kept", describe(&t.config))
+                    }
                     Outcome::Failed(e) => format!("{named}: {} failed: {e}", describe(&t.config)),
                 };
                 say(what, (n, cfg.max_trials), best_seen.is_finite().then_some(best_seen));
@@ -369,7 +386,10 @@ pub fn tune(
         for (i, t) in search.trials.iter().enumerate() {
             log(&format!("{named} trial {i}: {} -> {:?}", describe(&t.config), t.outcome));
         }
-        if search.trials[0].outcome.us().is_none() {
+        if let Outcome::Spilled { bytes, .. } = search.trials[0].outcome {
+            log(&format!("{named}: the untuned program spills {bytes} bytes in the driver's JIT compile"));
+        }
+        if search.trials[0].outcome.measured_us().is_none() {
             return Err(BenchError::Run(EngineError::Other(format!(
                 "{named}: the untuned program failed: {:?}",
                 search.trials[0].outcome
@@ -447,9 +467,10 @@ pub fn tune(
                 .iter()
                 .map(|t| TrialRecord {
                     config: describe(&t.config),
-                    us: t.outcome.us(),
-                    same_as: match t.outcome {
-                        Outcome::Same { of, .. } => Some(of),
+                    us: t.outcome.measured_us(),
+                    same_as: t.outcome.same_as(),
+                    spill_bytes: match t.outcome {
+                        Outcome::Spilled { bytes, .. } => Some(bytes),
                         _ => None,
                     },
                     failed: match &t.outcome {
@@ -477,7 +498,7 @@ pub fn tune(
 }
 
 fn timed_count(s: &Search) -> usize {
-    s.trials.iter().filter(|t| matches!(t.outcome, Outcome::Time(_))).count()
+    s.trials.iter().filter(|t| t.outcome.timed()).count()
 }
 
 #[cfg(test)]
