@@ -1,4 +1,4 @@
-# Session 27, call 2: memcheck and racecheck of the twenty-fifth and twenty-sixth sessions'
+# Session 27, call 2: the tuner's rejection of spilling candidates; memcheck and racecheck of the twenty-fifth and twenty-sixth sessions'
 # kernels at odd sizes; the rest of the twenty-fifth session's looped-form A/B; the unfused
 # baseline's row kernels with a register bound (ptxas spills 12-16 bytes in them when no
 # `.minnctapersm` is given, none with `min-ctas` 4 or 5).
@@ -7,6 +7,11 @@
 DEADLINE=550 . tools/scripts/device-call.sh
 P=partials=resident
 V=looped-vectors=false
+# The tuner's spill rejection (docs/tuning.md): LayerNorm at 32768 x 4096 from its cached entry
+# (staged-rows=2, 127 registers), over min-ctas: 3 and 4 squeeze it under 80 and 64 registers
+# (ptxas 13.5 spills 16+ bytes at 80); the log and JSON say which candidates spilled.
+tune layernorm_bwd M=32768,N=4096 120 --warm-start --knobs min-ctas --no-recipes --max-trials 6 --no-check
+grep -h "Spilled\|spills\|untuned program" "$OUT"/logs/tune-layernorm_bwd-M_32768_N_4096.* | head -8 >> "$S"
 # Sanitizers: the relief kernels, the streamed ring, packed rows at odd sizes, looped vectors
 # with a scalar tail (N = 1000, 1003; no size hints).
 for spec in "rmsnorm_bwd_f32 M=7,N=16384 M=4096,N=16384" "layernorm_bwd_f32 M=1031,N=16384 M=4096,N=16384" \
