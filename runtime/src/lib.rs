@@ -301,19 +301,24 @@ impl Gpu {
                 )
             })?;
             // The kernel's static shared memory, which counts toward the 48 KiB a launch may
-            // take without opting in to more dynamic shared memory ([`Gpu::launch`]).
-            let mut static_shared: i32 = 0;
-            // SAFETY: `f` belongs to the loaded module; the out-pointer is a live i32.
-            unsafe {
-                sys::cuFuncGetAttribute(
-                    &mut static_shared,
-                    sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
-                    f,
-                )
-            }
-            .result()
-            .map_err(|e| cuda_err("cuFuncGetAttribute(SHARED_SIZE_BYTES)", e, format!("kernel '{name}'")))?;
-            module.functions.push((name.to_string(), f, static_shared.max(0) as u64));
+            // take without opting in to more dynamic shared memory ([`Gpu::launch`]); its
+            // registers a thread and local memory a thread, for reports.
+            let attribute = |attr: sys::CUfunction_attribute, what: &str| -> Result<u64> {
+                let mut v: i32 = 0;
+                // SAFETY: `f` belongs to the loaded module; the out-pointer is a live i32.
+                unsafe { sys::cuFuncGetAttribute(&mut v, attr, f) }
+                    .result()
+                    .map_err(|e| cuda_err(&format!("cuFuncGetAttribute({what})"), e, format!("kernel '{name}'")))?;
+                Ok(v.max(0) as u64)
+            };
+            use sys::CUfunction_attribute as A;
+            let static_shared = attribute(A::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, "SHARED_SIZE_BYTES")?;
+            let registers = attribute(A::CU_FUNC_ATTRIBUTE_NUM_REGS, "NUM_REGS")?;
+            let local_bytes = attribute(A::CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, "LOCAL_SIZE_BYTES")?;
+            module.functions.push((
+                f,
+                KernelResources { name: name.to_string(), registers, local_bytes, static_shared_bytes: static_shared },
+            ));
         }
         Ok(module)
     }
@@ -688,11 +693,24 @@ fn c_log(buf: &[u8]) -> String {
     String::from_utf8_lossy(&buf[..end]).trim().to_string()
 }
 
+/// What one loaded kernel takes, as the driver's JIT compiled it (`cuFuncGetAttribute`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KernelResources {
+    /// The kernel's `.entry` name.
+    pub name: String,
+    /// Registers a thread.
+    pub registers: u64,
+    /// Local memory a thread, in bytes: register spills and the stack frame.
+    pub local_bytes: u64,
+    /// Static shared memory, in bytes.
+    pub static_shared_bytes: u64,
+}
+
 /// A loaded PTX module and the kernels looked up in it.
 pub struct Module {
     raw: sys::CUmodule,
-    /// Each kernel looked up at load time: name, handle, static shared memory in bytes.
-    functions: Vec<(String, sys::CUfunction, u64)>,
+    /// Each kernel looked up at load time: its handle and what it takes.
+    functions: Vec<(sys::CUfunction, KernelResources)>,
     ctx: Arc<CudaContext>,
     jit_log: String,
 }
@@ -706,7 +724,7 @@ impl std::fmt::Debug for Module {
 impl Module {
     /// The kernel `name`: its handle and its static shared memory in bytes.
     fn function(&self, name: &str) -> Result<(sys::CUfunction, u64)> {
-        self.functions.iter().find(|(n, _, _)| n == name).map(|(_, f, s)| (*f, *s)).ok_or_else(|| {
+        self.functions.iter().find(|(_, k)| k.name == name).map(|(f, k)| (*f, k.static_shared_bytes)).ok_or_else(|| {
             RuntimeError::Usage(format!(
                 "kernel '{name}' was not loaded (loaded: {})",
                 if self.functions.is_empty() { "none".to_string() } else { self.kernel_names().join(", ") }
@@ -716,7 +734,13 @@ impl Module {
 
     /// The kernels looked up at load time.
     pub fn kernel_names(&self) -> Vec<&str> {
-        self.functions.iter().map(|(n, _, _)| n.as_str()).collect()
+        self.functions.iter().map(|(_, k)| k.name.as_str()).collect()
+    }
+
+    /// What each kernel looked up at load time takes, as the driver compiled it: registers a
+    /// thread, local memory a thread (spills and stack), static shared memory.
+    pub fn kernel_resources(&self) -> Vec<KernelResources> {
+        self.functions.iter().map(|(_, k)| k.clone()).collect()
     }
 
     /// The JIT compiler's info log: ptxas' lines (verbose), with each kernel's registers and

@@ -52,7 +52,7 @@ use morf_ir::interp::RtValue;
 use morf_ir::{Context, OpId, TypeData};
 use morf_runtime::{Gpu, RuntimeError};
 
-use crate::compile::{compile_for_gpu, exec_err, lower_for_gpu, runtime_err, GpuProgram};
+use crate::compile::{compile_for_gpu, exec_err, lower_for_gpu, runtime_err, GpuProgram, KernelResource};
 use crate::gpu_exec::DevValue;
 use crate::timing::{time_kernels_on, time_program_on, CallTiming, KernelTiming};
 use crate::tuning::{pipeline_for_compile, DeviceKey, ProgramRef};
@@ -217,6 +217,9 @@ pub struct ProgramTiming {
     pub checks: Vec<OutputCheck>,
     /// Each launch of a call, in order ([`BenchConfig::per_kernel`] only).
     pub kernels: Option<Vec<KernelTiming>>,
+    /// What each kernel takes as the driver compiled it: registers, local memory, spills
+    /// (empty when the program was not loaded).
+    pub resources: Vec<KernelResource>,
 }
 
 /// The figures of one shape.
@@ -552,6 +555,8 @@ struct TimingJson<'a> {
     launches: usize,
     checks: Vec<CheckJson>,
     kernels: Option<Vec<KernelJson<'a>>>,
+    /// Registers, local memory and JIT spills per kernel ([`ProgramTiming::resources`]).
+    resources: &'a [KernelResource],
 }
 
 #[derive(Serialize)]
@@ -641,6 +646,7 @@ impl<'a> TimingJson<'a> {
                     })
                     .collect()
             }),
+            resources: &t.resources,
         }
     }
 }
@@ -915,6 +921,7 @@ pub fn run_bench_with_phases(
                 check: fcheck,
                 checks: fchecks,
                 kernels: None,
+                resources: fused.kernel_resources(),
             };
             results.push(ShapeResult {
                 shape,
@@ -962,7 +969,12 @@ pub fn run_bench_with_phases(
             } else {
                 None
             };
-            Ok(ProgramTiming { median_us, min_us, launches, check, checks, kernels })
+            let resources = prog.kernel_resources();
+            log(&format!(
+                "{shape} {label}: {}",
+                resources.iter().map(|k| k.to_string()).collect::<Vec<_>>().join("; ")
+            ));
+            Ok(ProgramTiming { median_us, min_us, launches, check, checks, kernels, resources })
         };
         // The fused program is timed before the unfused one is uploaded: a huge shape's
         // arguments are on the device once at a time.
@@ -1105,6 +1117,12 @@ mod tests {
             check: CheckStatus::Passed,
             checks: vec![OutputCheck { index: 0, rel_err: 1e-3, tol: 1e-2, note: None }],
             kernels: None,
+            resources: vec![KernelResource {
+                kernel: "rmsnorm_bwd_k0".into(),
+                registers: 48,
+                local_bytes: 16,
+                spill_store_bytes: Some(12),
+            }],
         };
         BenchReport {
             device: "NVIDIA H200".into(),
@@ -1221,11 +1239,12 @@ mod tests {
         assert_eq!(
             fused,
             json!({"check_ok": true, "median_us": 330.0, "min_us": 329.0, "pct_of_floor": null,
-                   "launches": 2, "checks": [{"output": 0, "rel_err": 0.001, "tol": 0.01, "ok": true}], "kernels": null})
+                   "launches": 2, "checks": [{"output": 0, "rel_err": 0.001, "tol": 0.01, "ok": true}], "kernels": null,
+                   "resources": [{"kernel": "rmsnorm_bwd_k0", "registers": 48, "local_bytes": 16, "spill_store_bytes": 12}]})
         );
         assert_eq!(
             keys(&s["fused"]),
-            sorted(["check_ok", "median_us", "min_us", "pct_of_floor", "launches", "checks", "kernels"])
+            sorted(["check_ok", "median_us", "min_us", "pct_of_floor", "launches", "checks", "kernels", "resources"])
         );
         assert_eq!(keys(&s["fused"]["checks"][0]), sorted(["output", "rel_err", "tol", "ok"]));
         assert_eq!(s["unfused"]["median_us"], 660.0);
@@ -1308,7 +1327,15 @@ mod tests {
             "ok": true
           }
         ],
-        "kernels": null
+        "kernels": null,
+        "resources": [
+          {
+            "kernel": "rmsnorm_bwd_k0",
+            "registers": 48,
+            "local_bytes": 16,
+            "spill_store_bytes": 12
+          }
+        ]
       },
       "unfused": {
         "check_ok": true,
@@ -1324,7 +1351,15 @@ mod tests {
             "ok": true
           }
         ],
-        "kernels": null
+        "kernels": null,
+        "resources": [
+          {
+            "kernel": "rmsnorm_bwd_k0",
+            "registers": 48,
+            "local_bytes": 16,
+            "spill_store_bytes": 12
+          }
+        ]
       },
       "tuning": [
         "fused: @rmsnorm_bwd: untuned"
@@ -1395,6 +1430,7 @@ mod tests {
             check: CheckStatus::Failed,
             checks: vec![OutputCheck { index: 0, rel_err: 0.5, tol: 1e-2, note: None }],
             kernels: None,
+            resources: Vec::new(),
         };
         second.unfused = None;
         r.shapes.push(second);

@@ -199,6 +199,33 @@ pub struct GpuProgram {
     pub compile_time: Duration,
 }
 
+/// What one kernel of a loaded program takes ([`GpuProgram::kernel_resources`]).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct KernelResource {
+    /// The kernel's `.entry` name.
+    pub kernel: String,
+    /// Registers a thread.
+    pub registers: u64,
+    /// Local memory a thread, in bytes (spills and the stack frame).
+    pub local_bytes: u64,
+    /// Bytes the driver's JIT compile stored to local memory for spills (`None`: its log does
+    /// not say).
+    pub spill_store_bytes: Option<u64>,
+}
+
+impl std::fmt::Display for KernelResource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "@{} {} registers", self.kernel, self.registers)?;
+        match self.spill_store_bytes {
+            Some(b) if b > 0 => write!(f, ", {b} bytes spilled")?,
+            Some(_) => {}
+            None if self.local_bytes > 0 => write!(f, ", {} bytes of local memory", self.local_bytes)?,
+            None => {}
+        }
+        Ok(())
+    }
+}
+
 /// A module lowered to GPU level and emitted as PTX, not yet loaded on a device
 /// ([`lower_for_gpu`]; [`LoweredProgram::load`] loads it).
 pub struct LoweredProgram {
@@ -340,6 +367,23 @@ impl GpuProgram {
     /// spills, from its verbose log; 0 when none spilled, or when the driver logged nothing).
     pub fn jit_spill_bytes(&self) -> u64 {
         morf_passes::target::ptx::ptxas::spills(self.loaded.jit_log()).iter().map(|(_, stores, _)| stores).sum()
+    }
+
+    /// What each kernel takes as the driver compiled it: registers and local memory a thread
+    /// (the driver's attributes) and the bytes its JIT compile spilled (its log; `None` when
+    /// the log does not name the kernel).
+    pub fn kernel_resources(&self) -> Vec<KernelResource> {
+        let spills = morf_passes::target::ptx::ptxas::spills(self.loaded.jit_log());
+        self.loaded
+            .kernel_resources()
+            .into_iter()
+            .map(|k| KernelResource {
+                spill_store_bytes: spills.iter().find(|(n, _, _)| *n == k.name).map(|(_, stores, _)| *stores),
+                kernel: k.name,
+                registers: k.registers,
+                local_bytes: k.local_bytes,
+            })
+            .collect()
     }
 
     /// An executor of the host function.
@@ -569,6 +613,21 @@ mod tests {
     fn no_gpu_message() {
         let e = runtime_err(RuntimeError::NoCuda(morf_runtime::NO_CUDA_MESSAGE.into()));
         assert_eq!(e.to_string(), "no GPU: CUDA driver library not found; GPU work skipped");
+    }
+
+    #[test]
+    fn kernel_resources_print_registers_and_spills() {
+        let k = |spill, local| KernelResource {
+            kernel: "k0".into(),
+            registers: 48,
+            local_bytes: local,
+            spill_store_bytes: spill,
+        };
+        assert_eq!(k(Some(12), 16).to_string(), "@k0 48 registers, 12 bytes spilled");
+        assert_eq!(k(Some(0), 0).to_string(), "@k0 48 registers");
+        // Without the JIT log's word, local memory is said as such (a stack frame or spills).
+        assert_eq!(k(None, 16).to_string(), "@k0 48 registers, 16 bytes of local memory");
+        assert_eq!(k(None, 0).to_string(), "@k0 48 registers");
     }
 
     #[test]
