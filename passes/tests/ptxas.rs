@@ -154,9 +154,22 @@ fn every_kernel_assembles() {
 /// large ones: N = 1024 with every other dim 65536, the largest benchmark shape N = 8192,
 /// N = 4096, an odd N = 3000, and the shapes of the register relief: 4096 x 16384,
 /// 32768 x 768, 8388608 x 2, 100000 x 32768) assembles with `ptxas`, and none of its kernels
-/// spills: the examples are what users run first. So do they with packed rows
+/// spills (but the few of [`MEASURED_SPILLS`], within their bytes): the examples are what
+/// users run first. So do they with packed rows
 /// (`packed-rows=8`: a thread per row takes up to eight rows with one 16-byte load) at N = 1, 2
 /// and 4, where rows are short enough to pack (most examples do there).
+/// Spills the H200 timed faster than the register relief that removes them (example, size
+/// hints, most bytes stored): the reload form's row-invariant vectors, loaded coherently,
+/// relieve the registers but cost latency where one CTA runs a SM (layernorm_bwd_f32 at
+/// 4096 x 16384: 236.7 us with 100 bytes spilled, 278.9 without; layernorm_bwd's cluster at
+/// 8192 x 32768: 700.4 against 708.8; docs/perf.md, twenty-seventh session). The cluster
+/// rows at 100000 x 32768 run the same schedule (one CTA a SM).
+const MEASURED_SPILLS: &[(&str, &str, u64)] = &[
+    ("examples/layernorm_bwd_f32.mlir", "size-hints=B=64,M=4096,K=4096,N=16384", 100),
+    ("examples/layernorm_bwd.mlir", "size-hints=B=64,M=100000,K=100000,N=32768", 8),
+    ("examples/layernorm_bwd_f32.mlir", "size-hints=B=64,M=100000,K=100000,N=32768", 20),
+];
+
 #[test]
 fn every_example_assembles_without_spills() {
     let Some(ptxas) = find_ptxas() else {
@@ -223,7 +236,14 @@ fn every_example_assembles_without_spills() {
             if kernels.is_empty() {
                 failures.push(format!("{name}: no kernel in the ptxas log:\n{log}"));
             }
+            let measured = MEASURED_SPILLS.iter().find(|(f, h, _)| name.contains(f) && *h == hints && fused);
             for (k, stores, loads) in spills(&log) {
+                if let Some((_, _, limit)) = measured.filter(|_| stores + loads > 0) {
+                    if stores > *limit {
+                        failures.push(format!("{name}: kernel '{k}' spills {stores} bytes, over the {limit} timed"));
+                    }
+                    continue;
+                }
                 if stores > 0 || loads > 0 {
                     failures.push(format!("{name}: kernel '{k}' spills ({stores} bytes stored, {loads} loaded)"));
                 }

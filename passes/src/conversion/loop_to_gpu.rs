@@ -154,6 +154,11 @@ pub struct LoopToGpuOptions {
     /// step (docs/conversion-loop-to-gpu.md, "Vectors in the looped form"); for A/B timing.
     /// Default true.
     pub no_looped_vectors: bool,
+    /// `stream-copies`: a streamed kernel's staging-ring copies (`cp.async` of a staged row)
+    /// carry the evict-first L2 hint too (`mgpu.copy_async {stream}`). Off by default: on the
+    /// H200 (twenty-seventh session) it cost 1.5-2% at 16384 x 8192 (colmax_rowsum,
+    /// row_col_stats, reduce3d) and gained 4% only at colmax_rowsum 4096 x 16384; a tuner knob.
+    pub stream_copies: bool,
     /// `early-accumulates`: a register-resident row kernel emits the `accumulate`s that need
     /// no row reduction's result before its first row reduction
     /// (`KernelBuilder::early_accumulates`): fewer registers (RMSNorm backward at N = 1024:
@@ -547,6 +552,7 @@ impl LoopToGpuOptions {
         let remat_converts = o.bool("remat-converts", false)?;
         let contract_fma = o.bool("contract-fma", false)?;
         let no_looped_vectors = !o.bool("looped-vectors", true)?;
+        let stream_copies = o.bool("stream-copies", false)?;
         let final_launch = match o.string("final", "grid").as_str() {
             "grid" => false,
             "launch" => true,
@@ -569,6 +575,7 @@ impl LoopToGpuOptions {
             remat_converts,
             contract_fma,
             no_looped_vectors,
+            stream_copies,
         })
     }
 }
@@ -621,8 +628,13 @@ pub const OPTIONS: &[PassOptionInfo] = &[
         default: "auto",
     },
     PassOptionInfo {
+        key: "stream-copies",
+        help: "a kernel that streams its loads (stream-loads) marks its staging ring's cp.async copies evict-first in L2 too (a tuner knob)",
+        default: "false",
+    },
+    PassOptionInfo {
         key: "packed-rows",
-        help: "a thread per row whose row is one vector (N x bytes <= 8) takes up to this many consecutive rows with one 16-byte load of each row input, then computes them one by one: 2, 4 or 8 (0 or 1: one row a thread; a tuner knob)",
+        help: "a thread per row whose row is one vector (N x bytes <= 8) takes up to this many consecutive rows with one 16-byte load of each row input, then computes them one by one: 2, 4 or 8 (1: one row a thread; 0: the heuristic, which packs 8 or what fits where the kernel also writes such rows, not where it only reduces them; a tuner knob)",
         default: "0",
     },
     PassOptionInfo { key: "device", help: "device overrides, e.g. sms=108,smem=167936", default: "" },
@@ -2761,8 +2773,9 @@ impl<'a> KernelBuilder<'a> {
         let unit = self.ctx.unit_attr();
         for op in self.ctx.walk_collect(self.kernel) {
             if let Some(c) = mgpu::CopyAsyncOp::dyn_cast(self.ctx, op) {
-                // A staged row's copy reads its lines once too.
-                if ptrs.contains(&c.src(self.ctx)) {
+                // A staged row's copy reads its lines once too (marked where asked:
+                // `stream-copies`).
+                if self.opts.stream_copies && ptrs.contains(&c.src(self.ctx)) {
                     self.ctx.set_attr(op, "stream", unit);
                 }
                 continue;
@@ -3619,9 +3632,17 @@ impl<'a> KernelBuilder<'a> {
     /// the row's stores may alias, ptxas keeps them in the loop (120, 128 and 128 registers,
     /// no spill). Not with staged rows: the loop's copies and waits keep ptxas from hoisting
     /// them already (layernorm_bwd at 4096 x 16384, three rows staged: the weight loaded in
-    /// the loop, 128 registers, no spill). Says so in the report.
+    /// the loop, 128 registers, no spill). Only with several CTAs a SM: timed on the H200
+    /// (twenty-seventh session), rmsnorm_bwd_f32 at 4096 x 16384 (three CTAs a SM) went from
+    /// 222.1 to 211.8 us, but layernorm_bwd_f32 (one CTA of 512 a SM) from 236.7 to 278.9
+    /// and layernorm_bwd's cluster at 8192 x 32768 (one a SM) from 700.4 to 708.8: with one
+    /// CTA a SM nothing hides the loads' latency in the loop, and the spill (to L1) costs
+    /// less. Says so in the report.
     fn reload_coherent_vectors(&mut self, shape: &NestShape, s: &Schedule) -> bool {
         if !s.fast.is_some_and(|f| f.reload) || shape.hoisted == 0 || s.staged_rows > 1 {
+            return false;
+        }
+        if s.max_grid <= self.opts.device.sms as u64 {
             return false;
         }
         if let Some(sched) = self.schedule.as_mut() {

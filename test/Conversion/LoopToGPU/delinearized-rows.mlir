@@ -4,7 +4,7 @@
 // is loaded ahead and staged through shared memory like a 2-D one (reduce3d at
 // 16 x 1024 x 8192: a CTA per row with four rows staged).
 // RUN: morf-opt %S/../../../examples/reduce3d.mlir --pipeline=gpu --size-hints B=16,M=1024,N=8192 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=AUTO
-// RUN: morf-opt %S/../../../examples/reduce3d.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions,canonicalize,cse,lower-loop-to-gpu{size-hints=B=4,M=5,N=96 staged-rows=3 threads=64 threads-per-row=64 final=launch})' | FileCheck %s --check-prefix=IR
+// RUN: morf-opt %S/../../../examples/reduce3d.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions,canonicalize,cse,lower-loop-to-gpu{size-hints=B=4,M=5,N=96 staged-rows=3 threads=64 threads-per-row=64 final=launch stream-copies=true})' | FileCheck %s --check-prefix=IR
 // On the simulator against the interpreter: staged (N = 96, the hint), two rows in flight
 // per warp, and N = 100 under the hint 96 (the looped form, chosen at run time).
 // REQUIRES: numpy
@@ -16,7 +16,7 @@
 
 // Three rows ahead before the row loop; in it, no index division between the wait for the
 // oldest row and the refill of its slot (the row body: the row mean, its store at the row,
-// the column partials). The copies are streamed (a pure reduction: evict-first in L2).
+// the column partials). The copies are streamed where asked (`stream-copies=true`: a pure reduction, evict-first in L2).
 // IR-LABEL: mgpu.func @reduce3d_k0
 // IR-COUNT-3: mgpu.copy_async_commit
 // IR:       mloop.for %[[R:[a-z0-9]+]] =

@@ -14,7 +14,8 @@
 // RUN: morf-opt %S/../../../examples/rmsnorm_fwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,lower-loop-to-gpu{fast=0 size-hints=M=64,N=13 report})' 2>&1 >/dev/null | FileCheck %s --check-prefix=ODD
 // A bad value of the option is an error (exit 1).
 // RUN: not morf-opt %S/../../../examples/rmsnorm_fwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,lower-loop-to-gpu{looped-vectors=maybe})' 2>&1 | FileCheck %s --check-prefix=BAD
-// A CTA of 1024 threads per row (64 registers a thread) takes 4 columns a step, not 8.
+// A CTA of 1024 threads per row (64 registers a thread) stays scalar: 4 columns a step ran
+// 387.3 us against 347.7 scalar on the H200 (gelu_bwd_bias at 4096 x 16384).
 // RUN: morf-opt %S/../../../examples/gelu_bwd_bias.mlir --pipeline=gpu --size-hints M=4096,N=16384 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=CTA
 // Behind a register-resident form (its fallback for another N) the loops stay scalar and
 // unreported.
@@ -85,7 +86,7 @@
 // ODD-NEXT: note: @rmsnorm_fwd_k0: looped form, the row's loops in order: scalar (a row of 13 element(s) is not a multiple of 2)
 
 // CTA: schedule: @gelu_bwd_bias_k0: row_fused threads=1024 threads_per_row=1024 {{.*}} fast=no (from the heuristic)
-// CTA: note: @gelu_bwd_bias_k0: looped form, the row's loops in order: 4-element vectors
+// CTA: note: @gelu_bwd_bias_k0: looped form, the row's loops in order: scalar (a thread of a CTA of 1024 may hold at most 64 registers: vector steps measured slower)
 
 // FAST: schedule: @rmsnorm_bwd_k0: row_fused {{.*}} fast=yes(
 // FAST-NOT: looped form

@@ -23,7 +23,7 @@
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=576000,N=384},canonicalize,cse,lower-loop-to-gpu{size-hints=M=576000,N=384 threads-per-row=12 report=true})' 2>&1 >/dev/null | FileCheck %s --check-prefix=TWELVE
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=576000,N=384},canonicalize,cse,lower-loop-to-gpu{size-hints=M=576000,N=384 threads-per-row=8 report=true})' 2>&1 >/dev/null | FileCheck %s --check-prefix=EIGHT
 
-// N2: schedule: @rmsnorm_bwd_k0: row_fused threads=256 threads_per_row=1 rows_per_cta=256 {{.*}}fast=yes(N=2 vector=2 chunks=1)
+// N2: schedule: @rmsnorm_bwd_k0: row_fused threads=256 threads_per_row=1 rows_per_cta=256 {{.*}}fast=yes(N=2 vector=2 chunks=1 packed-rows=4)
 
 // N64: mgpu.func @rmsnorm_bwd_k0
 // N64: mgpu.warp_reduce sum %{{.*}} {width = 8} : f32
