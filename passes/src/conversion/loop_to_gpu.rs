@@ -3834,6 +3834,9 @@ impl<'a> KernelBuilder<'a> {
             self.fresh_used.extend(covered.iter().copied());
         }
         let geo = SplitGeometry { covered, m, sc, nsplit, slot, slots, bid, gdim, tid, bdim, n_kernel, one, zero };
+        // The looped form is the kernel's only form (no register-resident form in front of it):
+        // its rows may take vector steps ([`Self::looped_plan_noted`]).
+        let looped_only = s.fast.is_none() && !self.opts.no_looped_vectors;
         let mut slow = |kb: &mut Self| -> R<()> {
             kb.for_loop(bid, nsplit, gdim, &[], &mut |kb, sidx, _| {
                 let f32t = kb.ctx.f32_type();
@@ -3847,6 +3850,13 @@ impl<'a> KernelBuilder<'a> {
                         let base = kb.ibin(Ix::Add, base, slot);
                         let base = kb.ibin(Ix::Mul, base, n_kernel);
                         kb.fill_strided(id, smem, base, t, n_kernel, tpr)?;
+                    }
+                    if looped_only {
+                        // The looped form's vector steps accumulate a lane's `v` consecutive
+                        // columns, and its scalar tail starts past them: not the columns the
+                        // lane filled. A barrier orders the fill before them (compute-sanitizer's
+                        // racecheck found the hazard at N = 1000, twenty-seventh session).
+                        kb.push(mgpu::BarrierOp::state(kb.loc));
                     }
                 }
                 if cta_global && !geo.covered.is_empty() {

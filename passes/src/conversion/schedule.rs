@@ -1974,8 +1974,16 @@ mod tests {
             let s = choose_schedule(Mapping::RowFused, &shape(cols, bytes), &d, &o);
             (s.fast.map_or(0, |f| f.packed_rows), s.rows_in_flight_per_warp, s.notes.0)
         };
-        // Off by default; asked, as many rows as 16 bytes hold, at most the asked count.
-        assert_eq!(packed(2, 2, 0).0, 0);
+        // By default where the kernel writes its rows (it does not stream them), not where it
+        // only reduces them; `packed-rows=1` keeps one row a thread; asked, as many rows as
+        // 16 bytes hold, at most the asked count.
+        assert_eq!(packed(2, 2, 0).0, 4);
+        assert!(packed(2, 2, 0).2.iter().any(|n| n.starts_with("packed rows: ")));
+        let reduce_only = NestShape { streams_inputs: true, ..shape(2, 2) };
+        let s = choose_schedule(Mapping::RowFused, &reduce_only, &d, &Overrides::default());
+        assert_eq!(s.fast.map_or(0, |f| f.packed_rows), 0);
+        assert!(s.notes.0.iter().any(|n| n.contains("packed-rows=4 (a tuner knob)")), "{:?}", s.notes.0);
+        assert_eq!(packed(2, 2, 1).0, 0);
         assert_eq!(packed(2, 2, 8).0, 4);
         assert_eq!(packed(2, 2, 2).0, 2);
         assert_eq!(packed(2, 4, 8).0, 2);

@@ -12,6 +12,9 @@
 // RUN: morf-opt %S/../../../examples/rmsnorm_fwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,lower-loop-to-gpu{vector=1 report})' 2>&1 >/dev/null | FileCheck %s --check-prefix=SCALAR
 // RUN: morf-opt %S/../../../examples/rmsnorm_fwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,lower-loop-to-gpu{looped-vectors=false report})' 2>&1 >/dev/null | FileCheck %s --check-prefix=OFF
 // RUN: morf-opt %S/../../../examples/rmsnorm_fwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,lower-loop-to-gpu{fast=0 size-hints=M=64,N=13 report})' 2>&1 >/dev/null | FileCheck %s --check-prefix=ODD
+// With shared partials, a barrier follows the fill of the warp's partial rows (lane-strided),
+// before the steps accumulate a lane's consecutive columns (racecheck found the hazard).
+// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pipeline=gpu | FileCheck %s --check-prefix=FILL
 // A bad value of the option is an error (exit 1).
 // RUN: not morf-opt %S/../../../examples/rmsnorm_fwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,lower-loop-to-gpu{looped-vectors=maybe})' 2>&1 | FileCheck %s --check-prefix=BAD
 // A CTA of 1024 threads per row (64 registers a thread) stays scalar: 4 columns a step ran
@@ -101,3 +104,10 @@
 // INPLACE: %{{.*}} = mgpu.load %[[Y]][%{{.*}}] : !mgpu.ptr<f32>
 // INPLACE: mgpu.store %{{.*}}, %[[Y]][%{{.*}}] : !mgpu.ptr<f32>
 // INPLACE-NOT: mgpu.store_vec
+
+// FILL-LABEL: mgpu.func @rmsnorm_bwd_k0
+// FILL: mgpu.store %{{[0-9]+}}, %{{[0-9]+}}[%{{[0-9]+}}] : !mgpu.ptr<f32, 3>
+// FILL-NEXT: mloop.yield
+// FILL-NEXT: }
+// FILL-NEXT: mgpu.barrier
+// FILL: mgpu.load_vec
