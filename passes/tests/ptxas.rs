@@ -149,15 +149,6 @@ fn every_kernel_assembles() {
     assert!(assembled > 0, "no kernels found under test/");
 }
 
-/// Every example of `examples/` through `--pipeline=gpu` and `--pipeline=gpu-unfused` (the
-/// baseline: a kernel per plain nest, in their vector forms) without size hints, and with
-/// large ones: N = 1024 with every other dim 65536, the largest benchmark shape N = 8192,
-/// N = 4096, an odd N = 3000, and the shapes of the register relief: 4096 x 16384,
-/// 32768 x 768, 8388608 x 2, 100000 x 32768) assembles with `ptxas`, and none of its kernels
-/// spills (but the few of [`MEASURED_SPILLS`], within their bytes): the examples are what
-/// users run first. So do they with packed rows
-/// (`packed-rows=8`: a thread per row takes up to eight rows with one 16-byte load) at N = 1, 2
-/// and 4, where rows are short enough to pack (most examples do there).
 /// Spills the H200 timed faster than the register relief that removes them (example, size
 /// hints, most bytes stored): the reload form's row-invariant vectors, loaded coherently,
 /// relieve the registers but cost latency where one CTA runs a SM (layernorm_bwd_f32 at
@@ -170,6 +161,15 @@ const MEASURED_SPILLS: &[(&str, &str, u64)] = &[
     ("examples/layernorm_bwd_f32.mlir", "size-hints=B=64,M=100000,K=100000,N=32768", 20),
 ];
 
+/// Every example of `examples/` through `--pipeline=gpu` and `--pipeline=gpu-unfused` (the
+/// baseline: a kernel per plain nest, in their vector forms) without size hints, and with
+/// large ones: N = 1024 with every other dim 65536, the largest benchmark shape N = 8192,
+/// N = 4096, an odd N = 3000, and the shapes of the register relief: 4096 x 16384,
+/// 32768 x 768, 8388608 x 2, 100000 x 32768) assembles with `ptxas`, and none of its kernels
+/// spills (but the few of [`MEASURED_SPILLS`], within their bytes): the examples are what
+/// users run first. So do they with packed rows
+/// (`packed-rows=8`: a thread per row takes up to eight rows with one 16-byte load) at N = 1, 2
+/// and 4, where rows are short enough to pack (most examples do there).
 #[test]
 fn every_example_assembles_without_spills() {
     let Some(ptxas) = find_ptxas() else {

@@ -3639,10 +3639,8 @@ impl<'a> KernelBuilder<'a> {
     /// CTA a SM nothing hides the loads' latency in the loop, and the spill (to L1) costs
     /// less. Says so in the report.
     fn reload_coherent_vectors(&mut self, shape: &NestShape, s: &Schedule) -> bool {
-        if !s.fast.is_some_and(|f| f.reload) || shape.hoisted == 0 || s.staged_rows > 1 {
-            return false;
-        }
-        if s.max_grid <= self.opts.device.sms as u64 {
+        let one_cta_a_sm = s.max_grid <= self.opts.device.sms as u64;
+        if !s.fast.is_some_and(|f| f.reload) || shape.hoisted == 0 || s.staged_rows > 1 || one_cta_a_sm {
             return false;
         }
         if let Some(sched) = self.schedule.as_mut() {

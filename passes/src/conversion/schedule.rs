@@ -1833,18 +1833,17 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                 }
             }
             s.max_grid = sms * per_sm;
-            if o.packed_rows >= 2 {
+            // Packed rows taken, as (rows in flight, rows a thread packs).
+            let packed = if o.packed_rows >= 2 {
                 // Asked for, packed rows replace the heuristic's second row in flight (they
                 // put more bytes in flight with one load).
                 let rif = if o.rows_in_flight == 2 { s.rows_in_flight_per_warp } else { 1 };
                 match packed_rows_for(shape.fast_bytes, &s, rif, o.packed_rows) {
-                    Ok(r) => {
-                        s.rows_in_flight_per_warp = rif;
-                        if let Some(f) = s.fast.as_mut() {
-                            f.packed_rows = r;
-                        }
+                    Ok(r) => Some((rif, r)),
+                    Err(why) => {
+                        s.notes.0.push(format!("packed-rows not taken: {why}"));
+                        None
                     }
-                    Err(why) => s.notes.0.push(format!("packed-rows not taken: {why}")),
                 }
             } else if o.packed_rows == 0 {
                 // A row of a few bytes a thread is a small access each. Where the kernel also
@@ -1854,21 +1853,26 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                 // softmax_bwd_colsum 68.2 -> 60.5. A kernel that only reduces its rows (it
                 // streams them) keeps its second row in flight: row_col_stats 37.7 against
                 // 38.4 packed.
-                if let (Ok(r), Some(f)) = (packed_rows_for(shape.fast_bytes, &s, 1, 8), s.fast) {
-                    let bytes = f.cols * shape.fast_bytes.clamp(1, 8) as u64;
-                    if shape.streams_inputs || o.rows_in_flight == 2 {
-                        s.notes.0.push(format!(
-                            "a thread's row is one access of at most {bytes} bytes a row input; packed-rows={r} (a tuner knob) would load {r} rows with one 16-byte access"
-                        ));
-                    } else {
-                        s.rows_in_flight_per_warp = 1;
-                        if let Some(f) = s.fast.as_mut() {
-                            f.packed_rows = r;
-                        }
-                        s.notes.0.push(format!(
-                            "packed rows: a thread's row is one access of at most {bytes} bytes a row input, so it loads and stores {r} rows with one 16-byte access (packed-rows=1 keeps one row a thread)"
-                        ));
+                match (packed_rows_for(shape.fast_bytes, &s, 1, 8), s.fast) {
+                    (Ok(r), Some(f)) => {
+                        let bytes = f.cols * shape.fast_bytes.clamp(1, 8) as u64;
+                        let by_default = !shape.streams_inputs && o.rows_in_flight != 2;
+                        s.notes.0.push(if by_default {
+                            format!("packed rows: a thread's row is one access of at most {bytes} bytes a row input, so it loads and stores {r} rows with one 16-byte access (packed-rows=1 keeps one row a thread)")
+                        } else {
+                            format!("a thread's row is one access of at most {bytes} bytes a row input; packed-rows={r} (a tuner knob) would load {r} rows with one 16-byte access")
+                        });
+                        by_default.then_some((1, r))
                     }
+                    _ => None,
+                }
+            } else {
+                None
+            };
+            if let Some((rif, r)) = packed {
+                s.rows_in_flight_per_warp = rif;
+                if let Some(f) = s.fast.as_mut() {
+                    f.packed_rows = r;
                 }
             }
             // The heuristic's cluster is sized as one CTA would be for its share (here CTAs of

@@ -60,6 +60,7 @@ impl<'a> KernelBuilder<'a> {
                     continue;
                 }
                 let kind = LoopOp::of(ctx, b);
+                let clamp = clamp_bound(ctx, b, &|x| jexact.contains(&x));
                 match kind {
                     LoopOp::Yield => {
                         if ops.iter().any(|v| jexact.contains(v)) {
@@ -76,8 +77,8 @@ impl<'a> KernelBuilder<'a> {
                         tainted.extend(ctx.results(b).iter().copied());
                     }
                     LoopOp::Store(_) | LoopOp::Accumulate(_) if split && top => {}
-                    LoopOp::Scalar if clamp_bound(ctx, b, &|x| jexact.contains(&x)).is_some() => {
-                        let c = clamp_bound(ctx, b, &|x| jexact.contains(&x)).expect("checked");
+                    LoopOp::Scalar if clamp.is_some() => {
+                        let c = clamp.expect("checked");
                         if !defined_outside(ctx, c, op) {
                             return Err("the column index is clamped by a value computed in the nest".into());
                         }

@@ -366,7 +366,7 @@ impl GpuProgram {
     /// Bytes the driver's JIT compile stored to local memory over all kernels (register
     /// spills, from its verbose log; 0 when none spilled, or when the driver logged nothing).
     pub fn jit_spill_bytes(&self) -> u64 {
-        morf_passes::target::ptx::ptxas::spills(self.loaded.jit_log()).iter().map(|(_, stores, _)| stores).sum()
+        self.kernel_resources().iter().filter_map(|k| k.spill_store_bytes).sum()
     }
 
     /// What each kernel takes as the driver compiled it: registers and local memory a thread

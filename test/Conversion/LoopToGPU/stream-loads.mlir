@@ -34,6 +34,7 @@
 // RUN: sed 's/stream_loads = 1/stream_loads = 2/' %t/attr.mlir > %t/bad.mlir
 // RUN: not morf-opt %t/bad.mlir --lower-loop-to-gpu 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not morf-opt %S/../../../examples/colmax_rowsum.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,lower-loop-to-gpu{stream-loads=maybe})' 2>&1 | FileCheck %s --check-prefix=BADOPT
+// RUN: not morf-opt %S/../../../examples/colmax_rowsum.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,lower-loop-to-gpu{stream-copies=maybe})' 2>&1 | FileCheck %s --check-prefix=BADCOPIES
 // A hint only: the streamed kernels agree with the interpreter on the simulator.
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/colmax_rowsum.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=65536,N=1024 splits=16},canonicalize,cse,lower-loop-to-gpu{size-hints=M=65536,N=1024})' M=45,N=1024 1e-5 %t/s1
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/reduce3d.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=B=64,M=1024,N=1024 splits=16},canonicalize,cse,lower-loop-to-gpu{size-hints=B=64,M=1024,N=1024})' B=3,M=7,N=1024 1e-5 %t/s2
@@ -67,6 +68,7 @@
 
 // BAD: bad.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'mloop.parallel' op 'morf.schedule' entry 'stream_loads' must be 0 or 1
 // BADOPT: option 'stream-loads' must be 'auto', 'true' or 'false', got 'maybe'
+// BADCOPIES: option 'stream-copies' expects true or false, got 'maybe'
 
 // STAGED: mgpu.func @colmax_rowsum_k0
 // STAGED: mgpu.copy_async %{{[0-9]+}}[%{{[0-9]+}}], %arg{{[0-9]+}}[%{{[0-9]+}}] {stream, width = 8} : !mgpu.ptr<bf16, 3>, !mgpu.ptr<bf16>
