@@ -31,6 +31,7 @@ pub mod builtin;
 pub mod context;
 pub mod conversion;
 pub mod diag;
+pub mod hash;
 pub mod interfaces;
 pub mod interp;
 pub mod io;

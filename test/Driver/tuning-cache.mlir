@@ -6,6 +6,8 @@
 // RUN: morf-opt %S/../../examples/rmsnorm_bwd.mlir --pipeline=gpu --size-hints M=1000003,N=384 --tuning-cache builtin -o /dev/null 2>&1 | FileCheck %s --check-prefix=BUCKET
 // RUN: morf-opt %S/../../examples/rmsnorm_bwd.mlir --pipeline=gpu --size-hints M=4096,N=384 --tuning-cache builtin -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNTUNED
 // RUN: morf-opt %S/../../examples/rmsnorm_bwd.mlir --pipeline=gpu --size-hints M=576000,N=384 --tuning-cache builtin --tuning-device 'NVIDIA A100:108' -o /dev/null 2>&1 | FileCheck %s --check-prefix=DEVICE
+// RUN: morf-opt %S/../../examples/rmsnorm_bwd.mlir --pipeline=gpu --size-hints M=576000,N=384 --tuning-cache none --tuning-device 'NVIDIA H200:132' --emit=ptx 2>&1 | FileCheck %s --check-prefix=NONE
+// RUN: morf-opt --help | FileCheck %s --check-prefix=HELP
 // RUN: not morf-opt %S/../../examples/rmsnorm_bwd.mlir --pipeline=gpu --tuning-cache %S/Inputs/unknown-option-tuning-cache.json 2>&1 | FileCheck %s --check-prefix=OPTION
 // RUN: not morf-opt %S/../../examples/rmsnorm_bwd.mlir --tuning-cache %S/Inputs/no-such-cache.json 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: not morf-opt %S/../../examples/rmsnorm_bwd.mlir --tuning-device 'X:1' 2>&1 | FileCheck %s --check-prefix=NODEV
@@ -18,6 +20,13 @@
 // BUCKET: note: @rmsnorm_bwd: tuned schedule for bucket M~2^19,N=384 on NVIDIA H200
 // UNTUNED: note: @rmsnorm_bwd: no tuning entry for program {{[0-9a-f]+}}, pipeline 'gpu', bucket M~2^12,N=384 on NVIDIA H200 (132 SMs): the cost model decides
 // DEVICE: no tuning entry for program {{.*}} on NVIDIA A100 (108 SMs): the cost model decides
+// NONE-NOT: tuned schedule
+// NONE: // morf.lowering: {{[0-9a-f]+}}
+// NONE-EMPTY:
+// NONE-NEXT: .version 8.0
+// HELP: Tool flags:
+// HELP-NEXT: --tuning-cache <builtin|none|FILE>
+// HELP-NEXT: --tuning-device <NAME[:SMS]>
 // OPTION: unknown-option-tuning-cache.json:5:{{[0-9]+}}: error: entry 0: options of 'lower-loop-to-gpu': pass 'lower-loop-to-gpu' has no option 'thread'
 // MISSING: error: cannot read tuning cache {{.*}}no-such-cache.json
 // NODEV: error: --tuning-device needs --tuning-cache

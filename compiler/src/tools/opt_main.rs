@@ -40,8 +40,6 @@ use std::ffi::OsString;
 use std::io::Read;
 use std::time::{Duration, Instant};
 
-use clap::Parser as _;
-
 use crate::asm::{parse_source, print_op, PrintOptions};
 use crate::context::{Context, OpId};
 use crate::diag::{Diagnostic, Severity};
@@ -55,12 +53,15 @@ use crate::tools::verify_diagnostics::{check_diagnostics, parse_expectations};
 
 const TOOL: &str = "morf-opt";
 
+/// The end of `--help`: what the flags above do not list.
+const AFTER_HELP: &str = "Every registered pass is also a flag: --<pass>[=OPTIONS] (see --list-passes).";
+
 /// The flags of `morf-opt`, except the shorthand pass flags.
 #[derive(clap::Parser, Debug)]
 #[command(
     name = "morf-opt",
     about = "Reads morf IR, runs passes on it and prints the result",
-    after_help = "Every registered pass is also a flag: --<pass>[=OPTIONS] (see --list-passes)."
+    after_help = AFTER_HELP
 )]
 struct Cli {
     /// Input file; `-` or nothing reads stdin.
@@ -224,6 +225,9 @@ pub struct OptConfig {
     pub mlir_exporter: Option<MlirExporter>,
     /// The importer behind `--import=mlir`; without one that flag is an error.
     pub mlir_importer: Option<MlirImporter>,
+    /// Flags the tool takes out of the command line before the driver sees it (one line
+    /// each, `  --flag  what it does`), listed at the end of `--help`.
+    pub extra_help: Option<String>,
 }
 
 /// Runs `morf-opt` with `args` (`argv[0]` first). `setup` registers dialects into each fresh
@@ -514,7 +518,12 @@ fn run(
         sargs.push(TOOL.to_string());
     }
     let (rest, shorthand) = take_pass_flags(sargs, passes);
-    let cli = match Cli::try_parse_from(rest) {
+    let mut command = <Cli as clap::CommandFactory>::command();
+    if let Some(extra) = &config.extra_help {
+        command = command.after_help(format!("Tool flags:\n{extra}\n\n{AFTER_HELP}"));
+    }
+    let parsed = command.try_get_matches_from(rest).and_then(|m| <Cli as clap::FromArgMatches>::from_arg_matches(&m));
+    let cli = match parsed {
         Ok(c) => c,
         Err(e) => {
             return Ok(match e.kind() {

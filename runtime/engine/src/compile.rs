@@ -314,6 +314,22 @@ impl LoweredProgram {
                 show(&ours)
             )));
         }
+        use morf_passes::target::ptx::lowering_stamp;
+        match (lowering_stamp(&self.ptx), lowering_stamp(&ptx)) {
+            (Some(ours), Some(theirs)) if ours != theirs => {
+                return Err(EngineError::Other(format!(
+                    "{what} was emitted from another lowering (its stamp is {theirs}, this one's is {ours}): \
+                     the same kernels with another schedule (tuning cache, device, size hints or options) \
+                     would launch with the wrong geometry; emit it with `morf-opt --emit=ptx` and the \
+                     same program, pipeline, size hints, tuning cache and device"
+                )));
+            }
+            (Some(_), None) => tracing::info!(
+                "{what} carries no morf lowering stamp (another backend's PTX): only its kernels and \
+                 their parameter counts are checked against this lowering"
+            ),
+            _ => {}
+        }
         self.ptx = ptx;
         Ok(self)
     }

@@ -156,4 +156,22 @@ fn another_backends_ptx_must_match_the_lowering() {
     assert!(e.starts_with("x.ptx does not match this lowering: its kernels are [") && e.contains("other_k0"), "{e}");
     let fewer = ours.replacen(".param .u64", ".reg .u64", 1);
     assert!(lower().with_ptx(fewer, "x.ptx").is_err());
+    // morf's own PTX of another schedule (same kernels and parameters, other launches):
+    // refused by its lowering stamp.
+    let other = morf_engine::compile::lower_for_gpu(
+        "r.mlir",
+        &text,
+        None,
+        false,
+        "builtin.module(lower-tensor-to-loop,fuse-mixed-reductions,lower-loop-to-gpu{threads=512})",
+        Some("M=64,N=384"),
+    )
+    .unwrap()
+    .ptx;
+    assert_eq!(morf_engine::compile::ptx_entries(&other), entries);
+    let e = lower().with_ptx(other, "x.ptx").err().unwrap().to_string();
+    assert!(e.starts_with("x.ptx was emitted from another lowering"), "{e}");
+    // Without a stamp (another backend's PTX) only the entries are checked.
+    let unstamped: String = ours.lines().filter(|l| !l.starts_with("// morf.lowering")).collect::<Vec<_>>().join("\n");
+    assert!(lower().with_ptx(unstamped, "x.ptx").is_ok());
 }

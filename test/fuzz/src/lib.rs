@@ -289,7 +289,7 @@ pub fn pipeline_gpu_unfused(data: &[u8]) {
 
 /// A small deterministic hash (FNV-1a) of the input, for sizes and values.
 fn fnv(data: &[u8]) -> u64 {
-    data.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3))
+    morf_ir::hash::fnv1a(data)
 }
 
 /// Sizes the interpreter target gives dynamic dims: small, empty, and one past a warp.

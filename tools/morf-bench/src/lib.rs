@@ -82,7 +82,8 @@ pub struct Cli {
     /// Load the fused program's kernels from this PTX file instead of emitting them, e.g.
     /// MLIR's (`morf-opt --emit=ptx --ptx-backend=mlir` of the same program, pipeline, size
     /// hints and tuning): the two PTX paths timed side by side. Its kernels and parameter
-    /// counts must be the lowering's.
+    /// counts must be the lowering's, and morf's own PTX must carry this lowering's stamp
+    /// (`// morf.lowering:`, docs/target-ptx.md).
     #[arg(long, value_name = "FILE")]
     pub ptx: Option<PathBuf>,
 }

@@ -145,7 +145,7 @@ fn apply_fusion_flags(
     Ok(kept)
 }
 
-/// Takes `--tuning-cache FILE|builtin` and `--tuning-device NAME[:SMS]` out of the command
+/// Takes `--tuning-cache FILE|builtin|none` and `--tuning-device NAME[:SMS]` out of the command
 /// line. Returns the cache (loaded and checked: a bad file is an error before any input is
 /// read) and the device its entries are looked up for (default: the H200, the device the
 /// cost model targets).
@@ -155,6 +155,7 @@ fn take_tuning_flags(
     reg: &PassRegistry,
 ) -> Result<(Vec<std::ffi::OsString>, Option<(TuningCache, DeviceKey)>), String> {
     let mut cache = None;
+    let mut named_cache = false;
     let mut device = None;
     let mut kept = Vec::new();
     let mut it = args.into_iter();
@@ -167,17 +168,19 @@ fn take_tuning_flags(
             Ok(s.strip_prefix(&format!("{flag}=")).map(str::to_string))
         };
         if let Some(v) = value("--tuning-cache")? {
-            cache = Some(match v.as_str() {
-                "builtin" => TuningCache::builtin(),
-                path => TuningCache::load(std::path::Path::new(path), reg).map_err(|e| e.to_string())?,
-            });
+            cache = match v.as_str() {
+                "none" => None,
+                "builtin" => Some(TuningCache::builtin()),
+                path => Some(TuningCache::load(std::path::Path::new(path), reg).map_err(|e| e.to_string())?),
+            };
+            named_cache = true;
         } else if let Some(v) = value("--tuning-device")? {
             device = Some(DeviceKey::parse(&v).map_err(|e| format!("--tuning-device: {e}"))?);
         } else {
             kept.push(a);
         }
     }
-    if device.is_some() && cache.is_none() {
+    if device.is_some() && !named_cache {
         return Err("--tuning-device needs --tuning-cache".into());
     }
     Ok((kept, cache.map(|c| (c, device.unwrap_or_else(DeviceKey::default_target)))))
@@ -277,12 +280,23 @@ fn apply_mlir_flags(args: Vec<std::ffi::OsString>, config: &mut OptConfig) -> Re
     Ok(kept)
 }
 
+/// The flags this tool takes before the driver, for the end of `--help`.
+const TOOL_FLAGS: &str =
+    "  --tuning-cache <builtin|none|FILE>  Replace `--pipeline NAME` by the tuned pipeline the cache holds for \
+the module's function, its size hints' bucket and the device (default: none, the cost model decides)
+  --tuning-device <NAME[:SMS]>        The device whose entries are looked up (default: NVIDIA H200:132)
+  --ptx-backend <morf|mlir>           Who emits `--emit=ptx`: morf's emitter or MLIR's (a build with MLIR)
+  --fusion-report                     Report the fusion search of every fuse-mixed-reductions
+  --dump-egraph=FILE                  Write the fusion search's e-graph
+  --schedule-report                   Report the schedule of every lower-loop-to-gpu";
+
 /// Runs morf-opt with the given command line (`argv[0]` first) and returns the process exit code.
 pub fn main_with_args(args: Vec<std::ffi::OsString>) -> i32 {
     let mut config = OptConfig {
         ptx_emitter: Some(emit_ptx),
         ptx_check: Some(check_ptx_flags),
         pipeline_hook: None,
+        extra_help: Some(TOOL_FLAGS.to_string()),
         ..OptConfig::default()
     };
     let args = match apply_mlir_flags(args, &mut config) {

@@ -79,7 +79,8 @@ struct Cli {
     tuning_cache: String,
     /// On a GPU: load the kernels from this PTX file instead of emitting them, e.g. MLIR's
     /// (`morf-opt --emit=ptx --ptx-backend=mlir` of the same program, pipeline, size hints and
-    /// tuning). Its kernels and parameter counts must be the lowering's.
+    /// tuning). Its kernels and parameter counts must be the lowering's, and morf's own PTX
+    /// must carry this lowering's stamp (`// morf.lowering:`, docs/target-ptx.md).
     #[arg(long, value_name = "FILE")]
     ptx: Option<String>,
     /// Accept operations of unregistered dialects (generic form).

@@ -1,27 +1,17 @@
 //! What a tuning-cache entry is keyed by: the program ([`program_hash`]), its shape bucket
 //! ([`shape_bucket`]) and the device ([`super::DeviceKey`]).
 
-use morf_ir::{print_op, Context, OpId, PrintOptions};
+use morf_ir::{Context, OpId};
 
 use crate::bind::dict_get;
 
-/// A stable hash of `module`: FNV-1a (64 bits, as 16 hex digits) of its generic form without
-/// locations, so formatting, comments and file names do not change it while any change to an
-/// op, a type or an attribute does.
+/// A stable hash of `module` ([`morf_ir::hash::op_hash`]): formatting, comments and file names
+/// do not change it while any change to an op, a type or an attribute does.
 pub fn program_hash(ctx: &Context, module: OpId) -> String {
-    let text = print_op(ctx, module, &PrintOptions { generic: true, debug_info: false });
-    format!("{:016x}", fnv1a(text.as_bytes()))
+    morf_ir::hash::op_hash(ctx, module)
 }
 
-/// FNV-1a, 64 bits.
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
-}
+pub use morf_ir::hash::fnv1a;
 
 /// The shape bucket of a set of sizes: the sizes the compiled program is specialized on stay
 /// exact, the others are rounded down to a power of two, so that one compiled program (and
