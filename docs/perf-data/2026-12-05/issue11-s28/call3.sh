@@ -4,7 +4,7 @@
 # and traffic that allocates normally writes them back inside the timed call; traffic that is
 # all evict-first recycles its own lines. The PTX (ptx3/, `morf-opt --pipeline gpu
 # --size-hints ... --tuning-cache runtime/engine/src/tuning/h200.json [--tuning-device
-# "NVIDIA H100 80GB HBM3:132"] --emit=ptx` at c3dd659) is picked by the device's name: the
+# "NVIDIA H100 80GB HBM3:132"] --emit=ptx` at c3dd659; `tar xzf ptx3.tgz` first) is picked by the device's name: the
 # H200 cache's schedules on an H200, the cost model's on an H100. Two rounds, alternating;
 # round 1's csboth checked against fp64 (the hints change no result; the lowering stamp
 # guarantees the launches match). Then the unfused baseline's row kernels under min-ctas.
