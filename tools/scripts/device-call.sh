@@ -3,6 +3,7 @@
 #   DEADLINE=300 . tools/scripts/device-call.sh
 #   bench_pipeline r1-ln16k-ring3 examples/layernorm_bwd.mlir M=4096,N=16384 "partials=resident" "staged-rows=3" --runs 100
 #   bench_cache    r1-ln16k-cache examples/layernorm_bwd.mlir M=4096,N=16384 --runs 100
+#   ptx_variants   rms64k examples/rmsnorm_bwd.mlir M=65536,N=1024 ptx/rms64k "base cs" cs 2 --runs 100
 #   ab_pipeline    stream colmax_rowsum.mlir M=65536,N=1024 "" "stream-loads=false" "" 2 --runs 100
 #   ab_binaries    relief examples/rmsnorm_bwd_f32.mlir M=4096,N=16384 "partials=resident" "" 2 --runs 100
 #   bench_text     mapped examples/layernorm_fwd.mlir M=65536,N=1024 "builtin.module(...,loop-map,lower-loop-to-gpu)" --runs 100
@@ -87,6 +88,21 @@ bench_cache() {
   timeout 90 "$B/morf-bench" "$f" --tuning-cache "$C" --sizes "$sz" --warmup 10 --json "$OUT/json/$l.json" "$@" \
     > "$OUT/logs/$l.txt" 2>&1
   echo "$l rc=$? [cache]: $(summary_of "$OUT/logs/$l.txt")" >> "$S"
+}
+
+# Hand-rewritten PTX variants through `morf-bench --ptx`, with the cache copy, ROUNDS times over,
+# alternating (labels LABEL-VARIANT-ROUND): PREFIX.ptx is the base, PREFIX.V.ptx variant V; only
+# round 1's variant CHECKED (`-` for none) is checked against fp64, the rest run --no-check.
+#   ptx_variants label file sizes prefix "base cs stcs" checked rounds extra...
+ptx_variants() {
+  local l=$1 f=$2 sz=$3 pre=$4 vs=$5 ckv=$6 r=$7 round v p ck; shift 7
+  for round in $(seq 1 "$r"); do
+    for v in $vs; do
+      p=$pre.ptx; [ "$v" != base ] && p=$pre.$v.ptx
+      ck=--no-check; [ "$round" = 1 ] && [ "$v" = "$ckv" ] && ck=""
+      bench_cache "$l-$v-$round" "$f" "$sz" --ptx "$p" $ck "$@"
+    done
+  done
 }
 
 # The median, % of floor and check lines of a morf-bench log.

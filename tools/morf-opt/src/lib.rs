@@ -154,8 +154,8 @@ fn take_tuning_flags(
     args: Vec<std::ffi::OsString>,
     reg: &PassRegistry,
 ) -> Result<(Vec<std::ffi::OsString>, Option<(TuningCache, DeviceKey)>), String> {
-    let mut cache = None;
-    let mut named_cache = false;
+    // The flag's cache: `Some(None)` for `--tuning-cache none`.
+    let mut cache: Option<Option<TuningCache>> = None;
     let mut device = None;
     let mut kept = Vec::new();
     let mut it = args.into_iter();
@@ -168,22 +168,21 @@ fn take_tuning_flags(
             Ok(s.strip_prefix(&format!("{flag}=")).map(str::to_string))
         };
         if let Some(v) = value("--tuning-cache")? {
-            cache = match v.as_str() {
+            cache = Some(match v.as_str() {
                 "none" => None,
                 "builtin" => Some(TuningCache::builtin()),
                 path => Some(TuningCache::load(std::path::Path::new(path), reg).map_err(|e| e.to_string())?),
-            };
-            named_cache = true;
+            });
         } else if let Some(v) = value("--tuning-device")? {
             device = Some(DeviceKey::parse(&v).map_err(|e| format!("--tuning-device: {e}"))?);
         } else {
             kept.push(a);
         }
     }
-    if device.is_some() && !named_cache {
+    if device.is_some() && cache.is_none() {
         return Err("--tuning-device needs --tuning-cache".into());
     }
-    Ok((kept, cache.map(|c| (c, device.unwrap_or_else(DeviceKey::default_target)))))
+    Ok((kept, cache.flatten().map(|c| (c, device.unwrap_or_else(DeviceKey::default_target)))))
 }
 
 /// The hook that replaces `--pipeline NAME` by its tuned form for a module the cache has an

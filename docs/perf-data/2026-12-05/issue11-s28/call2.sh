@@ -37,16 +37,4 @@ peers rms
 multi ln-model layernorm_bwd none --no-check
 multi ln-borrow layernorm_bwd /tmp/borrow.json
 peers ln
-# The unfused baseline's warp-per-row row kernels under a register bound (ptxas alone spills
-# 4-16 bytes of them): default (none), 2, 3, 4 CTAs a SM.
-U="builtin.module(lower-tensor-to-loop,canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu"
-while read -r l f s; do
-  for k in 0 2 3 4; do
-    o=""; [ $k != 0 ] && o="{min-ctas=$k}"
-    bench_text "unf-$l-min$k" "$f" "$s" "$U$o)" --runs 100
-  done
-done <<LIST
-rms32k768 examples/rmsnorm_bwd.mlir M=32768,N=768
-lnf131k256 examples/layernorm_bwd_f32.mlir M=131072,N=256
-LIST
 finish

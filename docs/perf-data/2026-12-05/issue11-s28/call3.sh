@@ -14,13 +14,7 @@ D=docs/perf-data/2026-12-05/issue11-s28
 dev=h100; nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200 && dev=h200
 echo "device $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1): PTX set $dev" >> "$S"
 while read -r l f s; do
-  for round in 1 2; do
-    for v in base cs stcs csboth; do
-      ck=--no-check; [ $round = 1 ] && [ $v = csboth ] && ck=""
-      p=$D/ptx3/$l.$dev.ptx; [ $v != base ] && p=$D/ptx3/$l.$dev.$v.ptx
-      bench_cache "$l-$v-$round" "$f" "$s" --runs 100 --ptx "$p" $ck
-    done
-  done
+  ptx_variants "$l" "$f" "$s" "$D/ptx3/$l.$dev" "base cs stcs csboth" csboth 2 --runs 100
 done <<LIST
 rms64k examples/rmsnorm_bwd.mlir M=65536,N=1024
 ln64k examples/layernorm_bwd.mlir M=65536,N=1024
