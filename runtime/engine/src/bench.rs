@@ -1122,6 +1122,7 @@ mod tests {
                 registers: 48,
                 local_bytes: 16,
                 spill_store_bytes: Some(12),
+                relief: None,
             }],
         };
         BenchReport {

@@ -10,6 +10,7 @@ use morf_ir::pass::{
     apply_size_hints, module_size_hints, parse_pipeline, Instrumentation, PassManager, PassRegistry, SizeHints,
 };
 use morf_ir::{Context, OpId};
+use morf_passes::target::ptx::relief::SpillRelief;
 use morf_runtime::{Gpu, RuntimeError};
 
 use crate::bind::{load_module, new_context, select_function};
@@ -197,6 +198,8 @@ pub struct GpuProgram {
     pub loaded: morf_runtime::Module,
     /// Time spent lowering and emitting PTX.
     pub compile_time: Duration,
+    /// The kernels given spill relief on loading ([`load_relieved`]).
+    pub reliefs: Vec<SpillRelief>,
 }
 
 /// What one kernel of a loaded program takes ([`GpuProgram::kernel_resources`]).
@@ -211,6 +214,10 @@ pub struct KernelResource {
     /// Bytes the driver's JIT compile stored to local memory for spills (`None`: its log does
     /// not say).
     pub spill_store_bytes: Option<u64>,
+    /// Spill relief ([`load_relieved`]): the CTAs per SM the kernel was bounded to after the
+    /// JIT spilled it without a bound, and the bytes it spilled then (stores plus loads).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub relief: Option<(u64, u64)>,
 }
 
 impl std::fmt::Display for KernelResource {
@@ -221,6 +228,9 @@ impl std::fmt::Display for KernelResource {
             Some(_) => {}
             None if self.local_bytes > 0 => write!(f, ", {} bytes of local memory", self.local_bytes)?,
             None => {}
+        }
+        if let Some((ctas, before)) = self.relief {
+            write!(f, " (spill relief: .minnctapersm {ctas}; {before} bytes spilled without)")?;
         }
         Ok(())
     }
@@ -334,17 +344,57 @@ impl LoweredProgram {
         Ok(self)
     }
 
-    /// Loads the PTX on `gpu` (the driver's JIT) and looks up every kernel. A kernel the
-    /// JIT spills is warned about ([`spill_warnings`]).
+    /// Loads the PTX on `gpu` (the driver's JIT) and looks up every kernel. morf's own PTX
+    /// gets spill relief ([`load_relieved`]); PTX given by [`LoweredProgram::with_ptx`] is
+    /// loaded as it is. A kernel the JIT still spills is warned about ([`spill_warnings`]).
     pub fn load(self, gpu: &Gpu) -> Result<GpuProgram, EngineError> {
-        let names: Vec<&str> = self.kernels.iter().map(String::as_str).collect();
-        let loaded = gpu.load_ptx(&self.ptx, &names).map_err(runtime_err)?;
-        for w in spill_warnings(loaded.jit_log()) {
-            tracing::warn!("{w}");
-        }
-        let LoweredProgram { ctx, module, func, ptx, kernels, compile_time } = self;
-        Ok(GpuProgram { ctx, module, func, ptx, kernels, loaded, compile_time })
+        let LoweredProgram { mut ctx, module, func, ptx, kernels, compile_time } = self;
+        let (loaded, ptx, reliefs) = if emit_ptx(&ctx, module).is_ok_and(|own| own == ptx) {
+            load_relieved(gpu, &mut ctx, module, ptx, &kernels)?
+        } else {
+            let names: Vec<&str> = kernels.iter().map(String::as_str).collect();
+            let loaded = gpu.load_ptx(&ptx, &names).map_err(runtime_err)?;
+            for w in spill_warnings(loaded.jit_log()) {
+                tracing::warn!("{w}");
+            }
+            (loaded, ptx, Vec::new())
+        };
+        Ok(GpuProgram { ctx, module, func, ptx, kernels, loaded, compile_time, reliefs })
     }
+}
+
+/// Loads `ptx`, morf's PTX of `module`, on `gpu`. A kernel that the driver's JIT spilled
+/// without a CTAs-per-SM bound gets the bound that keeps the occupancy the JIT chose
+/// (`morf_passes::target::ptx::relief::relieve`, one CTA lower if it still spills there): the
+/// module is emitted and loaded again, and kept if it spills less (then `module` keeps the bounds, and the PTX returned is the new one, with
+/// the reliefs kept). Each relief kept is logged (`info`), each spill left warned about
+/// ([`spill_warnings`]).
+pub fn load_relieved(
+    gpu: &Gpu,
+    ctx: &mut Context,
+    module: OpId,
+    ptx: String,
+    kernels: &[String],
+) -> Result<(morf_runtime::Module, String, Vec<SpillRelief>), EngineError> {
+    let names: Vec<&str> = kernels.iter().map(String::as_str).collect();
+    let first = gpu.load_ptx(&ptx, &names).map_err(runtime_err)?;
+    let device = morf_passes::fusion::device::Device::h200();
+    let relieved = morf_passes::target::ptx::relief::relieve(ctx, module, &device, first.jit_log(), |c| {
+        let p = emit_ptx(c, module)?;
+        let m = gpu.load_ptx(&p, &names).map_err(runtime_err)?;
+        Ok::<_, EngineError>((m.jit_log().to_string(), (m, p)))
+    })?;
+    let (kept, loaded, ptx) = match relieved {
+        Some((kept, (m, p))) => (kept, m, p),
+        None => (Vec::new(), first, ptx),
+    };
+    for r in &kept {
+        tracing::info!("{}", r.describe());
+    }
+    for w in spill_warnings(loaded.jit_log()) {
+        tracing::warn!("{w}");
+    }
+    Ok((loaded, ptx, kept))
 }
 
 /// One line per kernel that the driver's JIT compile (its info log, verbose: ptxas' lines)
@@ -395,6 +445,7 @@ impl GpuProgram {
             .into_iter()
             .map(|k| KernelResource {
                 spill_store_bytes: spills.iter().find(|(n, _, _)| *n == k.name).map(|(_, stores, _)| *stores),
+                relief: self.reliefs.iter().find(|r| r.kernel == k.name).map(|r| (r.ctas_per_sm, r.spilled)),
                 kernel: k.name,
                 registers: k.registers,
                 local_bytes: k.local_bytes,
@@ -638,12 +689,15 @@ mod tests {
             registers: 48,
             local_bytes: local,
             spill_store_bytes: spill,
+            relief: None,
         };
         assert_eq!(k(Some(12), 16).to_string(), "@k0 48 registers, 12 bytes spilled");
         assert_eq!(k(Some(0), 0).to_string(), "@k0 48 registers");
         // Without the JIT log's word, local memory is said as such (a stack frame or spills).
         assert_eq!(k(None, 16).to_string(), "@k0 48 registers, 16 bytes of local memory");
         assert_eq!(k(None, 0).to_string(), "@k0 48 registers");
+        let relieved = KernelResource { relief: Some((5, 28)), ..k(Some(0), 0) };
+        assert_eq!(relieved.to_string(), "@k0 48 registers (spill relief: .minnctapersm 5; 28 bytes spilled without)");
     }
 
     #[test]

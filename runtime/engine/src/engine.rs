@@ -174,7 +174,6 @@ impl Engine {
                 Some((target, ptx))
             }
         };
-        let ctx: &'a Context = ctx;
         let (func, kernels, ptx, loaded) = match lowered {
             None => (reference, Vec::new(), None, None),
             Some((target, ptx)) => {
@@ -185,20 +184,26 @@ impl Engine {
                     ))
                 })?;
                 let kernels = kernel_names(ctx, target);
-                let loaded = match &self.gpu {
+                match &self.gpu {
+                    // A module lowered here gets spill relief (its bounds go on the clone); one
+                    // that came with its kernels is loaded as it is.
+                    Some(gpu) if !kernels_already => {
+                        let (m, ptx, _) = crate::compile::load_relieved(gpu, ctx, target, ptx, &kernels)?;
+                        (func, kernels, Some(ptx), Some(m))
+                    }
                     Some(gpu) => {
                         let names: Vec<&str> = kernels.iter().map(String::as_str).collect();
                         let m = gpu.load_ptx(&ptx, &names).map_err(runtime_err)?;
                         for w in crate::compile::spill_warnings(m.jit_log()) {
                             tracing::warn!("{w}");
                         }
-                        Some(m)
+                        (func, kernels, Some(ptx), Some(m))
                     }
-                    None => None,
-                };
-                (func, kernels, Some(ptx), loaded)
+                    None => (func, kernels, Some(ptx), None),
+                }
             }
         };
+        let ctx: &'a Context = ctx;
         Ok(Compiled { engine: self, ctx, reference, func, kernels, ptx, loaded, compile_time: t0.elapsed() })
     }
 }

@@ -24,6 +24,7 @@
 
 mod kernel;
 pub mod ptxas;
+pub mod relief;
 
 use morf_gpu::ops::FuncOp;
 use morf_ir::{Context, Diagnostic, OpId};

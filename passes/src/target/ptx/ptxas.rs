@@ -69,6 +69,26 @@ pub fn spills(log: &str) -> Vec<(String, u64, u64)> {
     out
 }
 
+/// The registers per kernel in `ptxas -v` output (or a verbose JIT log): `(name, registers)`
+/// for each `Used N registers` line, named by the `Compiling entry function 'NAME'` or
+/// `Function properties for NAME` line before it.
+pub fn registers(log: &str) -> Vec<(String, u64)> {
+    let mut out = Vec::new();
+    let mut current = None;
+    for line in log.lines() {
+        if let Some(rest) = line.split("Compiling entry function '").nth(1) {
+            current = rest.split('\'').next().map(str::to_string);
+        } else if let Some(rest) = line.split("Function properties for ").nth(1) {
+            current = Some(rest.trim().to_string());
+        } else if let Some(rest) = line.split("Used ").nth(1) {
+            if let (Some(name), Some(n)) = (current.take(), rest.split_whitespace().next()) {
+                out.push((name, n.parse().unwrap_or(0)));
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -78,6 +98,15 @@ mod tests {
         let log = "ptxas info    : Function properties for k\n    0 bytes stack frame, 8 bytes spill stores, 4 bytes spill loads\n\
                    ptxas info    : Function properties for k1\n    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n";
         assert_eq!(spills(log), [("k".to_string(), 8, 4), ("k1".to_string(), 0, 0)]);
+    }
+
+    #[test]
+    fn register_lines_are_parsed_with_or_without_the_compiling_line() {
+        let log = "ptxas info    : Compiling entry function 'k' for 'sm_90'\nptxas info    : Function properties for k\n    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n\
+                   ptxas info    : Used 48 registers, used 0 barriers\n\
+                   ptxas info    : Function properties for k1\n    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n\
+                   ptxas info    : Used 80 registers\n";
+        assert_eq!(registers(log), [("k".to_string(), 48), ("k1".to_string(), 80)]);
         assert!(spills("ptxas info    : Used 30 registers").is_empty());
     }
 }

@@ -1,0 +1,236 @@
+//! Spill relief: the CTAs-per-SM bound (`.minnctapersm`) for each kernel that an assembler
+//! spilled while it had no bound, read from the assembler's report (`ptxas -v`, or the CUDA
+//! driver's JIT log, which holds the same lines).
+//!
+//! Left without a bound, ptxas picks a kernel's register count itself, and now and then it
+//! picks a count and spills at it: the unfused baseline's row kernel of rmsnorm_bwd at
+//! 32768 x 768 (256 threads) got 48 registers and 12 bytes of spills. Told to keep the CTAs
+//! that this very count leaves resident (five CTAs of 256 at 48 registers), the same ptxas
+//! assembles it at 48 registers without a spill: the kernel keeps its occupancy and loses its
+//! local-memory traffic. The bound is the assembler's own choice written down, not a guess of
+//! the lowering's, so it needs no register estimate.
+//!
+//! [`plan`] reads the report; [`SpillRelief::apply`] sets `min_ctas_per_sm` on the kernels it
+//! names, and the PTX is emitted again; [`relieve`] does both, assembles, tries a kernel that
+//! still spills one CTA lower, and keeps the assembly that spills least, if it spills less
+//! ([`spilled_bytes`]). A kernel that has a bound already (`min_ctas_per_sm`, 0 included:
+//! `lower-loop-to-gpu{min-ctas=none}` asked for none), that is cooperative, or that has no
+//! `max_threads` is left alone. The execution engine relieves morf's PTX on every load.
+
+use morf_gpu::ops::FuncOp;
+use morf_ir::{Context, OpId};
+
+use super::ptxas::{registers, spills};
+use crate::conversion::schedule::resident_ctas;
+use crate::fusion::device::Device;
+
+/// One kernel to bound.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpillRelief {
+    /// The kernel (its `.entry` name, the `mgpu.func` symbol).
+    pub kernel: String,
+    /// The registers the assembler gave a thread.
+    pub registers: u64,
+    /// The bytes it spilled (stores plus loads).
+    pub spilled: u64,
+    /// The CTAs per SM those registers leave resident.
+    pub resident: u64,
+    /// The bound it gets: `resident`, or one fewer where that still spilled ([`relieve`]).
+    pub ctas_per_sm: u64,
+}
+
+impl SpillRelief {
+    /// Sets each kernel's `min_ctas_per_sm` in `module`.
+    pub fn apply(reliefs: &[SpillRelief], ctx: &mut Context, module: OpId) {
+        for r in reliefs {
+            if let Some(f) = kernel(ctx, module, &r.kernel) {
+                let n = ctx.i64_attr(r.ctas_per_sm as i64);
+                ctx.set_attr(f.0, "min_ctas_per_sm", n);
+            }
+        }
+    }
+
+    /// Takes the bounds of [`SpillRelief::apply`] off again.
+    pub fn revert(reliefs: &[SpillRelief], ctx: &mut Context, module: OpId) {
+        for r in reliefs {
+            if let Some(f) = kernel(ctx, module, &r.kernel) {
+                ctx.remove_attr(f.0, "min_ctas_per_sm");
+            }
+        }
+    }
+
+    /// A line for a log or a report.
+    pub fn describe(&self) -> String {
+        let why = if self.ctas_per_sm == self.resident {
+            "the CTAs those registers leave resident".to_string()
+        } else {
+            format!("one fewer than the {} those registers leave resident, which still spilled", self.resident)
+        };
+        format!(
+            "spill relief: kernel '{}' spilled {} bytes at the {} registers ptxas chose without a bound; bounded to {} CTA(s) per SM (.minnctapersm: {why})",
+            self.kernel, self.spilled, self.registers, self.ctas_per_sm
+        )
+    }
+}
+
+/// The `mgpu.func` kernel named `name` directly in `module`.
+fn kernel(ctx: &Context, module: OpId, name: &str) -> Option<FuncOp> {
+    morf_gpu::ops::kernel::lookup_kernel(ctx, module, name)
+}
+
+/// The kernels of `module` that the report `log` shows spilling without a bound, each with
+/// the bound that keeps the occupancy the assembler chose (register file of `device`).
+pub fn plan(ctx: &Context, module: OpId, log: &str, device: &Device) -> Vec<SpillRelief> {
+    let regs = registers(log);
+    spills(log)
+        .into_iter()
+        .filter(|(_, stores, loads)| stores + loads > 0)
+        .filter_map(|(name, stores, loads)| {
+            let f = kernel(ctx, module, &name)?;
+            if f.min_ctas_per_sm(ctx).is_some() || f.cooperative(ctx).is_some() {
+                return None;
+            }
+            let threads = f.max_threads(ctx).filter(|t| *t > 0)? as u64;
+            let registers = regs.iter().find(|(k, _)| *k == name)?.1;
+            let resident = resident_ctas(device, threads, registers);
+            Some(SpillRelief { kernel: name, registers, spilled: stores + loads, resident, ctas_per_sm: resident })
+        })
+        .collect()
+}
+
+/// Relieves the kernels that `log`, the report of `module` as it is, shows spilling without a
+/// bound. It applies the bounds of [`plan`] and has `assemble` emit and assemble the module
+/// again (it returns the new report and whatever the caller keeps of that assembly: a loaded
+/// module, a cubin). A kernel that still spills at the occupancy ptxas chose is tried once more
+/// one CTA lower (ptxas gave layernorm_bwd_f32's unfused row kernel at 131072 x 256 40
+/// registers and a 4-byte spill with and without `.minnctapersm 6`, 48 registers and none with
+/// 5). Of the assemblies, the one that spills the fewest bytes is kept, if it spills fewer than
+/// `log`: `Some((reliefs, artifact))` with `module` holding its bounds. `None`: nothing to
+/// relieve or nothing gained, and `module` is as it was.
+pub fn relieve<T, E>(
+    ctx: &mut Context,
+    module: OpId,
+    device: &Device,
+    log: &str,
+    mut assemble: impl FnMut(&Context) -> Result<(String, T), E>,
+) -> Result<Option<(Vec<SpillRelief>, T)>, E> {
+    let mut reliefs = plan(ctx, module, log, device);
+    if reliefs.is_empty() {
+        return Ok(None);
+    }
+    let mut best: Option<(u64, Vec<SpillRelief>, T)> = None;
+    for attempt in 0..2 {
+        SpillRelief::apply(&reliefs, ctx, module);
+        let result = assemble(ctx);
+        SpillRelief::revert(&reliefs, ctx, module);
+        let (after, artifact) = result?;
+        let spilled = spilled_bytes(&after);
+        let still: Vec<String> = spills(&after).into_iter().filter(|(_, s, l)| s + l > 0).map(|(k, _, _)| k).collect();
+        if spilled < best.as_ref().map_or(spilled_bytes(log), |b| b.0) {
+            best = Some((spilled, reliefs.clone(), artifact));
+        }
+        let lower: Vec<&mut SpillRelief> =
+            reliefs.iter_mut().filter(|r| r.ctas_per_sm > 1 && still.contains(&r.kernel)).collect();
+        if attempt == 1 || lower.is_empty() {
+            break;
+        }
+        for r in lower {
+            r.ctas_per_sm -= 1;
+        }
+    }
+    Ok(best.map(|(_, reliefs, artifact)| {
+        SpillRelief::apply(&reliefs, ctx, module);
+        (reliefs, artifact)
+    }))
+}
+
+/// The spill bytes (stores plus loads) over all kernels of a report.
+pub fn spilled_bytes(log: &str) -> u64 {
+    spills(log).iter().map(|(_, s, l)| s + l).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MODULE: &str = r#"
+module {
+  mgpu.func @free(%x: !mgpu.ptr<f32>) kernel attributes {max_threads = 256 : i64} {
+    mgpu.return
+  }
+  mgpu.func @bound(%x: !mgpu.ptr<f32>) kernel attributes {max_threads = 256 : i64, min_ctas_per_sm = 0 : i64} {
+    mgpu.return
+  }
+}
+"#;
+
+    fn log(k: &str, regs: u64, spill: u64) -> String {
+        format!(
+            "ptxas info    : Compiling entry function '{k}' for 'sm_90'\nptxas info    : Function properties for {k}\n    16 bytes stack frame, {spill} bytes spill stores, {spill} bytes spill loads\nptxas info    : Used {regs} registers, used 0 barriers\n"
+        )
+    }
+
+    fn module() -> (Context, OpId) {
+        let mut ctx = Context::new();
+        morf_loop::register(&mut ctx);
+        morf_gpu::register(&mut ctx);
+        let m = morf_ir::parse_source(&mut ctx, "relief.mlir", MODULE, 0).expect("parses");
+        (ctx, m)
+    }
+
+    #[test]
+    fn a_kernel_spilling_without_a_bound_keeps_the_occupancy_ptxas_chose() {
+        let (mut ctx, m) = module();
+        let report = log("free", 48, 12) + &log("bound", 48, 12);
+        let r = plan(&ctx, m, &report, &Device::h200());
+        // 48 registers x 256 threads: five CTAs in 64 Ki registers. `bound` asked for none.
+        assert_eq!(r, [SpillRelief { kernel: "free".into(), registers: 48, spilled: 24, resident: 5, ctas_per_sm: 5 }]);
+        SpillRelief::apply(&r, &mut ctx, m);
+        assert_eq!(kernel(&ctx, m, "free").unwrap().min_ctas_per_sm(&ctx), Some(5));
+        SpillRelief::revert(&r, &mut ctx, m);
+        assert_eq!(kernel(&ctx, m, "free").unwrap().min_ctas_per_sm(&ctx), None);
+        assert_eq!(spilled_bytes(&report), 48);
+    }
+
+    #[test]
+    fn relief_is_kept_only_where_the_assembler_spills_less() {
+        let (mut ctx, m) = module();
+        let report = log("free", 48, 12);
+        let bound = |ctx: &Context| kernel(ctx, m, "free").unwrap().min_ctas_per_sm(ctx);
+        // The second assembly spills nothing: the bound stays, with that assembly.
+        let kept = relieve(&mut ctx, m, &Device::h200(), &report, |c| {
+            assert_eq!(bound(c), Some(5));
+            Ok::<_, ()>((log("free", 48, 0), "relieved"))
+        });
+        let (reliefs, artifact) = kept.unwrap().unwrap();
+        assert_eq!((reliefs.len(), artifact), (1, "relieved"));
+        assert_eq!(bound(&ctx), Some(5));
+        // Still spilling at five CTAs: tried at four, which spills less, and kept.
+        let (mut ctx, m) = module();
+        let mut tried = Vec::new();
+        let kept = relieve(&mut ctx, m, &Device::h200(), &report, |c| {
+            let n = bound(c).unwrap();
+            tried.push(n);
+            Ok::<_, ()>((log("free", 56, if n == 5 { 12 } else { 0 }), n))
+        });
+        assert_eq!(tried, [5, 4]);
+        assert_eq!(kept.unwrap().unwrap().1, 4);
+        assert_eq!(kernel(&ctx, m, "free").unwrap().min_ctas_per_sm(&ctx), Some(4));
+        // It spills as much at both: nothing is kept. A failed assembly is an error; either way
+        // the module is as it was.
+        let (mut ctx, m) = module();
+        assert!(relieve(&mut ctx, m, &Device::h200(), &report, |_| Ok::<_, ()>((log("free", 40, 12), ())))
+            .unwrap()
+            .is_none());
+        assert_eq!(kernel(&ctx, m, "free").unwrap().min_ctas_per_sm(&ctx), None);
+        assert!(relieve(&mut ctx, m, &Device::h200(), &report, |_| Err::<(String, ()), _>("no GPU")).is_err());
+        assert_eq!(kernel(&ctx, m, "free").unwrap().min_ctas_per_sm(&ctx), None);
+    }
+
+    #[test]
+    fn nothing_spilled_nothing_planned() {
+        let (ctx, m) = module();
+        assert!(plan(&ctx, m, &log("free", 48, 0), &Device::h200()).is_empty());
+        assert!(plan(&ctx, m, "", &Device::h200()).is_empty());
+    }
+}
