@@ -92,7 +92,8 @@ pub fn plan(ctx: &Context, module: OpId, log: &str, device: &Device) -> Vec<Spil
             }
             let threads = f.max_threads(ctx).filter(|t| *t > 0)? as u64;
             let registers = regs.iter().find(|(k, _)| *k == name)?.1;
-            let resident = resident_ctas(device, threads, registers);
+            // The verifier's range of `min_ctas_per_sm` (an SM holds at most 32 CTAs).
+            let resident = resident_ctas(device, threads, registers).min(32);
             Some(SpillRelief { kernel: name, registers, spilled: stores + loads, resident, ctas_per_sm: resident })
         })
         .collect()
