@@ -10,7 +10,7 @@ use morf_ir::pass::{
     apply_size_hints, module_size_hints, parse_pipeline, Instrumentation, PassManager, PassRegistry, SizeHints,
 };
 use morf_ir::{Context, OpId};
-use morf_passes::target::ptx::relief::SpillRelief;
+use morf_passes::target::ptx::relief::{self, SpillRelief};
 use morf_runtime::{Gpu, RuntimeError};
 
 use crate::bind::{load_module, new_context, select_function};
@@ -379,10 +379,10 @@ pub fn load_relieved(
     let names: Vec<&str> = kernels.iter().map(String::as_str).collect();
     let first = gpu.load_ptx(&ptx, &names).map_err(runtime_err)?;
     let device = morf_passes::fusion::device::Device::h200();
-    let relieved = morf_passes::target::ptx::relief::relieve(ctx, module, &device, first.jit_log(), |c| {
+    let relieved = relief::relieve(ctx, module, &device, &jit_stats(&first), |c| {
         let p = emit_ptx(c, module)?;
         let m = gpu.load_ptx(&p, &names).map_err(runtime_err)?;
-        Ok::<_, EngineError>((m.jit_log().to_string(), (m, p)))
+        Ok::<_, EngineError>((jit_stats(&m), (m, p)))
     })?;
     let (kept, loaded, ptx) = match relieved {
         Some((kept, (m, p))) => (kept, m, p),
@@ -395,6 +395,27 @@ pub fn load_relieved(
         tracing::warn!("{w}");
     }
     Ok((loaded, ptx, kept))
+}
+
+/// The registers and spills of each kernel of a loaded module, for spill relief: the spill
+/// bytes of the JIT's verbose log where it names the kernel, else the kernel's local memory a
+/// thread (the driver's attribute). The log is silent when the driver's JIT cache
+/// (`~/.nv/ComputeCache`) answers for PTX it compiled before, and morf's kernels declare no
+/// local arrays, so their local memory is their spills (a 12-byte spill is a 16-byte frame).
+fn jit_stats(m: &morf_runtime::Module) -> Vec<relief::KernelStats> {
+    stats_of(m.jit_log(), m.kernel_resources())
+}
+
+/// [`jit_stats`] of a JIT log and the driver's attributes.
+fn stats_of(log: &str, resources: Vec<morf_runtime::KernelResources>) -> Vec<relief::KernelStats> {
+    let logged = relief::stats_from_log(log);
+    resources
+        .into_iter()
+        .map(|k| {
+            let spilled = logged.iter().find(|s| s.kernel == k.name).map_or(k.local_bytes, |s| s.spilled);
+            relief::KernelStats { kernel: k.name, registers: k.registers, spilled }
+        })
+        .collect()
 }
 
 /// One line per kernel that the driver's JIT compile (its info log, verbose: ptxas' lines)
@@ -698,6 +719,21 @@ mod tests {
         assert_eq!(k(None, 0).to_string(), "@k0 48 registers");
         let relieved = KernelResource { relief: Some((5, 28)), ..k(Some(0), 0) };
         assert_eq!(relieved.to_string(), "@k0 48 registers (spill relief: .minnctapersm 5; 28 bytes spilled without)");
+    }
+
+    #[test]
+    fn relief_stats_take_the_log_else_the_local_memory() {
+        let res = |name: &str, local| morf_runtime::KernelResources {
+            name: name.into(),
+            registers: 48,
+            local_bytes: local,
+            static_shared_bytes: 0,
+        };
+        let log = "ptxas info    : Compiling entry function 'k0' for 'sm_90'\nptxas info    : Function properties for k0\n    16 bytes stack frame, 12 bytes spill stores, 16 bytes spill loads\nptxas info    : Used 48 registers\n";
+        // The log names k0; k1 is not in it (the JIT cache answered): its local memory counts.
+        let s = stats_of(log, vec![res("k0", 16), res("k1", 16), res("k2", 0)]);
+        let spilled: Vec<(String, u64)> = s.into_iter().map(|k| (k.kernel, k.spilled)).collect();
+        assert_eq!(spilled, [("k0".into(), 28), ("k1".into(), 16), ("k2".into(), 0)]);
     }
 
     #[test]

@@ -10,7 +10,9 @@
 //! local-memory traffic. The bound is the assembler's own choice written down, not a guess of
 //! the lowering's, so it needs no register estimate.
 //!
-//! [`plan`] reads the report; [`SpillRelief::apply`] sets `min_ctas_per_sm` on the kernels it
+//! [`plan`] reads each kernel's registers and spills ([`KernelStats`]: from a report with
+//! [`stats_from_log`]; the engine falls back on the driver's local-memory size where the JIT
+//! log is silent, as it is when the driver's JIT cache answers); [`SpillRelief::apply`] sets `min_ctas_per_sm` on the kernels it
 //! names, and the PTX is emitted again; [`relieve`] does both, assembles, tries a kernel that
 //! still spills one CTA lower, and keeps the assembly that spills least, if it spills less
 //! ([`spilled_bytes`]). A kernel that has a bound already (`min_ctas_per_sm`, 0 included:
@@ -78,44 +80,73 @@ fn kernel(ctx: &Context, module: OpId, name: &str) -> Option<FuncOp> {
     morf_gpu::ops::kernel::lookup_kernel(ctx, module, name)
 }
 
-/// The kernels of `module` that the report `log` shows spilling without a bound, each with
-/// the bound that keeps the occupancy the assembler chose (register file of `device`).
-pub fn plan(ctx: &Context, module: OpId, log: &str, device: &Device) -> Vec<SpillRelief> {
+/// What an assembly gave one kernel: its registers a thread and the bytes it spilled (stores
+/// plus loads; or, where no report names it, the local memory a thread, which for morf's
+/// kernels, which declare no local arrays, is their spills).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KernelStats {
+    /// The kernel (its `.entry` name).
+    pub kernel: String,
+    /// Registers a thread.
+    pub registers: u64,
+    /// Bytes spilled.
+    pub spilled: u64,
+}
+
+/// The kernels of a `ptxas -v` report (or a verbose JIT log), with their registers and spills.
+pub fn stats_from_log(log: &str) -> Vec<KernelStats> {
     let regs = registers(log);
     spills(log)
         .into_iter()
-        .filter(|(_, stores, loads)| stores + loads > 0)
-        .filter_map(|(name, stores, loads)| {
-            let f = kernel(ctx, module, &name)?;
-            if f.min_ctas_per_sm(ctx).is_some() || f.cooperative(ctx).is_some() {
-                return None;
-            }
-            let threads = f.max_threads(ctx).filter(|t| *t > 0)? as u64;
-            let registers = regs.iter().find(|(k, _)| *k == name)?.1;
-            // The verifier's range of `min_ctas_per_sm` (an SM holds at most 32 CTAs).
-            let resident = resident_ctas(device, threads, registers).min(32);
-            Some(SpillRelief { kernel: name, registers, spilled: stores + loads, resident, ctas_per_sm: resident })
+        .filter_map(|(kernel, stores, loads)| {
+            let registers = regs.iter().find(|(k, _)| *k == kernel)?.1;
+            Some(KernelStats { kernel, registers, spilled: stores + loads })
         })
         .collect()
 }
 
-/// Relieves the kernels that `log`, the report of `module` as it is, shows spilling without a
+/// The kernels of `module` that `stats` show spilling without a bound, each with the bound
+/// that keeps the occupancy the assembler chose (register file of `device`).
+pub fn plan(ctx: &Context, module: OpId, stats: &[KernelStats], device: &Device) -> Vec<SpillRelief> {
+    stats
+        .iter()
+        .filter(|k| k.spilled > 0)
+        .filter_map(|k| {
+            let f = kernel(ctx, module, &k.kernel)?;
+            if f.min_ctas_per_sm(ctx).is_some() || f.cooperative(ctx).is_some() {
+                return None;
+            }
+            let threads = f.max_threads(ctx).filter(|t| *t > 0)? as u64;
+            // The verifier's range of `min_ctas_per_sm` (an SM holds at most 32 CTAs).
+            let resident = resident_ctas(device, threads, k.registers).min(32);
+            Some(SpillRelief {
+                kernel: k.kernel.clone(),
+                registers: k.registers,
+                spilled: k.spilled,
+                resident,
+                ctas_per_sm: resident,
+            })
+        })
+        .collect()
+}
+
+/// Relieves the kernels that `stats`, of `module` as it is assembled, show spilling without a
 /// bound. It applies the bounds of [`plan`] and has `assemble` emit and assemble the module
-/// again (it returns the new report and whatever the caller keeps of that assembly: a loaded
+/// again (it returns the new stats and whatever the caller keeps of that assembly: a loaded
 /// module, a cubin). A kernel that still spills at the occupancy ptxas chose is tried once more
 /// one CTA lower (ptxas gave layernorm_bwd_f32's unfused row kernel at 131072 x 256 40
 /// registers and a 4-byte spill with and without `.minnctapersm 6`, 48 registers and none with
 /// 5). Of the assemblies, the one that spills the fewest bytes is kept, if it spills fewer than
-/// `log`: `Some((reliefs, artifact))` with `module` holding its bounds. `None`: nothing to
+/// `stats` do: `Some((reliefs, artifact))` with `module` holding its bounds. `None`: nothing to
 /// relieve or nothing gained, and `module` is as it was.
 pub fn relieve<T, E>(
     ctx: &mut Context,
     module: OpId,
     device: &Device,
-    log: &str,
-    mut assemble: impl FnMut(&Context) -> Result<(String, T), E>,
+    stats: &[KernelStats],
+    mut assemble: impl FnMut(&Context) -> Result<(Vec<KernelStats>, T), E>,
 ) -> Result<Option<(Vec<SpillRelief>, T)>, E> {
-    let mut reliefs = plan(ctx, module, log, device);
+    let mut reliefs = plan(ctx, module, stats, device);
     if reliefs.is_empty() {
         return Ok(None);
     }
@@ -126,12 +157,12 @@ pub fn relieve<T, E>(
         SpillRelief::revert(&reliefs, ctx, module);
         let (after, artifact) = result?;
         let spilled = spilled_bytes(&after);
-        let still: Vec<String> = spills(&after).into_iter().filter(|(_, s, l)| s + l > 0).map(|(k, _, _)| k).collect();
-        if spilled < best.as_ref().map_or(spilled_bytes(log), |b| b.0) {
+        let still: Vec<&str> = after.iter().filter(|k| k.spilled > 0).map(|k| k.kernel.as_str()).collect();
+        if spilled < best.as_ref().map_or(spilled_bytes(stats), |b| b.0) {
             best = Some((spilled, reliefs.clone(), artifact));
         }
         let lower: Vec<&mut SpillRelief> =
-            reliefs.iter_mut().filter(|r| r.ctas_per_sm > 1 && still.contains(&r.kernel)).collect();
+            reliefs.iter_mut().filter(|r| r.ctas_per_sm > 1 && still.contains(&r.kernel.as_str())).collect();
         if attempt == 1 || lower.is_empty() {
             break;
         }
@@ -145,9 +176,9 @@ pub fn relieve<T, E>(
     }))
 }
 
-/// The spill bytes (stores plus loads) over all kernels of a report.
-pub fn spilled_bytes(log: &str) -> u64 {
-    spills(log).iter().map(|(_, s, l)| s + l).sum()
+/// The bytes spilled over all kernels.
+pub fn spilled_bytes(stats: &[KernelStats]) -> u64 {
+    stats.iter().map(|k| k.spilled).sum()
 }
 
 #[cfg(test)]
@@ -183,25 +214,25 @@ module {
     fn a_kernel_spilling_without_a_bound_keeps_the_occupancy_ptxas_chose() {
         let (mut ctx, m) = module();
         let report = log("free", 48, 12) + &log("bound", 48, 12);
-        let r = plan(&ctx, m, &report, &Device::h200());
+        let r = plan(&ctx, m, &stats_from_log(&report), &Device::h200());
         // 48 registers x 256 threads: five CTAs in 64 Ki registers. `bound` asked for none.
         assert_eq!(r, [SpillRelief { kernel: "free".into(), registers: 48, spilled: 24, resident: 5, ctas_per_sm: 5 }]);
         SpillRelief::apply(&r, &mut ctx, m);
         assert_eq!(kernel(&ctx, m, "free").unwrap().min_ctas_per_sm(&ctx), Some(5));
         SpillRelief::revert(&r, &mut ctx, m);
         assert_eq!(kernel(&ctx, m, "free").unwrap().min_ctas_per_sm(&ctx), None);
-        assert_eq!(spilled_bytes(&report), 48);
+        assert_eq!(spilled_bytes(&stats_from_log(&report)), 48);
     }
 
     #[test]
     fn relief_is_kept_only_where_the_assembler_spills_less() {
         let (mut ctx, m) = module();
-        let report = log("free", 48, 12);
+        let report = stats_from_log(&log("free", 48, 12));
         let bound = |ctx: &Context| kernel(ctx, m, "free").unwrap().min_ctas_per_sm(ctx);
         // The second assembly spills nothing: the bound stays, with that assembly.
         let kept = relieve(&mut ctx, m, &Device::h200(), &report, |c| {
             assert_eq!(bound(c), Some(5));
-            Ok::<_, ()>((log("free", 48, 0), "relieved"))
+            Ok::<_, ()>((stats_from_log(&log("free", 48, 0)), "relieved"))
         });
         let (reliefs, artifact) = kept.unwrap().unwrap();
         assert_eq!((reliefs.len(), artifact), (1, "relieved"));
@@ -212,7 +243,7 @@ module {
         let kept = relieve(&mut ctx, m, &Device::h200(), &report, |c| {
             let n = bound(c).unwrap();
             tried.push(n);
-            Ok::<_, ()>((log("free", 56, if n == 5 { 12 } else { 0 }), n))
+            Ok::<_, ()>((stats_from_log(&log("free", 56, if n == 5 { 12 } else { 0 })), n))
         });
         assert_eq!(tried, [5, 4]);
         assert_eq!(kept.unwrap().unwrap().1, 4);
@@ -220,18 +251,21 @@ module {
         // It spills as much at both: nothing is kept. A failed assembly is an error; either way
         // the module is as it was.
         let (mut ctx, m) = module();
-        assert!(relieve(&mut ctx, m, &Device::h200(), &report, |_| Ok::<_, ()>((log("free", 40, 12), ())))
-            .unwrap()
-            .is_none());
+        assert!(relieve(&mut ctx, m, &Device::h200(), &report, |_| Ok::<_, ()>((
+            stats_from_log(&log("free", 40, 12)),
+            ()
+        )))
+        .unwrap()
+        .is_none());
         assert_eq!(kernel(&ctx, m, "free").unwrap().min_ctas_per_sm(&ctx), None);
-        assert!(relieve(&mut ctx, m, &Device::h200(), &report, |_| Err::<(String, ()), _>("no GPU")).is_err());
+        assert!(relieve(&mut ctx, m, &Device::h200(), &report, |_| Err::<(Vec<KernelStats>, ()), _>("no GPU")).is_err());
         assert_eq!(kernel(&ctx, m, "free").unwrap().min_ctas_per_sm(&ctx), None);
     }
 
     #[test]
     fn nothing_spilled_nothing_planned() {
         let (ctx, m) = module();
-        assert!(plan(&ctx, m, &log("free", 48, 0), &Device::h200()).is_empty());
-        assert!(plan(&ctx, m, "", &Device::h200()).is_empty());
+        assert!(plan(&ctx, m, &stats_from_log(&log("free", 48, 0)), &Device::h200()).is_empty());
+        assert!(plan(&ctx, m, &[], &Device::h200()).is_empty());
     }
 }
