@@ -451,9 +451,11 @@ pub fn compile_for_gpu(
 
 impl GpuProgram {
     /// Bytes the driver's JIT compile stored to local memory over all kernels (register
-    /// spills, from its verbose log; 0 when none spilled, or when the driver logged nothing).
+    /// spills, from its verbose log; for a kernel the log does not name, its local memory a
+    /// thread: the log is silent when the driver's JIT cache answers, and morf's kernels
+    /// declare no local arrays). 0 when none spilled.
     pub fn jit_spill_bytes(&self) -> u64 {
-        self.kernel_resources().iter().filter_map(|k| k.spill_store_bytes).sum()
+        self.kernel_resources().iter().map(|k| k.spill_store_bytes.unwrap_or(k.local_bytes)).sum()
     }
 
     /// What each kernel takes as the driver compiled it: registers and local memory a thread
