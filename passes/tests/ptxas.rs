@@ -392,11 +392,7 @@ fn spill_relief_leaves_no_spill_and_keeps_the_occupancy() {
                 let regs = registers(&log);
                 for r in &kept {
                     relieved += 1;
-                    let threads = ctx
-                        .walk_collect(module)
-                        .into_iter()
-                        .filter_map(|o| ctx.dyn_cast::<FuncOp>(o))
-                        .find(|f| morf_ir::builtin::symbol_name(&ctx, f.0) == Some(r.kernel.as_str()))
+                    let threads = morf_gpu::ops::kernel::lookup_kernel(&ctx, module, &r.kernel)
                         .and_then(|f| f.max_threads(&ctx))
                         .unwrap_or(0) as u64;
                     let after = regs.iter().find(|(k, _)| *k == r.kernel).map_or(0, |(_, n)| *n);

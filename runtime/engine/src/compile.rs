@@ -352,23 +352,30 @@ impl LoweredProgram {
         let (loaded, ptx, reliefs) = if emit_ptx(&ctx, module).is_ok_and(|own| own == ptx) {
             load_relieved(gpu, &mut ctx, module, ptx, &kernels)?
         } else {
-            let names: Vec<&str> = kernels.iter().map(String::as_str).collect();
-            let loaded = gpu.load_ptx(&ptx, &names).map_err(runtime_err)?;
-            for w in spill_warnings(loaded.jit_log()) {
-                tracing::warn!("{w}");
-            }
-            (loaded, ptx, Vec::new())
+            (load_as_is(gpu, &ptx, &kernels)?, ptx, Vec::new())
         };
         Ok(GpuProgram { ctx, module, func, ptx, kernels, loaded, compile_time, reliefs })
     }
 }
 
+/// Loads `ptx` on `gpu` as it is (PTX not morf's own, or a module that came with its
+/// kernels): no spill relief; each kernel the JIT spilled is warned about
+/// ([`spill_warnings`]).
+pub fn load_as_is(gpu: &Gpu, ptx: &str, kernels: &[String]) -> Result<morf_runtime::Module, EngineError> {
+    let names: Vec<&str> = kernels.iter().map(String::as_str).collect();
+    let loaded = gpu.load_ptx(ptx, &names).map_err(runtime_err)?;
+    for w in spill_warnings(loaded.jit_log()) {
+        tracing::warn!("{w}");
+    }
+    Ok(loaded)
+}
+
 /// Loads `ptx`, morf's PTX of `module`, on `gpu`. A kernel that the driver's JIT spilled
 /// without a CTAs-per-SM bound gets the bound that keeps the occupancy the JIT chose
 /// (`morf_passes::target::ptx::relief::relieve`, one CTA lower if it still spills there): the
-/// module is emitted and loaded again, and kept if it spills less (then `module` keeps the bounds, and the PTX returned is the new one, with
-/// the reliefs kept). Each relief kept is logged (`info`), each spill left warned about
-/// ([`spill_warnings`]).
+/// module is emitted and loaded again, and kept if it spills less (then `module` keeps the
+/// bounds, and the PTX returned is the new one, with the reliefs kept). Each relief kept is
+/// logged (`info`), each spill left warned about ([`spill_warnings`]).
 pub fn load_relieved(
     gpu: &Gpu,
     ctx: &mut Context,

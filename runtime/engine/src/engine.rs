@@ -192,11 +192,7 @@ impl Engine {
                         (func, kernels, Some(ptx), Some(m))
                     }
                     Some(gpu) => {
-                        let names: Vec<&str> = kernels.iter().map(String::as_str).collect();
-                        let m = gpu.load_ptx(&ptx, &names).map_err(runtime_err)?;
-                        for w in crate::compile::spill_warnings(m.jit_log()) {
-                            tracing::warn!("{w}");
-                        }
+                        let m = crate::compile::load_as_is(gpu, &ptx, &kernels)?;
                         (func, kernels, Some(ptx), Some(m))
                     }
                     None => (func, kernels, Some(ptx), None),

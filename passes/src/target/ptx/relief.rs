@@ -12,10 +12,10 @@
 //!
 //! [`plan`] reads each kernel's registers and spills ([`KernelStats`]: from a report with
 //! [`stats_from_log`]; the engine falls back on the driver's local-memory size where the JIT
-//! log is silent, as it is when the driver's JIT cache answers); [`SpillRelief::apply`] sets `min_ctas_per_sm` on the kernels it
-//! names, and the PTX is emitted again; [`relieve`] does both, assembles, tries a kernel that
-//! still spills one CTA lower, and keeps the assembly that spills least, if it spills less
-//! ([`spilled_bytes`]). A kernel that has a bound already (`min_ctas_per_sm`, 0 included:
+//! log is silent, as it is when the driver's JIT cache answers); [`SpillRelief::apply`] sets
+//! `min_ctas_per_sm` on the kernels it names, and the PTX is emitted again; [`relieve`] does
+//! both, assembles, tries a kernel that still spills one CTA lower, and keeps the assembly that
+//! spills least, if it spills less ([`spilled_bytes`]). A kernel that has a bound already (`min_ctas_per_sm`, 0 included:
 //! `lower-loop-to-gpu{min-ctas=none}` asked for none), that is cooperative, or that has no
 //! `max_threads` is left alone. The execution engine relieves morf's PTX on every load.
 
