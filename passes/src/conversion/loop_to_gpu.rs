@@ -76,8 +76,9 @@ use morf_loop::ops as mloop;
 use morf_loop::{buffer_type, is_buffer};
 
 use super::schedule::{
-    choose_schedule, fast_regs, final_vec_lanes, is_final_lanes, mapping_applies, planned_ctas_per_sm, register_cap,
-    split_rows, Fallback, Mapping, NestShape, Overrides, PartialStore, Schedule, MAX_STAGED_ROWS, SCHEDULE_ATTR,
+    choose_schedule, fast_regs, final_vec_lanes, flush_lanes, is_final_lanes, mapping_applies, planned_ctas_per_sm,
+    register_cap, split_rows, Fallback, Mapping, NestShape, Overrides, PartialStore, Schedule, MAX_STAGED_ROWS,
+    SCHEDULE_ATTR,
 };
 use crate::fusion::device::Device;
 use crate::transforms::loop_utils::{
@@ -4031,7 +4032,11 @@ impl<'a> KernelBuilder<'a> {
 
     /// End of a split with shared partials: barrier, then every thread combines columns
     /// `tid, tid + block_dim, ...` over the CTA's warps in warp order and adds them to
-    /// `W[s, j]`; barrier.
+    /// `W[s, j]`; barrier. Where the CTA has many row slots and at least twice as many
+    /// threads as columns ([`flush_lanes`]: a thread per short row), a group of `L` lanes
+    /// combines each column instead: lane `l` the slots `l, l + L, ...` in order, then a
+    /// butterfly over the group, and the group's first lane stores (the same order on every
+    /// run: deterministic, as the serial form).
     fn flush_shared(&mut self, sidx: Value, ws: &[Value], kinds: &[String], g: &SplitGeometry) -> R<()> {
         let smem = self.shared_partials.as_ref().expect("shared partials").smem;
         let f32t = self.ctx.f32_type();
@@ -4039,6 +4044,17 @@ impl<'a> KernelBuilder<'a> {
         self.push(mgpu::BarrierOp::state(self.loc));
         // A workspace this kernel alone fills (each split's row once): a store suffices.
         let fresh: Vec<bool> = ws.iter().map(|w| g.covered.contains(w)).collect();
+        let lanes = self.schedule.as_ref().map_or(1, |s| {
+            let warp_kinds = kinds.iter().all(|k| matches!(k.as_str(), "sum" | "max" | "min"));
+            if warp_kinds {
+                flush_lanes(s.threads, s.rows_per_cta, s.fast.map(|f| f.cols))
+            } else {
+                1
+            }
+        });
+        if lanes > 1 {
+            return self.flush_shared_lanes(sidx, ws, kinds, g, &fresh, lanes);
+        }
         for (p, w) in ws.iter().enumerate() {
             let kind = kinds[p].clone();
             let wp = self.get(*w)?;
@@ -4061,6 +4077,64 @@ impl<'a> KernelBuilder<'a> {
                     kb.combine(&kind, old, tot)?
                 };
                 kb.push(mgpu::StoreOp::state(kb.loc, new, wp, off));
+                Ok(vec![])
+            })?;
+        }
+        self.push(mgpu::BarrierOp::state(self.loc));
+        Ok(())
+    }
+
+    /// [`Self::flush_shared`] with `lanes` lanes a column (after its first barrier): group
+    /// `tid div lanes` takes columns `group, group + block_dim / lanes, ...`; lane
+    /// `tid rem lanes` combines the slots `lane, lane + lanes, ...` in order, the group's
+    /// butterfly (`mgpu.warp_reduce {width = lanes}`) combines the lanes, and lane 0 stores.
+    fn flush_shared_lanes(
+        &mut self,
+        sidx: Value,
+        ws: &[Value],
+        kinds: &[String],
+        g: &SplitGeometry,
+        fresh: &[bool],
+        lanes: u32,
+    ) -> R<()> {
+        let smem = self.shared_partials.as_ref().expect("shared partials").smem;
+        let f32t = self.ctx.f32_type();
+        let (slots, n_kernel, zero) = (g.slots, g.n_kernel, g.zero);
+        let l = self.iconst(lanes as i64);
+        let group = self.ibin(Ix::Div, g.tid, l);
+        let lane = self.ibin(Ix::Rem, g.tid, l);
+        let groups = self.ibin(Ix::Div, g.bdim, l);
+        let first = self.icmp("eq", lane, zero);
+        for (p, w) in ws.iter().enumerate() {
+            let kind = kinds[p].clone();
+            let wp = self.get(*w)?;
+            let is_fresh = fresh[p];
+            self.for_loop(group, n_kernel, groups, &[], &mut |kb, j, _| {
+                let id = kb.fconst(identity(&kind), f32t);
+                let pc = kb.iconst(p as i64);
+                let base = kb.ibin(Ix::Mul, pc, slots);
+                let part = kb.for_loop(lane, slots, l, &[id], &mut |kb, k, acc| {
+                    let a = kb.ibin(Ix::Add, base, k);
+                    let a = kb.ibin(Ix::Mul, a, n_kernel);
+                    let off = kb.ibin(Ix::Add, a, j);
+                    let x = kb.push1(mgpu::LoadOp::state(kb.loc, smem, off, f32t, None, None));
+                    Ok(vec![kb.combine(&kind, acc[0], x)?])
+                })?[0];
+                let tot = kb.warp_reduce(&kind, part);
+                let op = kb.ctx.defining_op(tot).expect("a result");
+                let width = kb.ctx.i64_attr(lanes as i64);
+                kb.ctx.set_attr(op, "width", width);
+                kb.if_then(first, &mut |kb| {
+                    let off = kb.offset(*w, &[sidx, j]);
+                    let new = if is_fresh {
+                        tot
+                    } else {
+                        let old = kb.push1(mgpu::LoadOp::state(kb.loc, wp, off, f32t, None, None));
+                        kb.combine(&kind, old, tot)?
+                    };
+                    kb.push(mgpu::StoreOp::state(kb.loc, new, wp, off));
+                    Ok(())
+                })?;
                 Ok(vec![])
             })?;
         }
