@@ -625,7 +625,7 @@ pub const OPTIONS: &[PassOptionInfo] = &[
     },
     PassOptionInfo {
         key: "stream-loads",
-        help: "kernels load their full-rank read-only tensors with cache streaming (ld.global.cs: evict-first in L1 and L2): true, false, or auto (kernels that store no tensor of that rank, i.e. pure reductions)",
+        help: "kernels load their full-rank read-only tensors with cache streaming (ld.global.cs: evict-first in L1 and L2): true, false, or auto (kernels that store no tensor of that rank, i.e. pure reductions, and packed rows, read once)",
         default: "auto",
     },
     PassOptionInfo {
@@ -2765,9 +2765,12 @@ impl<'a> KernelBuilder<'a> {
             return;
         }
         let heuristic = self.ir_schedule.is_none() && self.opts.overrides.stream_loads.is_none();
+        // Packed rows stream by default although the kernel writes its rows (dx): each row
+        // input is read once ([`choose_schedule`]'s note says so).
+        let packed = self.schedule.as_ref().and_then(|s| s.fast).is_some_and(|f| f.packed_rows > 1);
         let (loads, stores) = self.nest_accesses();
         let ptrs: HashSet<Value> = self
-            .stream_buffers(&loads, &stores, heuristic)
+            .stream_buffers(&loads, if packed { &[] } else { &stores }, heuristic)
             .into_iter()
             .filter_map(|b| self.map.get(&b).copied())
             .collect();

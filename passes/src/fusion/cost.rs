@@ -628,13 +628,17 @@ fn launch_shape(
             Some((_, split)) => rows.div_ceil(split.max(1)),
             None => rows.div_ceil(rpc),
         };
+        // Packed rows (a thread per short row): each step loads `packed` rows of a thread
+        // with one 16-byte access of each row input, so a split takes that many times fewer
+        // steps with that many times the bytes in flight.
+        let packed = s.fast.map_or(1, |f| f.packed_rows.max(1)) as u64;
         let (regs, inflight) = match s.fast {
             // Register-resident rows: each thread holds its columns of every row input,
             // hoisted vector and partial, and loads its whole share of a row at once.
             // The reload form holds its partials and one pass's loads (`fast_regs`).
             Some(_) => {
                 let r = s.rows_in_flight_per_warp.max(1);
-                (fast_regs(&shape, cols.div_ceil(tpr), &s), (rpc * cols * row_bytes * r as u64) as f64)
+                (fast_regs(&shape, cols.div_ceil(tpr), &s), (rpc * packed * cols * row_bytes * r as u64) as f64)
             }
             // Looped rows: each thread loads one element of every row input per step, about
             // two steps in flight (measured: the unfused row reductions of the norms at
@@ -655,7 +659,7 @@ fn launch_shape(
             dev.model.row_trip_s + depth * chain + (reductions as f64 - depth).max(0.0) * other
         };
         let rows_per_unit = match partial {
-            Some((_, split)) => split.min(rows) as f64 / rpc as f64,
+            Some((_, split)) => split.min(rows) as f64 / (rpc * packed) as f64,
             None => 1.0,
         };
         let cap = resident_ctas(dev, t, regs).min(s.max_grid.div_ceil(dev.sms.max(1) as u64).max(1));

@@ -5,11 +5,14 @@
 // one from their slices, and stores each row output of the group as one vector. A group of R
 // rows at either end of a split (a split of a size set at run time may start mid-group)
 // computes each of its rows inside the split alone. Asked for, packing replaces the
-// heuristic's second row in flight. Where it cannot apply, the report says why.
+// heuristic's second row in flight. Where it cannot apply, the report says why. Each row
+// input is read once, so the packed loads of the full-rank inputs stream (`{stream}`:
+// evict-first) unless `stream-loads=false`.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=8388608,N=2},canonicalize,cse,lower-loop-to-gpu{size-hints=M=8388608,N=2 packed-rows=8 report=true})' 2>&1 >%t/bwd.mlir | FileCheck %s --check-prefix=REPORT
 // RUN: FileCheck %s --check-prefix=IR < %t/bwd.mlir
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pipeline=gpu --size-hints M=8388608,N=2 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=DEFAULT
+// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=8388608,N=2},canonicalize,cse,lower-loop-to-gpu{size-hints=M=8388608,N=2 stream-loads=false})' | FileCheck %s --check-prefix=CACHED
 // RUN: morf-opt %S/../../../examples/row_col_stats.mlir --pipeline=gpu --size-hints M=8388608,N=2 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=REDUCE
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=8388608,N=2},canonicalize,cse,lower-loop-to-gpu{size-hints=M=8388608,N=2 packed-rows=1 report=true})' 2>&1 >/dev/null | FileCheck %s --check-prefix=ONE
 // RUN: morf-opt %S/../../../examples/row_col_stats.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=8388608,N=2},canonicalize,cse,lower-loop-to-gpu{size-hints=M=8388608,N=2 packed-rows=4 report=true})' 2>&1 >/dev/null | FileCheck %s --check-prefix=AHEAD
@@ -48,14 +51,14 @@
 // row alone.
 // IR: mgpu.func @rmsnorm_bwd_k0
 // IR: mloop.cmp le
-// IR: mgpu.load_vec %{{[0-9a-z]+}}[%{{[0-9]+}}] {nc} : !mgpu.ptr<bf16> -> bf16, bf16, bf16, bf16, bf16, bf16, bf16, bf16
-// IR: mgpu.load_vec %{{[0-9a-z]+}}[%{{[0-9]+}}] {nc} : !mgpu.ptr<bf16> -> bf16, bf16, bf16, bf16, bf16, bf16, bf16, bf16
+// IR: mgpu.load_vec %{{[0-9a-z]+}}[%{{[0-9]+}}] {nc, stream} : !mgpu.ptr<bf16> -> bf16, bf16, bf16, bf16, bf16, bf16, bf16, bf16
+// IR: mgpu.load_vec %{{[0-9a-z]+}}[%{{[0-9]+}}] {nc, stream} : !mgpu.ptr<bf16> -> bf16, bf16, bf16, bf16, bf16, bf16, bf16, bf16
 // IR: mgpu.load_vec %{{[0-9a-z]+}}[%{{[0-9a-z]+}}] {nc} : !mgpu.ptr<f32> -> f32, f32, f32, f32
 // IR-NOT: mgpu.load %{{[0-9a-z]+}}[%{{[0-9]+}}] {nc} : !mgpu.ptr<f32>
 // IR: mgpu.store_vec %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9a-z]+}}[%{{[0-9]+}}] : !mgpu.ptr<bf16>
 // IR-NEXT: mgpu.yield
 // IR-NEXT: } else {
-// IR: mgpu.load_vec %{{[0-9a-z]+}}[%{{[0-9]+}}] {nc} : !mgpu.ptr<bf16> -> bf16, bf16
+// IR: mgpu.load_vec %{{[0-9a-z]+}}[%{{[0-9]+}}] {nc, stream} : !mgpu.ptr<bf16> -> bf16, bf16
 // IR: mgpu.load %{{[0-9a-z]+}}[%{{[0-9]+}}] {nc} : !mgpu.ptr<f32>
 // IR: mgpu.store_vec %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9a-z]+}}[%{{[0-9]+}}] : !mgpu.ptr<bf16>
 // IR: mgpu.return
@@ -65,8 +68,13 @@
 // the knob; packed-rows=1 keeps one row a thread.
 // DEFAULT: schedule: @rmsnorm_bwd_k0: row_fused threads=256 threads_per_row=1 {{.*}}fast=yes(N=2 vector=2 chunks=1 packed-rows=4)
 // DEFAULT: note: @rmsnorm_bwd_k0: packed rows: a thread's row is one access of at most 4 bytes a row input, so it loads and stores 4 rows with one 16-byte access (packed-rows=1 keeps one row a thread)
+// DEFAULT: note: @rmsnorm_bwd_k0: packed rows read each row once: their loads stream (evict-first; stream-loads=false keeps them cached)
 // REDUCE: schedule: @row_col_stats_k0: row_fused {{.*}}fast=yes(N=2 vector=2 chunks=1)
 // REDUCE: note: @row_col_stats_k0: a thread's row is one access of at most 4 bytes a row input; packed-rows=4 (a tuner knob) would load 4 rows with one 16-byte access
+// CACHED: mgpu.func @rmsnorm_bwd_k0
+// CACHED-NOT: stream}
+// CACHED: mgpu.return
+
 // ONE: schedule: @rmsnorm_bwd_k0: row_fused threads=256 threads_per_row=1 {{.*}}fast=yes(N=2 vector=2 chunks=1)
 // ONE-NOT: packed
 
