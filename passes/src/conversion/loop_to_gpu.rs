@@ -4047,89 +4047,42 @@ impl<'a> KernelBuilder<'a> {
         self.push(mgpu::BarrierOp::state(self.loc));
         // A workspace this kernel alone fills (each split's row once): a store suffices.
         let fresh: Vec<bool> = ws.iter().map(|w| g.covered.contains(w)).collect();
-        let lanes = self.schedule.as_ref().map_or(1, |s| {
-            let warp_kinds = kinds.iter().all(|k| matches!(k.as_str(), "sum" | "max" | "min"));
-            if warp_kinds {
+        let lanes = match self.schedule.as_ref() {
+            Some(s) if kinds.iter().all(|k| mgpu::ReduceKind::from_name(k).is_some()) => {
                 flush_lanes(s.threads, s.rows_per_cta, s.fast.map(|f| f.cols))
-            } else {
-                1
             }
-        });
-        if lanes > 1 {
-            return self.flush_shared_lanes(sidx, ws, kinds, g, &fresh, lanes);
-        }
+            _ => 1,
+        };
+        // Serial: thread `tid` takes columns `tid, tid + block_dim, ...` and every slot. With
+        // lanes: group `tid div L` takes columns `group, group + block_dim / L, ...`, lane
+        // `tid rem L` the slots `lane, lane + L, ...`, and the group's first lane stores.
+        let (col0, col_step, slot0, slot_step, first) = if lanes > 1 {
+            let l = self.iconst(lanes as i64);
+            let group = self.ibin(Ix::Div, g.tid, l);
+            let lane = self.ibin(Ix::Rem, g.tid, l);
+            let groups = self.ibin(Ix::Div, g.bdim, l);
+            let first = self.icmp("eq", lane, zero);
+            (group, groups, lane, l, Some(first))
+        } else {
+            (g.tid, g.bdim, zero, one, None)
+        };
         for (p, w) in ws.iter().enumerate() {
             let kind = kinds[p].clone();
             let wp = self.get(*w)?;
-            self.for_loop(g.tid, n_kernel, g.bdim, &[], &mut |kb, j, _| {
+            self.for_loop(col0, n_kernel, col_step, &[], &mut |kb, j, _| {
                 let id = kb.fconst(identity(&kind), f32t);
                 let pc = kb.iconst(p as i64);
                 let base = kb.ibin(Ix::Mul, pc, slots);
-                let tot = kb.for_loop(zero, slots, one, &[id], &mut |kb, k, acc| {
+                let part = kb.for_loop(slot0, slots, slot_step, &[id], &mut |kb, k, acc| {
                     let a = kb.ibin(Ix::Add, base, k);
                     let a = kb.ibin(Ix::Mul, a, n_kernel);
                     let off = kb.ibin(Ix::Add, a, j);
                     let x = kb.push1(mgpu::LoadOp::state(kb.loc, smem, off, f32t, None, None));
                     Ok(vec![kb.combine(&kind, acc[0], x)?])
                 })?[0];
-                let off = kb.offset(*w, &[sidx, j]);
-                let new = if fresh[p] {
-                    tot
-                } else {
-                    let old = kb.push1(mgpu::LoadOp::state(kb.loc, wp, off, f32t, None, None));
-                    kb.combine(&kind, old, tot)?
-                };
-                kb.push(mgpu::StoreOp::state(kb.loc, new, wp, off));
-                Ok(vec![])
-            })?;
-        }
-        self.push(mgpu::BarrierOp::state(self.loc));
-        Ok(())
-    }
-
-    /// [`Self::flush_shared`] with `lanes` lanes a column (after its first barrier): group
-    /// `tid div lanes` takes columns `group, group + block_dim / lanes, ...`; lane
-    /// `tid rem lanes` combines the slots `lane, lane + lanes, ...` in order, the group's
-    /// butterfly (`mgpu.warp_reduce {width = lanes}`) combines the lanes, and lane 0 stores.
-    fn flush_shared_lanes(
-        &mut self,
-        sidx: Value,
-        ws: &[Value],
-        kinds: &[String],
-        g: &SplitGeometry,
-        fresh: &[bool],
-        lanes: u32,
-    ) -> R<()> {
-        let smem = self.shared_partials.as_ref().expect("shared partials").smem;
-        let f32t = self.ctx.f32_type();
-        let (slots, n_kernel, zero) = (g.slots, g.n_kernel, g.zero);
-        let l = self.iconst(lanes as i64);
-        let group = self.ibin(Ix::Div, g.tid, l);
-        let lane = self.ibin(Ix::Rem, g.tid, l);
-        let groups = self.ibin(Ix::Div, g.bdim, l);
-        let first = self.icmp("eq", lane, zero);
-        for (p, w) in ws.iter().enumerate() {
-            let kind = kinds[p].clone();
-            let wp = self.get(*w)?;
-            let is_fresh = fresh[p];
-            self.for_loop(group, n_kernel, groups, &[], &mut |kb, j, _| {
-                let id = kb.fconst(identity(&kind), f32t);
-                let pc = kb.iconst(p as i64);
-                let base = kb.ibin(Ix::Mul, pc, slots);
-                let part = kb.for_loop(lane, slots, l, &[id], &mut |kb, k, acc| {
-                    let a = kb.ibin(Ix::Add, base, k);
-                    let a = kb.ibin(Ix::Mul, a, n_kernel);
-                    let off = kb.ibin(Ix::Add, a, j);
-                    let x = kb.push1(mgpu::LoadOp::state(kb.loc, smem, off, f32t, None, None));
-                    Ok(vec![kb.combine(&kind, acc[0], x)?])
-                })?[0];
-                let tot = kb.warp_reduce(&kind, part);
-                let op = kb.ctx.defining_op(tot).expect("a result");
-                let width = kb.ctx.i64_attr(lanes as i64);
-                kb.ctx.set_attr(op, "width", width);
-                kb.if_then(first, &mut |kb| {
+                let store = |kb: &mut Self, tot: Value| -> R<()> {
                     let off = kb.offset(*w, &[sidx, j]);
-                    let new = if is_fresh {
+                    let new = if fresh[p] {
                         tot
                     } else {
                         let old = kb.push1(mgpu::LoadOp::state(kb.loc, wp, off, f32t, None, None));
@@ -4137,7 +4090,18 @@ impl<'a> KernelBuilder<'a> {
                     };
                     kb.push(mgpu::StoreOp::state(kb.loc, new, wp, off));
                     Ok(())
-                })?;
+                };
+                match first {
+                    Some(first) => {
+                        // The group's butterfly (`mgpu.warp_reduce {width = L}`).
+                        let tot = kb.warp_reduce(&kind, part);
+                        let op = kb.ctx.defining_op(tot).expect("a result");
+                        let width = kb.ctx.i64_attr(lanes as i64);
+                        kb.ctx.set_attr(op, "width", width);
+                        kb.if_then(first, &mut |kb| store(kb, tot))?;
+                    }
+                    None => store(kb, part)?,
+                }
                 Ok(vec![])
             })?;
         }
