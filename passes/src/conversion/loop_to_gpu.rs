@@ -2093,6 +2093,9 @@ impl<'a> KernelBuilder<'a> {
                 let (val, buf) = (s.value(self.ctx), s.buffer(self.ctx));
                 let val = self.get(val)?;
                 let idx = s.indices(self.ctx).to_vec();
+                if self.hold_packed_scalar(buf, &idx, val)? {
+                    return Ok(());
+                }
                 let ptr = self.get(buf)?;
                 let off = self.access_offset(buf, &idx)?;
                 match self.row_guard {

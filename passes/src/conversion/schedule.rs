@@ -166,11 +166,14 @@ pub struct FastShape {
 }
 
 /// The rows a thread of schedule `s` with `rows_in_flight` rows in flight packs into one
-/// vector access when `asked` (the `packed-rows` option: the most; a power of two is taken),
-/// or why none: a thread per row of the register-resident form whose row is its one vector
+/// access when `asked` (the `packed-rows` option: the most; a power of two is taken), or why
+/// none: a thread per row of the register-resident form whose row is its one vector
 /// (`chunks = 1`, `vector = N`), the row held (not the reload form), nothing loaded ahead (no
-/// staged rows, one row in flight), and at least two rows in 16 bytes of the widest row input
-/// (`bytes` an element).
+/// staged rows, one row in flight), and a row of the widest row input (`bytes` an element)
+/// that is not a multiple of 16 bytes. R is the fewest rows whose bytes are a multiple of 16
+/// (8 rows of 2 bytes, 2 of 8, 8 of 6, 4 of 12, 2 of 24), fewer where R rows would be over
+/// [`PACKED_MAX_BYTES`]; the group's access is then split into 16-byte pieces
+/// ([`vector_pieces`]).
 pub fn packed_rows_for(bytes: u32, s: &Schedule, rows_in_flight: u32, asked: u32) -> Result<u32, String> {
     let f = s.fast.ok_or("no register-resident row form")?;
     if s.threads_per_row != 1 {
@@ -185,13 +188,29 @@ pub fn packed_rows_for(bytes: u32, s: &Schedule, rows_in_flight: u32, asked: u32
     if f.reload || s.staged_rows > 1 || rows_in_flight > 1 || s.cluster > 1 {
         return Err("the row is reloaded, staged or loaded ahead".into());
     }
-    let row = f.cols * bytes.clamp(1, 8) as u64;
-    let fit = (16 / row.max(1)) as u32;
-    let r = 1u32 << (31 - fit.min(asked).max(1).leading_zeros());
+    let row = (f.cols * bytes.clamp(1, 8) as u64).max(1);
+    // The fewest rows whose bytes are a multiple of 16, then as many as PACKED_MAX_BYTES
+    // holds, then as many as asked: powers of two.
+    let whole = 16 >> row.trailing_zeros().min(4);
+    let room = pow2_floor_u64(PACKED_MAX_BYTES / row);
+    let r = whole.min(room).min(pow2_floor_u64(asked.max(1) as u64)) as u32;
     if r < 2 {
-        return Err(format!("a row is {row} bytes: two do not fit one 16-byte access"));
+        return Err(if whole < 2 {
+            format!("a row is {row} bytes, a multiple of 16: one access a row already")
+        } else {
+            format!("a row is {row} bytes: two are over the {PACKED_MAX_BYTES} bytes a thread loads at once")
+        });
     }
     Ok(r)
+}
+
+/// The largest power of two at most `x` (0 for 0).
+fn pow2_floor_u64(x: u64) -> u64 {
+    if x == 0 {
+        0
+    } else {
+        1 << (63 - x.leading_zeros())
+    }
 }
 
 /// Bytes of the shared accumulators of a reload-form CTA per row with `partials` partials
@@ -899,13 +918,82 @@ pub fn staged_row_bytes(shape: &NestShape, cols: u64) -> u64 {
 
 /// Elements per vector access of the register-resident form of a row of `n` columns: 16
 /// bytes of the widest element (or the `vector` option), at most 8, halved until it divides `n`.
-fn fast_vector(o: &Overrides, shape: &NestShape, n: u64) -> u32 {
+/// A thread's whole row instead (`n`, not a power of two) where [`thread_row`] applies and
+/// the row takes a thread (`tpr` 1, or not yet chosen: `None`).
+fn fast_vector(o: &Overrides, shape: &NestShape, n: u64, tpr: Option<u32>) -> u32 {
     let widest = (16 / shape.fast_bytes.clamp(1, 16)).max(1);
     let mut v = if o.vector > 0 { o.vector } else { widest }.min(8);
     while v > 1 && !n.is_multiple_of(v as u64) {
         v /= 2;
     }
+    if tpr.is_none_or(|t| t == 1) && thread_row(o, shape, n, v) {
+        return n as u32;
+    }
     v
+}
+
+/// The most bytes (of the widest row input) of a short row that a thread takes whole where its
+/// lanes' vectors would be under 16 bytes ([`thread_row`]).
+pub const THREAD_ROW_MAX_BYTES: u64 = 64;
+
+/// Whether a short row of `n` columns takes a thread, its whole row one access of `n`
+/// elements (split into the widest aligned pieces: [`vector_pieces`]), instead of a group of
+/// lanes of `v`-element vectors: where the power of two `v` that divides `n` leaves
+/// accesses under 16 bytes (N = 3, 6 or 12 in bf16: 2, 4 or 8 bytes, three active lanes of
+/// four) and the row is at most [`THREAD_ROW_MAX_BYTES`]. Packed rows then make R rows one
+/// access of a multiple of 16 bytes ([`packed_rows_for`]). Not where the `vector` or
+/// `threads-per-row` option (other than 1) is given.
+///
+/// A group of R packed rows is P = R x row bytes / 16 pieces of 16 bytes, each a load of its
+/// own R rows apart from the next thread's: a warp's load touches 32 sectors, and its L1
+/// work per byte grows with P. Measured on an H100 (thirty-first session, RMSNorm backward,
+/// against the lanes): P = 3 (N = 3, 6, 12) at 76-80% of the floor, 1.2-3.8x faster; P = 5
+/// 45-51%, faster than lanes of 2-byte elements (N = 5: 129.4 -> 94.2 us) but slower than
+/// lanes of 4-byte vectors (N = 10: 91.1 -> 99.6); P = 7 slower than lanes of 2-byte
+/// elements (N = 7: 137.9 -> 184.0). So a thread takes its row where P <= 3, or P = 5 where
+/// the lanes would load single 2-byte elements.
+fn thread_row(o: &Overrides, shape: &NestShape, n: u64, v: u32) -> bool {
+    let b = shape.fast_bytes.clamp(1, 8) as u64;
+    let row = n * b;
+    // The pieces of the fewest rows whose bytes are a multiple of 16 (odd by construction).
+    let pieces = row >> row.trailing_zeros().min(4);
+    o.vector == 0
+        && o.threads_per_row <= 1
+        && (v as u64) < n
+        && v as u64 * b < 16
+        && row <= THREAD_ROW_MAX_BYTES
+        && (pieces <= THREAD_ROW_MAX_PIECES || pieces <= 5 && v as u64 * b < 4)
+}
+
+/// The most 16-byte pieces of a group of packed rows for which a short row takes a thread
+/// where its lanes would load vectors of 4 bytes or more ([`thread_row`]).
+const THREAD_ROW_MAX_PIECES: u64 = 3;
+
+/// The most bytes of each row input a thread loads for one group of packed rows
+/// ([`packed_rows_for`]).
+pub const PACKED_MAX_BYTES: u64 = 128;
+
+/// The pieces of an access of `count` elements of `elem_bytes` each whose first element's
+/// index is a multiple of `align` elements, as `(first, len)` in order: each piece is a
+/// power of two of elements (1, 2, 4 or 8), at most 16 bytes, at an index that is a
+/// multiple of its length (what `mgpu.load_vec` and `mgpu.store_vec` take), the widest
+/// that fit from where the last one ended.
+pub fn vector_pieces(count: usize, elem_bytes: u32, align: usize) -> Vec<(usize, usize)> {
+    let most = (16 / elem_bytes.clamp(1, 16) as usize).clamp(1, 8);
+    // The largest power of two dividing `align` (any index where `align` is 0).
+    let base = if align == 0 { most } else { 1 << align.trailing_zeros().min(3) };
+    let mut out = Vec::new();
+    let mut e = 0;
+    while e < count {
+        let mut w = most.min(base.max(1));
+        // The piece starts at `align * k + e`: a multiple of `w` where `e` is.
+        while w > 1 && (!e.is_multiple_of(w) || e + w > count) {
+            w /= 2;
+        }
+        out.push((e, w));
+        e += w;
+    }
+    out
 }
 
 /// The report's note where a warp per row (`chunks` vectors of `v` elements a lane over a row
@@ -1372,7 +1460,7 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
             // reductions are shuffles within each group (`mgpu.warp_reduce {width}`). A warp
             // per row would leave most lanes idle (N = 2: 31 of 32).
             let short = fast_n.filter(|_| !long).map(|n| {
-                let v = fast_vector(o, shape, n) as u64;
+                let v = fast_vector(o, shape, n, None) as u64;
                 let vectors = n.div_ceil(v);
                 let mut lanes = vectors.next_power_of_two().min(32);
                 // A pure reduction of one row input (streamed: it writes no row) whose lanes
@@ -1443,7 +1531,7 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
             // registers (below, where the rows in flight are chosen).
             let mut stage_heavy = false;
             if let Some(n_full) = fast_n {
-                let v = fast_vector(o, shape, n_full);
+                let v = fast_vector(o, shape, n_full, Some(s.threads_per_row));
                 // The CTA's share of the row (all of it without a cluster).
                 let n = n_full.div_ceil(cl as u64);
                 let chunks = n.div_ceil(s.threads_per_row as u64 * v as u64);
@@ -1882,7 +1970,10 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                 match (packed_rows_for(shape.fast_bytes, &s, 1, 8), s.fast) {
                     (Ok(r), Some(f)) => {
                         let bytes = f.cols * shape.fast_bytes.clamp(1, 8) as u64;
-                        let by_default = !shape.streams_inputs && o.rows_in_flight != 2;
+                        // A row that is not one aligned access (a thread's row of N = 3
+                        // bf16 is three 2-byte loads) is packed in a streaming kernel too.
+                        let pieces = vector_pieces(f.cols as usize, shape.fast_bytes, f.cols as usize).len();
+                        let by_default = (!shape.streams_inputs || pieces > 1) && o.rows_in_flight != 2;
                         s.notes.0.push(if by_default {
                             format!("packed rows: a thread's row is one access of at most {bytes} bytes a row input, so it loads and stores {r} rows with one 16-byte access (packed-rows=1 keeps one row a thread)")
                         } else {

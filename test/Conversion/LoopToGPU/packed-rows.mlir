@@ -1,6 +1,7 @@
 // Packed rows (`packed-rows=R`, a tuner knob; by default where the kernel writes such rows): a thread per row whose row is
-// one vector of the thread's (N x bytes <= 8) takes R consecutive rows at once, with one
-// 16-byte load of each row input (R rows are contiguous) and vector loads of its per-row
+// one vector of the thread's (N x bytes <= 8 here; odd rows such as N = 3: packed-rows-odd.mlir)
+// takes R consecutive rows at once, with one 16-byte load of each row input (R rows are
+// contiguous) and vector loads of its per-row
 // scalars (`rstd[i]`, behind a broadcast's clamp the group checks), computes the rows one by
 // one from their slices, and stores each row output of the group as one vector. A group of R
 // rows at either end of a split (a split of a size set at run time may start mid-group)
@@ -83,13 +84,13 @@
 
 // WIDE: note: @rmsnorm_bwd_k0: packed-rows not taken: a row has 32 threads; packed rows need a thread per row
 
-// FULL: note: @rmsnorm_bwd_k0: packed-rows not taken: a row is 16 bytes: two do not fit one 16-byte access
+// FULL: note: @rmsnorm_bwd_k0: packed-rows not taken: a row is 16 bytes, a multiple of 16: one access a row already
 
 // ATTR: fast = {chunks = 1, cols = 2, packed_rows = 4, vector = 2}
 
 // FROM-IR: schedule: @rmsnorm_bwd_k0: {{.*}}packed-rows=4) (from the nest's morf.schedule attribute)
 
-// BAD: error: 'mloop.parallel' op packed_rows = 8 needs a thread per row whose row is one vector, held, with nothing loaded ahead, and 8 rows in 16 bytes (32 here)
+// BAD: error: 'mloop.parallel' op packed_rows = 8 needs a thread per row whose row is one vector, held, with nothing loaded ahead, and 8 rows the fewest whose bytes are a multiple of 16, at most 128 (32 bytes here)
 
 // BAD3: error: 'mloop.parallel' op 'morf.schedule' entry 'fast' has a 'packed_rows' that is not 1, 2, 4 or 8 on a thread per row that holds its row
 
