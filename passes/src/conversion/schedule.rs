@@ -597,6 +597,9 @@ impl Schedule {
                 Some(fs)
             }
         };
+        if let Some(f) = fast {
+            check_fast_cover(&f, threads_per_row, cluster)?;
+        }
         let s = Schedule {
             mapping,
             threads,
@@ -615,6 +618,33 @@ impl Schedule {
         };
         Ok((s, final_launch))
     }
+}
+
+/// Checks that the register-resident form `f` of a row of `threads_per_row` threads (a CTA
+/// each of `cluster`) covers the row: `chunks x threads x vector >= cols` with no chunk wholly
+/// past it, and a vector of 1, 2, 4 or 8 elements, or a thread's whole row (`vector = cols`
+/// with a thread per row and one chunk). A `fast` entry that covers a third of a row would
+/// leave the rest of it unread (silently wrong results).
+fn check_fast_cover(f: &FastShape, threads_per_row: u32, cluster: u32) -> Result<(), String> {
+    let whole_row = f.vector as u64 == f.cols && threads_per_row == 1 && f.chunks == 1;
+    if !(matches!(f.vector, 1 | 2 | 4 | 8) || whole_row) {
+        return Err(format!(
+            "'morf.schedule' entry 'fast' has a 'vector' of {} that is not 1, 2, 4 or 8, nor a thread's whole row (vector = cols = N with threads_per_row = 1 and one chunk)",
+            f.vector
+        ));
+    }
+    let step = threads_per_row as u64 * cluster.max(1) as u64 * f.vector as u64;
+    let covered = f.chunks as u64 * step;
+    if covered < f.cols || (f.chunks as u64 - 1) * step >= f.cols {
+        return Err(format!(
+            "'morf.schedule' entry 'fast': chunks x threads of a row x vector = {} x {} x {} = {covered} columns do not cover cols = {} with every chunk inside the row",
+            f.chunks,
+            threads_per_row as u64 * cluster.max(1) as u64,
+            f.vector,
+            f.cols
+        ));
+    }
+    Ok(())
 }
 
 /// Whether a schedule of mapping `chosen` can lower a nest the lowering classifies as
@@ -1974,10 +2004,17 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                         // bf16 is three 2-byte loads) is packed in a streaming kernel too.
                         let pieces = vector_pieces(f.cols as usize, shape.fast_bytes, f.cols as usize).len();
                         let by_default = (!shape.streams_inputs || pieces > 1) && o.rows_in_flight != 2;
+                        // The group's 16-byte accesses of the widest row input.
+                        let group = r as u64 * bytes;
+                        let elems = r as usize * f.cols as usize;
+                        let with = match vector_pieces(elems, shape.fast_bytes, elems).len() {
+                            1 => "with one 16-byte access".to_string(),
+                            k => format!("with {k} accesses ({group} bytes)"),
+                        };
                         s.notes.0.push(if by_default {
-                            format!("packed rows: a thread's row is one access of at most {bytes} bytes a row input, so it loads and stores {r} rows with one 16-byte access (packed-rows=1 keeps one row a thread)")
+                            format!("packed rows: a thread's row is {bytes} bytes a row input, so it loads and stores {r} rows {with} (packed-rows=1 keeps one row a thread)")
                         } else {
-                            format!("a thread's row is one access of at most {bytes} bytes a row input; packed-rows={r} (a tuner knob) would load {r} rows with one 16-byte access")
+                            format!("a thread's row is {bytes} bytes a row input; packed-rows={r} (a tuner knob) would load {r} rows {with}")
                         });
                         by_default.then_some((1, r))
                     }
@@ -2148,6 +2185,95 @@ mod tests {
         let (r, _, notes) = packed(1024, 2, 4);
         assert_eq!(r, 0);
         assert!(notes.iter().any(|n| n.contains("packed rows need a thread per row")), "{notes:?}");
+    }
+
+    #[test]
+    fn vector_pieces_of_aligned_accesses() {
+        // One access where the count is a vector of at most 16 bytes.
+        assert_eq!(vector_pieces(8, 2, 8), vec![(0, 8)]);
+        assert_eq!(vector_pieces(4, 4, 4), vec![(0, 4)]);
+        assert_eq!(vector_pieces(1, 4, 1), vec![(0, 1)]);
+        // 8 rows of N = 3 bf16 at a multiple of 24 elements (48 bytes): three of 16 bytes.
+        assert_eq!(vector_pieces(24, 2, 24), vec![(0, 8), (8, 8), (16, 8)]);
+        // One row of N = 3 bf16 at a multiple of 3: scalars; N = 6 at a multiple of 6: pairs;
+        // N = 12 at a multiple of 12: four-element vectors.
+        assert_eq!(vector_pieces(3, 2, 3), vec![(0, 1), (1, 1), (2, 1)]);
+        assert_eq!(vector_pieces(6, 2, 6), vec![(0, 2), (2, 2), (4, 2)]);
+        assert_eq!(vector_pieces(12, 2, 12), vec![(0, 4), (4, 4), (8, 4)]);
+        // 8 f32 of a group's scalars: two of 16 bytes; 12 f32 at a multiple of 4: three.
+        assert_eq!(vector_pieces(8, 4, 8), vec![(0, 4), (4, 4)]);
+        assert_eq!(vector_pieces(12, 4, 4), vec![(0, 4), (4, 4), (8, 4)]);
+        // A count that is not a multiple of the widest piece ends in narrower ones.
+        assert_eq!(vector_pieces(7, 2, 8), vec![(0, 4), (4, 2), (6, 1)]);
+        // Every piece is a power of two at a multiple of its length, and they tile the access.
+        for count in 1..40usize {
+            for bytes in [2u32, 4, 8] {
+                for align in 1..20usize {
+                    let p = vector_pieces(count, bytes, align);
+                    let mut next = 0;
+                    for &(e, w) in &p {
+                        assert_eq!(e, next);
+                        // At `k * align + e` for any k: a multiple of `w`.
+                        assert!(w.is_power_of_two() && w as u32 * bytes <= 16);
+                        assert!(e.is_multiple_of(w) && align.is_multiple_of(w));
+                        next = e + w;
+                    }
+                    assert_eq!(next, count);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_thread_per_odd_short_row_with_multi_vector_packed_rows() {
+        let d = Device::h200();
+        let shape = |cols: u64, bytes: u32| NestShape {
+            rows: Some(8388608),
+            cols: Some(cols),
+            elem_bytes: bytes,
+            partials: 1,
+            shared_ok: true,
+            fast_bytes: bytes,
+            row_inputs: 2,
+            hoisted: 1,
+            row_reductions: 1,
+            ..NestShape::default()
+        };
+        let form = |cols: u64, bytes: u32| {
+            let s = choose_schedule(Mapping::RowFused, &shape(cols, bytes), &d, &Overrides::default());
+            let f = s.fast.expect("fast form");
+            (s.threads_per_row, f.vector, f.packed_rows)
+        };
+        // bf16: N = 3, 6, 12 take a thread, whole rows, 8, 4 and 2 rows a group (48 bytes);
+        // N = 5 too (80 bytes; its lanes would load single elements); N = 7, 10 keep lanes.
+        assert_eq!(form(3, 2), (1, 3, 8));
+        assert_eq!(form(6, 2), (1, 6, 4));
+        assert_eq!(form(12, 2), (1, 12, 2));
+        assert_eq!(form(5, 2), (1, 5, 8));
+        assert_eq!(form(7, 2), (8, 1, 0));
+        assert_eq!(form(10, 2), (8, 2, 0));
+        // Powers of two keep their forms: N = 2 packs 4 rows of one vector; N = 8, 16 and 24
+        // already load 16 bytes a lane.
+        assert_eq!(form(2, 2), (1, 2, 4));
+        assert_eq!(form(8, 2), (1, 8, 0));
+        assert_eq!(form(24, 2), (4, 8, 0));
+        // f32: N = 3 and 6 (12 and 24 bytes) take a thread, 4 and 2 rows; N = 5 (lanes of
+        // 4-byte elements) does not.
+        assert_eq!(form(3, 4), (1, 3, 4));
+        assert_eq!(form(6, 4), (1, 6, 2));
+        assert_eq!(form(5, 4).0, 8);
+        // The `vector` or `threads-per-row` option keeps the lanes.
+        let o = Overrides { threads_per_row: 4, ..Overrides::default() };
+        let s = choose_schedule(Mapping::RowFused, &shape(3, 2), &d, &o);
+        assert_eq!((s.threads_per_row, s.fast.map(|f| f.vector)), (4, Some(1)));
+        // A reduction-only kernel packs an odd row too (one row would be three 2-byte loads).
+        let reduce_only = NestShape { streams_inputs: true, ..shape(3, 2) };
+        let s = choose_schedule(Mapping::RowFused, &reduce_only, &d, &Overrides::default());
+        assert_eq!(s.fast.map(|f| f.packed_rows), Some(8));
+        // Asked for fewer rows than a multiple of 16 bytes takes: taken, in narrower pieces.
+        let o = Overrides { packed_rows: 2, ..Overrides::default() };
+        let s = choose_schedule(Mapping::RowFused, &shape(3, 2), &d, &o);
+        assert_eq!(s.fast.map(|f| f.packed_rows), Some(2));
     }
 
     #[test]

@@ -68,10 +68,10 @@
 // 59.8 -> 44.7 us at 8388608 x 2), and says so; one that only reduces them does not, and names
 // the knob; packed-rows=1 keeps one row a thread.
 // DEFAULT: schedule: @rmsnorm_bwd_k0: row_fused threads=256 threads_per_row=1 {{.*}}fast=yes(N=2 vector=2 chunks=1 packed-rows=4)
-// DEFAULT: note: @rmsnorm_bwd_k0: packed rows: a thread's row is one access of at most 4 bytes a row input, so it loads and stores 4 rows with one 16-byte access (packed-rows=1 keeps one row a thread)
+// DEFAULT: note: @rmsnorm_bwd_k0: packed rows: a thread's row is 4 bytes a row input, so it loads and stores 4 rows with one 16-byte access (packed-rows=1 keeps one row a thread)
 // DEFAULT: note: @rmsnorm_bwd_k0: packed rows read each row once: their loads stream (evict-first; stream-loads=false keeps them cached)
 // REDUCE: schedule: @row_col_stats_k0: row_fused {{.*}}fast=yes(N=2 vector=2 chunks=1)
-// REDUCE: note: @row_col_stats_k0: a thread's row is one access of at most 4 bytes a row input; packed-rows=4 (a tuner knob) would load 4 rows with one 16-byte access
+// REDUCE: note: @row_col_stats_k0: a thread's row is 4 bytes a row input; packed-rows=4 (a tuner knob) would load 4 rows with one 16-byte access
 // CACHED: mgpu.func @rmsnorm_bwd_k0
 // CACHED-NOT: stream}
 // CACHED: mgpu.return
