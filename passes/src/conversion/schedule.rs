@@ -963,7 +963,7 @@ fn fast_vector(o: &Overrides, shape: &NestShape, n: u64, tpr: Option<u32>) -> u3
 }
 
 /// The most bytes (of the widest row input) of a short row that a thread takes whole where its
-/// lanes' vectors would be under 16 bytes ([`thread_row`]).
+/// lanes' vectors would be under 16 bytes (`thread_row`).
 pub const THREAD_ROW_MAX_BYTES: u64 = 64;
 
 /// Whether a short row of `n` columns takes a thread, its whole row one access of `n`
