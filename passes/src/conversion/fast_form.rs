@@ -525,15 +525,15 @@ impl<'a> KernelBuilder<'a> {
         let (n, v, k) = (fast.cols as i64, fast.vector as usize, fast.chunks as usize);
         if packed > 1 {
             // A schedule from the IR is checked here too, by the heuristic's rule: the rows
-            // must be one vector each, held, with nothing loaded ahead, and R the fewest of
-            // them whose bytes are a multiple of 16 (or as many as PACKED_MAX_BYTES holds).
+            // must be one vector each, held, with nothing loaded ahead, and R of them at most
+            // PACKED_MAX_BYTES a row input.
             let bytes = packed as u64 * n as u64 * plan.bytes.max(1) as u64;
             if packed_rows_for(plan.bytes, s, s.rows_in_flight_per_warp, packed as u32) != Ok(packed as u32) {
                 return Err(op_error(
                     self.ctx,
                     op,
                     format!(
-                        "packed_rows = {packed} needs a thread per row whose row is one vector, held, with nothing loaded ahead, and {packed} rows the fewest whose bytes are a multiple of 16, at most {PACKED_MAX_BYTES} ({bytes} bytes here)"
+                        "packed_rows = {packed} needs a thread per row whose row is one vector, held, with nothing loaded ahead, and {packed} rows of at most {PACKED_MAX_BYTES} bytes a row input ({bytes} here)"
                     ),
                 ));
             }

@@ -166,14 +166,16 @@ pub struct FastShape {
 }
 
 /// The rows a thread of schedule `s` with `rows_in_flight` rows in flight packs into one
-/// access when `asked` (the `packed-rows` option: the most; a power of two is taken), or why
-/// none: a thread per row of the register-resident form whose row is its one vector
+/// access when `asked` (the `packed-rows` option: a power of two is taken; 0: the default
+/// below), or why none: a thread per row of the register-resident form whose row is its one vector
 /// (`chunks = 1`, `vector = N`), the row held (not the reload form), nothing loaded ahead (no
-/// staged rows, one row in flight), and a row of the widest row input (`bytes` an element)
-/// that is not a multiple of 16 bytes. R is the fewest rows whose bytes are a multiple of 16
-/// (8 rows of 2 bytes, 2 of 8, 8 of 6, 4 of 12, 2 of 24), fewer where R rows would be over
-/// [`PACKED_MAX_BYTES`]; the group's access is then split into 16-byte pieces
-/// ([`vector_pieces`]).
+/// staged rows, one row in flight), and, by default, a row of the widest row input (`bytes`
+/// an element) that is not a multiple of 16 bytes. By default R is the fewest rows whose
+/// bytes are a multiple of 16 (8 rows of 2 bytes, 4 of 4, 2 of 8), or half as many, at least
+/// two, where the row's bytes are not a power of two (4 rows of 6 bytes, 2 of 12, 2 of 24:
+/// 8-byte pieces); asked, R is the power of two asked (more rows a thread in flight: 8 rows of
+/// 4 bytes, 2 of 16); either way fewer where R rows would be over [`PACKED_MAX_BYTES`]. The
+/// group's access is split into the widest aligned pieces ([`vector_pieces`]).
 pub fn packed_rows_for(bytes: u32, s: &Schedule, rows_in_flight: u32, asked: u32) -> Result<u32, String> {
     let f = s.fast.ok_or("no register-resident row form")?;
     if s.threads_per_row != 1 {
@@ -189,13 +191,13 @@ pub fn packed_rows_for(bytes: u32, s: &Schedule, rows_in_flight: u32, asked: u32
         return Err("the row is reloaded, staged or loaded ahead".into());
     }
     let row = (f.cols * bytes.clamp(1, 8) as u64).max(1);
-    // The fewest rows whose bytes are a multiple of 16, then as many as PACKED_MAX_BYTES
-    // holds, then as many as asked: powers of two.
-    let whole = 16 >> row.trailing_zeros().min(4);
+    // Asked (a power of two taken), as many as asked; by default (0) default_packed_rows;
+    // either at most as many as PACKED_MAX_BYTES holds.
     let room = pow2_floor_u64(PACKED_MAX_BYTES / row);
-    let r = whole.min(room).min(pow2_floor_u64(asked.max(1) as u64)) as u32;
+    let want = if asked == 0 { default_packed_rows(row) } else { pow2_floor_u64(asked as u64) };
+    let r = want.min(room) as u32;
     if r < 2 {
-        return Err(if whole < 2 {
+        return Err(if want < 2 {
             format!("a row is {row} bytes, a multiple of 16: one access a row already")
         } else {
             format!("a row is {row} bytes: two are over the {PACKED_MAX_BYTES} bytes a thread loads at once")
@@ -970,34 +972,47 @@ pub const THREAD_ROW_MAX_BYTES: u64 = 64;
 /// elements (split into the widest aligned pieces: [`vector_pieces`]), instead of a group of
 /// lanes of `v`-element vectors: where the power of two `v` that divides `n` leaves
 /// accesses under 16 bytes (N = 3, 6 or 12 in bf16: 2, 4 or 8 bytes, three active lanes of
-/// four) and the row is at most [`THREAD_ROW_MAX_BYTES`]. Packed rows then make R rows one
-/// access of a multiple of 16 bytes ([`packed_rows_for`]). Not where the `vector` or
-/// `threads-per-row` option (other than 1) is given.
+/// four), the row is at most [`THREAD_ROW_MAX_BYTES`], and the default group of packed rows
+/// ([`default_packed_rows`]) at most [`THREAD_ROW_MAX_GROUP`] bytes. Not where the `vector`
+/// or `threads-per-row` option (other than 1) is given.
 ///
-/// A group of R packed rows is P = R x row bytes / 16 pieces of 16 bytes, each a load of its
-/// own R rows apart from the next thread's: a warp's load touches 32 sectors, and its L1
-/// work per byte grows with P. Measured on an H100 (thirty-first session, RMSNorm backward,
-/// against the lanes): P = 3 (N = 3, 6, 12) at 76-80% of the floor, 1.2-3.8x faster; P = 5
-/// 45-51%, faster than lanes of 2-byte elements (N = 5: 129.4 -> 94.2 us) but slower than
-/// lanes of 4-byte vectors (N = 10: 91.1 -> 99.6); P = 7 slower than lanes of 2-byte
-/// elements (N = 7: 137.9 -> 184.0). So a thread takes its row where P <= 3, or P = 5 where
-/// the lanes would load single 2-byte elements.
+/// A group is loaded in pieces, each a load of its own, a group apart from the next thread's:
+/// a warp's load touches a sector a thread, and the group's bytes bound what a warp's loads
+/// cover. Measured on an H100 (thirty-first session, RMSNorm backward, against the lanes):
+/// groups of 24-48 bytes at 70-82% of the floor (N = 3, 5, 6, 12: 1.2-3.8x faster than the
+/// lanes); groups of 80 bytes (8 rows of N = 5, 4 of N = 10) at 45-51%, under the lanes'
+/// 50% at N = 10; 8 rows of N = 7 (112 bytes) 184.0 us against the lanes' 137.9.
 fn thread_row(o: &Overrides, shape: &NestShape, n: u64, v: u32) -> bool {
     let b = shape.fast_bytes.clamp(1, 8) as u64;
     let row = n * b;
-    // The pieces of the fewest rows whose bytes are a multiple of 16 (odd by construction).
-    let pieces = row >> row.trailing_zeros().min(4);
     o.vector == 0
         && o.threads_per_row <= 1
         && (v as u64) < n
         && v as u64 * b < 16
         && row <= THREAD_ROW_MAX_BYTES
-        && (pieces <= THREAD_ROW_MAX_PIECES || pieces <= 5 && v as u64 * b < 4)
+        && default_packed_rows(row) * row <= THREAD_ROW_MAX_GROUP
 }
 
-/// The most 16-byte pieces of a group of packed rows for which a short row takes a thread
-/// where its lanes would load vectors of 4 bytes or more ([`thread_row`]).
-const THREAD_ROW_MAX_PIECES: u64 = 3;
+/// The most bytes of a default group of packed rows for which a short row takes a thread
+/// ([`thread_row`]).
+pub const THREAD_ROW_MAX_GROUP: u64 = 48;
+
+/// The rows a thread packs by default where its row is `row` bytes (of the widest row input;
+/// [`packed_rows_for`]): the fewest whose bytes are a multiple of 16 (8 rows of 2 bytes, 4 of
+/// 4, 2 of 8, 1 of 16 or more), or half as many, at least two, where the row's bytes are not
+/// a power of two (4 rows of 6 bytes, 2 of 12, 2 of 24, 4 of 10: 8-byte pieces). Measured on
+/// an H100 (thirty-first session, 16-byte pieces against 8): RMSNorm backward at 8388608 x 3
+/// 77.8 -> 74.45 us, 4194304 x 6 70.3 -> 69.6, 4194304 x 5 94.0 -> 67.9; LayerNorm backward
+/// 90.0 -> 87.6 and 79.8 -> 76.0; f32 RMSNorm at 4194304 x 3 74.1 -> 70.3; at N = 12, one row
+/// (24 bytes) against two, 69.8 against 69.35.
+pub fn default_packed_rows(row: u64) -> u64 {
+    let whole = 16 >> row.max(1).trailing_zeros().min(4);
+    if row.is_power_of_two() {
+        whole
+    } else {
+        (whole / 2).max(2)
+    }
+}
 
 /// The most bytes of each row input a thread loads for one group of packed rows
 /// ([`packed_rows_for`]).
@@ -1997,7 +2012,7 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                 // softmax_bwd_colsum 68.2 -> 60.5. A kernel that only reduces its rows (it
                 // streams them) keeps its second row in flight: row_col_stats 37.7 against
                 // 38.4 packed.
-                match (packed_rows_for(shape.fast_bytes, &s, 1, 8), s.fast) {
+                match (packed_rows_for(shape.fast_bytes, &s, 1, 0), s.fast) {
                     (Ok(r), Some(f)) => {
                         let bytes = f.cols * shape.fast_bytes.clamp(1, 8) as u64;
                         // A row that is not one aligned access (a thread's row of N = 3
@@ -2163,7 +2178,7 @@ mod tests {
         };
         // By default where the kernel writes its rows (it does not stream them), not where it
         // only reduces them; `packed-rows=1` keeps one row a thread; asked, as many rows as
-        // 16 bytes hold, at most the asked count.
+        // asked, up to PACKED_MAX_BYTES a row input.
         assert_eq!(packed(2, 2, 0).0, 4);
         assert!(packed(2, 2, 0).2.iter().any(|n| n.starts_with("packed rows: ")));
         let reduce_only = NestShape { streams_inputs: true, ..shape(2, 2) };
@@ -2171,17 +2186,20 @@ mod tests {
         assert_eq!(s.fast.map_or(0, |f| f.packed_rows), 0);
         assert!(s.notes.0.iter().any(|n| n.contains("packed-rows=4 (a tuner knob)")), "{:?}", s.notes.0);
         assert_eq!(packed(2, 2, 1).0, 0);
-        assert_eq!(packed(2, 2, 8).0, 4);
+        assert_eq!(packed(2, 2, 8).0, 8);
         assert_eq!(packed(2, 2, 2).0, 2);
-        assert_eq!(packed(2, 4, 8).0, 2);
+        assert_eq!(packed(2, 4, 8).0, 8);
         assert_eq!(packed(1, 2, 8).0, 8);
-        assert_eq!(packed(4, 2, 8).0, 2);
+        assert_eq!(packed(4, 2, 8).0, 8);
         // One row in flight with them.
         assert_eq!(packed(2, 2, 4).1, 1);
-        // A row of 16 bytes, or one of several threads, is not packed, and the note says so.
-        let (r, _, notes) = packed(8, 2, 4);
+        // Rows of 16 bytes are packed only when asked (two rows: 32 bytes in two pieces); a
+        // row of several threads is not, and the note says so.
+        assert_eq!(packed(8, 2, 0).0, 0);
+        assert_eq!(packed(8, 2, 4).0, 4);
+        let (r, _, notes) = packed(64, 4, 2);
         assert_eq!(r, 0);
-        assert!(notes.iter().any(|n| n.starts_with("packed-rows not taken: a row is 16 bytes")), "{notes:?}");
+        assert!(notes.iter().any(|n| n.starts_with("packed-rows not taken: a row")), "{notes:?}");
         let (r, _, notes) = packed(1024, 2, 4);
         assert_eq!(r, 0);
         assert!(notes.iter().any(|n| n.contains("packed rows need a thread per row")), "{notes:?}");
@@ -2244,24 +2262,29 @@ mod tests {
             let f = s.fast.expect("fast form");
             (s.threads_per_row, f.vector, f.packed_rows)
         };
-        // bf16: N = 3, 6, 12 take a thread, whole rows, 8, 4 and 2 rows a group (48 bytes);
-        // N = 5 too (80 bytes; its lanes would load single elements); N = 7, 10 keep lanes.
-        assert_eq!(form(3, 2), (1, 3, 8));
-        assert_eq!(form(6, 2), (1, 6, 4));
+        // bf16: N = 3, 5, 6, 10, 12 take a thread, whole rows, by default in groups of 24-48
+        // bytes (4 rows of N = 3, 4 of 5, 2 of 6, 2 of 10, 2 of 12); N = 7 and 14 (groups of 56
+        // bytes) and 20 (80) keep their lanes.
+        assert_eq!(form(3, 2), (1, 3, 4));
+        assert_eq!(form(5, 2), (1, 5, 4));
+        assert_eq!(form(6, 2), (1, 6, 2));
+        assert_eq!(form(10, 2), (1, 10, 2));
         assert_eq!(form(12, 2), (1, 12, 2));
-        assert_eq!(form(5, 2), (1, 5, 8));
         assert_eq!(form(7, 2), (8, 1, 0));
-        assert_eq!(form(10, 2), (8, 2, 0));
+        assert_eq!(form(14, 2), (8, 2, 0));
+        assert_eq!(form(20, 2), (8, 4, 0));
         // Powers of two keep their forms: N = 2 packs 4 rows of one vector; N = 8, 16 and 24
         // already load 16 bytes a lane.
         assert_eq!(form(2, 2), (1, 2, 4));
         assert_eq!(form(8, 2), (1, 8, 0));
         assert_eq!(form(24, 2), (4, 8, 0));
-        // f32: N = 3 and 6 (12 and 24 bytes) take a thread, 4 and 2 rows; N = 5 (lanes of
-        // 4-byte elements) does not.
-        assert_eq!(form(3, 4), (1, 3, 4));
+        // f32: N = 3, 5 and 6 (12, 20 and 24 bytes) take a thread, 2 rows a group.
+        assert_eq!(form(3, 4), (1, 3, 2));
+        assert_eq!(form(5, 4), (1, 5, 2));
         assert_eq!(form(6, 4), (1, 6, 2));
-        assert_eq!(form(5, 4).0, 8);
+        assert_eq!(form(7, 4).0, 8);
+        // The default group: the fewest rows of a multiple of 16 bytes, halved for odd rows.
+        assert_eq!([2, 4, 8, 16, 6, 10, 12, 14, 24].map(default_packed_rows), [8, 4, 2, 1, 4, 4, 2, 4, 2]);
         // The `vector` or `threads-per-row` option keeps the lanes.
         let o = Overrides { threads_per_row: 4, ..Overrides::default() };
         let s = choose_schedule(Mapping::RowFused, &shape(3, 2), &d, &o);
@@ -2269,11 +2292,17 @@ mod tests {
         // A reduction-only kernel packs an odd row too (one row would be three 2-byte loads).
         let reduce_only = NestShape { streams_inputs: true, ..shape(3, 2) };
         let s = choose_schedule(Mapping::RowFused, &reduce_only, &d, &Overrides::default());
-        assert_eq!(s.fast.map(|f| f.packed_rows), Some(8));
-        // Asked for fewer rows than a multiple of 16 bytes takes: taken, in narrower pieces.
-        let o = Overrides { packed_rows: 2, ..Overrides::default() };
-        let s = choose_schedule(Mapping::RowFused, &shape(3, 2), &d, &o);
-        assert_eq!(s.fast.map(|f| f.packed_rows), Some(2));
+        assert_eq!(s.fast.map(|f| f.packed_rows), Some(4));
+        // Asked: as many rows as asked, up to PACKED_MAX_BYTES a row input (16 rows of 6
+        // bytes would be 96, but the option takes at most 8).
+        for (asked, want) in [(2, 2), (8, 8)] {
+            let o = Overrides { packed_rows: asked, ..Overrides::default() };
+            let s = choose_schedule(Mapping::RowFused, &shape(3, 2), &d, &o);
+            assert_eq!(s.fast.map(|f| f.packed_rows), Some(want));
+        }
+        let o = Overrides { packed_rows: 8, ..Overrides::default() };
+        let s = choose_schedule(Mapping::RowFused, &shape(12, 2), &d, &o);
+        assert_eq!(s.fast.map(|f| f.packed_rows), Some(4));
     }
 
     #[test]

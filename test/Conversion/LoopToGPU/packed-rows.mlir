@@ -6,11 +6,12 @@
 // one from their slices, and stores each row output of the group as one vector. A group of R
 // rows at either end of a split (a split of a size set at run time may start mid-group)
 // computes each of its rows inside the split alone. Asked for, packing replaces the
-// heuristic's second row in flight. Where it cannot apply, the report says why. Each row
+// heuristic's second row in flight, and may take more rows than 16 bytes hold (up to 128
+// bytes a row input: 4 rows of N = 8). Where it cannot apply, the report says why. Each row
 // input is read once, so the packed loads of the full-rank inputs stream (`{stream}`:
 // evict-first) unless `stream-loads=false`.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=8388608,N=2},canonicalize,cse,lower-loop-to-gpu{size-hints=M=8388608,N=2 packed-rows=8 report=true})' 2>&1 >%t/bwd.mlir | FileCheck %s --check-prefix=REPORT
+// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=8388608,N=2},canonicalize,cse,lower-loop-to-gpu{size-hints=M=8388608,N=2 packed-rows=4 report=true})' 2>&1 >%t/bwd.mlir | FileCheck %s --check-prefix=REPORT
 // RUN: FileCheck %s --check-prefix=IR < %t/bwd.mlir
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pipeline=gpu --size-hints M=8388608,N=2 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=DEFAULT
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=8388608,N=2},canonicalize,cse,lower-loop-to-gpu{size-hints=M=8388608,N=2 stream-loads=false})' | FileCheck %s --check-prefix=CACHED
@@ -38,7 +39,7 @@
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=8388608,N=2},canonicalize,cse,gpu-choose-schedule{size-hints=M=8388608,N=2 packed-rows=4})' > %t/attr.mlir
 // RUN: FileCheck %s --check-prefix=ATTR < %t/attr.mlir
 // RUN: morf-opt %t/attr.mlir --lower-loop-to-gpu=report=true 2>&1 >/dev/null | FileCheck %s --check-prefix=FROM-IR
-// RUN: sed 's/packed_rows = 4/packed_rows = 8/' %t/attr.mlir > %t/bad.mlir
+// RUN: sed 's/rows_in_flight_per_warp = 1/rows_in_flight_per_warp = 2/' %t/attr.mlir > %t/bad.mlir
 // RUN: not morf-opt %t/bad.mlir --lower-loop-to-gpu 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: sed 's/packed_rows = 4/packed_rows = 3/' %t/attr.mlir > %t/bad3.mlir
 // RUN: not morf-opt %t/bad3.mlir --lower-loop-to-gpu 2>&1 | FileCheck %s --check-prefix=BAD3
@@ -84,13 +85,14 @@
 
 // WIDE: note: @rmsnorm_bwd_k0: packed-rows not taken: a row has 32 threads; packed rows need a thread per row
 
-// FULL: note: @rmsnorm_bwd_k0: packed-rows not taken: a row is 16 bytes, a multiple of 16: one access a row already
+// FULL: schedule: @rmsnorm_bwd_k0: row_fused threads=256 threads_per_row=1 {{.*}}fast=yes(N=8 vector=8 chunks=1 packed-rows=4)
+// FULL: note: @rmsnorm_bwd_k0: packed rows read each row once
 
 // ATTR: fast = {chunks = 1, cols = 2, packed_rows = 4, vector = 2}
 
 // FROM-IR: schedule: @rmsnorm_bwd_k0: {{.*}}packed-rows=4) (from the nest's morf.schedule attribute)
 
-// BAD: error: 'mloop.parallel' op packed_rows = 8 needs a thread per row whose row is one vector, held, with nothing loaded ahead, and 8 rows the fewest whose bytes are a multiple of 16, at most 128 (32 bytes here)
+// BAD: error: 'mloop.parallel' op packed_rows = 4 needs a thread per row whose row is one vector, held, with nothing loaded ahead, and 4 rows of at most 128 bytes a row input (16 here)
 
 // BAD3: error: 'mloop.parallel' op 'morf.schedule' entry 'fast' has a 'packed_rows' that is not 1, 2, 4 or 8 on a thread per row that holds its row
 
