@@ -168,8 +168,9 @@ const MEASURED_SPILLS: &[(&str, &str, u64)] = &[
 /// 32768 x 768, 8388608 x 2, 100000 x 32768) assembles with `ptxas`, and none of its kernels
 /// spills (but the few of [`MEASURED_SPILLS`], within their bytes): the examples are what
 /// users run first. So do they with packed rows
-/// (`packed-rows=8`: a thread per row takes up to eight rows with one 16-byte load) at N = 1, 2
-/// and 4, where rows are short enough to pack (most examples do there).
+/// (`packed-rows=8`: a thread per row takes up to eight rows) at N = 1, 2, 3 and 4, where rows
+/// are short enough to pack (most examples do there), and with the default schedule at the odd
+/// short rows N = 3, 5, 6, 10 and 12 (a thread per row, packed in pieces).
 #[test]
 fn every_example_assembles_without_spills() {
     let Some(ptxas) = find_ptxas() else {
@@ -206,8 +207,11 @@ fn every_example_assembles_without_spills() {
             ("size-hints=B=16,M=576000,K=576000,N=384", false),
         ]
         .map(|(h, fused)| (h.to_string(), "", fused));
-        let packing = [1, 2, 4].map(|n| (format!("size-hints=B=64,M=8388608,K=8388608,N={n}"), "packed-rows=8", true));
-        for (hints, extra, fused) in plain.into_iter().chain(packing) {
+        let packing =
+            [1, 2, 3, 4].map(|n| (format!("size-hints=B=64,M=8388608,K=8388608,N={n}"), "packed-rows=8", true));
+        // Odd short rows, a thread per row with its default packed rows (thirty-first session).
+        let odd = [3, 5, 6, 10, 12].map(|n| (format!("size-hints=B=64,M=8388608,K=8388608,N={n}"), "", true));
+        for (hints, extra, fused) in plain.into_iter().chain(packing).chain(odd) {
             let pipeline = if fused { "gpu" } else { "gpu-unfused" };
             let name = format!("{} [{pipeline} {hints} {extra}]", file.strip_prefix(&root).unwrap().display());
             let lower = format!("{extra} {hints}");
