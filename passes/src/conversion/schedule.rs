@@ -191,10 +191,11 @@ pub fn packed_rows_for(bytes: u32, s: &Schedule, rows_in_flight: u32, asked: u32
         return Err("the row is reloaded, staged or loaded ahead".into());
     }
     let row = (f.cols * bytes.clamp(1, 8) as u64).max(1);
-    // Asked (a power of two taken), as many as asked; by default (0) default_packed_rows;
+    // Asked (a power of two taken), as many as asked; by default (0) default_packed_rows of a
+    // kernel that writes its rows;
     // either at most as many as PACKED_MAX_BYTES holds.
     let room = pow2_floor_u64(PACKED_MAX_BYTES / row);
-    let want = if asked == 0 { default_packed_rows(row) } else { pow2_floor_u64(asked as u64) };
+    let want = if asked == 0 { default_packed_rows(row, false) } else { pow2_floor_u64(asked as u64) };
     let r = want.min(room) as u32;
     if r < 2 {
         return Err(if want < 2 {
@@ -990,24 +991,27 @@ fn thread_row(o: &Overrides, shape: &NestShape, n: u64, v: u32) -> bool {
         && (v as u64) < n
         && v as u64 * b < 16
         && row <= THREAD_ROW_MAX_BYTES
-        && default_packed_rows(row) * row <= THREAD_ROW_MAX_GROUP
+        && default_packed_rows(row, false) * row <= THREAD_ROW_MAX_GROUP
 }
 
 /// The most bytes of a default group of packed rows for which a short row takes a thread
-/// ([`thread_row`]).
+/// (`thread_row`).
 pub const THREAD_ROW_MAX_GROUP: u64 = 48;
 
 /// The rows a thread packs by default where its row is `row` bytes (of the widest row input;
-/// [`packed_rows_for`]): the fewest whose bytes are a multiple of 16 (8 rows of 2 bytes, 4 of
-/// 4, 2 of 8, 1 of 16 or more), or half as many, at least two, where the row's bytes are not
-/// a power of two (4 rows of 6 bytes, 2 of 12, 2 of 24, 4 of 10: 8-byte pieces). Measured on
-/// an H100 (thirty-first session, 16-byte pieces against 8): RMSNorm backward at 8388608 x 3
+/// [`packed_rows_for`]) and the kernel `streams` its rows (it only reduces them): the fewest
+/// whose bytes are a multiple of 16 (8 rows of 2 bytes, 4 of 4, 2 of 8, 1 of 16 or more), or
+/// half as many, at least two, where the row's bytes are not a power of two (4 rows of 6 bytes,
+/// 2 of 12, 2 of 24, 4 of 10: 8-byte pieces), except that a kernel that only reduces its rows
+/// keeps the fewest where they are at most [`THREAD_ROW_MAX_GROUP`] bytes. Measured on an
+/// H100 (thirty-first session, 16-byte pieces against 8): RMSNorm backward at 8388608 x 3
 /// 77.8 -> 74.45 us, 4194304 x 6 70.3 -> 69.6, 4194304 x 5 94.0 -> 67.9; LayerNorm backward
 /// 90.0 -> 87.6 and 79.8 -> 76.0; f32 RMSNorm at 4194304 x 3 74.1 -> 70.3; at N = 12, one row
-/// (24 bytes) against two, 69.8 against 69.35.
-pub fn default_packed_rows(row: u64) -> u64 {
+/// (24 bytes) against two, 69.8 against 69.35; row_col_stats (reduction only) at 8388608 x 3
+/// 51.75 against 55.45 with the half group, at 4194304 x 5 (80 bytes) 38.9 against 38.0.
+pub fn default_packed_rows(row: u64, streams: bool) -> u64 {
     let whole = 16 >> row.max(1).trailing_zeros().min(4);
-    if row.is_power_of_two() {
+    if row.is_power_of_two() || streams && whole * row <= THREAD_ROW_MAX_GROUP {
         whole
     } else {
         (whole / 2).max(2)
@@ -2012,7 +2016,10 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                 // softmax_bwd_colsum 68.2 -> 60.5. A kernel that only reduces its rows (it
                 // streams them) keeps its second row in flight: row_col_stats 37.7 against
                 // 38.4 packed.
-                match (packed_rows_for(shape.fast_bytes, &s, 1, 0), s.fast) {
+                let default = s.fast.map_or(0, |f| {
+                    default_packed_rows(f.cols * shape.fast_bytes.clamp(1, 8) as u64, shape.streams_inputs) as u32
+                });
+                match (packed_rows_for(shape.fast_bytes, &s, 1, default), s.fast) {
                     (Ok(r), Some(f)) => {
                         let bytes = f.cols * shape.fast_bytes.clamp(1, 8) as u64;
                         // A row that is not one aligned access (a thread's row of N = 3
@@ -2284,7 +2291,12 @@ mod tests {
         assert_eq!(form(6, 4), (1, 6, 2));
         assert_eq!(form(7, 4).0, 8);
         // The default group: the fewest rows of a multiple of 16 bytes, halved for odd rows.
-        assert_eq!([2, 4, 8, 16, 6, 10, 12, 14, 24].map(default_packed_rows), [8, 4, 2, 1, 4, 4, 2, 4, 2]);
+        assert_eq!(
+            [2, 4, 8, 16, 6, 10, 12, 14, 24].map(|r| default_packed_rows(r, false)),
+            [8, 4, 2, 1, 4, 4, 2, 4, 2]
+        );
+        // A reduction-only kernel keeps the 16-byte group up to 48 bytes.
+        assert_eq!([2, 6, 10, 12, 24].map(|r| default_packed_rows(r, true)), [8, 8, 4, 4, 2]);
         // The `vector` or `threads-per-row` option keeps the lanes.
         let o = Overrides { threads_per_row: 4, ..Overrides::default() };
         let s = choose_schedule(Mapping::RowFused, &shape(3, 2), &d, &o);
@@ -2292,7 +2304,7 @@ mod tests {
         // A reduction-only kernel packs an odd row too (one row would be three 2-byte loads).
         let reduce_only = NestShape { streams_inputs: true, ..shape(3, 2) };
         let s = choose_schedule(Mapping::RowFused, &reduce_only, &d, &Overrides::default());
-        assert_eq!(s.fast.map(|f| f.packed_rows), Some(4));
+        assert_eq!(s.fast.map(|f| f.packed_rows), Some(8));
         // Asked: as many rows as asked, up to PACKED_MAX_BYTES a row input (16 rows of 6
         // bytes would be 96, but the option takes at most 8).
         for (asked, want) in [(2, 2), (8, 8)] {
