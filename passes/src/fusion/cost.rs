@@ -592,10 +592,15 @@ fn launch_shape(
         let mut row_bytes = 0u64;
         let mut hoisted = 0u64;
         let mut row_inputs = 0u64;
+        // The widest element the row form accesses by column (row inputs, hoisted vectors,
+        // row outputs), as the lowering sizes its vectors (`FastPlan::bytes`): not a per-row
+        // scalar such as an f32 `rstd[i]` beside bf16 rows.
+        let mut col_widest = 0u64;
         for (b, (bytes, axes)) in reads {
             if !matches!(b, Buf::Mem(_)) || !reduced.iter().all(|a| axes.contains(a)) {
                 continue;
             }
+            col_widest = col_widest.max(bytes / ctx.extents.numel(axes).max(1));
             if axes.len() > reduced.len() {
                 row_bytes += bytes / (rows * cols);
                 row_inputs += 1;
@@ -603,6 +608,12 @@ fn launch_shape(
                 hoisted += 1;
             }
         }
+        for (b, bytes) in writes {
+            if matches!(b, Buf::Mem(_)) && *bytes >= rows * cols {
+                col_widest = col_widest.max(bytes / (rows * cols));
+            }
+        }
+        let col_widest = if col_widest > 0 { col_widest } else { widest };
         let fused_row = matches!(kernel, Kernel::Fused { style: Some(_), .. }) || row.is_none();
         let mapping = if fused_row { Mapping::RowFused } else { Mapping::RowReduction };
         let shape = NestShape {
@@ -611,7 +622,7 @@ fn launch_shape(
             elem_bytes: widest as u32,
             partials: partials as u32,
             shared_ok: true,
-            fast_bytes: if fused_row { widest as u32 } else { 0 },
+            fast_bytes: if fused_row { col_widest as u32 } else { 0 },
             row_inputs: row_inputs as u32,
             hoisted: hoisted as u32,
             row_reductions: reductions as u32,
