@@ -115,8 +115,9 @@ pub fn knobs(passes: &[&str], sms: u32) -> Vec<Knob> {
         // reductions take it (row sum 43.3 -> 39.5 us at 65536 x 1024; RMSNorm backward,
         // which writes dx, lost 3-11%).
         out.push(Knob { pass: l, key: "stream-loads", values: v(&["false", "true"]) });
-        // Rows a thread per row takes with one 16-byte load where a row is 8 bytes or less
-        // (N = 1-4 in bf16); compiles to the same program elsewhere.
+        // Rows a thread per row takes at once (its short row one access: N = 1-4 in bf16, and
+        // odd rows such as N = 3, 5, 6, 10, 12), in aligned pieces of up to 16 bytes, up to 128
+        // bytes a row input; compiles to the same program where rows take several threads.
         out.push(Knob { pass: l, key: "packed-rows", values: v(&["1", "2", "4", "8"]) });
     }
     out
