@@ -635,7 +635,7 @@ pub const OPTIONS: &[PassOptionInfo] = &[
     },
     PassOptionInfo {
         key: "packed-rows",
-        help: "a thread per row whose row is one vector (N x bytes <= 8) takes up to this many consecutive rows with one 16-byte load of each row input, then computes them one by one: 2, 4 or 8 (1: one row a thread; 0: the heuristic, which packs 8 or what fits where the kernel also writes such rows, not where it only reduces them; a tuner knob)",
+        help: "a thread per row whose row is one vector (a short row: N x bytes <= 8, or an odd row such as N = 3) takes this many consecutive rows at once, loading and storing each row input in aligned pieces of up to 16 bytes, then computes them one by one: 2, 4 or 8, at most 128 bytes a row input (1: one row a thread; 0: the heuristic, which packs the fewest rows whose bytes are a multiple of 16, half as many for an odd row of a kernel that writes its rows, and packs a kernel that only reduces its rows only where one row is several accesses; a tuner knob)",
         default: "0",
     },
     PassOptionInfo { key: "device", help: "device overrides, e.g. sms=108,smem=167936", default: "" },

@@ -158,9 +158,10 @@ pub struct FastShape {
     /// (gelu_bwd_bias at 200000 x 896, a partial last chunk: 72 bytes spilled at two CTAs of
     /// 256 without it, 124 registers and none with it).
     pub chunk_major: bool,
-    /// Rows a thread takes at once where a row is one vector of a thread's (a thread per row,
-    /// N x bytes <= 8): `packed_rows` consecutive rows, contiguous in memory, with one 16-byte
-    /// load of each row input (0 or 1: one row; option `packed-rows`, a tuner knob;
+    /// Rows a thread takes at once where a row is one vector of a thread's (a thread per row:
+    /// N x bytes <= 8, or an odd row, `vector = N`): `packed_rows` consecutive rows, contiguous
+    /// in memory, loaded and stored as one access of each row input split into aligned pieces
+    /// of up to 16 bytes (0 or 1: one row; option `packed-rows`, a tuner knob;
     /// [`packed_rows_for`]). The rows are then computed one by one as before.
     pub packed_rows: u32,
 }

@@ -640,8 +640,8 @@ fn launch_shape(
             None => rows.div_ceil(rpc),
         };
         // Packed rows (a thread per short row): each step loads `packed` rows of a thread
-        // with one 16-byte access of each row input, so a split takes that many times fewer
-        // steps with that many times the bytes in flight.
+        // (in aligned pieces of up to 16 bytes of each row input), so a split takes that many
+        // times fewer steps with that many times the bytes in flight.
         let packed = s.fast.map_or(1, |f| f.packed_rows.max(1)) as u64;
         let (regs, inflight) = match s.fast {
             // Register-resident rows: each thread holds its columns of every row input,
