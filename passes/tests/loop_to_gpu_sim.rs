@@ -147,8 +147,8 @@ fn random_programs_lower_to_gpu_and_agree() {
 /// the norm backward examples at N = 100 (vector 4 for bf16), 384 (a partial last chunk for
 /// bf16), 1 (vector 1), 520 (a CTA per row) and M = 1, 7, 40 (several splits, a tiny grid:
 /// every CTA loops over splits; M not a multiple of the rows in flight), with one and two
-/// rows in flight, in op-major and chunk-major emission, in the reload form, and the forward
-/// norms (no partials),
+/// rows in flight, in op-major and chunk-major emission, in the reload form, odd short rows (a
+/// thread per row, packed in pieces), and the forward norms (no partials),
 /// against the interpreter; and a hint that does not match the run-time N (the slow path runs).
 #[test]
 fn fast_path_agrees() {
@@ -244,6 +244,21 @@ fn fast_path_agrees() {
             (13, 2200, 2200, "grid=4 cluster=2 reload=true staged-rows=2"),
             (13, 2200, 2200, "grid=4 cluster=2 shared-accs=true"),
             (40, 2000, 2056, "grid=4 cluster=2"),
+            // Odd short rows (a thread per row, `vector = N`, packed rows in aligned pieces):
+            // the default groups, more and fewer rows asked, one row a thread, rows in
+            // flight instead of packing, chunk-major emission, shared accumulators, splits
+            // sized at run time, a ring asked for (not staged: 6-byte rows are no copy
+            // width), and the slow path of a hint the run-time N misses.
+            (1001, 3, 3, "grid=3"),
+            (1001, 3, 3, "grid=3 packed-rows=8"),
+            (33, 5, 5, "grid=2"),
+            (300, 6, 6, "grid=3 packed-rows=1"),
+            (300, 6, 6, "grid=3 rows-in-flight=2"),
+            (300, 12, 12, "grid=2 chunk-major=true"),
+            (130, 10, 10, "grid=2 shared-accs=true"),
+            (23, 6, 6, "grid=3 partials=5"),
+            (7, 3, 3, "grid=1 staged-rows=2"),
+            (40, 5, 3, "grid=2"),
         ] {
             let inputs = |ctx: &Context, f: OpId| named_inputs(ctx, f, 5, &[1], &[("M", m), ("N", n)]);
             // `partials=K` is an option of the fusion pass, the rest of the lowering.
