@@ -439,12 +439,8 @@ impl<'a> KernelBuilder<'a> {
         let mut load = |kb: &mut Self| -> R<Vec<Value>> {
             let mut out = Vec::with_capacity(v);
             for &(e, w) in &pieces {
-                let o = if e == 0 {
-                    off
-                } else {
-                    let ec = kb.iconst(e as i64);
-                    kb.ibin(Ix::Add, off, ec)
-                };
+                let ec = kb.iconst(e as i64);
+                let o = kb.ibin(Ix::Add, off, ec);
                 if w == 1 {
                     out.push(kb.push1(mgpu::LoadOp::state(kb.loc, ptr, o, elem, nc, None)));
                 } else {
@@ -484,12 +480,8 @@ impl<'a> KernelBuilder<'a> {
         let pieces = vector_pieces(vals.len(), morf_gpu::types::elem_bytes(self.ctx, ty) as u32, align);
         let mut store = |kb: &mut Self| -> R<()> {
             for &(e, w) in &pieces {
-                let o = if e == 0 {
-                    off
-                } else {
-                    let ec = kb.iconst(e as i64);
-                    kb.ibin(Ix::Add, off, ec)
-                };
+                let ec = kb.iconst(e as i64);
+                let o = kb.ibin(Ix::Add, off, ec);
                 let st = if w == 1 {
                     mgpu::StoreOp::state(kb.loc, vals[e], ptr, o)
                 } else {
@@ -873,7 +865,7 @@ impl<'a> KernelBuilder<'a> {
                             let et = kb.ctx.element_type(kb.ctx.value_type(*w));
                             let width = (16 / morf_gpu::types::elem_bytes(kb.ctx, et).max(1)).max(1);
                             let width = if n % width as i64 == 0 && v % width == 0 { width } else { 1 };
-                            kb.vstore_chunks(&vals, width, wp, b0, valid[c])?;
+                            kb.vstore_aligned(&vals, wp, b0, valid[c], width)?;
                             continue;
                         }
                         let b0 = kb.offset(*w, &[sidx, bases[c]]);
@@ -968,32 +960,7 @@ impl<'a> KernelBuilder<'a> {
 
     /// Scalar stores of `vals` at `ptr[off + e]` (under `valid`).
     pub(super) fn vstore_scalars(&mut self, vals: &[Value], ptr: Value, off: Value, valid: Option<Value>) -> R<()> {
-        self.vstore_chunks(vals, 1, ptr, off, valid)
-    }
-
-    /// Stores of `vals` at `ptr[off + e]` (under `valid`), `width` elements a store: vectors of
-    /// `width` (the caller knows `off` and `ptr` keep them aligned), scalars at 1.
-    pub(super) fn vstore_chunks(
-        &mut self,
-        vals: &[Value],
-        width: usize,
-        ptr: Value,
-        off: Value,
-        valid: Option<Value>,
-    ) -> R<()> {
-        let width = width.max(1);
-        let mut body = |kb: &mut Self| -> R<()> {
-            for (q, part) in vals.chunks(width).enumerate() {
-                let qc = kb.iconst((q * width) as i64);
-                let o = kb.ibin(Ix::Add, off, qc);
-                kb.vstore(part, ptr, o, None)?;
-            }
-            Ok(())
-        };
-        match valid {
-            Some(c) => self.if_then(c, &mut body),
-            None => body(self),
-        }
+        self.vstore_aligned(vals, ptr, off, valid, 1)
     }
 
     /// One row of the fast path: row-level ops as in the slow path (stores by the row's first
@@ -1180,12 +1147,12 @@ impl<'a> KernelBuilder<'a> {
         for &b in &merged {
             let vals: Vec<Value> = held.iter().filter(|(x, _, _)| *x == b).flat_map(|(_, _, v)| v.clone()).collect();
             let ptr = self.get(b)?;
-            let off = self.held_offset(b, i)?;
+            let off = self.held_offset(b, i);
             self.vstore(&vals, ptr, off, None)?;
         }
         for (b, r, vals) in held.iter().filter(|(b, _, _)| !merged.contains(b)) {
             let ptr = self.get(*b)?;
-            let off = self.held_offset(*b, *r)?;
+            let off = self.held_offset(*b, *r);
             self.vstore(vals, ptr, off, None)?;
         }
         Ok(())
@@ -1193,11 +1160,11 @@ impl<'a> KernelBuilder<'a> {
 
     /// Where a held store of row `r` of `buf` goes: `buf[r]` for a 1-D buffer (a row's
     /// scalar), else the row's first element.
-    fn held_offset(&mut self, buf: Value, r: Value) -> R<Value> {
+    fn held_offset(&mut self, buf: Value, r: Value) -> Value {
         if buffer_shape(self.ctx, buf).len() == 1 {
-            Ok(r)
+            r
         } else {
-            Ok(self.fast_row_offset(buf, &[r]))
+            self.fast_row_offset(buf, &[r])
         }
     }
 

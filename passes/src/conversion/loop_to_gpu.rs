@@ -77,8 +77,8 @@ use morf_loop::{buffer_type, is_buffer};
 
 use super::schedule::{
     choose_schedule, fast_regs, final_vec_lanes, flush_lanes, is_final_lanes, mapping_applies, planned_ctas_per_sm,
-    register_cap, split_rows, Fallback, Mapping, NestShape, Overrides, PartialStore, Schedule, MAX_STAGED_ROWS,
-    SCHEDULE_ATTR,
+    pow2_floor, register_cap, split_rows, Fallback, Mapping, NestShape, Overrides, PartialStore, Schedule,
+    MAX_STAGED_ROWS, SCHEDULE_ATTR,
 };
 use crate::fusion::device::Device;
 use crate::transforms::loop_utils::{
@@ -1448,12 +1448,6 @@ const MERGED_FINAL_REGS: u64 = 64;
 /// spilled 8 bytes at 48 registers in LayerNorm's merged kernel without size hints.
 fn strided_terms(unroll: i64, reduces: usize) -> i64 {
     (unroll / reduces.max(1) as i64).max(1)
-}
-
-/// The largest power of two `<= x` (`x >= 1`): a `vector` option or schedule entry as a
-/// vector width.
-fn pow2_floor(x: u32) -> u32 {
-    1 << (31 - x.max(1).leading_zeros())
 }
 
 /// The `index` arithmetic the kernels compute (folded on constants by

@@ -193,11 +193,11 @@ pub fn packed_rows_for(bytes: u32, s: &Schedule, rows_in_flight: u32, asked: u32
     }
     let row = (f.cols * bytes.clamp(1, 8) as u64).max(1);
     // Asked (a power of two taken), as many as asked; by default (0) default_packed_rows of a
-    // kernel that writes its rows;
-    // either at most as many as PACKED_MAX_BYTES holds.
-    let room = pow2_floor_u64(PACKED_MAX_BYTES / row);
-    let want = if asked == 0 { default_packed_rows(row, false) } else { pow2_floor_u64(asked as u64) };
-    let r = want.min(room) as u32;
+    // kernel that writes its rows; either at most as many as PACKED_MAX_BYTES holds (one,
+    // refused below, where even one row is over it).
+    let room = pow2_floor((PACKED_MAX_BYTES / row) as u32);
+    let want = if asked == 0 { default_packed_rows(row, false) as u32 } else { pow2_floor(asked) };
+    let r = want.min(room);
     if r < 2 {
         return Err(if want < 2 {
             format!("a row is {row} bytes, a multiple of 16: one access a row already")
@@ -208,13 +208,10 @@ pub fn packed_rows_for(bytes: u32, s: &Schedule, rows_in_flight: u32, asked: u32
     Ok(r)
 }
 
-/// The largest power of two at most `x` (0 for 0).
-fn pow2_floor_u64(x: u64) -> u64 {
-    if x == 0 {
-        0
-    } else {
-        1 << (63 - x.leading_zeros())
-    }
+/// The largest power of two `<= x` (1 for 0): a `vector` option or schedule entry as a
+/// vector width, rows a thread packs, lanes a column.
+pub fn pow2_floor(x: u32) -> u32 {
+    1 << (31 - x.max(1).leading_zeros())
 }
 
 /// Bytes of the shared accumulators of a reload-form CTA per row with `partials` partials
@@ -1275,11 +1272,7 @@ pub fn flush_lanes(threads: u32, slots: u32, cols: Option<u64>) -> u32 {
     if (slots as u64) < FLUSH_LANES_MIN_SLOTS {
         return 1;
     }
-    let most = (threads as u64 / n).min(32);
-    if most < 2 {
-        return 1;
-    }
-    1 << (63 - most.leading_zeros())
+    pow2_floor((threads as u64 / n).min(32) as u32)
 }
 
 /// Row slots from which a split's flush combines a column with a group of lanes
@@ -2017,27 +2010,26 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                 // softmax_bwd_colsum 68.2 -> 60.5. A kernel that only reduces its rows (it
                 // streams them) keeps its second row in flight: row_col_stats 37.7 against
                 // 38.4 packed.
-                let default = s.fast.map_or(0, |f| {
-                    default_packed_rows(f.cols * shape.fast_bytes.clamp(1, 8) as u64, shape.streams_inputs) as u32
-                });
+                // A thread's row bytes (of the widest row input).
+                let row = s.fast.map_or(0, |f| f.cols * shape.fast_bytes.clamp(1, 8) as u64);
+                let default = default_packed_rows(row, shape.streams_inputs) as u32;
                 match (packed_rows_for(shape.fast_bytes, &s, 1, default), s.fast) {
                     (Ok(r), Some(f)) => {
-                        let bytes = f.cols * shape.fast_bytes.clamp(1, 8) as u64;
                         // A row that is not one aligned access (a thread's row of N = 3
                         // bf16 is three 2-byte loads) is packed in a streaming kernel too.
                         let pieces = vector_pieces(f.cols as usize, shape.fast_bytes, f.cols as usize).len();
                         let by_default = (!shape.streams_inputs || pieces > 1) && o.rows_in_flight != 2;
                         // The group's 16-byte accesses of the widest row input.
-                        let group = r as u64 * bytes;
+                        let group = r as u64 * row;
                         let elems = r as usize * f.cols as usize;
                         let with = match vector_pieces(elems, shape.fast_bytes, elems).len() {
                             1 => "with one 16-byte access".to_string(),
                             k => format!("with {k} accesses ({group} bytes)"),
                         };
                         s.notes.0.push(if by_default {
-                            format!("packed rows: a thread's row is {bytes} bytes a row input, so it loads and stores {r} rows {with} (packed-rows=1 keeps one row a thread)")
+                            format!("packed rows: a thread's row is {row} bytes a row input, so it loads and stores {r} rows {with} (packed-rows=1 keeps one row a thread)")
                         } else {
-                            format!("a thread's row is {bytes} bytes a row input; packed-rows={r} (a tuner knob) would load {r} rows {with}")
+                            format!("a thread's row is {row} bytes a row input; packed-rows={r} (a tuner knob) would load {r} rows {with}")
                         });
                         by_default.then_some((1, r))
                     }
@@ -2164,10 +2156,10 @@ mod tests {
         assert_eq!(flush_lanes(256, 256, Some(0)), 1);
     }
 
-    #[test]
-    fn packed_rows_where_a_row_is_one_short_vector() {
-        let d = Device::h200();
-        let shape = |cols: u64, bytes: u32| NestShape {
+    /// The row kernel of a backward norm over 8388608 rows of `cols` elements of `bytes`: two
+    /// row inputs, a hoisted vector, a row reduction and a column partial.
+    fn short_rows(cols: u64, bytes: u32) -> NestShape {
+        NestShape {
             rows: Some(8388608),
             cols: Some(cols),
             elem_bytes: bytes,
@@ -2178,7 +2170,13 @@ mod tests {
             hoisted: 1,
             row_reductions: 1,
             ..NestShape::default()
-        };
+        }
+    }
+
+    #[test]
+    fn packed_rows_where_a_row_is_one_short_vector() {
+        let d = Device::h200();
+        let shape = short_rows;
         let packed = |cols: u64, bytes: u32, asked: u32| {
             let o = Overrides { packed_rows: asked, ..Overrides::default() };
             let s = choose_schedule(Mapping::RowFused, &shape(cols, bytes), &d, &o);
@@ -2253,18 +2251,7 @@ mod tests {
     #[test]
     fn a_thread_per_odd_short_row_with_multi_vector_packed_rows() {
         let d = Device::h200();
-        let shape = |cols: u64, bytes: u32| NestShape {
-            rows: Some(8388608),
-            cols: Some(cols),
-            elem_bytes: bytes,
-            partials: 1,
-            shared_ok: true,
-            fast_bytes: bytes,
-            row_inputs: 2,
-            hoisted: 1,
-            row_reductions: 1,
-            ..NestShape::default()
-        };
+        let shape = short_rows;
         let form = |cols: u64, bytes: u32| {
             let s = choose_schedule(Mapping::RowFused, &shape(cols, bytes), &d, &Overrides::default());
             let f = s.fast.expect("fast form");
