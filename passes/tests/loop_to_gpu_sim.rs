@@ -259,6 +259,19 @@ fn fast_path_agrees() {
             (23, 6, 6, "grid=3 partials=5"),
             (7, 3, 3, "grid=1 staged-rows=2"),
             (40, 5, 3, "grid=2"),
+            // Warp-transposed packed rows (each warp's 32 groups loaded and stored in
+            // consecutive pieces through shared memory): pieces of 8 bytes (4 rows of N = 3
+            // or 7) and of 16 (8 rows of N = 2 or 5), groups of two rows of N = 14 and 20, the
+            // warps at a split's ends computing row by row (M not a multiple of a warp's
+            // rows, several splits a CTA, splits sized at run time), and the slow path.
+            (3001, 7, 7, "grid=2 warp-transpose=true"),
+            (2999, 3, 3, "grid=3 warp-transpose=true"),
+            (1500, 5, 5, "grid=2 packed-rows=8 warp-transpose=true"),
+            (4100, 2, 2, "grid=3 packed-rows=8 warp-transpose=true"),
+            (700, 14, 14, "grid=2 warp-transpose=true"),
+            (650, 20, 20, "grid=1 warp-transpose=true"),
+            (2000, 7, 7, "grid=2 warp-transpose=true partials=5"),
+            (300, 6, 7, "grid=2 warp-transpose=true"),
         ] {
             let inputs = |ctx: &Context, f: OpId| named_inputs(ctx, f, 5, &[1], &[("M", m), ("N", n)]);
             // `partials=K` is an option of the fusion pass, the rest of the lowering.

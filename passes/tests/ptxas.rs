@@ -169,8 +169,11 @@ const MEASURED_SPILLS: &[(&str, &str, u64)] = &[
 /// spills (but the few of [`MEASURED_SPILLS`], within their bytes): the examples are what
 /// users run first. So do they with packed rows
 /// (`packed-rows=8`: a thread per row takes up to eight rows) at N = 1, 2, 3 and 4, where rows
-/// are short enough to pack (most examples do there), and with the default schedule at the odd
-/// short rows N = 3, 5, 6, 10 and 12 (a thread per row, packed in pieces).
+/// are short enough to pack (most examples do there), with the default schedule at the odd
+/// short rows N = 3, 5, 6, 10 and 12 (a thread per row, packed in pieces), and with
+/// warp-transposed packed rows (`warp-transpose=true`: `bar.warp.sync` and shared memory) at
+/// N = 2, 3 and 7 and eight rows of N = 5 (N = 14 and 20, whose groups spill a few bytes at
+/// ptxas' own register choice, are relieved: the next test).
 #[test]
 fn every_example_assembles_without_spills() {
     let Some(ptxas) = find_ptxas() else {
@@ -183,7 +186,7 @@ fn every_example_assembles_without_spills() {
     let tmp = std::env::temp_dir().join(format!("morf-ptxas-examples-{}", std::process::id()));
     std::fs::create_dir_all(&tmp).unwrap();
     let mut failures = Vec::new();
-    let (mut assembled, mut packed) = (0, 0);
+    let (mut assembled, mut packed, mut transposed) = (0, 0, 0);
     for file in &files {
         let text = std::fs::read_to_string(file).unwrap();
         let plain = [
@@ -211,7 +214,13 @@ fn every_example_assembles_without_spills() {
             [1, 2, 3, 4].map(|n| (format!("size-hints=B=64,M=8388608,K=8388608,N={n}"), "packed-rows=8", true));
         // Odd short rows, a thread per row with its default packed rows (thirty-first session).
         let odd = [3, 5, 6, 10, 12].map(|n| (format!("size-hints=B=64,M=8388608,K=8388608,N={n}"), "", true));
-        for (hints, extra, fused) in plain.into_iter().chain(packing).chain(odd) {
+        let wide = |n: u32| format!("size-hints=B=64,M=8388608,K=8388608,N={n}");
+        let warp = [2, 3, 7].map(|n| (wide(n), "warp-transpose=true", true)).into_iter().chain([(
+            wide(5),
+            "packed-rows=8 warp-transpose=true",
+            true,
+        )]);
+        for (hints, extra, fused) in plain.into_iter().chain(packing).chain(odd).chain(warp) {
             let pipeline = if fused { "gpu" } else { "gpu-unfused" };
             let name = format!("{} [{pipeline} {hints} {extra}]", file.strip_prefix(&root).unwrap().display());
             let lower = format!("{extra} {hints}");
@@ -222,6 +231,7 @@ fn every_example_assembles_without_spills() {
                     if ctx.isa::<FuncOp>(op) {
                         let s = ctx.attr(op, "morf.schedule").and_then(|a| ctx.attr_str(a)).unwrap_or("");
                         any |= s.contains("packed-rows=");
+                        transposed += usize::from(s.contains("warp-transpose"));
                     }
                 });
                 packed += usize::from(any);
@@ -255,10 +265,14 @@ fn every_example_assembles_without_spills() {
         }
     }
     let _ = std::fs::remove_dir_all(&tmp);
-    println!("ptxas ({}): {assembled} example modules assembled, {packed} with packed rows", ptxas.display());
+    println!(
+        "ptxas ({}): {assembled} example modules assembled, {packed} with packed rows, {transposed} warp-transposed kernels",
+        ptxas.display()
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
     assert!(files.len() >= 15, "expected at least 15 examples, found {}", files.len());
     assert!(packed >= 20, "expected packed rows in most examples at N <= 4, found {packed}");
+    assert!(transposed >= 30, "expected warp-transposed packed rows in most examples, found {transposed}");
 }
 
 /// The brief's ten benchmark rows through `--pipeline=gpu` with size hints for M and N (both
@@ -339,7 +353,9 @@ fn benchmark_shapes_do_not_spill() {
 /// (32768 x 768 and 131072 x 256: ptxas chose 48 registers for rmsnorm_bwd's and spilled 12
 /// bytes) assembles without a spill once relieved, and each relieved kernel's registers leave
 /// the CTAs per SM it was bounded to: the occupancy ptxas chose, or one CTA fewer where that
-/// still spilled.
+/// still spilled. So do the warp-transposed packed rows of N = 14 and 20 (two rows of 28 or 40
+/// bytes a thread: layernorm_fwd and softmax_fwd_colsum spilled 24-36 bytes at ptxas' 80
+/// registers).
 #[test]
 fn spill_relief_leaves_no_spill_and_keeps_the_occupancy() {
     use morf_passes::conversion::schedule::resident_ctas;
@@ -368,10 +384,19 @@ fn spill_relief_leaves_no_spill_and_keeps_the_occupancy() {
     let (mut failures, mut relieved) = (Vec::new(), 0);
     for file in &files {
         let text = std::fs::read_to_string(file).unwrap();
-        for hints in ["size-hints=B=64,M=32768,K=32768,N=768", "size-hints=B=64,M=131072,K=131072,N=256"] {
-            for fused in [false, true] {
-                let name = format!("{} [{} {hints}]", file.strip_prefix(&root).unwrap().display(), fused);
-                let (mut ctx, module) = lower_example(&text, &name, fused.then_some(hints), hints);
+        let shapes = [
+            ("size-hints=B=64,M=32768,K=32768,N=768", "", false),
+            ("size-hints=B=64,M=32768,K=32768,N=768", "", true),
+            ("size-hints=B=64,M=131072,K=131072,N=256", "", false),
+            ("size-hints=B=64,M=131072,K=131072,N=256", "", true),
+            ("size-hints=B=64,M=8388608,K=8388608,N=14", "warp-transpose=true", true),
+            ("size-hints=B=64,M=8388608,K=8388608,N=20", "warp-transpose=true", true),
+        ];
+        for (hints, extra, fused) in shapes {
+            {
+                let name = format!("{} [{} {hints} {extra}]", file.strip_prefix(&root).unwrap().display(), fused);
+                let lower = format!("{extra} {hints}");
+                let (mut ctx, module) = lower_example(&text, &name, fused.then_some(hints), &lower);
                 let first = match assemble_module(&ctx, module) {
                     Ok(log) => log,
                     Err(e) => {

@@ -81,6 +81,7 @@ pub fn register(ctx: &mut Context) {
         ClusterWaitOp::info(),
         ShuffleOp::info(),
         WarpReduceOp::info(),
+        WarpBarrierOp::info(),
         IfOp::info(),
         YieldOp::info(),
     ] {

@@ -14,7 +14,8 @@
 //!   type) are the interpreter's own;
 //! - `mgpu.barrier` reached with part of the block inactive is an error (CUDA requires
 //!   barriers in uniform control flow); in lockstep a barrier reached by all threads needs
-//!   no other work;
+//!   no other work; likewise `mgpu.warp_barrier` reached by some but not all lanes of a warp
+//!   (a block whose thread count is not a multiple of 32 has a last warp of fewer lanes);
 //! - a cooperative kernel's top-level `mgpu.grid_barrier`s split its body into phases: each
 //!   phase runs in every block before the next one starts, and a block keeps its threads'
 //!   values and its shared memory between phases (what co-resident blocks waiting at the
@@ -61,7 +62,7 @@ use crate::ops::{
     AtomicKind, AtomicRmwOp, BarrierOp, BlockDimOp, BlockIdOp, ClusterArriveOp, ClusterStoreOp, ClusterWaitOp,
     CopyAsyncCommitOp, CopyAsyncOp, CopyAsyncWaitOp, DynamicSharedOp, GridBarrierOp, GridDimOp, IfOp, LaneIdOp,
     LaunchOp, LoadOp, LoadVecOp, ReduceKind, SharedAllocOp, ShuffleMode, ShuffleOp, StoreOp, StoreVecOp, ThreadIdOp,
-    WarpIdOp, WarpReduceOp,
+    WarpBarrierOp, WarpIdOp, WarpReduceOp,
 };
 use crate::types::{elem_bytes, ptr_parts};
 
@@ -465,6 +466,24 @@ impl<'c> Sim<'c> {
                         self.nthreads
                     ),
                 ));
+            }
+        } else if ctx.isa::<WarpBarrierOp>(op) {
+            // Lockstep again, but each warp with any lane here must have all of them here.
+            for (w, lanes) in mask.chunks(WARP).enumerate() {
+                if lanes.iter().any(|a| *a) {
+                    if let Some(l) = lanes.iter().position(|a| !*a) {
+                        let t = w * WARP + l;
+                        let active = lanes.iter().filter(|a| **a).count();
+                        return Err(self.err(
+                            op,
+                            t,
+                            format!(
+                                "reached by only {active} of the 32 lanes of warp {w} (divergent warp barrier; thread {t} \
+                                 is inactive)"
+                            ),
+                        ));
+                    }
+                }
             }
         } else if ctx.isa::<GridBarrierOp>(op) {
             // The launch splits the body at its top-level grid barriers; one met here is

@@ -89,6 +89,60 @@ mgpu.func @k(%p: !mgpu.ptr<f32>, %n: index) kernel {
     assert!(e.contains("(thread 16, block 0)"), "{e}");
 }
 
+/// A warp hands values to other lanes through shared memory between warp barriers: lane `l`
+/// writes `p[l]` to slot `31 - l`, and after the barrier reads its own slot, so each warp
+/// reverses its 32 elements. The second warp of the block takes another branch (a warp
+/// barrier needs its own warp's lanes only).
+#[test]
+fn warp_barrier_exchanges_within_each_warp() {
+    let k = r#"
+mgpu.func @k(%p: !mgpu.ptr<f32>, %n: index) kernel {
+  %t = mgpu.thread_id : index
+  %l = mgpu.lane_id : index
+  %w = mgpu.warp_id : index
+  %c0 = mloop.constant 0 : index
+  %c31 = mloop.constant 31 : index
+  %c32 = mloop.constant 32 : index
+  %s = mgpu.shared_alloc {size = 64 : i64} : !mgpu.ptr<f32, 3>
+  %base = mloop.mul %w, %c32 : index
+  %v = mgpu.load %p[%t] : !mgpu.ptr<f32>
+  %first = mloop.cmp eq, %w, %c0 : index
+  mgpu.if %first {
+    %r = mloop.sub %c31, %l : index
+    %at = mloop.add %base, %r : index
+    mgpu.store %v, %s[%at] : !mgpu.ptr<f32, 3>
+    mgpu.warp_barrier
+    %mine = mloop.add %base, %l : index
+    %x = mgpu.load %s[%mine] : !mgpu.ptr<f32, 3>
+    mgpu.warp_barrier
+    mgpu.store %x, %p[%t] : !mgpu.ptr<f32>
+    mgpu.yield
+  }
+  mgpu.return
+}"#;
+    let out = run(&program(k, 1, 64), 64).unwrap();
+    let want: Vec<f64> = (0..32).rev().chain(32..64).map(|i| i as f64).collect();
+    assert_eq!(out, want);
+}
+
+#[test]
+fn warp_barrier_under_divergence_within_a_warp_is_an_error() {
+    let k = r#"
+mgpu.func @k(%p: !mgpu.ptr<f32>, %n: index) kernel {
+  %t = mgpu.thread_id : index
+  %c40 = mloop.constant 40 : index
+  %lo = mloop.cmp lt, %t, %c40 : index
+  mgpu.if %lo {
+    mgpu.warp_barrier
+    mgpu.yield
+  }
+  mgpu.return
+}"#;
+    let e = run(&program(k, 1, 64), 64).unwrap_err();
+    assert!(e.contains("'mgpu.warp_barrier' op reached by only 8 of the 32 lanes of warp 1"), "{e}");
+    assert!(e.contains("thread 40 is inactive"), "{e}");
+}
+
 #[test]
 fn barrier_in_a_loop_with_different_trip_counts_is_an_error() {
     let k = r#"

@@ -149,6 +149,23 @@ pub(super) struct FastState {
     /// Ops of this row's inner parallels already emitted before its first row reduction
     /// ([`KernelBuilder::early_accumulates`]), skipped where their block is emitted.
     pub(super) early: HashSet<OpId>,
+    /// Warp-transposed packed rows ([`FastShape::warp_transpose`]): where the warps' spans
+    /// sit in the dynamic shared memory; `None`: each thread accesses its own group.
+    pub(super) transpose: Option<Transpose>,
+}
+
+/// Where warp-transposed packed rows hand a warp's span to its lanes
+/// ([`KernelBuilder::packed_row_loop`]).
+#[derive(Clone, Debug)]
+pub(super) struct Transpose {
+    /// First byte of the warps' spans in the launch's dynamic shared memory (a multiple of
+    /// 16).
+    pub(super) base: u64,
+    /// Bytes of one warp's span: 32 groups of the widest row buffer the schedule planned
+    /// ([`Schedule::transpose_shared_bytes`]); a buffer of wider groups is not transposed.
+    pub(super) warp_bytes: u64,
+    /// The dynamic shared memory viewed as each element type used so far.
+    pub(super) ptrs: Vec<(Type, Value)>,
 }
 
 /// A staged row of this row in the reload form: its `(buffer, row)` key in
@@ -178,6 +195,19 @@ pub(super) fn float_bytes(ctx: &Context, t: Type) -> Option<u32> {
         "f32" => Some(4),
         _ => Some(2),
     }
+}
+
+/// The elements of each piece a warp accesses its span of groups of `ge` elements of
+/// `elem_bytes` in (warp-transposed packed rows): the largest power of two dividing `ge`, at
+/// most 16 bytes and 8 elements, so that the span (32 groups, at a multiple of `ge`) is
+/// exactly 32 x `ge / w` aligned pieces.
+pub(super) fn warp_piece(ge: usize, elem_bytes: u32) -> usize {
+    let most = (16 / elem_bytes.clamp(1, 16) as usize).clamp(1, 8);
+    let mut w = 1;
+    while w * 2 <= most && ge.is_multiple_of(w * 2) {
+        w *= 2;
+    }
+    w
 }
 
 /// Whether loop-IR index `x` is the row iv `iv` of nest `nest`, or a clamp `min(iv, c)` (a
@@ -511,6 +541,7 @@ impl<'a> KernelBuilder<'a> {
         g: &SplitGeometry,
         t: Value,
         staged: &[Staged],
+        transpose: Option<(u64, u64)>,
     ) -> R<()> {
         let fast = s.fast.expect("fast schedule");
         let packed = fast.packed_rows.max(1) as usize;
@@ -573,6 +604,11 @@ impl<'a> KernelBuilder<'a> {
             reload: fast.reload,
             coherent_vectors: self.coherent_vectors,
             chunk_major: fast.chunk_major || self.opts.chunk_major,
+            transpose: transpose.filter(|_| packed > 1).map(|(base, warp_bytes)| Transpose {
+                base,
+                warp_bytes,
+                ptrs: Vec::new(),
+            }),
             ..FastState::default()
         });
         // A warp per row accumulates in its slot's rows of the shared partials; a CTA per row
@@ -1030,10 +1066,22 @@ impl<'a> KernelBuilder<'a> {
             kb.fast_row(body, t, true)?;
             Ok::<_, Diagnostic>(kb.fs().accs.concat())
         };
+        let transposed = self.fs().transpose.is_some();
         self.for_loop(start, rend, step, carried, &mut |kb, i, cur| {
-            let rc = kb.iconst(packed as i64);
-            let end = kb.ibin(Ix::Add, i, rc);
-            let lo = kb.icmp("ge", i, row0);
+            // The rows the packed branch needs whole: the thread's group, or with
+            // warp-transposed rows the warp's 32 groups (its lanes' groups are consecutive:
+            // a thread per row, slot = thread), a condition the same on every lane of the
+            // warp, whose barriers need them all.
+            let (first, span) = if transposed {
+                let lane = kb.id::<mgpu::LaneIdOp>();
+                let rc = kb.iconst(packed as i64);
+                let lr = kb.ibin(Ix::Mul, lane, rc);
+                (kb.ibin(Ix::Sub, i, lr), kb.iconst(32 * packed as i64))
+            } else {
+                (i, kb.iconst(packed as i64))
+            };
+            let end = kb.ibin(Ix::Add, first, span);
+            let lo = kb.icmp("ge", first, row0);
             let hi = kb.icmp("le", end, rend);
             let mut conds = vec![lo, hi];
             if !scalars.is_empty() {
@@ -1051,10 +1099,25 @@ impl<'a> KernelBuilder<'a> {
                 full,
                 &mut |kb| {
                     let mut loaded = Vec::new();
+                    // Warp-transposed: every span's loads first (all in flight at once), then
+                    // each handed to the lanes through shared memory.
+                    let mut spans = Vec::new();
                     for &(b, elem) in inputs {
                         let ptr = kb.get(b)?;
-                        let off = kb.fast_row_offset(b, &[i]);
-                        loaded.push((b, kb.vload_n(ptr, off, elem, true, None, packed * n)?));
+                        match if transposed { kb.transpose_region(elem, packed * n) } else { None } {
+                            Some((sp, region)) => {
+                                let woff = kb.fast_row_offset(b, &[first]);
+                                let pieces = kb.warp_load(ptr, woff, elem, packed * n)?;
+                                spans.push((b, elem, sp, region, pieces));
+                            }
+                            None => {
+                                let off = kb.fast_row_offset(b, &[i]);
+                                loaded.push((b, kb.vload_n(ptr, off, elem, true, None, packed * n)?));
+                            }
+                        }
+                    }
+                    for (b, elem, sp, region, pieces) in spans {
+                        loaded.push((b, kb.warp_hand_in(sp, region, elem, &pieces, packed * n)?));
                     }
                     // Each scalar input's R values, in vectors of up to 16 bytes.
                     let mut scalar_vals: Vec<(Value, Vec<Value>)> = Vec::new();
@@ -1086,7 +1149,7 @@ impl<'a> KernelBuilder<'a> {
                     }
                     kb.fs().packed_uni.clear();
                     let held = kb.fs().packed_stores.take().unwrap_or_default();
-                    kb.store_packed(&held, &rows, i)?;
+                    kb.store_packed(&held, &rows, i, transposed.then_some(first))?;
                     Ok(accs)
                 },
                 &mut |kb| {
@@ -1132,7 +1195,13 @@ impl<'a> KernelBuilder<'a> {
     /// the group's first row `i` (split into aligned pieces of at most 16 bytes); any other
     /// store goes out as it was emitted, in order. A 1-D buffer holds the rows' scalars
     /// ([`Self::hold_packed_scalar`]), at `i`; any other a row of N each, at `i * N`.
-    pub(super) fn store_packed(&mut self, held: &[(Value, Value, Vec<Value>)], rows: &[Value], i: Value) -> R<()> {
+    pub(super) fn store_packed(
+        &mut self,
+        held: &[(Value, Value, Vec<Value>)],
+        rows: &[Value],
+        i: Value,
+        warp_first: Option<Value>,
+    ) -> R<()> {
         let mut bufs: Vec<Value> = Vec::new();
         for (b, _, _) in held {
             if !bufs.contains(b) {
@@ -1147,6 +1216,16 @@ impl<'a> KernelBuilder<'a> {
         for &b in &merged {
             let vals: Vec<Value> = held.iter().filter(|(x, _, _)| *x == b).flat_map(|(_, _, v)| v.clone()).collect();
             let ptr = self.get(b)?;
+            // A row buffer of warp-transposed rows: the warp stores its span.
+            let rowwise = buffer_shape(self.ctx, b).len() > 1;
+            let elem = self.ctx.element_type(self.ctx.value_type(b));
+            if let Some(wf) = warp_first.filter(|_| rowwise) {
+                if let Some((sp, region)) = self.transpose_region(elem, vals.len()) {
+                    let woff = self.fast_row_offset(b, &[wf]);
+                    self.warp_store(&vals, ptr, woff, sp, region)?;
+                    continue;
+                }
+            }
             let off = self.held_offset(b, i);
             self.vstore(&vals, ptr, off, None)?;
         }
@@ -1155,6 +1234,113 @@ impl<'a> KernelBuilder<'a> {
             let off = self.held_offset(*b, *r);
             self.vstore(vals, ptr, off, None)?;
         }
+        Ok(())
+    }
+
+    /// Where this warp's span of a buffer of `elem` sits in shared memory for groups of `ge`
+    /// elements (warp-transposed packed rows): the dynamic shared memory as `elem` and the
+    /// span's first element there, or `None` where the span is over the planned bytes or a
+    /// group is one piece (16 bytes or less: the lanes' own accesses are one run already).
+    fn transpose_region(&mut self, elem: Type, ge: usize) -> Option<(Value, Value)> {
+        let tr = self.fs().transpose.clone()?;
+        let e = morf_gpu::types::elem_bytes(self.ctx, elem) as u64;
+        if e == 0 || 32 * ge as u64 * e > tr.warp_bytes || tr.base % e != 0 || tr.warp_bytes % e != 0 {
+            return None;
+        }
+        // A group that is one piece: the lanes' own accesses are the warp's run already.
+        if warp_piece(ge, e as u32) >= ge {
+            return None;
+        }
+        let ptr = match tr.ptrs.iter().find(|(t, _)| *t == elem) {
+            Some(&(_, p)) => p,
+            None => {
+                let pt = ptr_type(self.ctx, elem, true);
+                let op = self.prologue(mgpu::DynamicSharedOp::state(self.loc, pt));
+                let p = self.ctx.result(op, 0);
+                self.fs().transpose.as_mut().expect("checked").ptrs.push((elem, p));
+                p
+            }
+        };
+        let warp = self.id::<mgpu::WarpIdOp>();
+        let per = self.iconst((tr.warp_bytes / e) as i64);
+        let at = self.ibin(Ix::Mul, warp, per);
+        let base = self.iconst((tr.base / e) as i64);
+        Some((ptr, self.ibin(Ix::Add, at, base)))
+    }
+
+    /// The warp's span of 32 groups of `ge` elements at `ptr[woff]` (a multiple of `ge`),
+    /// loaded in consecutive pieces of [`warp_piece`] elements: lane `l`'s pieces `p` at
+    /// `woff + (l + 32 p) w`, so that each access of the warp is one run of `32 w` elements.
+    fn warp_load(&mut self, ptr: Value, woff: Value, elem: Type, ge: usize) -> R<Vec<Vec<Value>>> {
+        let w = warp_piece(ge, morf_gpu::types::elem_bytes(self.ctx, elem) as u32);
+        let lane = self.id::<mgpu::LaneIdOp>();
+        let wc = self.iconst(w as i64);
+        let lw = self.ibin(Ix::Mul, lane, wc);
+        let at = self.ibin(Ix::Add, woff, lw);
+        let mut pieces = Vec::new();
+        for p in 0..ge / w {
+            let pc = self.iconst((32 * p * w) as i64);
+            let off = self.ibin(Ix::Add, at, pc);
+            pieces.push(self.vload_aligned(ptr, off, elem, true, None, w, w)?);
+        }
+        Ok(pieces)
+    }
+
+    /// The lane's own group of `ge` elements from the warp's span `pieces` ([`Self::warp_load`]):
+    /// the pieces into the warp's region `sp[region]`, a warp barrier, the lane's group read
+    /// back at `region + lane x ge`, a warp barrier (before the region is used again).
+    fn warp_hand_in(
+        &mut self,
+        sp: Value,
+        region: Value,
+        elem: Type,
+        pieces: &[Vec<Value>],
+        ge: usize,
+    ) -> R<Vec<Value>> {
+        let w = warp_piece(ge, morf_gpu::types::elem_bytes(self.ctx, elem) as u32);
+        let lane = self.id::<mgpu::LaneIdOp>();
+        let wc = self.iconst(w as i64);
+        let lw = self.ibin(Ix::Mul, lane, wc);
+        let at = self.ibin(Ix::Add, region, lw);
+        for (p, vals) in pieces.iter().enumerate() {
+            let pc = self.iconst((32 * p * w) as i64);
+            let off = self.ibin(Ix::Add, at, pc);
+            self.vstore_aligned(vals, sp, off, None, w)?;
+        }
+        self.push(mgpu::WarpBarrierOp::state(self.loc));
+        let gc = self.iconst(ge as i64);
+        let lg = self.ibin(Ix::Mul, lane, gc);
+        let own = self.ibin(Ix::Add, region, lg);
+        let vals = self.vload_aligned(sp, own, elem, false, None, ge, ge)?;
+        self.push(mgpu::WarpBarrierOp::state(self.loc));
+        Ok(vals)
+    }
+
+    /// Stores the lane's group `vals` as part of the warp's span at `ptr[woff]`: the group into
+    /// the warp's region at `region + lane x ge`, a warp barrier, the span back in the
+    /// pieces of [`Self::warp_load`] and stored, a warp barrier.
+    fn warp_store(&mut self, vals: &[Value], ptr: Value, woff: Value, sp: Value, region: Value) -> R<()> {
+        let ge = vals.len();
+        let elem = self.ctx.value_type(vals[0]);
+        let w = warp_piece(ge, morf_gpu::types::elem_bytes(self.ctx, elem) as u32);
+        let lane = self.id::<mgpu::LaneIdOp>();
+        let gc = self.iconst(ge as i64);
+        let lg = self.ibin(Ix::Mul, lane, gc);
+        let own = self.ibin(Ix::Add, region, lg);
+        self.vstore_aligned(vals, sp, own, None, ge)?;
+        self.push(mgpu::WarpBarrierOp::state(self.loc));
+        let wc = self.iconst(w as i64);
+        let lw = self.ibin(Ix::Mul, lane, wc);
+        let sat = self.ibin(Ix::Add, region, lw);
+        let gat = self.ibin(Ix::Add, woff, lw);
+        for p in 0..ge / w {
+            let pc = self.iconst((32 * p * w) as i64);
+            let so = self.ibin(Ix::Add, sat, pc);
+            let piece = self.vload_aligned(sp, so, elem, false, None, w, w)?;
+            let go = self.ibin(Ix::Add, gat, pc);
+            self.vstore_aligned(&piece, ptr, go, None, w)?;
+        }
+        self.push(mgpu::WarpBarrierOp::state(self.loc));
         Ok(())
     }
 
@@ -1801,5 +1987,26 @@ impl<'a> KernelBuilder<'a> {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::warp_piece;
+
+    #[test]
+    fn warp_pieces_divide_the_group() {
+        // bf16: 4 rows of N = 7 (28 elements) in pieces of 4 (8 bytes), 8 rows (56) of 8 (16
+        // bytes); 4 rows of N = 3 (12) of 4; 2 rows of N = 5 (10) of 2; f32: 8 rows of N = 3
+        // (24) of 4 (16 bytes, the widest); f64 pieces of 2; an odd group of 1.
+        assert_eq!([28, 56, 12, 10, 7].map(|ge| warp_piece(ge, 2)), [4, 8, 4, 2, 1]);
+        assert_eq!(warp_piece(24, 4), 4);
+        assert_eq!(warp_piece(24, 8), 2);
+        for ge in 1..=64usize {
+            for e in [2u32, 4, 8] {
+                let w = warp_piece(ge, e);
+                assert!(ge % w == 0 && w * e as usize <= 16 && w.is_power_of_two(), "{ge} x {e}: {w}");
+            }
+        }
     }
 }

@@ -507,6 +507,7 @@ impl LoopToGpuOptions {
             cluster: u("cluster")?,
             stream_loads: tri(o, "stream-loads")?,
             packed_rows: u("packed-rows")?,
+            warp_transpose: tri(o, "warp-transpose")?,
         };
         if ![0, 1, 2, 4, 8].contains(&overrides.packed_rows) {
             return Err(format!(
@@ -637,6 +638,11 @@ pub const OPTIONS: &[PassOptionInfo] = &[
         key: "packed-rows",
         help: "a thread per row whose row is one vector (a short row: N x bytes <= 8, or an odd row such as N = 3) takes this many consecutive rows at once, loading and storing each row input in aligned pieces of up to 16 bytes, then computes them one by one: 2, 4 or 8, at most 128 bytes a row input (1: one row a thread; 0: the heuristic, which packs the fewest rows whose bytes are a multiple of 16, half as many for an odd row of a kernel that writes its rows, and packs a kernel that only reduces its rows only where one row is several accesses; a tuner knob)",
         default: "0",
+    },
+    PassOptionInfo {
+        key: "warp-transpose",
+        help: "packed rows are loaded and stored by each warp together, in consecutive pieces of up to 16 bytes handed to the lanes that own them through shared memory (each warp access one run of 128-512 bytes, not a piece a group apart on every lane), and a short odd row whose group of packed rows is over 48 bytes takes a thread too: true, false, or auto (the heuristic, which does not take it yet; a tuner knob)",
+        default: "auto",
     },
     PassOptionInfo { key: "device", help: "device overrides, e.g. sms=108,smem=167936", default: "" },
     PassOptionInfo { key: "size-hints", help: "sizes of named dynamic dims, e.g. M=4096,N=384", default: "" },
@@ -3911,10 +3917,20 @@ impl<'a> KernelBuilder<'a> {
             Some(f) if shared => (workspaces.len() as u64 * s.rows_per_cta as u64 * 4 * f.cols).next_multiple_of(16),
             _ => s.shared_accs_bytes(&shape),
         };
-        let (staged, staged_bytes) = match (&plan, s.fast) {
+        let (staged, mut staged_bytes) = match (&plan, s.fast) {
             (Some(p), Some(_)) => self.staging_layout(p, &s, partial_bytes),
             _ => (Vec::new(), 0),
         };
+        // Warp-transposed packed rows: the warps' spans after the partials (and any ring,
+        // which packed rows exclude), counted with the ring for the launch.
+        let transpose_bytes = if plan.is_some() { s.transpose_shared_bytes(&shape) } else { 0 };
+        let transpose = (transpose_bytes > 0).then(|| {
+            let at = partial_bytes.next_multiple_of(16) + staged_bytes;
+            (at, transpose_bytes / (s.threads as u64 / 32).max(1))
+        });
+        if transpose_bytes > 0 {
+            staged_bytes += transpose_bytes + partial_bytes.next_multiple_of(16) - partial_bytes;
+        }
         match (plan, s.fast) {
             (Some(plan), Some(fs)) => {
                 let cond = self.fast_guard(&plan, fs.cols)?;
@@ -3923,7 +3939,7 @@ impl<'a> KernelBuilder<'a> {
                 let sched = s.clone();
                 self.if_then_else(
                     cond,
-                    &mut |kb| kb.row_fused_fast(op, &plan, &sched, &ws, &kinds2, &geo, t, &staged),
+                    &mut |kb| kb.row_fused_fast(op, &plan, &sched, &ws, &kinds2, &geo, t, &staged, transpose),
                     &mut slow,
                 )?;
             }

@@ -164,6 +164,20 @@ pub struct FastShape {
     /// of up to 16 bytes (0 or 1: one row; option `packed-rows`, a tuner knob;
     /// [`packed_rows_for`]). The rows are then computed one by one as before.
     pub packed_rows: u32,
+    /// Packed rows are loaded and stored by the warp together (with `packed_rows >= 2`): the
+    /// warp's 32 groups are one contiguous span of each row buffer, which its lanes access in
+    /// consecutive pieces of up to 16 bytes (each access of the warp one run of 128-512
+    /// bytes), handed to the lanes that own them through shared memory between two
+    /// `mgpu.warp_barrier`s ([`transpose_bytes`]). Without it each thread accesses its own
+    /// group, a group apart from the next lane's (option `warp-transpose`, a tuner knob).
+    pub warp_transpose: bool,
+}
+
+/// Dynamic shared memory of warp-transposed packed rows ([`FastShape::warp_transpose`]) for
+/// CTAs of `threads` threads whose groups are `group` bytes of the widest row buffer: one
+/// warp's span (32 groups) a warp, reused buffer by buffer.
+pub fn transpose_bytes(threads: u32, group: u64) -> u64 {
+    (threads as u64 * group).next_multiple_of(16)
 }
 
 /// The rows a thread of schedule `s` with `rows_in_flight` rows in flight packs into one
@@ -269,6 +283,9 @@ impl fmt::Display for Schedule {
             if fast.packed_rows > 1 {
                 write!(f, " packed-rows={}", fast.packed_rows)?;
             }
+            if fast.warp_transpose {
+                write!(f, " warp-transpose")?;
+            }
         }
         Ok(())
     }
@@ -368,6 +385,9 @@ impl Schedule {
             }
             if f.packed_rows > 1 {
                 int(ctx, &mut fe, "packed_rows", f.packed_rows as u64);
+            }
+            if f.warp_transpose {
+                int(ctx, &mut fe, "warp_transpose", 1);
             }
             let (k, v) = (ctx.sym("fast"), ctx.dict_attr(fe));
             e.push((k, v));
@@ -519,6 +539,7 @@ impl Schedule {
                             | "remat_converts"
                             | "chunk_major"
                             | "packed_rows"
+                            | "warp_transpose"
                     ) {
                         return Err(format!("'morf.schedule' entry 'fast' has an unknown entry '{}'", ctx.str(*n)));
                     }
@@ -539,6 +560,20 @@ impl Schedule {
                 if shared_accs && !(cta || rows) {
                     return Err("'morf.schedule' entry 'fast' has 'shared_accs' without either 'reload', a CTA per row and partials = \"global\", or a warp per row and partials = \"shared\"".into());
                 }
+                let packed_rows = match fe.iter().find(|(n, _)| ctx.str(*n) == "packed_rows") {
+                    None => 0,
+                    Some(_) => {
+                        let r = fint("packed_rows")?;
+                        if !(r.is_power_of_two() && r <= 8) || threads_per_row != 1 || reload {
+                            return Err("'morf.schedule' entry 'fast' has a 'packed_rows' that is not 1, 2, 4 or 8 on a thread per row that holds its row".into());
+                        }
+                        r as u32
+                    }
+                };
+                let warp_transpose = flag("warp_transpose")?;
+                if warp_transpose && (packed_rows < 2 || !threads.is_multiple_of(32)) {
+                    return Err("'morf.schedule' entry 'fast' has 'warp_transpose' without 'packed_rows' of 2 or more and whole warps".into());
+                }
                 Some(FastShape {
                     cols: fint("cols")?,
                     chunks: fint("chunks")? as u32,
@@ -547,16 +582,8 @@ impl Schedule {
                     shared_accs,
                     remat_converts: flag("remat_converts")?,
                     chunk_major: flag("chunk_major")?,
-                    packed_rows: match fe.iter().find(|(n, _)| ctx.str(*n) == "packed_rows") {
-                        None => 0,
-                        Some(_) => {
-                            let r = fint("packed_rows")?;
-                            if !(r.is_power_of_two() && r <= 8) || threads_per_row != 1 || reload {
-                                return Err("'morf.schedule' entry 'fast' has a 'packed_rows' that is not 1, 2, 4 or 8 on a thread per row that holds its row".into());
-                            }
-                            r as u32
-                        }
-                    },
+                    packed_rows,
+                    warp_transpose,
                 })
             }
         };
@@ -768,15 +795,28 @@ impl Schedule {
         }
     }
 
+    /// Dynamic shared memory of warp-transposed packed rows ([`transpose_bytes`]); 0 without
+    /// them.
+    pub fn transpose_shared_bytes(&self, shape: &NestShape) -> u64 {
+        match self.fast {
+            Some(f) if f.warp_transpose && f.packed_rows >= 2 => {
+                transpose_bytes(self.threads, f.packed_rows as u64 * f.cols * shape.fast_bytes.clamp(1, 8) as u64)
+            }
+            _ => 0,
+        }
+    }
+
     /// Dynamic shared memory of a row-fused launch of this schedule (at least 1): its shared
     /// partials (an f32 row of each partial for each of the CTA's row slots) and after them
-    /// the staging ring, or its shared accumulators and the ring, or the ring alone.
+    /// the staging ring (or the warps' transposed spans), or its shared accumulators and the
+    /// ring, or the ring alone.
     pub fn row_fused_shared_bytes(&self, shape: &NestShape) -> u64 {
         let partials = shape.partials as u64 * self.rows_per_cta as u64 * shape.cols.unwrap_or(1024) * 4;
+        let after = self.staged_bytes(shape) + self.transpose_shared_bytes(shape);
         let bytes = match (self.partials, self.fast) {
-            (PartialStore::Shared, _) => partials.next_multiple_of(16) + self.staged_bytes(shape),
-            (_, Some(f)) if f.shared_accs => self.shared_accs_bytes(shape) + self.staged_bytes(shape),
-            _ => self.staged_bytes(shape),
+            (PartialStore::Shared, _) => partials.next_multiple_of(16) + after,
+            (_, Some(f)) if f.shared_accs => self.shared_accs_bytes(shape) + after,
+            _ => after,
         };
         bytes.max(1)
     }
@@ -846,7 +886,7 @@ impl Schedule {
         }
         match self.fast {
             Some(f) => out.push_str(&format!(
-                " fast=yes(N={} vector={} chunks={}{}{}{}{}{})",
+                " fast=yes(N={} vector={} chunks={}{}{}{}{}{}{})",
                 f.cols,
                 f.vector,
                 f.chunks,
@@ -854,7 +894,8 @@ impl Schedule {
                 if f.shared_accs { " shared-accs" } else { "" },
                 if f.remat_converts { " remat-converts" } else { "" },
                 if f.chunk_major { " chunk-major" } else { "" },
-                if f.packed_rows > 1 { format!(" packed-rows={}", f.packed_rows) } else { String::new() }
+                if f.packed_rows > 1 { format!(" packed-rows={}", f.packed_rows) } else { String::new() },
+                if f.warp_transpose { " warp-transpose" } else { "" }
             )),
             None => out.push_str(" fast=no"),
         }
@@ -981,15 +1022,19 @@ pub const THREAD_ROW_MAX_BYTES: u64 = 64;
 /// groups of 24-48 bytes at 70-82% of the floor (N = 3, 5, 6, 12: 1.2-3.8x faster than the
 /// lanes); groups of 80 bytes (8 rows of N = 5, 4 of N = 10) at 45-51%, under the lanes'
 /// 50% at N = 10; 8 rows of N = 7 (112 bytes) 184.0 us against the lanes' 137.9.
+///
+/// With `warp-transpose=true` a warp accesses its 32 groups in consecutive pieces instead
+/// ([`FastShape::warp_transpose`]), so the group may be up to [`PACKED_MAX_BYTES`].
 fn thread_row(o: &Overrides, shape: &NestShape, n: u64, v: u32) -> bool {
     let b = shape.fast_bytes.clamp(1, 8) as u64;
     let row = n * b;
+    let group = if o.warp_transpose == Some(true) { PACKED_MAX_BYTES } else { THREAD_ROW_MAX_GROUP };
     o.vector == 0
         && o.threads_per_row <= 1
         && (v as u64) < n
         && v as u64 * b < 16
         && row <= THREAD_ROW_MAX_BYTES
-        && default_packed_rows(row, false) * row <= THREAD_ROW_MAX_GROUP
+        && default_packed_rows(row, false) * row <= group
 }
 
 /// The most bytes of a default group of packed rows for which a short row takes a thread
@@ -1238,6 +1283,12 @@ pub struct Overrides {
     /// `packed-rows`: the most rows a thread per row packs into one vector access
     /// ([`FastShape::packed_rows`]; 0 or 1: none).
     pub packed_rows: u32,
+    /// `warp-transpose`: `Some(true)` has each warp load and store its packed rows together
+    /// through shared memory ([`FastShape::warp_transpose`]) wherever rows are packed, and
+    /// lets a short row whose group is over [`THREAD_ROW_MAX_GROUP`] bytes take a thread
+    /// ([`thread_row`]); `Some(false)` never; `None`: the heuristic, which does not take it
+    /// (not yet measured on a GPU).
+    pub warp_transpose: Option<bool>,
 }
 
 /// Columns of a row one CTA of a register-resident row kernel holds before the heuristic
@@ -1705,6 +1756,7 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                         remat_converts: false,
                         chunk_major: false,
                         packed_rows: 0,
+                        warp_transpose: false,
                     });
                     if o.reload.is_none() && o.shared_accs.is_none() {
                         let how = if shared_accs {
@@ -1753,6 +1805,7 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                         remat_converts: false,
                         chunk_major: false,
                         packed_rows: 0,
+                        warp_transpose: false,
                     });
                 } else if fits {
                     // Also for a forced CTA size (threads=512 at N = 1024: 331 us against 110
@@ -2055,6 +2108,21 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                             .into(),
                     );
                 }
+                // Where a group is more than one 16-byte access of the widest row input (a
+                // group of 16 bytes or less is the warp's run already).
+                let group = s.fast.map_or(0, |f| r as u64 * f.cols * shape.fast_bytes.clamp(1, 8) as u64);
+                if o.warp_transpose == Some(true) && s.threads.is_multiple_of(32) && group > 16 {
+                    if let Some(f) = s.fast.as_mut() {
+                        f.warp_transpose = true;
+                    }
+                    // Its shared memory may leave fewer CTAs an SM.
+                    let smem = s.row_fused_shared_bytes(shape);
+                    let per_sm = (THREADS_PER_SM / s.threads as u64).min(device.shared_mem_per_sm / smem).max(1);
+                    s.max_grid = s.max_grid.min(sms * per_sm);
+                }
+            }
+            if o.warp_transpose == Some(true) && !s.fast.is_some_and(|f| f.warp_transpose) {
+                s.notes.0.push("warp-transpose not taken: no packed rows of more than 16 bytes (a thread per short row that packs two or more)".into());
             }
             // The heuristic's cluster is sized as one CTA would be for its share (here CTAs of
             // 512, one a SM), and each row waits at the cluster's exchange with little else on
@@ -2303,6 +2371,42 @@ mod tests {
         let o = Overrides { packed_rows: 8, ..Overrides::default() };
         let s = choose_schedule(Mapping::RowFused, &shape(12, 2), &d, &o);
         assert_eq!(s.fast.map(|f| f.packed_rows), Some(4));
+    }
+
+    #[test]
+    fn warp_transposed_packed_rows_where_asked_and_a_group_is_over_16_bytes() {
+        let d = Device::h200();
+        let form = |cols: u64, bytes: u32, wt: Option<bool>, packed: u32| {
+            let o = Overrides { warp_transpose: wt, packed_rows: packed, ..Overrides::default() };
+            let s = choose_schedule(Mapping::RowFused, &short_rows(cols, bytes), &d, &o);
+            let f = s.fast.expect("fast form");
+            (s.threads_per_row, f.packed_rows, f.warp_transpose, s.row_fused_shared_bytes(&short_rows(cols, bytes)), s)
+        };
+        // Not by default, nor where refused.
+        for wt in [None, Some(false)] {
+            assert!(!form(3, 2, wt, 0).2);
+            assert_eq!(form(7, 2, wt, 0).0, 8, "N = 7 keeps its lanes");
+        }
+        // Asked: N = 3 (4 rows, 24 bytes), and N = 7 and 14 (56 bytes) and 20 (80) take a
+        // thread, their default groups transposed.
+        for (cols, rows) in [(3, 4), (7, 4), (14, 2), (20, 2)] {
+            let (tpr, r, wt, _, _) = form(cols, 2, Some(true), 0);
+            assert_eq!((tpr, r, wt), (1, rows, true), "N = {cols}");
+        }
+        // Its shared memory: a warp's 32 groups a warp, after the shared partials (a CTA of 256
+        // threads, 4 rows of 14 bytes: 14336 bytes; partials 256 x 7 x 4).
+        let (.., bytes, s) = form(7, 2, Some(true), 0);
+        assert_eq!(bytes, 256 * 7 * 4 + 14336);
+        assert_eq!(s.transpose_shared_bytes(&short_rows(7, 2)), transpose_bytes(256, 56));
+        // A group of 16 bytes is the warp's run already: 4 rows of N = 2 are not transposed,
+        // 8 rows are; a row of several vectors has no packed rows to transpose.
+        let (_, r, wt, _, s) = form(2, 2, Some(true), 0);
+        assert_eq!((r, wt), (4, false));
+        assert!(s.notes.0.iter().any(|n| n.starts_with("warp-transpose not taken")), "{:?}", s.notes.0);
+        assert!(form(2, 2, Some(true), 8).2);
+        let (tpr, r, wt, _, s) = form(1024, 2, Some(true), 0);
+        assert_eq!((tpr > 1, r, wt), (true, 0, false));
+        assert!(s.notes.0.iter().any(|n| n.starts_with("warp-transpose not taken")), "{:?}", s.notes.0);
     }
 
     #[test]

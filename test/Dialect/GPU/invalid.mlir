@@ -123,6 +123,15 @@ func.func @barrier_outside() {
 
 // -----
 
+// So does the warp barrier.
+func.func @warp_barrier_outside() {
+  // expected-error@+1 {{'mgpu.warp_barrier' op must be nested in an 'mgpu.func'}}
+  mgpu.warp_barrier
+  return
+}
+
+// -----
+
 func.func @shuffle_outside(%v: f32, %o: index) -> f32 {
   // expected-error@+1 {{'mgpu.shuffle' op must be nested in an 'mgpu.func'}}
   %r = mgpu.shuffle xor %v, %o : f32

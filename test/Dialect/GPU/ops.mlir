@@ -43,6 +43,8 @@ mgpu.func @memory(%x: !mgpu.ptr<bf16>, %y: !mgpu.ptr<f32>, %i: index) kernel {
   mgpu.store %a, %s[%i] : !mgpu.ptr<f32, 3>
   // CHECK: mgpu.barrier
   mgpu.barrier
+  // CHECK: mgpu.warp_barrier
+  mgpu.warp_barrier
   mgpu.return
 }
 

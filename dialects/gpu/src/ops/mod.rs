@@ -20,7 +20,7 @@ pub use memory::{
     AtomicKind, AtomicRmwOp, BarrierOp, CopyAsyncCommitOp, CopyAsyncOp, CopyAsyncWaitOp, DynamicSharedOp,
     GridBarrierOp, LoadOp, LoadVecOp, SharedAllocOp, StoreOp, StoreVecOp,
 };
-pub use warp::{ReduceKind, ShuffleMode, ShuffleOp, WarpReduceOp};
+pub use warp::{ReduceKind, ShuffleMode, ShuffleOp, WarpBarrierOp, WarpReduceOp};
 
 use morf_ir::asm::parser::{OpParser, PResult};
 use morf_ir::asm::printer::OpPrinter;

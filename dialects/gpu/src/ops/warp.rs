@@ -1,9 +1,11 @@
-//! Warp ops (a full warp of 32 lanes, full mask): `shuffle` and `warp_reduce`.
+//! Warp ops (a full warp of 32 lanes, full mask): `shuffle`, `warp_reduce` and
+//! `warp_barrier`.
 //!
 //! ```mlir
 //! %r = mgpu.shuffle xor %v, %off : f32        // modes: xor, down, up, idx
 //! %r = mgpu.warp_reduce sum %v : f32          // kinds: sum, max, min; every lane gets the result
 //! %r = mgpu.warp_reduce sum %v {width = 8} : f32   // within each group of 8 lanes (4 rows a warp)
+//! mgpu.warp_barrier                           // bar.warp.sync: the warp's shared-memory writes seen
 //! ```
 
 use morf_ir::asm::parser::{OpParser, PResult};
@@ -12,7 +14,9 @@ use morf_ir::builtin::op_error;
 use morf_ir::opdef::{AnyType, Index, StrAttr};
 use morf_ir::{define_op, Context, OpId, OperationState};
 
-use super::{expect_in_kernel, interpret_in_kernel_only, parse_keyword_attr, Scalar, VResult};
+use super::{
+    expect_in_kernel, interpret_in_kernel_only, parse_attr_dict, parse_keyword_attr, print_attr_dict, Scalar, VResult,
+};
 
 /// The modes of `mgpu.shuffle`.
 pub const SHUFFLE_MODES: [&str; 4] = ["xor", "down", "up", "idx"];
@@ -214,4 +218,19 @@ fn parse_warp_reduce(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<(
 
 fn print_warp_reduce(p: &mut OpPrinter<'_>, op: OpId) {
     print_keyword_op(p, op, "kind");
+}
+
+define_op! {
+    /// Waits until every lane of the warp reaches it and makes the lanes' shared-memory writes
+    /// visible to each other (`bar.warp.sync -1`): `mgpu.warp_barrier`. Lanes of one warp
+    /// exchange data through shared memory between two of them (a warp's coalesced loads
+    /// handed to the lanes that own them, docs/conversion-loop-to-gpu.md, "Warp-transposed
+    /// packed rows"). It must be reached by all 32 lanes of the warp together (control flow
+    /// uniform over the warp, not necessarily over the block).
+    pub struct WarpBarrierOp("mgpu.warp_barrier") {
+        summary: "warp-wide barrier (bar.warp.sync -1)",
+        verify: expect_in_kernel,
+        format: (parse_attr_dict, print_attr_dict),
+        interpret: interpret_in_kernel_only,
+    }
 }

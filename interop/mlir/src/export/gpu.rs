@@ -8,9 +8,10 @@
 //! loads and stores, `llvm.atomicrmw`); shared memory is an `addr_space = 3`
 //! `llvm.mlir.global` per `mgpu.shared_alloc` (and one external one for the dynamic shared
 //! memory); ids, barriers and shuffles are `gpu` ops (a warp reduction is five `gpu.shuffle
-//! xor`); `copy_async` is `nvvm.cp.async.*`; `mgpu.if` is `scf.if`; the grid barrier is the
-//! same counter protocol as morf's PTX emitter (a per-kernel global, `llvm.atomicrmw` and
-//! fences at device scope, a spin loop in `scf.while`). In host functions `mgpu.launch` is
+//! xor`; the warp barrier is `nvvm.bar.warp.sync`); `copy_async` is `nvvm.cp.async.*`;
+//! `mgpu.if` is `scf.if`; the grid barrier is the same counter protocol as morf's PTX emitter
+//! (a per-kernel global, `llvm.atomicrmw` and fences at device scope, a spin loop in
+//! `scf.while`). In host functions `mgpu.launch` is
 //! `gpu.launch_func`, a buffer argument passed as its aligned pointer
 //! (`memref.extract_aligned_pointer_as_index` + `llvm.inttoptr`).
 
@@ -267,6 +268,12 @@ impl<'c> Exporter<'c, '_> {
             }
             "mgpu.barrier" => {
                 self.op(b, "gpu.barrier", loc, &[], &[], &[], 0)?;
+                return Ok(());
+            }
+            "mgpu.warp_barrier" => {
+                // bar.warp.sync over the full warp (mask -1).
+                let mask = self.i32_const(b, loc, -1)?;
+                self.op(b, "nvvm.bar.warp.sync", loc, &[mask], &[], &[], 0)?;
                 return Ok(());
             }
             "mgpu.return" => {

@@ -598,6 +598,9 @@ impl<'a> Kernel<'a> {
         } else if ctx.isa::<gpu::BarrierOp>(op) {
             self.line("bar.sync 0;".into());
             Ok(())
+        } else if ctx.isa::<gpu::WarpBarrierOp>(op) {
+            self.line("bar.warp.sync -1;".into());
+            Ok(())
         } else if ctx.isa::<gpu::GridBarrierOp>(op) {
             self.grid_barrier();
             Ok(())

@@ -119,6 +119,10 @@ pub fn knobs(passes: &[&str], sms: u32) -> Vec<Knob> {
         // odd rows such as N = 3, 5, 6, 10, 12), in aligned pieces of up to 16 bytes, up to 128
         // bytes a row input; compiles to the same program where rows take several threads.
         out.push(Knob { pass: l, key: "packed-rows", values: v(&["1", "2", "4", "8"]) });
+        // Packed rows loaded and stored by the warp together through shared memory (each warp
+        // access one run of 128-512 bytes), which also lets short odd rows of groups over 48
+        // bytes (N = 7, 14, 20 in bf16) take a thread; not yet measured, off by default.
+        out.push(Knob { pass: l, key: "warp-transpose", values: v(&["false", "true"]) });
     }
     out
 }
