@@ -1066,26 +1066,86 @@ impl<'a> KernelBuilder<'a> {
             kb.fast_row(body, t, true)?;
             Ok::<_, Diagnostic>(kb.fs().accs.concat())
         };
-        let transposed = self.fs().transpose.is_some();
-        self.for_loop(start, rend, step, carried, &mut |kb, i, cur| {
-            // The rows the packed branch needs whole: the thread's group, or with
-            // warp-transposed rows the warp's 32 groups (its lanes' groups are consecutive:
-            // a thread per row, slot = thread), a condition the same on every lane of the
-            // warp, whose barriers need them all.
-            let (first, span) = if transposed {
-                let lane = kb.id::<mgpu::LaneIdOp>();
-                let rc = kb.iconst(packed as i64);
-                let lr = kb.ibin(Ix::Mul, lane, rc);
-                (kb.ibin(Ix::Sub, i, lr), kb.iconst(32 * packed as i64))
-            } else {
-                (i, kb.iconst(packed as i64))
-            };
+        // A whole group: its loads (each row input's R rows, warp-transposed where `warp` is
+        // the warp's first row, else the thread's own pieces; each per-row scalar input's R
+        // values in vectors of up to 16 bytes), its rows one by one, its held stores.
+        let group = |kb: &mut Self, i: Value, warp: Option<Value>, accs: &[Value]| -> R<Vec<Value>> {
+            let mut loaded = Vec::new();
+            // Warp-transposed: every span's loads first (all in flight at once), then each
+            // handed to the lanes through shared memory.
+            let mut spans = Vec::new();
+            for &(b, elem) in inputs {
+                let ptr = kb.get(b)?;
+                match warp.and_then(|w| kb.transpose_region(elem, packed * n).map(|r| (w, r))) {
+                    Some((w, (sp, region))) => {
+                        let woff = kb.fast_row_offset(b, &[w]);
+                        let pieces = kb.warp_load(ptr, woff, elem, packed * n)?;
+                        spans.push((b, elem, sp, region, pieces));
+                    }
+                    None => {
+                        let off = kb.fast_row_offset(b, &[i]);
+                        loaded.push((b, kb.vload_n(ptr, off, elem, true, None, packed * n)?));
+                    }
+                }
+            }
+            for (b, elem, sp, region, pieces) in spans {
+                loaded.push((b, kb.warp_hand_in(sp, region, elem, &pieces, packed * n)?));
+            }
+            let mut scalar_vals: Vec<(Value, Vec<Value>)> = Vec::new();
+            for &(b, elem) in &scalars {
+                let bytes = float_bytes(kb.ctx, elem).unwrap_or(4) as usize;
+                let w = (16 / bytes).clamp(1, packed);
+                let ptr = kb.get(b)?;
+                let mut vals = Vec::new();
+                for c in 0..packed / w {
+                    let cw = kb.iconst((c * w) as i64);
+                    let off = kb.ibin(Ix::Add, i, cw);
+                    vals.extend(kb.vload_n(ptr, off, elem, true, None, w)?);
+                }
+                scalar_vals.push((b, vals));
+            }
+            if defer {
+                kb.fs().packed_stores = Some(Vec::new());
+            }
+            let mut accs = accs.to_vec();
+            let mut rows = Vec::new();
+            for r in 0..packed {
+                let rv = kb.iconst(r as i64);
+                let ir = kb.ibin(Ix::Add, i, rv);
+                rows.push(ir);
+                let slices: Vec<(Value, Vec<Value>)> =
+                    loaded.iter().map(|(b, vals)| (*b, vals[r * n..(r + 1) * n].to_vec())).collect();
+                let unis: Vec<(Value, Value)> = scalar_vals.iter().map(|(b, vals)| (*b, vals[r])).collect();
+                accs = row(kb, ir, &accs, &slices, &unis)?;
+            }
+            kb.fs().packed_uni.clear();
+            let held = kb.fs().packed_stores.take().unwrap_or_default();
+            kb.store_packed(&held, &rows, i, warp)?;
+            Ok(accs)
+        };
+        // A group at either end of the split: each of its rows inside it alone.
+        let alone = |kb: &mut Self, i: Value, accs: &[Value]| -> R<Vec<Value>> {
+            let mut accs = accs.to_vec();
+            for r in 0..packed {
+                let rv = kb.iconst(r as i64);
+                let ir = kb.ibin(Ix::Add, i, rv);
+                let lo = kb.icmp("ge", ir, row0);
+                let hi = kb.icmp("lt", ir, rend);
+                let inside = kb.all_of(&[lo, hi]);
+                let before = accs.clone();
+                accs = kb.if_values(inside, &mut |kb| row(kb, ir, &before, &[], &[]), &mut |_| Ok(before.clone()))?;
+            }
+            Ok(accs)
+        };
+        // Whether rows `[first, first + span)` are inside the split (and each clamp the
+        // identity on them: `first + span <= c + 1`).
+        let inside = |kb: &mut Self, first: Value, span: i64| -> R<Value> {
+            let span = kb.iconst(span);
             let end = kb.ibin(Ix::Add, first, span);
             let lo = kb.icmp("ge", first, row0);
             let hi = kb.icmp("le", end, rend);
             let mut conds = vec![lo, hi];
             if !scalars.is_empty() {
-                // Each clamp the identity on the group's rows: `i + R <= c + 1`.
                 for &c in &clamps {
                     let cv = kb.get(c)?;
                     let one = kb.iconst(1);
@@ -1093,80 +1153,26 @@ impl<'a> KernelBuilder<'a> {
                     conds.push(kb.icmp("le", end, c1));
                 }
             }
-            let full = kb.all_of(&conds);
+            Ok(kb.all_of(&conds))
+        };
+        let transposed = self.fs().transpose.is_some();
+        self.for_loop(start, rend, step, carried, &mut |kb, i, cur| {
             let accs = cur.to_vec();
-            kb.if_values(
-                full,
-                &mut |kb| {
-                    let mut loaded = Vec::new();
-                    // Warp-transposed: every span's loads first (all in flight at once), then
-                    // each handed to the lanes through shared memory.
-                    let mut spans = Vec::new();
-                    for &(b, elem) in inputs {
-                        let ptr = kb.get(b)?;
-                        match if transposed { kb.transpose_region(elem, packed * n) } else { None } {
-                            Some((sp, region)) => {
-                                let woff = kb.fast_row_offset(b, &[first]);
-                                let pieces = kb.warp_load(ptr, woff, elem, packed * n)?;
-                                spans.push((b, elem, sp, region, pieces));
-                            }
-                            None => {
-                                let off = kb.fast_row_offset(b, &[i]);
-                                loaded.push((b, kb.vload_n(ptr, off, elem, true, None, packed * n)?));
-                            }
-                        }
-                    }
-                    for (b, elem, sp, region, pieces) in spans {
-                        loaded.push((b, kb.warp_hand_in(sp, region, elem, &pieces, packed * n)?));
-                    }
-                    // Each scalar input's R values, in vectors of up to 16 bytes.
-                    let mut scalar_vals: Vec<(Value, Vec<Value>)> = Vec::new();
-                    for &(b, elem) in &scalars {
-                        let bytes = float_bytes(kb.ctx, elem).unwrap_or(4) as usize;
-                        let w = (16 / bytes).clamp(1, packed);
-                        let ptr = kb.get(b)?;
-                        let mut vals = Vec::new();
-                        for c in 0..packed / w {
-                            let cw = kb.iconst((c * w) as i64);
-                            let off = kb.ibin(Ix::Add, i, cw);
-                            vals.extend(kb.vload_n(ptr, off, elem, true, None, w)?);
-                        }
-                        scalar_vals.push((b, vals));
-                    }
-                    if defer {
-                        kb.fs().packed_stores = Some(Vec::new());
-                    }
-                    let mut accs = accs.clone();
-                    let mut rows = Vec::new();
-                    for r in 0..packed {
-                        let rv = kb.iconst(r as i64);
-                        let ir = kb.ibin(Ix::Add, i, rv);
-                        rows.push(ir);
-                        let slices: Vec<(Value, Vec<Value>)> =
-                            loaded.iter().map(|(b, vals)| (*b, vals[r * n..(r + 1) * n].to_vec())).collect();
-                        let unis: Vec<(Value, Value)> = scalar_vals.iter().map(|(b, vals)| (*b, vals[r])).collect();
-                        accs = row(kb, ir, &accs, &slices, &unis)?;
-                    }
-                    kb.fs().packed_uni.clear();
-                    let held = kb.fs().packed_stores.take().unwrap_or_default();
-                    kb.store_packed(&held, &rows, i, transposed.then_some(first))?;
-                    Ok(accs)
-                },
-                &mut |kb| {
-                    let mut accs = accs.clone();
-                    for r in 0..packed {
-                        let rv = kb.iconst(r as i64);
-                        let ir = kb.ibin(Ix::Add, i, rv);
-                        let lo = kb.icmp("ge", ir, row0);
-                        let hi = kb.icmp("lt", ir, rend);
-                        let inside = kb.all_of(&[lo, hi]);
-                        let before = accs.clone();
-                        accs = kb
-                            .if_values(inside, &mut |kb| row(kb, ir, &before, &[], &[]), &mut |_| Ok(before.clone()))?;
-                    }
-                    Ok(accs)
-                },
-            )
+            let own = inside(kb, i, packed as i64)?;
+            let mut by_thread =
+                |kb: &mut Self| kb.if_values(own, &mut |kb| group(kb, i, None, &accs), &mut |kb| alone(kb, i, &accs));
+            if !transposed {
+                return by_thread(kb);
+            }
+            // Warp-transposed: where the warp's 32 groups are all inside the split (its lanes'
+            // groups are consecutive: a thread per row, slot = thread), a condition the same on
+            // every lane of the warp, whose barriers need them all; else each lane as above.
+            let lane = kb.id::<mgpu::LaneIdOp>();
+            let rc = kb.iconst(packed as i64);
+            let lr = kb.ibin(Ix::Mul, lane, rc);
+            let first = kb.ibin(Ix::Sub, i, lr);
+            let whole = inside(kb, first, 32 * packed as i64)?;
+            kb.if_values(whole, &mut |kb| group(kb, i, Some(first), &accs), &mut by_thread)
         })
     }
 

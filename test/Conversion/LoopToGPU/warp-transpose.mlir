@@ -5,7 +5,8 @@
 // back by the lanes that own them; the group's row outputs go the other way. Without it each
 // thread accesses its own group, a group apart from the next lane's. The branch that does this
 // needs the warp's 32 groups inside the split (a condition the same on all its lanes, whose
-// warp barriers need them all); the warps at a split's ends compute row by row.
+// warp barriers need them all); at a split's ends each lane takes its own group as without
+// the option, or its rows one by one.
 // It also lets an odd row whose default group is over 48 bytes take a thread (N = 7: 4 rows of
 // 14 bytes; the heuristic keeps lanes there without it: packed-rows-odd.mlir).
 
@@ -76,7 +77,14 @@
 // IR: mgpu.warp_barrier
 // IR-NEXT: mgpu.yield
 // IR-NEXT: } else {
-// The warps at a split's ends: row by row, without warp barriers.
+// A warp at a split's end: each lane its own group where that is inside the split (its own
+// seven 8-byte pieces of x), else row by row; no warp barrier.
+// IR-NEXT: mgpu.if
+// IR-COUNT-7: mgpu.load_vec %arg10[%{{[0-9]+}}] {nc, stream} : !mgpu.ptr<bf16> -> bf16, bf16, bf16, bf16
+// IR-NOT: mgpu.warp_barrier
+// IR: } else {
+// IR-NOT: mgpu.warp_barrier
+// IR: mgpu.load %arg10[%{{[0-9]+}}] {nc, stream} : !mgpu.ptr<bf16>
 // IR-NOT: mgpu.warp_barrier
 // IR: mgpu.return
 
