@@ -2124,6 +2124,21 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
             if o.warp_transpose == Some(true) && !s.fast.is_some_and(|f| f.warp_transpose) {
                 s.notes.0.push("warp-transpose not taken: no packed rows of more than 16 bytes (a thread per short row that packs two or more)".into());
             }
+            // A short odd row left on lanes of small vectors because its group of packed rows
+            // would be over THREAD_ROW_MAX_GROUP: a known gap (45-50% of the floor), said.
+            if let Some(f) = s.fast.filter(|f| s.threads_per_row > 1 && (f.vector as u64) < f.cols) {
+                let lifted = Overrides { warp_transpose: Some(true), ..o.clone() };
+                if !thread_row(o, shape, f.cols, f.vector) && thread_row(&lifted, shape, f.cols, f.vector) {
+                    let row = f.cols * shape.fast_bytes.clamp(1, 8) as u64;
+                    let group = default_packed_rows(row, false) * row;
+                    s.notes.0.push(format!(
+                        "{} lanes a row of {} bytes, {}-byte accesses a lane (at N = 7 in bf16, 47% of the floor on an H100): a thread per row would pack {group}-byte groups, and groups over {THREAD_ROW_MAX_GROUP} bytes loaded by each thread measured slower still (35%); warp-transpose=true (a tuner knob, not yet timed) takes a thread per row and loads its groups as the warp's run",
+                        s.threads_per_row,
+                        row,
+                        f.vector as u64 * shape.fast_bytes.clamp(1, 8) as u64
+                    ));
+                }
+            }
             // The heuristic's cluster is sized as one CTA would be for its share (here CTAs of
             // 512, one a SM), and each row waits at the cluster's exchange with little else on
             // the SM to run: a known gap, said with what the tuner reaches (docs/perf.md,

@@ -71,6 +71,7 @@
 // TWELVE: schedule: @rmsnorm_bwd_k0: row_fused threads=256 threads_per_row=1 {{.*}}fast=yes(N=12 vector=12 chunks=1 packed-rows=2)
 // TEN: schedule: @rmsnorm_bwd_k0: row_fused threads=256 threads_per_row=1 {{.*}}fast=yes(N=10 vector=10 chunks=1 packed-rows=2)
 // SEVEN: schedule: @rmsnorm_bwd_k0: row_fused threads=256 threads_per_row=8 {{.*}}fast=yes(N=7 vector=1 chunks=1)
+// SEVEN: note: @rmsnorm_bwd_k0: 8 lanes a row of 14 bytes, 2-byte accesses a lane {{.*}}: a thread per row would pack 56-byte groups, {{.*}}; warp-transpose=true (a tuner knob, not yet timed) takes a thread per row
 // F32: schedule: @rmsnorm_bwd_k0: row_fused threads=256 threads_per_row=1 {{.*}}fast=yes(N=3 vector=3 chunks=1 packed-rows=2)
 
 // EIGHT: mgpu.func @rmsnorm_bwd_k0
