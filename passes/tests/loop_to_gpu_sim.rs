@@ -259,6 +259,12 @@ fn fast_path_agrees() {
             (23, 6, 6, "grid=3 partials=5"),
             (7, 3, 3, "grid=1 staged-rows=2"),
             (40, 5, 3, "grid=2"),
+            // A CTA per row over several splits of an odd number of rows each (5 splits of 5
+            // rows on 2 CTAs): the reduction slots' parity goes on across the splits (the race
+            // detector found the first row of a split writing the half the last row of the one
+            // before had read, with no barrier between).
+            (23, 1100, 1100, "grid=2 partials=5"),
+            (23, 1100, 1100, "grid=2 partials=5 interleave-splits=true"),
             // Warp-transposed packed rows (each warp's 32 groups loaded and stored in
             // consecutive pieces through shared memory): pieces of 8 bytes (4 rows of N = 3
             // or 7) and of 16 (8 rows of N = 2 or 5), groups of two rows of N = 14 and 20, the

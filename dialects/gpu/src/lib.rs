@@ -35,6 +35,7 @@
 #![warn(missing_docs)]
 
 pub mod ops;
+mod races;
 pub mod sim;
 pub mod types;
 

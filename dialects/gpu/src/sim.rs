@@ -37,8 +37,13 @@
 //! - `mgpu.atomic_rmw` updates its element once per active thread, in thread order (blocks in
 //!   block order), each thread reading the element left by the one before: one serialization
 //!   of the hardware's unordered updates, so integer-valued float sums are exact and other
-//!   float sums agree with a GPU up to the order of the additions. The simulator has no race
-//!   detector, so atomics need no exemption from one;
+//!   float sums agree with a GPU up to the order of the additions. Atomics are global only,
+//!   and the race detector below watches shared memory only, so they need no exemption;
+//! - shared memory is checked for races ([`crate::races`]): an access of one thread to an
+//!   element another thread wrote (or, for a write, read) with no barrier both took part in
+//!   between them (a block barrier, a warp barrier of their warp, a cluster arrival, a grid
+//!   barrier) is an error naming both threads, since in lockstep it would see a value a GPU
+//!   may not show;
 //! - `mgpu.copy_async` reads its source when it runs but writes shared memory only when an
 //!   `mgpu.copy_async_wait` of the same thread retires its group (the latest moment the
 //!   hardware may), so a read of the staged elements before the wait sees the old contents
@@ -64,6 +69,7 @@ use crate::ops::{
     LaunchOp, LoadOp, LoadVecOp, ReduceKind, SharedAllocOp, ShuffleMode, ShuffleOp, StoreOp, StoreVecOp, ThreadIdOp,
     WarpBarrierOp, WarpIdOp, WarpReduceOp,
 };
+use crate::races::{Race, Races};
 use crate::types::{elem_bytes, ptr_parts};
 
 /// Threads per warp.
@@ -152,6 +158,7 @@ pub fn run_launch(host: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<(
         steps: 0,
         max_steps: host.max_steps.saturating_sub(host.steps),
         copies: (0..n).map(|_| AsyncCopies::default()).collect(),
+        races: Races::new(nb, cl),
     };
     for m in &mut sim.threads {
         for (&a, v) in formals.iter().zip(&args) {
@@ -198,6 +205,8 @@ pub fn run_launch(host: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<(
                     sim.copies.iter_mut().for_each(|c| *c = AsyncCopies::default());
                 }
             }
+            // Every access before the block's grid barrier is ordered before every one after.
+            sim.races = Races::new(nb, cl);
             let r = sim.run_ops(phase, &mask);
             host.steps = host.steps.saturating_add(sim.steps);
             sim.steps = 0;
@@ -245,6 +254,8 @@ struct Sim<'c> {
     max_steps: u64,
     /// Each thread's asynchronous copies not yet in shared memory.
     copies: Vec<AsyncCopies>,
+    /// The shared-memory race detector of the block running, in this phase.
+    races: Races,
 }
 
 /// One `mgpu.copy_async` in flight: the values it read and where they go.
@@ -429,6 +440,9 @@ impl<'c> Sim<'c> {
             for t in actives(mask) {
                 while self.copies[t].groups.len() > keep {
                     for c in self.copies[t].groups.pop_front().unwrap_or_default() {
+                        let len = c.dst.borrow().data.len();
+                        let r = self.races.write(t, self.rank(t), Rc::as_ptr(&c.dst) as usize, len, c.at, c.vals.len());
+                        r.map_err(|race| self.race(op, t, "lands (an asynchronous copy) on", c.at, race))?;
                         c.dst.borrow_mut().data[c.at..c.at + c.vals.len()].copy_from_slice(&c.vals);
                     }
                 }
@@ -443,6 +457,10 @@ impl<'c> Sim<'c> {
             self.cluster_store(c, mask)?;
         } else if ctx.isa::<ClusterArriveOp>(op) || ctx.isa::<ClusterWaitOp>(op) {
             // All the cluster's threads run in lockstep: reached by all, it waits for nothing.
+            // The arrival releases what each thread did before it (the race detector's sync).
+            if ctx.isa::<ClusterArriveOp>(op) {
+                self.races.cluster_arrive();
+            }
             if let Some(t) = mask.iter().position(|a| !*a) {
                 let active = mask.iter().filter(|a| **a).count();
                 return Err(self.err(
@@ -467,10 +485,14 @@ impl<'c> Sim<'c> {
                     ),
                 ));
             }
+            for r in 0..self.cluster.max(1) {
+                self.races.block_barrier(r);
+            }
         } else if ctx.isa::<WarpBarrierOp>(op) {
             // Lockstep again, but each warp with any lane here must have all of them here.
             for (w, lanes) in mask.chunks(WARP).enumerate() {
                 if lanes.iter().any(|a| *a) {
+                    self.races.warp_barrier(w * WARP);
                     if let Some(l) = lanes.iter().position(|a| !*a) {
                         let t = w * WARP + l;
                         let active = lanes.iter().filter(|a| **a).count();
@@ -570,6 +592,8 @@ impl<'c> Sim<'c> {
             };
             let mut a = data.borrow_mut();
             let o = self.check_access(op, t, p, off, 1, a.data.len())?;
+            let r = self.races.write(t, rank as usize, Rc::as_ptr(&data) as usize, a.data.len(), o, 1);
+            r.map_err(|race| self.race(op, t, "writes (into another block)", o, race))?;
             a.data[o] = x;
         }
         Ok(())
@@ -618,14 +642,19 @@ impl<'c> Sim<'c> {
     fn load(&mut self, op: OpId, mask: &Mask, p: Value, i: Value, results: &[Value]) -> InterpResult<()> {
         let ctx = self.ctx;
         let w = results.len();
+        let shared = self.is_shared(p);
         for t in actives(mask) {
             let (elem, data) = self.memory(op, t, p)?;
             let off = self.int(op, t, i)?;
-            let vals: Vec<f64> = {
+            let (vals, o, len): (Vec<f64>, usize, usize) = {
                 let a = data.borrow();
                 let o = self.check_access(op, t, p, off, w, a.data.len())?;
-                a.data[o..o + w].to_vec()
+                (a.data[o..o + w].to_vec(), o, a.data.len())
             };
+            if shared {
+                let r = self.races.read(t, self.rank(t), Rc::as_ptr(&data) as usize, len, o, w);
+                r.map_err(|race| self.race(op, t, "reads", o, race))?;
+            }
             let float = ctx.is_float(elem);
             for (&r, x) in results.iter().zip(vals) {
                 let v = if float { RtValue::Float(x) } else { RtValue::Int(x as i64) };
@@ -661,6 +690,7 @@ impl<'c> Sim<'c> {
     fn store(&mut self, op: OpId, mask: &Mask, vals: &[Value], p: Value, i: Value) -> InterpResult<()> {
         let ctx = self.ctx;
         let w = vals.len();
+        let shared = self.is_shared(p);
         for t in actives(mask) {
             let (elem, data) = self.memory(op, t, p)?;
             let off = self.int(op, t, i)?;
@@ -676,9 +706,35 @@ impl<'c> Sim<'c> {
             }
             let mut a = data.borrow_mut();
             let o = self.check_access(op, t, p, off, w, a.data.len())?;
+            if shared {
+                let r = self.races.write(t, self.rank(t), Rc::as_ptr(&data) as usize, a.data.len(), o, w);
+                r.map_err(|race| self.race(op, t, "writes", o, race))?;
+            }
             a.data[o..o + w].copy_from_slice(&xs);
         }
         Ok(())
+    }
+
+    /// Whether pointer `p` points to shared memory.
+    fn is_shared(&self, p: Value) -> bool {
+        ptr_parts(self.ctx, self.ctx.value_type(p)).is_some_and(|x| x.1 == crate::types::SHARED)
+    }
+
+    /// The error of a shared-memory race at `op`: thread `t` `does` element `at` after
+    /// `race`'s unordered access.
+    fn race(&self, op: OpId, t: usize, does: &str, at: usize, race: Race) -> Diagnostic {
+        let who = match race.other {
+            Some(o) => format!("thread {} of block {}", o % self.nthreads, self.block + (o / self.nthreads) as i64),
+            None => "threads of several warps".to_string(),
+        };
+        self.err(
+            op,
+            t,
+            format!(
+                "shared-memory race: {does} element {at} that {who} {} with no barrier between them (a warp barrier orders the lanes of one warp, a block barrier the block's threads)",
+                race.did
+            ),
+        )
     }
 
     /// `mgpu.atomic_rmw`: one indivisible update per active thread, in thread order; each

@@ -125,6 +125,45 @@ mgpu.func @k(%p: !mgpu.ptr<f32>, %n: index) kernel {
     assert_eq!(out, want);
 }
 
+/// The same exchange without the first warp barrier: lane 0 reads slot 0, which lane 31
+/// wrote with nothing ordering them. In lockstep the value is there; on a GPU it may not be,
+/// so the simulator's race detector reports it. Without the second barrier (before the
+/// region is written again) the write after another lane's read is reported too.
+#[test]
+fn shared_memory_races_are_reported() {
+    let k = r#"
+mgpu.func @k(%p: !mgpu.ptr<f32>, %n: index) kernel {
+  %t = mgpu.thread_id : index
+  %l = mgpu.lane_id : index
+  %c31 = mloop.constant 31 : index
+  %s = mgpu.shared_alloc {size = 32 : i64} : !mgpu.ptr<f32, 3>
+  %v = mgpu.load %p[%t] : !mgpu.ptr<f32>
+  %r = mloop.sub %c31, %l : index
+  mgpu.store %v, %s[%r] : !mgpu.ptr<f32, 3>
+  BARRIER1
+  %x = mgpu.load %s[%l] : !mgpu.ptr<f32, 3>
+  BARRIER2
+  mgpu.store %x, %s[%r] : !mgpu.ptr<f32, 3>
+  mgpu.store %x, %p[%t] : !mgpu.ptr<f32>
+  mgpu.return
+}"#;
+    let with = |b1: &str, b2: &str| program(&k.replace("BARRIER1", b1).replace("BARRIER2", b2), 1, 32);
+    let e = run(&with("", "mgpu.warp_barrier"), 32).unwrap_err();
+    assert!(
+        e.contains("'mgpu.load' op shared-memory race: reads element 0 that thread 31 of block 0 wrote with no barrier between them"),
+        "{e}"
+    );
+    assert!(e.contains("(thread 0, block 0)"), "{e}");
+    let e = run(&with("mgpu.warp_barrier", ""), 32).unwrap_err();
+    assert!(e.contains("'mgpu.store' op shared-memory race: writes element 31 that thread 31 of block 0 read"), "{e}");
+    // A block barrier orders them as well; with both barriers it runs.
+    assert!(run(&with("mgpu.barrier", "mgpu.barrier"), 32).is_ok());
+    assert_eq!(
+        run(&with("mgpu.warp_barrier", "mgpu.warp_barrier"), 32).unwrap(),
+        (0..32).rev().map(f64::from).collect::<Vec<_>>()
+    );
+}
+
 #[test]
 fn warp_barrier_under_divergence_within_a_warp_is_an_error() {
     let k = r#"

@@ -699,7 +699,14 @@ impl<'a> KernelBuilder<'a> {
         }
         let interleave = self.opts.interleave_splits;
         self.interleaved = interleave;
-        self.for_loop(g.bid, nsplit, g.gdim, &[], &mut |kb, sidx, _| {
+        // A CTA (or cluster) per row alternates the halves of its reduction slots from row to
+        // row, one barrier each (`parity`); the parity goes on across the CTA's splits, so that
+        // the first row of a split never writes the half the last row of the one before read
+        // with no barrier between (the simulator's race detector found that hazard where a
+        // split had an odd number of rows).
+        let parity = !warp;
+        let split_init = if parity { vec![self.iconst(0)] } else { Vec::new() };
+        self.for_loop(g.bid, nsplit, g.gdim, &split_init, &mut |kb, sidx, scur| {
             // The split's rows: a block of `sc` consecutive ones, or with `interleave-splits`
             // every `nsplit`-th group of `slots` rows from group `sidx` on (`step` apart).
             // Packed rows: a row group is `slots x R` rows, a thread's R consecutive ones.
@@ -758,9 +765,8 @@ impl<'a> KernelBuilder<'a> {
             if clustered {
                 kb.push(mgpu::ClusterWaitOp::state(kb.loc));
             }
-            let parity = !warp;
             if parity {
-                carried.push(kb.iconst(0));
+                carried.push(scur[0]);
             }
             if !staged.is_empty() {
                 // The group's first rows into its ring (clamped to the split's last row:
@@ -847,13 +853,14 @@ impl<'a> KernelBuilder<'a> {
                 kb.push(mgpu::ClusterArriveOp::state(kb.loc, None));
             }
             let mut accs = out[..n_acc].to_vec();
+            let next_parity = if parity { vec![out[n_acc + widths.iter().sum::<usize>()]] } else { Vec::new() };
             if ws.is_empty() {
-                return Ok(vec![]);
+                return Ok(next_parity);
             }
             if held_accs {
                 // The partials are in the slots' shared rows already: the CTA combines them.
                 kb.flush_shared(sidx, ws, kinds, g)?;
-                return Ok(vec![]);
+                return Ok(next_parity);
             }
             if let Some(sp) = kb.fs().accs_smem {
                 // The thread's own columns of each partial, back from shared memory.
@@ -923,7 +930,7 @@ impl<'a> KernelBuilder<'a> {
                     }
                 }
             }
-            Ok(vec![])
+            Ok(next_parity)
         })?;
         self.fast = None;
         Ok(())
