@@ -1023,18 +1023,43 @@ pub const THREAD_ROW_MAX_BYTES: u64 = 64;
 /// lanes); groups of 80 bytes (8 rows of N = 5, 4 of N = 10) at 45-51%, under the lanes'
 /// 50% at N = 10; 8 rows of N = 7 (112 bytes) 184.0 us against the lanes' 137.9.
 ///
-/// With `warp-transpose=true` a warp accesses its 32 groups in consecutive pieces instead
-/// ([`FastShape::warp_transpose`]), so the group may be up to [`PACKED_MAX_BYTES`].
+/// Where the warp accesses its 32 groups in consecutive pieces instead
+/// ([`FastShape::warp_transpose`]: by default where a group is more than
+/// [`TRANSPOSE_MIN_PIECES`] - 1 pieces, or asked with `warp-transpose=true`), the group may be
+/// up to [`PACKED_MAX_BYTES`]: 4 rows of N = 7 (56 bytes, seven 8-byte pieces), 2 of N = 14
+/// or 20.
 fn thread_row(o: &Overrides, shape: &NestShape, n: u64, v: u32) -> bool {
     let b = shape.fast_bytes.clamp(1, 8) as u64;
     let row = n * b;
-    let group = if o.warp_transpose == Some(true) { PACKED_MAX_BYTES } else { THREAD_ROW_MAX_GROUP };
+    let rows = default_packed_rows(row, false);
+    let transposed = match o.warp_transpose {
+        Some(t) => t,
+        None => transposed_by_default(rows * n, b as u32),
+    };
+    let group = if transposed { PACKED_MAX_BYTES } else { THREAD_ROW_MAX_GROUP };
     o.vector == 0
         && o.threads_per_row <= 1
         && (v as u64) < n
         && v as u64 * b < 16
         && row <= THREAD_ROW_MAX_BYTES
-        && default_packed_rows(row, false) * row <= group
+        && rows * row <= group
+}
+
+/// The fewest aligned pieces a thread's group of packed rows must be for the heuristic to
+/// have its warp load it as the warp's span instead ([`FastShape::warp_transpose`]).
+/// Measured on an H100 (thirty-second session, RMSNorm backward unless said, the thread's own
+/// pieces -> the warp's span): 7 pieces (4 rows of N = 7, 2 of N = 14) 137.9 -> 79.2 us and
+/// 102.8 -> 84.3, LayerNorm forward at N = 7 145.3 -> 64.8, row_col_stats 62.1 -> 44.1; 5
+/// pieces (4 rows of N = 5, 2 of N = 20) 68.7 -> 60.3 and 77.3 -> 59.4; 3 pieces lost or
+/// tied (4 rows of N = 3 73.1 -> 78.5, LayerNorm 85.6 -> 91.0, 2 of N = 6 68.4 -> 73.8, 2 of N
+/// = 12 64.7 -> 65.9; 8 rows of N = 3 76.2 -> 72.9); 2 pieces lost (8 rows of N = 2 56.6 ->
+/// 58.4).
+pub const TRANSPOSE_MIN_PIECES: usize = 4;
+
+/// Whether the heuristic transposes groups of `elems` elements of `elem_bytes` each (at a
+/// multiple of `elems`): where they are at least [`TRANSPOSE_MIN_PIECES`] aligned pieces.
+pub fn transposed_by_default(elems: u64, elem_bytes: u32) -> bool {
+    vector_pieces(elems as usize, elem_bytes, elems as usize).len() >= TRANSPOSE_MIN_PIECES
 }
 
 /// The most bytes of a default group of packed rows for which a short row takes a thread
@@ -2108,10 +2133,23 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                             .into(),
                     );
                 }
-                // Where a group is more than one 16-byte access of the widest row input (a
-                // group of 16 bytes or less is the warp's run already).
-                let group = s.fast.map_or(0, |f| r as u64 * f.cols * shape.fast_bytes.clamp(1, 8) as u64);
-                if o.warp_transpose == Some(true) && s.threads.is_multiple_of(32) && group > 16 {
+                // Asked, where a group is more than one 16-byte access of the widest row input
+                // (a group of 16 bytes or less is the warp's run already); by default where it
+                // is at least TRANSPOSE_MIN_PIECES pieces.
+                let b = shape.fast_bytes.clamp(1, 8);
+                let elems = s.fast.map_or(0, |f| r as u64 * f.cols);
+                let group = elems * b as u64;
+                let take = match o.warp_transpose {
+                    Some(t) => t && group > 16,
+                    None => transposed_by_default(elems, b),
+                };
+                if take && s.threads.is_multiple_of(32) {
+                    if o.warp_transpose.is_none() {
+                        let pieces = vector_pieces(elems as usize, b, elems as usize).len();
+                        s.notes.0.push(format!(
+                            "warp-transposed packed rows: a thread's group is {pieces} pieces ({group} bytes), so its warp loads and stores the 32 groups as one span through shared memory (warp-transpose=false keeps each thread's own pieces)"
+                        ));
+                    }
                     if let Some(f) = s.fast.as_mut() {
                         f.warp_transpose = true;
                     }
@@ -2132,7 +2170,7 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                     let row = f.cols * shape.fast_bytes.clamp(1, 8) as u64;
                     let group = default_packed_rows(row, false) * row;
                     s.notes.0.push(format!(
-                        "{} lanes a row of {} bytes, {}-byte accesses a lane (at N = 7 in bf16, 47% of the floor on an H100): a thread per row would pack {group}-byte groups, and groups over {THREAD_ROW_MAX_GROUP} bytes loaded by each thread measured slower still (35%); warp-transpose=true (a tuner knob, not yet timed) takes a thread per row and loads its groups as the warp's run",
+                        "{} lanes a row of {} bytes, {}-byte accesses a lane: a thread per row would pack {group}-byte groups, over the {THREAD_ROW_MAX_GROUP} bytes a thread's own pieces measured well up to (8 rows of N = 7 bf16, 112 bytes: 35% of the floor against its lanes' 47%, H100), and of too few pieces for its warp to load them as one span by default; warp-transpose=true (a tuner knob) does",
                         s.threads_per_row,
                         row,
                         f.vector as u64 * shape.fast_bytes.clamp(1, 8) as u64
@@ -2342,15 +2380,15 @@ mod tests {
         };
         // bf16: N = 3, 5, 6, 10, 12 take a thread, whole rows, by default in groups of 24-48
         // bytes (4 rows of N = 3, 4 of 5, 2 of 6, 2 of 10, 2 of 12); N = 7 and 14 (groups of 56
-        // bytes) and 20 (80) keep their lanes.
+        // bytes) and 20 (80) too, their groups of 5-7 pieces warp-transposed.
         assert_eq!(form(3, 2), (1, 3, 4));
         assert_eq!(form(5, 2), (1, 5, 4));
         assert_eq!(form(6, 2), (1, 6, 2));
         assert_eq!(form(10, 2), (1, 10, 2));
         assert_eq!(form(12, 2), (1, 12, 2));
-        assert_eq!(form(7, 2), (8, 1, 0));
-        assert_eq!(form(14, 2), (8, 2, 0));
-        assert_eq!(form(20, 2), (8, 4, 0));
+        assert_eq!(form(7, 2), (1, 7, 4));
+        assert_eq!(form(14, 2), (1, 14, 2));
+        assert_eq!(form(20, 2), (1, 20, 2));
         // Powers of two keep their forms: N = 2 packs 4 rows of one vector; N = 8, 16 and 24
         // already load 16 bytes a lane.
         assert_eq!(form(2, 2), (1, 2, 4));
@@ -2360,7 +2398,8 @@ mod tests {
         assert_eq!(form(3, 4), (1, 3, 2));
         assert_eq!(form(5, 4), (1, 5, 2));
         assert_eq!(form(6, 4), (1, 6, 2));
-        assert_eq!(form(7, 4).0, 8);
+        // f32 N = 7 (28 bytes): 2 rows, seven 8-byte pieces, transposed.
+        assert_eq!(form(7, 4), (1, 7, 2));
         // The default group: the fewest rows of a multiple of 16 bytes, halved for odd rows.
         assert_eq!(
             [2, 4, 8, 16, 6, 10, 12, 14, 24].map(|r| default_packed_rows(r, false)),
@@ -2397,11 +2436,20 @@ mod tests {
             let f = s.fast.expect("fast form");
             (s.threads_per_row, f.packed_rows, f.warp_transpose, s.row_fused_shared_bytes(&short_rows(cols, bytes)), s)
         };
-        // Not by default, nor where refused.
-        for wt in [None, Some(false)] {
-            assert!(!form(3, 2, wt, 0).2);
-            assert_eq!(form(7, 2, wt, 0).0, 8, "N = 7 keeps its lanes");
+        // By default where a group is at least TRANSPOSE_MIN_PIECES pieces: 4 rows of N = 7
+        // (seven 8-byte pieces), 4 of N = 5 (five), 2 of N = 14 and 20; not 4 rows of N = 3
+        // (three) or 2 of N = 12 (three 16-byte pieces).
+        for (cols, rows, wt) in
+            [(7, 4, true), (5, 4, true), (14, 2, true), (20, 2, true), (3, 4, false), (12, 2, false)]
+        {
+            let (tpr, r, t, _, s) = form(cols, 2, None, 0);
+            assert_eq!((tpr, r, t), (1, rows, wt), "N = {cols}");
+            assert_eq!(s.notes.0.iter().any(|n| n.starts_with("warp-transposed packed rows")), wt, "{:?}", s.notes.0);
         }
+        // Refused: never; N = 7 then keeps its lanes.
+        assert!(!form(5, 2, Some(false), 0).2);
+        assert_eq!(form(7, 2, Some(false), 0).0, 8, "N = 7 keeps its lanes");
+        assert!(transposed_by_default(28, 2) && transposed_by_default(20, 2) && !transposed_by_default(12, 2));
         // Asked: N = 3 (4 rows, 24 bytes), and N = 7 and 14 (56 bytes) and 20 (80) take a
         // thread, their default groups transposed.
         for (cols, rows) in [(3, 4), (7, 4), (14, 2), (20, 2)] {

@@ -7,8 +7,8 @@
 // rows of N = 3: three loads of 8 bf16). A row at either end of a split, alone, loads in the
 // widest pieces its alignment allows (scalars at N = 3). Per-row scalar outputs (LayerNorm
 // forward's mean and rstd) are held and stored as one vector a group too. Where the default
-// group would be over 48 bytes (N = 7: 4 rows, 56 bytes), the lanes stay (docs/perf.md,
-// thirty-first session).
+// group would be over 48 bytes (N = 7: 4 rows, 56 bytes), a thread takes the row only with
+// its warp loading the groups as one span (warp-transpose.mlir; N = 10's five pieces too).
 
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=8388608,N=3},canonicalize,cse,lower-loop-to-gpu{size-hints=M=8388608,N=3 report=true})' 2>&1 >%t/bwd.mlir | FileCheck %s --check-prefix=REPORT
@@ -69,9 +69,9 @@
 // SCALARS-NEXT: mgpu.store_vec %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9a-z]+}}[%{{[0-9a-z]+}}] : !mgpu.ptr<f32>
 
 // TWELVE: schedule: @rmsnorm_bwd_k0: row_fused threads=256 threads_per_row=1 {{.*}}fast=yes(N=12 vector=12 chunks=1 packed-rows=2)
-// TEN: schedule: @rmsnorm_bwd_k0: row_fused threads=256 threads_per_row=1 {{.*}}fast=yes(N=10 vector=10 chunks=1 packed-rows=2)
-// SEVEN: schedule: @rmsnorm_bwd_k0: row_fused threads=256 threads_per_row=8 {{.*}}fast=yes(N=7 vector=1 chunks=1)
-// SEVEN: note: @rmsnorm_bwd_k0: 8 lanes a row of 14 bytes, 2-byte accesses a lane {{.*}}: a thread per row would pack 56-byte groups, {{.*}}; warp-transpose=true (a tuner knob, not yet timed) takes a thread per row
+// TEN: schedule: @rmsnorm_bwd_k0: row_fused threads=256 threads_per_row=1 {{.*}}fast=yes(N=10 vector=10 chunks=1 packed-rows=2 warp-transpose)
+// SEVEN: schedule: @rmsnorm_bwd_k0: row_fused threads=256 threads_per_row=1 {{.*}}fast=yes(N=7 vector=7 chunks=1 packed-rows=4 warp-transpose)
+// SEVEN: note: @rmsnorm_bwd_k0: warp-transposed packed rows: a thread's group is 7 pieces (56 bytes), so its warp loads and stores the 32 groups as one span through shared memory
 // F32: schedule: @rmsnorm_bwd_k0: row_fused threads=256 threads_per_row=1 {{.*}}fast=yes(N=3 vector=3 chunks=1 packed-rows=2)
 
 // EIGHT: mgpu.func @rmsnorm_bwd_k0

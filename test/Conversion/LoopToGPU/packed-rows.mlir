@@ -85,7 +85,7 @@
 
 // WIDE: note: @rmsnorm_bwd_k0: packed-rows not taken: a row has 32 threads; packed rows need a thread per row
 
-// FULL: schedule: @rmsnorm_bwd_k0: row_fused threads=256 threads_per_row=1 {{.*}}fast=yes(N=8 vector=8 chunks=1 packed-rows=4)
+// FULL: schedule: @rmsnorm_bwd_k0: row_fused threads=256 threads_per_row=1 {{.*}}fast=yes(N=8 vector=8 chunks=1 packed-rows=4 warp-transpose)
 // FULL: note: @rmsnorm_bwd_k0: packed rows read each row once
 
 // ATTR: fast = {chunks = 1, cols = 2, packed_rows = 4, vector = 2}

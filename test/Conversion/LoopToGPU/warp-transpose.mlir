@@ -8,7 +8,9 @@
 // warp barriers need them all); at a split's ends each lane takes its own group as without
 // the option, or its rows one by one.
 // It also lets an odd row whose default group is over 48 bytes take a thread (N = 7: 4 rows of
-// 14 bytes; the heuristic keeps lanes there without it: packed-rows-odd.mlir).
+// 14 bytes). The heuristic takes it where a thread's group is at least 4 aligned pieces
+// (docs/perf.md, thirty-second session: RMSNorm backward at 4194304 x 7 137.9 -> 79.2 us on an
+// H100); `warp-transpose=false` keeps the lanes there, and says what the option would do.
 
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=4194304,N=7},canonicalize,cse,lower-loop-to-gpu{size-hints=M=4194304,N=7 warp-transpose=true report=true})' 2>&1 >%t/seven.mlir | FileCheck %s --check-prefix=REPORT
@@ -16,6 +18,9 @@
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=8388608,N=2},canonicalize,cse,lower-loop-to-gpu{size-hints=M=8388608,N=2 packed-rows=8 warp-transpose=true})' | FileCheck %s --check-prefix=TWO
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=8388608,N=2},canonicalize,cse,lower-loop-to-gpu{size-hints=M=8388608,N=2 warp-transpose=true report=true})' 2>&1 >/dev/null | FileCheck %s --check-prefix=ONE-PIECE
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=65536,N=1024},canonicalize,cse,lower-loop-to-gpu{size-hints=M=65536,N=1024 warp-transpose=true report=true})' 2>&1 >/dev/null | FileCheck %s --check-prefix=LONG
+// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pipeline=gpu --size-hints M=4194304,N=7 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=DEFAULT
+// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pipeline=gpu --size-hints M=8388608,N=3 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=THREE
+// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=4194304,N=7},canonicalize,cse,lower-loop-to-gpu{size-hints=M=4194304,N=7 warp-transpose=false report=true})' 2>&1 >/dev/null | FileCheck %s --check-prefix=OFF
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --emit=ptx --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=4194304,N=7},canonicalize,cse,lower-loop-to-gpu{size-hints=M=4194304,N=7 warp-transpose=true})' | FileCheck %s --check-prefix=PTX
 
 // The simulator against the interpreter at odd M, with few CTAs (several splits a CTA, warps
@@ -96,6 +101,14 @@
 // Four rows of N = 2 are one 16-byte access a thread: the warp's run already.
 // ONE-PIECE: fast=yes(N=2 vector=2 chunks=1 packed-rows=4)
 // ONE-PIECE: warp-transpose not taken: no packed rows of more than 16 bytes
+
+// DEFAULT: fast=yes(N=7 vector=7 chunks=1 packed-rows=4 warp-transpose)
+// DEFAULT: note: @rmsnorm_bwd_k0: warp-transposed packed rows: a thread's group is 7 pieces (56 bytes), so its warp loads and stores the 32 groups as one span through shared memory (warp-transpose=false keeps each thread's own pieces)
+// Four rows of N = 3 are three pieces: each thread's own.
+// THREE: fast=yes(N=3 vector=3 chunks=1 packed-rows=4)
+// THREE-NOT: warp-transpose
+// OFF: row_fused threads=256 threads_per_row=8 {{.*}}fast=yes(N=7 vector=1 chunks=1)
+// OFF: note: @rmsnorm_bwd_k0: 8 lanes a row of 14 bytes, 2-byte accesses a lane: a thread per row would pack 56-byte groups, over the 48 bytes {{.*}}; warp-transpose=true (a tuner knob) does
 
 // LONG: note: @rmsnorm_bwd_k0: warp-transpose not taken: no packed rows
 

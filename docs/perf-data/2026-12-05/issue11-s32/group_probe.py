@@ -24,6 +24,10 @@ template<> struct P<8>  { typedef uint2 T; };
 template<> struct P<4>  { typedef unsigned T; };
 typedef P<PW>::T T;
 __device__ __forceinline__ unsigned f(unsigned a, unsigned b) { return a * 3u + b; }
+// A byte copy nvrtc compiles to register moves (no <cstring> under nvrtc).
+__device__ __forceinline__ void memcpy_(void* d, const void* s, int n) {
+  for (int i = 0; i < n / 4; i++) ((unsigned*)d)[i] = ((const unsigned*)s)[i];
+}
 
 extern "C" __global__ void direct(const char* __restrict__ x, const char* __restrict__ dy,
                                    char* __restrict__ out, long long ngroups) {
@@ -36,7 +40,7 @@ extern "C" __global__ void direct(const char* __restrict__ x, const char* __rest
 #pragma unroll
     for (int p = 0; p < NP; p++) {
       T va = __ldg(px + p), vb = __ldg(pd + p);
-      __builtin_memcpy(&a[p * PW / 4], &va, PW); __builtin_memcpy(&b[p * PW / 4], &vb, PW);
+      memcpy_(&a[p * PW / 4], &va, PW); memcpy_(&b[p * PW / 4], &vb, PW);
     }
     unsigned s = 0;
 #pragma unroll
@@ -44,7 +48,7 @@ extern "C" __global__ void direct(const char* __restrict__ x, const char* __rest
 #pragma unroll
     for (int i = 0; i < G / 4; i++) a[i] = f(a[i], b[i]) + s;
 #pragma unroll
-    for (int p = 0; p < NP; p++) { T v; __builtin_memcpy(&v, &a[p * PW / 4], PW); po[p] = v; }
+    for (int p = 0; p < NP; p++) { T v; memcpy_(&v, &a[p * PW / 4], PW); po[p] = v; }
   }
 }
 
@@ -75,7 +79,7 @@ extern "C" __global__ void warp(const char* __restrict__ x, const char* __restri
 #pragma unroll
     for (int p = 0; p < NP; p++) {
       T ta = *(const T*)(sx + lane * G + p * PW), tb = *(const T*)(sd + lane * G + p * PW);
-      __builtin_memcpy(&a[p * PW / 4], &ta, PW); __builtin_memcpy(&b[p * PW / 4], &tb, PW);
+      memcpy_(&a[p * PW / 4], &ta, PW); memcpy_(&b[p * PW / 4], &tb, PW);
     }
     unsigned s = 0;
 #pragma unroll
@@ -84,7 +88,7 @@ extern "C" __global__ void warp(const char* __restrict__ x, const char* __restri
     for (int i = 0; i < G / 4; i++) a[i] = f(a[i], b[i]) + s;
     __syncwarp();
 #pragma unroll
-    for (int p = 0; p < NP; p++) { T v; __builtin_memcpy(&v, &a[p * PW / 4], PW); *(T*)(sx + lane * G + p * PW) = v; }
+    for (int p = 0; p < NP; p++) { T v; memcpy_(&v, &a[p * PW / 4], PW); *(T*)(sx + lane * G + p * PW) = v; }
     __syncwarp();
     char* bo = out + wg * SPAN;
 #pragma unroll
