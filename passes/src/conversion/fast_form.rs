@@ -700,13 +700,21 @@ impl<'a> KernelBuilder<'a> {
         let interleave = self.opts.interleave_splits;
         self.interleaved = interleave;
         // A CTA (or cluster) per row alternates the halves of its reduction slots from row to
-        // row, one barrier each (`parity`); the parity goes on across the CTA's splits, so that
-        // the first row of a split never writes the half the last row of the one before read
-        // with no barrier between (the simulator's race detector found that hazard where a
-        // split had an odd number of rows).
+        // row, one barrier each (`parity`), from half 0 at each split: each split starts with a
+        // barrier, so that its first row never writes the half the last row of the split before
+        // read with no barrier between (the simulator's race detector found that hazard where
+        // a split had an odd number of rows). Carrying the parity across splits instead cost
+        // RMSNorm backward at 32768 x 4096 0.5-0.8% on an H100, whose CTAs take one split each
+        // (thirty-second session, call 3); a barrier only before later splits (a branch) cost
+        // LayerNorm backward at 4096 x 16384 a 4-byte spill. This one changes no kernel's
+        // registers or spills in the ptxas sweep.
         let parity = !warp;
-        let split_init = if parity { vec![self.iconst(0)] } else { Vec::new() };
-        self.for_loop(g.bid, nsplit, g.gdim, &split_init, &mut |kb, sidx, scur| {
+        self.for_loop(g.bid, nsplit, g.gdim, &[], &mut |kb, sidx, _| {
+            // (A cluster's CTAs wait at each split's start for the arrival at the end of the
+            // one before, after their reads: ordered already.)
+            if parity && kb.cluster() <= 1 {
+                kb.push(mgpu::BarrierOp::state(kb.loc));
+            }
             // The split's rows: a block of `sc` consecutive ones, or with `interleave-splits`
             // every `nsplit`-th group of `slots` rows from group `sidx` on (`step` apart).
             // Packed rows: a row group is `slots x R` rows, a thread's R consecutive ones.
@@ -766,7 +774,7 @@ impl<'a> KernelBuilder<'a> {
                 kb.push(mgpu::ClusterWaitOp::state(kb.loc));
             }
             if parity {
-                carried.push(scur[0]);
+                carried.push(kb.iconst(0));
             }
             if !staged.is_empty() {
                 // The group's first rows into its ring (clamped to the split's last row:
@@ -853,14 +861,13 @@ impl<'a> KernelBuilder<'a> {
                 kb.push(mgpu::ClusterArriveOp::state(kb.loc, None));
             }
             let mut accs = out[..n_acc].to_vec();
-            let next_parity = if parity { vec![out[n_acc + widths.iter().sum::<usize>()]] } else { Vec::new() };
             if ws.is_empty() {
-                return Ok(next_parity);
+                return Ok(vec![]);
             }
             if held_accs {
                 // The partials are in the slots' shared rows already: the CTA combines them.
                 kb.flush_shared(sidx, ws, kinds, g)?;
-                return Ok(next_parity);
+                return Ok(vec![]);
             }
             if let Some(sp) = kb.fs().accs_smem {
                 // The thread's own columns of each partial, back from shared memory.
@@ -930,7 +937,7 @@ impl<'a> KernelBuilder<'a> {
                     }
                 }
             }
-            Ok(next_parity)
+            Ok(vec![])
         })?;
         self.fast = None;
         Ok(())

@@ -57,14 +57,12 @@
 // IR-SAME: cluster = 2
 // IR: mgpu.cluster_arrive {relaxed}
 // Each split of rows waits once (every CTA has read the slots of the reduction before) and
-// carries a parity through its row loop, on from the split before. A row reduction is the
-// block's total, then the cluster's in one barrier: store into the half of the slots the
-// parity picks, release, acquire, combine that half in rank order, flip the parity. The split
-// ends with an arrival.
+// carries a parity through its row loop. A row reduction is the block's total, then the
+// cluster's in one barrier: store into the half of the slots the parity picks, release,
+// acquire, combine that half in rank order, flip the parity. The split ends with an arrival.
 // IR: %[[SL:[0-9]+]] = mgpu.shared_alloc {size = 4} : !mgpu.ptr<f32, 3>
-// IR: mloop.for %{{.*}} iter_args(%[[SP:arg[0-9]+]] = %{{[0-9]+}}) -> (index)
 // IR: mgpu.cluster_wait
-// IR: mloop.for %{{.*}} iter_args({{.*}}%[[P:arg[0-9]+]] = %[[SP]], %{{.*}} = %{{[0-9]+}}) -> (f32, f32, f32, f32, f32, f32, f32, f32, index, index)
+// IR: mloop.for %{{.*}} iter_args({{.*}}%[[P:arg[0-9]+]] = %{{[0-9]+}}, %{{.*}} = %{{[0-9]+}}) -> (f32, f32, f32, f32, f32, f32, f32, f32, index, index)
 // IR: mgpu.barrier
 // IR: %[[H:[0-9]+]] = mloop.mul %[[P]], %{{[0-9]+}} : index
 // IR: mgpu.cluster_store %{{[0-9]+}}, %[[SL]][%{{[0-9]+}}], %{{[0-9]+}} : !mgpu.ptr<f32, 3>
