@@ -14,11 +14,11 @@
 //! - [`ops::ids`]: `thread_id`, `block_id`, `block_dim`, `grid_dim`, `lane_id`, `warp_id`;
 //! - [`ops::memory`]: `load`, `store`, `load_vec`, `store_vec`, `atomic_rmw`, `shared_alloc`,
 //!   `dynamic_shared`, `barrier`;
-//! - [`ops::warp`]: `shuffle`, `warp_reduce`;
+//! - [`ops::warp`]: `shuffle`, `warp_reduce`, `warp_barrier`;
 //! - [`ops::control`]: `if`, `yield`.
 //!
 //! [`sim`] runs `mgpu.launch` on the CPU: block by block, all threads of a block in lockstep
-//! with an activity mask.
+//! with an activity mask; [`races`] checks its shared-memory accesses for races.
 //!
 //! ```
 //! let mut ctx = morf_ir::Context::new();
@@ -35,7 +35,7 @@
 #![warn(missing_docs)]
 
 pub mod ops;
-mod races;
+pub mod races;
 pub mod sim;
 pub mod types;
 

@@ -641,7 +641,7 @@ pub const OPTIONS: &[PassOptionInfo] = &[
     },
     PassOptionInfo {
         key: "warp-transpose",
-        help: "packed rows are loaded and stored by each warp together, in consecutive pieces of up to 16 bytes handed to the lanes that own them through shared memory (each warp access one run of 128-512 bytes, not a piece a group apart on every lane), and a short odd row whose group of packed rows is over 48 bytes takes a thread too: true, false, or auto (the heuristic, which does not take it yet; a tuner knob)",
+        help: "packed rows are loaded and stored by each warp together, in consecutive pieces of up to 16 bytes handed to the lanes that own them through shared memory (each warp access one run of 128-512 bytes, not a piece a group apart on every lane), and a short odd row whose group of packed rows is over 48 bytes takes a thread too: true, false, or auto (the heuristic: where a thread's group is at least 4 aligned pieces, such as 4 rows of N = 7 in bf16, which then takes a thread per row; a tuner knob)",
         default: "auto",
     },
     PassOptionInfo { key: "device", help: "device overrides, e.g. sms=108,smem=167936", default: "" },

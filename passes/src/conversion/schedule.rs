@@ -1311,8 +1311,8 @@ pub struct Overrides {
     /// `warp-transpose`: `Some(true)` has each warp load and store its packed rows together
     /// through shared memory ([`FastShape::warp_transpose`]) wherever rows are packed, and
     /// lets a short row whose group is over [`THREAD_ROW_MAX_GROUP`] bytes take a thread
-    /// (`thread_row`); `Some(false)` never; `None`: the heuristic, which does not take it
-    /// (not yet measured on a GPU).
+    /// (`thread_row`); `Some(false)` never; `None`: the heuristic, which takes it where a
+    /// group is at least [`TRANSPOSE_MIN_PIECES`] pieces ([`transposed_by_default`]).
     pub warp_transpose: Option<bool>,
 }
 
