@@ -71,9 +71,9 @@ pub struct Race {
     pub did: &'static str,
 }
 
-/// The detector of one block (or one cluster's blocks) in one phase.
+/// The sync counts of one block's (or one cluster's blocks') lockstep: what orders accesses.
 #[derive(Debug, Default)]
-pub struct Races {
+struct Clock {
     nthreads: usize,
     warps_per_block: usize,
     /// Per block rank: block barriers (and cluster arrivals) passed.
@@ -82,24 +82,9 @@ pub struct Races {
     warp: Vec<u64>,
     /// Cluster arrivals passed.
     cluster: u64,
-    /// By shared array (its address): a shadow per element.
-    shadows: HashMap<usize, Vec<Shadow>>,
 }
 
-impl Races {
-    /// A fresh detector for `ranks` blocks of `nthreads` threads run in lockstep.
-    pub fn new(nthreads: usize, ranks: usize) -> Self {
-        let warps_per_block = nthreads.div_ceil(crate::sim::WARP).max(1);
-        Races {
-            nthreads,
-            warps_per_block,
-            block: vec![0; ranks.max(1)],
-            warp: vec![0; warps_per_block * ranks.max(1)],
-            cluster: 0,
-            shadows: HashMap::new(),
-        }
-    }
-
+impl Clock {
     fn rank(&self, g: usize) -> usize {
         g / self.nthreads.max(1)
     }
@@ -155,86 +140,111 @@ impl Races {
             }
         }
     }
+}
 
-    fn shadow(&mut self, array: usize, len: usize) -> &mut Vec<Shadow> {
-        let v = self.shadows.entry(array).or_default();
-        if v.len() < len {
-            v.resize(len, Shadow::default());
-        }
-        v
+/// The detector of one block (or one cluster's blocks) in one phase.
+#[derive(Debug, Default)]
+pub struct Races {
+    clock: Clock,
+    /// By shared array (its address): a shadow per element.
+    shadows: HashMap<usize, Vec<Shadow>>,
+}
+
+/// The shadows of elements `at..at + w` of array `array` (`len` elements), made at first use.
+fn shadows_of(
+    shadows: &mut HashMap<usize, Vec<Shadow>>,
+    array: usize,
+    len: usize,
+    at: usize,
+    w: usize,
+) -> &mut [Shadow] {
+    let v = shadows.entry(array).or_default();
+    if v.len() < len {
+        v.resize(len, Shadow::default());
+    }
+    &mut v[at..at + w]
+}
+
+impl Races {
+    /// A fresh detector for `ranks` blocks of `nthreads` threads run in lockstep.
+    pub fn new(nthreads: usize, ranks: usize) -> Self {
+        let warps_per_block = nthreads.div_ceil(crate::sim::WARP).max(1);
+        let clock = Clock {
+            nthreads,
+            warps_per_block,
+            block: vec![0; ranks.max(1)],
+            warp: vec![0; warps_per_block * ranks.max(1)],
+            cluster: 0,
+        };
+        Races { clock, shadows: HashMap::new() }
     }
 
     /// Thread `g` reads elements `at..at + w` of block `rank`'s array `array` (`len` elements).
     pub fn read(&mut self, g: usize, rank: usize, array: usize, len: usize, at: usize, w: usize) -> Result<(), Race> {
-        let now = self.now(g, rank);
-        let wg = self.warp_of(g);
-        let snapshot: Vec<Shadow> = self.shadow(array, len)[at..at + w].to_vec();
-        let mut updated = Vec::with_capacity(w);
-        for mut sh in snapshot {
-            if !self.ordered(sh.write, g, rank) {
+        let Races { clock, shadows } = self;
+        let now = clock.now(g, rank);
+        let (wg, rg) = (clock.warp_of(g), clock.rank(g));
+        for sh in shadows_of(shadows, array, len, at, w) {
+            if !clock.ordered(sh.write, g, rank) {
                 return Err(Race { other: Some(sh.write.thread as usize), did: "wrote" });
             }
-            if self.readers_ordered(&sh, g, rank) {
+            if clock.readers_ordered(sh, g, rank) {
                 sh.readers = Readers::One;
             } else {
                 let r = sh.read.thread as usize;
                 sh.readers = match sh.readers {
                     Readers::One if r == g => Readers::One,
-                    Readers::One | Readers::Warp if self.warp_of(r) == wg && self.rank(r) == self.rank(g) => {
-                        Readers::Warp
-                    }
+                    Readers::One | Readers::Warp if clock.warp_of(r) == wg && clock.rank(r) == rg => Readers::Warp,
                     _ => Readers::Many,
                 };
             }
             // The latest reader stands for the summary (a reader of its warp for `Warp`).
             sh.read = now;
-            updated.push(sh);
         }
-        self.shadow(array, len)[at..at + w].copy_from_slice(&updated);
         Ok(())
     }
 
     /// Thread `g` writes elements `at..at + w` of block `rank`'s array `array`.
     pub fn write(&mut self, g: usize, rank: usize, array: usize, len: usize, at: usize, w: usize) -> Result<(), Race> {
-        let now = self.now(g, rank);
-        let snapshot: Vec<Shadow> = self.shadow(array, len)[at..at + w].to_vec();
-        for sh in &snapshot {
-            if !self.ordered(sh.write, g, rank) {
+        let Races { clock, shadows } = self;
+        let fresh = Shadow { write: clock.now(g, rank), read: Access::default(), readers: Readers::None };
+        for sh in shadows_of(shadows, array, len, at, w) {
+            if !clock.ordered(sh.write, g, rank) {
                 return Err(Race { other: Some(sh.write.thread as usize), did: "wrote" });
             }
-            if !self.readers_ordered(sh, g, rank) {
+            if !clock.readers_ordered(sh, g, rank) {
                 let other = (sh.readers == Readers::One).then_some(sh.read.thread as usize);
                 return Err(Race { other, did: "read" });
             }
+            *sh = fresh;
         }
-        let fresh = Shadow { write: now, read: Access::default(), readers: Readers::None };
-        self.shadow(array, len)[at..at + w].fill(fresh);
         Ok(())
     }
 
     /// A block barrier passed by every thread of block `rank`.
     pub fn block_barrier(&mut self, rank: usize) {
-        if let Some(b) = self.block.get_mut(rank) {
+        let c = &mut self.clock;
+        if let Some(b) = c.block.get_mut(rank) {
             *b += 1;
         }
-        let first = rank * self.warps_per_block;
-        for w in first..(first + self.warps_per_block).min(self.warp.len()) {
-            self.warp[w] += 1;
+        let first = rank * c.warps_per_block;
+        for w in first..(first + c.warps_per_block).min(c.warp.len()) {
+            c.warp[w] += 1;
         }
     }
 
     /// A warp barrier passed by the lanes of the warp of thread `g`.
     pub fn warp_barrier(&mut self, g: usize) {
-        let w = self.warp_of(g);
-        if let Some(c) = self.warp.get_mut(w) {
+        let w = self.clock.warp_of(g);
+        if let Some(c) = self.clock.warp.get_mut(w) {
             *c += 1;
         }
     }
 
     /// A cluster arrival of every thread of every block.
     pub fn cluster_arrive(&mut self) {
-        self.cluster += 1;
-        for r in 0..self.block.len() {
+        self.clock.cluster += 1;
+        for r in 0..self.clock.block.len() {
             self.block_barrier(r);
         }
     }

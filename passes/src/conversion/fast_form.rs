@@ -198,16 +198,12 @@ pub(super) fn float_bytes(ctx: &Context, t: Type) -> Option<u32> {
 }
 
 /// The elements of each piece a warp accesses its span of groups of `ge` elements of
-/// `elem_bytes` in (warp-transposed packed rows): the largest power of two dividing `ge`, at
-/// most 16 bytes and 8 elements, so that the span (32 groups, at a multiple of `ge`) is
-/// exactly 32 x `ge / w` aligned pieces.
+/// `elem_bytes` in (warp-transposed packed rows): the width of a group's aligned pieces
+/// ([`vector_pieces`] at a multiple of `ge`: the largest power of two dividing `ge`, at most 16
+/// bytes and 8 elements), so that the span (32 groups, at a multiple of `ge`) is exactly 32 x
+/// `ge / w` aligned pieces.
 pub(super) fn warp_piece(ge: usize, elem_bytes: u32) -> usize {
-    let most = (16 / elem_bytes.clamp(1, 16) as usize).clamp(1, 8);
-    let mut w = 1;
-    while w * 2 <= most && ge.is_multiple_of(w * 2) {
-        w *= 2;
-    }
-    w
+    vector_pieces(ge, elem_bytes, ge).first().map_or(1, |&(_, w)| w)
 }
 
 /// Whether loop-IR index `x` is the row iv `iv` of nest `nest`, or a clamp `min(iv, c)` (a
@@ -1292,11 +1288,7 @@ impl<'a> KernelBuilder<'a> {
     /// loaded in consecutive pieces of [`warp_piece`] elements: lane `l`'s pieces `p` at
     /// `woff + (l + 32 p) w`, so that each access of the warp is one run of `32 w` elements.
     fn warp_load(&mut self, ptr: Value, woff: Value, elem: Type, ge: usize) -> R<Vec<Vec<Value>>> {
-        let w = warp_piece(ge, morf_gpu::types::elem_bytes(self.ctx, elem) as u32);
-        let lane = self.id::<mgpu::LaneIdOp>();
-        let wc = self.iconst(w as i64);
-        let lw = self.ibin(Ix::Mul, lane, wc);
-        let at = self.ibin(Ix::Add, woff, lw);
+        let (w, [at]) = self.lane_piece_starts([woff], ge, elem);
         let mut pieces = Vec::new();
         for p in 0..ge / w {
             let pc = self.iconst((32 * p * w) as i64);
@@ -1317,20 +1309,14 @@ impl<'a> KernelBuilder<'a> {
         pieces: &[Vec<Value>],
         ge: usize,
     ) -> R<Vec<Value>> {
-        let w = warp_piece(ge, morf_gpu::types::elem_bytes(self.ctx, elem) as u32);
-        let lane = self.id::<mgpu::LaneIdOp>();
-        let wc = self.iconst(w as i64);
-        let lw = self.ibin(Ix::Mul, lane, wc);
-        let at = self.ibin(Ix::Add, region, lw);
+        let (w, [at]) = self.lane_piece_starts([region], ge, elem);
         for (p, vals) in pieces.iter().enumerate() {
             let pc = self.iconst((32 * p * w) as i64);
             let off = self.ibin(Ix::Add, at, pc);
             self.vstore_aligned(vals, sp, off, None, w)?;
         }
         self.push(mgpu::WarpBarrierOp::state(self.loc));
-        let gc = self.iconst(ge as i64);
-        let lg = self.ibin(Ix::Mul, lane, gc);
-        let own = self.ibin(Ix::Add, region, lg);
+        let own = self.lane_group(region, ge);
         let vals = self.vload_aligned(sp, own, elem, false, None, ge, ge)?;
         self.push(mgpu::WarpBarrierOp::state(self.loc));
         Ok(vals)
@@ -1342,17 +1328,10 @@ impl<'a> KernelBuilder<'a> {
     fn warp_store(&mut self, vals: &[Value], ptr: Value, woff: Value, sp: Value, region: Value) -> R<()> {
         let ge = vals.len();
         let elem = self.ctx.value_type(vals[0]);
-        let w = warp_piece(ge, morf_gpu::types::elem_bytes(self.ctx, elem) as u32);
-        let lane = self.id::<mgpu::LaneIdOp>();
-        let gc = self.iconst(ge as i64);
-        let lg = self.ibin(Ix::Mul, lane, gc);
-        let own = self.ibin(Ix::Add, region, lg);
+        let own = self.lane_group(region, ge);
         self.vstore_aligned(vals, sp, own, None, ge)?;
         self.push(mgpu::WarpBarrierOp::state(self.loc));
-        let wc = self.iconst(w as i64);
-        let lw = self.ibin(Ix::Mul, lane, wc);
-        let sat = self.ibin(Ix::Add, region, lw);
-        let gat = self.ibin(Ix::Add, woff, lw);
+        let (w, [sat, gat]) = self.lane_piece_starts([region, woff], ge, elem);
         for p in 0..ge / w {
             let pc = self.iconst((32 * p * w) as i64);
             let so = self.ibin(Ix::Add, sat, pc);
@@ -1362,6 +1341,26 @@ impl<'a> KernelBuilder<'a> {
         }
         self.push(mgpu::WarpBarrierOp::state(self.loc));
         Ok(())
+    }
+
+    /// The piece width `w` of a warp's span of groups of `ge` elements of `elem` ([`warp_piece`])
+    /// and, from each of `bases`, where this lane's first piece starts: `base + lane x w` (its
+    /// piece `p` is `32 p w` further).
+    fn lane_piece_starts<const B: usize>(&mut self, bases: [Value; B], ge: usize, elem: Type) -> (usize, [Value; B]) {
+        let w = warp_piece(ge, morf_gpu::types::elem_bytes(self.ctx, elem) as u32);
+        let lane = self.id::<mgpu::LaneIdOp>();
+        let wc = self.iconst(w as i64);
+        let lw = self.ibin(Ix::Mul, lane, wc);
+        (w, bases.map(|b| self.ibin(Ix::Add, b, lw)))
+    }
+
+    /// Where this lane's own group of `ge` elements sits in the warp's region at `region`:
+    /// `region + lane x ge`.
+    fn lane_group(&mut self, region: Value, ge: usize) -> Value {
+        let lane = self.id::<mgpu::LaneIdOp>();
+        let gc = self.iconst(ge as i64);
+        let lg = self.ibin(Ix::Mul, lane, gc);
+        self.ibin(Ix::Add, region, lg)
     }
 
     /// Where a held store of row `r` of `buf` goes: `buf[r]` for a 1-D buffer (a row's

@@ -1024,8 +1024,8 @@ pub const THREAD_ROW_MAX_BYTES: u64 = 64;
 /// 50% at N = 10; 8 rows of N = 7 (112 bytes) 184.0 us against the lanes' 137.9.
 ///
 /// Where the warp accesses its 32 groups in consecutive pieces instead
-/// ([`FastShape::warp_transpose`]: by default where a group is more than
-/// [`TRANSPOSE_MIN_PIECES`] - 1 pieces, or asked with `warp-transpose=true`), the group may be
+/// ([`FastShape::warp_transpose`]: by default where a group is at least
+/// [`TRANSPOSE_MIN_PIECES`] pieces, or asked with `warp-transpose=true`), the group may be
 /// up to [`PACKED_MAX_BYTES`]: 4 rows of N = 7 (56 bytes, seven 8-byte pieces), 2 of N = 14
 /// or 20.
 fn thread_row(o: &Overrides, shape: &NestShape, n: u64, v: u32) -> bool {
@@ -2139,13 +2139,13 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                 let b = shape.fast_bytes.clamp(1, 8);
                 let elems = s.fast.map_or(0, |f| r as u64 * f.cols);
                 let group = elems * b as u64;
+                let pieces = vector_pieces(elems as usize, b, elems as usize).len();
                 let take = match o.warp_transpose {
                     Some(t) => t && group > 16,
-                    None => transposed_by_default(elems, b),
+                    None => pieces >= TRANSPOSE_MIN_PIECES,
                 };
                 if take && s.threads.is_multiple_of(32) {
                     if o.warp_transpose.is_none() {
-                        let pieces = vector_pieces(elems as usize, b, elems as usize).len();
                         s.notes.0.push(format!(
                             "warp-transposed packed rows: a thread's group is {pieces} pieces ({group} bytes), so its warp loads and stores the 32 groups as one span through shared memory (warp-transpose=false keeps each thread's own pieces)"
                         ));
