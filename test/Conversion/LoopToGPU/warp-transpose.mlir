@@ -21,6 +21,7 @@
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pipeline=gpu --size-hints M=4194304,N=7 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=DEFAULT
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pipeline=gpu --size-hints M=8388608,N=3 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=THREE
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=4194304,N=7},canonicalize,cse,lower-loop-to-gpu{size-hints=M=4194304,N=7 warp-transpose=false report=true})' 2>&1 >/dev/null | FileCheck %s --check-prefix=OFF
+// RUN: not morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,lower-loop-to-gpu{warp-transpose=maybe})' 2>&1 | FileCheck %s --check-prefix=OPT
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --emit=ptx --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=4194304,N=7},canonicalize,cse,lower-loop-to-gpu{size-hints=M=4194304,N=7 warp-transpose=true})' | FileCheck %s --check-prefix=PTX
 
 // The simulator against the interpreter at odd M, with few CTAs (several splits a CTA, warps
@@ -111,6 +112,8 @@
 // OFF: note: @rmsnorm_bwd_k0: 8 lanes a row of 14 bytes, 2-byte accesses a lane: a thread per row would pack 56-byte groups, over the 48 bytes {{.*}}; warp-transpose=true (a tuner knob) does
 
 // LONG: note: @rmsnorm_bwd_k0: warp-transpose not taken: no packed rows
+
+// OPT: pass 'lower-loop-to-gpu': option 'warp-transpose' must be 'auto', 'true' or 'false', got 'maybe'
 
 // PTX: .extern .shared .align 16 .b8 dyn_smem[];
 // PTX: ld.global.cs.nc.v4.b16
