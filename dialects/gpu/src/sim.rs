@@ -618,8 +618,7 @@ impl<'c> Sim<'c> {
 
     /// Checks the access of `w` elements at `off` in memory of `len` elements.
     fn check_access(&self, op: OpId, t: usize, p: Value, off: i64, w: usize, len: usize) -> InterpResult<usize> {
-        let space = ptr_parts(self.ctx, self.ctx.value_type(p)).map(|x| x.1).unwrap_or(0);
-        let what = if space == crate::types::SHARED { "shared" } else { "global" };
+        let what = if self.is_shared(p) { "shared" } else { "global" };
         if w > 1 && off.rem_euclid(w as i64) != 0 {
             return Err(self.err(
                 op,
