@@ -354,8 +354,9 @@ enum SplitBy {
     Value(Value),
 }
 
-/// Columns below which a 2-D pointwise nest with partials keeps the thread-per-(split,
-/// column) form (a warp per row would leave lanes idle).
+/// Columns below which a 2-D nest that only accumulates partials (a column reduction's partial
+/// launch, no store) keeps the thread-per-(split, column) form ([`partials_to_rows`]); a
+/// pointwise nest with partials takes the row form at any width.
 pub(crate) const ROW_FORM_MIN_COLS: u64 = 64;
 
 /// The extent `v` has: a constant, a static dim, or the size hint of a named dynamic dim.
@@ -393,10 +394,17 @@ pub(super) fn partials_to_rows_in_module(ctx: &mut Context, module: OpId, opts: 
 /// Rewrites each 2-D pointwise nest with partials (`{kind = "pointwise", split = S}` over
 /// `(i, j)` from 0 step 1, a flat body, every `accumulate` into `W[i div S, j]`) into the
 /// row form `parallel(i) { parallel(j) { body } }` with `{kind = "row-fused", split = S}`: the
-/// same points in the same row order, now lowered as a row kernel without reductions (a warp
-/// or CTA per row, vector accesses and register partials on the fast path) instead of a
-/// thread per (split, column) that walks its split's rows one element at a time. Nests with
-/// fewer than [`ROW_FORM_MIN_COLS`] known columns keep their form.
+/// same points in the same row order, now lowered as a row kernel without reductions (a warp,
+/// lanes, a thread or a CTA per row by the row's length, vector accesses and register partials
+/// on the fast path) instead of a thread per (split, column) that walks its split's rows one
+/// element at a time. A nest that stores nothing (a column reduction's partials alone) keeps
+/// that form under [`ROW_FORM_MIN_COLS`] known columns.
+///
+/// A 2-D pointwise nest without partials (no `morf.kernel`, or `{kind = "pointwise"}`, and
+/// no `accumulate`) takes the row form `{kind = "row-fused"}` too where its known rows do not
+/// fill its thread-per-point vectors and a few of them make an aligned group a thread takes
+/// ([`short_unaligned_rows`]): the thread-per-point form would access a few bytes a thread
+/// there (one element at odd N), the row form packs rows into 16-byte pieces.
 fn partials_to_rows(
     ctx: &mut Context,
     body: BlockId,
@@ -408,20 +416,29 @@ fn partials_to_rows(
         if !ctx.isa::<mloop::ParallelOp>(op) || mapped::has_mapping(ctx, op) {
             continue;
         }
-        let Some(split) = kernel_split(ctx, op).filter(|s| *s > 0) else { continue };
-        if kernel_kind(ctx, op).as_deref() != Some("pointwise") {
+        let split = kernel_split(ctx, op).filter(|s| *s > 0);
+        let kind = kernel_kind(ctx, op);
+        if kind.as_deref().is_some_and(|k| k != "pointwise") || (split.is_some() && kind.is_none()) {
             continue;
         }
         let Ok(p) = loop_parts(ctx, op, false) else { continue };
         if p.ivs.len() != 2
             || (0..2).any(|d| const_int(ctx, p.lbs[d]) != Some(0) || const_int(ctx, p.steps[d]) != Some(1))
-            || known_size(ctx, names, opts, p.ubs[1]).is_some_and(|n| n < ROW_FORM_MIN_COLS)
         {
             continue;
         }
         let (i, j) = (p.ivs[0], p.ivs[1]);
         let ops: Vec<OpId> = ctx.block_ops(p.body).collect();
         if ops.iter().any(|&o| !ctx.regions(o).is_empty()) {
+            continue;
+        }
+        let cols = known_size(ctx, names, opts, p.ubs[1]);
+        if split.is_none() {
+            let accumulates = ops.iter().any(|&o| ctx.isa::<mloop::AccumulateOp>(o));
+            if accumulates || !cols.is_some_and(|n| short_unaligned_rows(ctx, &ops, j, n)) {
+                continue;
+            }
+        } else if !ops.iter().any(|&o| ctx.isa::<mloop::StoreOp>(o)) && cols.is_some_and(|n| n < ROW_FORM_MIN_COLS) {
             continue;
         }
         let acc_ok = |o: OpId| {
@@ -431,7 +448,7 @@ fn partials_to_rows(
                 && ctx
                     .defining_op(x[2])
                     .and_then(|d| ctx.dyn_cast::<mloop::DivOp>(d))
-                    .is_some_and(|d| d.lhs(ctx) == i && const_int(ctx, d.rhs(ctx)) == Some(split))
+                    .is_some_and(|d| d.lhs(ctx) == i && const_int(ctx, d.rhs(ctx)) == split)
         };
         if !ops.iter().filter(|&&o| ctx.isa::<mloop::AccumulateOp>(o)).all(|&o| acc_ok(o)) {
             continue;
@@ -460,7 +477,10 @@ fn partials_to_rows(
         let outer =
             ctx.create_op(mloop::ParallelOp::state(loc, &[p.lbs[0], p.ubs[0], p.steps[0]]).region(outer_region));
         ctx.insert_op_before(op, outer);
-        let mut attrs = vec![(ctx.sym("kind"), ctx.str_attr("row-fused")), (ctx.sym("split"), ctx.i64_attr(split))];
+        let mut attrs = vec![(ctx.sym("kind"), ctx.str_attr("row-fused"))];
+        if let Some(split) = split {
+            attrs.push((ctx.sym("split"), ctx.i64_attr(split)));
+        }
         attrs.push((ctx.sym("style"), ctx.str_attr("persistent")));
         let k = ctx.dict_attr(attrs);
         ctx.set_attr(outer, "morf.kernel", k);
@@ -472,6 +492,30 @@ fn partials_to_rows(
         }
         ctx.erase_op(op);
     }
+}
+
+/// Whether a pointwise body (`ops`, column iv `j`) over rows of `n` columns has short rows
+/// its thread-per-point vectors do not fill, which the row form can pack: a row of `n`
+/// elements of its widest float buffer accessed at `[..., j]` is not a multiple of 16 bytes,
+/// and 2, 4 or 8 of them make a group of 8-byte pieces within
+/// [`super::schedule::PACKED_MAX_BYTES`] (bf16: N up to 15 but 8, the even N from 18 to 30 but 24;
+/// f32: 1-3, 5-7, 9-11, 13-15).
+fn short_unaligned_rows(ctx: &Context, ops: &[OpId], j: Value, n: u64) -> bool {
+    let mut bytes = 0u64;
+    for &o in ops {
+        let (buf, idx) = match LoopOp::of(ctx, o) {
+            LoopOp::Load(l) => (l.buffer(ctx), ctx.operands(o)[1..].to_vec()),
+            LoopOp::Store(s) => (s.buffer(ctx), ctx.operands(o)[2..].to_vec()),
+            _ => continue,
+        };
+        if idx.last() == Some(&j) {
+            bytes = bytes.max(float_bytes(ctx, ctx.element_type(ctx.value_type(buf))).map_or(0, u64::from));
+        }
+    }
+    let row = n * bytes;
+    row > 0
+        && row % 16 != 0
+        && [2, 4, 8].iter().any(|g| g * row <= super::schedule::PACKED_MAX_BYTES && (g * row) % 8 == 0)
 }
 
 /// The schedules a dry run of the lowering chose, with their nests, in order (a split-K
@@ -3710,9 +3754,17 @@ impl<'a> KernelBuilder<'a> {
             // other than the hint) sums each lane's terms in blocks, as RowReduction does.
             self.blocked_rows = true;
         }
+        let ctx = &*self.ctx;
+        let pointwise =
+            ctx.walk_collect(op).iter().all(|&o| !ctx.isa::<mloop::ReduceOp>(o) && !ctx.isa::<mloop::AccumulateOp>(o));
         let s = self.set_schedule_with(Mapping::RowFused, &shape, &mut |s, _| {
             if promoted {
                 s.notes.0.insert(0, "a plain row reduction, lowered as a row kernel (no partials)".into());
+            } else if pointwise {
+                s.notes.0.insert(
+                    0,
+                    "a pointwise nest over short rows that its thread-per-point vectors would not fill, lowered as a row kernel".into(),
+                );
             }
         });
         if let Some(ctas) = self.opts.min_ctas.apply(planned_ctas_per_sm(&self.opts.device, &shape, &s, false)) {

@@ -566,7 +566,8 @@ fn launch_shape(
     }
     let parts = kernel.parts();
     // A row kernel: its row reduction's rows and columns; or a 2-D pointwise kernel with a
-    // partial over wide rows, which the lowering runs in the row form (no reductions).
+    // partial, which the lowering runs in the row form (no reductions), as it does a partial
+    // alone over at least ROW_FORM_MIN_COLS columns.
     let row_geometry = match (row, partial) {
         (Some(r), _) => match &ctx.nest(r).kind {
             NestKind::Reduction { kept, reduced, .. } => Some((kept.clone(), reduced.clone())),
@@ -576,7 +577,8 @@ fn launch_shape(
             NestKind::Reduction { kept, reduced, .. }
                 if kept.len() == 1
                     && reduced.len() == 1
-                    && ctx.extents.numel(kept) >= crate::conversion::loop_to_gpu::ROW_FORM_MIN_COLS =>
+                    && (parts.iter().any(|p| matches!(p, Kernel::Nest(_)))
+                        || ctx.extents.numel(kept) >= crate::conversion::loop_to_gpu::ROW_FORM_MIN_COLS) =>
             {
                 Some((reduced.clone(), kept.clone()))
             }

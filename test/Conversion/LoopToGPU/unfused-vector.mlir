@@ -12,7 +12,8 @@
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pipeline=gpu-unfused --size-hints M=576000,N=384 | FileCheck %s --check-prefix=IR
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pipeline=gpu-unfused --size-hints M=576000,N=384 --emit=ptx | FileCheck %s --check-prefix=PTX
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pipeline=gpu-unfused --size-hints M=576000,N=384 --schedule-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=R384
-// N = 100: vectors of 4 bf16 (8 bytes); N = 1: none; N = 5120: vectors of 8, a CTA per row.
+// N = 100: vectors of 4 bf16 (8 bytes); N = 1: none for the column reduction, packed rows
+// for the pointwise nest; N = 5120: vectors of 8, a CTA per row.
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pipeline=gpu-unfused --size-hints M=4096,N=100 --emit=ptx | FileCheck %s --check-prefix=PTX100
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pipeline=gpu-unfused --size-hints M=4096,N=100 --schedule-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=R100
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pipeline=gpu-unfused --size-hints M=4096,N=1 --schedule-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=R1
@@ -93,8 +94,10 @@
 
 // R1: schedule: @rmsnorm_bwd_k1: split_partial {{.*}} vector=1 partials=none
 // R1-NEXT: note: @rmsnorm_bwd_k1: scalar, one point a thread (no vector form): a row of 1 element(s) is not a multiple of 2
-// R1: schedule: @rmsnorm_bwd_k2: thread_per_point {{.*}} vector=1 partials=none
-// R1-NEXT: note: @rmsnorm_bwd_k2: scalar, one point a thread (no vector form): a row of 1 element(s) is not a multiple of 2
+// The pointwise nest at N = 1 takes the row form instead (short rows a vector does not fill:
+// packed rows, eight a thread).
+// R1: schedule: @rmsnorm_bwd_k2: row_fused threads=256 threads_per_row=1 {{.*}} fast=yes(N=1 vector=1 chunks=1 packed-rows=8)
+// R1-NEXT: note: @rmsnorm_bwd_k2: a pointwise nest over short rows that its thread-per-point vectors would not fill, lowered as a row kernel
 
 // R5120: schedule: @rmsnorm_bwd_k0: row_fused threads=256 threads_per_row=256 rows_per_cta=1 {{.*}} fast=yes(N=5120 vector=8 chunks=3)
 // R5120: schedule: @rmsnorm_bwd_k1: split_partial {{.*}} vector=8
