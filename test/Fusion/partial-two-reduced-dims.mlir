@@ -2,9 +2,12 @@
 // into the pointwise kernel of the same domain: the partial index is the row-major flat
 // position of *both* reduced ivs, `(b * M + m) div S`, and the workspace has
 // `ceildiv(B * M, S)` rows. (It once split only `b div S`: with B <= S every column was one
-// f32 chain over all B x M rows.) `lower-loop-to-gpu` maps the fused kernel to a thread per
-// (split, column) that sums blocks of 256 rows into fresh partials (PartialPointwise), not
-// to one thread. passes/tests/reduction_accuracy.rs checks the error on adversarial data.
+// f32 chain over all B x M rows.) `lower-loop-to-gpu` collapses the two reduced dims into one
+// flat row loop, `row div S` the partial's index, and maps it as a row kernel without
+// reductions (RowFused: lanes of a row, register partials a split; it was a thread per
+// (split, column) summing blocks of 256 rows, PartialPointwise, before the thirty-third
+// session), not to one thread. passes/tests/reduction_accuracy.rs checks the error on
+// adversarial data.
 // (`launch=1e-3`: every legal fusion pays, so the checks pin the form, not the cost ranking.)
 // RUN: morf-opt %s --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=B=64,M=65536,N=8 device=launch=1e-3},canonicalize,cse)' | FileCheck %s
 // RUN: morf-opt %s --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=B=64,M=65536,N=8 device=launch=1e-3},canonicalize,cse,lower-loop-to-gpu{size-hints=B=64,M=65536,N=8})' | FileCheck --check-prefix=GPU %s
@@ -25,11 +28,10 @@
 // CHECK:       } attributes {morf.kernel = {kind = "pointwise", split = [[SV]]}}
 // CHECK:       mloop.reduce sum (%split) = (%{{.*}}) to (%[[NS]])
 
-// GPU:     mgpu.func @sum3_k0({{.*}}) kernel attributes {{{.*}}morf.schedule = "PartialPointwise
-// GPU:       mloop.for %{{.*}} iter_args(%{{.*}}) -> (f32) {
-// GPU:         mloop.for %{{.*}} iter_args(%{{.*}}) -> (f32) {
-// GPU:           mgpu.store
-// GPU:     mgpu.func @sum3_k1({{.*}}) kernel attributes {{{.*}}morf.schedule = "FinalReduction
+// GPU:     %[[ROWS:.*]] = mloop.mul %{{.*}}, %{{.*}} : index
+// GPU:     mgpu.launch @sum3_k0
+// GPU:     mgpu.func @sum3_k0({{.*}}) kernel attributes {{{.*}}morf.schedule = "RowFused {{.*}}partials=Shared fast: N=8 {{.*}}; grid barrier; FinalReduction
+// GPU:       mgpu.store
 // GPU-NOT: Sequential
 
 func.func @sum3(%x: tensor<?x?x?xf32> {morf.dims = ["B", "M", "N"]}) -> (tensor<?xf32>, tensor<?x?x?xf32>) {

@@ -1683,7 +1683,7 @@ impl<'a> KernelBuilder<'a> {
             let Some(l) = ctx.dyn_cast::<mloop::LoadOp>(o) else { continue };
             let buf = l.buffer(ctx);
             let ops = ctx.operands(o);
-            let row = ops.len() >= 3 && delinearized(ctx, buf, &ops[1..ops.len() - 1]) == Some(iv);
+            let row = ops.len() >= 3 && delinearized(ctx, self.names, buf, &ops[1..ops.len() - 1]) == Some(iv);
             if row && plan.rows2d.contains(&buf) && !seen.iter().any(|(b, _)| *b == buf) {
                 seen.push((buf, ctx.value_type(l.value(ctx))));
             }
@@ -1787,7 +1787,7 @@ impl<'a> KernelBuilder<'a> {
     /// that the row is `r * N` and keyed like the loads ahead and the staged rows.
     pub(super) fn fast_row_index(&mut self, buf: Value, idx: &[Value], f: &[Fv]) -> R<Vec<Value>> {
         if idx.len() >= 2 {
-            if let Some(v) = delinearized(self.ctx, buf, idx) {
+            if let Some(v) = delinearized(self.ctx, self.names, buf, idx) {
                 return Ok(vec![self.get(v)?]);
             }
         }

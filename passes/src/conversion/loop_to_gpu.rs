@@ -422,17 +422,17 @@ fn partials_to_rows(
             continue;
         }
         let Ok(p) = loop_parts(ctx, op, false) else { continue };
-        if p.ivs.len() != 2
-            || (0..2).any(|d| const_int(ctx, p.lbs[d]) != Some(0) || const_int(ctx, p.steps[d]) != Some(1))
-        {
+        let k = p.ivs.len();
+        if k < 2 || (0..k).any(|d| const_int(ctx, p.lbs[d]) != Some(0) || const_int(ctx, p.steps[d]) != Some(1)) {
             continue;
         }
-        let (i, j) = (p.ivs[0], p.ivs[1]);
+        // The rows: every iv but the last (one flat row index once collapsed); the columns: j.
+        let (rows, j) = (&p.ivs[..k - 1], p.ivs[k - 1]);
         let ops: Vec<OpId> = ctx.block_ops(p.body).collect();
         if ops.iter().any(|&o| !ctx.regions(o).is_empty()) {
             continue;
         }
-        let cols = known_size(ctx, names, opts, p.ubs[1]);
+        let cols = known_size(ctx, names, opts, p.ubs[k - 1]);
         if split.is_none() {
             let accumulates = ops.iter().any(|&o| ctx.isa::<mloop::AccumulateOp>(o));
             if accumulates || !cols.is_some_and(|n| short_unaligned_rows(ctx, &ops, j, n)) {
@@ -445,15 +445,21 @@ fn partials_to_rows(
             let x = ctx.operands(o);
             x.len() == 4
                 && x[3] == j
-                && ctx
-                    .defining_op(x[2])
-                    .and_then(|d| ctx.dyn_cast::<mloop::DivOp>(d))
-                    .is_some_and(|d| d.lhs(ctx) == i && const_int(ctx, d.rhs(ctx)) == split)
+                && ctx.defining_op(x[2]).and_then(|d| ctx.dyn_cast::<mloop::DivOp>(d)).is_some_and(|d| {
+                    const_int(ctx, d.rhs(ctx)) == split
+                        && crate::transforms::loop_partial_accumulate::flat_prefix_len(
+                            ctx,
+                            d.lhs(ctx),
+                            rows,
+                            &p.ubs[..k - 1],
+                            &mut Vec::new(),
+                        ) == Some(k - 1)
+                })
         };
         if !ops.iter().filter(|&&o| ctx.isa::<mloop::AccumulateOp>(o)).all(|&o| acc_ok(o)) {
             continue;
         }
-        // The inner loop over j takes the body; the nest keeps i.
+        // The inner loop over j takes the body; the nest keeps the rows.
         let loc = ctx.op_loc(op);
         let inner_region = ctx.create_region();
         let inner_blk = ctx.create_block(inner_region, &[]);
@@ -464,26 +470,30 @@ fn partials_to_rows(
             ctx.detach_op(o);
             ctx.append_op(inner_blk, o);
         }
-        let inner =
-            ctx.create_op(mloop::ParallelOp::state(loc, &[p.lbs[1], p.ubs[1], p.steps[1]]).region(inner_region));
+        let inner = ctx.create_op(
+            mloop::ParallelOp::state(loc, &[p.lbs[k - 1], p.ubs[k - 1], p.steps[k - 1]]).region(inner_region),
+        );
         let outer_region = ctx.create_region();
         let outer_blk = ctx.create_block(outer_region, &[]);
-        let id = ctx.value(i).clone();
-        let ni = ctx.add_block_arg(outer_blk, id.ty, id.name, id.loc);
-        ctx.replace_all_uses_with(i, ni);
+        for &i in rows {
+            let id = ctx.value(i).clone();
+            let ni = ctx.add_block_arg(outer_blk, id.ty, id.name, id.loc);
+            ctx.replace_all_uses_with(i, ni);
+        }
         ctx.append_op(outer_blk, inner);
         let y = ctx.create_op(mloop::YieldOp::state(loc, &[]));
         ctx.append_op(outer_blk, y);
-        let outer =
-            ctx.create_op(mloop::ParallelOp::state(loc, &[p.lbs[0], p.ubs[0], p.steps[0]]).region(outer_region));
+        let bounds: Vec<Value> =
+            p.lbs[..k - 1].iter().chain(&p.ubs[..k - 1]).chain(&p.steps[..k - 1]).copied().collect();
+        let outer = ctx.create_op(mloop::ParallelOp::state(loc, &bounds).region(outer_region));
         ctx.insert_op_before(op, outer);
         let mut attrs = vec![(ctx.sym("kind"), ctx.str_attr("row-fused"))];
         if let Some(split) = split {
             attrs.push((ctx.sym("split"), ctx.i64_attr(split)));
         }
         attrs.push((ctx.sym("style"), ctx.str_attr("persistent")));
-        let k = ctx.dict_attr(attrs);
-        ctx.set_attr(outer, "morf.kernel", k);
+        let kernel = ctx.dict_attr(attrs);
+        ctx.set_attr(outer, "morf.kernel", kernel);
         for &(name, a) in ctx.attrs(op).to_vec().iter() {
             let n = ctx.str(name).to_string();
             if n != "morf.kernel" {
@@ -491,6 +501,12 @@ fn partials_to_rows(
             }
         }
         ctx.erase_op(op);
+        // Rows over several dims become one flat row loop (the 1-D row loop the row form
+        // takes; a partial's W[flat(rows) div S, j] becomes W[r div S, j]), as fusion does
+        // for its row kernels.
+        if k > 2 {
+            let _ = crate::transforms::loop_partial_accumulate::collapse_parallel_dims(ctx, outer);
+        }
     }
 }
 
@@ -1295,8 +1311,10 @@ fn dim_names(ctx: &Context, func: OpId) -> HashMap<(Value, usize), String> {
 }
 
 /// Whether `d` (a loop-IR index value) is dim `k` of buffer `buf`: `mloop.dim %buf, k`, the
-/// size operand of `buf`'s `mloop.alloc` for that dim, or a constant equal to its static size.
-fn is_dim_of(ctx: &Context, buf: Value, k: usize, d: Value) -> bool {
+/// size operand of `buf`'s `mloop.alloc` for that dim, a constant equal to its static size, or
+/// `mloop.dim` of another argument's dim of the same `morf.dims` name (`names`: one name has
+/// one size, which binding the arguments checks).
+fn is_dim_of(ctx: &Context, names: &HashMap<(Value, usize), String>, buf: Value, k: usize, d: Value) -> bool {
     let shape = buffer_shape(ctx, buf);
     let Some(&dim) = shape.get(k) else { return false };
     if let (Dim::Static(n), Some(c)) = (dim, const_int(ctx, d)) {
@@ -1305,6 +1323,10 @@ fn is_dim_of(ctx: &Context, buf: Value, k: usize, d: Value) -> bool {
     if let Some(op) = ctx.defining_op(d) {
         if let Some(dop) = ctx.dyn_cast::<mloop::DimOp>(op) {
             if dop.source(ctx) == buf && dop.index(ctx) == Some(k as i64) {
+                return true;
+            }
+            let other = dop.index(ctx).and_then(|i| names.get(&(dop.source(ctx), i as usize)));
+            if other.is_some() && other == names.get(&(buf, k)) {
                 return true;
             }
         }
@@ -1325,7 +1347,7 @@ fn is_dim_of(ctx: &Context, buf: Value, k: usize, d: Value) -> bool {
 /// through such indices is an access at `v` of the collapsed dims, with no division at run time
 /// (the rows of a k-D tensor reduced over its last dim, `x[r div M, r rem M, j]`, are rows `r`
 /// of a 2-D view, so they are loaded ahead and staged like 2-D rows).
-fn delinearized(ctx: &Context, buf: Value, idx: &[Value]) -> Option<Value> {
+fn delinearized(ctx: &Context, names: &HashMap<(Value, usize), String>, buf: Value, idx: &[Value]) -> Option<Value> {
     let (&last, prefix) = idx.split_last()?;
     if prefix.is_empty() {
         return Some(last);
@@ -1333,13 +1355,13 @@ fn delinearized(ctx: &Context, buf: Value, idx: &[Value]) -> Option<Value> {
     let k = prefix.len();
     let rem = ctx.defining_op(last).filter(|&o| ctx.isa::<mloop::RemOp>(o))?;
     let &[a, d] = ctx.operands(rem) else { return None };
-    if !is_dim_of(ctx, buf, k, d) {
+    if !is_dim_of(ctx, names, buf, k, d) {
         return None;
     }
-    let q = delinearized(ctx, buf, prefix)?;
+    let q = delinearized(ctx, names, buf, prefix)?;
     let div = ctx.defining_op(q).filter(|&o| is_binary(ctx, o, BinaryFn::Div))?;
     let &[a2, d2] = ctx.operands(div) else { return None };
-    (a2 == a && (d2 == d || is_dim_of(ctx, buf, k, d2))).then_some(a)
+    (a2 == a && (d2 == d || is_dim_of(ctx, names, buf, k, d2))).then_some(a)
 }
 
 fn buffer_shape(ctx: &Context, v: Value) -> Vec<Dim> {
@@ -2071,7 +2093,8 @@ impl<'a> KernelBuilder<'a> {
     /// that the longest leading run of indices that delinearizes one value ([`delinearized`])
     /// is that value over the collapsed dims: `x[r div M, r rem M, j]` is at `r * N + j`.
     fn access_offset(&mut self, buf: Value, idx: &[Value]) -> R<Value> {
-        let run = (2..=idx.len()).rev().find_map(|p| delinearized(self.ctx, buf, &idx[..p]).map(|v| (p, v)));
+        let run =
+            (2..=idx.len()).rev().find_map(|p| delinearized(self.ctx, self.names, buf, &idx[..p]).map(|v| (p, v)));
         let Some((p, v)) = run else {
             let idx = self.get_all(idx)?;
             return Ok(self.offset(buf, &idx));

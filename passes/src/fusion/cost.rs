@@ -566,8 +566,9 @@ fn launch_shape(
     }
     let parts = kernel.parts();
     // A row kernel: its row reduction's rows and columns; or a 2-D pointwise kernel with a
-    // partial, which the lowering runs in the row form (no reductions), as it does a partial
-    // alone over at least ROW_FORM_MIN_COLS columns.
+    // partial, which the lowering runs in the row form (no reductions; rows over several
+    // reduced dims collapsed into one), as it does a partial alone over at least
+    // ROW_FORM_MIN_COLS columns.
     let row_geometry = match (row, partial) {
         (Some(r), _) => match &ctx.nest(r).kind {
             NestKind::Reduction { kept, reduced, .. } => Some((kept.clone(), reduced.clone())),
@@ -576,7 +577,7 @@ fn launch_shape(
         (None, Some((n, _))) if !parts.iter().any(|p| matches!(p, Kernel::Final { .. })) => match &ctx.nest(n).kind {
             NestKind::Reduction { kept, reduced, .. }
                 if kept.len() == 1
-                    && reduced.len() == 1
+                    && !reduced.is_empty()
                     && (parts.iter().any(|p| matches!(p, Kernel::Nest(_)))
                         || ctx.extents.numel(kept) >= crate::conversion::loop_to_gpu::ROW_FORM_MIN_COLS) =>
             {

@@ -567,7 +567,13 @@ pub fn collapse_parallel_dims(ctx: &mut Context, nest: OpId) -> Result<OpId, Dia
 /// (`ivs[0]`, or `flat(ivs[..n-1]) * ubs[n-1] + ivs[n-1]`, the multiplication left out for
 /// an extent of 1), as [`partial_accumulate`] builds the split index; the `mul`/`add` ops of
 /// the expression go to `ops`.
-fn flat_prefix_len(ctx: &Context, v: Value, ivs: &[Value], ubs: &[Value], ops: &mut Vec<OpId>) -> Option<usize> {
+pub(crate) fn flat_prefix_len(
+    ctx: &Context,
+    v: Value,
+    ivs: &[Value],
+    ubs: &[Value],
+    ops: &mut Vec<OpId>,
+) -> Option<usize> {
     if v == ivs[0] {
         return Some(1);
     }

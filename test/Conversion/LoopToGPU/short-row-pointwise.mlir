@@ -9,7 +9,10 @@
 // nest without partials (the unfused pipeline's) takes the row form where its rows do not fill
 // its thread-per-point vectors and 2, 4 or 8 of them make a group of 8-byte pieces; elsewhere
 // (N = 17, or a multiple of 8 bf16) it keeps thread-per-point, and a column reduction's partials
-// alone keep their form under 64 columns.
+// alone keep their form under 64 columns. Rows over several dims (3-D inputs [B, T, N] whose db
+// sums over B and T) collapse into one flat row loop first, at any N: such a nest was a thread
+// per (split, column) at every width before (the cost model: 16% of the floor at 64 x 1024 x
+// 1024).
 
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: morf-opt %S/../../../examples/gelu_bwd_bias.mlir --pipeline=gpu --size-hints M=4194304,N=7 --schedule-report 2>&1 >%t/seven.mlir | FileCheck %s --check-prefix=FUSED
@@ -19,6 +22,9 @@
 // RUN: morf-opt %S/../../../examples/tanh_bwd_bias.mlir --pipeline=gpu-unfused --size-hints M=1048576,N=17 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=SEVENTEEN
 // RUN: morf-opt %S/../../../examples/tanh_bwd_bias.mlir --pipeline=gpu-unfused --size-hints M=1048576,N=24 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=TWENTYFOUR
 // RUN: morf-opt %S/../../../examples/gelu_bwd_bias.mlir --emit=ptx --pipeline=gpu --size-hints M=4194304,N=7 | FileCheck %s --check-prefix=PTX
+// RUN: morf-opt %S/Inputs/tanh_bwd_bias_3d.mlir --pipeline=gpu --size-hints B=64,T=1024,N=1024 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=THREE-D
+// RUN: morf-opt %S/Inputs/tanh_bwd_bias_3d.mlir --pipeline=gpu --size-hints B=64,T=65536,N=7 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=THREE-D-SEVEN
+// RUN: morf-opt %S/Inputs/tanh_bwd_bias_3d.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=B=64,T=1024,N=1024},canonicalize,cse,gpu-choose-schedule{size-hints=B=64,T=1024,N=1024})' | FileCheck %s --check-prefix=COLLAPSED
 
 // The simulator against the interpreter at odd M: fused at N = 7 (few CTAs: several splits a
 // CTA, warps at the splits' ends), 3, 1 and 33; unfused at N = 3 and 14.
@@ -28,6 +34,10 @@
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/tanh_bwd_bias.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=1048576,N=33},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=1048576,N=33 grid=2})' M=301,N=33 1e-2 %t/d
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/tanh_bwd_bias.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=8388608,N=3 grid=2})' M=2999,N=3 1e-2 %t/e
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/gelu_bwd_bias.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=2097152,N=14 grid=2})' M=1003,N=14 1e-2 %t/f
+// 3-D, fused at N = 7 and 384 and unfused at N = 3:
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/Inputs/tanh_bwd_bias_3d.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=B=64,T=65536,N=7},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=B=64,T=65536,N=7 grid=3})' B=3,T=1001,N=7 1e-2 %t/g
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/Inputs/tanh_bwd_bias_3d.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=B=16,T=4096,N=384},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=B=16,T=4096,N=384 grid=3})' B=5,T=77,N=384 1e-2 %t/h
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/Inputs/tanh_bwd_bias_3d.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=B=64,T=65536,N=3 grid=2})' B=2,T=999,N=3 1e-2 %t/i
 
 // One launch: the row kernel (packed rows, warp-transposed) and its final reduction in its grid.
 // FUSED: schedule: @gelu_bwd_bias_k0: row_fused threads=256 threads_per_row=1 {{.*}} partials=shared {{.*}}fast=yes(N=7 vector=7 chunks=1 packed-rows=4 warp-transpose)
@@ -53,3 +63,18 @@
 // PTX: bar.warp.sync -1;
 // PTX: ld.global.cs.nc.v4.b16
 // PTX: st.global.v4.b16
+
+// THREE-D: schedule: @tanh_bwd_bias_3d_k0: row_fused threads=256 threads_per_row=32 {{.*}} partials=shared {{.*}}fast=yes(N=1024 vector=8
+// THREE-D: schedule: @tanh_bwd_bias_3d_k1: final_reduction
+// THREE-D-SEVEN: schedule: @tanh_bwd_bias_3d_k0: row_fused threads=256 threads_per_row=1 {{.*}}fast=yes(N=7 vector=7 chunks=1 packed-rows=4 warp-transpose)
+// THREE-D-SEVEN-NOT: split_partial
+// The rows' two dims are one flat row loop (the old ivs recomputed from it), the partial's
+// split index `row div S`.
+// COLLAPSED: mloop.alloc(%{{.*}}) : !mloop.buffer<?x?xf32>
+// COLLAPSED: %[[R:.*]] = mloop.mul %0, %1 : index
+// COLLAPSED-NOT: mloop.parallel
+// COLLAPSED: mloop.parallel (%[[ROW:.*]]) = (%{{.*}}) to (%[[R]]) step
+// COLLAPSED: mloop.parallel (%[[J:.*]]) =
+// COLLAPSED: %[[S:.*]] = mloop.div %[[ROW]], %{{.*}} : index
+// COLLAPSED: mloop.accumulate sum %{{.*}}, %workspace[%[[S]], %[[J]]]
+// COLLAPSED: morf.kernel = {kind = "row-fused", split = 256, style = "persistent"}
