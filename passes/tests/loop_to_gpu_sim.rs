@@ -440,9 +440,11 @@ fn random_3d_mixed_order_programs_lower_to_gpu_and_agree() {
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n\n"));
     assert!(checked >= N * 7 / 10, "only {checked} programs were checked");
     assert!(multi_dim >= N / 4, "only {multi_dim} programs reduce two axes at once");
-    // The count follows the cost model (6 of 300 at the time of writing; producers recomputed
-    // in row kernels took most of them); what matters is that the mapping is exercised.
-    assert!(partial_pointwise >= 5, "only {partial_pointwise} programs had a partial-pointwise kernel");
+    // The count follows the cost model and the lowering (6 of 300 when first written;
+    // producers recomputed in row kernels took most of them; 3 since a pointwise nest with
+    // partials over one kept dim takes the row form, thirty-third session); what matters is
+    // that the mapping is exercised.
+    assert!(partial_pointwise >= 2, "only {partial_pointwise} programs had a partial-pointwise kernel");
 }
 
 /// Runs the pipeline up to fusion, then `passes` (name, options) in order; the module printed.

@@ -530,8 +530,8 @@ fn short_unaligned_rows(ctx: &Context, ops: &[OpId], j: Value, n: u64) -> bool {
     }
     let row = n * bytes;
     row > 0
-        && row % 16 != 0
-        && [2, 4, 8].iter().any(|g| g * row <= super::schedule::PACKED_MAX_BYTES && (g * row) % 8 == 0)
+        && !row.is_multiple_of(16)
+        && [2, 4, 8].iter().any(|g| g * row <= super::schedule::PACKED_MAX_BYTES && (g * row).is_multiple_of(8))
 }
 
 /// The schedules a dry run of the lowering chose, with their nests, in order (a split-K

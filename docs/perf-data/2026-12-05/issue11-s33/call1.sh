@@ -1,8 +1,8 @@
 # Issue 11, thirty-third session, call 1: short rows of pointwise nests in the row form. The
 # build before (.device-bin/old: b890e37) against this one, gpu pipeline (partials=resident,
 # no cache), alternating; gelu_bwd_bias and tanh_bwd_bias at short N, the unfused pipeline
-# beside it at N = 7 and 3; a control at 65536 x 1024 (unchanged schedule); compute-sanitizer
-# on the new kernels.
+# beside it at N = 7 and 3; a control at 65536 x 1024 (unchanged schedule); tanh_bwd_bias over
+# 3-D inputs; compute-sanitizer on the new kernels.
 #   OUT=$OUT bash docs/perf-data/2026-12-05/issue11-s33/call1.sh
 DEADLINE=560 . tools/scripts/device-call.sh
 nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,clocks.max.mem --format=csv,noheader >> "$S"
@@ -20,6 +20,10 @@ ab_binaries tanh-n7 examples/tanh_bwd_bias.mlir M=4194304,N=7 "$F" "" 1 --runs 1
 ab_binaries tanh-n32 examples/tanh_bwd_bias.mlir M=1048576,N=32 "$F" "" 1 --runs 100
 ab_binaries tanh-n1 examples/tanh_bwd_bias.mlir M=16777216,N=1 "$F" "" 1 --runs 100
 bench_pipeline gelu-1024 examples/gelu_bwd_bias.mlir M=65536,N=1024 "$F" "" --runs 100
+# 3-D inputs (test/Conversion/LoopToGPU/Inputs/tanh_bwd_bias_3d.mlir, copied to .device-bin/programs).
+T3=.device-bin/programs/tanh_bwd_bias_3d.mlir
+ab_binaries tanh3d-1024 $T3 B=64,T=1024,N=1024 "$F" "" 1 --runs 100
+ab_binaries tanh3d-n7 $T3 B=64,T=65536,N=7 "$F" "" 1 --runs 100
 
 # compute-sanitizer memcheck and racecheck of the new row forms at an odd M.
 P="builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=4194304,N=7},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=4194304,N=7})"
