@@ -355,7 +355,7 @@ fn benchmark_shapes_do_not_spill() {
 /// the CTAs per SM it was bounded to: the occupancy ptxas chose, or one CTA fewer where that
 /// still spilled. So do the warp-transposed packed rows of N = 14 and 20 (two rows of 28 or 40
 /// bytes a thread: layernorm_fwd and softmax_fwd_colsum spilled 24-36 bytes at ptxas' 80
-/// registers).
+/// registers), fused and in the unfused pipeline's pointwise row form.
 #[test]
 fn spill_relief_leaves_no_spill_and_keeps_the_occupancy() {
     use morf_passes::conversion::schedule::resident_ctas;
@@ -391,6 +391,10 @@ fn spill_relief_leaves_no_spill_and_keeps_the_occupancy() {
             ("size-hints=B=64,M=131072,K=131072,N=256", "", true),
             ("size-hints=B=64,M=8388608,K=8388608,N=14", "warp-transpose=true", true),
             ("size-hints=B=64,M=8388608,K=8388608,N=20", "warp-transpose=true", true),
+            // The unfused pipeline's pointwise nests over short rows in the row form (packed
+            // rows; rmsnorm_bwd's and tanh_bwd_bias's spilled 8-24 bytes at N = 20).
+            ("size-hints=B=64,M=1048576,K=1048576,N=20", "", false),
+            ("size-hints=B=64,M=2097152,K=2097152,N=14", "", false),
         ];
         for (hints, extra, fused) in shapes {
             {
