@@ -391,16 +391,18 @@ pub(super) fn partials_to_rows_in_module(ctx: &mut Context, module: OpId, opts: 
     }
 }
 
-/// Rewrites each 2-D pointwise nest with partials (`{kind = "pointwise", split = S}` over
-/// `(i, j)` from 0 step 1, a flat body, every `accumulate` into `W[i div S, j]`) into the
-/// row form `parallel(i) { parallel(j) { body } }` with `{kind = "row-fused", split = S}`: the
+/// Rewrites each k-D pointwise nest with partials (`{kind = "pointwise", split = S}` over
+/// `(i.., j)` from 0 step 1, k >= 2, a flat body, every `accumulate` into `W[flat(i..) div S,
+/// j]`) into the row form `parallel(i..) { parallel(j) { body } }` with `{kind = "row-fused",
+/// split = S}`, its rows collapsed into one flat row loop where there are several
+/// (`collapse_parallel_dims`: `W[r div S, j]`): the
 /// same points in the same row order, now lowered as a row kernel without reductions (a warp,
 /// lanes, a thread or a CTA per row by the row's length, vector accesses and register partials
 /// on the fast path) instead of a thread per (split, column) that walks its split's rows one
 /// element at a time. A nest that stores nothing (a column reduction's partials alone) keeps
 /// that form under [`ROW_FORM_MIN_COLS`] known columns.
 ///
-/// A 2-D pointwise nest without partials (no `morf.kernel`, or `{kind = "pointwise"}`, and
+/// A k-D pointwise nest without partials (no `morf.kernel`, or `{kind = "pointwise"}`, and
 /// no `accumulate`) takes the row form `{kind = "row-fused"}` too where its known rows do not
 /// fill its thread-per-point vectors and a few of them make an aligned group a thread takes
 /// ([`short_unaligned_rows`]): the thread-per-point form would access a few bytes a thread
