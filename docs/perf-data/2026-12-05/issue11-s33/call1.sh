@@ -4,7 +4,7 @@
 # tanh_bwd_bias at short N (the unfused pipeline beside it at N = 7); tanh_bwd_bias over 3-D
 # inputs; compute-sanitizer on the new fused kernel at N = 7.
 #   OUT=$OUT bash docs/perf-data/2026-12-05/issue11-s33/call1.sh
-DEADLINE=330 . tools/scripts/device-call.sh
+DEADLINE=280 . tools/scripts/device-call.sh
 nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,clocks.max.mem --format=csv,noheader >> "$S"
 
 F=partials=resident
