@@ -81,6 +81,7 @@ use super::schedule::{
     MAX_STAGED_ROWS, SCHEDULE_ATTR,
 };
 use crate::fusion::device::Device;
+use crate::transforms::loop_partial_accumulate::{collapse_parallel_dims, flat_prefix_len};
 use crate::transforms::loop_utils::{
     const_int, defined_outside, loop_parts, same_index, written_buffers, Ib, LoopParts,
 };
@@ -449,13 +450,7 @@ fn partials_to_rows(
                 && x[3] == j
                 && ctx.defining_op(x[2]).and_then(|d| ctx.dyn_cast::<mloop::DivOp>(d)).is_some_and(|d| {
                     const_int(ctx, d.rhs(ctx)) == split
-                        && crate::transforms::loop_partial_accumulate::flat_prefix_len(
-                            ctx,
-                            d.lhs(ctx),
-                            rows,
-                            &p.ubs[..k - 1],
-                            &mut Vec::new(),
-                        ) == Some(k - 1)
+                        && flat_prefix_len(ctx, d.lhs(ctx), rows, &p.ubs[..k - 1], &mut Vec::new()) == Some(k - 1)
                 })
         };
         if !ops.iter().filter(|&&o| ctx.isa::<mloop::AccumulateOp>(o)).all(|&o| acc_ok(o)) {
@@ -507,7 +502,7 @@ fn partials_to_rows(
         // takes; a partial's W[flat(rows) div S, j] becomes W[r div S, j]), as fusion does
         // for its row kernels.
         if k > 2 {
-            let _ = crate::transforms::loop_partial_accumulate::collapse_parallel_dims(ctx, outer);
+            let _ = collapse_parallel_dims(ctx, outer);
         }
     }
 }
@@ -2943,7 +2938,7 @@ impl<'a> KernelBuilder<'a> {
             if const_int(ctx, d.rhs(ctx)) != Some(split) {
                 return None;
             }
-            let kk = self.flat_prefix(d.lhs(ctx), &parts.ivs, &parts.ubs)?;
+            let kk = flat_prefix_len(ctx, d.lhs(ctx), &parts.ivs, &parts.ubs, &mut Vec::new())?;
             if *k.get_or_insert(kk) != kk || ops.len() != 3 + n - kk || ops[3..] != parts.ivs[kk..] {
                 return None;
             }
@@ -2967,22 +2962,6 @@ impl<'a> KernelBuilder<'a> {
             }
         }
         Some(PartialPlan { k: k?, ws })
-    }
-
-    /// `Some(k)` when `v` is the row-major flat position of `ivs[..k]` over the extents
-    /// `ubs` (`ivs[0]`, or `flat(ivs[..k-1]) * ubs[k-1] + ivs[k-1]`).
-    fn flat_prefix(&self, v: Value, ivs: &[Value], ubs: &[Value]) -> Option<usize> {
-        let ctx = &*self.ctx;
-        if v == ivs[0] {
-            return Some(1);
-        }
-        let add = ctx.dyn_cast::<mloop::AddOp>(ctx.defining_op(v)?)?;
-        let last = ivs.iter().position(|&iv| iv == add.rhs(ctx))?;
-        let mul = ctx.dyn_cast::<mloop::MulOp>(ctx.defining_op(add.lhs(ctx))?)?;
-        if !same_index(ctx, mul.rhs(ctx), ubs[last]) {
-            return None;
-        }
-        (last >= 1 && self.flat_prefix(mul.lhs(ctx), ivs, ubs)? == last).then_some(last + 1)
     }
 
     /// [`Mapping::PartialPointwise`]: a thread per (split `s`, kept point `c`), `c`
