@@ -306,11 +306,12 @@ fn fast_path_agrees() {
 /// 4 for bf16; M = 1; N = 1: no vectors; N = 67 with the hint 64: the guards fail at run time;
 /// N = 70: vectors of 2; N = 5120; M = 600 with blocks of 128 rows: several split-K blocks; no
 /// hints at all: vectors from 16 bytes, guarded, and N = 12 not a multiple of them; 1-D nests
-/// over M = 7: a vector and a scalar tail), with tiny grids (every thread loops). Every kernel
-/// that takes a vector form is counted.
+/// over M = 7: a vector and a scalar tail; N = 17 and 33: rows that are not whole vectors,
+/// the flat form where every access is at the point's flat position), with tiny grids (every
+/// thread loops). Every kernel that takes a vector form is counted.
 #[test]
 fn unfused_pipeline_agrees_at_odd_shapes() {
-    let (mut checked, mut vectorized, mut promoted) = (0, 0, 0);
+    let (mut checked, mut vectorized, mut promoted, mut flat) = (0, 0, 0, 0);
     for (path, text) in examples() {
         for (m, n, hint, gpu) in [
             (7, 100, Some(100), ""),
@@ -323,6 +324,8 @@ fn unfused_pipeline_agrees_at_odd_shapes() {
             (9, 40, Some(40), "vector=2 grid=2"),
             (7, 70, Some(70), "grid=2"),
             (5, 12, None, "grid=3"),
+            (7, 17, Some(17), "grid=2 threads=64"),
+            (13, 33, Some(33), "grid=3"),
         ] {
             let inputs = |ctx: &Context, f: OpId| named_inputs(ctx, f, 9, &[3], &[("M", m), ("K", m), ("N", n)]);
             let gpu = match hint {
@@ -338,12 +341,20 @@ fn unfused_pipeline_agrees_at_odd_shapes() {
                         + ir.lines().filter(|l| l.contains("\"ThreadPerPoint") && !l.contains("vector=1 ")).count()
                         + ir.lines().filter(|l| l.contains("\"SplitPartial") && !l.contains("vector=1 ")).count();
                     promoted += ir.matches("\"RowFused").count();
+                    // Rows of odd N are not whole vectors: a vector form there is the flat one.
+                    if n % 2 == 1 && n > 1 {
+                        flat +=
+                            ir.lines().filter(|l| l.contains("\"ThreadPerPoint") && !l.contains("vector=1 ")).count();
+                    }
                 }
                 Err(e) => panic!("{what}: {e}"),
             }
         }
     }
-    eprintln!("gpu-unfused: {checked} example runs checked, {vectorized} vector kernels, {promoted} row kernels");
+    eprintln!(
+        "gpu-unfused: {checked} example runs checked, {vectorized} vector kernels ({flat} flat), {promoted} row kernels"
+    );
+    assert!(flat >= 4, "only {flat} pointwise kernels over odd rows took the flat vector form");
     assert!(checked >= 100, "only {checked} runs were checked");
     assert!(vectorized >= 100, "only {vectorized} kernels took a vector form");
     assert!(promoted >= 20, "only {promoted} row reductions took the register-resident row form");

@@ -185,6 +185,9 @@ pub(super) fn vector_choice(plan: &Result<VecPlan, String>, s: &mut Schedule, fr
     match plan {
         Err(why) => s.notes.0.push(format!("scalar, one point a thread (no vector form): {why}")),
         Ok(_) if v < 2 => s.notes.0.push("scalar, one point a thread: the schedule's vector is 1".into()),
+        Ok(p) if p.flat => s.notes.0.push(format!(
+            "flat vectors: {v} consecutive points of the nest's row-major order a thread, across rows (its rows are not whole vectors of {v}; every access is at the point's flat position)"
+        )),
         Ok(_) => {}
     }
 }

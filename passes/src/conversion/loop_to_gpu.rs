@@ -406,8 +406,10 @@ pub(super) fn partials_to_rows_in_module(ctx: &mut Context, module: OpId, opts: 
 /// A k-D pointwise nest without partials (no `morf.kernel`, or `{kind = "pointwise"}`, and
 /// no `accumulate`) takes the row form `{kind = "row-fused"}` too where its known rows do not
 /// fill its thread-per-point vectors and a few of them make an aligned group a thread takes
-/// ([`short_unaligned_rows`]): the thread-per-point form would access a few bytes a thread
-/// there (one element at odd N), the row form packs rows into 16-byte pieces.
+/// ([`short_unaligned_rows`]), unless every access is at the point's flat position
+/// ([`vector_forms::flat_points`]: the thread-per-point form's flat vectors): the
+/// thread-per-point form would access a few bytes a thread there (one element at odd N), the
+/// row form packs rows into 16-byte pieces.
 fn partials_to_rows(
     ctx: &mut Context,
     body: BlockId,
@@ -438,7 +440,12 @@ fn partials_to_rows(
         let cols = known_size(ctx, names, opts, p.ubs[k - 1]);
         if split.is_none() {
             let accumulates = ops.iter().any(|&o| ctx.isa::<mloop::AccumulateOp>(o));
-            if accumulates || !cols.is_some_and(|n| short_unaligned_rows(ctx, &ops, j, n)) {
+            // Where every access is at the point's flat position, the flat vectors of the
+            // thread-per-point form fill 16 bytes a thread at any N, with no row to pack.
+            if accumulates
+                || !cols.is_some_and(|n| short_unaligned_rows(ctx, &ops, j, n))
+                || vector_forms::flat_points(ctx, names, &p)
+            {
                 continue;
             }
         } else if !ops.iter().any(|&o| ctx.isa::<mloop::StoreOp>(o)) && cols.is_some_and(|n| n < ROW_FORM_MIN_COLS) {
@@ -3124,7 +3131,11 @@ impl<'a> KernelBuilder<'a> {
         let plan = self.vec_plan(op, false);
         let s = self.set_schedule_with(Mapping::ThreadPerPoint, &shape, &mut |s, ir| vector_choice(&plan, s, ir));
         if let (Ok(plan), v @ 2..) = (&plan, s.vector as usize) {
-            self.thread_per_point_vec(&parts, plan, v)?;
+            if plan.flat {
+                self.thread_per_point_flat(&parts, v)?;
+            } else {
+                self.thread_per_point_vec(&parts, plan, v)?;
+            }
             let work = self.host_total(&parts);
             let blocks = self.host_grid(work, s.threads as u64 * v as u64, s.max_grid);
             let zero = self.host_index(0);
@@ -3132,12 +3143,26 @@ impl<'a> KernelBuilder<'a> {
             return Ok(());
         }
         let (ext, total) = self.extents(&parts)?;
-        let (g, stride) = self.global_thread();
-        self.for_loop(g, total, stride, &[], &mut |kb, e, _| {
-            kb.bind_flat(&parts, &ext, e)?;
-            kb.emit_block(parts.body)?;
-            Ok(vec![])
-        })?;
+        let n = parts.ivs.len();
+        if n >= 2 {
+            // (outer point, column) kept by additions: no division by the row length a step.
+            let mut outer = self.iconst(1);
+            for &e in &ext[..n - 1] {
+                outer = self.ibin(Ix::Mul, outer, e);
+            }
+            self.strided_divmod(outer, ext[n - 1], &mut |kb, q, r| {
+                kb.bind_flat_dims(&parts, &ext, 0, n - 1, q)?;
+                kb.bind_flat_dims(&parts, &ext, n - 1, n, r)?;
+                kb.emit_block(parts.body).map(|_| ())
+            })?;
+        } else {
+            let (g, stride) = self.global_thread();
+            self.for_loop(g, total, stride, &[], &mut |kb, e, _| {
+                kb.bind_flat(&parts, &ext, e)?;
+                kb.emit_block(parts.body)?;
+                Ok(vec![])
+            })?;
+        }
         let work = self.host_total(&parts);
         let blocks = self.host_grid(work, s.threads as u64, s.max_grid);
         let zero = self.host_index(0);

@@ -99,7 +99,7 @@ impl<'a> KernelBuilder<'a> {
             .collect();
         let mut jvar: HashSet<Value> = [j].into_iter().collect();
         let mut jexact: HashSet<Value> = [j].into_iter().collect();
-        let mut vec = VecPlan { v: 0, rows: Vec::new(), ge_n1: Vec::new() };
+        let mut vec = VecPlan { v: 0, rows: Vec::new(), ge_n1: Vec::new(), flat: false };
         let (mut loads, mut uniform) = (HashSet::new(), HashSet::new());
         // Per stored buffer: its stores and whether each has the merged form.
         let mut stores: Vec<(Value, Vec<(OpId, bool)>)> = Vec::new();

@@ -23,6 +23,42 @@ pub(super) struct VecPlan {
     /// Host values `c` of clamps `min(j, c)` (a broadcast's): `c + 1 >= N` at run time makes
     /// each clamp the identity on the columns.
     pub(super) ge_n1: Vec<Value>,
+    /// The flat form ([`flat_points`]): the thread's `v` points are consecutive in the nest's
+    /// flat (row-major) order, across rows, so that rows need not be whole vectors (`rows` is
+    /// then empty: no stride is checked).
+    pub(super) flat: bool,
+}
+
+/// Whether every point of the thread-per-point nest `parts` (`k >= 2` dims from 0 step 1, a
+/// flat body) is at its flat row-major position `f` in every buffer it accesses along the
+/// columns, so that a thread can take `v` consecutive values of `f` across rows: each access
+/// that uses an iv indexes exactly `[i0, ..., j]` (every iv, in order) of a buffer of rank `k`
+/// whose dims after the first are the nest's extents ([`is_dim_of`]: a dense row-major buffer
+/// of those rows), and no other op uses an iv. An access without ivs (a scalar) is uniform.
+pub(super) fn flat_points(ctx: &Context, names: &HashMap<(Value, usize), String>, parts: &LoopParts) -> bool {
+    let k = parts.ivs.len();
+    if k < 2 || (0..k).any(|d| const_int(ctx, parts.lbs[d]) != Some(0) || const_int(ctx, parts.steps[d]) != Some(1)) {
+        return false;
+    }
+    let is_iv = |v: &Value| parts.ivs.contains(v);
+    ctx.block_ops(parts.body).all(|o| {
+        if !ctx.regions(o).is_empty() {
+            return false;
+        }
+        let ops = ctx.operands(o);
+        let (buf, idx) = match LoopOp::of(ctx, o) {
+            LoopOp::Load(l) => (l.buffer(ctx), &ops[1..]),
+            LoopOp::Store(s) => (s.buffer(ctx), &ops[2..]),
+            _ => return !ops.iter().any(is_iv),
+        };
+        if !idx.iter().any(is_iv) {
+            return !ops.iter().any(is_iv);
+        }
+        idx == parts.ivs.as_slice()
+            && !ops[..ops.len() - idx.len()].iter().any(is_iv)
+            && buffer_shape(ctx, buf).len() == k
+            && (1..k).all(|d| is_dim_of(ctx, names, buf, d, parts.ubs[d]))
+    })
 }
 
 impl<'a> KernelBuilder<'a> {
@@ -46,7 +82,7 @@ impl<'a> KernelBuilder<'a> {
         let mut jexact: HashSet<Value> = [j].into_iter().collect();
         let mut jdep: HashSet<Value> = HashSet::new();
         let mut tainted: HashSet<Value> = HashSet::new();
-        let mut plan = VecPlan { v: 0, rows: Vec::new(), ge_n1: Vec::new() };
+        let mut plan = VecPlan { v: 0, rows: Vec::new(), ge_n1: Vec::new(), flat: false };
         let mut bytes = 0u32;
         // Rows of a split-K block run through an op ptxas implements with a subroutine call.
         let mut calls = false;
@@ -150,18 +186,27 @@ impl<'a> KernelBuilder<'a> {
             // partial), 4 do not.
             v = v.min(4);
         }
-        plan.v = self.vector_width(v, parts.ubs[d], &plan.rows)?;
+        let by_rows = self.vector_width(v, parts.ubs[d], &plan.rows);
+        // Rows that are not whole vectors of `v` (odd N) take the flat form where the nest
+        // has one: vectors run across rows.
+        if !split && by_rows.as_ref().map_or(true, |w| *w < v as usize) && flat_points(ctx, self.names, &parts) {
+            if let Ok(w) = self.vector_width_of(v, &[]) {
+                if by_rows.as_ref().map_or(true, |r| w > *r) {
+                    plan.flat = true;
+                    plan.rows.clear();
+                    plan.v = w;
+                    return Ok(plan);
+                }
+            }
+        }
+        plan.v = by_rows?;
         Ok(plan)
     }
 
     /// A vector form's width from `v` elements a vector: capped by the `vector` option, then
     /// halved while it does not divide a known size, the column count `cols` or the last dim
     /// (row stride) of one of `rows`; an error saying why where that leaves one element.
-    pub(super) fn vector_width(&self, mut v: u32, cols: Value, rows: &[Value]) -> Result<usize, String> {
-        let cap = self.opts.overrides.vector;
-        if cap > 0 {
-            v = v.min(pow2_floor(cap));
-        }
+    pub(super) fn vector_width(&self, v: u32, cols: Value, rows: &[Value]) -> Result<usize, String> {
         let mut known: Vec<u64> = self.size_of(cols).into_iter().collect();
         for &b in rows {
             let shape = buffer_shape(self.ctx, b);
@@ -171,6 +216,17 @@ impl<'a> KernelBuilder<'a> {
             } else if let Some(n) = self.names.get(&(b, last)).and_then(|n| self.opts.size_hints.get(n)) {
                 known.push(*n);
             }
+        }
+        self.vector_width_of(v, &known)
+    }
+
+    /// A vector form's width from `v` elements a vector: capped by the `vector` option, then
+    /// halved while it does not divide one of the `known` sizes; an error saying why where
+    /// that leaves one element.
+    pub(super) fn vector_width_of(&self, mut v: u32, known: &[u64]) -> Result<usize, String> {
+        let cap = self.opts.overrides.vector;
+        if cap > 0 {
+            v = v.min(pow2_floor(cap));
         }
         while v > 1 && known.iter().any(|n| n % v as u64 != 0) {
             v /= 2;
@@ -302,6 +358,45 @@ impl<'a> KernelBuilder<'a> {
             kb.emit_block(body)?;
             Ok(())
         })
+    }
+
+    /// The flat vector form of a thread-per-point nest ([`VecPlan::flat`]): a thread per `v`
+    /// consecutive points of the nest's flat order `f` (grid-stride), every iv but the column
+    /// bound to 0 and the column to `f`, so that each `[i.., j]` access is at `f` of its dense
+    /// buffer (`flat_points`); the points past the last full vector go to a scalar loop.
+    pub(super) fn thread_per_point_flat(&mut self, parts: &LoopParts, v: usize) -> R<()> {
+        let n = parts.ivs.len();
+        let j = parts.ivs[n - 1];
+        let (_, total) = self.extents(parts)?;
+        let vc = self.iconst(v as i64);
+        let nvec = self.ibin(Ix::Div, total, vc);
+        let jstart = self.ibin(Ix::Mul, nvec, vc);
+        let body = parts.body;
+        let (g, stride) = self.global_thread();
+        self.for_loop(g, nvec, stride, &[], &mut |kb, e, _| {
+            for &iv in &parts.ivs[..n - 1] {
+                let z = kb.iconst(0);
+                kb.map.insert(iv, z);
+            }
+            let j0 = kb.ibin(Ix::Mul, e, vc);
+            kb.vec_state(v, j0);
+            let res = kb.fast_block(body, j).map(|_| ());
+            kb.fast = None;
+            res.map(|_| Vec::new())
+        })?;
+        self.forget_nest_values();
+        let (g, stride) = self.global_thread();
+        let g = self.ibin(Ix::Add, jstart, g);
+        self.for_loop(g, total, stride, &[], &mut |kb, f, _| {
+            for &iv in &parts.ivs[..n - 1] {
+                let z = kb.iconst(0);
+                kb.map.insert(iv, z);
+            }
+            kb.map.insert(j, f);
+            kb.emit_block(body)?;
+            Ok(Vec::new())
+        })?;
+        Ok(())
     }
 
     /// The vector form of a split-K partial launch ([`VecPlan`]): a thread per (row block `b`,

@@ -7,9 +7,11 @@
 // time; the cost model prices it so, and fusion takes the one-kernel plan at N = 7 (it kept
 // two launches and a scalar pointwise kernel before: 14.7% of the floor on an H100). A pointwise
 // nest without partials (the unfused pipeline's) takes the row form where its rows do not fill
-// its thread-per-point vectors and 2, 4 or 8 of them make a group of 8-byte pieces; elsewhere
-// (N = 17, or a multiple of 8 bf16) it keeps thread-per-point, and a column reduction's partials
-// alone keep their form under 64 columns. Rows over several dims (3-D inputs [B, T, N] whose db
+// its thread-per-point vectors and 2, 4 or 8 of them make a group of 8-byte pieces, unless
+// every access is at the point's flat position (tanh_bwd_bias's dx: then the thread-per-point
+// form's flat vectors, 16 bytes a thread at any N, as at N = 17); elsewhere (a multiple of 8
+// bf16) it keeps thread-per-point, and a column reduction's partials alone keep their form
+// under 64 columns. Rows over several dims (3-D inputs [B, T, N] whose db
 // sums over B and T) collapse into one flat row loop first, at any N: such a nest was a thread
 // per (split, column) at every width before (the cost model: 16% of the floor at 64 x 1024 x
 // 1024).
@@ -18,7 +20,8 @@
 // RUN: morf-opt %S/../../../examples/gelu_bwd_bias.mlir --pipeline=gpu --size-hints M=4194304,N=7 --schedule-report 2>&1 >%t/seven.mlir | FileCheck %s --check-prefix=FUSED
 // RUN: FileCheck %s --check-prefix=IR < %t/seven.mlir
 // RUN: morf-opt %S/../../../examples/gelu_bwd_bias.mlir --pass-pipeline='builtin.module(func.func(lower-tensor-to-loop,fuse-mixed-reductions{report=true size-hints=M=4194304,N=7}))' -o /dev/null 2>&1 | FileCheck %s --check-prefix=PLAN
-// RUN: morf-opt %S/../../../examples/tanh_bwd_bias.mlir --pipeline=gpu-unfused --size-hints M=8388608,N=3 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=UNFUSED
+// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pipeline=gpu-unfused --size-hints M=8388608,N=3 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=UNFUSED
+// RUN: morf-opt %S/../../../examples/tanh_bwd_bias.mlir --pipeline=gpu-unfused --size-hints M=8388608,N=3 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=FLAT3
 // RUN: morf-opt %S/../../../examples/tanh_bwd_bias.mlir --pipeline=gpu-unfused --size-hints M=1048576,N=17 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=SEVENTEEN
 // RUN: morf-opt %S/../../../examples/tanh_bwd_bias.mlir --pipeline=gpu-unfused --size-hints M=1048576,N=24 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=TWENTYFOUR
 // RUN: morf-opt %S/../../../examples/gelu_bwd_bias.mlir --emit=ptx --pipeline=gpu --size-hints M=4194304,N=7 | FileCheck %s --check-prefix=PTX
@@ -27,13 +30,15 @@
 // RUN: morf-opt %S/Inputs/tanh_bwd_bias_3d.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=B=64,T=1024,N=1024},canonicalize,cse,gpu-choose-schedule{size-hints=B=64,T=1024,N=1024})' | FileCheck %s --check-prefix=COLLAPSED
 
 // The simulator against the interpreter at odd M: fused at N = 7 (few CTAs: several splits a
-// CTA, warps at the splits' ends), 3, 1 and 33; unfused at N = 3 and 14.
+// CTA, warps at the splits' ends), 3, 1 and 33; unfused at N = 3 and 14 (flat vectors) and
+// RMSNorm backward unfused at N = 3 (the row form).
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/gelu_bwd_bias.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=4194304,N=7},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=4194304,N=7 grid=3})' M=3001,N=7 1e-2 %t/a
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/tanh_bwd_bias.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=8388608,N=3},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=8388608,N=3 grid=2})' M=2999,N=3 1e-2 %t/b
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/gelu_bwd_bias.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=8388608,N=1},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=8388608,N=1 grid=2})' M=1001,N=1 1e-2 %t/c
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/tanh_bwd_bias.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=1048576,N=33},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=1048576,N=33 grid=2})' M=301,N=33 1e-2 %t/d
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/tanh_bwd_bias.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=8388608,N=3 grid=2})' M=2999,N=3 1e-2 %t/e
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/gelu_bwd_bias.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=2097152,N=14 grid=2})' M=1003,N=14 1e-2 %t/f
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/rmsnorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=8388608,N=3 grid=2})' M=2999,N=3 1e-2 %t/j
 // 3-D, fused at N = 7 and 384 and unfused at N = 3:
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/Inputs/tanh_bwd_bias_3d.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=B=64,T=65536,N=7},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=B=64,T=65536,N=7 grid=3})' B=3,T=1001,N=7 1e-2 %t/g
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/Inputs/tanh_bwd_bias_3d.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=B=16,T=4096,N=384},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=B=16,T=4096,N=384 grid=3})' B=5,T=77,N=384 1e-2 %t/h
@@ -54,10 +59,14 @@
 // PLAN-NEXT: fused[nest0 + partial(nest1, S={{[0-9]+}})] ; final(nest1, S={{[0-9]+}})
 // PLAN: chosen: fused[nest0 + partial(nest1
 
-// Unfused: the pointwise nest in the row form, and the report says why.
-// UNFUSED: schedule: @tanh_bwd_bias_k1: row_fused threads=256 threads_per_row=1 {{.*}} fast=yes(N=3 vector=3 chunks=1 packed-rows=4)
-// UNFUSED-NEXT: note: @tanh_bwd_bias_k1: a pointwise nest over short rows that its thread-per-point vectors would not fill, lowered as a row kernel
-// SEVENTEEN: schedule: @tanh_bwd_bias_k1: thread_per_point {{.*}} vector=1 partials=none
+// Unfused: RMSNorm backward's dx (w[j] and rstd[i] beside the rows) in the row form, and the
+// report says why; tanh_bwd_bias's dx (y, dy and dx over the same [M, N]) in flat vectors.
+// UNFUSED: schedule: @rmsnorm_bwd_k2: row_fused threads=256 threads_per_row=1 {{.*}} fast=yes(N=3 vector=3 chunks=1 packed-rows=4)
+// UNFUSED-NEXT: note: @rmsnorm_bwd_k2: a pointwise nest over short rows that its thread-per-point vectors would not fill, lowered as a row kernel
+// FLAT3: schedule: @tanh_bwd_bias_k1: thread_per_point {{.*}} vector=8 partials=none
+// FLAT3-NEXT: note: @tanh_bwd_bias_k1: flat vectors: 8 consecutive points
+// SEVENTEEN: schedule: @tanh_bwd_bias_k1: thread_per_point {{.*}} vector=8 partials=none
+// SEVENTEEN-NEXT: note: @tanh_bwd_bias_k1: flat vectors: 8 consecutive points
 // TWENTYFOUR: schedule: @tanh_bwd_bias_k1: thread_per_point {{.*}} vector=8 partials=none
 
 // PTX: bar.warp.sync -1;

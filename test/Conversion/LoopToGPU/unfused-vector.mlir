@@ -18,6 +18,11 @@
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pipeline=gpu-unfused --size-hints M=4096,N=100 --schedule-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=R100
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pipeline=gpu-unfused --size-hints M=4096,N=1 --schedule-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=R1
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pipeline=gpu-unfused --size-hints M=4096,N=5120 --schedule-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=R5120
+// GELU backward's dx at N = 17 (rows of 34 bytes, not whole vectors): every access is at the
+// point's flat position (x, dy and dx over the same [M, N]), so the nest takes flat vectors of
+// 8 across rows and a scalar tail over the last M * N mod 8 points, no division in either.
+// RUN: morf-opt %S/../../../examples/gelu_bwd_bias.mlir --pipeline=gpu-unfused --size-hints M=4096,N=17 --schedule-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=FLAT
+// RUN: morf-opt %S/../../../examples/gelu_bwd_bias.mlir --pipeline=gpu-unfused --size-hints M=4096,N=17 | FileCheck %s --check-prefix=FLATIR
 // LayerNorm backward (two row reductions, two column reductions) and without size hints:
 // the vectors from 16 bytes (guarded), the row reductions in their looped form.
 // RUN: morf-opt %S/../../../examples/layernorm_bwd.mlir --pipeline=gpu-unfused --size-hints M=65536,N=1024 --schedule-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=LN
@@ -108,6 +113,30 @@
 // LN: schedule: @layernorm_bwd_k2: split_partial {{.*}} vector=8 {{.*}} split_rows=64
 // LN: schedule: @layernorm_bwd_k3: split_partial {{.*}} vector=8 {{.*}} split_rows=64
 // LN: schedule: @layernorm_bwd_k4: thread_per_point {{.*}} vector=8
+
+// The column reduction db keeps its scalar split-K form (a thread per column).
+// FLAT: schedule: @gelu_bwd_bias_k0: split_partial {{.*}} vector=1
+// FLAT-NEXT: note: @gelu_bwd_bias_k0: scalar, one point a thread (no vector form): a row of 17 element(s) is not a multiple of 2
+// FLAT: schedule: @gelu_bwd_bias_k1: thread_per_point {{.*}} vector=8 partials=none
+// FLAT-NEXT: note: @gelu_bwd_bias_k1: flat vectors: 8 consecutive points of the nest's row-major order a thread, across rows (its rows are not whole vectors of 8; every access is at the point's flat position)
+
+// FLATIR-LABEL: mgpu.func @gelu_bwd_bias_k1(
+// FLATIR: %[[TOTAL:.*]] = mloop.mul %{{.*}}, %{{.*}} : index
+// FLATIR-NEXT: %[[NVEC:.*]] = mloop.div %[[TOTAL]], %{{.*}} : index
+// FLATIR: mloop.for %[[E:.*]] = %{{.*}} to %[[NVEC]] step
+// FLATIR-NEXT: %[[F:.*]] = mloop.mul %[[E]], %{{.*}} : index
+// FLATIR-NEXT: mgpu.load_vec %{{.*}}[%[[F]]] {nc} : !mgpu.ptr<bf16> -> bf16, bf16, bf16, bf16, bf16, bf16, bf16, bf16
+// FLATIR-NOT: mloop.div
+// FLATIR-NOT: mloop.rem
+// FLATIR: mgpu.store_vec {{.*}}[%[[F]]] : !mgpu.ptr<bf16>
+// FLATIR: mloop.for %[[P:.*]] = %{{.*}} to %[[TOTAL]] step
+// FLATIR-NEXT: mgpu.load %{{.*}}[%[[P]]] {nc} : !mgpu.ptr<bf16>
+// FLATIR-NOT: mloop.div
+// FLATIR-NOT: mloop.rem
+// FLATIR: mgpu.store %{{.*}}[%[[P]]] : !mgpu.ptr<bf16>
+// FLATIR-NEXT: mloop.yield
+// FLATIR-NEXT: }
+// FLATIR-NEXT: mgpu.return
 
 // NOHINT: schedule: @rmsnorm_bwd_k0: row_reduction {{.*}} fast=no (from the heuristic)
 // NOHINT-NEXT: note: @rmsnorm_bwd_k0: no register-resident row form (the row is loaded in a loop): N is not known at compile time (a static dim or size-hints gives the vector form)
