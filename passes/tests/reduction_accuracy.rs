@@ -95,10 +95,15 @@ fn column_sum_over_two_reduced_dims_keeps_the_f32_error_bounded() {
     // The fused form pinned (split 16384, fusion made to pay), not the cost model's ranking.
     let fuse = "size-hints=B=64,M=65536,N=8 device=launch=1 splits=16384";
     let (before, after, printed) = compile_and_run_with(SUM3, fuse, "size-hints=B=64,M=65536,N=8", &inputs);
-    // The fused kernel is a row kernel without reductions (the rows over B and M collapsed,
-    // each thread's partial a chain of its own rows of the split, combined through shared
-    // memory); a thread per (split, column) summing blocks of 256 rows before.
-    assert!(printed.contains("\"RowFused"), "the fused partial kernel is not a row kernel:\n{printed}");
+    // The fused kernel is the flat partials form (rows of 32 bytes: CTAs over consecutive
+    // vectors of the flattened rows, each thread's partials a chain of its own vectors,
+    // combined in a fixed order through shared memory); a row kernel without reductions in
+    // the thirty-third session, a thread per (split, column) summing blocks of 256 rows
+    // before.
+    assert!(
+        printed.contains("\"PartialPointwise") && printed.contains("mgpu.load_vec"),
+        "the fused partial kernel is not the flat partials form:\n{printed}"
+    );
     assert!(!printed.contains("\"Sequential"), "a one-thread kernel is left:\n{printed}");
     close(&before, &after, Some("NaN")).unwrap_or_else(|e| panic!("{e}\n{printed}"));
     // Well inside the contract, not just under it.

@@ -6,11 +6,14 @@
 // flat row loop, `row div S` the partial's index, and maps it as a row kernel without
 // reductions (RowFused: lanes of a row, register partials a split; it was a thread per
 // (split, column) summing blocks of 256 rows, PartialPointwise, before the thirty-third
-// session), not to one thread. passes/tests/reduction_accuracy.rs checks the error on
+// session), not to one thread; by default (rows of 32 bytes) it takes the flat partials form
+// instead (docs/conversion-loop-to-gpu.md, "Flat partials": CTAs of N x c threads over
+// consecutive vectors of the flat rows, partials combined in shared memory). passes/tests/reduction_accuracy.rs checks the error on
 // adversarial data.
 // (`launch=1e-3`: every legal fusion pays, so the checks pin the form, not the cost ranking.)
 // RUN: morf-opt %s --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=B=64,M=65536,N=8 device=launch=1e-3},canonicalize,cse)' | FileCheck %s
-// RUN: morf-opt %s --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=B=64,M=65536,N=8 device=launch=1e-3},canonicalize,cse,lower-loop-to-gpu{size-hints=B=64,M=65536,N=8})' | FileCheck --check-prefix=GPU %s
+// RUN: morf-opt %s --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=B=64,M=65536,N=8 device=launch=1e-3},canonicalize,cse,lower-loop-to-gpu{size-hints=B=64,M=65536,N=8 flat-partials=false})' | FileCheck --check-prefix=GPU %s
+// RUN: morf-opt %s --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=B=64,M=65536,N=8 device=launch=1e-3},canonicalize,cse,lower-loop-to-gpu{size-hints=B=64,M=65536,N=8})' | FileCheck --check-prefix=FPART %s
 
 // CHECK-LABEL: func.func @sum3
 // CHECK-DAG:   %[[B:.*]] = mloop.dim %x, 0
@@ -33,6 +36,13 @@
 // GPU:     mgpu.func @sum3_k0({{.*}}) kernel attributes {{{.*}}morf.schedule = "RowFused {{.*}}partials=Shared fast: N=8 {{.*}}; grid barrier; FinalReduction
 // GPU:       mgpu.store
 // GPU-NOT: Sequential
+
+// FPART:     mgpu.func @sum3_k0({{.*}}) kernel attributes {{{.*}}morf.schedule = "PartialPointwise threads=256 {{.*}}vector=4
+// FPART:       mgpu.load_vec
+// FPART:       mgpu.store_vec
+// FPART:       mgpu.barrier
+// FPART:     mgpu.func @sum3_k1({{.*}}morf.schedule = "FinalReduction
+// FPART-NOT: Sequential
 
 func.func @sum3(%x: tensor<?x?x?xf32> {morf.dims = ["B", "M", "N"]}) -> (tensor<?xf32>, tensor<?x?x?xf32>) {
   %c = mtensor.reduce sum %x dims [0, 1] : tensor<?x?x?xf32> -> tensor<?xf32>

@@ -103,6 +103,9 @@ mod column_reductions;
 mod vector_forms;
 use vector_forms::*;
 
+#[path = "flat_partials.rs"]
+mod flat_partials;
+
 /// The options of [`LowerLoopToGpu`].
 #[derive(Clone, Debug, Default)]
 pub struct LoopToGpuOptions {
@@ -448,7 +451,10 @@ fn partials_to_rows(
             {
                 continue;
             }
-        } else if !ops.iter().any(|&o| ctx.isa::<mloop::StoreOp>(o)) && cols.is_some_and(|n| n < ROW_FORM_MIN_COLS) {
+        } else if (!ops.iter().any(|&o| ctx.isa::<mloop::StoreOp>(o)) && cols.is_some_and(|n| n < ROW_FORM_MIN_COLS))
+            || flat_partials::flat_partials_plan(ctx, names, opts, op).is_some()
+        {
+            // (The flat partials form keeps the nest: `partial_pointwise` takes it.)
             continue;
         }
         let acc_ok = |o: OpId| {
@@ -572,6 +578,7 @@ impl LoopToGpuOptions {
             stream_loads: tri(o, "stream-loads")?,
             packed_rows: u("packed-rows")?,
             warp_transpose: tri(o, "warp-transpose")?,
+            flat_partials: tri(o, "flat-partials")?,
         };
         if ![0, 1, 2, 4, 8].contains(&overrides.packed_rows) {
             return Err(format!(
@@ -706,6 +713,11 @@ pub const OPTIONS: &[PassOptionInfo] = &[
     PassOptionInfo {
         key: "warp-transpose",
         help: "packed rows are loaded and stored by each warp together, in consecutive pieces of up to 16 bytes handed to the lanes that own them through shared memory (each warp access one run of 128-512 bytes, not a piece a group apart on every lane), and a short odd row whose group of packed rows is over 48 bytes takes a thread too: true, false, or auto (the heuristic: where a thread's group is at least 4 aligned pieces, such as 4 rows of N = 7 in bf16, which then takes a thread per row; a tuner knob)",
+        default: "auto",
+    },
+    PassOptionInfo {
+        key: "flat-partials",
+        help: "a pointwise nest with partials whose accesses are all at the point's flat position (a bias gradient's dx beside db) runs as a CTA of N x c threads over consecutive 16-byte vectors of its rows, each thread's columns fixed, its partials combined in shared memory, instead of the row form: true, false, or auto (the heuristic: where rows are not whole vectors or under 512 bytes, N <= 1024; a tuner knob)",
         default: "auto",
     },
     PassOptionInfo { key: "device", help: "device overrides, e.g. sms=108,smem=167936", default: "" },
@@ -2977,6 +2989,9 @@ impl<'a> KernelBuilder<'a> {
     /// (the f32 error stays bounded for any `S`), and adds its partials to `W[s, c]`, which
     /// no other thread writes.
     fn partial_pointwise(&mut self, op: OpId) -> R<()> {
+        if let Some(fp) = flat_partials::flat_partials_plan(self.ctx, self.names, self.opts, op) {
+            return self.flat_partials(op, fp);
+        }
         let plan = self.partial_plan(op).expect("classified");
         let parts = loop_parts(self.ctx, op, false).map_err(|e| op_error(self.ctx, op, e))?;
         let split = self.kernel_split(op).expect("checked");
@@ -2985,7 +3000,33 @@ impl<'a> KernelBuilder<'a> {
         let cols_hint: Option<u64> = parts.ubs[k..].iter().map(|u| self.size_of(*u)).product();
         let shape = self.nest_shape(rows_hint, cols_hint);
         let s = self.set_schedule(Mapping::PartialPointwise, &shape);
-        let (ext, _) = self.extents(&parts)?;
+        self.partial_pointwise_loop(&parts, &plan, split)?;
+        // Host: the grid from ceildiv(rows, S) x cols.
+        let ib = Ib { before: self.nest };
+        let mut rows_h = ib.index(self.ctx, 1);
+        let mut cols_h = ib.index(self.ctx, 1);
+        for d in 0..n {
+            let e = ib.extent(self.ctx, parts.lbs[d], parts.ubs[d], parts.steps[d]);
+            if d < k {
+                rows_h = ib.mul(self.ctx, rows_h, e);
+            } else {
+                cols_h = ib.mul(self.ctx, cols_h, e);
+            }
+        }
+        let sh = ib.index(self.ctx, split);
+        let nsplit_h = ib.ceildiv(self.ctx, rows_h, sh);
+        let work_h = ib.mul(self.ctx, nsplit_h, cols_h);
+        let blocks = self.host_grid(work_h, s.threads as u64, s.max_grid);
+        let zero = self.host_index(0);
+        self.launch = Some((blocks, zero));
+        Ok(())
+    }
+
+    /// The grid-stride loop of [`Self::partial_pointwise`]'s scalar form: a thread per (split,
+    /// kept point), every thread of the launch.
+    fn partial_pointwise_loop(&mut self, parts: &LoopParts, plan: &PartialPlan, split: i64) -> R<()> {
+        let (k, n) = (plan.k, parts.ivs.len());
+        let (ext, _) = self.extents(parts)?;
         let one = self.iconst(1);
         let mut rows = one;
         for &e in &ext[..k] {
@@ -3013,7 +3054,7 @@ impl<'a> KernelBuilder<'a> {
         self.for_loop(g, work, stride, &[], &mut |kb, e, _| {
             let sidx = kb.ibin(Ix::Div, e, cols);
             let c = kb.ibin(Ix::Rem, e, cols);
-            kb.bind_flat_dims(&parts, &ext, k, n, c)?;
+            kb.bind_flat_dims(parts, &ext, k, n, c)?;
             let r0 = kb.ibin(Ix::Mul, sidx, sc);
             let r1 = kb.ibin(Ix::Add, r0, sc);
             let r1 = kb.ibin(Ix::Min, r1, rows);
@@ -3051,7 +3092,7 @@ impl<'a> KernelBuilder<'a> {
                         let qc = kb.iconst(q);
                         let rq = kb.ibin(Ix::Add, r, qc);
                         kb.map = base.clone();
-                        kb.bind_flat_dims(&parts, &ext, 0, k, rq)?;
+                        kb.bind_flat_dims(parts, &ext, 0, k, rq)?;
                         maps.push(std::mem::take(&mut kb.map));
                     }
                     kb.partial_accs = Some((index.clone(), cur.to_vec()));
@@ -3075,7 +3116,7 @@ impl<'a> KernelBuilder<'a> {
                     Ok(out)
                 })?;
                 let part = kb.for_loop(mid, b1, one, &part, &mut |kb, r, cur| {
-                    kb.bind_flat_dims(&parts, &ext, 0, k, r)?;
+                    kb.bind_flat_dims(parts, &ext, 0, k, r)?;
                     kb.partial_accs = Some((index.clone(), cur.to_vec()));
                     let res = kb.emit_block(body);
                     let (_, out) = kb.partial_accs.take().expect("set above");
@@ -3102,24 +3143,6 @@ impl<'a> KernelBuilder<'a> {
             }
             Ok(vec![])
         })?;
-        // Host: the grid from ceildiv(rows, S) x cols.
-        let ib = Ib { before: self.nest };
-        let mut rows_h = ib.index(self.ctx, 1);
-        let mut cols_h = ib.index(self.ctx, 1);
-        for d in 0..n {
-            let e = ib.extent(self.ctx, parts.lbs[d], parts.ubs[d], parts.steps[d]);
-            if d < k {
-                rows_h = ib.mul(self.ctx, rows_h, e);
-            } else {
-                cols_h = ib.mul(self.ctx, cols_h, e);
-            }
-        }
-        let sh = ib.index(self.ctx, split);
-        let nsplit_h = ib.ceildiv(self.ctx, rows_h, sh);
-        let work_h = ib.mul(self.ctx, nsplit_h, cols_h);
-        let blocks = self.host_grid(work_h, s.threads as u64, s.max_grid);
-        let zero = self.host_index(0);
-        self.launch = Some((blocks, zero));
         Ok(())
     }
 

@@ -1314,7 +1314,17 @@ pub struct Overrides {
     /// (`thread_row`); `Some(false)` never; `None`: the heuristic, which takes it where a
     /// group is at least [`TRANSPOSE_MIN_PIECES`] pieces ([`transposed_by_default`]).
     pub warp_transpose: Option<bool>,
+    /// `Some(true)` lowers every pointwise nest with partials that has one in the flat
+    /// partials form (`flat_partials.rs`: a CTA of N x c threads over consecutive 16-byte
+    /// vectors of its rows, each thread's columns fixed, combined in shared memory) instead of
+    /// the row form; `Some(false)` never; `None`: the heuristic (rows that are not whole
+    /// vectors, or shorter than [`FLAT_PARTIALS_ROW_BYTES`]).
+    pub flat_partials: Option<bool>,
 }
+
+/// Rows under this many bytes (of the widest float accessed along them) take the flat
+/// partials form by default: the row form leaves lanes of a warp per row idle there.
+pub const FLAT_PARTIALS_ROW_BYTES: u64 = 512;
 
 /// Columns of a row one CTA of a register-resident row kernel holds before the heuristic
 /// splits the row over a cluster ([`Schedule::cluster`]): a thread's registers bound its

@@ -36,12 +36,25 @@ pub(super) struct VecPlan {
 /// whose dims after the first are the nest's extents ([`is_dim_of`]: a dense row-major buffer
 /// of those rows), and no other op uses an iv. An access without ivs (a scalar) is uniform.
 pub(super) fn flat_points(ctx: &Context, names: &HashMap<(Value, usize), String>, parts: &LoopParts) -> bool {
+    flat_points_except(ctx, names, parts, &HashSet::new())
+}
+
+/// [`flat_points`] over the body's ops but `skip` (checked by the caller: a partial's
+/// `accumulate`s and the ops of their split index), whose results count as iv-dependent.
+pub(super) fn flat_points_except(
+    ctx: &Context,
+    names: &HashMap<(Value, usize), String>,
+    parts: &LoopParts,
+    skip: &HashSet<OpId>,
+) -> bool {
     let k = parts.ivs.len();
     if k < 2 || (0..k).any(|d| const_int(ctx, parts.lbs[d]) != Some(0) || const_int(ctx, parts.steps[d]) != Some(1)) {
         return false;
     }
-    let is_iv = |v: &Value| parts.ivs.contains(v);
-    ctx.block_ops(parts.body).all(|o| {
+    let dep: HashSet<Value> =
+        parts.ivs.iter().copied().chain(skip.iter().flat_map(|&o| ctx.results(o).iter().copied())).collect();
+    let is_dep = |v: &Value| dep.contains(v);
+    ctx.block_ops(parts.body).filter(|o| !skip.contains(o)).all(|o| {
         if !ctx.regions(o).is_empty() {
             return false;
         }
@@ -49,13 +62,14 @@ pub(super) fn flat_points(ctx: &Context, names: &HashMap<(Value, usize), String>
         let (buf, idx) = match LoopOp::of(ctx, o) {
             LoopOp::Load(l) => (l.buffer(ctx), &ops[1..]),
             LoopOp::Store(s) => (s.buffer(ctx), &ops[2..]),
-            _ => return !ops.iter().any(is_iv),
+            LoopOp::Accumulate(_) => return false,
+            _ => return !ops.iter().any(is_dep),
         };
-        if !idx.iter().any(is_iv) {
-            return !ops.iter().any(is_iv);
+        if !idx.iter().any(is_dep) {
+            return !ops.iter().any(is_dep);
         }
         idx == parts.ivs.as_slice()
-            && !ops[..ops.len() - idx.len()].iter().any(is_iv)
+            && !ops[..ops.len() - idx.len()].iter().any(is_dep)
             && buffer_shape(ctx, buf).len() == k
             && (1..k).all(|d| is_dim_of(ctx, names, buf, d, parts.ubs[d]))
     })

@@ -14,25 +14,27 @@
 // under 64 columns. Rows over several dims (3-D inputs [B, T, N] whose db
 // sums over B and T) collapse into one flat row loop first, at any N: such a nest was a thread
 // per (split, column) at every width before (the cost model: 16% of the floor at 64 x 1024 x
-// 1024).
+// 1024). Where the flat partials form applies (rows that are not whole 16-byte vectors or are
+// under 512 bytes, and every access at the point's flat position: flat-partials.mlir) it
+// takes these nests by default; the runs here that pin the row form say flat-partials=false.
 
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: morf-opt %S/../../../examples/gelu_bwd_bias.mlir --pipeline=gpu --size-hints M=4194304,N=7 --schedule-report 2>&1 >%t/seven.mlir | FileCheck %s --check-prefix=FUSED
+// RUN: morf-opt %S/../../../examples/gelu_bwd_bias.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=4194304,N=7},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=4194304,N=7 flat-partials=false})' --schedule-report 2>&1 >%t/seven.mlir | FileCheck %s --check-prefix=FUSED
 // RUN: FileCheck %s --check-prefix=IR < %t/seven.mlir
 // RUN: morf-opt %S/../../../examples/gelu_bwd_bias.mlir --pass-pipeline='builtin.module(func.func(lower-tensor-to-loop,fuse-mixed-reductions{report=true size-hints=M=4194304,N=7}))' -o /dev/null 2>&1 | FileCheck %s --check-prefix=PLAN
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pipeline=gpu-unfused --size-hints M=8388608,N=3 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=UNFUSED
 // RUN: morf-opt %S/../../../examples/tanh_bwd_bias.mlir --pipeline=gpu-unfused --size-hints M=8388608,N=3 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=FLAT3
 // RUN: morf-opt %S/../../../examples/tanh_bwd_bias.mlir --pipeline=gpu-unfused --size-hints M=1048576,N=17 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=SEVENTEEN
 // RUN: morf-opt %S/../../../examples/tanh_bwd_bias.mlir --pipeline=gpu-unfused --size-hints M=1048576,N=24 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=TWENTYFOUR
-// RUN: morf-opt %S/../../../examples/gelu_bwd_bias.mlir --emit=ptx --pipeline=gpu --size-hints M=4194304,N=7 | FileCheck %s --check-prefix=PTX
+// RUN: morf-opt %S/../../../examples/gelu_bwd_bias.mlir --emit=ptx --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=4194304,N=7},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=4194304,N=7 flat-partials=false})' | FileCheck %s --check-prefix=PTX
 // RUN: morf-opt %S/Inputs/tanh_bwd_bias_3d.mlir --pipeline=gpu --size-hints B=64,T=1024,N=1024 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=THREE-D
-// RUN: morf-opt %S/Inputs/tanh_bwd_bias_3d.mlir --pipeline=gpu --size-hints B=64,T=65536,N=7 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=THREE-D-SEVEN
+// RUN: morf-opt %S/Inputs/tanh_bwd_bias_3d.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=B=64,T=65536,N=7},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=B=64,T=65536,N=7 flat-partials=false})' --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=THREE-D-SEVEN
 // RUN: morf-opt %S/Inputs/tanh_bwd_bias_3d.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=B=64,T=1024,N=1024},canonicalize,cse,gpu-choose-schedule{size-hints=B=64,T=1024,N=1024})' | FileCheck %s --check-prefix=COLLAPSED
 
 // The simulator against the interpreter at odd M: fused at N = 7 (few CTAs: several splits a
 // CTA, warps at the splits' ends), 3, 1 and 33; unfused at N = 3 and 14 (flat vectors) and
 // RMSNorm backward unfused at N = 3 (the row form).
-// RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/gelu_bwd_bias.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=4194304,N=7},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=4194304,N=7 grid=3})' M=3001,N=7 1e-2 %t/a
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/gelu_bwd_bias.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=4194304,N=7},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=4194304,N=7 grid=3 flat-partials=false})' M=3001,N=7 1e-2 %t/a
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/tanh_bwd_bias.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=8388608,N=3},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=8388608,N=3 grid=2})' M=2999,N=3 1e-2 %t/b
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/gelu_bwd_bias.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=8388608,N=1},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=8388608,N=1 grid=2})' M=1001,N=1 1e-2 %t/c
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/tanh_bwd_bias.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=1048576,N=33},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=1048576,N=33 grid=2})' M=301,N=33 1e-2 %t/d
@@ -41,6 +43,7 @@
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/rmsnorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=8388608,N=3 grid=2})' M=2999,N=3 1e-2 %t/j
 // 3-D, fused at N = 7 and 384 and unfused at N = 3:
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/Inputs/tanh_bwd_bias_3d.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=B=64,T=65536,N=7},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=B=64,T=65536,N=7 grid=3})' B=3,T=1001,N=7 1e-2 %t/g
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/Inputs/tanh_bwd_bias_3d.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=B=64,T=65536,N=7},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=B=64,T=65536,N=7 grid=3 flat-partials=false})' B=3,T=1001,N=7 1e-2 %t/g2
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/Inputs/tanh_bwd_bias_3d.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=B=16,T=4096,N=384},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=B=16,T=4096,N=384 grid=3})' B=5,T=77,N=384 1e-2 %t/h
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/Inputs/tanh_bwd_bias_3d.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=B=64,T=65536,N=3 grid=2})' B=2,T=999,N=3 1e-2 %t/i
 

@@ -1,0 +1,312 @@
+//! The flat partials form of a pointwise nest with partials, a child module of `loop_to_gpu`
+//! (docs/conversion-loop-to-gpu.md, "Flat partials"): which nests take it
+//! ([`flat_partials_plan`]) and its kernel ([`KernelBuilder::flat_partials`]).
+//!
+//! A bias gradient's dx beside db = sum_i dy is a pointwise nest `{kind = "pointwise", split =
+//! S}` whose every access is at the point's flat position `f = i * N + j` but its partials
+//! `W[i div S, j]`. Over short or unaligned rows the row form leaves lanes idle or loads a few
+//! bytes a lane; here a CTA of `T = N x c` threads walks its rows as consecutive 16-byte
+//! vectors instead. Its first vector is at a multiple of `N` vectors (its rows start at a
+//! multiple of `S`, a multiple of the vector `v`), and a thread steps `T` vectors at a time,
+//! so the thread's vectors are always slot `t = tid mod N` of a run of `N` vectors (`v` rows):
+//! its element `e` is always column `(t * v + e) mod N`, and it keeps one register partial
+//! per element. The CTA's threads then hand their partials to the column owners through shared
+//! memory, which add them in a fixed order (deterministic), with the few points past the last
+//! full vector, into `W[first split of the CTA, j]` (the CTA's other splits' rows keep the
+//! identity the workspace was filled with).
+
+use super::*;
+use crate::conversion::schedule::FLAT_PARTIALS_ROW_BYTES;
+
+/// The shape of a nest's flat partials form ([`flat_partials_plan`]).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct FlatPartials {
+    /// Elements a vector: 16 bytes of the widest float accessed along the row, at most 8.
+    pub(super) v: usize,
+    /// The row length the form was planned for (static or hinted); at run time `T div N`
+    /// threads a column slot must be at least 1, else the scalar form runs.
+    pub(super) n: u64,
+    /// Threads a CTA: `n x max(1, 256 div n)`.
+    pub(super) threads: u32,
+}
+
+/// Whether nest `op` takes the flat partials form, and its shape: a `{kind = "pointwise",
+/// split = S}` nest over `(i.., j)` from 0 step 1 with `accumulate`s into `W[flat(i..) div S,
+/// j]`, whose other accesses are all at the point's flat position
+/// ([`vector_forms::flat_points_except`]), with a vector of 2 or more elements dividing `S`
+/// and a known row length `N <= 1024`; by default only where rows are not whole 16-byte
+/// vectors or are under [`FLAT_PARTIALS_ROW_BYTES`] (`flat-partials=true` takes it wherever
+/// it applies, `false` never).
+pub(super) fn flat_partials_plan(
+    ctx: &Context,
+    names: &HashMap<(Value, usize), String>,
+    opts: &LoopToGpuOptions,
+    op: OpId,
+) -> Option<FlatPartials> {
+    let choice = opts.overrides.flat_partials;
+    if choice == Some(false) || kernel_kind(ctx, op).as_deref() != Some("pointwise") {
+        return None;
+    }
+    let split = kernel_split(ctx, op).filter(|s| *s > 0)?;
+    let p = loop_parts(ctx, op, false).ok()?;
+    let k = p.ivs.len();
+    if k < 2 {
+        return None;
+    }
+    let j = p.ivs[k - 1];
+    let mut skip = HashSet::new();
+    let mut bytes = 0u32;
+    for o in ctx.block_ops(p.body) {
+        if let Some(acc) = ctx.dyn_cast::<mloop::AccumulateOp>(o) {
+            let x = ctx.operands(o);
+            let f32_ws = float_bytes(ctx, ctx.element_type(ctx.value_type(x[1]))) == Some(4);
+            if x.len() != 4 || x[3] != j || !f32_ws || combiner(acc.kind(ctx)?).is_none() {
+                return None;
+            }
+            let d = ctx.defining_op(x[2])?;
+            let div = ctx.dyn_cast::<mloop::DivOp>(d)?;
+            let mut chain = Vec::new();
+            if const_int(ctx, div.rhs(ctx)) != Some(split)
+                || flat_prefix_len(ctx, div.lhs(ctx), &p.ivs[..k - 1], &p.ubs[..k - 1], &mut chain) != Some(k - 1)
+            {
+                return None;
+            }
+            skip.insert(o);
+            skip.insert(d);
+            skip.extend(chain);
+            continue;
+        }
+        let (buf, idx) = match LoopOp::of(ctx, o) {
+            LoopOp::Load(l) => (l.buffer(ctx), ctx.operands(o)[1..].to_vec()),
+            LoopOp::Store(s) => (s.buffer(ctx), ctx.operands(o)[2..].to_vec()),
+            _ => continue,
+        };
+        if idx.last() == Some(&j) {
+            bytes = bytes.max(float_bytes(ctx, ctx.element_type(ctx.value_type(buf)))?);
+        }
+    }
+    if skip.is_empty() || bytes == 0 || !vector_forms::flat_points_except(ctx, names, &p, &skip) {
+        return None;
+    }
+    let mut v = (16 / bytes).clamp(1, 8);
+    if opts.overrides.vector > 0 {
+        v = v.min(pow2_floor(opts.overrides.vector));
+    }
+    if v < 2 || split % v as i64 != 0 {
+        return None;
+    }
+    let n = known_size(ctx, names, opts, p.ubs[k - 1]).filter(|n| (1..=1024).contains(n))?;
+    let row = n * bytes as u64;
+    if choice.is_none() && row.is_multiple_of(16) && row >= FLAT_PARTIALS_ROW_BYTES {
+        return None;
+    }
+    Some(FlatPartials { v: v as usize, n, threads: (n * (256 / n).max(1)) as u32 })
+}
+
+impl<'a> KernelBuilder<'a> {
+    /// The flat partials kernel of nest `op` ([`flat_partials_plan`]'s `fp`; module docs):
+    /// CTA `b` takes splits `[b*G, min(B, b*G + G))` (`B = ceil(R / S)` splits of the `R`
+    /// rows, `G = ceil(B / grid)`), its points `[r0 * N, r1 * N)` as vectors of `v`: thread
+    /// `tid < T' = (T div N) * N` takes vectors `tid, tid + T', ...`, one register partial an
+    /// element; then the partials through shared memory to the column owners `tid < N`, which
+    /// add them in (row of the run, thread) order, then the points past the last full vector
+    /// (the whole nest's last `R * N mod v`), and combine the sum into `W[b*G, j]`. Where `N`
+    /// is over `T` at run time, the scalar form ([`Self::partial_pointwise_loop`]) runs
+    /// instead.
+    pub(super) fn flat_partials(&mut self, op: OpId, fp: FlatPartials) -> R<()> {
+        let plan = self.partial_plan(op).expect("classified");
+        let parts = loop_parts(self.ctx, op, false).map_err(|e| op_error(self.ctx, op, e))?;
+        let split = self.kernel_split(op).expect("checked");
+        let n = parts.ivs.len();
+        let j = parts.ivs[n - 1];
+        let rows_hint: Option<u64> = parts.ubs[..n - 1].iter().map(|u| self.size_of(*u)).product();
+        let shape = self.nest_shape(rows_hint, Some(fp.n));
+        let s = self.set_schedule_with(Mapping::PartialPointwise, &shape, &mut |s, _| {
+            s.threads = fp.threads;
+            s.vector = fp.v as u32;
+            s.notes.0.push(format!(
+                "flat partials: a CTA of {} threads ({} x N = {}) takes consecutive vectors of {} points of its rows, each thread's columns fixed; partials combined in shared memory",
+                fp.threads,
+                fp.threads as u64 / fp.n,
+                fp.n,
+                fp.v
+            ));
+        });
+        let (v, t) = (fp.v, s.threads as i64);
+        let (ext, _) = self.extents(&parts)?;
+        let mut rows = self.iconst(1);
+        for &e in &ext[..n - 1] {
+            rows = self.ibin(Ix::Mul, rows, e);
+        }
+        let ncols = ext[n - 1];
+        let tc = self.iconst(t);
+        let per_col = self.ibin(Ix::Div, tc, ncols);
+        let one = self.iconst(1);
+        let fits = self.icmp("ge", per_col, one);
+        let ws: Vec<(Value, String)> = plan.ws.clone();
+        self.if_then_else(
+            fits,
+            &mut |kb| kb.flat_partials_body(&parts, &ws, split, v, t, rows, ncols, per_col),
+            &mut |kb| kb.partial_pointwise_loop(&parts, &plan, split),
+        )?;
+        let _ = j;
+        // Host: a CTA per group of splits, at most the schedule's grid.
+        let ib = Ib { before: self.nest };
+        let mut rows_h = ib.index(self.ctx, 1);
+        for d in 0..n - 1 {
+            let e = ib.extent(self.ctx, parts.lbs[d], parts.ubs[d], parts.steps[d]);
+            rows_h = ib.mul(self.ctx, rows_h, e);
+        }
+        let sh = ib.index(self.ctx, split);
+        let nsplit_h = ib.ceildiv(self.ctx, rows_h, sh);
+        let blocks = self.host_grid(nsplit_h, 1, s.max_grid);
+        let zero = self.host_index(0);
+        self.launch = Some((blocks, zero));
+        Ok(())
+    }
+
+    /// The flat path of [`Self::flat_partials`] (`N <= T` at run time).
+    #[allow(clippy::too_many_arguments)]
+    fn flat_partials_body(
+        &mut self,
+        parts: &LoopParts,
+        ws: &[(Value, String)],
+        split: i64,
+        v: usize,
+        t: i64,
+        rows: Value,
+        ncols: Value,
+        per_col: Value,
+    ) -> R<()> {
+        let n = parts.ivs.len();
+        let j = parts.ivs[n - 1];
+        let it = self.it();
+        let f32t = self.ctx.f32_type();
+        let (tid, bid, gdim) =
+            (self.id::<mgpu::ThreadIdOp>(), self.id::<mgpu::BlockIdOp>(), self.id::<mgpu::GridDimOp>());
+        let (sc, vc) = (self.iconst(split), self.iconst(v as i64));
+        let sm1 = self.iconst(split - 1);
+        let nsplit = self.ibin(Ix::Add, rows, sm1);
+        let nsplit = self.ibin(Ix::Div, nsplit, sc);
+        let one = self.iconst(1);
+        let gm1 = self.ibin(Ix::Sub, gdim, one);
+        let g = self.ibin(Ix::Add, nsplit, gm1);
+        let g = self.ibin(Ix::Div, g, gdim);
+        let first_split = self.ibin(Ix::Mul, bid, g);
+        let r0 = self.ibin(Ix::Mul, first_split, sc);
+        let span = self.ibin(Ix::Mul, g, sc);
+        let r1 = self.ibin(Ix::Add, r0, span);
+        let r1 = self.ibin(Ix::Min, r1, rows);
+        let has_rows = self.icmp("lt", r0, r1);
+        let index: HashMap<Value, usize> = ws.iter().enumerate().map(|(p, (w, _))| (*w, p)).collect();
+        let mut ids = Vec::new();
+        for (w, kd) in ws {
+            let ty = self.ctx.element_type(self.ctx.value_type(*w));
+            ids.push(self.fconst(identity(kd), ty));
+        }
+        // The shared partials: [p][thread][element], f32.
+        let smem = {
+            let pt = ptr_type(self.ctx, f32t, true);
+            let size = self.ctx.i64_attr(ws.len() as i64 * t * v as i64);
+            let op = self.prologue(mgpu::SharedAllocOp::state(self.loc, pt, size));
+            self.ctx.result(op, 0)
+        };
+        let body = parts.body;
+        self.if_then(has_rows, &mut |kb| {
+            let fb = kb.ibin(Ix::Mul, r0, ncols);
+            let fe = kb.ibin(Ix::Mul, r1, ncols);
+            let vb = kb.ibin(Ix::Div, fb, vc);
+            let ve = kb.ibin(Ix::Div, fe, vc);
+            let active_threads = kb.ibin(Ix::Mul, per_col, ncols);
+            let active = kb.icmp("lt", tid, active_threads);
+            let first = kb.ibin(Ix::Add, vb, tid);
+            let start = kb.push1(mloop::SelectOp::state(kb.loc, active, first, ve, it));
+            let inits: Vec<Value> = ids.iter().flat_map(|&x| std::iter::repeat_n(x, v)).collect();
+            let accs = kb.for_loop(start, ve, active_threads, &inits, &mut |kb, vi, cur| {
+                let zero = kb.iconst(0);
+                for &iv in &parts.ivs[..n - 1] {
+                    kb.map.insert(iv, zero);
+                }
+                let f0 = kb.ibin(Ix::Mul, vi, vc);
+                kb.vec_state(v, f0);
+                kb.fs().ws = index.clone();
+                kb.fs().accs = cur.chunks(v).map(|c| c.to_vec()).collect();
+                let res = kb.fast_block(body, j);
+                let out: Vec<Value> = kb.fs().accs.iter().flatten().copied().collect();
+                kb.fast = None;
+                res?;
+                Ok(out)
+            })?;
+            kb.forget_nest_values();
+            // Each thread's partials to its slots, then the column owners add them up.
+            let tv = kb.ibin(Ix::Mul, tid, vc);
+            for p in 0..ws.len() {
+                let base = kb.iconst(p as i64 * t * v as i64);
+                let off = kb.ibin(Ix::Add, base, tv);
+                for e in 0..v {
+                    let ec = kb.iconst(e as i64);
+                    let o = kb.ibin(Ix::Add, off, ec);
+                    kb.push(mgpu::StoreOp::state(kb.loc, accs[p * v + e], smem, o));
+                }
+            }
+            kb.push(mgpu::BarrierOp::state(kb.loc));
+            let owner = kb.icmp("lt", tid, ncols);
+            kb.if_then(owner, &mut |kb| {
+                let col = tid;
+                let mut sums = ids.clone();
+                for r in 0..v {
+                    // Point `col + r * N` of the run: slot `pos div v`, element `pos rem v`.
+                    let rc = kb.iconst(r as i64);
+                    let rn = kb.ibin(Ix::Mul, rc, ncols);
+                    let pos = kb.ibin(Ix::Add, col, rn);
+                    let slot = kb.ibin(Ix::Div, pos, vc);
+                    let e = kb.ibin(Ix::Rem, pos, vc);
+                    let zero = kb.iconst(0);
+                    sums = kb.for_loop(zero, per_col, one, &sums, &mut |kb, q, cur| {
+                        let qn = kb.ibin(Ix::Mul, q, ncols);
+                        let th = kb.ibin(Ix::Add, slot, qn);
+                        let thv = kb.ibin(Ix::Mul, th, vc);
+                        let at = kb.ibin(Ix::Add, thv, e);
+                        let mut out = Vec::new();
+                        for (p, (_, kd)) in ws.iter().enumerate() {
+                            let base = kb.iconst(p as i64 * t * v as i64);
+                            let o = kb.ibin(Ix::Add, base, at);
+                            let x = kb.push1(mgpu::LoadOp::state(kb.loc, smem, o, f32t, None, None));
+                            out.push(kb.combine(kd, cur[p], x)?);
+                        }
+                        Ok(out)
+                    })?;
+                }
+                // The points past the last full vector whose column is `col`.
+                let tb = kb.ibin(Ix::Mul, ve, vc);
+                let tm = kb.ibin(Ix::Rem, tb, ncols);
+                let d = kb.ibin(Ix::Add, col, ncols);
+                let d = kb.ibin(Ix::Sub, d, tm);
+                let d = kb.ibin(Ix::Rem, d, ncols);
+                let tail0 = kb.ibin(Ix::Add, tb, d);
+                sums = kb.for_loop(tail0, fe, ncols, &sums, &mut |kb, f, cur| {
+                    let zero = kb.iconst(0);
+                    for &iv in &parts.ivs[..n - 1] {
+                        kb.map.insert(iv, zero);
+                    }
+                    kb.map.insert(j, f);
+                    kb.partial_accs = Some((index.clone(), cur.to_vec()));
+                    let res = kb.emit_block(body);
+                    let (_, out) = kb.partial_accs.take().expect("set above");
+                    res?;
+                    Ok(out)
+                })?;
+                kb.forget_nest_values();
+                for (p, (w, kd)) in ws.iter().enumerate() {
+                    let wp = kb.get(*w)?;
+                    let off = kb.offset(*w, &[first_split, col]);
+                    let ty = kb.ctx.value_type(sums[p]);
+                    let old = kb.push1(mgpu::LoadOp::state(kb.loc, wp, off, ty, None, None));
+                    let new = kb.combine(kd, old, sums[p])?;
+                    kb.push(mgpu::StoreOp::state(kb.loc, new, wp, off));
+                }
+                Ok(())
+            })
+        })
+    }
+}
