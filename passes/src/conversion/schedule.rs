@@ -1027,11 +1027,16 @@ pub const THREAD_ROW_MAX_BYTES: u64 = 64;
 /// ([`FastShape::warp_transpose`]: by default where a group is at least
 /// [`TRANSPOSE_MIN_PIECES`] pieces, or asked with `warp-transpose=true`), the group may be
 /// up to [`PACKED_MAX_BYTES`]: 4 rows of N = 7 (56 bytes, seven 8-byte pieces), 2 of N = 14
-/// or 20.
+/// or 20, and 2 of the odd N = 17 to 31 (their default 4 rows would be over it; a warp per row
+/// with 17 of its lanes on 2-byte loads before: RMSNorm backward at 2097152 x 17, 32% of the
+/// floor on an H100).
 fn thread_row(o: &Overrides, shape: &NestShape, n: u64, v: u32) -> bool {
     let b = shape.fast_bytes.clamp(1, 8) as u64;
     let row = n * b;
-    let rows = default_packed_rows(row, false);
+    // The rows `packed_rows_for` takes: the default, fewer where they would be over
+    // PACKED_MAX_BYTES (2 rows of N = 17 to 31 in bf16, whose default 4 are over it).
+    let room = pow2_floor((PACKED_MAX_BYTES / row.max(1)) as u32) as u64;
+    let rows = default_packed_rows(row, false).min(room.max(2));
     let transposed = match o.warp_transpose {
         Some(t) => t,
         None => transposed_by_default(rows * n, b as u32),

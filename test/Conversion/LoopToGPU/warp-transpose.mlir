@@ -24,6 +24,19 @@
 // RUN: not morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,lower-loop-to-gpu{warp-transpose=maybe})' 2>&1 | FileCheck %s --check-prefix=OPT
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --emit=ptx --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=4194304,N=7},canonicalize,cse,lower-loop-to-gpu{size-hints=M=4194304,N=7 warp-transpose=true})' | FileCheck %s --check-prefix=PTX
 
+// Odd rows of 34-62 bytes (bf16 N = 17 to 31): their default 4 rows are over the 128 bytes a
+// group holds, so they take 2 (68-124 bytes, in 4-byte pieces), warp-transposed; a warp per
+// row with 17 of its lanes on 2-byte loads before (RMSNorm backward at 2097152 x 17: 32% of
+// the floor on an H100, thirty-fourth session). N = 33 (66 bytes) keeps the lanes.
+// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pipeline=gpu --size-hints M=2097152,N=17 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=SEVENTEEN
+// RUN: morf-opt %S/../../../examples/layernorm_bwd.mlir --pipeline=gpu --size-hints M=2097152,N=31 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=THIRTYONE
+// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pipeline=gpu --size-hints M=2097152,N=33 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=THIRTYTHREE
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/rmsnorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=2097152,N=17},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=2097152,N=17 grid=3})' M=1003,N=17 1e-2 %t/s17
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/layernorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=2097152,N=31},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=2097152,N=31 grid=2})' M=999,N=31 1e-2 %t/s31
+// SEVENTEEN: schedule: @rmsnorm_bwd_k0: row_fused threads=256 threads_per_row=1 {{.*}}fast=yes(N=17 vector=17 chunks=1 packed-rows=2 warp-transpose)
+// THIRTYONE: schedule: @layernorm_bwd_k0: row_fused threads=256 threads_per_row=1 {{.*}}fast=yes(N=31 vector=31 chunks=1 packed-rows=2 warp-transpose)
+// THIRTYTHREE: schedule: @rmsnorm_bwd_k0: row_fused threads=256 threads_per_row=32 {{.*}}fast=yes(N=33 vector=1 chunks=2)
+
 // The simulator against the interpreter at odd M, with few CTAs (several splits a CTA, warps
 // at the splits' ends), 8-byte pieces (N = 7, N = 3), 16-byte pieces (8 rows of N = 5), two
 // rows of N = 14 and LayerNorm backward's three row buffers.
