@@ -6,7 +6,7 @@
 # two packed rows a thread, warp-transposed (warp-transpose=auto) against a warp per row
 # (warp-transpose=false, what the heuristic took before), and its sanitizer run.
 #   OUT=$OUT bash docs/perf-data/2026-12-06/issue11-s34/call2.sh
-DEADLINE=220 . tools/scripts/device-call.sh
+DEADLINE=170 . tools/scripts/device-call.sh
 nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,clocks.max.mem --format=csv,noheader >> "$S"
 
 F=partials=resident
