@@ -16,7 +16,7 @@
 //! identity the workspace was filled with).
 
 use super::*;
-use crate::conversion::schedule::FLAT_PARTIALS_ROW_BYTES;
+use crate::conversion::schedule::{FLAT_PARTIALS_ROW_BYTES, THREAD_ROW_MAX_BYTES};
 
 /// The shape of a nest's flat partials form ([`flat_partials_plan`]).
 #[derive(Clone, Copy, Debug)]
@@ -34,9 +34,10 @@ pub(super) struct FlatPartials {
 /// split = S}` nest over `(i.., j)` from 0 step 1 with `accumulate`s into `W[flat(i..) div S,
 /// j]`, whose other accesses are all at the point's flat position
 /// ([`vector_forms::flat_points_except`]), with a vector of 2 or more elements dividing `S`
-/// and a known row length `N <= 1024`; by default only where rows are not whole 16-byte
-/// vectors or are under [`FLAT_PARTIALS_ROW_BYTES`] (`flat-partials=true` takes it wherever
-/// it applies, `false` never).
+/// and a known row length `N <= 1024`; by default only where the row form would leave lanes
+/// idle: rows that are not whole 16-byte vectors or are under [`FLAT_PARTIALS_ROW_BYTES`], but
+/// not the short unaligned rows (at most [`THREAD_ROW_MAX_BYTES`]) that the row form gives a
+/// thread each (`flat-partials=true` takes it wherever it applies, `false` never).
 pub(super) fn flat_partials_plan(
     ctx: &Context,
     names: &HashMap<(Value, usize), String>,
@@ -97,7 +98,14 @@ pub(super) fn flat_partials_plan(
     }
     let n = known_size(ctx, names, opts, p.ubs[k - 1]).filter(|n| (1..=1024).contains(n))?;
     let row = n * bytes as u64;
-    if choice.is_none() && row.is_multiple_of(16) && row >= FLAT_PARTIALS_ROW_BYTES {
+    // By default: not over rows the row form gives a thread each (short rows that are not
+    // whole vectors, packed and warp-transposed: it measured 1.2-1.6x faster at N = 3, 7 and
+    // 17), nor over long aligned rows (a warp's lanes all busy: 1.08x at N = 384); between
+    // them, where the row form leaves lanes idle, flat partials measured 1.2-1.5x faster (N =
+    // 32-200; docs/perf.md, thirty-fourth session).
+    let thread_rows = !row.is_multiple_of(16) && row <= THREAD_ROW_MAX_BYTES;
+    let long_aligned = row.is_multiple_of(16) && row >= FLAT_PARTIALS_ROW_BYTES;
+    if choice.is_none() && (thread_rows || long_aligned) {
         return None;
     }
     Some(FlatPartials { v: v as usize, n, threads: (n * (256 / n).max(1)) as u32 })

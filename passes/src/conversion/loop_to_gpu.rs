@@ -717,7 +717,7 @@ pub const OPTIONS: &[PassOptionInfo] = &[
     },
     PassOptionInfo {
         key: "flat-partials",
-        help: "a pointwise nest with partials whose accesses are all at the point's flat position (a bias gradient's dx beside db) runs as a CTA of N x c threads over consecutive 16-byte vectors of its rows, each thread's columns fixed, its partials combined in shared memory, instead of the row form: true, false, or auto (the heuristic: where rows are not whole vectors or under 512 bytes, N <= 1024; a tuner knob)",
+        help: "a pointwise nest with partials whose accesses are all at the point's flat position (a bias gradient's dx beside db) runs as a CTA of N x c threads over consecutive 16-byte vectors of its rows, each thread's columns fixed, its partials combined in shared memory, instead of the row form: true, false, or auto (the heuristic: where rows are not whole vectors or under 512 bytes, but not unaligned rows of at most 64 bytes, which the row form gives a thread each; N <= 1024; a tuner knob)",
         default: "auto",
     },
     PassOptionInfo { key: "device", help: "device overrides, e.g. sms=108,smem=167936", default: "" },

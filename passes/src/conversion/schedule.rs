@@ -1323,7 +1323,8 @@ pub struct Overrides {
     /// partials form (`flat_partials.rs`: a CTA of N x c threads over consecutive 16-byte
     /// vectors of its rows, each thread's columns fixed, combined in shared memory) instead of
     /// the row form; `Some(false)` never; `None`: the heuristic (rows that are not whole
-    /// vectors, or shorter than [`FLAT_PARTIALS_ROW_BYTES`]).
+    /// vectors, or shorter than [`FLAT_PARTIALS_ROW_BYTES`], but not short unaligned rows of at
+    /// most [`THREAD_ROW_MAX_BYTES`], which the row form gives a thread each).
     pub flat_partials: Option<bool>,
 }
 

@@ -14,9 +14,10 @@
 // under 64 columns. Rows over several dims (3-D inputs [B, T, N] whose db
 // sums over B and T) collapse into one flat row loop first, at any N: such a nest was a thread
 // per (split, column) at every width before (the cost model: 16% of the floor at 64 x 1024 x
-// 1024). Where the flat partials form applies (rows that are not whole 16-byte vectors or are
-// under 512 bytes, and every access at the point's flat position: flat-partials.mlir) it
-// takes these nests by default; the runs here that pin the row form say flat-partials=false.
+// 1024). Where the flat partials form applies by default (rows of more than 64 bytes that are
+// not whole vectors or are under 512 bytes, every access at the point's flat position:
+// flat-partials.mlir) it takes these nests instead; the runs here that pin the row form say
+// flat-partials=false.
 
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: morf-opt %S/../../../examples/gelu_bwd_bias.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=4194304,N=7},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=4194304,N=7 flat-partials=false})' --schedule-report 2>&1 >%t/seven.mlir | FileCheck %s --check-prefix=FUSED
