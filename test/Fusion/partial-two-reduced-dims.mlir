@@ -37,11 +37,11 @@
 // GPU:       mgpu.store
 // GPU-NOT: Sequential
 
-// FPART:     mgpu.func @sum3_k0({{.*}}) kernel attributes {{{.*}}morf.schedule = "PartialPointwise threads=256 {{.*}}vector=4
+// FPART:     mgpu.func @sum3_k0({{.*}}) kernel attributes {{{.*}}morf.schedule = "PartialPointwise threads=256 {{.*}}vector=4 {{.*}}; grid barrier; FinalReduction
 // FPART:       mgpu.load_vec
 // FPART:       mgpu.store_vec
 // FPART:       mgpu.barrier
-// FPART:     mgpu.func @sum3_k1({{.*}}morf.schedule = "FinalReduction
+// FPART:       mgpu.grid_barrier
 // FPART-NOT: Sequential
 
 func.func @sum3(%x: tensor<?x?x?xf32> {morf.dims = ["B", "M", "N"]}) -> (tensor<?xf32>, tensor<?x?x?xf32>) {

@@ -140,6 +140,9 @@ impl<'a> KernelBuilder<'a> {
                 fp.v
             ));
         });
+        // Whole warps: the final reduction may take the same CTAs behind a grid barrier (its
+        // warp shuffles need every lane of a warp).
+        self.flat_joins_final = s.threads.is_multiple_of(32);
         let (v, t) = (fp.v, s.threads as i64);
         let (ext, _) = self.extents(&parts)?;
         let mut rows = self.iconst(1);

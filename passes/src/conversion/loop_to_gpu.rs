@@ -1020,6 +1020,7 @@ fn lower_function(ctx: &mut Context, mblock: BlockId, func: OpId, opts: &LoopToG
             launches.push(kb.launch_record(&kname));
             let threads = kb.schedule.as_ref().map_or(0, |s| s.threads);
             let ctas = kb.cooperative_ctas;
+            let joins = mapping == Mapping::RowFused || kb.flat_joins_final;
             let launch = kb.finish()?;
             let first_kernel = prev.and_then(|(first, _, _)| mgpu::LaunchOp(first).kernel(ctx).map(str::to_string));
             let merged = match prev {
@@ -1038,7 +1039,7 @@ fn lower_function(ctx: &mut Context, mblock: BlockId, func: OpId, opts: &LoopToG
                     "@{kname} runs in the grid of the launch before it, after a grid barrier (final=grid)"
                 ));
             }
-            prev_row_fused = (mapping == Mapping::RowFused && !merged).then_some((launch, threads, ctas));
+            prev_row_fused = (joins && !merged).then_some((launch, threads, ctas));
         }
         if opts.report && opts.dry_run.is_none() {
             let mut text = schedule_report(ctx, unit.op, &launches, &why);
@@ -1678,6 +1679,9 @@ struct KernelBuilder<'a> {
     /// A row-fused kernel's CTAs per SM should it become cooperative (`final=grid`), for
     /// `min_ctas_per_sm` (see [`planned_ctas_per_sm`]).
     cooperative_ctas: Option<u64>,
+    /// A flat partials kernel of whole warps (`flat_partials.rs`): a final reduction right
+    /// after it may join its grid behind a grid barrier (`final=grid`), as after a row kernel.
+    flat_joins_final: bool,
     /// The reload form loads its hoisted vectors coherently ([`Self::reload_coherent_vectors`]).
     coherent_vectors: bool,
     /// The row kernel takes its early accumulates whatever the option says
@@ -1815,6 +1819,7 @@ impl<'a> KernelBuilder<'a> {
             fresh: HashSet::new(),
             fresh_used: HashSet::new(),
             cooperative_ctas: None,
+            flat_joins_final: false,
             coherent_vectors: false,
             early_relief: false,
             early_note: None,

@@ -16,6 +16,12 @@
 // Short unaligned rows (N = 17: 34 bytes) keep the row form by default (2 packed rows a
 // thread, warp-transposed: 1.5x faster than flat partials on an H100).
 // RUN: morf-opt %S/../../../examples/gelu_bwd_bias.mlir --pipeline=gpu --size-hints M=2097152,N=17 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=SHORT
+// N = 32: CTAs of 256 threads (whole warps), so the final reduction joins the flat partials'
+// grid behind a grid barrier (final=grid), as after a row kernel; N = 100 (200 threads) keeps
+// it a launch of its own.
+// RUN: morf-opt %S/../../../examples/gelu_bwd_bias.mlir --pipeline=gpu --size-hints M=1048576,N=32 --schedule-report 2>&1 >%t/f32.mlir | FileCheck %s --check-prefix=MERGED
+// RUN: FileCheck %s --check-prefix=MERGED-IR < %t/f32.mlir
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/gelu_bwd_bias.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=1048576,N=32},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=1048576,N=32 grid=3})' M=1001,N=32 1e-2 %t/m
 // Rows of 768 bytes, a multiple of 16: the row form (flat-partials=true takes the flat form).
 // RUN: morf-opt %S/../../../examples/gelu_bwd_bias.mlir --pipeline=gpu --size-hints M=131072,N=384 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=ROWS
 // RUN: morf-opt %S/../../../examples/gelu_bwd_bias.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=131072,N=384},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=131072,N=384 flat-partials=true report=true})' 2>&1 >/dev/null | FileCheck %s --check-prefix=FORCED
@@ -61,3 +67,11 @@
 // ROWS: schedule: @gelu_bwd_bias_k0: row_fused
 // FORCED: schedule: @gelu_bwd_bias_k0: partial_pointwise threads=384 {{.*}} vector=8
 // FORCED-NEXT: note: @gelu_bwd_bias_k0: flat partials: a CTA of 384 threads (1 x N = 384)
+
+// MERGED: schedule: @gelu_bwd_bias_k0: partial_pointwise threads=256 {{.*}} vector=8
+// MERGED: schedule: @gelu_bwd_bias_k1: final_reduction threads=256
+// MERGED: note: @gelu_bwd_bias_k1 runs in the grid of the launch before it, after a grid barrier (final=grid)
+// MERGED-IR: mgpu.launch @gelu_bwd_bias_k0
+// MERGED-IR-NOT: mgpu.launch
+// MERGED-IR: mgpu.func @gelu_bwd_bias_k0({{.*}}cooperative{{.*}}morf.schedule = "PartialPointwise threads=256 {{.*}}; grid barrier; FinalReduction threads=256
+// MERGED-IR: mgpu.grid_barrier
