@@ -126,7 +126,6 @@ impl<'a> KernelBuilder<'a> {
         let parts = loop_parts(self.ctx, op, false).map_err(|e| op_error(self.ctx, op, e))?;
         let split = self.kernel_split(op).expect("checked");
         let n = parts.ivs.len();
-        let j = parts.ivs[n - 1];
         let rows_hint: Option<u64> = parts.ubs[..n - 1].iter().map(|u| self.size_of(*u)).product();
         let shape = self.nest_shape(rows_hint, Some(fp.n));
         let s = self.set_schedule_with(Mapping::PartialPointwise, &shape, &mut |s, _| {
@@ -160,7 +159,6 @@ impl<'a> KernelBuilder<'a> {
             &mut |kb| kb.flat_partials_body(&parts, &ws, split, v, t, rows, ncols, per_col),
             &mut |kb| kb.partial_pointwise_loop(&parts, &plan, split),
         )?;
-        let _ = j;
         // Host: a CTA per group of splits, at most the schedule's grid.
         let ib = Ib { before: self.nest };
         let mut rows_h = ib.index(self.ctx, 1);
