@@ -194,13 +194,9 @@ impl<'a> KernelBuilder<'a> {
         let (tid, bid, gdim) =
             (self.id::<mgpu::ThreadIdOp>(), self.id::<mgpu::BlockIdOp>(), self.id::<mgpu::GridDimOp>());
         let (sc, vc) = (self.iconst(split), self.iconst(v as i64));
-        let sm1 = self.iconst(split - 1);
-        let nsplit = self.ibin(Ix::Add, rows, sm1);
-        let nsplit = self.ibin(Ix::Div, nsplit, sc);
+        let nsplit = self.ceil_div(rows, sc);
         let one = self.iconst(1);
-        let gm1 = self.ibin(Ix::Sub, gdim, one);
-        let g = self.ibin(Ix::Add, nsplit, gm1);
-        let g = self.ibin(Ix::Div, g, gdim);
+        let g = self.ceil_div(nsplit, gdim);
         let first_split = self.ibin(Ix::Mul, bid, g);
         let r0 = self.ibin(Ix::Mul, first_split, sc);
         let span = self.ibin(Ix::Mul, g, sc);
@@ -232,10 +228,7 @@ impl<'a> KernelBuilder<'a> {
             let start = kb.push1(mloop::SelectOp::state(kb.loc, active, first, ve, it));
             let inits: Vec<Value> = ids.iter().flat_map(|&x| std::iter::repeat_n(x, v)).collect();
             let accs = kb.for_loop(start, ve, active_threads, &inits, &mut |kb, vi, cur| {
-                let zero = kb.iconst(0);
-                for &iv in &parts.ivs[..n - 1] {
-                    kb.map.insert(iv, zero);
-                }
+                kb.bind_rows_to_zero(parts);
                 let f0 = kb.ibin(Ix::Mul, vi, vc);
                 kb.vec_state(v, f0);
                 kb.fs().ws = index.clone();
@@ -294,16 +287,9 @@ impl<'a> KernelBuilder<'a> {
                 let d = kb.ibin(Ix::Rem, d, ncols);
                 let tail0 = kb.ibin(Ix::Add, tb, d);
                 sums = kb.for_loop(tail0, fe, ncols, &sums, &mut |kb, f, cur| {
-                    let zero = kb.iconst(0);
-                    for &iv in &parts.ivs[..n - 1] {
-                        kb.map.insert(iv, zero);
-                    }
+                    kb.bind_rows_to_zero(parts);
                     kb.map.insert(j, f);
-                    kb.partial_accs = Some((index.clone(), cur.to_vec()));
-                    let res = kb.emit_block(body);
-                    let (_, out) = kb.partial_accs.take().expect("set above");
-                    res?;
-                    Ok(out)
+                    kb.emit_block_into_partials(body, &index, cur)
                 })?;
                 kb.forget_nest_values();
                 for (p, (w, kd)) in ws.iter().enumerate() {

@@ -3027,6 +3027,21 @@ impl<'a> KernelBuilder<'a> {
         Ok(())
     }
 
+    /// Emits `body` once with its `accumulate`s into the thread's register partials `cur`
+    /// (`index`: workspace -> partial) instead of memory; returns the updated partials.
+    fn emit_block_into_partials(
+        &mut self,
+        body: BlockId,
+        index: &HashMap<Value, usize>,
+        cur: &[Value],
+    ) -> R<Vec<Value>> {
+        self.partial_accs = Some((index.clone(), cur.to_vec()));
+        let res = self.emit_block(body);
+        let (_, out) = self.partial_accs.take().expect("set above");
+        res?;
+        Ok(out)
+    }
+
     /// The grid-stride loop of [`Self::partial_pointwise`]'s scalar form: a thread per (split,
     /// kept point), every thread of the launch.
     fn partial_pointwise_loop(&mut self, parts: &LoopParts, plan: &PartialPlan, split: i64) -> R<()> {
@@ -3122,11 +3137,7 @@ impl<'a> KernelBuilder<'a> {
                 })?;
                 let part = kb.for_loop(mid, b1, one, &part, &mut |kb, r, cur| {
                     kb.bind_flat_dims(parts, &ext, 0, k, r)?;
-                    kb.partial_accs = Some((index.clone(), cur.to_vec()));
-                    let res = kb.emit_block(body);
-                    let (_, out) = kb.partial_accs.take().expect("set above");
-                    res?;
-                    Ok(out)
+                    kb.emit_block_into_partials(body, &index, cur)
                 })?;
                 let mut next = Vec::new();
                 for (p, kd) in kinds.iter().enumerate() {

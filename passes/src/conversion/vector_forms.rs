@@ -374,6 +374,16 @@ impl<'a> KernelBuilder<'a> {
         })
     }
 
+    /// Binds every iv of `parts` but the last (the column) to 0: where every access is at the
+    /// point's flat position ([`flat_points`]), an access `[i.., j]` is then at `j`, the flat
+    /// position the caller binds the column to.
+    pub(super) fn bind_rows_to_zero(&mut self, parts: &LoopParts) {
+        let zero = self.iconst(0);
+        for &iv in &parts.ivs[..parts.ivs.len() - 1] {
+            self.map.insert(iv, zero);
+        }
+    }
+
     /// The flat vector form of a thread-per-point nest ([`VecPlan::flat`]): a thread per `v`
     /// consecutive points of the nest's flat order `f` (grid-stride), every iv but the column
     /// bound to 0 and the column to `f`, so that each `[i.., j]` access is at `f` of its dense
@@ -388,13 +398,10 @@ impl<'a> KernelBuilder<'a> {
         let body = parts.body;
         let (g, stride) = self.global_thread();
         self.for_loop(g, nvec, stride, &[], &mut |kb, e, _| {
-            for &iv in &parts.ivs[..n - 1] {
-                let z = kb.iconst(0);
-                kb.map.insert(iv, z);
-            }
+            kb.bind_rows_to_zero(parts);
             let j0 = kb.ibin(Ix::Mul, e, vc);
             kb.vec_state(v, j0);
-            let res = kb.fast_block(body, j).map(|_| ());
+            let res = kb.fast_block(body, j);
             kb.fast = None;
             res.map(|_| Vec::new())
         })?;
@@ -402,10 +409,7 @@ impl<'a> KernelBuilder<'a> {
         let (g, stride) = self.global_thread();
         let g = self.ibin(Ix::Add, jstart, g);
         self.for_loop(g, total, stride, &[], &mut |kb, f, _| {
-            for &iv in &parts.ivs[..n - 1] {
-                let z = kb.iconst(0);
-                kb.map.insert(iv, z);
-            }
+            kb.bind_rows_to_zero(parts);
             kb.map.insert(j, f);
             kb.emit_block(body)?;
             Ok(Vec::new())
