@@ -26,6 +26,9 @@
 // RUN: morf-opt %S/../../../examples/gelu_bwd_bias.mlir --pipeline=gpu --size-hints M=131072,N=384 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=ROWS
 // RUN: morf-opt %S/../../../examples/gelu_bwd_bias.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=131072,N=384},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=131072,N=384 flat-partials=true report=true})' 2>&1 >/dev/null | FileCheck %s --check-prefix=FORCED
 
+// A bad value of the option is an error that names it, exit 1.
+// RUN: not morf-opt %S/../../../examples/gelu_bwd_bias.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,lower-loop-to-gpu{flat-partials=maybe})' 2>&1 | FileCheck %s --check-prefix=OPT
+
 // The simulator against the interpreter: odd M (a tail past the last full vector), few CTAs
 // (several splits a CTA), N = 7, 17, 3 and 1 (flat-partials=true), N = 100, N = 17 at run
 // time under a hint of 100, N = 300 at run time over the CTA of a hint of 4 (the scalar
@@ -75,3 +78,4 @@
 // MERGED-IR-NOT: mgpu.launch
 // MERGED-IR: mgpu.func @gelu_bwd_bias_k0({{.*}}cooperative{{.*}}morf.schedule = "PartialPointwise threads=256 {{.*}}; grid barrier; FinalReduction threads=256
 // MERGED-IR: mgpu.grid_barrier
+// OPT: pass 'lower-loop-to-gpu': option 'flat-partials' must be 'auto', 'true' or 'false', got 'maybe'
