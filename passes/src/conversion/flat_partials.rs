@@ -6,17 +6,19 @@
 //! S}` whose every access is at the point's flat position `f = i * N + j` but its partials
 //! `W[i div S, j]`. Over short or unaligned rows the row form leaves lanes idle or loads a few
 //! bytes a lane; here a CTA of `T = N x c` threads walks its rows as consecutive 16-byte
-//! vectors instead. Its first vector is at a multiple of `N` vectors (its rows start at a
-//! multiple of `S`, a multiple of the vector `v`), and a thread steps `T` vectors at a time,
+//! vectors instead. The grid is at most the CTAs the device holds at once (one wave) and at
+//! most the `B = ceil(M / S)` splits; CTA `b` takes an equal share of the rows, a multiple of
+//! the vector `v` rows, so its first vector is at a multiple of `N` vectors, and a thread
+//! steps `T` vectors at a time (`vectors-in-flight` of them loaded at once),
 //! so the thread's vectors are always slot `t = tid mod N` of a run of `N` vectors (`v` rows):
 //! its element `e` is always column `(t * v + e) mod N`, and it keeps one register partial
 //! per element. The CTA's threads then hand their partials to the column owners through shared
 //! memory, which add them in a fixed order (deterministic), with the few points past the last
-//! full vector, into `W[first split of the CTA, j]` (the CTA's other splits' rows keep the
-//! identity the workspace was filled with).
+//! full vector, into `W[b, j]` (the workspace rows past the grid keep the identity it was
+//! filled with).
 
 use super::*;
-use crate::conversion::schedule::{FLAT_PARTIALS_ROW_BYTES, THREAD_ROW_MAX_BYTES};
+use crate::conversion::schedule::{FLAT_PARTIALS_ROW_BYTES, FLAT_VECTORS_IN_FLIGHT, THREAD_ROW_MAX_BYTES};
 
 /// The shape of a nest's flat partials form ([`flat_partials_plan`]).
 #[derive(Clone, Copy, Debug)]
@@ -28,6 +30,24 @@ pub(super) struct FlatPartials {
     pub(super) n: u64,
     /// Threads a CTA: `n x max(1, 256 div n)`.
     pub(super) threads: u32,
+    /// Vectors of each input a thread loads at once (`vectors-in-flight`).
+    pub(super) in_flight: usize,
+}
+
+/// Registers a thread of the flat partials form is planned for, by vectors in flight (1, 2,
+/// 4). Left alone ptxas took 40-48 (tanh_bwd_bias, gelu_bwd_bias) with one vector and 48-56
+/// with two (the loop emitted chunk by chunk), but 115 for a CTA of 384 threads (bounded to
+/// one a SM by default). Measured on an H100 with two in flight (gelu_bwd_bias, thirty-fifth
+/// session, docs/perf.md): four CTAs of 256 a SM (64 registers) 91.8 us at 1048576 x 32
+/// against 95.6 with three and 101.7 with five; two of 384 135.6 at 131072 x 384 against
+/// 139.2 unbounded and 142.1 with three; five of 200 99.2 at 327680 x 100, four 98.4.
+const FLAT_REGISTERS: [u64; 3] = [48, 64, 96];
+
+/// The CTAs of `threads` threads per SM the flat partials form with `in_flight` vectors is
+/// planned for (its `.minnctapersm`): those [`FLAT_REGISTERS`] leave resident, at least one.
+fn flat_planned_ctas(device: &Device, threads: u64, in_flight: usize) -> u64 {
+    let regs = FLAT_REGISTERS[in_flight.trailing_zeros().min(2) as usize];
+    (device.registers_per_sm as u64 / (threads.max(1) * regs)).clamp(1, 32)
 }
 
 /// Whether nest `op` takes the flat partials form, and its shape: a `{kind = "pointwise",
@@ -100,27 +120,32 @@ pub(super) fn flat_partials_plan(
     let row = n * bytes as u64;
     // By default: not over rows the row form gives a thread each (short rows that are not
     // whole vectors, packed and warp-transposed: it measured 1.2-1.6x faster at N = 3, 7 and
-    // 17), nor over long aligned rows (a warp's lanes all busy: 1.08x at N = 384); between
-    // them, where the row form leaves lanes idle, flat partials measured 1.2-1.5x faster (N =
-    // 32-200; docs/perf.md, thirty-fourth session).
+    // 17), nor over long aligned rows (a warp's lanes all busy: 1.02x at N = 512 bf16);
+    // between them, where the row form leaves lanes idle, flat partials measured 1.2-1.6x
+    // faster (N = 32-384; docs/perf.md, thirty-fourth and thirty-fifth sessions).
     let thread_rows = !row.is_multiple_of(16) && row <= THREAD_ROW_MAX_BYTES;
     let long_aligned = row.is_multiple_of(16) && row >= FLAT_PARTIALS_ROW_BYTES;
     if choice.is_none() && (thread_rows || long_aligned) {
         return None;
     }
-    Some(FlatPartials { v: v as usize, n, threads: (n * (256 / n).max(1)) as u32 })
+    let in_flight = match opts.overrides.vectors_in_flight {
+        0 => FLAT_VECTORS_IN_FLIGHT,
+        k => k,
+    } as usize;
+    Some(FlatPartials { v: v as usize, n, threads: (n * (256 / n).max(1)) as u32, in_flight })
 }
 
 impl<'a> KernelBuilder<'a> {
     /// The flat partials kernel of nest `op` ([`flat_partials_plan`]'s `fp`; module docs):
-    /// CTA `b` takes splits `[b*G, min(B, b*G + G))` (`B = ceil(R / S)` splits of the `R`
-    /// rows, `G = ceil(B / grid)`), its points `[r0 * N, r1 * N)` as vectors of `v`: thread
-    /// `tid < T' = (T div N) * N` takes vectors `tid, tid + T', ...`, one register partial an
-    /// element; then the partials through shared memory to the column owners `tid < N`, which
-    /// add them in (row of the run, thread) order, then the points past the last full vector
-    /// (the whole nest's last `R * N mod v`), and combine the sum into `W[b*G, j]`. Where `N`
-    /// is over `T` at run time, the scalar form ([`Self::partial_pointwise_loop`]) runs
-    /// instead.
+    /// a grid of at most `min(B, resident CTAs)` (`B = ceil(R / S)` splits of the `R` rows);
+    /// CTA `b` takes rows `[r0, r1) = [b P, min(R, b P + P))`, `P = ceil(ceil(R / grid) / v)
+    /// v`, its points `[r0 * N, r1 * N)` as vectors of `v`: thread `tid < T' = (T div N) * N`
+    /// takes vectors `tid, tid + T', ...`, `u` at a time ([`Self::flat_partials_loop`]), one
+    /// register partial an element; then the partials through shared memory to the column
+    /// owners `tid < N`, which add them in (row of the run, thread) order, then the points past
+    /// the last full vector (the whole nest's last `R * N mod v`), and combine the sum into
+    /// `W[b, j]`. Where `N` is over `T` at run time, the scalar form
+    /// ([`Self::partial_pointwise_loop`]) runs instead.
     pub(super) fn flat_partials(&mut self, op: OpId, fp: FlatPartials) -> R<()> {
         let plan = self.partial_plan(op).expect("classified");
         let parts = loop_parts(self.ctx, op, false).map_err(|e| op_error(self.ctx, op, e))?;
@@ -132,17 +157,27 @@ impl<'a> KernelBuilder<'a> {
             s.threads = fp.threads;
             s.vector = fp.v as u32;
             s.notes.0.push(format!(
-                "flat partials: a CTA of {} threads ({} x N = {}) takes consecutive vectors of {} points of its rows, each thread's columns fixed; partials combined in shared memory",
+                "flat partials: a CTA of {} threads ({} x N = {}) takes consecutive vectors of {} points of its rows, {} of each input at once, each thread's columns fixed; partials combined in shared memory",
                 fp.threads,
                 fp.threads as u64 / fp.n,
                 fp.n,
-                fp.v
+                fp.v,
+                fp.in_flight
             ));
         });
+        // ptxas is told the CTAs per SM planned for the vectors in flight (`min-ctas` still
+        // rules): [`FLAT_REGISTERS`].
+        let planned = flat_planned_ctas(&self.opts.device, s.threads as u64, fp.in_flight);
+        if let Some(ctas) = self.opts.min_ctas.apply(Some(planned)) {
+            let n = self.ctx.i64_attr(ctas as i64);
+            self.ctx.set_attr(self.kernel, "min_ctas_per_sm", n);
+        }
         // Whole warps: the final reduction may take the same CTAs behind a grid barrier (its
         // warp shuffles need every lane of a warp).
         self.flat_joins_final = s.threads.is_multiple_of(32);
-        let (v, t) = (fp.v, s.threads as i64);
+        // Each CTA takes whole splits, an equal share: no second wave.
+        self.grid_resident = true;
+        let (v, t, u) = (fp.v, s.threads as i64, fp.in_flight);
         let (ext, _) = self.extents(&parts)?;
         let mut rows = self.iconst(1);
         for &e in &ext[..n - 1] {
@@ -156,10 +191,11 @@ impl<'a> KernelBuilder<'a> {
         let ws: Vec<(Value, String)> = plan.ws.clone();
         self.if_then_else(
             fits,
-            &mut |kb| kb.flat_partials_body(&parts, &ws, split, v, t, rows, ncols, per_col),
+            &mut |kb| kb.flat_partials_body(&parts, &ws, (v, t, u), rows, ncols, per_col),
             &mut |kb| kb.partial_pointwise_loop(&parts, &plan, split),
         )?;
-        // Host: a CTA per group of splits, at most the schedule's grid.
+        // Host: at most a CTA a split and the schedule's grid (and, in `finish`, the CTAs
+        // resident at once).
         let ib = Ib { before: self.nest };
         let mut rows_h = ib.index(self.ctx, 1);
         for d in 0..n - 1 {
@@ -180,9 +216,7 @@ impl<'a> KernelBuilder<'a> {
         &mut self,
         parts: &LoopParts,
         ws: &[(Value, String)],
-        split: i64,
-        v: usize,
-        t: i64,
+        (v, t, u): (usize, i64, usize),
         rows: Value,
         ncols: Value,
         per_col: Value,
@@ -193,14 +227,16 @@ impl<'a> KernelBuilder<'a> {
         let f32t = self.ctx.f32_type();
         let (tid, bid, gdim) =
             (self.id::<mgpu::ThreadIdOp>(), self.id::<mgpu::BlockIdOp>(), self.id::<mgpu::GridDimOp>());
-        let (sc, vc) = (self.iconst(split), self.iconst(v as i64));
-        let nsplit = self.ceil_div(rows, sc);
+        let vc = self.iconst(v as i64);
         let one = self.iconst(1);
-        let g = self.ceil_div(nsplit, gdim);
-        let first_split = self.ibin(Ix::Mul, bid, g);
-        let r0 = self.ibin(Ix::Mul, first_split, sc);
-        let span = self.ibin(Ix::Mul, g, sc);
-        let r1 = self.ibin(Ix::Add, r0, span);
+        // An equal share of the rows a CTA, a multiple of `v` rows (so that its first point is
+        // a multiple of `N` vectors); its partial goes to workspace row `b` (the grid is at
+        // most the splits, so the row exists; the rows past the grid keep the fill).
+        let per = self.ceil_div(rows, gdim);
+        let per = self.ceil_div(per, vc);
+        let per = self.ibin(Ix::Mul, per, vc);
+        let r0 = self.ibin(Ix::Mul, bid, per);
+        let r1 = self.ibin(Ix::Add, r0, per);
         let r1 = self.ibin(Ix::Min, r1, rows);
         let has_rows = self.icmp("lt", r0, r1);
         let index: HashMap<Value, usize> = ws.iter().enumerate().map(|(p, (w, _))| (*w, p)).collect();
@@ -227,19 +263,7 @@ impl<'a> KernelBuilder<'a> {
             let first = kb.ibin(Ix::Add, vb, tid);
             let start = kb.push1(mloop::SelectOp::state(kb.loc, active, first, ve, it));
             let inits: Vec<Value> = ids.iter().flat_map(|&x| std::iter::repeat_n(x, v)).collect();
-            let accs = kb.for_loop(start, ve, active_threads, &inits, &mut |kb, vi, cur| {
-                kb.bind_rows_to_zero(parts);
-                let f0 = kb.ibin(Ix::Mul, vi, vc);
-                kb.vec_state(v, f0);
-                kb.fs().ws = index.clone();
-                kb.fs().accs = cur.chunks(v).map(|c| c.to_vec()).collect();
-                let res = kb.fast_block(body, j);
-                let out: Vec<Value> = kb.fs().accs.iter().flatten().copied().collect();
-                kb.fast = None;
-                res?;
-                Ok(out)
-            })?;
-            kb.forget_nest_values();
+            let accs = kb.flat_partials_loop(parts, ws, &index, (start, ve, active_threads), v, u, &inits)?;
             // Each thread's partials to its slots, then the column owners add them up.
             let tv = kb.ibin(Ix::Mul, tid, vc);
             for p in 0..ws.len() {
@@ -294,7 +318,7 @@ impl<'a> KernelBuilder<'a> {
                 kb.forget_nest_values();
                 for (p, (w, kd)) in ws.iter().enumerate() {
                     let wp = kb.get(*w)?;
-                    let off = kb.offset(*w, &[first_split, col]);
+                    let off = kb.offset(*w, &[bid, col]);
                     let ty = kb.ctx.value_type(sums[p]);
                     let old = kb.push1(mgpu::LoadOp::state(kb.loc, wp, off, ty, None, None));
                     let new = kb.combine(kd, old, sums[p])?;
@@ -303,5 +327,86 @@ impl<'a> KernelBuilder<'a> {
                 Ok(())
             })
         })
+    }
+
+    /// The main loop of [`Self::flat_partials_body`]: the thread's vectors `start, start + a,
+    /// ...` below `end` (`(start, end, a)`), each thread's partials carried, `v` per partial;
+    /// `u` vectors of each input at once (`vectors-in-flight`: all their loads before any of
+    /// their arithmetic), each with its own partials, added in chunk order after the loop, and
+    /// the last fewer than `u` vectors one at a time. Returns the partials, `v` per partial.
+    #[allow(clippy::too_many_arguments)]
+    fn flat_partials_loop(
+        &mut self,
+        parts: &LoopParts,
+        ws: &[(Value, String)],
+        index: &HashMap<Value, usize>,
+        (start, end, a): (Value, Value, Value),
+        v: usize,
+        u: usize,
+        inits: &[Value],
+    ) -> R<Vec<Value>> {
+        let n = parts.ivs.len();
+        let (j, body) = (parts.ivs[n - 1], parts.body);
+        let vc = self.iconst(v as i64);
+        let np = ws.len();
+        // One pass of the body over `k` vectors a stride `a` apart from `vi`.
+        let step = |kb: &mut Self, vi: Value, k: usize, cur: &[Value]| -> R<Vec<Value>> {
+            kb.bind_rows_to_zero(parts);
+            let mut bases = Vec::with_capacity(k);
+            let mut at = vi;
+            for c in 0..k {
+                if c > 0 {
+                    at = kb.ibin(Ix::Add, at, a);
+                }
+                bases.push(kb.ibin(Ix::Mul, at, vc));
+            }
+            kb.vec_state_chunks(v, bases);
+            // The loads of every vector first (a row load takes all chunks at once), then the
+            // arithmetic chunk by chunk: op by op over two vectors ptxas took 110 registers
+            // for gelu_bwd_bias's body left alone and spilled at 64-80; chunk by chunk 48-56
+            // left alone, no spill.
+            kb.fs().chunk_major = k > 1;
+            kb.fs().ws = index.clone();
+            kb.fs().accs = cur.chunks(k * v).map(|c| c.to_vec()).collect();
+            let res = kb.fast_block(body, j);
+            let out: Vec<Value> = kb.fs().accs.iter().flatten().copied().collect();
+            kb.fast = None;
+            res?;
+            Ok(out)
+        };
+        let mut accs = inits.to_vec();
+        let mut from = start;
+        if u > 1 {
+            // Whole groups of `u` vectors: a group at `vi` is whole while `vi + (u-1) a < end`.
+            let back = self.iconst(u as i64 - 1);
+            let back = self.ibin(Ix::Mul, back, a);
+            let lim = self.ibin(Ix::Sub, end, back);
+            let uc = self.iconst(u as i64);
+            let ua = self.ibin(Ix::Mul, uc, a);
+            let mut carried: Vec<Value> =
+                inits.chunks(v).flat_map(|c| std::iter::repeat_n(c, u).flatten().copied()).collect();
+            carried.push(start);
+            let out = self.for_loop(start, lim, ua, &carried, &mut |kb, vi, cur| {
+                let mut ys = step(kb, vi, u, &cur[..np * u * v])?;
+                ys.push(kb.ibin(Ix::Add, vi, ua));
+                Ok(ys)
+            })?;
+            self.forget_nest_values();
+            from = out[np * u * v];
+            accs.clear();
+            for (p, (_, kd)) in ws.iter().enumerate() {
+                let g = &out[p * u * v..(p + 1) * u * v];
+                for e in 0..v {
+                    let mut s = g[e];
+                    for c in 1..u {
+                        s = self.combine(kd, s, g[c * v + e])?;
+                    }
+                    accs.push(s);
+                }
+            }
+        }
+        let out = self.for_loop(from, end, a, &accs, &mut |kb, vi, cur| step(kb, vi, 1, cur))?;
+        self.forget_nest_values();
+        Ok(out)
     }
 }

@@ -579,7 +579,14 @@ impl LoopToGpuOptions {
             packed_rows: u("packed-rows")?,
             warp_transpose: tri(o, "warp-transpose")?,
             flat_partials: tri(o, "flat-partials")?,
+            vectors_in_flight: u("vectors-in-flight")?,
         };
+        if ![0, 1, 2, 4].contains(&overrides.vectors_in_flight) {
+            return Err(format!(
+                "option 'vectors-in-flight' must be 1, 2 or 4 (0: heuristic), got {}",
+                overrides.vectors_in_flight
+            ));
+        }
         if ![0, 1, 2, 4, 8].contains(&overrides.packed_rows) {
             return Err(format!(
                 "option 'packed-rows' must be 2, 4 or 8 (0 or 1: one row a thread), got {}",
@@ -717,8 +724,13 @@ pub const OPTIONS: &[PassOptionInfo] = &[
     },
     PassOptionInfo {
         key: "flat-partials",
-        help: "a pointwise nest with partials whose accesses are all at the point's flat position (a bias gradient's dx beside db) runs as a CTA of N x c threads over consecutive 16-byte vectors of its rows, each thread's columns fixed, its partials combined in shared memory, instead of the row form: true, false, or auto (the heuristic: where rows are not whole vectors or under 512 bytes, but not unaligned rows of at most 64 bytes, which the row form gives a thread each; N <= 1024; a tuner knob)",
+        help: "a pointwise nest with partials whose accesses are all at the point's flat position (a bias gradient's dx beside db) runs as a CTA of N x c threads over consecutive 16-byte vectors of its rows, each thread's columns fixed, its partials combined in shared memory, instead of the row form: true, false, or auto (the heuristic: where rows are not whole vectors or under 1024 bytes, but not unaligned rows of at most 64 bytes, which the row form gives a thread each; N <= 1024; a tuner knob)",
         default: "auto",
+    },
+    PassOptionInfo {
+        key: "vectors-in-flight",
+        help: "16-byte vectors of each input a thread of the flat partials form loads at once, all their loads before their arithmetic, each with its own partials (added in a fixed order after the loop): 1, 2 or 4 (0: the heuristic, 2; a tuner knob)",
+        default: "0",
     },
     PassOptionInfo { key: "device", help: "device overrides, e.g. sms=108,smem=167936", default: "" },
     PassOptionInfo { key: "size-hints", help: "sizes of named dynamic dims, e.g. M=4096,N=384", default: "" },
@@ -1682,6 +1694,10 @@ struct KernelBuilder<'a> {
     /// A flat partials kernel of whole warps (`flat_partials.rs`): a final reduction right
     /// after it may join its grid behind a grid barrier (`final=grid`), as after a row kernel.
     flat_joins_final: bool,
+    /// The launch takes at most the CTAs the device holds at once (`mgpu.resident_blocks` of
+    /// the kernel at its launch's CTA size and shared bytes): a kernel whose CTAs each take an
+    /// equal share of its work, where a second, partial wave would cost as much as the first.
+    grid_resident: bool,
     /// The reload form loads its hoisted vectors coherently ([`Self::reload_coherent_vectors`]).
     coherent_vectors: bool,
     /// The row kernel takes its early accumulates whatever the option says
@@ -1820,6 +1836,7 @@ impl<'a> KernelBuilder<'a> {
             fresh_used: HashSet::new(),
             cooperative_ctas: None,
             flat_joins_final: false,
+            grid_resident: false,
             coherent_vectors: false,
             early_relief: false,
             early_note: None,
@@ -4280,6 +4297,16 @@ impl<'a> KernelBuilder<'a> {
             let asked = ib.div(self.ctx, blocks, c);
             let clusters = ib.min(self.ctx, asked, fit);
             blocks = ib.mul(self.ctx, clusters, c);
+        } else if self.grid_resident {
+            let it = self.ctx.index_type();
+            let sym = self.ctx.symbol_ref_attr(&name);
+            let rb =
+                insert_before(self.ctx, self.nest, mgpu::ResidentBlocksOp::state(self.loc, threads, shared, it, sym));
+            let rb = self.ctx.result(rb, 0);
+            let ib = Ib { before: self.nest };
+            let one = ib.index(self.ctx, 1);
+            let fit = ib.max(self.ctx, rb, one);
+            blocks = ib.min(self.ctx, blocks, fit);
         }
         let sym = self.ctx.symbol_ref_attr(&name);
         let st = mgpu::LaunchOp::state(self.loc, blocks, threads, shared, &self.args, sym);

@@ -1195,10 +1195,40 @@ fn reload_loads(shape: &NestShape, per_thread: u64) -> u64 {
 /// The registers estimated for a thread of the register-resident row schedule `s` with
 /// `per_thread` columns: [`reload_regs`] in the reload form, else [`row_regs`] with its rows
 /// in flight.
+///
+/// A thread per row with `packed` rows holds each row input's columns `packed` times over, but
+/// its hoisted vectors and partials once: its rows share their columns ([`packed_regs`]).
 pub fn fast_regs(shape: &NestShape, per_thread: u64, s: &Schedule) -> u64 {
-    let packed = s.fast.map_or(1, |f| f.packed_rows.max(1)) as u64;
-    form_regs(shape, per_thread * packed, s.fast, s.rows_in_flight_per_warp)
+    match s.fast.map_or(1, |f| f.packed_rows.max(1)) as u64 {
+        1 => form_regs(shape, per_thread, s.fast, s.rows_in_flight_per_warp),
+        packed => packed_regs(shape, per_thread, packed),
+    }
 }
+
+/// The registers of a thread per row with `packed` rows of `cols` columns ([`row_regs`]'s
+/// count, packed rows having one row in flight and no reload): [`REG_BASE`], `packed` rows of
+/// each row input, the hoisted vectors and partials once (the rows share their columns), and
+/// [`PACKED_ROW_SCALARS`] a row.
+pub fn packed_regs(shape: &NestShape, cols: u64, packed: u64) -> u64 {
+    REG_BASE
+        + cols * packed * shape.row_inputs as u64
+        + cols * (shape.hoisted as u64 + shape.partials as u64)
+        + packed * PACKED_ROW_SCALARS
+}
+
+/// Registers a packed row holds besides its columns (its row's scalars: reductions, the row's
+/// broadcast values, its address): without them the estimate planned a CTA too many for rows
+/// of one or two columns, 8 rows a thread, and ptxas spilled 4-8 bytes (gelu_bwd_bias and
+/// rmsnorm_bwd_f32 at N = 2; `every_example_assembles_without_spills`).
+pub const PACKED_ROW_SCALARS: u64 = 4;
+
+/// The share of [`packed_regs`] ptxas needs for packed 16-bit rows when capped (their loads
+/// stay two columns a register until converted): measured on the norms' backward kernels in
+/// bf16 (thirty-fifth session, sm_90, cap 128 for two CTAs of 256; estimates without the row
+/// scalars): 132 estimated, 121 used (RMSNorm, N = 17); 149, 127 (LayerNorm, 17); 150, 128
+/// (RMSNorm, 20); over it, 170 spilled 226 bytes (LayerNorm, 20) and 216 spilled 632 (RMSNorm,
+/// 31).
+pub const PACKED_16BIT_REG_SHARE: (u64, u64) = (85, 100);
 
 /// The registers estimated for a thread of the fast form `fast` with `per_thread` columns and
 /// `rows_in_flight` rows held ([`fast_regs`] of a schedule, or of one row in flight).
@@ -1265,7 +1295,10 @@ pub fn planned_ctas_per_sm(device: &Device, shape: &NestShape, s: &Schedule, coo
     if s.threads_per_row <= 32 && !cooperative {
         return None;
     }
-    let regs = fast_regs(shape, per_thread, s);
+    let mut regs = fast_regs(shape, per_thread, s);
+    if s.fast.is_some_and(|f| f.packed_rows > 1) && shape.fast_bytes == 2 {
+        regs = regs * PACKED_16BIT_REG_SHARE.0 / PACKED_16BIT_REG_SHARE.1;
+    }
     let ctas = resident_ctas(device, t, regs).min(by_smem);
     let cap = |k: u64| device.registers_per_sm as u64 / (k * t).max(1);
     Some(if ctas > 2 && cap(ctas) < regs + regs / 4 { ctas - 1 } else { ctas })
@@ -1326,11 +1359,21 @@ pub struct Overrides {
     /// vectors, or shorter than [`FLAT_PARTIALS_ROW_BYTES`], but not short unaligned rows of at
     /// most [`THREAD_ROW_MAX_BYTES`], which the row form gives a thread each).
     pub flat_partials: Option<bool>,
+    /// `vectors-in-flight`: 16-byte vectors of each input a thread of the flat partials form
+    /// loads at once before computing them (1, 2 or 4; 0: the heuristic,
+    /// [`FLAT_VECTORS_IN_FLIGHT`]).
+    pub vectors_in_flight: u32,
 }
 
+/// Vectors of each input a thread of the flat partials form has in flight by default
+/// (`vectors-in-flight`).
+pub const FLAT_VECTORS_IN_FLIGHT: u32 = 2;
+
 /// Rows under this many bytes (of the widest float accessed along them) take the flat
-/// partials form by default: the row form leaves lanes of a warp per row idle there.
-pub const FLAT_PARTIALS_ROW_BYTES: u64 = 512;
+/// partials form by default: the row form leaves lanes of a warp per row idle there
+/// (measured on an H100, docs/perf.md, thirty-fifth session: flat partials 1.17x faster at
+/// rows of 768 bytes, 1.02x slower at 1024).
+pub const FLAT_PARTIALS_ROW_BYTES: u64 = 1024;
 
 /// Columns of a row one CTA of a register-resident row kernel holds before the heuristic
 /// splits the row over a cluster ([`Schedule::cluster`]): a thread's registers bound its

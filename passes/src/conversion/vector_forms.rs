@@ -333,8 +333,14 @@ impl<'a> KernelBuilder<'a> {
     /// Starts the fast emitter for one vector of `v` columns from `j0` (a fresh state, rows
     /// addressed by their buffers' run-time strides).
     pub(super) fn vec_state(&mut self, v: usize, j0: Value) {
-        self.fast =
-            Some(FastState { v, k: 1, bases: vec![j0], valid: vec![None], dyn_rows: true, ..FastState::default() });
+        self.vec_state_chunks(v, vec![j0]);
+    }
+
+    /// [`Self::vec_state`] for several whole vectors at once, chunk `c` at column `bases[c]`
+    /// (their loads all emitted before their arithmetic).
+    pub(super) fn vec_state_chunks(&mut self, v: usize, bases: Vec<Value>) {
+        let k = bases.len();
+        self.fast = Some(FastState { v, k, bases, valid: vec![None; k], dyn_rows: true, ..FastState::default() });
     }
 
     /// [`Mapping::ThreadPerPoint`] with vectors ([`VecPlan`]): a thread per `v` consecutive

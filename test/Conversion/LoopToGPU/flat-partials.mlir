@@ -1,7 +1,7 @@
 // Flat partials (docs/conversion-loop-to-gpu.md, "Flat partials"): a pointwise nest with
 // partials (`{kind = "pointwise", split = S}`: a bias gradient's dx beside db = sum_i dy)
 // whose accesses are all at the point's flat position, over rows where the row form would
-// leave lanes idle (not whole 16-byte vectors or under 512 bytes, but not the short unaligned
+// leave lanes idle (not whole 16-byte vectors or under 1024 bytes, but not the short unaligned
 // rows of at most 64 bytes the row form gives a thread each), runs as CTAs of N x c threads
 // over consecutive vectors of 8
 // bf16 of their rows: a thread's vectors are always the same slot of a run of N vectors, so
@@ -22,9 +22,15 @@
 // RUN: morf-opt %S/../../../examples/gelu_bwd_bias.mlir --pipeline=gpu --size-hints M=1048576,N=32 --schedule-report 2>&1 >%t/f32.mlir | FileCheck %s --check-prefix=MERGED
 // RUN: FileCheck %s --check-prefix=MERGED-IR < %t/f32.mlir
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/gelu_bwd_bias.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=1048576,N=32},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=1048576,N=32 grid=3})' M=1001,N=32 1e-2 %t/m
-// Rows of 768 bytes, a multiple of 16: the row form (flat-partials=true takes the flat form).
-// RUN: morf-opt %S/../../../examples/gelu_bwd_bias.mlir --pipeline=gpu --size-hints M=131072,N=384 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=ROWS
-// RUN: morf-opt %S/../../../examples/gelu_bwd_bias.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=131072,N=384},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=131072,N=384 flat-partials=true report=true})' 2>&1 >/dev/null | FileCheck %s --check-prefix=FORCED
+// Rows of 768 bytes take the flat form; rows of 1024 bytes, a multiple of 16, the row form
+// (flat-partials=true takes the flat form there).
+// RUN: morf-opt %S/../../../examples/gelu_bwd_bias.mlir --pipeline=gpu --size-hints M=131072,N=384 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=N384
+// RUN: morf-opt %S/../../../examples/gelu_bwd_bias.mlir --pipeline=gpu --size-hints M=65536,N=512 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=ROWS
+// RUN: morf-opt %S/../../../examples/gelu_bwd_bias.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=65536,N=512},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=65536,N=512 flat-partials=true report=true})' 2>&1 >/dev/null | FileCheck %s --check-prefix=FORCED
+// vectors-in-flight=1 keeps one loop of one vector; 4 carries 4 x 8 partials; 3 is an error.
+// RUN: morf-opt %S/../../../examples/gelu_bwd_bias.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=327680,N=100},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=327680,N=100 vectors-in-flight=1 report=true})' 2>&1 >/dev/null | FileCheck %s --check-prefix=ONE
+// RUN: morf-opt %S/../../../examples/gelu_bwd_bias.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=327680,N=100},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=327680,N=100 vectors-in-flight=4})' | FileCheck %s --check-prefix=FOUR
+// RUN: not morf-opt %S/../../../examples/gelu_bwd_bias.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,lower-loop-to-gpu{vectors-in-flight=3})' 2>&1 | FileCheck %s --check-prefix=OPT3
 
 // A bad value of the option is an error that names it, exit 1.
 // RUN: not morf-opt %S/../../../examples/gelu_bwd_bias.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,lower-loop-to-gpu{flat-partials=maybe})' 2>&1 | FileCheck %s --check-prefix=OPT
@@ -40,20 +46,28 @@
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/gelu_bwd_bias.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=327680,N=100},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=327680,N=100 grid=3})' M=301,N=100 1e-2 %t/e0
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/gelu_bwd_bias.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=327680,N=100},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=327680,N=100 grid=5})' M=7,N=17 1e-2 %t/e
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/gelu_bwd_bias.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=327680,N=4},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=327680,N=4 grid=5 flat-partials=true})' M=3,N=300 1e-2 %t/f
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/gelu_bwd_bias.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=327680,N=100},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=327680,N=100 grid=3 vectors-in-flight=4})' M=307,N=100 1e-2 %t/u4
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/gelu_bwd_bias.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=1048576,N=32},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=1048576,N=32 grid=7 vectors-in-flight=1})' M=1001,N=32 1e-2 %t/u1
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/Inputs/tanh_bwd_bias_3d.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=B=64,T=65536,N=7},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=B=64,T=65536,N=7 grid=3 flat-partials=true})' B=3,T=1001,N=7 1e-2 %t/g
 
 // REPORT: schedule: @gelu_bwd_bias_k0: partial_pointwise threads=200 {{.*}} vector=8 partials=none
-// REPORT-NEXT: note: @gelu_bwd_bias_k0: flat partials: a CTA of 200 threads (2 x N = 100) takes consecutive vectors of 8 points of its rows, each thread's columns fixed; partials combined in shared memory
+// REPORT-NEXT: note: @gelu_bwd_bias_k0: flat partials: a CTA of 200 threads (2 x N = 100) takes consecutive vectors of 8 points of its rows, 2 of each input at once, each thread's columns fixed; partials combined in shared memory
 // REPORT: schedule: @gelu_bwd_bias_k1: final_reduction
 
 // The kernel: 2 x 100 threads; the shared partials (8 a thread); the run-time check that N
-// fits the CTA; the vector loop over the CTA's points, x and dy loaded and dx stored 16 bytes
-// at a time, 8 f32 partials carried; the partials to shared memory, a barrier, the column
-// owners' fixed-order sums, the tail's scalar points, the workspace row.
+// fits the CTA; the vector loop over the CTA's points two vectors at a time (vectors in
+// flight), the four 16-byte loads of x and dy before the two stores of dx, 2 x 8 f32 partials
+// and the next vector carried; then the last vector alone, 8 partials; the partials to shared
+// memory, a barrier, the column owners' fixed-order sums, the tail's scalar points, the
+// workspace row.
 // IR-LABEL: mgpu.func @gelu_bwd_bias_k0(
 // IR-SAME: max_threads = 200
 // IR: mgpu.shared_alloc {size = 1600} : !mgpu.ptr<f32, 3>
 // IR: mgpu.if
+// IR: mloop.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, index) {
+// IR-COUNT-4: mgpu.load_vec %{{.*}} {nc} : !mgpu.ptr<bf16> -> bf16, bf16, bf16, bf16, bf16, bf16, bf16, bf16
+// IR-NOT: mgpu.load_vec
+// IR-COUNT-2: mgpu.store_vec {{.*}} : !mgpu.ptr<bf16>
 // IR: mloop.for {{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32) {
 // IR: mgpu.load_vec %{{.*}} {nc} : !mgpu.ptr<bf16> -> bf16, bf16, bf16, bf16, bf16, bf16, bf16, bf16
 // IR: mgpu.load_vec %{{.*}} {nc} : !mgpu.ptr<bf16> -> bf16, bf16, bf16, bf16, bf16, bf16, bf16, bf16
@@ -67,9 +81,16 @@
 // IR-LABEL: mgpu.func @gelu_bwd_bias_k1(
 
 // SHORT: schedule: @gelu_bwd_bias_k0: row_fused threads=256 threads_per_row=1 {{.*}}packed-rows=2 warp-transpose)
+// N384: schedule: @gelu_bwd_bias_k0: partial_pointwise threads=384 {{.*}} vector=8
+// N384-NEXT: note: @gelu_bwd_bias_k0: flat partials: a CTA of 384 threads (1 x N = 384)
 // ROWS: schedule: @gelu_bwd_bias_k0: row_fused
-// FORCED: schedule: @gelu_bwd_bias_k0: partial_pointwise threads=384 {{.*}} vector=8
-// FORCED-NEXT: note: @gelu_bwd_bias_k0: flat partials: a CTA of 384 threads (1 x N = 384)
+// FORCED: schedule: @gelu_bwd_bias_k0: partial_pointwise threads=512 {{.*}} vector=8
+// FORCED-NEXT: note: @gelu_bwd_bias_k0: flat partials: a CTA of 512 threads (1 x N = 512)
+// ONE: note: @gelu_bwd_bias_k0: flat partials: {{.*}} vectors of 8 points of its rows, 1 of each input at once
+// FOUR-LABEL: mgpu.func @gelu_bwd_bias_k0(
+// FOUR: mloop.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, index) {
+// FOUR-COUNT-8: mgpu.load_vec
+// OPT3: option 'vectors-in-flight' must be 1, 2 or 4 (0: heuristic), got 3
 
 // MERGED: schedule: @gelu_bwd_bias_k0: partial_pointwise threads=256 {{.*}} vector=8
 // MERGED: schedule: @gelu_bwd_bias_k1: final_reduction threads=256

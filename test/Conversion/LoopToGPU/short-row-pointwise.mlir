@@ -15,7 +15,7 @@
 // sums over B and T) collapse into one flat row loop first, at any N: such a nest was a thread
 // per (split, column) at every width before (the cost model: 16% of the floor at 64 x 1024 x
 // 1024). Where the flat partials form applies by default (rows of more than 64 bytes that are
-// not whole vectors or are under 512 bytes, every access at the point's flat position:
+// not whole vectors or are under 1024 bytes, every access at the point's flat position:
 // flat-partials.mlir) it takes these nests instead; the runs here that pin the row form say
 // flat-partials=false.
 

@@ -14,6 +14,28 @@
 // RUN: morf-opt %S/../../../examples/colmax_rowsum.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=16384,N=8192},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=16384,N=8192 final=launch min-ctas=3})' --emit=ptx | FileCheck %s --check-prefix=FIXED
 // RUN: morf-opt %S/../../../examples/colmax_rowsum.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=16384,N=8192},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=16384,N=8192 final=launch min-ctas=none})' --emit=ptx | FileCheck %s --check-prefix=NONE
 // RUN: not morf-opt %S/../../../examples/colmax_rowsum.mlir --pass-pipeline='builtin.module(lower-loop-to-gpu{min-ctas=99})' 2>&1 | FileCheck %s --check-prefix=BAD
+// Packed rows (a thread per row, 2 rows of N = 17 or 20 warp-transposed, cooperative) are
+// planned by their estimate (`schedule::packed_regs`: the rows' inputs, the hoisted w and the
+// partials once, 4 scalars a row, 85% for bf16): two CTAs a SM at N = 17 and 14, one at N = 20.
+// The flat partials form (gelu_bwd_bias's dx beside db at N = 32: 256 threads, two vectors in
+// flight) is planned for four CTAs a SM (`FLAT_REGISTERS`), its CTA of 384 threads for two.
+// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pipeline=gpu --size-hints M=2097152,N=17 --emit=ptx | FileCheck %s --check-prefix=PACKED2
+// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pipeline=gpu --size-hints M=2097152,N=14 --emit=ptx | FileCheck %s --check-prefix=PACKED2
+// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pipeline=gpu --size-hints M=2097152,N=20 --emit=ptx | FileCheck %s --check-prefix=PACKED1
+// RUN: morf-opt %S/../../../examples/gelu_bwd_bias.mlir --pipeline=gpu --size-hints M=1048576,N=32 --emit=ptx | FileCheck %s --check-prefix=FLAT4
+// RUN: morf-opt %S/../../../examples/gelu_bwd_bias.mlir --pipeline=gpu --size-hints M=131072,N=384 --emit=ptx | FileCheck %s --check-prefix=FLAT2
+// PACKED2-LABEL: .entry rmsnorm_bwd_k0
+// PACKED2: .maxntid 256, 1, 1
+// PACKED2-NEXT: .minnctapersm 2
+// PACKED1-LABEL: .entry rmsnorm_bwd_k0
+// PACKED1: .maxntid 256, 1, 1
+// PACKED1-NEXT: .minnctapersm 1
+// FLAT4-LABEL: .entry gelu_bwd_bias_k0
+// FLAT4: .maxntid 256, 1, 1
+// FLAT4-NEXT: .minnctapersm 4
+// FLAT2-LABEL: .entry gelu_bwd_bias_k0
+// FLAT2: .maxntid 384, 1, 1
+// FLAT2-NEXT: .minnctapersm 2
 // FIXED-LABEL: .entry colmax_rowsum_k0
 // FIXED: .maxntid 256, 1, 1
 // FIXED-NEXT: .minnctapersm 3

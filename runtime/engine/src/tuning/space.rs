@@ -129,6 +129,9 @@ pub fn knobs(passes: &[&str], sms: u32) -> Vec<Knob> {
         // where the row form leaves lanes idle (gelu_bwd_bias at 327680 x 100 on an H100:
         // 153.2 -> 100.7 us), the row form over short unaligned rows (N = 7: 75.5 against 121.8).
         out.push(Knob { pass: l, key: "flat-partials", values: v(&["false", "true"]) });
+        // Vectors of each input a thread of the flat partials form loads at once (default 2:
+        // 1.03-1.05x faster than 1 at N = 32, 64, 384 and 512; 4 spent registers and lost).
+        out.push(Knob { pass: l, key: "vectors-in-flight", values: v(&["1", "2", "4"]) });
     }
     out
 }
