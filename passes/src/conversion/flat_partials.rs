@@ -9,13 +9,12 @@
 //! vectors instead. The grid is at most the CTAs the device holds at once (one wave) and at
 //! most the `B = ceil(M / S)` splits; CTA `b` takes an equal share of the rows, a multiple of
 //! the vector `v` rows, so its first vector is at a multiple of `N` vectors, and a thread
-//! steps `T` vectors at a time (`vectors-in-flight` of them loaded at once),
-//! so the thread's vectors are always slot `t = tid mod N` of a run of `N` vectors (`v` rows):
-//! its element `e` is always column `(t * v + e) mod N`, and it keeps one register partial
-//! per element. The CTA's threads then hand their partials to the column owners through shared
-//! memory, which add them in a fixed order (deterministic), with the few points past the last
-//! full vector, into `W[b, j]` (the workspace rows past the grid keep the identity it was
-//! filled with).
+//! steps `T` vectors at a time (`vectors-in-flight` of them loaded at once), so the thread's
+//! vectors are always slot `t = tid mod N` of a run of `N` vectors (`v` rows): its element `e`
+//! is always column `(t * v + e) mod N`, and it keeps one register partial per element. The
+//! CTA's threads then hand their partials to the column owners through shared memory, which
+//! add them in a fixed order (deterministic), with the few points past the last full vector,
+//! into `W[b, j]` (the workspace rows past the grid keep the identity it was filled with).
 
 use super::*;
 use crate::conversion::schedule::{FLAT_PARTIALS_ROW_BYTES, FLAT_VECTORS_IN_FLIGHT, THREAD_ROW_MAX_BYTES};

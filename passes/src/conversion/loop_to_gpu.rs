@@ -4280,33 +4280,25 @@ impl<'a> KernelBuilder<'a> {
         let (mut blocks, shared) = self.launch.expect("a mapping sets the launch");
         let threads = self.host_index(s.threads as i64);
         let name = symbol_name(self.ctx, self.kernel).unwrap_or_default().to_string();
-        if s.cluster > 1 {
-            // A persistent grid of clusters that are all resident at once: the device answers
-            // how many fit (a cluster's CTAs share one GPC), and the grid takes at most those
-            // (a cluster left for a second wave would double the kernel's time).
+        // A persistent grid of clusters that are all resident at once: the device answers how
+        // many fit (a cluster's CTAs share one GPC), and the grid takes at most those (a cluster
+        // left for a second wave would double the kernel's time). A kernel of equal shares
+        // (`grid_resident`) likewise takes at most the CTAs resident, in units of one CTA.
+        let unit = if s.cluster > 1 { Some(s.cluster as i64) } else { self.grid_resident.then_some(1) };
+        if let Some(unit) = unit {
             let it = self.ctx.index_type();
             let sym = self.ctx.symbol_ref_attr(&name);
             let rb =
                 insert_before(self.ctx, self.nest, mgpu::ResidentBlocksOp::state(self.loc, threads, shared, it, sym));
             let rb = self.ctx.result(rb, 0);
             let ib = Ib { before: self.nest };
-            let c = ib.index(self.ctx, s.cluster as i64);
+            let c = ib.index(self.ctx, unit);
             let one = ib.index(self.ctx, 1);
             let fit = ib.div(self.ctx, rb, c);
             let fit = ib.max(self.ctx, fit, one);
             let asked = ib.div(self.ctx, blocks, c);
-            let clusters = ib.min(self.ctx, asked, fit);
-            blocks = ib.mul(self.ctx, clusters, c);
-        } else if self.grid_resident {
-            let it = self.ctx.index_type();
-            let sym = self.ctx.symbol_ref_attr(&name);
-            let rb =
-                insert_before(self.ctx, self.nest, mgpu::ResidentBlocksOp::state(self.loc, threads, shared, it, sym));
-            let rb = self.ctx.result(rb, 0);
-            let ib = Ib { before: self.nest };
-            let one = ib.index(self.ctx, 1);
-            let fit = ib.max(self.ctx, rb, one);
-            blocks = ib.min(self.ctx, blocks, fit);
+            let units = ib.min(self.ctx, asked, fit);
+            blocks = ib.mul(self.ctx, units, c);
         }
         let sym = self.ctx.symbol_ref_attr(&name);
         let st = mgpu::LaunchOp::state(self.loc, blocks, threads, shared, &self.args, sym);
