@@ -17,7 +17,9 @@
 //! into `W[b, j]` (the workspace rows past the grid keep the identity it was filled with).
 
 use super::*;
-use crate::conversion::schedule::{FLAT_PARTIALS_ROW_BYTES, FLAT_VECTORS_IN_FLIGHT, THREAD_ROW_MAX_BYTES};
+use crate::conversion::schedule::{
+    resident_ctas, FLAT_PARTIALS_ROW_BYTES, FLAT_VECTORS_IN_FLIGHT, THREAD_ROW_MAX_BYTES,
+};
 
 /// The shape of a nest's flat partials form ([`flat_partials_plan`]).
 #[derive(Clone, Copy, Debug)]
@@ -43,10 +45,9 @@ pub(super) struct FlatPartials {
 const FLAT_REGISTERS: [u64; 3] = [48, 64, 96];
 
 /// The CTAs of `threads` threads per SM the flat partials form with `in_flight` vectors is
-/// planned for (its `.minnctapersm`): those [`FLAT_REGISTERS`] leave resident, at least one.
+/// planned for (its `.minnctapersm`): those [`FLAT_REGISTERS`] leave resident.
 fn flat_planned_ctas(device: &Device, threads: u64, in_flight: usize) -> u64 {
-    let regs = FLAT_REGISTERS[in_flight.trailing_zeros().min(2) as usize];
-    (device.registers_per_sm as u64 / (threads.max(1) * regs)).clamp(1, 32)
+    resident_ctas(device, threads, FLAT_REGISTERS[in_flight.trailing_zeros().min(2) as usize])
 }
 
 /// Whether nest `op` takes the flat partials form, and its shape: a `{kind = "pointwise",
@@ -174,7 +175,8 @@ impl<'a> KernelBuilder<'a> {
         // Whole warps: the final reduction may take the same CTAs behind a grid barrier (its
         // warp shuffles need every lane of a warp).
         self.flat_joins_final = s.threads.is_multiple_of(32);
-        // Each CTA takes whole splits, an equal share: no second wave.
+        // Each CTA takes an equal share of the rows: a second, partial wave would cost as much
+        // as the first, so the grid is at most the CTAs resident.
         self.grid_resident = true;
         let (v, t, u) = (fp.v, s.threads as i64, fp.in_flight);
         let (ext, _) = self.extents(&parts)?;
@@ -210,7 +212,6 @@ impl<'a> KernelBuilder<'a> {
     }
 
     /// The flat path of [`Self::flat_partials`] (`N <= T` at run time).
-    #[allow(clippy::too_many_arguments)]
     fn flat_partials_body(
         &mut self,
         parts: &LoopParts,
@@ -262,7 +263,7 @@ impl<'a> KernelBuilder<'a> {
             let first = kb.ibin(Ix::Add, vb, tid);
             let start = kb.push1(mloop::SelectOp::state(kb.loc, active, first, ve, it));
             let inits: Vec<Value> = ids.iter().flat_map(|&x| std::iter::repeat_n(x, v)).collect();
-            let accs = kb.flat_partials_loop(parts, ws, &index, (start, ve, active_threads), v, u, &inits)?;
+            let accs = kb.flat_partials_loop(parts, ws, (start, ve, active_threads), v, u, &inits)?;
             // Each thread's partials to its slots, then the column owners add them up.
             let tv = kb.ibin(Ix::Mul, tid, vc);
             for p in 0..ws.len() {
@@ -333,12 +334,10 @@ impl<'a> KernelBuilder<'a> {
     /// `u` vectors of each input at once (`vectors-in-flight`: all their loads before any of
     /// their arithmetic), each with its own partials, added in chunk order after the loop, and
     /// the last fewer than `u` vectors one at a time. Returns the partials, `v` per partial.
-    #[allow(clippy::too_many_arguments)]
     fn flat_partials_loop(
         &mut self,
         parts: &LoopParts,
         ws: &[(Value, String)],
-        index: &HashMap<Value, usize>,
         (start, end, a): (Value, Value, Value),
         v: usize,
         u: usize,
@@ -348,6 +347,7 @@ impl<'a> KernelBuilder<'a> {
         let (j, body) = (parts.ivs[n - 1], parts.body);
         let vc = self.iconst(v as i64);
         let np = ws.len();
+        let index: HashMap<Value, usize> = ws.iter().enumerate().map(|(p, (w, _))| (*w, p)).collect();
         // One pass of the body over `k` vectors a stride `a` apart from `vi`.
         let step = |kb: &mut Self, vi: Value, k: usize, cur: &[Value]| -> R<Vec<Value>> {
             kb.bind_rows_to_zero(parts);
