@@ -974,6 +974,21 @@ const ROWS_AHEAD_MAX_REGS: u64 = 232;
 /// way with fewer lanes, so they keep theirs.
 const SHORT_ROW_LANE_BYTES: u64 = 64;
 
+/// The most bytes of each row input a lane of a short register-resident row loads where the
+/// row's vectors are 8 bytes (N a multiple of half the 16-byte vector but not of all of it,
+/// such as N = 100 in bf16): the row takes the fewest lanes, a power of two, that keeps each
+/// lane's share at or under this. A lane of 8-byte loads keeps half a 16-byte lane's bytes in
+/// flight, and a warp per row of N = 100 left 7 of its 32 lanes idle. Measured on an H100
+/// (thirty-sixth session, backward norms in bf16, checked; the lanes before -> the lanes
+/// now): RMSNorm at 262144 x 100 84.3 -> 70.2 us (32 -> 8 lanes), 728177 x 36 95.1 -> 70.5
+/// (16 -> 4), 436906 x 60 78.4 -> 68.7 (16 -> 4); LayerNorm 87.3 -> 72.2, 101.4 -> 79.8,
+/// 87.2 -> 70.8. At N = 300 (75 vectors) the rule keeps 32 lanes (24 bytes a lane): 16 lanes
+/// (40 bytes) measured 74.9 -> 68.4 us for RMSNorm and the same for LayerNorm, and 8 lanes
+/// leave the register-resident form. Rows of 2- and 4-byte vectors (N odd or twice odd in bf16)
+/// keep their lanes: they are not measured (odd short rows mostly take a thread each,
+/// [`thread_row`]).
+const NARROW_ROW_LANE_BYTES: u64 = 32;
+
 /// The most rows a row group stages through shared memory ([`Schedule::staged_rows`]).
 pub const MAX_STAGED_ROWS: u32 = 8;
 
@@ -1657,6 +1672,21 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                 if lanes < before {
                     s.notes.0.push(format!(
                         "{lanes} lanes a row, not {before}: a reduction-only row of {n} columns and one input loads {} bytes a lane (a lane of {before} loads {})",
+                        vectors.div_ceil(lanes) * vbytes,
+                        vectors.div_ceil(before) * vbytes
+                    ));
+                }
+                // A row of 8-byte vectors (N not a multiple of the 16-byte vector) takes fewer
+                // lanes while each still loads at most NARROW_ROW_LANE_BYTES of every row input.
+                let before = lanes;
+                if (8..16).contains(&vbytes) && o.threads_per_row == 0 {
+                    while lanes > 1 && vectors.div_ceil(lanes / 2) * vbytes <= NARROW_ROW_LANE_BYTES {
+                        lanes /= 2;
+                    }
+                }
+                if lanes < before {
+                    s.notes.0.push(format!(
+                        "{lanes} lanes a row, not {before}: a row of {n} columns in {vbytes}-byte vectors loads {} bytes of each row input a lane (a lane of {before} loads {})",
                         vectors.div_ceil(lanes) * vbytes,
                         vectors.div_ceil(before) * vbytes
                     ));
@@ -2743,7 +2773,9 @@ mod tests {
         assert_eq!(fast(&s), Some((256, 32, 8, 2)));
         assert_eq!(s.partials, PartialStore::Shared);
         assert_eq!(fast(&choose_schedule(Mapping::RowFused, &shape(384, 4, 2), &d, &o)), Some((256, 32, 4, 3)));
-        assert_eq!(fast(&choose_schedule(Mapping::RowFused, &shape(100, 2, 1), &d, &o)), Some((256, 32, 4, 1)));
+        // N = 100 in bf16: 25 vectors of 8 bytes, 8 lanes of four (NARROW_ROW_LANE_BYTES), not a
+        // warp of one.
+        assert_eq!(fast(&choose_schedule(Mapping::RowFused, &shape(100, 2, 1), &d, &o)), Some((256, 8, 4, 4)));
         // Short rows take a group of lanes (the next power of two of their vectors), several
         // rows a warp: N = 1, one lane per row; N = 64 in bf16, 8 vectors, 8 lanes.
         assert_eq!(fast(&choose_schedule(Mapping::RowFused, &shape(1, 2, 1), &d, &o)), Some((256, 1, 1, 1)));

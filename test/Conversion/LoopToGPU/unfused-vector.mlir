@@ -93,7 +93,7 @@
 // PTX100: ld.global.nc.v4.b16
 // PTX100: st.global.v4.b16
 
-// R100: schedule: @rmsnorm_bwd_k0: row_fused {{.*}} fast=yes(N=100 vector=4 chunks=1)
+// R100: schedule: @rmsnorm_bwd_k0: row_fused threads=256 threads_per_row=8 {{.*}} fast=yes(N=100 vector=4 chunks=4)
 // R100: schedule: @rmsnorm_bwd_k1: split_partial {{.*}} vector=4 {{.*}} split_rows=32
 // R100: schedule: @rmsnorm_bwd_k2: thread_per_point {{.*}} vector=4 partials=none
 
