@@ -11,6 +11,7 @@
 #   sanitize       ln16k layernorm_bwd M=1031,N=16384 M=4096,N=16384
 #   sanitize_text  packed examples/rmsnorm_bwd.mlir M=7,N=2 "builtin.module(...,lower-loop-to-gpu{packed-rows=8 ...})"
 #   determinism    ln16k layernorm_bwd M=4096,N=16384 10
+#   ncu_profile    gelu100 examples/gelu_bwd_bias.mlir gelu_bwd_bias_k0 M=327680,N=100
 #   finish
 #
 # Run from the repository root on the device machine, with `$OUT` set (the run tool's output
@@ -162,6 +163,27 @@ determinism() {
   for r in $(ls "/tmp/det-$l-1/" 2>/dev/null | grep -v result0); do
     echo "determinism $l $r: $(ls /tmp/det-"$l"-*/"$r" 2>/dev/null | wc -l) runs, $(md5sum /tmp/det-"$l"-*/"$r" 2>/dev/null | awk '{print $1}' | sort -u | wc -l) distinct" >> "$S"
   done
+}
+
+# Nsight Compute of one kernel of the `gpu` pipeline's module (no cache), or of a pipeline text
+# when one is given: label file kernel-regex sizes [pipeline-text]. Clocks left alone
+# (`--clock-control none`, as morf-bench runs); the sections that say where a memory-bound
+# kernel's time goes; one summary line of the headline metrics, the full report in the logs.
+ncu_profile() {
+  local l=$1 f=$2 k=$3 sz=$4 p=${5:-}
+  [ "$(left)" -lt 50 ] && { echo "$l: skipped (deadline)" >> "$S"; return; }
+  if [ -n "$p" ]; then
+    "$B/morf-opt" "$f" --pass-pipeline "$p" -o "$OUT/logs/$l.mlir" 2>> "$OUT/logs/opt.txt"
+  else
+    "$B/morf-opt" "$f" --pipeline gpu --size-hints "$sz" --tuning-cache none -o "$OUT/logs/$l.mlir" 2>> "$OUT/logs/opt.txt"
+  fi || { echo "$l: morf-opt failed" >> "$S"; return; }
+  grep -o 'morf.schedule = "[^"]*"' "$OUT/logs/$l.mlir" | head -1 | sed "s/^/$l: /" >> "$S"
+  timeout 80 ncu --clock-control none --section SpeedOfLight --section Occupancy --section WarpStateStats \
+    --section MemoryWorkloadAnalysis --section LaunchStats --section SchedulerStats --section ComputeWorkloadAnalysis \
+    -k "regex:$k" --launch-count 1 "$B/morf-run" "$OUT/logs/$l.mlir" --device gpu --random "$sz" \
+    --output-dir "/tmp/ncu-$l" > "$OUT/logs/ncu-$l.txt" 2>&1
+  echo "ncu $l rc=$?: $(grep -E 'DRAM Throughput|Achieved Occupancy|Registers Per|Duration|Theoretical Occupancy|Issue Slots Busy|No Eligible|L2 Hit Rate|Grid Size|Block Limit Reg|Warp Cycles Per Issued' \
+    "$OUT/logs/ncu-$l.txt" | tr -s ' ' | tr '\n' ';')" >> "$S"
 }
 
 # Packs the raw logs and JSON into $OUT/raw.tgz and prints the summary.
