@@ -139,10 +139,15 @@ sanitize_text() {
   sanitize_module "$l" "$sz"
 }
 
+# The first kernel schedule of the lowered module $OUT/logs/LABEL.mlir, into the summary: label
+schedule_line() {
+  grep -o 'morf.schedule = "[^"]*"' "$OUT/logs/$1.mlir" | head -1 | sed "s/^/$1: /" >> "$S"
+}
+
 # memcheck and racecheck of the lowered module $OUT/logs/LABEL.mlir at sizes: label sizes
 sanitize_module() {
   local l=$1 sz=$2 tool
-  grep -o 'morf.schedule = "[^"]*"' "$OUT/logs/$l.mlir" | head -1 | sed "s/^/$l: /" >> "$S"
+  schedule_line "$l"
   for tool in memcheck racecheck; do
     [ "$(left)" -lt 40 ] && { echo "$l $tool: skipped (deadline)" >> "$S"; continue; }
     timeout 60 compute-sanitizer --tool $tool --error-exitcode 9 "$B/morf-run" "$OUT/logs/$l.mlir" --device gpu \
@@ -177,7 +182,7 @@ ncu_profile() {
   else
     "$B/morf-opt" "$f" --pipeline gpu --size-hints "$sz" --tuning-cache none -o "$OUT/logs/$l.mlir" 2>> "$OUT/logs/opt.txt"
   fi || { echo "$l: morf-opt failed" >> "$S"; return; }
-  grep -o 'morf.schedule = "[^"]*"' "$OUT/logs/$l.mlir" | head -1 | sed "s/^/$l: /" >> "$S"
+  schedule_line "$l"
   timeout 80 ncu --clock-control none --section SpeedOfLight --section Occupancy --section WarpStateStats \
     --section MemoryWorkloadAnalysis --section LaunchStats --section SchedulerStats --section ComputeWorkloadAnalysis \
     -k "regex:$k" --launch-count 1 "$B/morf-run" "$OUT/logs/$l.mlir" --device gpu --random "$sz" \

@@ -1660,35 +1660,34 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                 // would load under SHORT_ROW_LANE_BYTES of a row each takes fewer lanes, at
                 // most four vectors a lane: its loads are all the bytes it keeps in flight.
                 let vbytes = v * shape.fast_bytes.max(1) as u64;
+                // Bytes of a row input each of `l` lanes loads.
+                let lane_bytes = |l: u64| vectors.div_ceil(l) * vbytes;
                 let before = lanes;
                 if shape.streams_inputs && shape.row_inputs == 1 && o.threads_per_row == 0 {
-                    while lanes > 1
-                        && vectors.div_ceil(lanes) * vbytes < SHORT_ROW_LANE_BYTES
-                        && vectors.div_ceil(lanes / 2) <= 4
-                    {
+                    while lanes > 1 && lane_bytes(lanes) < SHORT_ROW_LANE_BYTES && vectors.div_ceil(lanes / 2) <= 4 {
                         lanes /= 2;
                     }
                 }
                 if lanes < before {
                     s.notes.0.push(format!(
                         "{lanes} lanes a row, not {before}: a reduction-only row of {n} columns and one input loads {} bytes a lane (a lane of {before} loads {})",
-                        vectors.div_ceil(lanes) * vbytes,
-                        vectors.div_ceil(before) * vbytes
+                        lane_bytes(lanes),
+                        lane_bytes(before)
                     ));
                 }
                 // A row of 8-byte vectors (N not a multiple of the 16-byte vector) takes fewer
                 // lanes while each still loads at most NARROW_ROW_LANE_BYTES of every row input.
                 let before = lanes;
                 if (8..16).contains(&vbytes) && o.threads_per_row == 0 {
-                    while lanes > 1 && vectors.div_ceil(lanes / 2) * vbytes <= NARROW_ROW_LANE_BYTES {
+                    while lanes > 1 && lane_bytes(lanes / 2) <= NARROW_ROW_LANE_BYTES {
                         lanes /= 2;
                     }
                 }
                 if lanes < before {
                     s.notes.0.push(format!(
                         "{lanes} lanes a row, not {before}: a row of {n} columns in {vbytes}-byte vectors loads {} bytes of each row input a lane (a lane of {before} loads {})",
-                        vectors.div_ceil(lanes) * vbytes,
-                        vectors.div_ceil(before) * vbytes
+                        lane_bytes(lanes),
+                        lane_bytes(before)
                     ));
                 }
                 lanes as u32
