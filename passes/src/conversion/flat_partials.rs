@@ -17,9 +17,7 @@
 //! into `W[b, j]` (the workspace rows past the grid keep the identity it was filled with).
 
 use super::*;
-use crate::conversion::schedule::{
-    resident_ctas, FLAT_PARTIALS_ROW_BYTES, FLAT_VECTORS_IN_FLIGHT, THREAD_ROW_MAX_BYTES,
-};
+use crate::conversion::schedule::{flat_partials_by_default, flat_planned_ctas, flat_threads, FLAT_VECTORS_IN_FLIGHT};
 
 /// The shape of a nest's flat partials form ([`flat_partials_plan`]).
 #[derive(Clone, Copy, Debug)]
@@ -33,21 +31,6 @@ pub(super) struct FlatPartials {
     pub(super) threads: u32,
     /// Vectors of each input a thread loads at once (`vectors-in-flight`).
     pub(super) in_flight: usize,
-}
-
-/// Registers a thread of the flat partials form is planned for, by vectors in flight (1, 2,
-/// 4). Left alone ptxas took 40-48 (tanh_bwd_bias, gelu_bwd_bias) with one vector and 48-56
-/// with two (the loop emitted chunk by chunk), but 115 for a CTA of 384 threads (bounded to
-/// one a SM by default). Measured on an H100 with two in flight (gelu_bwd_bias, thirty-fifth
-/// session, docs/perf.md): four CTAs of 256 a SM (64 registers) 91.8 us at 1048576 x 32
-/// against 95.6 with three and 101.7 with five; two of 384 135.6 at 131072 x 384 against
-/// 139.2 unbounded and 142.1 with three; five of 200 99.2 at 327680 x 100, four 98.4.
-const FLAT_REGISTERS: [u64; 3] = [48, 64, 96];
-
-/// The CTAs of `threads` threads per SM the flat partials form with `in_flight` vectors is
-/// planned for (its `.minnctapersm`): those [`FLAT_REGISTERS`] leave resident.
-fn flat_planned_ctas(device: &Device, threads: u64, in_flight: usize) -> u64 {
-    resident_ctas(device, threads, FLAT_REGISTERS[in_flight.trailing_zeros().min(2) as usize])
 }
 
 /// Whether nest `op` takes the flat partials form, and its shape: a `{kind = "pointwise",
@@ -117,22 +100,14 @@ pub(super) fn flat_partials_plan(
         return None;
     }
     let n = known_size(ctx, names, opts, p.ubs[k - 1]).filter(|n| (1..=1024).contains(n))?;
-    let row = n * bytes as u64;
-    // By default: not over rows the row form gives a thread each (short rows that are not
-    // whole vectors, packed and warp-transposed: it measured 1.2-1.6x faster at N = 3, 7 and
-    // 17), nor over long aligned rows (a warp's lanes all busy: 1.02x at N = 512 bf16);
-    // between them, where the row form leaves lanes idle, flat partials measured 1.2-1.6x
-    // faster (N = 32-384; docs/perf.md, thirty-fourth and thirty-fifth sessions).
-    let thread_rows = !row.is_multiple_of(16) && row <= THREAD_ROW_MAX_BYTES;
-    let long_aligned = row.is_multiple_of(16) && row >= FLAT_PARTIALS_ROW_BYTES;
-    if choice.is_none() && (thread_rows || long_aligned) {
+    if choice.is_none() && !flat_partials_by_default(n, bytes as u64) {
         return None;
     }
     let in_flight = match opts.overrides.vectors_in_flight {
         0 => FLAT_VECTORS_IN_FLIGHT,
         k => k,
     } as usize;
-    Some(FlatPartials { v: v as usize, n, threads: (n * (256 / n).max(1)) as u32, in_flight })
+    Some(FlatPartials { v: v as usize, n, threads: flat_threads(n) as u32, in_flight })
 }
 
 impl<'a> KernelBuilder<'a> {
@@ -166,7 +141,7 @@ impl<'a> KernelBuilder<'a> {
             ));
         });
         // ptxas is told the CTAs per SM planned for the vectors in flight (`min-ctas` still
-        // rules): [`FLAT_REGISTERS`].
+        // rules): `schedule::FLAT_REGISTERS`.
         let planned = flat_planned_ctas(&self.opts.device, s.threads as u64, fp.in_flight);
         if let Some(ctas) = self.opts.min_ctas.apply(Some(planned)) {
             let n = self.ctx.i64_attr(ctas as i64);

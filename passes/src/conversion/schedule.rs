@@ -1390,6 +1390,42 @@ pub const FLAT_VECTORS_IN_FLIGHT: u32 = 2;
 /// rows of 768 bytes, 1.02x slower at 1024).
 pub const FLAT_PARTIALS_ROW_BYTES: u64 = 1024;
 
+/// Registers a thread of the flat partials form is planned for, by vectors in flight (1, 2,
+/// 4). Left alone ptxas took 40-48 (tanh_bwd_bias, gelu_bwd_bias) with one vector and 48-56
+/// with two (the loop emitted chunk by chunk), but 115 for a CTA of 384 threads (bounded to
+/// one a SM by default). Measured on an H100 with two in flight (gelu_bwd_bias, thirty-fifth
+/// session, docs/perf.md): four CTAs of 256 a SM (64 registers) 91.8 us at 1048576 x 32
+/// against 95.6 with three and 101.7 with five; two of 384 135.6 at 131072 x 384 against
+/// 139.2 unbounded and 142.1 with three; five of 200 99.2 at 327680 x 100, four 98.4.
+pub const FLAT_REGISTERS: [u64; 3] = [48, 64, 96];
+
+/// The CTAs of `threads` threads per SM the flat partials form with `in_flight` vectors is
+/// planned for (its `.minnctapersm`): those [`FLAT_REGISTERS`] leave resident.
+pub fn flat_planned_ctas(device: &Device, threads: u64, in_flight: usize) -> u64 {
+    resident_ctas(device, threads, FLAT_REGISTERS[in_flight.trailing_zeros().min(2) as usize])
+}
+
+/// Threads of a flat partials CTA over rows of `n` columns: `n x max(1, 256 div n)`.
+pub fn flat_threads(n: u64) -> u64 {
+    n.max(1) * (256 / n.max(1)).max(1)
+}
+
+/// Whether a pointwise nest with partials over rows of `n` columns of `bytes`-byte floats
+/// takes the flat partials form by default (`flat-partials=auto`): not over rows the row
+/// form gives a thread each (short rows that are not whole 16-byte vectors, at most
+/// [`THREAD_ROW_MAX_BYTES`]: packed and warp-transposed, it measured 1.2-1.6x faster at N =
+/// 3, 7 and 17), nor over aligned rows of [`FLAT_PARTIALS_ROW_BYTES`] or more (a warp's lanes
+/// all busy: 1.02x at N = 512 in bf16); between them, where the row form leaves lanes idle,
+/// flat partials measured 1.2-1.6x faster (N = 32-384; docs/perf.md, thirty-fourth and
+/// thirty-fifth sessions). The lowering also needs `n <= 1024` and a vector of two or more
+/// elements dividing the split.
+pub fn flat_partials_by_default(n: u64, bytes: u64) -> bool {
+    let row = n * bytes;
+    let thread_rows = !row.is_multiple_of(16) && row <= THREAD_ROW_MAX_BYTES;
+    let long_aligned = row.is_multiple_of(16) && row >= FLAT_PARTIALS_ROW_BYTES;
+    (1..=1024).contains(&n) && !thread_rows && !long_aligned
+}
+
 /// Columns of a row one CTA of a register-resident row kernel holds before the heuristic
 /// splits the row over a cluster ([`Schedule::cluster`]): a thread's registers bound its
 /// columns, whatever their type. Measured on the H200 (2026-12-02, docs/perf.md): at

@@ -477,6 +477,63 @@ fn waves_time(dev: &super::device::Device, w: &Waves, bytes: f64) -> f64 {
     t
 }
 
+/// The launch of a pointwise kernel with partials that the lowering runs in the flat
+/// partials form by default (`schedule::flat_partials_by_default`; docs/conversion-loop-to-gpu.md,
+/// "Flat partials"), priced as it runs rather than as the row form: CTAs of `N x c` threads
+/// (`schedule::flat_threads`), each thread `FLAT_VECTORS_IN_FLIGHT` 16-byte vectors of every
+/// row input in flight, as many CTAs a SM as `FLAT_REGISTERS` leave resident, a grid of at
+/// most those (one wave: each CTA takes an equal share of the rows) and of the
+/// `ceil(rows / S)` splits, no row reduction to wait on. Priced as the row form (a warp per row
+/// over short rows), a split of a quarter of a wave looked as fast as a full one, and the
+/// plan took it (gelu_bwd_bias at 262144 x 100: 256 CTAs of 200 threads, 660 resident;
+/// docs/perf.md, thirty-sixth session).
+#[allow(clippy::too_many_arguments)]
+fn flat_partials_waves(
+    ctx: &Ctx,
+    parts: &[Kernel],
+    partial: Option<(usize, u64)>,
+    row: Option<usize>,
+    (rows, cols): (u64, u64),
+    bytes: u64,
+    row_inputs: u64,
+    reductions: usize,
+) -> Option<Waves> {
+    use crate::conversion::schedule::{
+        flat_partials_by_default, flat_planned_ctas, flat_threads, FLAT_REGISTERS, FLAT_VECTORS_IN_FLIGHT,
+    };
+    let (_, split) = partial?;
+    let v = (16 / bytes.max(1)).clamp(1, 8);
+    let pointwise = row.is_none() && reductions == 0;
+    if !pointwise || v < 2 || !split.is_multiple_of(v) || !flat_partials_by_default(cols, bytes) {
+        return None;
+    }
+    let dev = &ctx.device;
+    let t = flat_threads(cols);
+    let in_flight = FLAT_VECTORS_IN_FLIGHT as u64;
+    let cap = flat_planned_ctas(dev, t, in_flight as usize).max(1);
+    let units = rows.div_ceil(split.max(1)).min(cap * dev.sms.max(1) as u64).max(1);
+    let partials = parts.iter().filter(|p| matches!(p, Kernel::Partial { .. })).count() as f64;
+    Some(Waves {
+        units,
+        grid_cap: units,
+        cap_per_sm: cap,
+        // A step's loads wait on the step's arithmetic before the next step's are issued:
+        // about one vector of each row input a thread in flight on average, not all of them
+        // (ncu, thirty-fifth session: its warps stalled on the load 56% of their cycles).
+        inflight_per_cta: (t * 16 * row_inputs.max(1)) as f64,
+        rows_per_unit: 0.0,
+        row_s: 0.0,
+        rows_in_flight_per_cta: 1,
+        // Once a CTA: its partials combined through shared memory into its workspace row.
+        unit_tail_s: partials * dev.model.flush_s,
+        no_fills: false,
+        cta_rows: false,
+        warps_per_cta: t.div_ceil(32),
+        regs: FLAT_REGISTERS[in_flight.trailing_zeros().min(2) as usize],
+        staged_rows: 0,
+    })
+}
+
 /// The points of nest `n`'s iteration space and of its result (its kept axes; a pointwise
 /// nest's result is its domain).
 fn nest_points(ctx: &Ctx, n: usize) -> (u64, u64) {
@@ -617,6 +674,10 @@ fn launch_shape(
             }
         }
         let col_widest = if col_widest > 0 { col_widest } else { widest };
+        if let Some(w) = flat_partials_waves(ctx, parts, partial, row, (rows, cols), col_widest, row_inputs, reductions)
+        {
+            return LaunchShape::Waves(w);
+        }
         let fused_row = matches!(kernel, Kernel::Fused { style: Some(_), .. }) || row.is_none();
         let mapping = if fused_row { Mapping::RowFused } else { Mapping::RowReduction };
         let shape = NestShape {
