@@ -178,7 +178,7 @@ ncu_profile() {
   local l=$1 f=$2 k=$3 sz=$4 p=${5:-}
   [ "$(left)" -lt 50 ] && { echo "$l: skipped (deadline)" >> "$S"; return; }
   if [ -n "$p" ]; then
-    "$B/morf-opt" "$f" --pass-pipeline "$p" -o "$OUT/logs/$l.mlir" 2>> "$OUT/logs/opt.txt"
+    "$B/morf-opt" "$f" --pass-pipeline "$p" --size-hints "$sz" -o "$OUT/logs/$l.mlir" 2>> "$OUT/logs/opt.txt"
   else
     "$B/morf-opt" "$f" --pipeline gpu --size-hints "$sz" --tuning-cache none -o "$OUT/logs/$l.mlir" 2>> "$OUT/logs/opt.txt"
   fi || { echo "$l: morf-opt failed" >> "$S"; return; }
