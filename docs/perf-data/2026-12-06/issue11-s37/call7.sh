@@ -1,0 +1,26 @@
+# Issue 11, thirty-seventh session, call 7: the exact two-programs-per-SM split candidate of
+# call 6, now only for splits under 64 rows (EXACT_WAVE_SPLIT_BELOW), on the shapes whose
+# schedule it moves that call 6 did not time, and LayerNorm backward at 65536 x 200 (call 6's
+# regression, whose schedule it no longer moves). Main (.device-bin/old) against this build,
+# the `gpu` pipeline's options, checked.
+#   OUT=$OUT bash docs/perf-data/2026-12-06/issue11-s37/call7.sh
+DEADLINE=${DEADLINE:-250} . tools/scripts/device-call.sh
+echo "device $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" >> "$S"
+while read -r ex s; do
+  ab_binaries $ex-${s//[=,]/_} examples/$ex.mlir $s partials=resident "" 1 --runs 100
+done <<'LIST'
+tanh_bwd_bias M=5120,N=5120
+gelu_bwd_bias M=5120,N=1024
+tanh_bwd_bias M=5120,N=1024
+colmax_rowsum M=16384,N=8192
+row_col_stats M=16384,N=8192
+softmax_fwd_colsum M=16384,N=8192
+layernorm_bwd_f32 M=5120,N=1024
+logsoftmax_bwd_colsum M=5120,N=1024
+rmsnorm_bwd_f32 M=5120,N=1024
+softmax_bwd_colsum M=5120,N=1024
+softmax_fwd_colsum M=5120,N=1024
+two_norms_shared_weight M=5120,N=5120,K=5120
+layernorm_bwd M=65536,N=200
+LIST
+finish
