@@ -12,6 +12,10 @@ use egg::{Analysis, DidMerge, EGraph, Id};
 use super::lang::PlanLang;
 use super::{Axis, Device, Extents, Kernel, NestInfo, NestKind, RowStyle, SearchConfig};
 
+/// Splits shorter than this many rows are also tried at exactly one wave of two programs per
+/// SM ([`Ctx::split_candidates`]).
+const EXACT_WAVE_SPLIT_BELOW: u64 = 64;
+
 /// A buffer as the cost model sees it: program memory, or the workspace of a partial.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Buf {
@@ -233,6 +237,18 @@ impl Ctx {
             // Two and one programs per SM.
             s.insert(last_pow2(rows.div_ceil(2 * sms)).max(1));
             s.insert(last_pow2(rows.div_ceil(sms)).max(1));
+            // Exactly one wave of two programs per SM (the row kernels' usual occupancy) where
+            // programs take few rows: a power of two can miss the wave by nearly half, and
+            // with few rows a program's fixed costs (its ring's fill, its partials' flush)
+            // weigh most (row_col_stats at 5120 x 5120: S = 32 ran 160 CTAs where 264 fit,
+            // S = 16 two rounds; S = 20 fills one and ran 18% faster; gelu_bwd_bias there
+            // 28%). Not for longer splits: at 65536 x 200 the exact S = 249 let the search
+            // take a standalone split-K partial for LayerNorm's db that its model prices at
+            // a quarter of its time (docs/perf.md, thirty-seventh session).
+            let wave = rows.div_ceil(2 * sms).max(1);
+            if wave < EXACT_WAVE_SPLIT_BELOW {
+                s.insert(wave);
+            }
         }
         s.into_iter().filter(|&s| rows.div_ceil(s) <= self.cfg.max_splits && s <= rows.next_power_of_two()).collect()
     }
