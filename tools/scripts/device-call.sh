@@ -6,6 +6,8 @@
 #   ptx_variants   rms64k examples/rmsnorm_bwd.mlir M=65536,N=1024 ptx/rms64k "base cs" cs 2 --runs 100
 #   ab_pipeline    stream colmax_rowsum.mlir M=65536,N=1024 "" "stream-loads=false" "" 2 --runs 100
 #   ab_binaries    relief examples/rmsnorm_bwd_f32.mlir M=4096,N=16384 "partials=resident" "" 2 --runs 100
+#   ab_list        --runs 100 < list          (lines "example sizes": ab_binaries of each)
+#   table_with_inductor                       (the table rows, cache copy, and Inductor's default)
 #   bench_text     mapped examples/layernorm_fwd.mlir M=65536,N=1024 "builtin.module(...,loop-map,lower-loop-to-gpu)" --runs 100
 #   tune           layernorm_bwd M=4096,N=16384 120 --warm-start --max-trials 40
 #   sanitize       ln16k layernorm_bwd M=1031,N=16384 M=4096,N=16384
@@ -79,6 +81,38 @@ ab_binaries() {
   for i in $(seq 1 "$r"); do
     B=$old bench_pipeline "$l-o$i" "$f" "$sz" "$fo" "$lo" "$@"
     bench_pipeline "$l-n$i" "$f" "$sz" "$fo" "$lo" "$@"
+  done
+}
+
+# ab_binaries over a list on stdin, one "example sizes" a line (examples/EXAMPLE.mlir, the
+# `gpu` pipeline's fusion options, one round, checked): extra...
+#   ab_list --runs 100 <<'LIST'
+#   row_col_stats M=5120,N=5120
+#   LIST
+ab_list() {
+  local ex sz
+  while read -r ex sz; do
+    [ -n "$ex" ] && ab_binaries "$ex-${sz//[=,]/_}" "examples/$ex.mlir" "$sz" partials=resident "" 1 "$@"
+  done
+}
+
+# The table rows of issue 11 (RMSNorm and LayerNorm backward at the five bf16 shapes) with the
+# cache copy, unchecked, then Inductor's default from .device-bin/peers/anchors.py
+# (`ONLY_INDUCTOR=1`) in the same call, each peer op skipped under 110 s left.
+table_with_inductor() {
+  local ex op sh=576000x384:bf16,65536x1024:bf16,32768x4096:bf16,16384x8192:bf16,4096x16384:bf16
+  for ex in rmsnorm_bwd layernorm_bwd; do
+    timeout 90 "$B/morf-bench" "examples/$ex.mlir" --tuning-cache "$C" --no-check --runs 100 --warmup 10 \
+      --sizes M=576000,N=384 --sizes M=65536,N=1024 --sizes M=32768,N=4096 --sizes M=16384,N=8192 --sizes M=4096,N=16384 \
+      --json "$OUT/json/table-$ex.json" > "$OUT/logs/table-$ex.txt" 2> "$OUT/logs/table-$ex.log"
+    echo "== $ex rc=$? t=$(( $(date +%s) - T0 )) $(grep -o 'copy: .*' "$OUT/logs/table-$ex.log" | head -1)" >> "$S"
+    grep -E '^\| [0-9]' "$OUT/logs/table-$ex.txt" >> "$S"
+  done
+  for op in rms ln; do
+    [ "$(left)" -lt 110 ] && { echo "peers $op: skipped (deadline)" >> "$S"; continue; }
+    (cd "$B/peers" && OUT=$OUT ONLY_INDUCTOR=1 SHAPES=$sh timeout 110 python3 anchors.py $op) > "$OUT/logs/peers-$op.txt" 2>&1
+    echo "== Inductor default $op rc=$? t=$(( $(date +%s) - T0 ))" >> "$S"
+    grep -E "copy bandwidth|inductor_mix" "$OUT/logs/peers-$op.txt" | grep -v kernels >> "$S"
   done
 }
 

@@ -6,9 +6,7 @@
 #   OUT=$OUT bash docs/perf-data/2026-12-06/issue11-s37/call7.sh
 DEADLINE=${DEADLINE:-250} . tools/scripts/device-call.sh
 echo "device $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" >> "$S"
-while read -r ex s; do
-  ab_binaries $ex-${s//[=,]/_} examples/$ex.mlir $s partials=resident "" 1 --runs 100
-done <<'LIST'
+ab_list --runs 100 <<'LIST'
 tanh_bwd_bias M=5120,N=5120
 gelu_bwd_bias M=5120,N=1024
 tanh_bwd_bias M=5120,N=1024
