@@ -291,6 +291,17 @@ pub fn kernel_cost(kernel: &Kernel, ctx: &Ctx) -> KernelCost {
         LaunchShape::SplitK { partial, .. } => partial.units,
     }
     .max(1);
+    // A split that leaves the launch under three quarters of a wave is said (the split sets
+    // the CTAs of a kernel with partials; docs/perf.md, thirty-seventh session: row_col_stats
+    // at 5120 x 5120 ran 160 of the 264 CTAs that fit).
+    if let LaunchShape::Waves(w) = &shape {
+        let fit = dev.sms.max(1) as u64 * w.cap_per_sm.max(1);
+        if c.ctas * 4 < fit * 3 && parts.iter().any(|p| matches!(p, Kernel::Partial { .. })) {
+            let sep = if c.note.is_empty() { "" } else { ", " };
+            let share = c.ctas as f64 / fit as f64;
+            c.note.push_str(&format!("{sep}{share:.2} of a wave ({} of the {fit} CTAs that fit)", c.ctas));
+        }
+    }
     let eff_l2 = (c.ctas as f64 * dev.sm_bandwidth_share / dev.sms.max(1) as f64).min(1.0);
     c.time_s = if c.feasible {
         dev.launch_overhead_s * launches as f64
