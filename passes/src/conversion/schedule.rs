@@ -1399,10 +1399,16 @@ pub const FLAT_PARTIALS_ROW_BYTES: u64 = 1024;
 /// 139.2 unbounded and 142.1 with three; five of 200 99.2 at 327680 x 100, four 98.4.
 pub const FLAT_REGISTERS: [u64; 3] = [48, 64, 96];
 
+/// The registers a thread of the flat partials form with `in_flight` vectors (1, 2, 4) is
+/// planned for: its entry of [`FLAT_REGISTERS`].
+pub fn flat_registers(in_flight: usize) -> u64 {
+    FLAT_REGISTERS[in_flight.trailing_zeros().min(2) as usize]
+}
+
 /// The CTAs of `threads` threads per SM the flat partials form with `in_flight` vectors is
-/// planned for (its `.minnctapersm`): those [`FLAT_REGISTERS`] leave resident.
+/// planned for (its `.minnctapersm`): those [`flat_registers`] leave resident.
 pub fn flat_planned_ctas(device: &Device, threads: u64, in_flight: usize) -> u64 {
-    resident_ctas(device, threads, FLAT_REGISTERS[in_flight.trailing_zeros().min(2) as usize])
+    resident_ctas(device, threads, flat_registers(in_flight))
 }
 
 /// Threads of a flat partials CTA over rows of `n` columns: `n x max(1, 256 div n)`.

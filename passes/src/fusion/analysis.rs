@@ -235,7 +235,8 @@ impl Ctx {
             // Inductor's heuristic: clamp(last_pow2(M / (SMs*8)), 16, 128).
             s.insert(last_pow2(rows / (sms * 8)).clamp(16, 128));
             // Two and one programs per SM.
-            s.insert(last_pow2(rows.div_ceil(2 * sms)).max(1));
+            let two_per_sm = rows.div_ceil(2 * sms).max(1);
+            s.insert(last_pow2(two_per_sm).max(1));
             s.insert(last_pow2(rows.div_ceil(sms)).max(1));
             // Exactly one wave of two programs per SM (the row kernels' usual occupancy) where
             // programs take few rows: a power of two can miss the wave by nearly half, and
@@ -245,9 +246,8 @@ impl Ctx {
             // 28%). Not for longer splits: at 65536 x 200 the exact S = 249 let the search
             // take a standalone split-K partial for LayerNorm's db that its model prices at
             // a quarter of its time (docs/perf.md, thirty-seventh session).
-            let wave = rows.div_ceil(2 * sms).max(1);
-            if wave < EXACT_WAVE_SPLIT_BELOW {
-                s.insert(wave);
+            if two_per_sm < EXACT_WAVE_SPLIT_BELOW {
+                s.insert(two_per_sm);
             }
         }
         s.into_iter().filter(|&s| rows.div_ceil(s) <= self.cfg.max_splits && s <= rows.next_power_of_two()).collect()

@@ -492,7 +492,7 @@ fn waves_time(dev: &super::device::Device, w: &Waves, bytes: f64) -> f64 {
 /// partials form by default (`schedule::flat_partials_by_default`; docs/conversion-loop-to-gpu.md,
 /// "Flat partials"), priced as it runs rather than as the row form: CTAs of `N x c` threads
 /// (`schedule::flat_threads`), each thread `FLAT_VECTORS_IN_FLIGHT` 16-byte vectors of every
-/// row input in flight, as many CTAs a SM as `FLAT_REGISTERS` leave resident, a grid of at
+/// row input in flight, as many CTAs a SM as `flat_registers` leave resident, a grid of at
 /// most those (one wave: each CTA takes an equal share of the rows) and of the
 /// `ceil(rows / S)` splits, no row reduction to wait on. Priced as the row form (a warp per row
 /// over short rows), a split of a quarter of a wave looked as fast as a full one, and the
@@ -510,7 +510,7 @@ fn flat_partials_waves(
     reductions: usize,
 ) -> Option<Waves> {
     use crate::conversion::schedule::{
-        flat_partials_by_default, flat_planned_ctas, flat_threads, FLAT_REGISTERS, FLAT_VECTORS_IN_FLIGHT,
+        flat_partials_by_default, flat_planned_ctas, flat_registers, flat_threads, FLAT_VECTORS_IN_FLIGHT,
     };
     let (_, split) = partial?;
     let v = (16 / bytes.max(1)).clamp(1, 8);
@@ -520,8 +520,7 @@ fn flat_partials_waves(
     }
     let dev = &ctx.device;
     let t = flat_threads(cols);
-    let in_flight = FLAT_VECTORS_IN_FLIGHT as u64;
-    let cap = flat_planned_ctas(dev, t, in_flight as usize).max(1);
+    let cap = flat_planned_ctas(dev, t, FLAT_VECTORS_IN_FLIGHT as usize).max(1);
     let units = rows.div_ceil(split.max(1)).min(cap * dev.sms.max(1) as u64).max(1);
     let partials = parts.iter().filter(|p| matches!(p, Kernel::Partial { .. })).count() as f64;
     Some(Waves {
@@ -540,7 +539,7 @@ fn flat_partials_waves(
         no_fills: false,
         cta_rows: false,
         warps_per_cta: t.div_ceil(32),
-        regs: FLAT_REGISTERS[in_flight.trailing_zeros().min(2) as usize],
+        regs: flat_registers(FLAT_VECTORS_IN_FLIGHT as usize),
         staged_rows: 0,
     })
 }
