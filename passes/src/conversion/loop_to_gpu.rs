@@ -2809,11 +2809,14 @@ impl<'a> KernelBuilder<'a> {
         }
         let stream = self.stream_buffers(&loads, &stores, true);
         let loads_of = |b: Value| loads.iter().filter(|&&l| l == b).count();
+        let rank = |b: Value| self.ctx.shape_of(self.ctx.value_type(b)).map_or(0, |d| d.len());
+        let full = loads.iter().map(|&b| rank(b)).max().unwrap_or(0);
         NestShape {
             rows,
             cols,
             elem_bytes,
             streams_inputs: !stream.is_empty(),
+            reduces_only: full > 0 && !stores.iter().any(|&b| rank(b) >= full),
             rereads_inputs: stream.iter().any(|&b| loads_of(b) > 1),
             ..NestShape::default()
         }

@@ -940,6 +940,15 @@ pub struct NestShape {
     /// its loads lost 0-11% (RMSNorm backward 107.7 -> 110.8 us at 65536 x 1024, 205 -> 229
     /// at 16384 x 8192) or changed nothing (gelu_bwd_bias, softmax_fwd_colsum).
     pub streams_inputs: bool,
+    /// The nest loads full-rank tensors and stores into no buffer of that rank: it only
+    /// reduces its rows (and accumulates partials). The lane and packing rules of a short
+    /// row take this, not [`NestShape::streams_inputs`]: a reduction-only kernel whose input
+    /// another kernel of the function also loads is not streamed (that kernel may find it in
+    /// L2) but loads its rows as any reduction-only row does. Before the thirty-eighth
+    /// session the rules read `streams_inputs`, and LayerNorm backward's standalone split-K
+    /// partial of db at 65536 x 200 ran 25 of 32 lanes a row where the fusion model priced 8
+    /// lanes (10.7 us priced, about 37 measured; docs/perf.md).
+    pub reduces_only: bool,
     /// With [`NestShape::streams_inputs`]: some streamed tensor is loaded by more than one
     /// load of the nest (a second pass over the row). The heuristic then streams only a
     /// register-resident row that holds the row (or stages it through shared memory), so
@@ -965,7 +974,7 @@ pub const HEAVY_ROW_ISSUE: u64 = 900;
 const ROWS_AHEAD_MAX_REGS: u64 = 232;
 
 /// Bytes of a row each lane of a short register-resident row should load where the kernel
-/// only reduces one row input ([`NestShape::streams_inputs`], one row input): fewer lanes a
+/// only reduces one row input ([`NestShape::reduces_only`], one row input): fewer lanes a
 /// row (at most four vectors a lane) until each loads this many. Measured on the H200
 /// (twenty-fourth session, untuned, bf16): row_col_stats at 1000000 x 256 331 -> 151 us with
 /// 8 lanes a row (64 bytes) instead of 32 (16), 131072 x 256 51.8 -> 30.7, 576000 x 384 191.8
@@ -1087,7 +1096,8 @@ pub fn transposed_by_default(elems: u64, elem_bytes: u32) -> bool {
 pub const THREAD_ROW_MAX_GROUP: u64 = 48;
 
 /// The rows a thread packs by default where its row is `row` bytes (of the widest row input;
-/// [`packed_rows_for`]) and the kernel `streams` its rows (it only reduces them): the fewest
+/// [`packed_rows_for`]) and whether the kernel only reduces its rows (`reduces_only`,
+/// [`NestShape::reduces_only`]): the fewest
 /// whose bytes are a multiple of 16 (8 rows of 2 bytes, 4 of 4, 2 of 8, 1 of 16 or more), or
 /// half as many, at least two, where the row's bytes are not a power of two (4 rows of 6 bytes,
 /// 2 of 12, 2 of 24, 4 of 10: 8-byte pieces), except that a kernel that only reduces its rows
@@ -1097,9 +1107,9 @@ pub const THREAD_ROW_MAX_GROUP: u64 = 48;
 /// 90.0 -> 87.6 and 79.8 -> 76.0; f32 RMSNorm at 4194304 x 3 74.1 -> 70.3; at N = 12, one row
 /// (24 bytes) against two, 69.8 against 69.35; row_col_stats (reduction only) at 8388608 x 3
 /// 51.75 against 55.45 with the half group, at 4194304 x 5 (80 bytes) 38.9 against 38.0.
-pub fn default_packed_rows(row: u64, streams: bool) -> u64 {
+pub fn default_packed_rows(row: u64, reduces_only: bool) -> u64 {
     let whole = 16 >> row.max(1).trailing_zeros().min(4);
-    if row.is_power_of_two() || streams && whole * row <= THREAD_ROW_MAX_GROUP {
+    if row.is_power_of_two() || reduces_only && whole * row <= THREAD_ROW_MAX_GROUP {
         whole
     } else {
         (whole / 2).max(2)
@@ -1705,7 +1715,7 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                 // Bytes of a row input each of `l` lanes loads.
                 let lane_bytes = |l: u64| vectors.div_ceil(l) * vbytes;
                 let before = lanes;
-                if shape.streams_inputs && shape.row_inputs == 1 && o.threads_per_row == 0 {
+                if shape.reduces_only && shape.row_inputs == 1 && o.threads_per_row == 0 {
                     while lanes > 1 && lane_bytes(lanes) < SHORT_ROW_LANE_BYTES && vectors.div_ceil(lanes / 2) <= 4 {
                         lanes /= 2;
                     }
@@ -2013,7 +2023,7 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                 // several lanes a row (N >= 256) a second row lost 15-30% (call 8).
                 let lane_bytes = per_thread * shape.fast_bytes.max(1) as u64;
                 let short_lane =
-                    shape.streams_inputs && shape.row_inputs == 1 && s.threads_per_row == 1 && lane_bytes < 16;
+                    shape.reduces_only && shape.row_inputs == 1 && s.threads_per_row == 1 && lane_bytes < 16;
                 let auto = if shape.row_inputs > 0
                     && (two >= one || heavy || short_lane)
                     && two_regs <= ROWS_AHEAD_MAX_REGS
@@ -2215,18 +2225,21 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                 // writes rows of that size (dx), packed rows take their place by default: on
                 // the H200 (twenty-seventh session, 8388608 rows) RMSNorm backward ran 59.8 ->
                 // 44.7 us at N = 2 and 77.8 -> 70.7 at N = 4, LayerNorm backward 68.3 -> 55.2,
-                // softmax_bwd_colsum 68.2 -> 60.5. A kernel that only reduces its rows (it
-                // streams them) keeps its second row in flight: row_col_stats 37.7 against
-                // 38.4 packed.
+                // softmax_bwd_colsum 68.2 -> 60.5. A kernel that only reduces its rows and
+                // took its second row in flight keeps it: row_col_stats 37.7 against 38.4
+                // packed.
                 // A thread's row bytes (of the widest row input).
                 let row = s.fast.map_or(0, |f| f.cols * shape.fast_bytes.clamp(1, 8) as u64);
-                let default = default_packed_rows(row, shape.streams_inputs) as u32;
+                let default = default_packed_rows(row, shape.reduces_only) as u32;
                 match (packed_rows_for(shape.fast_bytes, &s, 1, default), s.fast) {
                     (Ok(r), Some(f)) => {
                         // A row that is not one aligned access (a thread's row of N = 3
                         // bf16 is three 2-byte loads) is packed in a streaming kernel too.
                         let pieces = vector_pieces(f.cols as usize, shape.fast_bytes, f.cols as usize).len();
-                        let by_default = (!shape.streams_inputs || pieces > 1) && o.rows_in_flight != 2;
+                        // A reduction-only kernel that took its second row in flight keeps it
+                        // (one of several row inputs takes no second row: it packs).
+                        let second = shape.reduces_only && s.rows_in_flight_per_warp >= 2;
+                        let by_default = (!second || pieces > 1) && o.rows_in_flight != 2;
                         // The group's 16-byte accesses of the widest row input.
                         let group = r as u64 * row;
                         let elems = r as usize * f.cols as usize;
@@ -2438,10 +2451,15 @@ mod tests {
         // asked, up to PACKED_MAX_BYTES a row input.
         assert_eq!(packed(2, 2, 0).0, 4);
         assert!(packed(2, 2, 0).2.iter().any(|n| n.starts_with("packed rows: ")));
-        let reduce_only = NestShape { streams_inputs: true, ..shape(2, 2) };
+        // A reduction-only kernel of one row input takes its second row in flight instead;
+        // one of two row inputs takes no second row, so it packs.
+        let reduce_only = NestShape { streams_inputs: true, reduces_only: true, row_inputs: 1, ..shape(2, 2) };
         let s = choose_schedule(Mapping::RowFused, &reduce_only, &d, &Overrides::default());
-        assert_eq!(s.fast.map_or(0, |f| f.packed_rows), 0);
+        assert_eq!((s.fast.map_or(0, |f| f.packed_rows), s.rows_in_flight_per_warp), (0, 2));
         assert!(s.notes.0.iter().any(|n| n.contains("packed-rows=4 (a tuner knob)")), "{:?}", s.notes.0);
+        let two_inputs = NestShape { reduces_only: true, ..shape(2, 2) };
+        let s = choose_schedule(Mapping::RowFused, &two_inputs, &d, &Overrides::default());
+        assert_eq!((s.fast.map_or(0, |f| f.packed_rows), s.rows_in_flight_per_warp), (4, 1));
         assert_eq!(packed(2, 2, 1).0, 0);
         assert_eq!(packed(2, 2, 8).0, 8);
         assert_eq!(packed(2, 2, 2).0, 2);
@@ -2542,7 +2560,7 @@ mod tests {
         let s = choose_schedule(Mapping::RowFused, &shape(3, 2), &d, &o);
         assert_eq!((s.threads_per_row, s.fast.map(|f| f.vector)), (4, Some(1)));
         // A reduction-only kernel packs an odd row too (one row would be three 2-byte loads).
-        let reduce_only = NestShape { streams_inputs: true, ..shape(3, 2) };
+        let reduce_only = NestShape { streams_inputs: true, reduces_only: true, ..shape(3, 2) };
         let s = choose_schedule(Mapping::RowFused, &reduce_only, &d, &Overrides::default());
         assert_eq!(s.fast.map(|f| f.packed_rows), Some(8));
         // Asked: as many rows as asked, up to PACKED_MAX_BYTES a row input (16 rows of 6
@@ -2618,6 +2636,7 @@ mod tests {
             row_reductions: 1,
             work_per_point: 0,
             streams_inputs: false,
+            reduces_only: false,
             rereads_inputs: false,
         };
         let shape = |row_inputs: u32, hoisted: u32, partials: u32| shape_n(1024, row_inputs, hoisted, partials);
@@ -2692,6 +2711,7 @@ mod tests {
             row_reductions: 1,
             work_per_point: 0,
             streams_inputs: false,
+            reduces_only: false,
             rereads_inputs: false,
         };
         let planned =
@@ -2731,6 +2751,7 @@ mod tests {
             row_reductions: 1,
             work_per_point: 0,
             streams_inputs: false,
+            reduces_only: false,
             rereads_inputs: false,
         };
         let form = |sh: &NestShape, o: &Overrides| {
@@ -2917,6 +2938,7 @@ mod tests {
             row_reductions: 2,
             work_per_point: 18,
             streams_inputs: streams,
+            reduces_only: streams,
             rereads_inputs: rereads,
         };
         let streamed = |sh: &NestShape, m: Mapping, o: &Overrides| choose_schedule(m, sh, &d, o).stream_loads;

@@ -684,6 +684,15 @@ fn launch_shape(
             }
         }
         let col_widest = if col_widest > 0 { col_widest } else { widest };
+        let reduces_only =
+            row_inputs > 0 && !writes.iter().any(|(b, bytes)| matches!(b, Buf::Mem(_)) && *bytes >= rows * cols);
+        let in_kernel = kernel.nests();
+        let row_read_elsewhere = reads.iter().any(|(b, (_, axes))| match b {
+            Buf::Mem(m) if axes.len() > reduced.len() && reduced.iter().all(|a| axes.contains(a)) => {
+                ctx.readers.get(m).is_some_and(|r| r.iter().any(|n| !in_kernel.contains(n)))
+            }
+            _ => false,
+        });
         if let Some(w) = flat_partials_waves(ctx, parts, partial, row, (rows, cols), col_widest, row_inputs, reductions)
         {
             return LaunchShape::Waves(w);
@@ -702,9 +711,10 @@ fn launch_shape(
             row_reductions: reductions as u32,
             work_per_point: (kernel_work(parts, ctx) / (rows * cols) as f64).round() as u32,
             // A kernel that writes no [rows, cols] tensor only reduces its rows (the lowering
-            // streams their loads and sizes a short row's lanes by them).
-            streams_inputs: row_inputs > 0
-                && !writes.iter().any(|(b, bytes)| matches!(b, Buf::Mem(_)) && *bytes >= rows * cols),
+            // sizes a short row's lanes by them), and streams their loads unless a nest
+            // outside it reads them too (`LowerNest::stream_buffers`).
+            streams_inputs: reduces_only && !row_read_elsewhere,
+            reduces_only,
             rereads_inputs: false,
         };
         let s = choose_schedule(mapping, &shape, dev, &o);

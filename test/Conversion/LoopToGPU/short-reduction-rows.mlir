@@ -8,6 +8,10 @@
 // RUN: morf-opt %S/../../../examples/reduce3d.mlir --pipeline=gpu --size-hints B=1024,M=1024,N=256 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=R3D
 // A lane per row already (N = 2: 4 bytes a lane) takes its next row in flight too.
 // RUN: morf-opt %S/../../../examples/colmax_rowsum.mlir --pipeline=gpu --size-hints M=8388608,N=2 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=LANE
+// A reduction-only kernel whose input another kernel also loads (the unfused pipeline's row
+// sums of LayerNorm backward read dy, as its dx kernel does) is not streamed, but its rows take
+// the same lanes (NestShape::reduces_only, not streams_inputs).
+// RUN: morf-opt %S/../../../examples/layernorm_bwd.mlir --pipeline=gpu-unfused --size-hints M=131072,N=256 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=SHARED
 // RUN: morf-opt %S/../../../examples/row_col_stats.mlir --pipeline=gpu --size-hints M=65536,N=1024 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=LONG
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pipeline=gpu --size-hints M=1000000,N=256 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=WRITES
 // RUN: morf-opt %S/../../../examples/row_col_stats.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=1000000,N=256},canonicalize,cse,lower-loop-to-gpu{size-hints=M=1000000,N=256 threads-per-row=32 report=true})' 2>&1 >/dev/null | FileCheck %s --check-prefix=ASKED
@@ -29,6 +33,9 @@
 
 // LANE: schedule: @colmax_rowsum_k0: row_fused threads=256 threads_per_row=1 {{.*}} rows_in_flight=2
 // LANE: note: @colmax_rowsum_k0: two rows in flight: a lane per row of a reduction-only kernel loads 4 bytes of a row
+
+// SHARED: schedule: @layernorm_bwd_k1: row_fused threads=256 threads_per_row=8 rows_per_cta=32 grid<=1056 vector=4 partials=none fast=yes(N=256 vector=8 chunks=4)
+// SHARED: note: @layernorm_bwd_k1: 8 lanes a row, not 32: a reduction-only row of 256 columns and one input loads 64 bytes a lane
 
 // LONG: schedule: @row_col_stats_k0: row_fused threads=256 threads_per_row=32
 // LONG-NOT: lanes a row, not
