@@ -7,6 +7,7 @@
 #   ab_pipeline    stream colmax_rowsum.mlir M=65536,N=1024 "" "stream-loads=false" "" 2 --runs 100
 #   ab_binaries    relief examples/rmsnorm_bwd_f32.mlir M=4096,N=16384 "partials=resident" "" 2 --runs 100
 #   ab_list        --runs 100 < list          (lines "example sizes": ab_binaries of each)
+#   ab_text        unf-ln examples/layernorm_bwd.mlir M=65536,N=200 "builtin.module(...)" 1 --runs 100
 #   table_with_inductor                       (the table rows, cache copy, and Inductor's default)
 #   bench_text     mapped examples/layernorm_fwd.mlir M=65536,N=1024 "builtin.module(...,loop-map,lower-loop-to-gpu)" --runs 100
 #   tune           layernorm_bwd M=4096,N=16384 120 --warm-start --max-trials 40
@@ -81,6 +82,17 @@ ab_binaries() {
   for i in $(seq 1 "$r"); do
     B=$old bench_pipeline "$l-o$i" "$f" "$sz" "$fo" "$lo" "$@"
     bench_pipeline "$l-n$i" "$f" "$sz" "$fo" "$lo" "$@"
+  done
+}
+
+# An A/B of two builds over a whole pipeline text (bench_text; the `gpu-unfused` pipeline, say):
+# label file sizes pipeline-text rounds extra... ($OLD as in ab_binaries).
+ab_text() {
+  local l=$1 f=$2 sz=$3 p=$4 r=$5 i old=${OLD:-.device-bin/old}; shift 5
+  [ -x "$old/morf-bench" ] || { echo "$l: skipped (no $old/morf-bench)" >> "$S"; return; }
+  for i in $(seq 1 "$r"); do
+    B=$old bench_text "$l-o$i" "$f" "$sz" "$p" "$@"
+    bench_text "$l-n$i" "$f" "$sz" "$p" "$@"
   done
 }
 
