@@ -10,10 +10,10 @@
 // Seed 554: a column sum broadcast back over the rows. Row-fusing it let row j read s[k] for
 // every k while other rows were still computing them (NaN / garbage on the device).
 // CHECK-LABEL: func.func @colsum_broadcast
-// CHECK:         {morf.kernel = {kind = "reduction"}}
+// CHECK:         {morf.kernel = {kind = "reduction"{{(, priced = "[^"]*")?}}}}
 // CHECK:         mloop.parallel (%[[I:.*]], %[[J:.*]]) =
 // CHECK:           mloop.load %{{.*}}[%[[J]]]
-// CHECK:         {morf.kernel = {kind = "pointwise"}}
+// CHECK:         {morf.kernel = {kind = "pointwise"{{(, priced = "[^"]*")?}}}}
 // REPORT: @colsum_broadcast: chosen plan: nest0 ; nest1
 // GPU-LABEL: func.func @colsum_broadcast
 // GPU-COUNT-2: mgpu.launch
@@ -33,7 +33,7 @@ func.func @colsum_broadcast(%a: tensor<300x300xf32>) -> (tensor<300x300xf32>) {
 // product in one row kernel that also stores it, and the gpu pipeline compiles that.
 // CHECK-LABEL: func.func @rowmax_of_square
 // CHECK-NOT:     mloop.accumulate
-// CHECK:         {morf.kernel = {kind = "row-fused", style = "persistent"}}
+// CHECK:         {morf.kernel = {kind = "row-fused", {{(priced = "[^"]*", )?}}style = "persistent"}}
 // REPORT: @rowmax_of_square: chosen plan: rowfused.persistent[nest0 + nest1]
 // REPORT: row (inner) reduction: max
 // GPU-LABEL: func.func @rowmax_of_square
@@ -50,8 +50,8 @@ func.func @rowmax_of_square(%a0: tensor<64x64xf64> {morf.dims = ["d0", "d1"]}) -
 
 // A row sum read back at the column index, y[i, j] = a[i, j] - r[j]: not row-fused.
 // CHECK-LABEL: func.func @rowsum_at_column
-// CHECK:         {morf.kernel = {kind = "reduction"}}
-// CHECK:         {morf.kernel = {kind = "pointwise"}}
+// CHECK:         {morf.kernel = {kind = "reduction"{{(, priced = "[^"]*")?}}}}
+// CHECK:         {morf.kernel = {kind = "pointwise"{{(, priced = "[^"]*")?}}}}
 // REPORT: @rowsum_at_column: chosen plan: nest0 ; nest1
 func.func @rowsum_at_column(%a: tensor<16x16xf32>) -> (tensor<16x16xf32>) {
   %r = mtensor.reduce sum %a dims [1] : tensor<16x16xf32> -> tensor<16xf32>
@@ -64,7 +64,7 @@ func.func @rowsum_at_column(%a: tensor<16x16xf32>) -> (tensor<16x16xf32>) {
 
 // Its legal twin, y[i, j] = a[i, j] - r[i], reads the row's own sum: still one row kernel.
 // CHECK-LABEL: func.func @rowsum_at_row
-// CHECK:         {morf.kernel = {kind = "row-fused", style = "persistent"}}
+// CHECK:         {morf.kernel = {kind = "row-fused", {{(priced = "[^"]*", )?}}style = "persistent"}}
 // REPORT: @rowsum_at_row: chosen plan: rowfused.persistent[nest0 + nest1]
 func.func @rowsum_at_row(%a: tensor<16x16xf32>) -> (tensor<16x16xf32>) {
   %r = mtensor.reduce sum %a dims [1] : tensor<16x16xf32> -> tensor<16xf32>
@@ -77,8 +77,8 @@ func.func @rowsum_at_row(%a: tensor<16x16xf32>) -> (tensor<16x16xf32>) {
 
 // 3-D: r[i, j] (a sum over k) read back as r[j, k]: not row-fused.
 // CHECK-LABEL: func.func @rowsum3d_shifted
-// CHECK:         {morf.kernel = {kind = "reduction"}}
-// CHECK:         {morf.kernel = {kind = "pointwise"}}
+// CHECK:         {morf.kernel = {kind = "reduction"{{(, priced = "[^"]*")?}}}}
+// CHECK:         {morf.kernel = {kind = "pointwise"{{(, priced = "[^"]*")?}}}}
 // REPORT: @rowsum3d_shifted: chosen plan: nest0 ; nest1
 func.func @rowsum3d_shifted(%a: tensor<8x8x8xf32>) -> (tensor<8x8x8xf32>) {
   %r = mtensor.reduce sum %a dims [2] : tensor<8x8x8xf32> -> tensor<8x8xf32>
@@ -94,8 +94,8 @@ func.func @rowsum3d_shifted(%a: tensor<8x8x8xf32>) -> (tensor<8x8x8xf32>) {
 // the column partial, then the final.
 // CHECK-LABEL: func.func @square_row_and_column
 // CHECK:         mloop.accumulate max
-// CHECK:         {morf.kernel = {kind = "row-fused", split = {{[0-9]+}}, style = "persistent"}}
-// CHECK:         {morf.kernel = {kind = "final", split = {{[0-9]+}}}}
+// CHECK:         {morf.kernel = {kind = "row-fused", {{(priced = "[^"]*", )?}}split = {{[0-9]+}}, style = "persistent"}}
+// CHECK:         {morf.kernel = {kind = "final", {{(priced = "[^"]*", )?}}split = {{[0-9]+}}}}
 // REPORT: nest0: reduce sum {{.*}} row (inner) reduction
 // REPORT: nest1: reduce max {{.*}} column (outer) reduction
 func.func @square_row_and_column(%a: tensor<?x?xf32> {morf.dims = ["M", "M"]}) -> (tensor<?xf32>, tensor<?xf32>) {

@@ -15,7 +15,7 @@
 // RMS:           mloop.rsqrt
 // RMS:           mloop.parallel (%[[J:.*]]) =
 // RMS:             mloop.store %{{.*}}[%[[I]], %[[J]]]
-// RMS:         } attributes {morf.kernel = {kind = "row-fused", style = "persistent"}}
+// RMS:         } attributes {morf.kernel = {kind = "row-fused", {{(priced = "[^"]*", )?}}style = "persistent"}}
 // RMS-NOT:     mloop.parallel
 // RMS:         func.return
 
@@ -29,5 +29,5 @@
 // LN-LABEL: func.func @layernorm_fwd
 // LN-NOT:     mloop.accumulate
 // LN-NOT:     kind = "reduction"
-// LN:         attributes {morf.kernel = {kind = "row-fused", style = "persistent"}}
+// LN:         attributes {morf.kernel = {kind = "row-fused", {{(priced = "[^"]*", )?}}style = "persistent"}}
 // LN-NOT:     mloop.parallel

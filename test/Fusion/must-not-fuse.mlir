@@ -6,8 +6,8 @@
 // No shared input: two groups, each its own kernel, nothing to save.
 // CHECK-LABEL: func.func @no_shared
 // CHECK-NOT:     mloop.accumulate
-// CHECK:         {morf.kernel = {kind = "reduction"}}
-// CHECK:         {morf.kernel = {kind = "reduction"}}
+// CHECK:         {morf.kernel = {kind = "reduction"{{(, priced = "[^"]*")?}}}}
+// CHECK:         {morf.kernel = {kind = "reduction"{{(, priced = "[^"]*")?}}}}
 // REPORT: @no_shared: chosen plan: nest0 ; nest1
 // REPORT: (fewer than two reductions)
 func.func @no_shared(%a: tensor<?x?xf32> {morf.dims = ["M", "N"]}, %b: tensor<?x?xf32> {morf.dims = ["M", "N"]})
@@ -23,11 +23,11 @@ func.func @no_shared(%a: tensor<?x?xf32> {morf.dims = ["M", "N"]}, %b: tensor<?x
 // cannot join the row kernel (the column result exists only after the final), so it stays a
 // kernel of its own after the final.
 // CHECK-LABEL: func.func @col_consumed
-// CHECK:         {morf.kernel = {kind = "row-fused", split = {{[0-9]+}}, style = "persistent"}}
-// CHECK:         {morf.kernel = {kind = "final", split = {{[0-9]+}}}}
+// CHECK:         {morf.kernel = {kind = "row-fused", {{(priced = "[^"]*", )?}}split = {{[0-9]+}}, style = "persistent"}}
+// CHECK:         {morf.kernel = {kind = "final", {{(priced = "[^"]*", )?}}split = {{[0-9]+}}}}
 // CHECK:         mloop.parallel (%[[I:.*]], %[[J:.*]]) =
 // CHECK:           mloop.load %x[%[[I]], %[[J]]]
-// CHECK:         {morf.kernel = {kind = "pointwise"}}
+// CHECK:         {morf.kernel = {kind = "pointwise"{{(, priced = "[^"]*")?}}}}
 // REPORT: @col_consumed: chosen plan: rowfused.persistent[nest0 + partial(nest1, S={{[0-9]+}})] ; final(nest1, S={{[0-9]+}}) ; nest2
 func.func @col_consumed(%x: tensor<?x?xf32> {morf.dims = ["M", "N"]}) -> (tensor<?xf32>, tensor<?x?xf32>) {
   %m = mtensor.dim %x, 0 : tensor<?x?xf32>

@@ -45,9 +45,9 @@
 // CHECK:       %workspace = mloop.alloc(%[[NS]], %{{.*}}) : !mloop.buffer<?x?xf32>
 // CHECK:         mloop.div %arg0, %[[S]] : index
 // CHECK-NEXT:    mloop.accumulate sum %{{.*}}, %workspace[
-// CHECK:       } attributes {morf.kernel = {kind = "row-fused", partials = 264, style = "persistent"}}
+// CHECK:       } attributes {morf.kernel = {kind = "row-fused", partials = 264, {{(priced = "[^"]*", )?}}style = "persistent"}}
 // CHECK:       mloop.reduce sum (%split) = (%{{.*}}) to (%[[NS]])
-// CHECK:       } attributes {morf.kernel = {kind = "final", partials = 264}}
+// CHECK:       } attributes {morf.kernel = {kind = "final", partials = 264{{(, priced = "[^"]*")?}}}}
 
 // REPORT: @rmsnorm_bwd: partials=264: each column reduction's split is ceil(rows / 264) rows at run time, in place of the plan's fixed split
 
@@ -66,12 +66,12 @@
 // RES-NOT:     mloop.resident_programs
 // RES:         %workspace = mloop.alloc
 // RES:         %workspace_1 = mloop.alloc
-// RES:         } attributes {morf.kernel = {kind = "row-fused", partials = "resident", style = "persistent"}}
+// RES:         } attributes {morf.kernel = {kind = "row-fused", partials = "resident", {{(priced = "[^"]*", )?}}style = "persistent"}}
 
 // LONGREP: @layernorm_bwd: note: 2 partial(s) keep the plan's constant split: at the hinted size the plan has at most one wave of them (1 x 132), which the occupancy could not lengthen
 
 // LONG-NOT:    mloop.resident_programs
-// LONG:        } attributes {morf.kernel = {kind = "row-fused", split = 32, style = "looped"}}
+// LONG:        } attributes {morf.kernel = {kind = "row-fused", {{(priced = "[^"]*", )?}}split = 32, style = "looped"}}
 
 // RESGPU-LABEL: func.func @layernorm_bwd
 // RESGPU:       %[[R:.*]] = mgpu.resident_blocks @layernorm_bwd_k0 threads(%{{.*}}) shared(%{{.*}})

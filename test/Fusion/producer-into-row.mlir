@@ -26,8 +26,8 @@
 // CHECK:             %[[V:.*]] = mloop.add
 // CHECK:             mloop.store %[[V]], %[[S]][%[[I]], %[[J]]]
 // CHECK:             mloop.accumulate sum %[[V]], %{{.*}}
-// CHECK:         } attributes {morf.kernel = {kind = "row-fused", split = {{[0-9]+}}, style = "persistent"}}
-// CHECK:         } attributes {morf.kernel = {kind = "final", split = {{[0-9]+}}}}
+// CHECK:         } attributes {morf.kernel = {kind = "row-fused", {{(priced = "[^"]*", )?}}split = {{[0-9]+}}, style = "persistent"}}
+// CHECK:         } attributes {morf.kernel = {kind = "final", {{(priced = "[^"]*", )?}}split = {{[0-9]+}}}}
 // CHECK-NOT:     mloop.parallel
 
 // REPORT: chosen plan: rowfused.persistent[nest0 + nest1 + partial(nest2, S={{[0-9]+}})] ; final(nest2, S={{[0-9]+}})
@@ -37,7 +37,7 @@
 // OFF:         %[[S:.*]] = mloop.alloc(%{{.*}}, %{{.*}}) : !mloop.buffer<?x?xf32>
 // OFF:         mloop.parallel
 // OFF:           mloop.store %{{.*}}, %[[S]][
-// OFF:         } attributes {morf.kernel = {kind = "pointwise"{{.*}}}}
+// OFF:         } attributes {morf.kernel = {kind = "pointwise"{{.*}}{{(, priced = "[^"]*")?}}}}
 // OFF:         mloop.reduce sum
 // OFF-NEXT:      mloop.load %[[S]][
 

@@ -498,6 +498,9 @@ fn partials_to_rows(
         let outer = ctx.create_op(mloop::ParallelOp::state(loc, &bounds).region(outer_region));
         ctx.insert_op_before(op, outer);
         let mut attrs = vec![(ctx.sym("kind"), ctx.str_attr("row-fused"))];
+        if let Some(priced) = kernel_entry(ctx, op, "priced") {
+            attrs.push((ctx.sym("priced"), priced));
+        }
         if let Some(split) = split {
             attrs.push((ctx.sym("split"), ctx.i64_attr(split)));
         }
@@ -1075,11 +1078,20 @@ fn lower_function(ctx: &mut Context, mblock: BlockId, func: OpId, opts: &LoopToG
 fn schedule_report(ctx: &Context, nest: OpId, launches: &[(String, Schedule, bool)], why: &[Fallback]) -> String {
     let loc = ctx.loc_prefix(ctx.op_loc(nest));
     let mut out = String::new();
-    for (kernel, s, from_ir) in launches {
+    // The schedule the fusion model priced the kernel with (`morf.kernel`'s `priced`, written
+    // with the fusion report), said where the first launch runs another.
+    let priced = kernel_entry(ctx, nest, "priced").and_then(|v| ctx.attr_str(v)).map(str::to_string);
+    for (i, (kernel, s, from_ir)) in launches.iter().enumerate() {
         let source = if *from_ir { "the nest's morf.schedule attribute" } else { "the heuristic" };
-        out.push_str(&format!("{loc}: schedule: @{kernel}: {} (from {source})\n", s.summary()));
+        let summary = s.summary();
+        out.push_str(&format!("{loc}: schedule: @{kernel}: {summary} (from {source})\n"));
         for n in &s.notes.0 {
             out.push_str(&format!("{loc}: note: @{kernel}: {n}\n"));
+        }
+        if let Some(p) = priced.as_ref().filter(|p| i == 0 && **p != summary) {
+            out.push_str(&format!(
+                "{loc}: note: @{kernel}: the fusion model priced this kernel with another schedule, {p}: its cost in the fusion report is that schedule's\n"
+            ));
         }
     }
     let reduces =

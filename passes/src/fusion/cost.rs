@@ -91,6 +91,12 @@ pub struct KernelCost {
     pub feasible: bool,
     /// Why it is infeasible, or how a row is held; empty otherwise.
     pub note: String,
+    /// The schedule of `lower-loop-to-gpu`'s heuristic the model priced the kernel with
+    /// ([`Schedule::summary`](crate::conversion::schedule::Schedule::summary)); empty where
+    /// it priced none (finals, a thread per point, flat partials). The fusion pass writes it
+    /// into the kernel's `morf.kernel` attribute (`priced`), and the lowering's schedule
+    /// report says where the schedule it runs differs.
+    pub schedule: String,
 }
 
 /// The cost of a plan, per kernel and in total.
@@ -158,6 +164,7 @@ pub fn kernel_cost(kernel: &Kernel, ctx: &Ctx) -> KernelCost {
         time_s: 0.0,
         feasible: true,
         note: String::new(),
+        schedule: String::new(),
     };
     for (buf, (bytes, _)) in &reads {
         match buf {
@@ -245,7 +252,7 @@ pub fn kernel_cost(kernel: &Kernel, ctx: &Ctx) -> KernelCost {
     let bw = dev.copy_bandwidth_bytes_per_s;
     // The launches the lowering emits for this kernel and how much bandwidth they draw
     // (module docs, "Occupancy").
-    let shape = launch_shape(kernel, ctx, &reads, &writes, partial, row);
+    let shape = launch_shape(kernel, ctx, &reads, partial, row);
     let (dram_s, launches) = match &shape {
         // In the row kernel's grid, behind a grid barrier (`lower-loop-to-gpu{final=grid}`).
         LaunchShape::Final { ctas } => (GRID_BARRIER_S + bytes / (bw * final_efficiency(*ctas)), 0),
@@ -283,6 +290,9 @@ pub fn kernel_cost(kernel: &Kernel, ctx: &Ctx) -> KernelCost {
                 c.note.push_str(&format!(", {} rows staged", w.staged_rows));
             }
         }
+    }
+    if let LaunchShape::Waves(w) = &shape {
+        c.schedule = w.schedule.clone();
     }
     c.launches = launches;
     c.ctas = match &shape {
@@ -406,6 +416,8 @@ struct Waves {
     /// Rows each CTA keeps in flight through shared memory (row kernels; 0 for none), for
     /// the report.
     staged_rows: u32,
+    /// The heuristic's schedule priced (`Schedule::summary`; empty where none).
+    schedule: String,
 }
 
 /// The launches the lowering emits for a kernel.
@@ -541,6 +553,7 @@ fn flat_partials_waves(
         warps_per_cta: t.div_ceil(32),
         regs: flat_registers(FLAT_VECTORS_IN_FLIGHT as usize),
         staged_rows: 0,
+        schedule: String::new(),
     })
 }
 
@@ -612,7 +625,6 @@ fn launch_shape(
     kernel: &Kernel,
     ctx: &Ctx,
     reads: &BTreeMap<Buf, (u64, Vec<super::Axis>)>,
-    writes: &BTreeMap<Buf, u64>,
     partial: Option<(usize, u64)>,
     row: Option<usize>,
 ) -> LaunchShape {
@@ -678,14 +690,23 @@ fn launch_shape(
                 hoisted += 1;
             }
         }
-        for (b, bytes) in writes {
-            if matches!(b, Buf::Mem(_)) && *bytes >= rows * cols {
-                col_widest = col_widest.max(bytes / (rows * cols));
-            }
+        // Row outputs: [rows, cols] tensors a nest of the kernel writes, known by their axes
+        // (by bytes, a per-row f32 result of rows of N <= 4 bf16 looked like one).
+        let row_out = parts
+            .iter()
+            .filter_map(|p| match p {
+                Kernel::Nest(n) => Some(*n),
+                _ => None,
+            })
+            .flat_map(|n| ctx.nest(n).writes.iter())
+            .filter(|a| a.axes.len() > reduced.len() && reduced.iter().all(|x| a.axes.contains(x)))
+            .map(|a| a.elem_bytes as u64)
+            .max();
+        if let Some(b) = row_out {
+            col_widest = col_widest.max(b);
         }
         let col_widest = if col_widest > 0 { col_widest } else { widest };
-        let reduces_only =
-            row_inputs > 0 && !writes.iter().any(|(b, bytes)| matches!(b, Buf::Mem(_)) && *bytes >= rows * cols);
+        let reduces_only = row_inputs > 0 && row_out.is_none();
         let in_kernel = kernel.nests();
         let row_read_elsewhere = reads.iter().any(|(b, (_, axes))| match b {
             Buf::Mem(m) if axes.len() > reduced.len() && reduced.iter().all(|a| axes.contains(a)) => {
@@ -697,12 +718,28 @@ fn launch_shape(
         {
             return LaunchShape::Waves(w);
         }
+        // The widest element the kernel loads or stores, as the lowering counts it
+        // (`LowerNest::nest_shape`: its written reductions too, not the partials it
+        // accumulates).
+        let mut elem_bytes = widest;
+        for p in parts {
+            if let Kernel::Nest(n) = p {
+                // What it stores: a buffer read outside the kernel, or an output (a row's
+                // reduction that only the kernel reads stays in registers).
+                for a in ctx.nest(*n).writes.iter().filter(|a| {
+                    ctx.cfg.outputs.contains(&a.buffer)
+                        || ctx.readers.get(&a.buffer).is_none_or(|r| r.iter().any(|m| !in_kernel.contains(m)))
+                }) {
+                    elem_bytes = elem_bytes.max(a.elem_bytes as u64);
+                }
+            }
+        }
         let fused_row = matches!(kernel, Kernel::Fused { style: Some(_), .. }) || row.is_none();
         let mapping = if fused_row { Mapping::RowFused } else { Mapping::RowReduction };
         let shape = NestShape {
             rows: Some(rows),
             cols: Some(cols),
-            elem_bytes: widest as u32,
+            elem_bytes: elem_bytes as u32,
             partials: partials as u32,
             shared_ok: true,
             fast_bytes: if fused_row { col_widest as u32 } else { 0 },
@@ -775,6 +812,7 @@ fn launch_shape(
             warps_per_cta: t.div_ceil(32),
             regs,
             staged_rows: s.staged_rows,
+            schedule: s.summary(),
         });
     }
     if let Some(Kernel::Final { nest, .. }) = parts.first() {
@@ -830,6 +868,7 @@ fn launch_shape(
                 warps_per_cta: t.div_ceil(32),
                 regs: 0,
                 staged_rows: 0,
+                schedule: String::new(),
             };
             LaunchShape::SplitK { partial: w, ctas: final_ctas(cols, dev), ws_bytes: blocks * cols * 4 }
         }
@@ -857,6 +896,7 @@ fn launch_shape(
                 warps_per_cta: t.div_ceil(32),
                 regs: 0,
                 staged_rows: 0,
+                schedule: String::new(),
             })
         }
         _ => LaunchShape::Waves(Waves {
@@ -874,6 +914,7 @@ fn launch_shape(
             warps_per_cta: t.div_ceil(32),
             regs: 0,
             staged_rows: 0,
+            schedule: String::new(),
         }),
     }
 }

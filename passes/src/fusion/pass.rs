@@ -400,7 +400,20 @@ impl FuseMixedReductions {
             }
             None
         };
-        materialize(ctx, f, &summary, &res.chosen, partials)
+        // With the report: the schedule the cost model priced each kernel of the chosen plan
+        // with, by kernel, for the kernels' `morf.kernel` attributes (`priced`; the lowering's
+        // schedule report says where it differs).
+        let priced: HashMap<String, String> = res
+            .candidates
+            .iter()
+            .filter(|_| self.report)
+            .find(|(p, _)| *p == res.chosen)
+            .map(|(_, c)| c.kernels.iter().filter(|k| !k.schedule.is_empty()))
+            .into_iter()
+            .flatten()
+            .map(|k| (k.label.clone(), k.schedule.clone()))
+            .collect();
+        materialize(ctx, f, &summary, &res.chosen, partials, &priced)
     }
 
     /// Summarizes the top-level nests of `f`, or says why the function is not searched.
@@ -878,7 +891,24 @@ enum SplitAttr {
 
 /// Sets `morf.kernel = {kind, style?, split? | partials?}` on `op`.
 fn set_kernel_attr(ctx: &mut Context, op: OpId, kind: &str, style: Option<RowStyle>, split: Option<SplitAttr>) {
+    set_kernel_attr_priced(ctx, op, kind, style, split, None);
+}
+
+/// [`set_kernel_attr`], with `priced = "..."`: the schedule of `lower-loop-to-gpu`'s heuristic
+/// the cost model priced the kernel with (`KernelCost::schedule`), which the lowering compares
+/// with the schedule it takes.
+fn set_kernel_attr_priced(
+    ctx: &mut Context,
+    op: OpId,
+    kind: &str,
+    style: Option<RowStyle>,
+    split: Option<SplitAttr>,
+    priced: Option<&String>,
+) {
     let mut entries = vec![(ctx.sym("kind"), ctx.str_attr(kind))];
+    if let Some(p) = priced {
+        entries.push((ctx.sym("priced"), ctx.str_attr(p)));
+    }
     if let Some(s) = style {
         let t = match s {
             RowStyle::Persistent => "persistent",
@@ -927,7 +957,14 @@ fn normalize_top_level(ctx: &mut Context, body: BlockId) {
 
 /// Rewrites `f` into `plan`'s kernels; with `partials`, every partial takes at most that
 /// many splits, sized at run time ([`SplitSize::Partials`]).
-fn materialize(ctx: &mut Context, f: OpId, s: &Summary, plan: &Plan, partials: Option<SplitSize>) -> PassResult {
+fn materialize(
+    ctx: &mut Context,
+    f: OpId,
+    s: &Summary,
+    plan: &Plan,
+    partials: Option<SplitSize>,
+    priced: &HashMap<String, String>,
+) -> PassResult {
     let body = body_block(ctx, f).expect("summarized");
     normalize_top_level(ctx, body);
     // One value per axis for every loop bound, so that same-domain checks are identity.
@@ -1035,7 +1072,14 @@ fn materialize(ctx: &mut Context, f: OpId, s: &Summary, plan: &Plan, partials: O
                 };
                 set_kernel_attr(ctx, s.nests[*i], kind, None, None);
             }
-            Kernel::Partial { nest, split } => set_kernel_attr(ctx, partial_op[nest], "pointwise", None, own(*split)),
+            Kernel::Partial { nest, split } => set_kernel_attr_priced(
+                ctx,
+                partial_op[nest],
+                "pointwise",
+                None,
+                own(*split),
+                priced.get(&k.to_string()),
+            ),
             Kernel::Final { nest, split } => set_kernel_attr(ctx, s.nests[*nest], "final", None, own(*split)),
             Kernel::Fused { members, style: None } => {
                 let ops: Vec<OpId> = members.iter().map(op_of).collect();
@@ -1053,7 +1097,7 @@ fn materialize(ctx: &mut Context, f: OpId, s: &Summary, plan: &Plan, partials: O
                 } else {
                     "pointwise"
                 };
-                set_kernel_attr(ctx, ops[0], kind, None, split);
+                set_kernel_attr_priced(ctx, ops[0], kind, None, split, priced.get(&k.to_string()));
             }
             Kernel::Fused { members, style: Some(style) } => {
                 // Row reductions and per-row pointwise work (domain = the row loop's) share the
@@ -1110,7 +1154,7 @@ fn materialize(ctx: &mut Context, f: OpId, s: &Summary, plan: &Plan, partials: O
                 // Rows over several kept dims become one flat row loop (the 1-D shape the
                 // row-fused GPU mapping takes; partials W[flat(rows) div S, j] become W[r div S, j]).
                 let r = collapse_parallel_dims(ctx, r)?;
-                set_kernel_attr(ctx, r, "row-fused", Some(*style), split);
+                set_kernel_attr_priced(ctx, r, "row-fused", Some(*style), split, priced.get(&k.to_string()));
             }
         }
     }

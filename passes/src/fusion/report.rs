@@ -167,6 +167,9 @@ fn group(w: &mut String, gi: usize, g: &GroupResult, ctx: &Ctx, all: &[NestInfo]
     }
     let chosen_cost = cost::plan_cost(&g.chosen, ctx);
     let _ = writeln!(w, "chosen: {} ({})", g.chosen, us(chosen_cost.total_s));
+    for k in chosen_cost.kernels.iter().filter(|k| !k.schedule.is_empty()) {
+        let _ = writeln!(w, "  priced schedule of {}: {}", k.label, k.schedule);
+    }
     for k in &g.chosen.kernels {
         if let Kernel::Fused { members, style: Some(RowStyle::Looped) } = k {
             let persistent = Kernel::Fused { members: members.clone(), style: Some(RowStyle::Persistent) };
