@@ -368,7 +368,7 @@ impl FuseMixedReductions {
         // A split decoupled from the size: only where every partial runs in a row-fused kernel
         // (the persistent grid's CTAs then take one balanced split each); other forms keep the
         // fixed split, and the report says so.
-        let partials = if self.partials.is_none() {
+        let partials = if self.partials.is_none() || res.chosen.partials() == 0 {
             None
         } else if partials_all_row_fused(&res.chosen) {
             if self.report {
