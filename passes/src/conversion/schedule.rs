@@ -2230,7 +2230,11 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                 // packed.
                 // A thread's row bytes (of the widest row input).
                 let row = s.fast.map_or(0, |f| f.cols * shape.fast_bytes.clamp(1, 8) as u64);
-                let default = default_packed_rows(row, shape.reduces_only) as u32;
+                // The 16-byte group of a reduction-only kernel was measured where it streams
+                // its rows; one whose input a later kernel reads again (not streamed) packs
+                // the half group: the gpu-unfused LayerNorm backward at 8388608 x 3 ran 526.1
+                // us with 8 rows against 501.9 with 4 (thirty-eighth session, H100).
+                let default = default_packed_rows(row, shape.reduces_only && shape.streams_inputs) as u32;
                 match (packed_rows_for(shape.fast_bytes, &s, 1, default), s.fast) {
                     (Ok(r), Some(f)) => {
                         // A row that is not one aligned access (a thread's row of N = 3
