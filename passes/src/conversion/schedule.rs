@@ -946,8 +946,8 @@ pub struct NestShape {
     /// another kernel of the function also loads is not streamed (that kernel may find it in
     /// L2) but loads its rows as any reduction-only row does. Before the thirty-eighth
     /// session the rules read `streams_inputs`, and LayerNorm backward's standalone split-K
-    /// partial of db at 65536 x 200 ran 25 of 32 lanes a row where the fusion model priced 8
-    /// lanes (10.7 us priced, about 37 measured; docs/perf.md).
+    /// partial of db at 65536 x 200 ran a warp a row (25 of 32 lanes busy) where the fusion
+    /// model priced 8 lanes (docs/perf.md, thirty-eighth session).
     pub reduces_only: bool,
     /// With [`NestShape::streams_inputs`]: some streamed tensor is loaded by more than one
     /// load of the nest (a second pass over the row). The heuristic then streams only a
