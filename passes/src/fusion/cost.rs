@@ -93,7 +93,7 @@ pub struct KernelCost {
     pub note: String,
     /// The schedule of `lower-loop-to-gpu`'s heuristic the model priced the kernel with
     /// ([`Schedule::summary`](crate::conversion::schedule::Schedule::summary)); empty where
-    /// it priced none (finals, a thread per point, flat partials). The fusion pass writes it
+    /// it priced none (finals, a thread per point). The fusion pass writes it
     /// into the kernel's `morf.kernel` attribute (`priced`), and the lowering's schedule
     /// report says where the schedule it runs differs.
     pub schedule: String,
@@ -714,10 +714,6 @@ fn launch_shape(
             }
             _ => false,
         });
-        if let Some(w) = flat_partials_waves(ctx, parts, partial, row, (rows, cols), col_widest, row_inputs, reductions)
-        {
-            return LaunchShape::Waves(w);
-        }
         // The widest element the kernel loads or stores, as the lowering counts it
         // (`LowerNest::nest_shape`: its written reductions too, not the partials it
         // accumulates).
@@ -733,6 +729,25 @@ fn launch_shape(
                     elem_bytes = elem_bytes.max(a.elem_bytes as u64);
                 }
             }
+        }
+        if let Some(mut w) =
+            flat_partials_waves(ctx, parts, partial, row, (rows, cols), col_widest, row_inputs, reductions)
+        {
+            // The schedule the lowering gives flat partials (`KernelBuilder::flat_partials`):
+            // the thread-per-point heuristic's, with the flat CTA and vector.
+            let shape = NestShape {
+                rows: Some(rows),
+                cols: Some(cols),
+                elem_bytes: elem_bytes as u32,
+                streams_inputs: reduces_only && !row_read_elsewhere,
+                reduces_only,
+                ..NestShape::default()
+            };
+            let mut s = choose_schedule(Mapping::PartialPointwise, &shape, dev, &o);
+            s.threads = crate::conversion::schedule::flat_threads(cols) as u32;
+            s.vector = (16 / col_widest.max(1)).clamp(1, 8) as u32;
+            w.schedule = s.summary();
+            return LaunchShape::Waves(w);
         }
         let fused_row = matches!(kernel, Kernel::Fused { style: Some(_), .. }) || row.is_none();
         let mapping = if fused_row { Mapping::RowFused } else { Mapping::RowReduction };
