@@ -57,7 +57,7 @@
 // GPU:         mgpu.func @rmsnorm_bwd_k0
 
 // IGNORED: partials ignored: a partial of the chosen plan runs outside a row-fused kernel, which needs a fixed split
-// IGNORED: {kind = "pointwise", split =
+// IGNORED: {kind = "pointwise", {{(priced = "[^"]*", )?}}split =
 // BAD: pass 'fuse-mixed-reductions': option 'partials' expects 0, a count of partials, 'resident' or 'resident*R' (R in 1..=64), got 'many'
 // BAD2: option 'partials' expects 0, a count of partials, 'resident' or 'resident*R' (R in 1..=64), got 'resident*65'
 
