@@ -77,22 +77,25 @@ ab_pipeline() {
 # earlier commit's release build) as LABEL-oN, then this build's as LABEL-nN, ROUNDS times over:
 # label file sizes fuse-opts lower-opts rounds extra... Skipped, and said, without $OLD.
 ab_binaries() {
-  local l=$1 f=$2 sz=$3 fo=$4 lo=$5 r=$6 i old=${OLD:-.device-bin/old}; shift 6
-  [ -x "$old/morf-bench" ] || { echo "$l: skipped (no $old/morf-bench)" >> "$S"; return; }
-  for i in $(seq 1 "$r"); do
-    B=$old bench_pipeline "$l-o$i" "$f" "$sz" "$fo" "$lo" "$@"
-    bench_pipeline "$l-n$i" "$f" "$sz" "$fo" "$lo" "$@"
-  done
+  local l=$1 f=$2 sz=$3 fo=$4 lo=$5 r=$6; shift 6
+  ab_rounds bench_pipeline "$l" "$r" "$f" "$sz" "$fo" "$lo" "$@"
 }
 
 # An A/B of two builds over a whole pipeline text (bench_text; the `gpu-unfused` pipeline, say):
 # label file sizes pipeline-text rounds extra... ($OLD as in ab_binaries).
 ab_text() {
-  local l=$1 f=$2 sz=$3 p=$4 r=$5 i old=${OLD:-.device-bin/old}; shift 5
+  local l=$1 f=$2 sz=$3 p=$4 r=$5; shift 5
+  ab_rounds bench_text "$l" "$r" "$f" "$sz" "$p" "$@"
+}
+
+# The rounds of ab_binaries and ab_text: bench helper, label, rounds, the helper's arguments
+# after its label. Skipped, and said, without $OLD.
+ab_rounds() {
+  local fn=$1 l=$2 r=$3 i old=${OLD:-.device-bin/old}; shift 3
   [ -x "$old/morf-bench" ] || { echo "$l: skipped (no $old/morf-bench)" >> "$S"; return; }
   for i in $(seq 1 "$r"); do
-    B=$old bench_text "$l-o$i" "$f" "$sz" "$p" "$@"
-    bench_text "$l-n$i" "$f" "$sz" "$p" "$@"
+    B=$old "$fn" "$l-o$i" "$@"
+    "$fn" "$l-n$i" "$@"
   done
 }
 

@@ -2821,17 +2821,27 @@ impl<'a> KernelBuilder<'a> {
         }
         let stream = self.stream_buffers(&loads, &stores, true);
         let loads_of = |b: Value| loads.iter().filter(|&&l| l == b).count();
-        let rank = |b: Value| self.ctx.shape_of(self.ctx.value_type(b)).map_or(0, |d| d.len());
-        let full = loads.iter().map(|&b| rank(b)).max().unwrap_or(0);
         NestShape {
             rows,
             cols,
             elem_bytes,
             streams_inputs: !stream.is_empty(),
-            reduces_only: full > 0 && !stores.iter().any(|&b| rank(b) >= full),
+            reduces_only: self.reduces_only(&loads, &stores),
             rereads_inputs: stream.iter().any(|&b| loads_of(b) > 1),
             ..NestShape::default()
         }
+    }
+
+    /// The rank of buffer `b` (0 for a scalar or an unranked value).
+    fn buffer_rank(&self, b: Value) -> usize {
+        self.ctx.shape_of(self.ctx.value_type(b)).map_or(0, |d| d.len())
+    }
+
+    /// Whether the nest with these loads and stores only reduces its rows: it loads tensors
+    /// and stores into none of the largest rank it loads ([`NestShape::reduces_only`]).
+    fn reduces_only(&self, loads: &[Value], stores: &[Value]) -> bool {
+        let full = loads.iter().map(|&b| self.buffer_rank(b)).max().unwrap_or(0);
+        full > 0 && !stores.iter().any(|&b| self.buffer_rank(b) >= full)
     }
 
     /// The buffers whose loads a streaming schedule marks ([`Schedule::stream_loads`]): the
@@ -2841,9 +2851,9 @@ impl<'a> KernelBuilder<'a> {
     /// reductions, and partials it accumulates) and leaves out those another nest loads;
     /// otherwise (asked by the option or the schedule attribute) all of them.
     fn stream_buffers(&self, loads: &[Value], stores: &[Value], heuristic: bool) -> Vec<Value> {
-        let rank = |b: Value| self.ctx.shape_of(self.ctx.value_type(b)).map_or(0, |d| d.len());
+        let rank = |b: Value| self.buffer_rank(b);
         let full = loads.iter().map(|b| rank(*b)).max().unwrap_or(0);
-        if full == 0 || (heuristic && stores.iter().any(|b| rank(*b) >= full)) {
+        if full == 0 || (heuristic && !self.reduces_only(loads, stores)) {
             return Vec::new();
         }
         // Tensors another top-level nest of the function also loads stay cached: a later

@@ -129,6 +129,13 @@ impl CostBreakdown {
 
 const REG_OVERHEAD: u64 = 32;
 
+/// Whether buffer `b`, written by the kernel of nests `in_kernel`, goes to memory: readers
+/// outside the kernel, or none at all (an output).
+fn escapes(ctx: &Ctx, b: usize, in_kernel: &BTreeSet<usize>) -> bool {
+    ctx.cfg.outputs.contains(&b)
+        || ctx.readers.get(&b).is_none_or(|r| r.is_empty() || r.iter().any(|n| !in_kernel.contains(n)))
+}
+
 /// The cost of one kernel.
 pub fn kernel_cost(kernel: &Kernel, ctx: &Ctx) -> KernelCost {
     let dev = &ctx.device;
@@ -176,11 +183,7 @@ pub fn kernel_cost(kernel: &Kernel, ctx: &Ctx) -> KernelCost {
         match buf {
             Buf::Ws(_) => c.workspace_bytes += bytes,
             Buf::Mem(b) => {
-                // Readers outside this kernel, or none at all (an output), need it in memory.
-                let readers = ctx.readers.get(b);
-                let escapes = ctx.cfg.outputs.contains(b)
-                    || readers.is_none_or(|r| r.is_empty() || r.iter().any(|n| !in_kernel.contains(n)));
-                if escapes {
+                if escapes(ctx, *b, &in_kernel) {
                     c.bytes_written += bytes;
                 }
             }
@@ -516,15 +519,17 @@ fn flat_partials_waves(
     parts: &[Kernel],
     partial: Option<(usize, u64)>,
     row: Option<usize>,
-    (rows, cols): (u64, u64),
+    shape: &crate::conversion::schedule::NestShape,
     bytes: u64,
     row_inputs: u64,
     reductions: usize,
 ) -> Option<Waves> {
     use crate::conversion::schedule::{
-        flat_partials_by_default, flat_planned_ctas, flat_registers, flat_threads, FLAT_VECTORS_IN_FLIGHT,
+        choose_schedule, flat_partials_by_default, flat_planned_ctas, flat_registers, flat_threads, Mapping, Overrides,
+        FLAT_VECTORS_IN_FLIGHT,
     };
     let (_, split) = partial?;
+    let (rows, cols) = (shape.rows.unwrap_or(1).max(1), shape.cols.unwrap_or(1).max(1));
     let v = (16 / bytes.max(1)).clamp(1, 8);
     let pointwise = row.is_none() && reductions == 0;
     if !pointwise || v < 2 || !split.is_multiple_of(v) || !flat_partials_by_default(cols, bytes) {
@@ -535,6 +540,11 @@ fn flat_partials_waves(
     let cap = flat_planned_ctas(dev, t, FLAT_VECTORS_IN_FLIGHT as usize).max(1);
     let units = rows.div_ceil(split.max(1)).min(cap * dev.sms.max(1) as u64).max(1);
     let partials = parts.iter().filter(|p| matches!(p, Kernel::Partial { .. })).count() as f64;
+    // The schedule the lowering gives it: the thread-per-point heuristic's, with the flat CTA
+    // and vector.
+    let mut s = choose_schedule(Mapping::PartialPointwise, shape, dev, &Overrides::default());
+    s.threads = t as u32;
+    s.vector = v as u32;
     Some(Waves {
         units,
         grid_cap: units,
@@ -553,7 +563,7 @@ fn flat_partials_waves(
         warps_per_cta: t.div_ceil(32),
         regs: flat_registers(FLAT_VECTORS_IN_FLIGHT as usize),
         staged_rows: 0,
-        schedule: String::new(),
+        schedule: s.summary(),
     })
 }
 
@@ -678,14 +688,20 @@ fn launch_shape(
         // row outputs), as the lowering sizes its vectors (`FastPlan::bytes`): not a per-row
         // scalar such as an f32 `rstd[i]` beside bf16 rows.
         let mut col_widest = 0u64;
+        // Whether a nest outside the kernel reads one of its row inputs too (the lowering
+        // then leaves them cached: `LowerNest::stream_buffers`).
+        let in_kernel = kernel.nests();
+        let mut row_read_elsewhere = false;
         for (b, (bytes, axes)) in reads {
-            if !matches!(b, Buf::Mem(_)) || !reduced.iter().all(|a| axes.contains(a)) {
+            let Buf::Mem(m) = b else { continue };
+            if !reduced.iter().all(|a| axes.contains(a)) {
                 continue;
             }
             col_widest = col_widest.max(bytes / ctx.extents.numel(axes).max(1));
             if axes.len() > reduced.len() {
                 row_bytes += bytes / (rows * cols);
                 row_inputs += 1;
+                row_read_elsewhere |= ctx.readers.get(m).is_some_and(|r| r.iter().any(|n| !in_kernel.contains(n)));
             } else {
                 hoisted += 1;
             }
@@ -706,14 +722,11 @@ fn launch_shape(
             col_widest = col_widest.max(b);
         }
         let col_widest = if col_widest > 0 { col_widest } else { widest };
+        // A kernel that writes no [rows, cols] tensor only reduces its rows (the lowering
+        // sizes a short row's lanes by them), and streams their loads unless a nest outside
+        // it reads them too.
         let reduces_only = row_inputs > 0 && row_out.is_none();
-        let in_kernel = kernel.nests();
-        let row_read_elsewhere = reads.iter().any(|(b, (_, axes))| match b {
-            Buf::Mem(m) if axes.len() > reduced.len() && reduced.iter().all(|a| axes.contains(a)) => {
-                ctx.readers.get(m).is_some_and(|r| r.iter().any(|n| !in_kernel.contains(n)))
-            }
-            _ => false,
-        });
+        let streams = reduces_only && !row_read_elsewhere;
         // The widest element the kernel loads or stores, as the lowering counts it
         // (`LowerNest::nest_shape`: its written reductions too, not the partials it
         // accumulates).
@@ -722,31 +735,22 @@ fn launch_shape(
             if let Kernel::Nest(n) = p {
                 // What it stores: a buffer read outside the kernel, or an output (a row's
                 // reduction that only the kernel reads stays in registers).
-                for a in ctx.nest(*n).writes.iter().filter(|a| {
-                    ctx.cfg.outputs.contains(&a.buffer)
-                        || ctx.readers.get(&a.buffer).is_none_or(|r| r.iter().any(|m| !in_kernel.contains(m)))
-                }) {
+                for a in ctx.nest(*n).writes.iter().filter(|a| escapes(ctx, a.buffer, &in_kernel)) {
                     elem_bytes = elem_bytes.max(a.elem_bytes as u64);
                 }
             }
         }
-        if let Some(mut w) =
-            flat_partials_waves(ctx, parts, partial, row, (rows, cols), col_widest, row_inputs, reductions)
+        // The shape the lowering gives a flat partials kernel (`KernelBuilder::flat_partials`).
+        let flat_shape = NestShape {
+            rows: Some(rows),
+            cols: Some(cols),
+            elem_bytes: elem_bytes as u32,
+            streams_inputs: streams,
+            reduces_only,
+            ..NestShape::default()
+        };
+        if let Some(w) = flat_partials_waves(ctx, parts, partial, row, &flat_shape, col_widest, row_inputs, reductions)
         {
-            // The schedule the lowering gives flat partials (`KernelBuilder::flat_partials`):
-            // the thread-per-point heuristic's, with the flat CTA and vector.
-            let shape = NestShape {
-                rows: Some(rows),
-                cols: Some(cols),
-                elem_bytes: elem_bytes as u32,
-                streams_inputs: reduces_only && !row_read_elsewhere,
-                reduces_only,
-                ..NestShape::default()
-            };
-            let mut s = choose_schedule(Mapping::PartialPointwise, &shape, dev, &o);
-            s.threads = crate::conversion::schedule::flat_threads(cols) as u32;
-            s.vector = (16 / col_widest.max(1)).clamp(1, 8) as u32;
-            w.schedule = s.summary();
             return LaunchShape::Waves(w);
         }
         let fused_row = matches!(kernel, Kernel::Fused { style: Some(_), .. }) || row.is_none();
@@ -762,10 +766,7 @@ fn launch_shape(
             hoisted: hoisted as u32,
             row_reductions: reductions as u32,
             work_per_point: (kernel_work(parts, ctx) / (rows * cols) as f64).round() as u32,
-            // A kernel that writes no [rows, cols] tensor only reduces its rows (the lowering
-            // sizes a short row's lanes by them), and streams their loads unless a nest
-            // outside it reads them too (`LowerNest::stream_buffers`).
-            streams_inputs: reduces_only && !row_read_elsewhere,
+            streams_inputs: streams,
             reduces_only,
             rereads_inputs: false,
         };
