@@ -31,9 +31,15 @@
 // splits of 32 at N = 16384), the split stays the plan's constant.
 // RUN: morf-opt %S/../../examples/layernorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=4096,N=16384 partials=resident report=true},canonicalize,cse)' 2>%t.long | FileCheck %s --check-prefix=LONG
 // RUN: FileCheck %s --check-prefix=LONGREP < %t.long
-// A partial outside a row-fused kernel needs a fixed split: the option is ignored, and the
-// report says so.
+// A partial outside a row-fused kernel needs a fixed split: where no partial of the plan runs
+// in a row-fused kernel the option is ignored, and the report says so; where some do, only
+// theirs is sized at run time (row_col_stats at 16384 x 16384 with partials=264: its column
+// sums partialed in their own kernel keep S = 128, the column maxima in the row kernel take
+// ceil(rows / 264) rows; the merged final reads each workspace's own bound).
 // RUN: not morf-opt %S/../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,fuse-mixed-reductions{partials=many})' 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: morf-opt %S/../../examples/row_col_stats.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=16384,N=16384 partials=264 report=true},canonicalize,cse)' 2>%t.mixed | FileCheck %s --check-prefix=MIXED
+// RUN: FileCheck %s --check-prefix=MIXEDREP < %t.mixed
+// RUN: sh %S/../Conversion/LoopToGPU/Inputs/sim_vs_interp.sh %S/../../examples/row_col_stats.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=16384,N=16384 partials=264},canonicalize,cse,lower-loop-to-gpu{size-hints=M=1000,N=384 threads=64 grid=2})' M=300,N=384 1e-2 %t/f
 // RUN: morf-opt %S/partial-two-reduced-dims.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=B=64,M=65536,N=8 device=launch=1e-3 partials=64 report=true},canonicalize,cse)' 2>&1 | FileCheck %s --check-prefix=IGNORED
 
 // CHECK-LABEL: func.func @rmsnorm_bwd
@@ -49,15 +55,20 @@
 // CHECK:       mloop.reduce sum (%split) = (%{{.*}}) to (%[[NS]])
 // CHECK:       } attributes {morf.kernel = {kind = "final", partials = 264{{(, priced = "[^"]*")?}}}}
 
-// REPORT: @rmsnorm_bwd: partials=264: each column reduction's split is ceil(rows / 264) rows at run time, in place of the plan's fixed split
+// REPORT: @rmsnorm_bwd: partials=264: each column reduction's split in a row-fused kernel is ceil(rows / 264) rows at run time, in place of the plan's fixed split
 
 // GPU-NOT:     mgpu.launch @{{.*}}fill
 // GPU:         mgpu.launch @rmsnorm_bwd_k0
 // GPU-NOT:     mgpu.launch
 // GPU:         mgpu.func @rmsnorm_bwd_k0
 
-// IGNORED: partials ignored: a partial of the chosen plan runs outside a row-fused kernel, which needs a fixed split
+// IGNORED: partials ignored: no partial of the chosen plan runs in a row-fused kernel, and the others need a fixed split
 // IGNORED: {kind = "pointwise", {{(priced = "[^"]*", )?}}split =
+// MIXED-LABEL: func.func @row_col_stats
+// MIXED:         } attributes {morf.kernel = {kind = "pointwise", {{(priced = "[^"]*", )?}}split = 128}}
+// MIXED:         } attributes {morf.kernel = {kind = "row-fused", partials = 264, {{(priced = "[^"]*", )?}}style = "persistent"}}
+// MIXEDREP: chosen plan: partial(nest3, S=128) ; rowfused.persistent[nest0 + nest1 + partial(nest2, S={{[0-9]+}})]
+// MIXEDREP: @row_col_stats: note: 1 partial(s) outside a row-fused kernel keep the plan's fixed split
 // BAD: pass 'fuse-mixed-reductions': option 'partials' expects 0, a count of partials, 'resident' or 'resident*R' (R in 1..=64), got 'many'
 // BAD2: option 'partials' expects 0, a count of partials, 'resident' or 'resident*R' (R in 1..=64), got 'resident*65'
 

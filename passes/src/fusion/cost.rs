@@ -97,6 +97,10 @@ pub struct KernelCost {
     /// into the kernel's `morf.kernel` attribute (`priced`), and the lowering's schedule
     /// report says where the schedule it runs differs.
     pub schedule: String,
+    /// The CTAs of the kernel the device holds at once under the priced schedule (its CTAs
+    /// per SM times the SMs); 0 for a final reduction. A split sized at run time by the
+    /// occupancy (`partials=resident`) takes `rows / resident` rows per partial.
+    pub resident: u64,
 }
 
 /// The cost of a plan, per kernel and in total.
@@ -172,6 +176,7 @@ pub fn kernel_cost(kernel: &Kernel, ctx: &Ctx) -> KernelCost {
         feasible: true,
         note: String::new(),
         schedule: String::new(),
+        resident: 0,
     };
     for (buf, (bytes, _)) in &reads {
         match buf {
@@ -294,8 +299,9 @@ pub fn kernel_cost(kernel: &Kernel, ctx: &Ctx) -> KernelCost {
             }
         }
     }
-    if let LaunchShape::Waves(w) = &shape {
+    if let LaunchShape::Waves(w) | LaunchShape::SplitK { partial: w, .. } = &shape {
         c.schedule = w.schedule.clone();
+        c.resident = w.cap_per_sm.max(1) * dev.sms.max(1) as u64;
     }
     c.launches = launches;
     c.ctas = match &shape {
@@ -968,11 +974,68 @@ pub fn priced(plans: impl IntoIterator<Item = Plan>, ctx: &Ctx) -> Vec<(Plan, Co
         .collect()
 }
 
-/// The cost of a plan: the sum over its distinct kernels (a kernel listed twice runs once).
+/// The split each partial of a row-fused kernel of `plan` runs at, by nest, where it differs
+/// from the plan's: under [`SearchConfig::run_time_split`](super::SearchConfig::run_time_split)
+/// the fusion pass sizes those splits at run time (`FuseMixedReductions::partials`):
+/// - `partials = K`: `ceil(rows / K)` rows a partial;
+/// - `partials = resident*R`: `max(S, ceil(rows / (R x resident)))`, `resident` the row
+///   kernel's CTAs the device holds at once ([`KernelCost::resident`] of its priced schedule),
+///   except where the plan's split has at most `R x assumed` partials at this size (one wave:
+///   the pass keeps its constant split).
+///
+/// Priced at the plan's split instead, a short split looked like several waves of partials and
+/// flushes where the row kernel runs one balanced split a CTA (LayerNorm backward at 65536 x
+/// 200: priced at 1024 partials, ran 396; docs/perf.md, thirty-eighth session).
+pub fn run_time_splits(plan: &Plan, ctx: &Ctx) -> BTreeMap<usize, u64> {
+    use crate::transforms::loop_partial_accumulate::SplitSize;
+    let mut out = BTreeMap::new();
+    let Some(mode) = ctx.cfg.run_time_split else { return out };
+    for k in plan.kernels.iter().filter(|k| matches!(k, Kernel::Fused { style: Some(_), .. })) {
+        let mut resident = None;
+        for p in k.parts() {
+            let Kernel::Partial { nest, split } = *p else { continue };
+            let NestKind::Reduction { reduced, .. } = &ctx.nest(nest).kind else { continue };
+            let rows = ctx.extents.numel(reduced).max(1);
+            let split = split.max(1);
+            let at = match mode {
+                SplitSize::Partials(k) => rows.div_ceil(k.max(1)),
+                SplitSize::Resident { multiple, assumed } if rows.div_ceil(split) > multiple * assumed => {
+                    let r = *resident.get_or_insert_with(|| kernel_cost(k, ctx).resident.max(1));
+                    split.max(rows.div_ceil(multiple.max(1) * r))
+                }
+                _ => split,
+            };
+            if at != split {
+                out.insert(nest, at);
+            }
+        }
+    }
+    out
+}
+
+/// The cost of a plan: the sum over its distinct kernels (a kernel listed twice runs once),
+/// each partial of a row-fused kernel and its final at the split it runs at
+/// ([`run_time_splits`]; the kernel's note says so, its label keeps the plan's split).
 pub fn plan_cost(plan: &Plan, ctx: &Ctx) -> CostBreakdown {
+    let runs = run_time_splits(plan, ctx);
     let mut seen = BTreeSet::new();
-    let kernels: Vec<KernelCost> =
-        plan.kernels.iter().filter(|k| seen.insert((*k).clone())).map(|k| kernel_cost(k, ctx)).collect();
+    let kernels: Vec<KernelCost> = plan
+        .kernels
+        .iter()
+        .filter(|k| seen.insert((*k).clone()))
+        .map(|k| {
+            if runs.is_empty() || !k.nests().iter().any(|n| runs.contains_key(n)) {
+                return kernel_cost(k, ctx);
+            }
+            let mut c = kernel_cost(&k.with_splits(&|n, s| runs.get(&n).copied().unwrap_or(s)), ctx);
+            c.label = k.to_string();
+            let at: Vec<String> =
+                runs.iter().filter(|(n, _)| k.nests().contains(n)).map(|(n, s)| format!("nest{n} S={s}")).collect();
+            let sep = if c.note.is_empty() { "" } else { ", " };
+            c.note.push_str(&format!("{sep}priced at the run-time split ({})", at.join(", ")));
+            c
+        })
+        .collect();
     let floor = floor_bytes(ctx);
     CostBreakdown {
         total_s: kernels.iter().map(|k| k.time_s).sum(),
@@ -985,13 +1048,19 @@ pub fn plan_cost(plan: &Plan, ctx: &Ctx) -> CostBreakdown {
 }
 
 /// Total order of costed plans: time, then fewer partials, fewer looped rows, fewer kernels,
-/// then the printed plan (so ties never depend on hashing).
+/// longer splits, then the printed plan (so ties never depend on hashing).
+///
+/// Longer splits first: plans that differ only in the splits of row-fused partials price
+/// alike wherever the run-time split is the longer ([`run_time_splits`]); the longest of them
+/// runs the same split, or keeps it constant where that is one wave of partials (the pass's
+/// one-wave rule: no run-time split to compute).
 pub fn plan_order(a: &(Plan, CostBreakdown), b: &(Plan, CostBreakdown)) -> Ordering {
     a.1.total_s
         .total_cmp(&b.1.total_s)
         .then(a.0.partials().cmp(&b.0.partials()))
         .then(a.0.looped().cmp(&b.0.looped()))
         .then(a.0.kernels.len().cmp(&b.0.kernels.len()))
+        .then_with(|| b.0.splits().cmp(&a.0.splits()))
         .then_with(|| a.0.to_string().cmp(&b.0.to_string()))
 }
 

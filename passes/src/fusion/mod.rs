@@ -333,6 +333,19 @@ impl Kernel {
         }
     }
 
+    /// The same kernel with the split of each partial and final of nest `n` at
+    /// `split(n, current split)`.
+    pub fn with_splits(&self, split: &dyn Fn(usize, u64) -> u64) -> Kernel {
+        match self {
+            Kernel::Partial { nest, split: s } => Kernel::Partial { nest: *nest, split: split(*nest, *s) },
+            Kernel::Final { nest, split: s } => Kernel::Final { nest: *nest, split: split(*nest, *s) },
+            Kernel::Fused { members, style } => {
+                Kernel::Fused { members: members.iter().map(|m| m.with_splits(split)).collect(), style: *style }
+            }
+            k => k.clone(),
+        }
+    }
+
     /// The nests this kernel touches (wholly or in part), sorted.
     pub fn nests(&self) -> BTreeSet<usize> {
         self.parts()
@@ -380,22 +393,54 @@ impl Plan {
     /// The same plan with every partial and final at split `split` (the rows per partial
     /// program only change the workspace's granularity, not what the plan computes).
     pub fn with_split(&self, split: u64) -> Plan {
-        fn at(k: &Kernel, split: u64) -> Kernel {
-            match k {
-                Kernel::Partial { nest, .. } => Kernel::Partial { nest: *nest, split },
-                Kernel::Final { nest, .. } => Kernel::Final { nest: *nest, split },
-                Kernel::Fused { members, style } => {
-                    Kernel::Fused { members: members.iter().map(|m| at(m, split)).collect(), style: *style }
-                }
-                k => k.clone(),
-            }
-        }
-        Plan { kernels: self.kernels.iter().map(|k| at(k, split)).collect() }
+        Plan { kernels: self.kernels.iter().map(|k| k.with_splits(&|_, _| split)).collect() }
+    }
+
+    /// The nests whose partial runs inside a row-fused kernel (`Fused` with a row style): the
+    /// partials whose split the fusion pass's `partials` option sizes at run time (the row
+    /// kernel's persistent grid takes one balanced split per CTA); any other partial keeps
+    /// the plan's fixed split.
+    pub fn row_fused_partials(&self) -> BTreeSet<usize> {
+        self.kernels
+            .iter()
+            .filter(|k| matches!(k, Kernel::Fused { style: Some(_), .. }))
+            .flat_map(|k| k.parts())
+            .filter_map(|p| match p {
+                Kernel::Partial { nest, .. } => Some(*nest),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The nests whose partial runs outside a row-fused kernel (on its own, or beside
+    /// pointwise work): these keep the plan's fixed split.
+    pub fn fixed_split_partials(&self) -> BTreeSet<usize> {
+        let row_fused = self.row_fused_partials();
+        self.kernels
+            .iter()
+            .flat_map(|k| k.parts())
+            .filter_map(|p| match p {
+                Kernel::Partial { nest, .. } if !row_fused.contains(nest) => Some(*nest),
+                _ => None,
+            })
+            .collect()
     }
 
     /// Kernels holding a partial accumulation.
     pub fn partials(&self) -> usize {
         self.kernels.iter().flat_map(|k| k.parts()).filter(|p| matches!(p, Kernel::Partial { .. })).count()
+    }
+
+    /// The splits of the plan's partials and finals, in plan order.
+    pub fn splits(&self) -> Vec<u64> {
+        self.kernels
+            .iter()
+            .flat_map(|k| k.parts())
+            .filter_map(|p| match p {
+                Kernel::Partial { split, .. } | Kernel::Final { split, .. } => Some(*split),
+                _ => None,
+            })
+            .collect()
     }
 
     /// Kernels in looped row style.
@@ -483,6 +528,11 @@ pub struct SearchConfig {
     /// `M` in `[hint, 2 x hint)` compiled once): the plan is chosen to hold up over the range,
     /// not only at the hint (`robust_choice`). Empty: the hints are the sizes.
     pub hint_spans: Vec<(Axis, u64, String)>,
+    /// How the fusion pass sizes the splits of the partials in row-fused kernels at run time
+    /// (its `partials` option; `None`: every split is the plan's). The model prices those
+    /// partials, their finals and their workspaces at the split they run at
+    /// ([`cost::run_time_splits`]).
+    pub run_time_split: Option<crate::transforms::loop_partial_accumulate::SplitSize>,
 }
 
 impl Default for SearchConfig {
@@ -505,6 +555,7 @@ impl Default for SearchConfig {
             recompute_producers: true,
             outputs: BTreeSet::new(),
             hint_spans: Vec::new(),
+            run_time_split: None,
         }
     }
 }
@@ -548,6 +599,8 @@ setter! {
     with_dot: dot: bool,
     /// Sets [`SearchConfig::recompute_producers`].
     with_recompute_producers: recompute_producers: bool,
+    /// Sets [`SearchConfig::run_time_split`].
+    with_run_time_split: run_time_split: Option<crate::transforms::loop_partial_accumulate::SplitSize>,
 }
 
 /// The search result of one group of nests connected by shared buffers.
@@ -966,14 +1019,34 @@ fn search_group(
         all_plans.push((seed_plan.clone(), cost::plan_cost(&seed_plan, ctx)));
     }
     all_plans.sort_by(cost::plan_order);
-    let (chosen_s, span_note) = if cfg.hint_spans.is_empty() || all_plans.len() < 2 {
+    let (mut chosen_s, span_note) = if cfg.hint_spans.is_empty() || all_plans.len() < 2 {
         (choose(&all_plans, cfg), None)
     } else {
         let (p, note) = robust_choice(&all_plans, cfg, extents, &ctx_at, &|p| back(p).to_string());
         (p, Some(note))
     };
+    // Under `partials=resident` a row kernel's partials take the split the model priced them
+    // at, `max(S, rows / resident)` (`cost::run_time_splits`): the plan states it, so that
+    // the run-time split only lengthens it where the device holds fewer CTAs than the model
+    // counted, and never shortens it to a tried S under it where the device holds more
+    // (RMSNorm backward f32 at 262144 x 64: S = 256 priced as 398 rows for 660 resident CTAs,
+    // ran 1024 partials of 256 rows, 2% slower than the 512 of the plan it replaced;
+    // docs/perf.md, thirty-ninth session).
+    if matches!(cfg.run_time_split, Some(crate::transforms::loop_partial_accumulate::SplitSize::Resident { .. })) {
+        let runs = cost::run_time_splits(&chosen_s, ctx);
+        if !runs.is_empty() {
+            chosen_s = Plan {
+                kernels: chosen_s
+                    .kernels
+                    .iter()
+                    .map(|k| k.with_splits(&|n, s| runs.get(&n).copied().unwrap_or(s)))
+                    .collect(),
+            };
+        }
+    }
     if !all_plans.iter().any(|(p, _)| *p == chosen_s) {
-        // A split the extraction did not keep (robust_choice tries every split).
+        // A split the extraction did not keep (robust_choice tries every split), or the
+        // run-time split stated.
         let c = cost::plan_cost(&chosen_s, ctx);
         all_plans.push((chosen_s.clone(), c));
         all_plans.sort_by(cost::plan_order);

@@ -302,6 +302,7 @@ impl FuseMixedReductions {
             dot: self.dump_egraph.is_some(),
             outputs: summary.outputs.clone(),
             hint_spans: summary.hint_spans.clone(),
+            run_time_split: self.partials,
             ..self.cfg.clone()
         };
         let res = search(&summary.infos, &summary.extents, &self.device, &cfg);
@@ -365,12 +366,21 @@ impl FuseMixedReductions {
             }
             return Ok(());
         }
-        // A split decoupled from the size: only where every partial runs in a row-fused kernel
-        // (the persistent grid's CTAs then take one balanced split each); other forms keep the
-        // fixed split, and the report says so.
-        let partials = if self.partials.is_none() || res.chosen.partials() == 0 {
+        // A split decoupled from the size: for the partials of row-fused kernels (the
+        // persistent grid's CTAs then take one balanced split each); a partial of another
+        // kernel keeps the plan's fixed split, and the report says so.
+        let row_fused = res.chosen.row_fused_partials();
+        let fixed = res.chosen.fixed_split_partials();
+        let partials = if self.partials.is_none() || row_fused.is_empty() {
+            if self.partials.is_some() && !fixed.is_empty() {
+                let note = "partials ignored: no partial of the chosen plan runs in a row-fused kernel, and the others need a fixed split";
+                tracing::info!(function = %fname, note, "fuse-mixed-reductions");
+                if self.report {
+                    morf_ir::io::eprint_lossy(&format!("fuse-mixed-reductions: @{fname}: {note}"));
+                }
+            }
             None
-        } else if partials_all_row_fused(&res.chosen) {
+        } else {
             if self.report {
                 let k = SplitSize::partials_text(self.partials);
                 let by = match self.partials {
@@ -381,8 +391,14 @@ impl FuseMixedReductions {
                     _ => format!("{k}) rows at run time"),
                 };
                 morf_ir::io::eprint_lossy(&format!(
-                    "fuse-mixed-reductions: @{fname}: partials={k}: each column reduction's split is ceil(rows / {by}, in place of the plan's fixed split\n"
+                    "fuse-mixed-reductions: @{fname}: partials={k}: each column reduction's split in a row-fused kernel is ceil(rows / {by}, in place of the plan's fixed split\n"
                 ));
+                if !fixed.is_empty() {
+                    morf_ir::io::eprint_lossy(&format!(
+                        "fuse-mixed-reductions: @{fname}: note: {} partial(s) outside a row-fused kernel keep the plan's fixed split",
+                        fixed.len()
+                    ));
+                }
                 let kept = one_wave_nests(&summary, &res.chosen, self.partials);
                 if let (false, Some(SplitSize::Resident { multiple, assumed })) = (kept.is_empty(), self.partials) {
                     morf_ir::io::eprint_lossy(&format!(
@@ -392,13 +408,6 @@ impl FuseMixedReductions {
                 }
             }
             self.partials
-        } else {
-            let note = "partials ignored: a partial of the chosen plan runs outside a row-fused kernel, which needs a fixed split";
-            tracing::info!(function = %fname, note, "fuse-mixed-reductions");
-            if self.report {
-                morf_ir::io::eprint_lossy(&format!("fuse-mixed-reductions: @{fname}: {note}"));
-            }
-            None
         };
         // With the report: the schedule the cost model priced each kernel of the chosen plan
         // with, by kernel, for the kernels' `morf.kernel` attributes (`priced`; the lowering's
@@ -847,15 +856,19 @@ fn all_top_level_loops(ctx: &Context, f: OpId) -> Vec<OpId> {
     }
 }
 
-/// The nests whose partials keep the plan's constant split under `partials=resident`: those
-/// with at most `assumed x multiple` partials at the hinted size (one wave), where the
-/// occupancy could not lengthen the split.
+/// The nests whose partials keep the plan's constant split under `partials=resident` though
+/// they run in a row-fused kernel: those with at most `assumed x multiple` partials at the
+/// hinted size (one wave), where the occupancy could not lengthen the split
+/// (`cost::run_time_splits` prices them so).
 fn one_wave_nests(s: &Summary, plan: &Plan, partials: Option<SplitSize>) -> std::collections::HashSet<usize> {
+    let row_fused = plan.row_fused_partials();
     plan.kernels
         .iter()
         .flat_map(|k| k.parts())
         .filter_map(|p| match (p, partials) {
-            (Kernel::Partial { nest, split }, Some(SplitSize::Resident { multiple, assumed })) => {
+            (Kernel::Partial { nest, split }, Some(SplitSize::Resident { multiple, assumed }))
+                if row_fused.contains(nest) =>
+            {
                 let rows = match &s.infos[*nest].kind {
                     NestKind::Reduction { reduced, .. } => s.extents.numel(reduced),
                     NestKind::Pointwise { .. } => 0,
@@ -865,18 +878,6 @@ fn one_wave_nests(s: &Summary, plan: &Plan, partials: Option<SplitSize>) -> std:
             _ => None,
         })
         .collect()
-}
-
-/// Whether every partial of `plan` is a member of a row-fused kernel.
-fn partials_all_row_fused(plan: &Plan) -> bool {
-    plan.partials() > 0
-        && plan.kernels.iter().all(|k| match k {
-            Kernel::Partial { .. } => false,
-            Kernel::Fused { members, style } => {
-                style.is_some() || !members.iter().any(|m| matches!(m, Kernel::Partial { .. }))
-            }
-            _ => true,
-        })
 }
 
 /// A kernel's split in its `morf.kernel` attribute.
@@ -955,8 +956,8 @@ fn normalize_top_level(ctx: &mut Context, body: BlockId) {
     }
 }
 
-/// Rewrites `f` into `plan`'s kernels; with `partials`, every partial takes at most that
-/// many splits, sized at run time ([`SplitSize::Partials`]).
+/// Rewrites `f` into `plan`'s kernels; with `partials`, every partial of a row-fused kernel
+/// takes at most that many splits, sized at run time ([`SplitSize::Partials`]).
 fn materialize(
     ctx: &mut Context,
     f: OpId,
@@ -998,8 +999,13 @@ fn materialize(
     // the hinted size has no more partials than `assumed x multiple` (one wave at one CTA per
     // SM: long rows, few of them), it could change nothing there, and the partial keeps the
     // plan's constant split (measured: a run-time split cost LayerNorm backward at
-    // 4096 x 16384 5% with the same split, docs/perf.md, session 13).
-    let fixed_nests = one_wave_nests(s, plan, partials);
+    // 4096 x 16384 5% with the same split, docs/perf.md, session 13). A partial outside a
+    // row-fused kernel keeps it too (only the row kernel's persistent grid balances a split
+    // sized at run time).
+    let mut fixed_nests = one_wave_nests(s, plan, partials);
+    if partials.is_some() {
+        fixed_nests.extend(plan.fixed_split_partials());
+    }
     let mut partial_op: HashMap<usize, OpId> = HashMap::new();
     for k in &plan.kernels {
         let mut programs = None;
