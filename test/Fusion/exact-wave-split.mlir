@@ -5,8 +5,7 @@
 // thirty-seventh session); 10000 rows take S = 38 (264 CTAs). Longer splits keep the powers
 // of two: at 65536 rows the exact split would be 249 (LayerNorm backward at 65536 x 200 keeps
 // its row kernel's partials, which the exact split had traded for a standalone split-K partial
-// that ran 60% slower; since the thirty-ninth session the plan states the split they run at,
-// 166 rows for the 396 CTAs the model counts resident).
+// that ran 60% slower).
 // RUN: morf-opt %S/../../examples/row_col_stats.mlir --pipeline=gpu --size-hints M=5120,N=5120 --fusion-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=SHORT
 // RUN: morf-opt %S/../../examples/layernorm_bwd.mlir --pipeline=gpu --size-hints M=65536,N=200 --fusion-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=LONG
 // A split that leaves a kernel with partials under three quarters of a wave is said in the
@@ -17,7 +16,7 @@
 // SHORT: chosen plan: rowfused.persistent[nest0 + nest1 + partial(nest2, S=20) + partial(nest3, S=20)]
 // SHORT: - rowfused.persistent[nest0 + nest1 + partial(nest2, S=20) + partial(nest3, S=20)]: {{.*}} 256 CTAs
 
-// LONG: chosen plan: rowfused.persistent[nest0 + nest1 + nest2 + partial(nest3, S=166) + partial(nest4, S=166)]
+// LONG: chosen plan: rowfused.persistent[nest0 + nest1 + nest2 + partial(nest3, S=64) + partial(nest4, S=64)]
 // LONG-NOT: S=249
 
 // TENK: chosen plan: {{.*}}partial(nest3, S=38) + partial(nest4, S=38)]

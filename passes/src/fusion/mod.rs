@@ -1019,34 +1019,14 @@ fn search_group(
         all_plans.push((seed_plan.clone(), cost::plan_cost(&seed_plan, ctx)));
     }
     all_plans.sort_by(cost::plan_order);
-    let (mut chosen_s, span_note) = if cfg.hint_spans.is_empty() || all_plans.len() < 2 {
+    let (chosen_s, span_note) = if cfg.hint_spans.is_empty() || all_plans.len() < 2 {
         (choose(&all_plans, cfg), None)
     } else {
         let (p, note) = robust_choice(&all_plans, cfg, extents, &ctx_at, &|p| back(p).to_string());
         (p, Some(note))
     };
-    // Under `partials=resident` a row kernel's partials take the split the model priced them
-    // at, `max(S, rows / resident)` (`cost::run_time_splits`): the plan states it, so that
-    // the run-time split only lengthens it where the device holds fewer CTAs than the model
-    // counted, and never shortens it to a tried S under it where the device holds more
-    // (RMSNorm backward f32 at 262144 x 64: S = 256 priced as 398 rows for 660 resident CTAs,
-    // ran 1024 partials of 256 rows, 2% slower than the 512 of the plan it replaced;
-    // docs/perf.md, thirty-ninth session).
-    if matches!(cfg.run_time_split, Some(crate::transforms::loop_partial_accumulate::SplitSize::Resident { .. })) {
-        let runs = cost::run_time_splits(&chosen_s, ctx);
-        if !runs.is_empty() {
-            chosen_s = Plan {
-                kernels: chosen_s
-                    .kernels
-                    .iter()
-                    .map(|k| k.with_splits(&|n, s| runs.get(&n).copied().unwrap_or(s)))
-                    .collect(),
-            };
-        }
-    }
     if !all_plans.iter().any(|(p, _)| *p == chosen_s) {
-        // A split the extraction did not keep (robust_choice tries every split), or the
-        // run-time split stated.
+        // A split the extraction did not keep (robust_choice tries every split).
         let c = cost::plan_cost(&chosen_s, ctx);
         all_plans.push((chosen_s.clone(), c));
         all_plans.sort_by(cost::plan_order);
