@@ -431,18 +431,6 @@ impl Plan {
         self.kernels.iter().flat_map(|k| k.parts()).filter(|p| matches!(p, Kernel::Partial { .. })).count()
     }
 
-    /// The splits of the plan's partials and finals, in plan order.
-    pub fn splits(&self) -> Vec<u64> {
-        self.kernels
-            .iter()
-            .flat_map(|k| k.parts())
-            .filter_map(|p| match p {
-                Kernel::Partial { split, .. } | Kernel::Final { split, .. } => Some(*split),
-                _ => None,
-            })
-            .collect()
-    }
-
     /// Kernels in looped row style.
     pub fn looped(&self) -> usize {
         self.kernels.iter().filter(|k| matches!(k, Kernel::Fused { style: Some(RowStyle::Looped), .. })).count()
