@@ -984,26 +984,34 @@ pub fn priced(plans: impl IntoIterator<Item = Plan>, ctx: &Ctx) -> Vec<(Plan, Co
 /// - `partials = resident*R`: `max(S, ceil(rows / (R x resident)))`, `resident` the row
 ///   kernel's CTAs the device holds at once ([`KernelCost::resident`] of its priced schedule),
 ///   except where the plan's split has at most `R x assumed` partials at this size (one wave:
-///   the pass keeps its constant split).
+///   the pass keeps its constant split,
+///   [`SplitSize::keeps_constant_split`](crate::transforms::loop_partial_accumulate::SplitSize::keeps_constant_split)).
 ///
 /// Priced at the plan's split instead, a short split looked like several waves of partials and
 /// flushes where the row kernel runs one balanced split a CTA (LayerNorm backward at 65536 x
 /// 200: priced at 1024 partials, ran 396; docs/perf.md, thirty-eighth session).
 pub fn run_time_splits(plan: &Plan, ctx: &Ctx) -> BTreeMap<usize, u64> {
+    splits_at_run_time(plan, ctx, &|k| kernel_cost(k, ctx).resident)
+}
+
+/// [`run_time_splits`] with each row kernel's resident CTAs from `resident` (the kernel's
+/// cost, which [`plan_cost`] has already computed).
+fn splits_at_run_time(plan: &Plan, ctx: &Ctx, resident: &dyn Fn(&Kernel) -> u64) -> BTreeMap<usize, u64> {
     use crate::transforms::loop_partial_accumulate::SplitSize;
     let mut out = BTreeMap::new();
     let Some(mode) = ctx.cfg.run_time_split else { return out };
     for k in plan.kernels.iter().filter(|k| matches!(k, Kernel::Fused { style: Some(_), .. })) {
-        let mut resident = None;
+        let mut r = None;
         for p in k.parts() {
             let Kernel::Partial { nest, split } = *p else { continue };
             let NestKind::Reduction { reduced, .. } = &ctx.nest(nest).kind else { continue };
             let rows = ctx.extents.numel(reduced).max(1);
             let split = split.max(1);
             let at = match mode {
+                _ if mode.keeps_constant_split(rows, split) => split,
                 SplitSize::Partials(k) => rows.div_ceil(k.max(1)),
-                SplitSize::Resident { multiple, assumed } if rows.div_ceil(split) > multiple * assumed => {
-                    let r = *resident.get_or_insert_with(|| kernel_cost(k, ctx).resident.max(1));
+                SplitSize::Resident { multiple, .. } => {
+                    let r = *r.get_or_insert_with(|| resident(k).max(1));
                     split.max(rows.div_ceil(multiple.max(1) * r))
                 }
                 _ => split,
@@ -1020,26 +1028,27 @@ pub fn run_time_splits(plan: &Plan, ctx: &Ctx) -> BTreeMap<usize, u64> {
 /// each partial of a row-fused kernel and its final at the split it runs at
 /// ([`run_time_splits`]; the kernel's note says so, its label keeps the plan's split).
 pub fn plan_cost(plan: &Plan, ctx: &Ctx) -> CostBreakdown {
-    let runs = run_time_splits(plan, ctx);
-    let fixed_split_s = if runs.is_empty() {
-        None
-    } else {
-        let mut seen = BTreeSet::new();
-        Some(plan.kernels.iter().filter(|k| seen.insert((*k).clone())).map(|k| kernel_cost(k, ctx).time_s).sum())
-    };
     let mut seen = BTreeSet::new();
-    let kernels: Vec<KernelCost> = plan
-        .kernels
+    let distinct: Vec<&Kernel> = plan.kernels.iter().filter(|k| seen.insert((*k).clone())).collect();
+    // Each kernel at the plan's own splits; those whose partials run at another split are
+    // priced again at it.
+    let fixed: Vec<KernelCost> = distinct.iter().map(|k| kernel_cost(k, ctx)).collect();
+    let runs = splits_at_run_time(plan, ctx, &|k| {
+        distinct.iter().position(|d| *d == k).map_or_else(|| kernel_cost(k, ctx).resident, |i| fixed[i].resident)
+    });
+    let fixed_split_s: f64 = fixed.iter().map(|c| c.time_s).sum();
+    let kernels: Vec<KernelCost> = distinct
         .iter()
-        .filter(|k| seen.insert((*k).clone()))
-        .map(|k| {
-            if runs.is_empty() || !k.nests().iter().any(|n| runs.contains_key(n)) {
-                return kernel_cost(k, ctx);
+        .zip(fixed)
+        .map(|(k, fixed)| {
+            let nests = k.nests();
+            if !nests.iter().any(|n| runs.contains_key(n)) {
+                return fixed;
             }
             let mut c = kernel_cost(&k.with_splits(&|n, s| runs.get(&n).copied().unwrap_or(s)), ctx);
             c.label = k.to_string();
             let at: Vec<String> =
-                runs.iter().filter(|(n, _)| k.nests().contains(n)).map(|(n, s)| format!("nest{n} S={s}")).collect();
+                runs.iter().filter(|(n, _)| nests.contains(n)).map(|(n, s)| format!("nest{n} S={s}")).collect();
             let sep = if c.note.is_empty() { "" } else { ", " };
             c.note.push_str(&format!("{sep}priced at the run-time split ({})", at.join(", ")));
             c
@@ -1049,7 +1058,7 @@ pub fn plan_cost(plan: &Plan, ctx: &Ctx) -> CostBreakdown {
     let total_s = kernels.iter().map(|k| k.time_s).sum();
     CostBreakdown {
         total_s,
-        fixed_split_s: fixed_split_s.unwrap_or(total_s),
+        fixed_split_s,
         total_bytes: kernels.iter().map(|k| k.bytes_read + k.bytes_written + k.workspace_bytes).sum(),
         launches: kernels.iter().map(|k| k.launches).sum(),
         floor_bytes: floor,

@@ -866,14 +866,12 @@ fn one_wave_nests(s: &Summary, plan: &Plan, partials: Option<SplitSize>) -> std:
         .iter()
         .flat_map(|k| k.parts())
         .filter_map(|p| match (p, partials) {
-            (Kernel::Partial { nest, split }, Some(SplitSize::Resident { multiple, assumed }))
-                if row_fused.contains(nest) =>
-            {
+            (Kernel::Partial { nest, split }, Some(size)) if row_fused.contains(nest) => {
                 let rows = match &s.infos[*nest].kind {
                     NestKind::Reduction { reduced, .. } => s.extents.numel(reduced),
                     NestKind::Pointwise { .. } => 0,
                 };
-                (rows.div_ceil((*split).max(1)) <= assumed * multiple).then_some(*nest)
+                size.keeps_constant_split(rows, *split).then_some(*nest)
             }
             _ => None,
         })

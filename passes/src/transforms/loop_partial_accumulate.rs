@@ -229,6 +229,16 @@ impl SplitSize {
         }
     }
 
+    /// Whether a partial of `rows` rows at the plan's fixed `split` keeps that constant split
+    /// under this run-time sizing: under [`SplitSize::Resident`], where the plan has at most
+    /// `multiple x assumed` partials (one wave at one CTA per SM), which the occupancy could
+    /// not lengthen (measured: a run-time split of the same rows cost LayerNorm backward at
+    /// 4096 x 16384 5%, docs/perf.md, session 13). The fusion pass applies it and its cost
+    /// model prices it.
+    pub fn keeps_constant_split(&self, rows: u64, split: u64) -> bool {
+        matches!(*self, SplitSize::Resident { multiple, assumed } if rows.div_ceil(split.max(1)) <= multiple * assumed)
+    }
+
     /// The `partials` option text of a split sized at run time ([`SplitSize::parse_partials`]'s
     /// input); `0` for a fixed split.
     pub fn partials_text(split: Option<SplitSize>) -> String {
