@@ -1,10 +1,9 @@
 // The cost model prices the partials of a row-fused kernel at the split they run at
 // (fusion/cost.rs `run_time_splits`), their finals and workspaces too. LayerNorm backward at
-// 65536 x 200 with only
-// S = 64 tried: the row kernel holds 3 CTAs a SM in the model (396 resident), so its partials
-// run ceil(65536 / 396) = 166 rows each (the model's count), not 1024 partials of 64; with
-// `partials=264`, ceil(65536 / 264) = 249 rows; without the option, the plan's S is what runs
-// and is priced.
+// 65536 x 200 with only S = 64 tried: the row kernel holds 3 CTAs a SM in the model (396
+// resident), so its partials run ceil(65536 / 396) = 166 rows each (the model's count), not
+// 1024 partials of 64; with `partials=264`, ceil(65536 / 264) = 249 rows; without the option,
+// the plan's S is what runs and is priced.
 // RUN: morf-opt %S/../../examples/layernorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=65536,N=200 partials=resident splits=64 report=true},canonicalize,cse)' 2>&1 >/dev/null | FileCheck %s --check-prefix=RES
 // RUN: morf-opt %S/../../examples/layernorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=65536,N=200 partials=264 splits=64 report=true},canonicalize,cse)' 2>&1 >/dev/null | FileCheck %s --check-prefix=K
 // RUN: morf-opt %S/../../examples/layernorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=65536,N=200 splits=64 report=true},canonicalize,cse)' 2>&1 >/dev/null | FileCheck %s --check-prefix=FIXED
