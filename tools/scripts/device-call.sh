@@ -15,6 +15,7 @@
 #   sanitize_text  packed examples/rmsnorm_bwd.mlir M=7,N=2 "builtin.module(...,lower-loop-to-gpu{packed-rows=8 ...})"
 #   determinism    ln16k layernorm_bwd M=4096,N=16384 10
 #   ncu_profile    gelu100 examples/gelu_bwd_bias.mlir gelu_bwd_bias_k0 M=327680,N=100
+#   survey         rms rmsnorm_bwd --sizes M=65536,N=1024 --sizes M=576000,N=384 --runs 50 --no-check
 #   finish
 #
 # Run from the repository root on the device machine, with `$OUT` set (the run tool's output
@@ -238,6 +239,19 @@ ncu_profile() {
     --output-dir "/tmp/ncu-$l" > "$OUT/logs/ncu-$l.txt" 2>&1
   echo "ncu $l rc=$?: $(grep -E 'DRAM Throughput|Achieved Occupancy|Registers Per|Duration|Theoretical Occupancy|Issue Slots Busy|No Eligible|L2 Hit Rate|Grid Size|Block Limit Reg|Warp Cycles Per Issued' \
     "$OUT/logs/ncu-$l.txt" | tr -s ' ' | tr '\n' ';')" >> "$S"
+}
+
+# The fused and the unfused program of an example, no tuning cache, each launch also timed on
+# its own (`--per-kernel`: every kernel against the floor of its own buffers): label example
+# extra... (the shapes as `--sizes` in extra). One summary line a shape: fused and unfused
+# medians; the per-kernel tables stay in the log and the JSON.
+survey() {
+  local l=$1 ex=$2 to; shift 2
+  [ "$(left)" -lt 40 ] && { echo "$l: skipped (deadline)" >> "$S"; return; }
+  to=$(( $(left) - 15 )); [ "$to" -gt 150 ] && to=150
+  timeout "$to" "$B/morf-bench" "examples/$ex.mlir" --tuning-cache none --unfused --per-kernel --warmup 5 \
+    --json "$OUT/json/$l.json" "$@" > "$OUT/logs/$l.txt" 2>&1
+  echo "$l rc=$?: $(grep -E '^\| [0-9]' "$OUT/logs/$l.txt" | grep -v '^| [0-9]* |' | awk -F'|' '{printf "%s: %s / %s (%s); ", $2, $4, $5, $8}' | tr -s ' ')" >> "$S"
 }
 
 # Packs the raw logs and JSON into $OUT/raw.tgz and prints the summary.

@@ -1836,6 +1836,25 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                     forced_size().map(|t| (t, false))
                 } else if fits && regs <= bound {
                     None
+                } else if cta_row && shape.row_reductions == 0 && shape.row_inputs > 0 {
+                    // A row without a row reduction (pointwise work beside column partials)
+                    // that its CTA cannot hold streams through the registers in the reload
+                    // form, at the size `reload=true` takes: the looped form it replaces ran
+                    // 3.0-5.0x slower (H200, fortieth session: gelu_bwd_bias at 4096 x 16384
+                    // 351.3 -> 114.9 us, 16384 x 16384 2066.9 -> 416.6, 2048 x 32768 523.5 ->
+                    // 131.1 with 8 bytes spilled; tanh_bwd_bias alike; the looped form's
+                    // vectors at 256 threads 666-2885 us).
+                    let chosen = forced_size().map(|t| (t, false));
+                    if let Some((t, _)) = chosen {
+                        let b = (device.registers_per_sm as u64 / t as u64).min(255);
+                        let need = reload_regs(shape, n.div_ceil(t as u64));
+                        if need > b {
+                            tight_note = Some(format!(
+                                "the streamed row needs ~{need} of the {b} registers a thread of {t} may hold: ptxas may spill"
+                            ));
+                        }
+                    }
+                    chosen
                 } else if cta_row && shape.row_reductions > 0 && shape.row_inputs > 0 {
                     // The sizes above; partials in registers, then in shared memory (where
                     // they fit its budget); one whose estimate is within an eighth of its
@@ -1933,13 +1952,19 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                             )
                         } else {
                             format!(
-                                "reloading {per} columns a thread of {} needs ~{}",
+                                "{} {per} columns a thread of {} needs ~{}",
+                                if shape.row_reductions == 0 { "streaming" } else { "reloading" },
                                 s.threads,
                                 reload_regs(shape, per)
                             )
                         };
+                        let what = if shape.row_reductions == 0 {
+                            "row streamed through the registers in steps (reload form, no row reduction)"
+                        } else {
+                            "row loaded again after each row reduction (reload)"
+                        };
                         s.notes.0.push(format!(
-                            "row loaded again after each row reduction (reload): holding {per_thread} columns a thread needs ~{regs} registers, over the {bound} a thread of {asked_threads} may hold; {how}"
+                            "{what}: holding {per_thread} columns a thread needs ~{regs} registers, over the {bound} a thread of {asked_threads} may hold; {how}"
                         ));
                         s.notes.0.extend(tight_note.take());
                     }
@@ -2819,6 +2844,20 @@ mod tests {
         // Up to 16384 columns stay in one CTA; a row of 65536 takes 4.
         assert_eq!(choose_schedule(Mapping::RowFused, &norm(16384, 2), &d, &o).cluster, 1);
         assert_eq!(choose_schedule(Mapping::RowFused, &norm(65536, 1), &d, &o).cluster, 4);
+        // A row without a row reduction (a bias gradient: x, dy; one column partial) that its
+        // CTA cannot hold streams in the reload form at the size `reload=true` takes: 32
+        // columns a thread of 512 at N = 16384 (held: 16 of 1024, ~78 registers over 64), a
+        // CTA of 1024 at N = 32768, said to be tight; at N = 12288 a CTA of 768 holds it.
+        let bias = |cols: u64| NestShape { row_reductions: 0, hoisted: 0, ..norm(cols, 1) };
+        assert_eq!(form(&bias(16384), &o), (512, Some((4, true, false)), 2, 1));
+        assert_eq!(form(&bias(16384), &o), form(&bias(16384), &Overrides { reload: Some(true), ..o.clone() }));
+        let s = choose_schedule(Mapping::RowFused, &bias(32768), &d, &o);
+        assert_eq!((s.threads, s.fast.map(|f| (f.chunks, f.reload))), (1024, Some((4, true))));
+        assert!(s.notes.0.iter().any(|n| n.contains("ptxas may spill")), "{:?}", s.notes.0);
+        assert!(s.notes.0.iter().any(|n| n.starts_with("row streamed through the registers")), "{:?}", s.notes.0);
+        assert_eq!(form(&bias(12288), &o).1.map(|f| f.1), Some(false));
+        // Asked not to reload, it keeps the looped form.
+        assert_eq!(form(&bias(16384), &Overrides { reload: Some(false), ..o.clone() }).1, None);
     }
 
     #[test]

@@ -573,6 +573,8 @@ struct KernelJson<'a> {
     grid: u32,
     block: u32,
     shared_bytes: u32,
+    /// The bytes of the buffers the launch is passed, each once (its own floor's bytes).
+    arg_bytes: u64,
     median_us: f64,
     /// The launch's median over the call's (`null` when the call was not timed).
     share_of_call: f64,
@@ -641,6 +643,7 @@ impl<'a> TimingJson<'a> {
                         grid: k.grid,
                         block: k.block,
                         shared_bytes: k.shared_bytes,
+                        arg_bytes: k.arg_bytes,
                         median_us: k.median_us,
                         share_of_call: share(k.median_us),
                     })
@@ -1495,10 +1498,13 @@ mod tests {
         assert!(r.to_json().contains("\"share_of_call\": 0.9090909090909091"));
         assert_eq!(
             k0,
-            serde_json::json!({"kernel": "k_rows", "grid": 132, "block": 256, "shared_bytes": 0, "median_us": 300.0,
-                               "share_of_call": null})
+            serde_json::json!({"kernel": "k_rows", "grid": 132, "block": 256, "shared_bytes": 0, "arg_bytes": 0,
+                               "median_us": 300.0, "share_of_call": null})
         );
-        assert_eq!(keys(&ks[0]), sorted(["kernel", "grid", "block", "shared_bytes", "median_us", "share_of_call"]));
+        assert_eq!(
+            keys(&ks[0]),
+            sorted(["kernel", "grid", "block", "shared_bytes", "arg_bytes", "median_us", "share_of_call"])
+        );
         assert_eq!((ks[1]["kernel"].as_str(), ks.as_array().map(Vec::len)), (Some("k_cols"), Some(2)));
         assert_eq!(j["method"]["per_kernel"], true);
         assert!(j["shapes"][0]["unfused"]["kernels"].is_null());

@@ -385,10 +385,29 @@ mod tests {
         let rows = [
             // (And, since the twenty-second session, clusters per row at 8192 x 32768; the
             // 100000 x 32768 entries are unchecked: the host's fp64 reference is too slow there.)
-            ("rmsnorm_bwd", &["M~2^19,N=384", "M~2^16,N=1024", "M~2^15,N=4096", "M~2^14,N=8192", "M~2^13,N=32768"][..]),
+            // (And 4096 x 16384: LayerNorm's since the twenty-first session, RMSNorm's since the
+            // fortieth.)
+            (
+                "rmsnorm_bwd",
+                &[
+                    "M~2^19,N=384",
+                    "M~2^16,N=1024",
+                    "M~2^15,N=4096",
+                    "M~2^14,N=8192",
+                    "M~2^13,N=32768",
+                    "M~2^12,N=16384",
+                ][..],
+            ),
             (
                 "layernorm_bwd",
-                &["M~2^19,N=384", "M~2^16,N=1024", "M~2^15,N=4096", "M~2^14,N=8192", "M~2^13,N=32768"][..],
+                &[
+                    "M~2^19,N=384",
+                    "M~2^16,N=1024",
+                    "M~2^15,N=4096",
+                    "M~2^14,N=8192",
+                    "M~2^13,N=32768",
+                    "M~2^12,N=16384",
+                ][..],
             ),
             ("rmsnorm_bwd_f32", &["M~2^19,N=384"][..]),
             ("layernorm_bwd_f32", &["M~2^19,N=384"][..]),
