@@ -23,6 +23,7 @@ pub fn register_all(reg: &mut PassRegistry) {
     reg.register(conversion::gpu_choose_schedule::info());
     reg.register(conversion::tensor_to_loop::info());
     reg.register(transforms::invariant_divisor_to_reciprocal::info());
+    reg.register(transforms::loop_coalesce::info());
     reg.register(transforms::loop_fuse::info());
     reg.register(transforms::loop_interchange::info());
     reg.register(transforms::loop_invariant_code_motion::info());
@@ -56,6 +57,7 @@ mod tests {
                 "fuse-mixed-reductions",
                 "gpu-choose-schedule",
                 "invariant-divisor-to-reciprocal",
+                "loop-coalesce",
                 "loop-fuse",
                 "loop-interchange",
                 "loop-invariant-code-motion",

@@ -1650,9 +1650,13 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
             };
             // A cluster of CTAs per row (`cluster`): each CTA is sized for its share of the row.
             // The heuristic takes the fewest CTAs (a power of two) whose share of a row input
-            // is at most CTA_ROW_COLS columns, for rows with a row reduction.
+            // is at most CTA_ROW_COLS columns, for rows with a row reduction, and for rows
+            // without one that stream through the registers (pointwise work beside column
+            // partials: at N = 32768 one CTA of 1024 spilled 8 bytes where each CTA of a
+            // cluster of 2 takes the 16384 columns one CTA streams without a spill).
+            let streamed_row = shape.row_reductions == 0 && shape.row_inputs > 0;
             let auto = match fast_n {
-                Some(n) if long && shape.row_reductions > 0 && o.threads_per_row == 0 => {
+                Some(n) if long && (shape.row_reductions > 0 || streamed_row) && o.threads_per_row == 0 => {
                     let mut c = 1u32;
                     while n.div_ceil(c as u64) > CTA_ROW_COLS && (c as i64) < morf_gpu::ops::cluster::MAX_CLUSTER {
                         c *= 2;
@@ -2352,8 +2356,9 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
             // The heuristic's cluster is sized as one CTA would be for its share (here CTAs of
             // 512, one a SM), and each row waits at the cluster's exchange with little else on
             // the SM to run: a known gap, said with what the tuner reaches (docs/perf.md,
-            // twenty-second session: 6.6-14.2% less time at N = 32768 in morf-bench).
-            if o.cluster == 0 && s.cluster > 1 {
+            // twenty-second session: 6.6-14.2% less time at N = 32768 in morf-bench). Rows
+            // without a row reduction exchange nothing.
+            if o.cluster == 0 && s.cluster > 1 && shape.row_reductions > 0 {
                 s.notes.0.push(format!(
                     "the cluster's CTAs of {} threads wait at each row's exchange; the tuner's cluster recipes (CTAs of 256 holding their share of the row, two or three a SM: docs/tuning.md) measured 7-14% faster at N = 32768 on the H200",
                     s.threads
@@ -2846,13 +2851,17 @@ mod tests {
         assert_eq!(choose_schedule(Mapping::RowFused, &norm(65536, 1), &d, &o).cluster, 4);
         // A row without a row reduction (a bias gradient: x, dy; one column partial) that its
         // CTA cannot hold streams in the reload form at the size `reload=true` takes: 32
-        // columns a thread of 512 at N = 16384 (held: 16 of 1024, ~78 registers over 64), a
-        // CTA of 1024 at N = 32768, said to be tight; at N = 12288 a CTA of 768 holds it.
+        // columns a thread of 512 at N = 16384 (held: 16 of 1024, ~78 registers over 64); at
+        // N = 32768 a cluster of 2 CTAs each streams its 16384 columns so (one CTA of 1024,
+        // asked with `cluster=1`, is said to be tight); at N = 12288 a CTA of 768 holds it.
         let bias = |cols: u64| NestShape { row_reductions: 0, hoisted: 0, ..norm(cols, 1) };
         assert_eq!(form(&bias(16384), &o), (512, Some((4, true, false)), 2, 1));
         assert_eq!(form(&bias(16384), &o), form(&bias(16384), &Overrides { reload: Some(true), ..o.clone() }));
         let s = choose_schedule(Mapping::RowFused, &bias(32768), &d, &o);
-        assert_eq!((s.threads, s.fast.map(|f| (f.chunks, f.reload))), (1024, Some((4, true))));
+        assert_eq!((s.threads, s.cluster, s.fast.map(|f| (f.chunks, f.reload))), (512, 2, Some((4, true))));
+        assert!(!s.notes.0.iter().any(|n| n.contains("exchange")), "nothing to exchange: {:?}", s.notes.0);
+        let s = choose_schedule(Mapping::RowFused, &bias(32768), &d, &Overrides { cluster: 1, ..o.clone() });
+        assert_eq!((s.threads, s.cluster, s.fast.map(|f| (f.chunks, f.reload))), (1024, 1, Some((4, true))));
         assert!(s.notes.0.iter().any(|n| n.contains("ptxas may spill")), "{:?}", s.notes.0);
         assert!(s.notes.0.iter().any(|n| n.starts_with("row streamed through the registers")), "{:?}", s.notes.0);
         assert_eq!(form(&bias(12288), &o).1.map(|f| f.1), Some(false));

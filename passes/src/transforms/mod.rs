@@ -5,6 +5,7 @@ pub mod canonicalize;
 pub mod cse;
 pub mod dce;
 pub mod invariant_divisor_to_reciprocal;
+pub mod loop_coalesce;
 pub mod loop_fuse;
 pub mod loop_interchange;
 pub mod loop_invariant_code_motion;

@@ -27,11 +27,14 @@
 // RUN: morf-opt %S/../../../examples/layernorm_bwd.mlir --pipeline=gpu --size-hints M=100000,N=32768 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=ACCS-CLUSTER
 // A row without a row reduction (a bias gradient) that its CTA cannot hold streams in the
 // reload form at the size `reload=true` takes (the looped form ran 3-5x slower on the H200:
-// docs/perf.md, fortieth session); at N = 32768 a CTA of 1024, said to be tight. On the
-// simulator, compiled for 4096 x 16384 and run at 5 rows.
+// docs/perf.md, fortieth session); at N = 32768 a cluster of 2 CTAs, each streaming 16384
+// columns so; one CTA of 1024 there (`cluster=1`) is said to be tight. On the simulator,
+// compiled for 4096 x 16384 and run at 5 rows, and the cluster at 3 rows.
 // RUN: morf-opt %S/../../../examples/gelu_bwd_bias.mlir --pipeline=gpu --size-hints M=4096,N=16384 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=STREAM
-// RUN: morf-opt %S/../../../examples/tanh_bwd_bias.mlir --pipeline=gpu --size-hints M=2048,N=32768 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=STREAM-TIGHT
+// RUN: morf-opt %S/../../../examples/tanh_bwd_bias.mlir --pipeline=gpu --size-hints M=2048,N=32768 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=STREAM-CLUSTER
+// RUN: morf-opt %S/../../../examples/tanh_bwd_bias.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=2048,N=32768},canonicalize,cse,lower-loop-to-gpu{size-hints=M=2048,N=32768 cluster=1 report=true})' 2>&1 >/dev/null | FileCheck %s --check-prefix=STREAM-TIGHT
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/gelu_bwd_bias.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=4096,N=16384 partials=resident},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=4096,N=16384})' M=5,N=16384 1e-2 %t/stream
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/tanh_bwd_bias.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=2048,N=32768 partials=resident},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=2048,N=32768})' M=3,N=32768 1e-2 %t/stream2
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/layernorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=1000,N=1100},canonicalize,cse,lower-loop-to-gpu{size-hints=M=1000,N=1100 grid=3 staged-rows=2 shared-accs=true})' M=29,N=1100 1e-2 %t/d
 // RUN: morf-opt %S/../../../examples/layernorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=4096,N=16384},canonicalize,cse,gpu-choose-schedule{size-hints=M=4096,N=16384 staged-rows=1})' | sed 's/reload = 1, //' > %t/bad2.mlir
 // RUN: not morf-opt %t/bad2.mlir --lower-loop-to-gpu 2>&1 | FileCheck %s --check-prefix=BAD2
@@ -79,6 +82,9 @@
 // STREAM: schedule: @gelu_bwd_bias_k0: row_fused threads=512 threads_per_row=512 rows_per_cta=1 {{.*}}staged_rows=2 fast=yes(N=16384 vector=8 chunks=4 reload)
 // STREAM: note: @gelu_bwd_bias_k0: row streamed through the registers in steps (reload form, no row reduction): holding 16 columns a thread needs ~78 registers, over the 64 a thread of 1024 may hold; streaming 32 columns a thread of 512 needs ~94
 // STREAM-NOT: looped form
+
+// STREAM-CLUSTER: schedule: @tanh_bwd_bias_k0: row_fused threads=512 {{.*}}cluster=2 fast=yes(N=32768 vector=8 chunks=4 reload)
+// STREAM-CLUSTER-NOT: exchange
 
 // STREAM-TIGHT: schedule: @tanh_bwd_bias_k0: row_fused threads=1024 {{.*}}fast=yes(N=32768 vector=8 chunks=4 reload)
 // STREAM-TIGHT: note: @tanh_bwd_bias_k0: the streamed row needs ~94 of the 64 registers a thread of 1024 may hold: ptxas may spill
