@@ -48,6 +48,7 @@ use morf_ir::pass::{Pass, PassInfo, PassOptionInfo, PassOptions, PassResult};
 use morf_ir::{Context, Diagnostic, OpId, Value};
 use morf_loop::ops::{ParallelOp, ReduceOp, RemOp};
 
+use super::loop_partial_accumulate::flat_prefix_len;
 use super::loop_utils::{const_int, defined_outside, is_loop, loop_parts, target_functions, Ib};
 
 /// The registry entry of `loop-coalesce`.
@@ -116,11 +117,22 @@ impl Pass for LoopCoalesce {
     }
 }
 
-/// Collapses the box of the `mloop.parallel` or `mloop.reduce` `op` into one dimension where
-/// it has two or more, each from 0 with step 1. Returns the op that holds the body (`op`
-/// itself when nothing changed; otherwise `op` is erased).
+/// Collapses the box of the `mloop.parallel` or `mloop.reduce` `op` into one row-major
+/// dimension where it has two or more, each from 0 with step 1, and returns the op that holds
+/// the body (`op` itself when nothing changed; otherwise `op` is erased and the new op takes
+/// its attributes, place and, for a reduce, its result's uses).
+///
+/// Each old iv is recomputed from the new one, `%row`, by `rem`/`div` at the top of the body
+/// (the last dim fastest; the recomputed values keep the old ivs' names), and every value in
+/// the box that is the row-major flat position of all the old ivs (a `mul`/`add` chain, as
+/// `loop-partial-accumulate` builds `W[flat(b, m) div S, j]`) becomes `%row`, its chain erased
+/// where nothing else uses it. The product of the extents goes before the op, or before the
+/// outermost loop around it that the extents are defined outside of.
 pub fn coalesce(ctx: &mut Context, op: OpId) -> Result<OpId, Diagnostic> {
     let is_reduce = ctx.isa::<ReduceOp>(op);
+    if !is_reduce && !ctx.isa::<ParallelOp>(op) {
+        return Err(op_error(ctx, op, "cannot be coalesced: only 'mloop.parallel' and 'mloop.reduce' boxes can be"));
+    }
     if ctx.attr(op, "mapping").is_some() {
         return Err(op_error(
             ctx,
@@ -129,68 +141,93 @@ pub fn coalesce(ctx: &mut Context, op: OpId) -> Result<OpId, Diagnostic> {
              this nest)",
         ));
     }
-    let parts = loop_parts(ctx, op, is_reduce).map_err(|m| op_error(ctx, op, format!("cannot be coalesced: {m}")))?;
-    let k = parts.ivs.len();
-    let unit = parts.lbs.iter().all(|&l| const_int(ctx, l) == Some(0))
-        && parts.steps.iter().all(|&s| const_int(ctx, s) == Some(1));
-    if k < 2 || !unit {
+    let p = loop_parts(ctx, op, is_reduce).map_err(|m| op_error(ctx, op, format!("cannot be coalesced: {m}")))?;
+    let k = p.ivs.len();
+    let unit = |v: &[Value], c: i64| v.iter().all(|x| const_int(ctx, *x) == Some(c));
+    if k < 2 || !unit(&p.lbs, 0) || !unit(&p.steps, 1) {
         return Ok(op);
     }
-    // The product of the extents, before the op, or before the outermost loop around it
-    // that the extents are defined outside of (not once per iteration of those loops).
+    // Values that are flat(all ivs), and the index ops that compute them.
+    let mut flats = Vec::new();
+    let mut chain = Vec::new();
+    for o in ctx.walk_collect(op) {
+        for &v in ctx.results(o) {
+            let mut ops = Vec::new();
+            if flat_prefix_len(ctx, v, &p.ivs, &p.ubs, &mut ops) == Some(k) {
+                flats.push(v);
+                chain.extend(ops);
+            }
+        }
+    }
     let mut anchor = op;
-    while let Some(p) = ctx.parent_op(anchor).filter(|&p| is_loop(ctx, p)) {
-        if !parts.ubs.iter().all(|&u| defined_outside(ctx, u, p)) {
+    while let Some(outer) = ctx.parent_op(anchor).filter(|&o| is_loop(ctx, o)) {
+        if !p.ubs.iter().all(|&u| defined_outside(ctx, u, outer)) {
             break;
         }
-        anchor = p;
+        anchor = outer;
     }
     let ib = Ib { before: anchor };
-    let mut total = parts.ubs[0];
-    for &u in &parts.ubs[1..] {
+    let mut total = p.ubs[0];
+    for &u in &p.ubs[1..] {
         total = ib.mul(ctx, total, u);
     }
-    let c0 = parts.lbs[0];
-    let c1 = parts.steps[0];
-    // A body block with one iv; the old body's ops move over after the delinearization.
+    let (c0, c1) = (p.lbs[0], p.steps[0]);
+    let loc = ctx.op_loc(op);
     let region = ctx.create_region();
-    let nb = ctx.create_block(region, &[]);
-    let d = ctx.value(parts.ivs[k - 1]).clone();
-    let r = ctx.add_block_arg(nb, d.ty, d.name, d.loc);
-    let ops: Vec<OpId> = ctx.block_ops(parts.body).collect();
-    for o in &ops {
-        ctx.detach_op(*o);
-        ctx.append_op(nb, *o);
-    }
-    let first = ops[0];
-    let ib = Ib { before: first };
+    let block = ctx.create_block(region, &[]);
     let it = ctx.index_type();
-    let mut rest = r;
-    let mut ivs: Vec<Value> = vec![r; k];
-    for dim in (1..k).rev() {
-        let ub = parts.ubs[dim];
-        let rem = ib.insert(ctx, |loc| RemOp::state(loc, rest, ub, it));
-        ivs[dim] = ctx.result(rem, 0);
-        rest = ib.div(ctx, rest, ub);
+    let rname = ctx.sym("row");
+    let r = ctx.add_block_arg(block, it, Some(rname), loc);
+    for o in ctx.block_ops(p.body).collect::<Vec<_>>() {
+        ctx.detach_op(o);
+        ctx.append_op(block, o);
     }
-    ivs[0] = rest;
-    for (old, new) in parts.ivs.iter().zip(&ivs) {
-        ctx.replace_all_uses_with(*old, *new);
+    let first = ctx.block_ops(block).next().expect("the moved body ends with its yield");
+    let inner = Ib { before: first };
+    // The ivs, innermost first: iv[d] = (r div (ub[d+1] * ... * ub[k-1])) rem ub[d].
+    let mut q = r;
+    let mut recomputed = Vec::new();
+    for d in (0..k).rev() {
+        let iv = if d == 0 {
+            q
+        } else {
+            let rem = inner.insert(ctx, |l| RemOp::state(l, q, p.ubs[d], it));
+            recomputed.push(rem);
+            let v = ctx.result(rem, 0);
+            q = inner.div(ctx, q, p.ubs[d]);
+            if let Some(def) = ctx.defining_op(q).filter(|o| ctx.op_parent_block(*o) == Some(block)) {
+                recomputed.push(def);
+            }
+            v
+        };
+        if let Some(name) = ctx.value(p.ivs[d]).name {
+            let name = ctx.str(name).to_string();
+            ctx.set_value_name(iv, Some(&name));
+        }
+        ctx.replace_all_uses_with(p.ivs[d], iv);
     }
+    for v in flats {
+        ctx.replace_all_uses_with(v, r);
+    }
+    for o in chain.into_iter().rev().chain(recomputed.into_iter().rev()) {
+        if ctx.op_exists(o) && morf_ir::rewrite::is_trivially_dead(ctx, o) {
+            ctx.erase_op(o);
+        }
+    }
+
     let mut operands = vec![c0, total, c1];
-    operands.extend(parts.init);
+    operands.extend(p.init);
     let mut st = if is_reduce {
         let ty = ctx.value_type(ctx.result(op, 0));
-        let kind = ctx.attr(op, "kind").ok_or_else(|| op_error(ctx, op, "has no 'kind'"))?;
-        ReduceOp::state(ctx.op_loc(op), &operands, ty, kind)
+        let kind = ctx.attr(op, "kind").ok_or_else(|| op_error(ctx, op, "cannot be coalesced: it has no 'kind'"))?;
+        let mut st = ReduceOp::state(loc, &operands, ty, kind);
+        st.result_names = vec![ctx.value(ctx.result(op, 0)).name];
+        st
     } else {
-        ParallelOp::state(ctx.op_loc(op), &operands)
+        ParallelOp::state(loc, &operands)
     };
     // The old op's attributes (a reduce's `kind` included), in their order.
-    st.attrs = ctx.attrs(op).iter().map(|&(k, a)| (ctx.str(k).to_string(), a)).collect();
-    if is_reduce {
-        st.result_names = vec![ctx.value(ctx.result(op, 0)).name];
-    }
+    st.attrs = ctx.attrs(op).iter().map(|&(key, a)| (ctx.str(key).to_string(), a)).collect();
     let new = ctx.create_op(st.region(region));
     ctx.insert_op_before(op, new);
     if is_reduce {

@@ -83,8 +83,8 @@ use morf_ir::pass::{Pass, PassInfo, PassOptionInfo, PassOptions, PassResult};
 use morf_ir::{Context, Diagnostic, Dim, OpId, Value};
 use morf_loop::buffer_type;
 use morf_loop::ops::{
-    AccumulateOp, AddOp, AllocOp, DeallocOp, FillOp, Kind, LoadOp, MulOp, ParallelOp, ReduceOp, RemOp,
-    ResidentProgramsOp, YieldOp,
+    AccumulateOp, AddOp, AllocOp, DeallocOp, FillOp, Kind, LoadOp, MulOp, ParallelOp, ReduceOp, ResidentProgramsOp,
+    YieldOp,
 };
 
 use super::loop_utils::{
@@ -491,86 +491,13 @@ pub fn partial_accumulate_with(ctx: &mut Context, nest: OpId, split: SplitSize) 
 /// nest that is the row-major flat position of all the old ivs becomes `%r` (its now unused
 /// `mul`/`add` chain is erased). The iterations are the same, in the same row-major order. The
 /// new nest takes the old one's attributes and place and is returned; a nest with fewer than
-/// two dims, or a dim that does not start at 0 with step 1, is returned unchanged.
+/// two dims, or a dim that does not start at 0 with step 1, is returned unchanged. The
+/// `mloop.parallel` case of [`super::loop_coalesce::coalesce`] (the `loop-coalesce` pass).
 pub fn collapse_parallel_dims(ctx: &mut Context, nest: OpId) -> Result<OpId, Diagnostic> {
     if !ctx.isa::<ParallelOp>(nest) {
         return Err(op_error(ctx, nest, "cannot be collapsed: only 'mloop.parallel' nests can be collapsed"));
     }
-    let p = loop_parts(ctx, nest, false).map_err(|m| op_error(ctx, nest, format!("cannot be collapsed: {m}")))?;
-    let k = p.ivs.len();
-    let unit = |v: &[Value], c: i64| v.iter().all(|x| const_int(ctx, *x) == Some(c));
-    if k < 2 || !unit(&p.lbs, 0) || !unit(&p.steps, 1) {
-        return Ok(nest);
-    }
-    // Values that are flat(all ivs), and the index ops that compute them.
-    let mut flats = Vec::new();
-    let mut chain = Vec::new();
-    for o in ctx.walk_collect(nest) {
-        for &v in ctx.results(o) {
-            let mut ops = Vec::new();
-            if flat_prefix_len(ctx, v, &p.ivs, &p.ubs, &mut ops) == Some(k) {
-                flats.push(v);
-                chain.extend(ops);
-            }
-        }
-    }
-
-    let ib = Ib { before: nest };
-    let mut total = p.ubs[0];
-    for &u in &p.ubs[1..] {
-        total = ib.mul(ctx, total, u);
-    }
-    let c0 = ib.index(ctx, 0);
-    let c1 = ib.index(ctx, 1);
-    let loc = ctx.op_loc(nest);
-    let region = ctx.create_region();
-    let block = ctx.create_block(region, &[]);
-    let it = ctx.index_type();
-    let rname = ctx.sym("row");
-    let r = ctx.add_block_arg(block, it, Some(rname), loc);
-    for o in ctx.block_ops(p.body).collect::<Vec<_>>() {
-        ctx.detach_op(o);
-        ctx.append_op(block, o);
-    }
-    let first = ctx.block_ops(block).next().expect("the moved body ends with its yield");
-    let inner = Ib { before: first };
-    // The ivs, innermost first: iv[d] = (r div (ub[d+1] * ... * ub[k-1])) rem ub[d].
-    let mut q = r;
-    let mut recomputed = Vec::new();
-    for d in (0..k).rev() {
-        let iv = if d == 0 {
-            q
-        } else {
-            let rem = inner.insert(ctx, |l| RemOp::state(l, q, p.ubs[d], it));
-            recomputed.push(rem);
-            let v = ctx.result(rem, 0);
-            q = inner.div(ctx, q, p.ubs[d]);
-            if let Some(def) = ctx.defining_op(q).filter(|o| ctx.op_parent_block(*o) == Some(block)) {
-                recomputed.push(def);
-            }
-            v
-        };
-        if let Some(name) = ctx.value(p.ivs[d]).name {
-            let name = ctx.str(name).to_string();
-            ctx.set_value_name(iv, Some(&name));
-        }
-        ctx.replace_all_uses_with(p.ivs[d], iv);
-    }
-    for v in flats {
-        ctx.replace_all_uses_with(v, r);
-    }
-    for o in chain.into_iter().rev().chain(recomputed.into_iter().rev()) {
-        if ctx.op_exists(o) && morf_ir::rewrite::is_trivially_dead(ctx, o) {
-            ctx.erase_op(o);
-        }
-    }
-
-    let mut st = ParallelOp::state(loc, &[c0, total, c1]);
-    st.attrs = ctx.attrs(nest).iter().map(|&(key, a)| (ctx.str(key).to_string(), a)).collect();
-    let collapsed = ctx.create_op(st.region(region));
-    ctx.insert_op_before(nest, collapsed);
-    ctx.erase_op(nest);
-    Ok(collapsed)
+    super::loop_coalesce::coalesce(ctx, nest)
 }
 
 /// `Some(n)` when `v` is the row-major flat position of `ivs[..n]` over the extents `ubs`
