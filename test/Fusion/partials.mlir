@@ -62,7 +62,7 @@
 // GPU-NOT:     mgpu.launch
 // GPU:         mgpu.func @rmsnorm_bwd_k0
 
-// IGNORED: partials ignored: no partial of the chosen plan runs in a row-fused kernel, and the others need a fixed split
+// IGNORED: partials ignored: no partial of the chosen plan runs in a kernel with a row reduction (rowfused), and the others (alone, or beside pointwise work in fused[..]) need a fixed split
 // IGNORED: {kind = "pointwise", {{(priced = "[^"]*", )?}}split =
 // MIXED-LABEL: func.func @row_col_stats
 // MIXED:         } attributes {morf.kernel = {kind = "pointwise", {{(priced = "[^"]*", )?}}split = 128}}

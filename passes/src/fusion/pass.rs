@@ -373,7 +373,7 @@ impl FuseMixedReductions {
         let fixed = res.chosen.fixed_split_partials();
         let partials = if self.partials.is_none() || row_fused.is_empty() {
             if self.partials.is_some() && !fixed.is_empty() {
-                let note = "partials ignored: no partial of the chosen plan runs in a row-fused kernel, and the others need a fixed split";
+                let note = "partials ignored: no partial of the chosen plan runs in a kernel with a row reduction (rowfused), and the others (alone, or beside pointwise work in fused[..]) need a fixed split";
                 tracing::info!(function = %fname, note, "fuse-mixed-reductions");
                 if self.report {
                     morf_ir::io::eprint_lossy(&format!("fuse-mixed-reductions: @{fname}: {note}"));
