@@ -817,8 +817,9 @@ const GPU_UNFUSED: &str = "builtin.module(lower-tensor-to-loop,canonicalize,cse,
 
 /// Registers the named pipelines `gpu` (tensor to loop, mixed-order fusion, cleanup, GPU) and
 /// `gpu-unfused` (the same without fusion; its reductions over k-D boxes collapsed to one
-/// dimension by `loop-coalesce{ops=reductions}`, the form the fusion gives the rows it fuses). Call after the passes are registered: `gpu`
-/// includes `fuse-mixed-reductions` only when that pass is registered. The texts carry no
+/// dimension by `loop-coalesce{ops=reductions}`, the form the fusion gives the rows it fuses).
+/// Call after the passes are registered: `gpu` includes `fuse-mixed-reductions` only when that
+/// pass is registered. The texts carry no
 /// sizes: size hints reach every pass of them that has a `size-hints` option through
 /// `morf_ir::pass::apply_size_hints` (`morf-opt --pipeline=gpu --size-hints M=..,N=..`,
 /// a module's `morf.size_hints` attribute, or the engine's hints).

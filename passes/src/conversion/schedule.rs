@@ -1808,7 +1808,9 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                 // N = 16384, 190 estimated against 128 at 512 threads, spilled 284 bytes); the
                 // looped form holds one step of the row instead.
                 let per_thread = n.div_ceil(s.threads_per_row.max(1) as u64);
-                let bound = (device.registers_per_sm as u64 / s.threads.max(1) as u64).min(255);
+                // The registers a thread of a CTA of `t` may hold.
+                let bound_of = |t: u32| (device.registers_per_sm as u64 / t.max(1) as u64).min(255);
+                let bound = bound_of(s.threads);
                 let regs = row_regs(shape, per_thread, 1);
                 let fits = chunks * v as u64 <= 2 * FAST_COLS;
                 // The reload form where holding the row does not fit: a CTA per row with a
@@ -1850,11 +1852,11 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                     // vectors at 256 threads 666-2885 us).
                     let chosen = forced_size().map(|t| (t, false));
                     if let Some((t, _)) = chosen {
-                        let b = (device.registers_per_sm as u64 / t as u64).min(255);
                         let need = reload_regs(shape, n.div_ceil(t as u64));
-                        if need > b {
+                        if need > bound_of(t) {
                             tight_note = Some(format!(
-                                "the streamed row needs ~{need} of the {b} registers a thread of {t} may hold: ptxas may spill"
+                                "the streamed row needs ~{need} of the {} registers a thread of {t} may hold: ptxas may spill",
+                                bound_of(t)
                             ));
                         }
                     }
@@ -1869,15 +1871,14 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                     if accs_ok && o.shared_accs != Some(false) {
                         cands.extend(sizes.iter().map(|&t| (t, true)));
                     }
-                    let bound_of = |t: u32| (device.registers_per_sm as u64 / t as u64).min(255) as i64;
                     let slack = |(t, sh): (u32, bool)| {
                         let per = n.div_ceil(t as u64);
                         let ok = fits_at(t) && (!sh || shared_accs_bytes(shape.partials, n) <= SHARED_ACCS_BUDGET);
                         let need = if sh { shared_accs_regs(shape, per) } else { reload_regs(shape, per) };
-                        ok.then(|| bound_of(t) - need as i64)
+                        ok.then(|| bound_of(t) as i64 - need as i64)
                     };
                     let with_margin =
-                        cands.iter().copied().find(|&c| slack(c).is_some_and(|sl| sl * 8 >= bound_of(c.0)));
+                        cands.iter().copied().find(|&c| slack(c).is_some_and(|sl| sl * 8 >= bound_of(c.0) as i64));
                     // Shared accumulators that leave no room for two staged rows reload every
                     // row from L2; a CTA (not a cluster: 8390 against 7439 us at 100000 x
                     // 32768, 164 bytes spilled) with its partials in registers within the

@@ -49,7 +49,7 @@ use morf_ir::{Context, Diagnostic, OpId, Value};
 use morf_loop::ops::{ParallelOp, ReduceOp, RemOp};
 
 use super::loop_partial_accumulate::flat_prefix_len;
-use super::loop_utils::{const_int, defined_outside, is_loop, loop_parts, target_functions, Ib};
+use super::loop_utils::{const_int, defined_outside, is_loop, loop_parts, mapped_error, target_functions, Ib};
 
 /// The registry entry of `loop-coalesce`.
 pub fn info() -> PassInfo {
@@ -134,12 +134,7 @@ pub fn coalesce(ctx: &mut Context, op: OpId) -> Result<OpId, Diagnostic> {
         return Err(op_error(ctx, op, "cannot be coalesced: only 'mloop.parallel' and 'mloop.reduce' boxes can be"));
     }
     if ctx.attr(op, "mapping").is_some() {
-        return Err(op_error(
-            ctx,
-            op,
-            "carries a GPU mapping ('mapping'): loop transforms run before 'loop-map' (remove the attribute to transform \
-             this nest)",
-        ));
+        return Err(mapped_error(ctx, op));
     }
     let p = loop_parts(ctx, op, is_reduce).map_err(|m| op_error(ctx, op, format!("cannot be coalesced: {m}")))?;
     let k = p.ivs.len();

@@ -60,12 +60,7 @@ pub(crate) fn select_nest(ctx: &Context, func: OpId, k: usize, option: &str) -> 
     let nests = top_level_nests(ctx, func);
     if let Some(&nest) = nests.get(k) {
         if let Some(m) = ctx.walk_collect(nest).into_iter().find(|&o| ctx.attr(o, "mapping").is_some()) {
-            return Err(op_error(
-                ctx,
-                m,
-                "carries a GPU mapping ('mapping'): loop transforms run before 'loop-map' (remove the attribute to \
-                 transform this nest)",
-            ));
+            return Err(mapped_error(ctx, m));
         }
     }
     nests.get(k).copied().ok_or_else(|| {
@@ -79,6 +74,17 @@ pub(crate) fn select_nest(ctx: &Context, func: OpId, k: usize, option: &str) -> 
             ),
         )
     })
+}
+
+/// The diagnostic at loop `op` that carries a GPU mapping (`mapping`, written by `loop-map`):
+/// the loop transforms restructure loops the mapping names, so they run before `loop-map`.
+pub(crate) fn mapped_error(ctx: &Context, op: OpId) -> Diagnostic {
+    op_error(
+        ctx,
+        op,
+        "carries a GPU mapping ('mapping'): loop transforms run before 'loop-map' (remove the attribute to transform \
+         this nest)",
+    )
 }
 
 /// An unsigned integer option that must be given.

@@ -382,33 +382,15 @@ mod tests {
     fn builtin_cache_matches_the_examples() {
         let c = TuningCache::builtin();
         let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/");
+        // The backward norms' table rows (and, since the twenty-second session, clusters per row at
+        // 8192 x 32768; the 100000 x 32768 entries are unchecked: the host's fp64 reference is
+        // too slow there; and 4096 x 16384: LayerNorm's since the twenty-first session, RMSNorm's
+        // since the fortieth).
+        let norm_rows: &[&str] =
+            &["M~2^19,N=384", "M~2^16,N=1024", "M~2^15,N=4096", "M~2^14,N=8192", "M~2^13,N=32768", "M~2^12,N=16384"];
         let rows = [
-            // (And, since the twenty-second session, clusters per row at 8192 x 32768; the
-            // 100000 x 32768 entries are unchecked: the host's fp64 reference is too slow there.)
-            // (And 4096 x 16384: LayerNorm's since the twenty-first session, RMSNorm's since the
-            // fortieth.)
-            (
-                "rmsnorm_bwd",
-                &[
-                    "M~2^19,N=384",
-                    "M~2^16,N=1024",
-                    "M~2^15,N=4096",
-                    "M~2^14,N=8192",
-                    "M~2^13,N=32768",
-                    "M~2^12,N=16384",
-                ][..],
-            ),
-            (
-                "layernorm_bwd",
-                &[
-                    "M~2^19,N=384",
-                    "M~2^16,N=1024",
-                    "M~2^15,N=4096",
-                    "M~2^14,N=8192",
-                    "M~2^13,N=32768",
-                    "M~2^12,N=16384",
-                ][..],
-            ),
+            ("rmsnorm_bwd", norm_rows),
+            ("layernorm_bwd", norm_rows),
             ("rmsnorm_bwd_f32", &["M~2^19,N=384"][..]),
             ("layernorm_bwd_f32", &["M~2^19,N=384"][..]),
             // The examples tuned at 65536 x 1024 (3-D: 64 x 1024 x 1024) in the tenth session.
