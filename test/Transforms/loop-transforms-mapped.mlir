@@ -5,6 +5,7 @@
 // RUN: not morf-opt %s --loop-split=size=4 2>&1 | FileCheck %s
 // RUN: not morf-opt %s --loop-tile=sizes=4 2>&1 | FileCheck %s
 // RUN: not morf-opt %s --loop-interchange='perm=0' 2>&1 | FileCheck %s
+// RUN: not morf-opt %s --loop-coalesce 2>&1 | FileCheck %s
 // CHECK: loop-transforms-mapped.mlir:[[@LINE+6]]:3: error: 'mloop.parallel' op carries a GPU mapping ('mapping'): loop transforms run before 'loop-map'
 func.func @p(%x: !mloop.buffer<?x?xf32>, %m: index, %n: index) {
   %c0 = mloop.constant 0 : index
