@@ -157,37 +157,38 @@ impl<'a> KernelBuilder<'a> {
                         }
                     })
                 };
-                let (mut lb, mut acc0) = (lb, id);
-                if let PosRange::Strided { step: st, .. } = range {
-                    // A warp's strided terms (a final reduction's splits) in groups of
-                    // `strided_unroll`: the group's loads issue together, then combine in
-                    // order (the same sum, bit for bit); the remainder one at a time.
-                    let st = *st;
-                    let unroll = self.strided_unroll;
-                    let u = self.iconst(unroll);
-                    let span = self.ibin(Ix::Mul, st, u);
-                    let hi = self.ibin(Ix::Max, ub, lb);
-                    let len = self.ibin(Ix::Sub, hi, lb);
-                    let groups = self.ibin(Ix::Div, len, span);
-                    let main_len = self.ibin(Ix::Mul, groups, span);
-                    let main_end = self.ibin(Ix::Add, lb, main_len);
-                    acc0 = self.for_loop(lb, main_end, span, &[id], &mut |kb, pos, acc| {
-                        let mut ys = Vec::new();
-                        let mut at = pos;
-                        for k in 0..unroll {
-                            if k > 0 {
-                                at = kb.ibin(Ix::Add, at, st);
-                            }
-                            ys.push(term(kb, at)?);
+                // A warp's strided terms (a final reduction's splits), or a thread's block of
+                // rows (a split-K partial), in groups of `strided_unroll`: the group's loads
+                // issue together, then combine in order (the same sum, bit for bit); the
+                // remainder one at a time.
+                let st = match range {
+                    PosRange::Strided { step, .. } => *step,
+                    PosRange::Block { .. } => one,
+                };
+                let unroll = self.strided_unroll;
+                let u = self.iconst(unroll);
+                let span = self.ibin(Ix::Mul, st, u);
+                let hi = self.ibin(Ix::Max, ub, lb);
+                let len = self.ibin(Ix::Sub, hi, lb);
+                let groups = self.ibin(Ix::Div, len, span);
+                let main_len = self.ibin(Ix::Mul, groups, span);
+                let main_end = self.ibin(Ix::Add, lb, main_len);
+                let acc0 = self.for_loop(lb, main_end, span, &[id], &mut |kb, pos, acc| {
+                    let mut ys = Vec::new();
+                    let mut at = pos;
+                    for k in 0..unroll {
+                        if k > 0 {
+                            at = kb.ibin(Ix::Add, at, st);
                         }
-                        let mut a = acc[0];
-                        for y in ys {
-                            a = kb.combine(&kind, a, y)?;
-                        }
-                        Ok(vec![a])
-                    })?[0];
-                    lb = main_end;
-                }
+                        ys.push(term(kb, at)?);
+                    }
+                    let mut a = acc[0];
+                    for y in ys {
+                        a = kb.combine(&kind, a, y)?;
+                    }
+                    Ok(vec![a])
+                })?[0];
+                let lb = main_end;
                 let acc = self.for_loop(lb, ub, step, &[acc0], &mut |kb, pos, acc| {
                     let y = term(kb, pos)?;
                     Ok(vec![kb.combine(&kind, acc[0], y)?])

@@ -1852,6 +1852,32 @@ impl<'a> KernelBuilder<'a> {
         }
     }
 
+    /// Whether scalar op `op`, on the fast emitter's operands `f`, divides a vector of
+    /// columns by one value that `reciprocal-divisors` turns into a multiply by its
+    /// reciprocal: an f32 or f64 `mloop.div` of columns by a uniform value. Its type if so.
+    fn uniform_reciprocal(&self, op: OpId, f: &[Fv]) -> Option<Type> {
+        if self.opts.exact_divisions || self.ctx.dyn_cast::<mloop::DivOp>(op).is_none() {
+            return None;
+        }
+        let ty = self.ctx.value_type(self.ctx.result(op, 0));
+        let wide = matches!(self.ctx.float_kind(ty), Some(morf_ir::FloatKind::F32 | morf_ir::FloatKind::F64));
+        (wide && matches!(f, [Fv::Cols(_), Fv::Uni(_)])).then_some(ty)
+    }
+
+    /// `1 / d` for division `op` (its type), once per divisor in the current scope.
+    fn reciprocal(&mut self, d: Value, op: OpId) -> Value {
+        let ty = self.ctx.value_type(self.ctx.result(op, 0));
+        let one = self.fconst(1.0, ty);
+        let name = self.ctx.op_name(op).to_string();
+        let key = (name, vec![one, d], ty, Vec::new());
+        if let Some(&v) = self.fs().cse.get(&key) {
+            return v;
+        }
+        let v = self.push1(mloop::DivOp::state(self.loc, one, d, ty));
+        self.fs().cse.insert(key, v);
+        v
+    }
+
     pub(super) fn fast_op(&mut self, op: OpId) -> R<()> {
         if self.fast_done(op) {
             return Ok(());
@@ -1990,6 +2016,11 @@ impl<'a> KernelBuilder<'a> {
                     self.set_uni(res, v);
                 } else {
                     let cols = self.fast_cols();
+                    // A vector divided by one value: one reciprocal, a multiply a column.
+                    let recip = match (&f[..], self.uniform_reciprocal(op, &f)) {
+                        ([_, Fv::Uni(d)], Some(mul)) => Some((self.reciprocal(*d, op), mul)),
+                        _ => None,
+                    };
                     // Chunk-major: the columns of earlier chunks are already there.
                     let mut out = match self.fs().fmap.remove(&res) {
                         Some(Fv::Cols(cs)) if cs.len() == cols.start => cs,
@@ -1998,7 +2029,10 @@ impl<'a> KernelBuilder<'a> {
                     };
                     for c in cols {
                         let ops: Vec<Value> = f.iter().map(|x| x.col(c)).collect();
-                        out.push(self.cse_op(op, &ops));
+                        out.push(match recip {
+                            Some((r, ty)) => self.push1(mloop::MulOp::state(self.loc, ops[0], r, ty)),
+                            None => self.cse_op(op, &ops),
+                        });
                     }
                     self.fs().fmap.insert(res, Fv::Cols(out));
                 }

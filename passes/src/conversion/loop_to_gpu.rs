@@ -182,6 +182,12 @@ pub struct LoopToGpuOptions {
     /// `contract-fma`: every kernel gets `contract_fma`, so its f32 `mul`/`add`/`sub` are
     /// emitted without `.rn` and ptxas may fuse a multiply and an add into one `fma`.
     pub contract_fma: bool,
+    /// `reciprocal-divisors=false`: every division stays one. By default (`true`), where a
+    /// thread's vector of columns is divided by one value (a split-K partial's `e[i, j] /
+    /// s[i]`), the vector form multiplies by one reciprocal of it instead of dividing each
+    /// element (`invariant-divisor-to-reciprocal`'s numerics, within about 1.5 ulp; f32 and
+    /// f64 only).
+    pub exact_divisions: bool,
 }
 
 /// The `min-ctas` option of `lower-loop-to-gpu`: how a register-resident row kernel's
@@ -634,6 +640,7 @@ impl LoopToGpuOptions {
         let early_accumulates = o.bool("early-accumulates", false)?;
         let remat_converts = o.bool("remat-converts", false)?;
         let contract_fma = o.bool("contract-fma", false)?;
+        let exact_divisions = !o.bool("reciprocal-divisors", true)?;
         let no_looped_vectors = !o.bool("looped-vectors", true)?;
         let stream_copies = o.bool("stream-copies", false)?;
         let final_launch = match o.string("final", "grid").as_str() {
@@ -657,6 +664,7 @@ impl LoopToGpuOptions {
             min_ctas,
             remat_converts,
             contract_fma,
+            exact_divisions,
             no_looped_vectors,
             stream_copies,
         })
@@ -786,6 +794,11 @@ pub const OPTIONS: &[PassOptionInfo] = &[
         key: "contract-fma",
         help: "kernels let ptxas contract an f32 multiply and add into one fma (one rounding instead of two: within the numerics contract, not bit-identical to the simulator; a tuner knob)",
         default: "false",
+    },
+    PassOptionInfo {
+        key: "reciprocal-divisors",
+        help: "where a thread divides its vector of columns by one value (e[i, j] / s[i] in a column partial), multiply by one reciprocal of it (f32/f64; the numerics of invariant-divisor-to-reciprocal, within about 1.5 ulp); false divides each element",
+        default: "true",
     },
     PassOptionInfo {
         key: "min-ctas",
@@ -1546,8 +1559,9 @@ morf_ir::for_each_binary_fn!(define_binary_state);
 
 /// Terms of a strided reduction loop ([`KernelBuilder::emit_partials`]) loaded together before
 /// they are combined in order: a final reduction's warp walks its splits with one load in
-/// flight otherwise.
-const STRIDED_UNROLL: i64 = 4;
+/// flight otherwise. A split-K partial's thread walks its block of rows in groups of as many
+/// ([`KernelBuilder::vec_partials`]; the fusion model prices its loads in flight so).
+pub(crate) const STRIDED_UNROLL: i64 = 4;
 
 /// Registers under which a final reduction merged behind a grid barrier into a row kernel
 /// ([`super::grid_merge`]) halves its loads in flight ([`KernelBuilder::strided_unroll`]):

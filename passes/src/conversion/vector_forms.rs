@@ -557,21 +557,6 @@ impl<'a> KernelBuilder<'a> {
                 red.push((kind, id, ty));
             }
             let (ext, total) = self.extents(&group[0].1)?;
-            let (lb, hi, step, unroll) = match range {
-                PosRange::Block { lo, len } => {
-                    let hi = self.ibin(Ix::Add, *lo, *len);
-                    (*lo, self.ibin(Ix::Min, total, hi), self.iconst(1), 1)
-                }
-                PosRange::Strided { start, step } => {
-                    let terms = strided_terms(self.strided_unroll, group.len());
-                    let u = self.iconst(terms);
-                    (*start, total, self.ibin(Ix::Mul, *step, u), terms)
-                }
-            };
-            let stride = match range {
-                PosRange::Strided { step, .. } => Some(*step),
-                PosRange::Block { .. } => None,
-            };
             // What the row loop's body defines stays in it.
             let fs = self.fs();
             let cached = (fs.fmap.clone(), fs.rows.clone(), fs.uni.clone(), fs.cse.clone());
@@ -582,30 +567,75 @@ impl<'a> KernelBuilder<'a> {
                 .map(|(k, v)| (*k, *v))
                 .collect();
             let inits: Vec<Value> = red.iter().flat_map(|r| vec![r.1; v]).collect();
-            let accs = self.for_loop(lb, hi, step, &inits, &mut |kb, pos, acc| {
-                // Per term: each reduce's columns, and whether the term is past the end.
-                let mut terms: Vec<(Vec<Vec<Value>>, Option<Value>)> = Vec::new();
-                let mut at = pos;
-                for k in 0..unroll {
-                    let (where_, ok) = if k > 0 {
-                        // Each term emits the body afresh (nothing of the last term's
-                        // position is reused).
-                        let fs = kb.fs();
-                        (fs.fmap, fs.rows, fs.uni, fs.cse) = cached.clone();
-                        kb.strided_term(pos, &mut at, stride.expect("strided"), total)
-                    } else {
-                        (pos, None)
-                    };
-                    let mut cols = Vec::new();
-                    for (_, rp) in &group {
-                        kb.bind_flat(rp, &ext, where_)?;
-                        let y = kb.fast_block(rp.body, j)?;
-                        cols.push((0..v).map(|e| y.col(e)).collect());
+            // One iteration: `unroll` terms from `pos`, `stride` apart, each reduce's columns
+            // loaded for all of them before any is combined, then combined in position order.
+            // `clamp = Some(end)`: a term at or past `end` is predicated off (its position
+            // clamped to `pos`, its values the identity).
+            let iteration =
+                |kb: &mut Self, pos: Value, acc: &[Value], unroll: i64, stride: Value, clamp: Option<Value>| {
+                    let mut terms: Vec<(Vec<Vec<Value>>, Option<Value>)> = Vec::new();
+                    let mut at = pos;
+                    for k in 0..unroll {
+                        let (where_, ok) = if k > 0 {
+                            // Each term emits the body afresh (nothing of the last term's
+                            // position is reused).
+                            let fs = kb.fs();
+                            (fs.fmap, fs.rows, fs.uni, fs.cse) = cached.clone();
+                            match clamp {
+                                Some(end) => kb.strided_term(pos, &mut at, stride, end),
+                                None => {
+                                    at = kb.ibin(Ix::Add, at, stride);
+                                    (at, None)
+                                }
+                            }
+                        } else {
+                            (pos, None)
+                        };
+                        let mut cols = Vec::new();
+                        for (_, rp) in &group {
+                            kb.bind_flat(rp, &ext, where_)?;
+                            let y = kb.fast_block(rp.body, j)?;
+                            cols.push((0..v).map(|e| y.col(e)).collect());
+                        }
+                        terms.push((cols, ok));
                     }
-                    terms.push((cols, ok));
+                    kb.fold_terms(acc, terms, &red, v)
+                };
+            let accs = match range {
+                PosRange::Block { lo, len } => {
+                    // A block of consecutive positions (a split-K partial's rows): groups of
+                    // `unroll` rows, loaded together, then the rest one at a time; the same
+                    // sum in the same order, bit for bit.
+                    let hi = self.ibin(Ix::Add, *lo, *len);
+                    let hi = self.ibin(Ix::Min, total, hi);
+                    let hi = self.ibin(Ix::Max, hi, *lo);
+                    let unroll = strided_terms(self.strided_unroll, group.len());
+                    let one = self.iconst(1);
+                    let mut acc0 = inits.clone();
+                    let mut rest = *lo;
+                    if unroll > 1 {
+                        let u = self.iconst(unroll);
+                        let span = self.ibin(Ix::Sub, hi, *lo);
+                        let groups = self.ibin(Ix::Div, span, u);
+                        let main = self.ibin(Ix::Mul, groups, u);
+                        rest = self.ibin(Ix::Add, *lo, main);
+                        acc0 = self.for_loop(*lo, rest, u, &inits, &mut |kb, pos, acc| {
+                            iteration(kb, pos, acc, unroll, one, None)
+                        })?;
+                        let fs = self.fs();
+                        (fs.fmap, fs.rows, fs.uni, fs.cse) = cached.clone();
+                    }
+                    self.for_loop(rest, hi, one, &acc0, &mut |kb, pos, acc| iteration(kb, pos, acc, 1, one, None))?
                 }
-                kb.fold_terms(acc, terms, &red, v)
-            })?;
+                PosRange::Strided { start, step } => {
+                    let terms = strided_terms(self.strided_unroll, group.len());
+                    let u = self.iconst(terms);
+                    let span = self.ibin(Ix::Mul, *step, u);
+                    self.for_loop(*start, total, span, &inits, &mut |kb, pos, acc| {
+                        iteration(kb, pos, acc, terms, *step, Some(total))
+                    })?
+                }
+            };
             let fs = self.fs();
             (fs.fmap, fs.rows, fs.uni, fs.cse) = cached;
             // The nest's values defined in the loop stay in it; those from outside the nest

@@ -879,11 +879,13 @@ fn launch_shape(
             let sp = choose_schedule(Mapping::SplitPartial, &shape, dev, &o);
             let blocks = rows.div_ceil(sp.split_rows.max(1));
             let ctas = blocks * cols.div_ceil(t);
+            // A thread loads STRIDED_UNROLL rows of its block at once.
+            let unroll = crate::conversion::loop_to_gpu::STRIDED_UNROLL as f64;
             let w = Waves {
                 units: ctas,
                 grid_cap: ctas,
                 cap_per_sm: cap,
-                inflight_per_cta: inflight,
+                inflight_per_cta: inflight * unroll,
                 rows_per_unit: 0.0,
                 row_s: 0.0,
                 rows_in_flight_per_cta: 1,

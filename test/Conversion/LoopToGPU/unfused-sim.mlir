@@ -11,6 +11,13 @@
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/rmsnorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=1,N=384})' M=1,N=384 1e-2 %t/3
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/layernorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=40,N=96 grid=2 split-rows=16})' M=40,N=96 1e-2 %t/4
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/layernorm_bwd_f32.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=40,N=100 grid=2 split-rows=16})' M=40,N=100 1e-5 %t/5
+// Splits of 7 rows (groups of four rows, then three and one left over; the last block of 5)
+// and the reciprocal of a row's sum (softmax_fwd_colsum's column sum; the scalar form too,
+// at N = 67 for a hint of 96).
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/rmsnorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=40,N=64 grid=3 split-rows=7})' M=40,N=64 1e-2 %t/s7a
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/layernorm_bwd_f32.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=40,N=100 grid=2 split-rows=7})' M=40,N=100 1e-5 %t/s7b
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/softmax_fwd_colsum.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=40,N=96 grid=2 split-rows=7})' M=40,N=96 1e-2 %t/s7c
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/softmax_fwd_colsum.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=40,N=96 grid=2 split-rows=7})' M=40,N=67 1e-2 %t/s7d
 // The `gpu-unfused` pipeline over a 3-D tensor: its reductions collapsed to one dimension
 // (`loop-coalesce{ops=reductions}`), so the row means take the 2-D row forms (packed rows at
 // N = 3, a warp per row at N = 96) and the column sums run over the B*M rows; compiled for

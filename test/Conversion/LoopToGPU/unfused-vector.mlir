@@ -27,6 +27,13 @@
 // the vectors from 16 bytes (guarded), the row reductions in their looped form.
 // RUN: morf-opt %S/../../../examples/layernorm_bwd.mlir --pipeline=gpu-unfused --size-hints M=65536,N=1024 --schedule-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=LN
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pipeline=gpu-unfused --schedule-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOHINT
+// A split-K partial walks its block of rows four at a time (the four rows' loads issued
+// before any is combined, then combined in row order: the same sum), the rest one at a time;
+// softmax_fwd_colsum's column sum divides a thread's vector by the row's sum: one reciprocal a
+// row and a multiply a column (`reciprocal-divisors`, on by default), each element divided
+// under `reciprocal-divisors=false`.
+// RUN: morf-opt %S/../../../examples/softmax_fwd_colsum.mlir --pipeline=gpu-unfused --size-hints M=65536,N=1024 | FileCheck %s --check-prefix=RECIP
+// RUN: morf-opt %S/../../../examples/softmax_fwd_colsum.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{reciprocal-divisors=false})' --size-hints M=65536,N=1024 | FileCheck %s --check-prefix=EXACT
 // This file's functions: a 1-D pointwise nest (vectors and a scalar tail), a transposed operand
 // (no vector form) and the option vector=1 (none).
 // RUN: morf-opt %s --split-input-file --pipeline=gpu-unfused | FileCheck %s --check-prefix=TAIL
@@ -66,6 +73,42 @@
 // IR: mloop.for {{.*}} iter_args
 // IR: mgpu.store %{{.*}} : !mgpu.ptr<bf16>
 // IR-NOT: mgpu.func
+
+// RECIP-LABEL: mgpu.func @softmax_fwd_colsum_k2(
+// RECIP-SAME: morf.schedule = "SplitPartial
+// RECIP: %[[FOUR:.*]] = mloop.constant 4 : index
+// RECIP: mloop.for %[[ROW:[a-z0-9]+]] = %{{.*}} to %{{.*}} step %[[FOUR]] iter_args({{.*}}) -> (f32, f32, f32, f32) {
+// RECIP: mgpu.load_vec
+// RECIP: mloop.exp
+// RECIP: %[[S0:.*]] = mgpu.load %{{.*}}[%[[ROW]]] {nc} : !mgpu.ptr<f32>
+// RECIP-NEXT: %[[R0:.*]] = mloop.div %{{.*}}, %[[S0]] : f32
+// RECIP-NEXT: mloop.mul %{{.*}}, %[[R0]] : f32
+// RECIP-NEXT: mloop.mul %{{.*}}, %[[R0]] : f32
+// RECIP-NEXT: mloop.mul %{{.*}}, %[[R0]] : f32
+// RECIP-NEXT: mloop.mul %{{.*}}, %[[R0]] : f32
+// RECIP: mgpu.load_vec
+// RECIP: mloop.div
+// RECIP: mgpu.load_vec
+// RECIP: mloop.div
+// RECIP: mgpu.load_vec
+// RECIP: mloop.div
+// RECIP-NOT: mgpu.load_vec
+// RECIP: mloop.add
+// RECIP: mloop.yield
+// The rest of the block, a row an iteration.
+// RECIP: mloop.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32) {
+// RECIP: mgpu.load_vec
+// RECIP: mloop.div
+// RECIP-NOT: mgpu.load_vec
+// RECIP: mloop.yield
+// RECIP-LABEL: mgpu.func @softmax_fwd_colsum_k2_final(
+// EXACT-LABEL: mgpu.func @softmax_fwd_colsum_k2(
+// EXACT: mloop.exp
+// EXACT: mgpu.load %{{.*}} {nc} : !mgpu.ptr<f32>
+// EXACT-NEXT: mloop.div %{{.*}}, %{{.*}} : f32
+// EXACT-NEXT: mloop.div %{{.*}}, %{{.*}} : f32
+// EXACT-NEXT: mloop.div %{{.*}}, %{{.*}} : f32
+// EXACT-NEXT: mloop.div %{{.*}}, %{{.*}} : f32
 
 // PTX-LABEL: .entry rmsnorm_bwd_k0(
 // PTX: ld.global.nc.v4.b32
