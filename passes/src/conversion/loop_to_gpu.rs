@@ -1032,17 +1032,29 @@ fn lower_function(ctx: &mut Context, mblock: BlockId, func: OpId, opts: &LoopToG
         // (kernel, schedule, whether it came from the attribute) per launch, for the report.
         let mut launches = Vec::new();
         if mapping == Mapping::SplitPartial {
-            // Split-K column reduction: two launches around a workspace.
+            // Split-K column reduction: a partial launch and a final over its workspace; by
+            // default (`final=grid`) the final runs in the partial's grid, behind a grid
+            // barrier, at its CTA size (one cooperative launch).
             let ws = kb.split_partial(unit.op)?;
             launches.push(kb.launch_record(&kname));
-            kb.finish()?;
+            let threads = kb.schedule.as_ref().map_or(0, |s| s.threads);
+            let first = kb.finish()?;
             let fin = format!("{kname}_final");
-            let mut kf = KernelBuilder::new(ctx, mblock, unit.op, &fin, &names, opts, &spills);
+            let in_grid = (!opts.final_launch && threads > 0).then(|| {
+                let mut o = opts.clone();
+                o.overrides.threads = threads;
+                o
+            });
+            let mut kf =
+                KernelBuilder::new(ctx, mblock, unit.op, &fin, &names, in_grid.as_ref().unwrap_or(opts), &spills);
             kf.ir_schedule = final_schedule;
             kf.final_reduction(unit.op, Some(ws))?;
             kf.dealloc = Some(ws.w);
             launches.push(kf.launch_record(&fin));
-            kf.finish()?;
+            let second = kf.finish()?;
+            if in_grid.is_some() && super::grid_merge::merge_into_previous(ctx, first, second, &lowered, None)? {
+                merge_note = Some(format!("@{fin} runs in the grid of @{kname}, after a grid barrier (final=grid)"));
+            }
         } else {
             kb.fresh = fills.keys().copied().collect();
             kb.lower_unit(unit, mapping)?;

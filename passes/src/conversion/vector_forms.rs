@@ -180,7 +180,13 @@ impl<'a> KernelBuilder<'a> {
                         if ops.iter().any(|v| jdep.contains(v)) {
                             jdep.extend(ctx.results(b).iter().copied());
                         }
-                        calls |= !top && is_call_op(ctx, b);
+                        // A division of the row's values by one value per row becomes one
+                        // reciprocal per row (`reciprocal-divisors`), no call per column.
+                        let per_row = !self.opts.exact_divisions
+                            && ctx.dyn_cast::<mloop::DivOp>(b).is_some()
+                            && !jdep.contains(&ops[1])
+                            && !jexact.contains(&ops[1]);
+                        calls |= !top && is_call_op(ctx, b) && !per_row;
                     }
                     _ => {
                         let name = ctx.op_name(b);
@@ -197,7 +203,8 @@ impl<'a> KernelBuilder<'a> {
             // A correctly rounded division or square root is a subroutine call in ptxas, and
             // what is live across it (a thread's partials and its row's values) must fit the
             // registers a call preserves: 8 columns spilled (softmax_fwd_colsum's split-K
-            // partial), 4 do not.
+            // partial under `reciprocal-divisors=false`), 4 do not. A division by one value
+            // per row is one call per row (its reciprocal): 8 columns do not spill.
             v = v.min(4);
         }
         let by_rows = self.vector_width(v, parts.ubs[d], &plan.rows);
@@ -609,7 +616,7 @@ impl<'a> KernelBuilder<'a> {
                     let hi = self.ibin(Ix::Add, *lo, *len);
                     let hi = self.ibin(Ix::Min, total, hi);
                     let hi = self.ibin(Ix::Max, hi, *lo);
-                    let unroll = strided_terms(self.strided_unroll, group.len());
+                    let unroll = block_unroll(self.ctx, body, strided_terms(self.strided_unroll, group.len()));
                     let one = self.iconst(1);
                     let mut acc0 = inits.clone();
                     let mut rest = *lo;
@@ -648,5 +655,24 @@ impl<'a> KernelBuilder<'a> {
             }
         }
         Ok(())
+    }
+}
+
+/// Rows an iteration of a split-K partial's block loop loads at once
+/// ([`KernelBuilder::vec_partials`]): `unroll` over rows of 16-bit elements, at most 2 where
+/// the body loads a row of wider ones (f32: rmsnorm_bwd_f32's unfused partial, two rows of x and
+/// dy in vectors of four, spilled 4 bytes in ptxas with four rows in flight, none with two or
+/// three; the bf16 examples with four do not spill).
+fn block_unroll(ctx: &Context, body: BlockId, unroll: i64) -> i64 {
+    let wide = ctx.block_ops(body).flat_map(|o| ctx.walk_collect(o)).any(|o| {
+        ctx.dyn_cast::<mloop::LoadOp>(o).is_some_and(|l| {
+            let elem = ctx.element_type(ctx.value_type(l.buffer(ctx)));
+            ctx.operands(o).len() >= 3 && float_bytes(ctx, elem).is_some_and(|b| b >= 4)
+        })
+    });
+    if wide {
+        unroll.min(2)
+    } else {
+        unroll
     }
 }

@@ -9,7 +9,7 @@
 // per SM; docs/perf.md, sixteenth session). The lowered kernels agree with the interpreter on
 // the simulator: a warp per row with one and two rows in flight, a group of 16 lanes per row
 // with LayerNorm's two partials, staged rows, interleaved splits and a run-time split.
-// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=1000,N=256 splits=64},canonicalize,cse,lower-loop-to-gpu{size-hints=M=1000,N=256 grid=4 shared-accs=true report=true})' 2>%t.report | FileCheck %s
+// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=100000,N=256 splits=64},canonicalize,cse,lower-loop-to-gpu{size-hints=M=100000,N=256 grid=4 shared-accs=true report=true})' 2>%t.report | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REPORT < %t.report
 // RUN: mkdir -p %t
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/rmsnorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=1000,N=1024 splits=64},canonicalize,cse,lower-loop-to-gpu{size-hints=M=1000,N=1024 grid=4 shared-accs=true})' M=301,N=1024 1e-2 %t/a
@@ -20,7 +20,7 @@
 // two rows staged, chunk-major bodies, a split sized by the resident CTAs.
 // RUN: mkdir -p %t/e
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/layernorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=1000,N=384 partials=resident},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=1000,N=384 grid=5 threads-per-row=16 staged-rows=2 shared-accs=true chunk-major=true})' M=301,N=384 1e-2 %t/e
-// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=1000,N=256 splits=64},canonicalize,cse,gpu-choose-schedule{size-hints=M=1000,N=256 shared-accs=true})' | FileCheck %s --check-prefix=ATTR
+// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=100000,N=256 splits=64},canonicalize,cse,gpu-choose-schedule{size-hints=M=100000,N=256 shared-accs=true})' | FileCheck %s --check-prefix=ATTR
 // A warp per row with global partials (one warp a CTA) does not take it, and says so.
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=100000,N=1024 partials=0 splits=512},canonicalize,cse,lower-loop-to-gpu{size-hints=M=100000,N=1024 threads=32 threads-per-row=32 shared-accs=true report=true})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOT
 

@@ -29,7 +29,7 @@
 // The kernels those runs lower are the vector forms:
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=40,N=64 grid=3 split-rows=16})' | FileCheck %s
 // CHECK: "RowFused {{.*}} fast: N=64 vector=8 chunks=1"
-// CHECK: "SplitPartial {{.*}} vector=8 {{.*}} split-rows=16"
+// CHECK: "SplitPartial {{.*}} vector=8 {{.*}} split-rows=16; grid barrier; FinalReduction
 // CHECK: "ThreadPerPoint {{.*}} vector=8
 
 // COALESCED: schedule: @reduce3d_k0: split_partial

@@ -30,8 +30,9 @@
 // A split-K partial walks its block of rows four at a time (the four rows' loads issued
 // before any is combined, then combined in row order: the same sum), the rest one at a time;
 // softmax_fwd_colsum's column sum divides a thread's vector by the row's sum: one reciprocal a
-// row and a multiply a column (`reciprocal-divisors`, on by default), each element divided
-// under `reciprocal-divisors=false`.
+// row and a multiply a column (`reciprocal-divisors`, on by default), so its vectors are 16
+// bytes (8 bf16: no correctly rounded division a column, a subroutine call in ptxas that
+// limits them to 4); each element divided, in vectors of 4, under `reciprocal-divisors=false`.
 // RUN: morf-opt %S/../../../examples/softmax_fwd_colsum.mlir --pipeline=gpu-unfused --size-hints M=65536,N=1024 | FileCheck %s --check-prefix=RECIP
 // RUN: morf-opt %S/../../../examples/softmax_fwd_colsum.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{reciprocal-divisors=false})' --size-hints M=65536,N=1024 | FileCheck %s --check-prefix=EXACT
 // This file's functions: a 1-D pointwise nest (vectors and a scalar tail), a transposed operand
@@ -50,7 +51,7 @@
 // rows in order into 8 f32 partials, one vector load of x and dy and one scalar load of
 // rstd[i] per row; the columns past the last full vector in the scalar loop.
 // IR-LABEL: mgpu.func @rmsnorm_bwd_k1(
-// IR-SAME: morf.schedule = "SplitPartial threads=256 {{.*}} vector=8 {{.*}} split-rows=256"
+// IR-SAME: morf.schedule = "SplitPartial threads=256 {{.*}} vector=8 {{.*}} split-rows=256; grid barrier; FinalReduction
 // IR: = mloop.for %[[ROW:[a-z0-9]+]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32) {
 // IR-NEXT: %[[OFF:.*]] = mloop.mul %[[ROW]], %{{.*}} : index
 // IR: mgpu.load_vec %{{.*}} {nc} : !mgpu.ptr<bf16> -> bf16, bf16, bf16, bf16, bf16, bf16, bf16, bf16
@@ -59,7 +60,8 @@
 // IR-NEXT: mgpu.load %{{.*}}[%[[R]]] {nc} : !mgpu.ptr<f32>
 // IR: mgpu.store %{{.*}} : !mgpu.ptr<f32>
 // IR: mgpu.load %{{.*}} {nc} : !mgpu.ptr<bf16>
-// IR-LABEL: mgpu.func @rmsnorm_bwd_k1_final(
+// The final in the same kernel, behind a grid barrier (final=grid).
+// IR: mgpu.grid_barrier
 // The pointwise dx nest: a thread per 8 columns of a row, rstd[i] and c[i] once per vector,
 // w[j], x[i, j], dy[i, j] as vectors, dx stored as one vector; then the scalar loop.
 // IR-LABEL: mgpu.func @rmsnorm_bwd_k2(
@@ -75,13 +77,17 @@
 // IR-NOT: mgpu.func
 
 // RECIP-LABEL: mgpu.func @softmax_fwd_colsum_k2(
-// RECIP-SAME: morf.schedule = "SplitPartial
+// RECIP-SAME: morf.schedule = "SplitPartial {{.*}} vector=8 {{.*}}; grid barrier; FinalReduction
 // RECIP: %[[FOUR:.*]] = mloop.constant 4 : index
-// RECIP: mloop.for %[[ROW:[a-z0-9]+]] = %{{.*}} to %{{.*}} step %[[FOUR]] iter_args({{.*}}) -> (f32, f32, f32, f32) {
+// RECIP: mloop.for %[[ROW:[a-z0-9]+]] = %{{.*}} to %{{.*}} step %[[FOUR]] iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32) {
 // RECIP: mgpu.load_vec
 // RECIP: mloop.exp
 // RECIP: %[[S0:.*]] = mgpu.load %{{.*}}[%[[ROW]]] {nc} : !mgpu.ptr<f32>
 // RECIP-NEXT: %[[R0:.*]] = mloop.div %{{.*}}, %[[S0]] : f32
+// RECIP-NEXT: mloop.mul %{{.*}}, %[[R0]] : f32
+// RECIP-NEXT: mloop.mul %{{.*}}, %[[R0]] : f32
+// RECIP-NEXT: mloop.mul %{{.*}}, %[[R0]] : f32
+// RECIP-NEXT: mloop.mul %{{.*}}, %[[R0]] : f32
 // RECIP-NEXT: mloop.mul %{{.*}}, %[[R0]] : f32
 // RECIP-NEXT: mloop.mul %{{.*}}, %[[R0]] : f32
 // RECIP-NEXT: mloop.mul %{{.*}}, %[[R0]] : f32
@@ -96,13 +102,14 @@
 // RECIP: mloop.add
 // RECIP: mloop.yield
 // The rest of the block, a row an iteration.
-// RECIP: mloop.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32) {
+// RECIP: mloop.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32) {
 // RECIP: mgpu.load_vec
 // RECIP: mloop.div
 // RECIP-NOT: mgpu.load_vec
 // RECIP: mloop.yield
-// RECIP-LABEL: mgpu.func @softmax_fwd_colsum_k2_final(
+// RECIP: mgpu.grid_barrier
 // EXACT-LABEL: mgpu.func @softmax_fwd_colsum_k2(
+// EXACT-SAME: morf.schedule = "SplitPartial {{.*}} vector=4
 // EXACT: mloop.exp
 // EXACT: mgpu.load %{{.*}} {nc} : !mgpu.ptr<f32>
 // EXACT-NEXT: mloop.div %{{.*}}, %{{.*}} : f32
@@ -125,6 +132,7 @@
 // R384-NEXT: rmsnorm_bwd.mlir:40:8: note: @rmsnorm_bwd_k0: a plain row reduction, lowered as a row kernel (no partials)
 // R384: rmsnorm_bwd.mlir:48:10: schedule: @rmsnorm_bwd_k1: split_partial threads=256 threads_per_row=1 rows_per_cta=1 grid<=1056 vector=8 partials=none split_rows=256 fast=no (from the heuristic)
 // R384-NEXT: rmsnorm_bwd.mlir:48:10: schedule: @rmsnorm_bwd_k1_final: final_reduction
+// R384-NEXT: rmsnorm_bwd.mlir:48:10: note: @rmsnorm_bwd_k1_final runs in the grid of @rmsnorm_bwd_k1, after a grid barrier (final=grid)
 // R384-NEXT: rmsnorm_bwd.mlir:49:9: schedule: @rmsnorm_bwd_k2: thread_per_point threads=256 threads_per_row=1 rows_per_cta=1 grid<=1056 vector=8 partials=none fast=no (from the heuristic)
 // R384-NOT: note
 
