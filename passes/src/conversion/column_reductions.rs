@@ -165,7 +165,12 @@ impl<'a> KernelBuilder<'a> {
                     PosRange::Strided { step, .. } => *step,
                     PosRange::Block { .. } => one,
                 };
-                let unroll = self.strided_unroll;
+                let unroll = match range {
+                    PosRange::Block { .. } => {
+                        super::vector_forms::block_unroll(self.ctx, parts.body, self.strided_unroll)
+                    }
+                    PosRange::Strided { .. } => self.strided_unroll,
+                };
                 let u = self.iconst(unroll);
                 let span = self.ibin(Ix::Mul, st, u);
                 let hi = self.ibin(Ix::Max, ub, lb);

@@ -146,8 +146,9 @@ pub struct LoopToGpuOptions {
     /// 754.0 -> 713.7 at 8192 x 32768); `Some(b)` forces it on or off.
     pub batch_reductions: Option<bool>,
     /// `final=launch`: a final reduction gets its own launch. By default (`final=grid`) a
-    /// final reduction right after the row-fused kernel that fills its workspace runs in that
-    /// kernel's grid, behind a grid barrier (one cooperative launch, [`super::grid_merge`]).
+    /// final reduction right after the row-fused kernel or split-K partial that fills its
+    /// workspace runs in that kernel's grid, behind a grid barrier (one cooperative launch,
+    /// [`super::grid_merge`]).
     pub final_launch: bool,
     /// `final-lanes`: the lanes of a final reduction's row segment (its `threads_per_row`:
     /// 1, 2, 4, 8, 16 or 32, each lane `vector` columns); 0 (the default): the latency model
@@ -772,7 +773,7 @@ pub const OPTIONS: &[PassOptionInfo] = &[
     },
     PassOptionInfo {
         key: "final",
-        help: "grid: a final reduction runs in the grid of the row kernel before it, behind a grid barrier (one cooperative launch); launch: its own launch",
+        help: "grid: a final reduction runs in the grid of the row kernel or split-K partial before it, behind a grid barrier (one cooperative launch); launch: its own launch",
         default: "grid",
     },
     PassOptionInfo {

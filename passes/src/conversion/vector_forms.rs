@@ -659,11 +659,12 @@ impl<'a> KernelBuilder<'a> {
 }
 
 /// Rows an iteration of a split-K partial's block loop loads at once
-/// ([`KernelBuilder::vec_partials`]): `unroll` over rows of 16-bit elements, at most 2 where
-/// the body loads a row of wider ones (f32: rmsnorm_bwd_f32's unfused partial, two rows of x and
-/// dy in vectors of four, spilled 4 bytes in ptxas with four rows in flight, none with two or
-/// three; the bf16 examples with four do not spill).
-fn block_unroll(ctx: &Context, body: BlockId, unroll: i64) -> i64 {
+/// ([`KernelBuilder::vec_partials`], and the scalar form's [`KernelBuilder::emit_partials`]):
+/// `unroll` over rows of 16-bit elements, at most 2 where the body loads a row of wider ones
+/// (f32: rmsnorm_bwd_f32's unfused partial, two rows of x and dy in vectors of four, spilled 4
+/// bytes in ptxas with four rows in flight, none with two or three; layernorm_bwd_f32's at
+/// N = 14, vectors of two, 8 bytes; the bf16 examples with four do not spill).
+pub(super) fn block_unroll(ctx: &Context, body: BlockId, unroll: i64) -> i64 {
     let wide = ctx.block_ops(body).flat_map(|o| ctx.walk_collect(o)).any(|o| {
         ctx.dyn_cast::<mloop::LoadOp>(o).is_some_and(|l| {
             let elem = ctx.element_type(ctx.value_type(l.buffer(ctx)));

@@ -16,8 +16,9 @@
 //! `min_ctas_per_sm` on the kernels it names, and the PTX is emitted again; [`relieve`] does
 //! both, assembles, tries a kernel that still spills one CTA lower, and keeps the assembly that
 //! spills least, if it spills less ([`spilled_bytes`]). A kernel that has a bound already (`min_ctas_per_sm`, 0 included:
-//! `lower-loop-to-gpu{min-ctas=none}` asked for none), that is cooperative, or that has no
-//! `max_threads` is left alone. The execution engine relieves morf's PTX on every load.
+//! `lower-loop-to-gpu{min-ctas=none}` asked for none) or that has no `max_threads` is left
+//! alone; a cooperative kernel without one (a split-K partial with its final in its grid) is
+//! not: its launch caps the grid at the CTAs resident under whatever bound it carries. The execution engine relieves morf's PTX on every load.
 
 use morf_gpu::ops::FuncOp;
 use morf_ir::{Context, OpId};
@@ -113,7 +114,9 @@ pub fn plan(ctx: &Context, module: OpId, stats: &[KernelStats], device: &Device)
         .filter(|k| k.spilled > 0)
         .filter_map(|k| {
             let f = kernel(ctx, module, &k.kernel)?;
-            if f.min_ctas_per_sm(ctx).is_some() || f.cooperative(ctx).is_some() {
+            // (A cooperative kernel without a bound, a split-K partial with its final behind a
+            // grid barrier, may take one: its launch caps the grid at the CTAs resident.)
+            if f.min_ctas_per_sm(ctx).is_some() {
                 return None;
             }
             let threads = f.max_threads(ctx).filter(|t| *t > 0)? as u64;
