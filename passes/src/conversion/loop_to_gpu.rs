@@ -146,10 +146,18 @@ pub struct LoopToGpuOptions {
     /// 754.0 -> 713.7 at 8192 x 32768); `Some(b)` forces it on or off.
     pub batch_reductions: Option<bool>,
     /// `final=launch`: a final reduction gets its own launch. By default (`final=grid`) a
-    /// final reduction right after the row-fused kernel or split-K partial that fills its
-    /// workspace runs in that kernel's grid, behind a grid barrier (one cooperative launch,
-    /// [`super::grid_merge`]).
+    /// final reduction right after the row-fused kernel that fills its workspace runs in that
+    /// kernel's grid, behind a grid barrier (one cooperative launch, [`super::grid_merge`]).
     pub final_launch: bool,
+    /// `split-final=grid`: a split-K column reduction's final runs in its partial's grid,
+    /// behind a grid barrier, at the partial's CTA size (one cooperative launch). Off by
+    /// default (`split-final=launch`, two launches): on the H100 (forty-first session) it
+    /// saved 0.7-1.9 us at 65536 x 200 but lost 30-50 us at 8388608 x 3, where the final is
+    /// one column tile over 16384 split rows: in its own launch a CTA of 1024 threads walks
+    /// them (12.6 us), in the merged kernel a CTA of the partial's 256 (rmsnorm_bwd's
+    /// partial and final 152.4 + 12.6 us apart, 213.4 merged). A merge that keeps the final's
+    /// own CTA size (or its threads' work) would need the partial at that size too.
+    pub split_final_grid: bool,
     /// `final-lanes`: the lanes of a final reduction's row segment (its `threads_per_row`:
     /// 1, 2, 4, 8, 16 or 32, each lane `vector` columns); 0 (the default): the latency model
     /// ([`final_vec_lanes`]) in the vector form, [`super::schedule::final_tile_cols`] in the
@@ -644,6 +652,11 @@ impl LoopToGpuOptions {
         let exact_divisions = !o.bool("reciprocal-divisors", true)?;
         let no_looped_vectors = !o.bool("looped-vectors", true)?;
         let stream_copies = o.bool("stream-copies", false)?;
+        let split_final_grid = match o.string("split-final", "launch").as_str() {
+            "grid" => true,
+            "launch" => false,
+            other => return Err(format!("option 'split-final' must be 'grid' or 'launch', got '{other}'")),
+        };
         let final_launch = match o.string("final", "grid").as_str() {
             "grid" => false,
             "launch" => true,
@@ -660,6 +673,7 @@ impl LoopToGpuOptions {
             interleave_splits,
             batch_reductions,
             final_launch,
+            split_final_grid,
             final_lanes,
             early_accumulates,
             min_ctas,
@@ -773,8 +787,13 @@ pub const OPTIONS: &[PassOptionInfo] = &[
     },
     PassOptionInfo {
         key: "final",
-        help: "grid: a final reduction runs in the grid of the row kernel or split-K partial before it, behind a grid barrier (one cooperative launch); launch: its own launch",
+        help: "grid: a final reduction runs in the grid of the row kernel before it, behind a grid barrier (one cooperative launch); launch: its own launch",
         default: "grid",
+    },
+    PassOptionInfo {
+        key: "split-final",
+        help: "grid: a split-K column reduction's final runs in its partial's grid behind a grid barrier, at the partial's CTA size (one cooperative launch); launch: its own launch (on the H100 the merged form gained 1-2 us at N = 200 and lost 30-50 us at N = 3, where the final's one column tile ran on the partial's CTA of 256 threads instead of its own 1024)",
+        default: "launch",
     },
     PassOptionInfo {
         key: "final-lanes",
@@ -1033,15 +1052,15 @@ fn lower_function(ctx: &mut Context, mblock: BlockId, func: OpId, opts: &LoopToG
         // (kernel, schedule, whether it came from the attribute) per launch, for the report.
         let mut launches = Vec::new();
         if mapping == Mapping::SplitPartial {
-            // Split-K column reduction: a partial launch and a final over its workspace; by
-            // default (`final=grid`) the final runs in the partial's grid, behind a grid
-            // barrier, at its CTA size (one cooperative launch).
+            // Split-K column reduction: a partial launch and a final over its workspace; with
+            // `split-final=grid` the final runs in the partial's grid, behind a grid barrier,
+            // at its CTA size (one cooperative launch).
             let ws = kb.split_partial(unit.op)?;
             launches.push(kb.launch_record(&kname));
             let threads = kb.schedule.as_ref().map_or(0, |s| s.threads);
             let first = kb.finish()?;
             let fin = format!("{kname}_final");
-            let in_grid = (!opts.final_launch && threads > 0).then(|| {
+            let in_grid = (opts.split_final_grid && threads > 0).then(|| {
                 let mut o = opts.clone();
                 o.overrides.threads = threads;
                 o

@@ -39,8 +39,8 @@
 //! two partials (row_col_stats at N >= 2048) above two row kernels that each read the data.
 //! A thread-per-point kernel's thread walks its points
 //! (with partials: its split's rows) the same way (`row_s` = 2.2 us per step). An unfused
-//! column reduction of more than 32 rows is split-K: a partial, then a final in its grid behind a
-//! grid barrier (one cooperative launch, as after a row kernel).
+//! column reduction of more than 32 rows is two launches (split-K partial, then a final; one
+//! cooperative launch under `lower-loop-to-gpu{split-final=grid}`, which the model does not price).
 //! The constants were fitted on an H200 sweep of forced split sizes
 //! (`tools/morf-bench/scripts/calibrate.sh`, compared by `predict.py`; docs/perf.md "Cost
 //! model calibration"): the fused row kernels of the examples within +-25%.
@@ -270,11 +270,11 @@ pub fn kernel_cost(kernel: &Kernel, ctx: &Ctx) -> KernelCost {
         LaunchShape::Final { ctas } => (GRID_BARRIER_S + bytes / (bw * final_efficiency(*ctas)), 0),
         LaunchShape::Waves(w) => (waves_time(dev, w, bytes), 1),
         LaunchShape::SplitK { partial, ctas, ws_bytes } => {
-            // Split-K: the partial launch over the data, then a final over its workspace in
-            // the partial's grid, behind a grid barrier (`final=grid`).
+            // Split-K: the partial launch over the data, then a final launch over its
+            // workspace (`lower-loop-to-gpu{split-final=launch}`, the default).
             c.workspace_bytes += 2 * ws_bytes;
             let ws = *ws_bytes as f64;
-            (waves_time(dev, partial, bytes + ws) + GRID_BARRIER_S + ws / (bw * final_efficiency(*ctas)), 1)
+            (waves_time(dev, partial, bytes + ws) + ws / (bw * final_efficiency(*ctas)), 2)
         }
     };
     // Arithmetic: the work of each part's points at the issue rate of the warps the launch

@@ -46,11 +46,11 @@ func.func @add(%a: tensor<?x?xbf16> {morf.dims = ["M", "N"]}, %b: tensor<?x?xbf1
 
 // -----
 
-// Column reduction: split-K, the partial launch's schedule with the final's as the entry
-// `final` (at the partial's CTA size: by default the final runs in the partial's grid).
+// Column reduction: split-K, the partial launch's schedule with the final launch's as the
+// entry `final`.
 // CHECK-LABEL: func.func @colsum
 // CHECK: mloop.parallel
-// CHECK: } attributes {morf.schedule = {final = {mapping = "final_reduction", max_grid = 1056, partials = "none", rows_in_flight_per_warp = 1, rows_per_cta = 64, threads = 256, threads_per_row = 4, vector = 4}, mapping = "split_partial", max_grid = 1056, partials = "none", rows_in_flight_per_warp = 1, rows_per_cta = 1, split_rows = 256, stream_loads = 1, threads = 256, threads_per_row = 1, vector = 4}}
+// CHECK: } attributes {morf.schedule = {final = {mapping = "final_reduction", max_grid = 528, partials = "none", rows_in_flight_per_warp = 1, rows_per_cta = 64, threads = 512, threads_per_row = 8, vector = 4}, mapping = "split_partial", max_grid = 1056, partials = "none", rows_in_flight_per_warp = 1, rows_per_cta = 1, split_rows = 256, stream_loads = 1, threads = 256, threads_per_row = 1, vector = 4}}
 // OPT-LABEL: func.func @colsum
 // OPT: morf.schedule = {final = {mapping = "final_reduction", max_grid = 5, {{.*}} rows_per_cta = 16, threads = 128, threads_per_row = 8, vector = 4}, mapping = "split_partial", max_grid = 5, {{.*}} split_rows = 64, stream_loads = 1, threads = 128,
 func.func @colsum(%a: tensor<?x?xf32> {morf.dims = ["M", "N"]}) -> tensor<?xf32> {

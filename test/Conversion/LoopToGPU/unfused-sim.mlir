@@ -18,6 +18,8 @@
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/layernorm_bwd_f32.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=40,N=100 grid=2 split-rows=7})' M=40,N=100 1e-5 %t/s7b
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/softmax_fwd_colsum.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=40,N=96 grid=2 split-rows=7})' M=40,N=96 1e-2 %t/s7c
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/softmax_fwd_colsum.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=40,N=96 grid=2 split-rows=7})' M=40,N=67 1e-2 %t/s7d
+// The final in the partial's grid behind a grid barrier (`split-final=grid`).
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/layernorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=40,N=96 grid=2 split-rows=7 split-final=grid})' M=40,N=96 1e-2 %t/sfg
 // The `gpu-unfused` pipeline over a 3-D tensor: its reductions collapsed to one dimension
 // (`loop-coalesce{ops=reductions}`), so the row means take the 2-D row forms (packed rows at
 // N = 3, a warp per row at N = 96) and the column sums run over the B*M rows; compiled for
@@ -29,7 +31,7 @@
 // The kernels those runs lower are the vector forms:
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=40,N=64 grid=3 split-rows=16})' | FileCheck %s
 // CHECK: "RowFused {{.*}} fast: N=64 vector=8 chunks=1"
-// CHECK: "SplitPartial {{.*}} vector=8 {{.*}} split-rows=16; grid barrier; FinalReduction
+// CHECK: "SplitPartial {{.*}} vector=8 {{.*}} split-rows=16"
 // CHECK: "ThreadPerPoint {{.*}} vector=8
 
 // COALESCED: schedule: @reduce3d_k0: split_partial

@@ -51,7 +51,7 @@
 // rows in order into 8 f32 partials, one vector load of x and dy and one scalar load of
 // rstd[i] per row; the columns past the last full vector in the scalar loop.
 // IR-LABEL: mgpu.func @rmsnorm_bwd_k1(
-// IR-SAME: morf.schedule = "SplitPartial threads=256 {{.*}} vector=8 {{.*}} split-rows=256; grid barrier; FinalReduction
+// IR-SAME: morf.schedule = "SplitPartial threads=256 {{.*}} vector=8 {{.*}} split-rows=256"
 // IR: = mloop.for %[[ROW:[a-z0-9]+]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32) {
 // IR-NEXT: %[[OFF:.*]] = mloop.mul %[[ROW]], %{{.*}} : index
 // IR: mgpu.load_vec %{{.*}} {nc} : !mgpu.ptr<bf16> -> bf16, bf16, bf16, bf16, bf16, bf16, bf16, bf16
@@ -60,8 +60,7 @@
 // IR-NEXT: mgpu.load %{{.*}}[%[[R]]] {nc} : !mgpu.ptr<f32>
 // IR: mgpu.store %{{.*}} : !mgpu.ptr<f32>
 // IR: mgpu.load %{{.*}} {nc} : !mgpu.ptr<bf16>
-// The final in the same kernel, behind a grid barrier (final=grid).
-// IR: mgpu.grid_barrier
+// IR-LABEL: mgpu.func @rmsnorm_bwd_k1_final(
 // The pointwise dx nest: a thread per 8 columns of a row, rstd[i] and c[i] once per vector,
 // w[j], x[i, j], dy[i, j] as vectors, dx stored as one vector; then the scalar loop.
 // IR-LABEL: mgpu.func @rmsnorm_bwd_k2(
@@ -77,7 +76,7 @@
 // IR-NOT: mgpu.func
 
 // RECIP-LABEL: mgpu.func @softmax_fwd_colsum_k2(
-// RECIP-SAME: morf.schedule = "SplitPartial {{.*}} vector=8 {{.*}}; grid barrier; FinalReduction
+// RECIP-SAME: morf.schedule = "SplitPartial {{.*}} vector=8
 // RECIP: %[[FOUR:.*]] = mloop.constant 4 : index
 // RECIP: mloop.for %[[ROW:[a-z0-9]+]] = %{{.*}} to %{{.*}} step %[[FOUR]] iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32) {
 // RECIP: mgpu.load_vec
@@ -107,7 +106,7 @@
 // RECIP: mloop.div
 // RECIP-NOT: mgpu.load_vec
 // RECIP: mloop.yield
-// RECIP: mgpu.grid_barrier
+// RECIP-LABEL: mgpu.func @softmax_fwd_colsum_k2_final(
 // EXACT-LABEL: mgpu.func @softmax_fwd_colsum_k2(
 // EXACT-SAME: morf.schedule = "SplitPartial {{.*}} vector=4
 // EXACT: mloop.exp
@@ -132,7 +131,6 @@
 // R384-NEXT: rmsnorm_bwd.mlir:40:8: note: @rmsnorm_bwd_k0: a plain row reduction, lowered as a row kernel (no partials)
 // R384: rmsnorm_bwd.mlir:48:10: schedule: @rmsnorm_bwd_k1: split_partial threads=256 threads_per_row=1 rows_per_cta=1 grid<=1056 vector=8 partials=none split_rows=256 fast=no (from the heuristic)
 // R384-NEXT: rmsnorm_bwd.mlir:48:10: schedule: @rmsnorm_bwd_k1_final: final_reduction
-// R384-NEXT: rmsnorm_bwd.mlir:48:10: note: @rmsnorm_bwd_k1_final runs in the grid of @rmsnorm_bwd_k1, after a grid barrier (final=grid)
 // R384-NEXT: rmsnorm_bwd.mlir:49:9: schedule: @rmsnorm_bwd_k2: thread_per_point threads=256 threads_per_row=1 rows_per_cta=1 grid<=1056 vector=8 partials=none fast=no (from the heuristic)
 // R384-NOT: note
 

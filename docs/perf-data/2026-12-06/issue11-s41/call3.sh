@@ -7,7 +7,8 @@
 # (tools/scripts/schedule_diff.sh: two_norms_shared_weight's plan at 4096 x 16384, the merged
 # finals at N = 17) and a control whose module does not (rmsnorm_bwd 65536 x 1024).
 #   OUT=$OUT bash docs/perf-data/2026-12-06/issue11-s41/call3.sh
-B=.device-bin/s41 OLD=.device-bin DEADLINE=${DEADLINE:-570} . tools/scripts/device-call.sh
+export OLD=.device-bin B=.device-bin/s41
+DEADLINE=${DEADLINE:-570} . tools/scripts/device-call.sh
 echo "device $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" >> "$S"
 ab_list --runs 100 <<'LIST'
 two_norms_shared_weight M=4096,K=64,N=16384
