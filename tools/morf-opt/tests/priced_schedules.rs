@@ -56,6 +56,9 @@ const KNOWN: &[&str] = &[
     "tanh_bwd_bias M=5120,N=1024 tanh_bwd_bias_k0",
     "tanh_bwd_bias M=65536,N=1024 tanh_bwd_bias_k0",
     "two_norms_shared_weight M=32768,N=768 two_norms_shared_weight_k0",
+    // Its second norm (K = 64 rows, split 1), a row kernel since the forty-first session
+    // (loop-map's mapped fallback before, which the model did not price at all).
+    "two_norms_shared_weight M=32768,N=768 two_norms_shared_weight_k1",
 ];
 
 const NOTE: &str = ": the fusion model priced this kernel with another schedule, ";
