@@ -192,6 +192,19 @@ pub(super) fn vector_choice(plan: &Result<VecPlan, String>, s: &mut Schedule, fr
     }
 }
 
+/// The type of `op` if `lower-loop-to-gpu{reciprocal-divisors}` (on unless `opts` says
+/// `exact_divisions`) may turn it into a multiply by a reciprocal where its divisor is one value
+/// for a thread's vector of columns: an f32 or f64 `mloop.div` (half-precision divisions are
+/// left alone, as by `invariant-divisor-to-reciprocal`). The vector plan (which then counts no
+/// subroutine call per column) and the emitter ([`KernelBuilder::fast_op`]) both ask here.
+pub(super) fn reciprocal_division(ctx: &Context, op: OpId, opts: &LoopToGpuOptions) -> Option<Type> {
+    if opts.exact_divisions || ctx.dyn_cast::<mloop::DivOp>(op).is_none() {
+        return None;
+    }
+    let ty = ctx.value_type(ctx.result(op, 0));
+    matches!(ctx.float_kind(ty), Some(morf_ir::FloatKind::F32 | morf_ir::FloatKind::F64)).then_some(ty)
+}
+
 pub(super) fn float_bytes(ctx: &Context, t: Type) -> Option<u32> {
     match ctx.float_kind(t)?.name() {
         "f64" => Some(8),
@@ -1854,28 +1867,19 @@ impl<'a> KernelBuilder<'a> {
 
     /// Whether scalar op `op`, on the fast emitter's operands `f`, divides a vector of
     /// columns by one value that `reciprocal-divisors` turns into a multiply by its
-    /// reciprocal: an f32 or f64 `mloop.div` of columns by a uniform value. Its type if so.
+    /// reciprocal ([`reciprocal_division`]: an f32 or f64 `mloop.div`, here of columns by a
+    /// uniform value). Its type if so.
     fn uniform_reciprocal(&self, op: OpId, f: &[Fv]) -> Option<Type> {
-        if self.opts.exact_divisions || self.ctx.dyn_cast::<mloop::DivOp>(op).is_none() {
-            return None;
-        }
-        let ty = self.ctx.value_type(self.ctx.result(op, 0));
-        let wide = matches!(self.ctx.float_kind(ty), Some(morf_ir::FloatKind::F32 | morf_ir::FloatKind::F64));
-        (wide && matches!(f, [Fv::Cols(_), Fv::Uni(_)])).then_some(ty)
+        let ty = reciprocal_division(self.ctx, op, self.opts)?;
+        matches!(f, [Fv::Cols(_), Fv::Uni(_)]).then_some(ty)
     }
 
-    /// `1 / d` for division `op` (its type), once per divisor in the current scope.
+    /// `1 / d` for division `op` (its type), once per divisor in the current scope: the
+    /// division itself on `(1, d)`, through the fast emitter's CSE.
     fn reciprocal(&mut self, d: Value, op: OpId) -> Value {
         let ty = self.ctx.value_type(self.ctx.result(op, 0));
         let one = self.fconst(1.0, ty);
-        let name = self.ctx.op_name(op).to_string();
-        let key = (name, vec![one, d], ty, Vec::new());
-        if let Some(&v) = self.fs().cse.get(&key) {
-            return v;
-        }
-        let v = self.push1(mloop::DivOp::state(self.loc, one, d, ty));
-        self.fs().cse.insert(key, v);
-        v
+        self.cse_op(op, &[one, d])
     }
 
     pub(super) fn fast_op(&mut self, op: OpId) -> R<()> {

@@ -422,6 +422,8 @@ fn restore_unit_splits(ctx: &mut Context, body: BlockId) {
         if !ctx.isa::<mloop::ParallelOp>(op) || kernel_split(ctx, op) != Some(1) {
             continue;
         }
+        let it = ctx.index_type();
+        let mut one = None;
         for a in ctx.walk_collect(op) {
             if !ctx.isa::<mloop::AccumulateOp>(a) {
                 continue;
@@ -431,8 +433,7 @@ fn restore_unit_splits(ctx: &mut Context, body: BlockId) {
             else {
                 continue;
             };
-            let it = ctx.index_type();
-            let one = Ib { before: op }.index(ctx, 1);
+            let one = *one.get_or_insert_with(|| Ib { before: op }.index(ctx, 1));
             let d = Ib { before: a }.insert(ctx, |loc| mloop::DivOp::state(loc, x, one, it));
             let dv = ctx.result(d, 0);
             ctx.set_operand(a, 2, dv);
@@ -608,6 +609,14 @@ fn tri(o: &PassOptions, key: &str) -> Result<Option<bool>, String> {
 }
 
 impl LoopToGpuOptions {
+    /// These options with the CTA size pinned to `threads`: a final reduction that joins the
+    /// grid of the kernel before it takes that kernel's CTA size.
+    fn with_threads(&self, threads: u32) -> LoopToGpuOptions {
+        let mut o = self.clone();
+        o.overrides.threads = threads;
+        o
+    }
+
     /// Reads the options from `key=value` text options.
     pub fn from_pass_options(o: &PassOptions) -> Result<Self, String> {
         let u = |k: &str| o.usize(k, 0).map(|v| v as u32);
@@ -1024,9 +1033,7 @@ fn lower_function(ctx: &mut Context, mblock: BlockId, func: OpId, opts: &LoopToG
         // so that the two can be one cooperative kernel.
         let in_grid = match prev {
             Some((_, threads, _)) if !opts.final_launch && kernel_kind(ctx, unit.op).as_deref() == Some("final") => {
-                let mut o = opts.clone();
-                o.overrides.threads = threads;
-                Some(o)
+                Some(opts.with_threads(threads))
             }
             _ => None,
         };
@@ -1091,11 +1098,7 @@ fn lower_function(ctx: &mut Context, mblock: BlockId, func: OpId, opts: &LoopToG
             let threads = kb.schedule.as_ref().map_or(0, |s| s.threads);
             let first = kb.finish()?;
             let fin = format!("{kname}_final");
-            let in_grid = (opts.split_final_grid && threads > 0).then(|| {
-                let mut o = opts.clone();
-                o.overrides.threads = threads;
-                o
-            });
+            let in_grid = (opts.split_final_grid && threads > 0).then(|| opts.with_threads(threads));
             let mut kf =
                 KernelBuilder::new(ctx, mblock, unit.op, &fin, &names, in_grid.as_ref().unwrap_or(opts), &spills);
             kf.ir_schedule = final_schedule;

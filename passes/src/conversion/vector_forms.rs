@@ -182,8 +182,7 @@ impl<'a> KernelBuilder<'a> {
                         }
                         // A division of the row's values by one value per row becomes one
                         // reciprocal per row (`reciprocal-divisors`), no call per column.
-                        let per_row = !self.opts.exact_divisions
-                            && ctx.dyn_cast::<mloop::DivOp>(b).is_some()
+                        let per_row = reciprocal_division(ctx, b, self.opts).is_some()
                             && !jdep.contains(&ops[1])
                             && !jexact.contains(&ops[1]);
                         calls |= !top && is_call_op(ctx, b) && !per_row;

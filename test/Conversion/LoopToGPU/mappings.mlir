@@ -1,6 +1,9 @@
 // lower-loop-to-gpu: one kernel per top-level nest, each mapping's structure.
 // RUN: morf-opt %s --split-input-file --pipeline=gpu-unfused | FileCheck %s
 // RUN: morf-opt %s --split-input-file --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{split-final=grid})' | FileCheck %s --check-prefix=GRID
+// `split-final` takes grid or launch; anything else is an error, exit 1:
+// RUN: not morf-opt %s --split-input-file --pass-pipeline='builtin.module(lower-tensor-to-loop,lower-loop-to-gpu{split-final=bogus})' 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: option 'split-final' must be 'grid' or 'launch', got 'bogus'
 
 // Pointwise: one thread per element, grid-stride over the flattened domain.
 // CHECK-LABEL: func.func @add

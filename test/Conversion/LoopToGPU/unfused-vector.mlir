@@ -35,6 +35,9 @@
 // limits them to 4); each element divided, in vectors of 4, under `reciprocal-divisors=false`.
 // RUN: morf-opt %S/../../../examples/softmax_fwd_colsum.mlir --pipeline=gpu-unfused --size-hints M=65536,N=1024 | FileCheck %s --check-prefix=RECIP
 // RUN: morf-opt %S/../../../examples/softmax_fwd_colsum.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{reciprocal-divisors=false})' --size-hints M=65536,N=1024 | FileCheck %s --check-prefix=EXACT
+// `reciprocal-divisors` takes true or false; anything else is an error, exit 1:
+// RUN: not morf-opt %S/../../../examples/softmax_fwd_colsum.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,lower-loop-to-gpu{reciprocal-divisors=maybe})' 2>&1 | FileCheck %s --check-prefix=BADRECIP
+// BADRECIP: option 'reciprocal-divisors' expects true or false, got 'maybe'
 // This file's functions: a 1-D pointwise nest (vectors and a scalar tail), a transposed operand
 // (no vector form) and the option vector=1 (none).
 // RUN: morf-opt %s --split-input-file --pipeline=gpu-unfused | FileCheck %s --check-prefix=TAIL

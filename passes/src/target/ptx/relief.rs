@@ -15,10 +15,11 @@
 //! log is silent, as it is when the driver's JIT cache answers); [`SpillRelief::apply`] sets
 //! `min_ctas_per_sm` on the kernels it names, and the PTX is emitted again; [`relieve`] does
 //! both, assembles, tries a kernel that still spills one CTA lower, and keeps the assembly that
-//! spills least, if it spills less ([`spilled_bytes`]). A kernel that has a bound already (`min_ctas_per_sm`, 0 included:
-//! `lower-loop-to-gpu{min-ctas=none}` asked for none) or that has no `max_threads` is left
-//! alone; a cooperative kernel without one (a split-K partial with its final in its grid) is
-//! not: its launch caps the grid at the CTAs resident under whatever bound it carries. The execution engine relieves morf's PTX on every load.
+//! spills least, if it spills less ([`spilled_bytes`]). A kernel that has a bound already
+//! (`min_ctas_per_sm`, 0 included: `lower-loop-to-gpu{min-ctas=none}` asked for none) or that
+//! has no `max_threads` is left alone; a cooperative kernel without one (a split-K partial with
+//! its final in its grid) is not: its launch caps the grid at the CTAs resident under whatever
+//! bound it carries. The execution engine relieves morf's PTX on every load.
 
 use morf_gpu::ops::FuncOp;
 use morf_ir::{Context, OpId};
