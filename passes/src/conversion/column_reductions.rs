@@ -131,7 +131,8 @@ impl<'a> KernelBuilder<'a> {
                     None => self.extents(&parts)?,
                 };
                 let one = self.iconst(1);
-                let (lb, ub, step) = match range {
+                // Positions lb, lb + st, ... below ub.
+                let (lb, ub, st) = match range {
                     PosRange::Block { lo, len } => {
                         let hi = self.ibin(Ix::Add, *lo, *len);
                         (*lo, self.ibin(Ix::Min, total, hi), one)
@@ -161,43 +162,35 @@ impl<'a> KernelBuilder<'a> {
                 // rows (a split-K partial), in groups of `strided_unroll`: the group's loads
                 // issue together, then combine in order (the same sum, bit for bit); the
                 // remainder one at a time.
-                let st = match range {
-                    PosRange::Strided { step, .. } => *step,
-                    PosRange::Block { .. } => one,
-                };
                 let unroll = match range {
                     PosRange::Block { .. } => {
                         super::vector_forms::block_unroll(self.ctx, parts.body, self.strided_unroll)
                     }
                     PosRange::Strided { .. } => self.strided_unroll,
                 };
-                let u = self.iconst(unroll);
-                let span = self.ibin(Ix::Mul, st, u);
-                let hi = self.ibin(Ix::Max, ub, lb);
-                let len = self.ibin(Ix::Sub, hi, lb);
-                let groups = self.ibin(Ix::Div, len, span);
-                let main_len = self.ibin(Ix::Mul, groups, span);
-                let main_end = self.ibin(Ix::Add, lb, main_len);
-                let acc0 = self.for_loop(lb, main_end, span, &[id], &mut |kb, pos, acc| {
-                    let mut ys = Vec::new();
-                    let mut at = pos;
-                    for k in 0..unroll {
-                        if k > 0 {
-                            at = kb.ibin(Ix::Add, at, st);
+                let acc = self.grouped_for(
+                    lb,
+                    ub,
+                    st,
+                    unroll,
+                    &[id],
+                    &mut |kb, pos, acc, count| {
+                        let mut ys = Vec::new();
+                        let mut at = pos;
+                        for k in 0..count {
+                            if k > 0 {
+                                at = kb.ibin(Ix::Add, at, st);
+                            }
+                            ys.push(term(kb, at)?);
                         }
-                        ys.push(term(kb, at)?);
-                    }
-                    let mut a = acc[0];
-                    for y in ys {
-                        a = kb.combine(&kind, a, y)?;
-                    }
-                    Ok(vec![a])
-                })?[0];
-                let lb = main_end;
-                let acc = self.for_loop(lb, ub, step, &[acc0], &mut |kb, pos, acc| {
-                    let y = term(kb, pos)?;
-                    Ok(vec![kb.combine(&kind, acc[0], y)?])
-                })?[0];
+                        let mut a = acc[0];
+                        for y in ys {
+                            a = kb.combine(&kind, a, y)?;
+                        }
+                        Ok(vec![a])
+                    },
+                    &mut |_| {},
+                )?[0];
                 out(self, p, acc)?;
                 p += 1;
                 continue;

@@ -2099,6 +2099,41 @@ impl<'a> KernelBuilder<'a> {
         Ok(self.ctx.results(op).to_vec())
     }
 
+    /// A loop over the positions `lb, lb + st, ...` below `ub` (none where `ub <= lb`) in groups: whole
+    /// groups of `unroll` positions an iteration (`group(kb, pos, acc, unroll)`: positions
+    /// `pos, pos + st, ...`), then the rest one an iteration (`group(kb, pos, acc, 1)`), `inits`
+    /// threaded through both loops; `between` runs between them (to restore builder state the
+    /// first loop's body changed). The positions are visited in order, so a group that loads
+    /// its terms together and combines them in order gives the sum of a plain loop, bit for
+    /// bit. The split-K partial's block of rows and the scalar final's strided splits
+    /// ([`KernelBuilder::emit_partials`], [`KernelBuilder::vec_partials`]).
+    #[allow(clippy::too_many_arguments)]
+    fn grouped_for(
+        &mut self,
+        lb: Value,
+        ub: Value,
+        st: Value,
+        unroll: i64,
+        inits: &[Value],
+        group: &mut dyn FnMut(&mut Self, Value, &[Value], i64) -> R<Vec<Value>>,
+        between: &mut dyn FnMut(&mut Self),
+    ) -> R<Vec<Value>> {
+        let ub = self.ibin(Ix::Max, ub, lb);
+        let mut acc = inits.to_vec();
+        let mut rest = lb;
+        if unroll > 1 {
+            let u = self.iconst(unroll);
+            let span = self.ibin(Ix::Mul, st, u);
+            let len = self.ibin(Ix::Sub, ub, lb);
+            let groups = self.ibin(Ix::Div, len, span);
+            let main = self.ibin(Ix::Mul, groups, span);
+            rest = self.ibin(Ix::Add, lb, main);
+            acc = self.for_loop(lb, rest, span, inits, &mut |kb, pos, a| group(kb, pos, a, unroll))?;
+            between(self);
+        }
+        self.for_loop(rest, ub, st, &acc, &mut |kb, pos, a| group(kb, pos, a, 1))
+    }
+
     /// `mgpu.if %cond { then }` without results (else region empty).
     fn if_then(&mut self, cond: Value, then: &mut dyn FnMut(&mut Self) -> R<()>) -> R<()> {
         let region = self.ctx.create_region();

@@ -614,24 +614,20 @@ impl<'a> KernelBuilder<'a> {
                     // sum in the same order, bit for bit.
                     let hi = self.ibin(Ix::Add, *lo, *len);
                     let hi = self.ibin(Ix::Min, total, hi);
-                    let hi = self.ibin(Ix::Max, hi, *lo);
                     let unroll = block_unroll(self.ctx, body, strided_terms(self.strided_unroll, group.len()));
                     let one = self.iconst(1);
-                    let mut acc0 = inits.clone();
-                    let mut rest = *lo;
-                    if unroll > 1 {
-                        let u = self.iconst(unroll);
-                        let span = self.ibin(Ix::Sub, hi, *lo);
-                        let groups = self.ibin(Ix::Div, span, u);
-                        let main = self.ibin(Ix::Mul, groups, u);
-                        rest = self.ibin(Ix::Add, *lo, main);
-                        acc0 = self.for_loop(*lo, rest, u, &inits, &mut |kb, pos, acc| {
-                            iteration(kb, pos, acc, unroll, one, None)
-                        })?;
-                        let fs = self.fs();
-                        (fs.fmap, fs.rows, fs.uni, fs.cse) = cached.clone();
-                    }
-                    self.for_loop(rest, hi, one, &acc0, &mut |kb, pos, acc| iteration(kb, pos, acc, 1, one, None))?
+                    self.grouped_for(
+                        *lo,
+                        hi,
+                        one,
+                        unroll,
+                        &inits,
+                        &mut |kb, pos, acc, count| iteration(kb, pos, acc, count, one, None),
+                        &mut |kb| {
+                            let fs = kb.fs();
+                            (fs.fmap, fs.rows, fs.uni, fs.cse) = cached.clone();
+                        },
+                    )?
                 }
                 PosRange::Strided { start, step } => {
                     let terms = strided_terms(self.strided_unroll, group.len());
