@@ -1688,6 +1688,10 @@ type R<T> = Result<T, Diagnostic>;
 /// The body of a loop being built: (builder, iv, iter args) -> yielded values.
 type LoopBody<'f, 'a> = dyn FnMut(&mut KernelBuilder<'a>, Value, &[Value]) -> R<Vec<Value>> + 'f;
 
+/// The body of [`KernelBuilder::grouped_for`]: a group of positions from `pos` (the third
+/// argument's accumulators in, the new ones out), the last argument the group's count.
+type GroupBody<'f, 'a> = dyn FnMut(&mut KernelBuilder<'a>, Value, &[Value], i64) -> R<Vec<Value>> + 'f;
+
 /// What [`KernelBuilder::vec_partials`] does with the `p`-th reduce's partials (one per column).
 type PartialsOut<'f, 'a> = dyn FnMut(&mut KernelBuilder<'a>, usize, Vec<Value>) -> R<()> + 'f;
 
@@ -2115,7 +2119,7 @@ impl<'a> KernelBuilder<'a> {
         st: Value,
         unroll: i64,
         inits: &[Value],
-        group: &mut dyn FnMut(&mut Self, Value, &[Value], i64) -> R<Vec<Value>>,
+        group: &mut GroupBody<'_, 'a>,
         between: &mut dyn FnMut(&mut Self),
     ) -> R<Vec<Value>> {
         let ub = self.ibin(Ix::Max, ub, lb);
