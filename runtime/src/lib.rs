@@ -450,6 +450,37 @@ impl Gpu {
         self.launch_with(module, name, grid, block, shared_bytes, args, true)
     }
 
+    /// Launches kernel `name` plainly (`cuLaunchKernel`) with its grid capped, as
+    /// [`Gpu::launch_cooperative`] caps it, at the blocks the device holds at once: a kernel
+    /// whose last blocks wait for the others (a grid tail) needs those others resident or
+    /// running to completion, and the cap keeps the launch to one wave. Returns the grid
+    /// launched.
+    pub fn launch_resident(
+        &self,
+        module: &Module,
+        name: &str,
+        grid: u32,
+        block: u32,
+        shared_bytes: u32,
+        args: &[KernelArg<'_>],
+    ) -> Result<u32> {
+        let (f, static_shared) = module.function(name)?;
+        if grid == 0 || block == 0 {
+            return self.launch(module, name, grid, block, shared_bytes, args).map(|_| grid);
+        }
+        self.bind()?;
+        self.opt_in_shared(f, name, shared_bytes, static_shared)?;
+        let fits = self.resident(f, name, block, shared_bytes)?;
+        if fits == 0 {
+            return Err(RuntimeError::Usage(format!(
+                "launch of '{name}': not one block of {block} threads and {shared_bytes} bytes of shared memory \
+                 fits on an SM"
+            )));
+        }
+        let grid = grid.min(fits);
+        self.launch(module, name, grid, block, shared_bytes, args).map(|_| grid)
+    }
+
     /// The blocks of `block` threads and `shared_bytes` of dynamic shared memory of kernel
     /// `name` that the device holds at once (occupancy per SM times the SMs).
     pub fn resident_blocks(&self, module: &Module, name: &str, block: u32, shared_bytes: u32) -> Result<u32> {

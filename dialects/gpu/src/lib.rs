@@ -77,6 +77,7 @@ pub fn register(ctx: &mut Context) {
         DynamicSharedOp::info(),
         BarrierOp::info(),
         GridBarrierOp::info(),
+        GridTailOp::info(),
         ClusterStoreOp::info(),
         ClusterArriveOp::info(),
         ClusterWaitOp::info(),

@@ -19,7 +19,10 @@
 //! - a cooperative kernel's top-level `mgpu.grid_barrier`s split its body into phases: each
 //!   phase runs in every block before the next one starts, and a block keeps its threads'
 //!   values and its shared memory between phases (what co-resident blocks waiting at the
-//!   barrier see);
+//!   barrier see); a top-level `mgpu.grid_tail` splits it the same way, and the phases after
+//!   it run only in blocks `0 .. min(ctas, grid)`, which take their block index as its rank
+//!   (on the GPU the blocks that arrive last go on; the ops after it may not tell which,
+//!   which its verifier checks);
 //! - `mgpu.shuffle` reads the value of the same op in the source lane of the warp (lanes are
 //!   `thread_id % 32`). A source lane outside the warp, beyond the block, or inactive gives
 //!   the reading thread its own value: what `shfl.sync` does for out-of-range lanes, and
@@ -65,9 +68,9 @@ use morf_ir::{BlockId, Context, Diagnostic, OpId, Traits, Type, Value};
 
 use crate::ops::{
     AtomicKind, AtomicRmwOp, BarrierOp, BlockDimOp, BlockIdOp, ClusterArriveOp, ClusterStoreOp, ClusterWaitOp,
-    CopyAsyncCommitOp, CopyAsyncOp, CopyAsyncWaitOp, DynamicSharedOp, GridBarrierOp, GridDimOp, IfOp, LaneIdOp,
-    LaunchOp, LoadOp, LoadVecOp, ReduceKind, SharedAllocOp, ShuffleMode, ShuffleOp, StoreOp, StoreVecOp, ThreadIdOp,
-    WarpBarrierOp, WarpIdOp, WarpReduceOp,
+    CopyAsyncCommitOp, CopyAsyncOp, CopyAsyncWaitOp, DynamicSharedOp, GridBarrierOp, GridDimOp, GridTailOp, IfOp,
+    LaneIdOp, LaunchOp, LoadOp, LoadVecOp, ReduceKind, SharedAllocOp, ShuffleMode, ShuffleOp, StoreOp, StoreVecOp,
+    ThreadIdOp, WarpBarrierOp, WarpIdOp, WarpReduceOp,
 };
 use crate::races::{Race, Races};
 use crate::types::{elem_bytes, ptr_parts};
@@ -169,8 +172,13 @@ pub fn run_launch(host: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<(
     // The phases of a cooperative kernel: the body's ops between its grid barriers. Each
     // phase runs in every block (in block order) before the next starts; a block keeps its
     // threads' values, shared memory and copies in flight from one phase to the next.
+    // After an `mgpu.grid_tail` only the first `min(ctas, grid)` blocks go on, as ranks 0, 1,
+    // ... of a grid of that many (the GPU's ranks follow arrival; the ops after it may not
+    // tell, which its verifier checks).
     let ops: Vec<OpId> = ctx.block_ops(body).collect();
-    let phases: Vec<&[OpId]> = ops.split(|&o| ctx.isa::<GridBarrierOp>(o)).collect();
+    let is_sep = |o: &OpId| ctx.isa::<GridBarrierOp>(*o) || ctx.isa::<GridTailOp>(*o);
+    let seps: Vec<OpId> = ops.iter().copied().filter(is_sep).collect();
+    let phases: Vec<&[OpId]> = ops.split(is_sep).collect();
     if phases.len() > 1 && (blocks as u64).saturating_mul(n as u64) > MAX_COOPERATIVE_THREADS {
         return Err(op_error(
             ctx,
@@ -183,9 +191,15 @@ pub fn run_launch(host: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<(
     }
     let units = blocks / cluster;
     let mut saved: Vec<Option<BlockState>> = (0..units).map(|_| None).collect();
+    // The blocks still running, and the tail's results each thread of them sets.
+    let mut going_on = units;
     for (k, phase) in phases.iter().enumerate() {
         let last = k + 1 == phases.len();
-        for b in 0..units {
+        let tail = k.checked_sub(1).and_then(|i| ctx.dyn_cast::<GridTailOp>(seps[i]));
+        if let Some(t) = tail {
+            going_on = going_on.min(t.ctas(ctx).unwrap_or(1).max(1));
+        }
+        for b in 0..going_on {
             sim.block = b * cluster;
             match saved[b as usize].take() {
                 Some(st) => sim.restore(st),
@@ -203,6 +217,12 @@ pub fn run_launch(host: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<(
                     sim.shared.clear();
                     sim.dynamic.clear();
                     sim.copies.iter_mut().for_each(|c| *c = AsyncCopies::default());
+                }
+            }
+            if let Some(t) = tail {
+                for m in &mut sim.threads {
+                    m.set(t.rank(ctx), RtValue::Int(b));
+                    m.set(t.count(ctx), RtValue::Int(going_on));
                 }
             }
             // Every access before the block's grid barrier is ordered before every one after.
@@ -507,9 +527,9 @@ impl<'c> Sim<'c> {
                     }
                 }
             }
-        } else if ctx.isa::<GridBarrierOp>(op) {
-            // The launch splits the body at its top-level grid barriers; one met here is
-            // nested.
+        } else if ctx.isa::<GridBarrierOp>(op) || ctx.isa::<GridTailOp>(op) {
+            // The launch splits the body at its top-level grid barriers and tails; one met
+            // here is nested.
             let t = mask.iter().position(|a| *a).unwrap_or(0);
             return Err(self.err(op, t, "must stand directly in the kernel's body (the verifier says so)"));
         } else if let Some(s) = ctx.dyn_cast::<ShuffleOp>(op) {

@@ -31,16 +31,23 @@ use crate::transforms::loop_utils::const_int;
 /// `min_ctas_per_sm`, the merged one takes `min_ctas` (the CTAs per SM its schedule plans:
 /// the runtime caps a cooperative grid at the CTAs resident, so ptxas' register choice sets
 /// the grid). Returns whether it merged.
+///
+/// With `tail = Some(T)` the two are joined by an `mgpu.grid_tail {ctas = T}` instead: the
+/// merged kernel is `resident_grid` (a plain launch, the grid capped at the CTAs resident),
+/// the last `T` blocks to finish the first body run the second, as a grid of their own (its
+/// `mgpu.block_id` and `mgpu.grid_dim` are the tail's rank and count), and the others return.
 pub fn merge_into_previous(
     ctx: &mut Context,
     first: OpId,
     second: OpId,
     dead: &[OpId],
     min_ctas: Option<u64>,
+    tail: Option<u64>,
 ) -> Result<bool, morf_ir::Diagnostic> {
     let (la, lb) = (mgpu::LaunchOp(first), mgpu::LaunchOp(second));
     let (Some(fa), Some(fb)) = (la.callee(ctx), lb.callee(ctx)) else { return Ok(false) };
-    if fa.0 == fb.0 || fa.cooperative(ctx).is_some() && fb.cooperative(ctx).is_some() {
+    let joined = |f: mgpu::FuncOp| f.cooperative(ctx).is_some() || f.resident_grid(ctx).is_some();
+    if fa.0 == fb.0 || joined(fa) || joined(fb) {
         return Ok(false);
     }
     // A kernel launched in clusters is not cooperative (a grid barrier would need every
@@ -91,9 +98,19 @@ pub fn merge_into_previous(
             actuals.push(a);
         }
     }
+    let mut tail_op = None;
     for (k, b) in [ba, bb].into_iter().enumerate() {
         if k == 1 {
-            let bar = ctx.create_op(mgpu::GridBarrierOp::state(loc));
+            let bar = match tail {
+                Some(t) => {
+                    let n = ctx.i64_attr(t.max(1) as i64);
+                    let idx = ctx.index_type();
+                    let t = ctx.create_op(mgpu::GridTailOp::state(loc, idx, idx, n));
+                    tail_op = Some(t);
+                    t
+                }
+                None => ctx.create_op(mgpu::GridBarrierOp::state(loc)),
+            };
             ctx.append_op(entry, bar);
         }
         let ops: Vec<OpId> = ctx.block_ops(b).collect();
@@ -103,6 +120,24 @@ pub fn merge_into_previous(
             }
             let c = ctx.clone_op(op, &mut map);
             ctx.append_op(entry, c);
+        }
+    }
+    // Behind a grid tail the second body's block index and grid size are the tail's.
+    if let Some(t) = tail_op.map(mgpu::GridTailOp) {
+        let (rank, count) = (t.rank(ctx), t.count(ctx));
+        let ops: Vec<OpId> = ctx.block_ops(entry).skip_while(|&o| o != t.0).skip(1).collect();
+        let mut ids = Vec::new();
+        for op in ops {
+            ctx.walk(op, &mut |o| {
+                if ctx.isa::<mgpu::BlockIdOp>(o) || ctx.isa::<mgpu::GridDimOp>(o) {
+                    ids.push(o);
+                }
+            });
+        }
+        for o in ids {
+            let to = if ctx.isa::<mgpu::BlockIdOp>(o) { rank } else { count };
+            ctx.replace_all_uses_with(ctx.result(o, 0), to);
+            ctx.erase_op(o);
         }
     }
     let ret = ctx.create_op(mgpu::ReturnOp::state(loc));
@@ -145,14 +180,19 @@ pub fn merge_into_previous(
     }
     let schedule = |f: mgpu::FuncOp| ctx.attr(f.0, "morf.schedule").and_then(|a| ctx.attr_str(a)).map(str::to_string);
     if let (Some(sa), Some(sb)) = (schedule(fa), schedule(fb)) {
-        let s = ctx.str_attr(&format!("{sa}; grid barrier; {sb}"));
+        let join = match tail {
+            Some(t) => format!("grid tail of {t}"),
+            None => "grid barrier".to_string(),
+        };
+        let s = ctx.str_attr(&format!("{sa}; {join}; {sb}"));
         attrs.retain(|(k, _)| k != "morf.schedule");
         attrs.push(("morf.schedule".into(), s));
     }
     if ctx.attr(fb.0, "morf.bench").is_some() && ctx.attr(fa.0, "morf.bench").is_none() {
         attrs.push(("morf.bench".into(), ctx.unit_attr()));
     }
-    attrs.push(("cooperative".into(), ctx.unit_attr()));
+    let how = if tail.is_some() { "resident_grid" } else { "cooperative" };
+    attrs.push((how.into(), ctx.unit_attr()));
     if let Some(n) = min_ctas.filter(|_| !attrs.iter().any(|(k, _)| k == "min_ctas_per_sm")) {
         attrs.push(("min_ctas_per_sm".into(), ctx.i64_attr(n as i64)));
     }

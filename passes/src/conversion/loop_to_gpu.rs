@@ -106,6 +106,21 @@ use vector_forms::*;
 #[path = "flat_partials.rs"]
 mod flat_partials;
 
+/// Where a final reduction runs that follows the row-fused kernel filling its workspace
+/// (`lower-loop-to-gpu{final=...}`, [`super::grid_merge`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FinalForm {
+    /// `grid`: in the row kernel's grid, behind an `mgpu.grid_barrier` (one cooperative
+    /// launch).
+    #[default]
+    Grid,
+    /// `tail`: in the last CTAs of the row kernel's grid to finish their rows, behind an
+    /// `mgpu.grid_tail` (one plain launch; the other CTAs return as they finish).
+    Tail,
+    /// `launch`: its own launch.
+    Launch,
+}
+
 /// The options of [`LowerLoopToGpu`].
 #[derive(Clone, Debug, Default)]
 pub struct LoopToGpuOptions {
@@ -145,10 +160,9 @@ pub struct LoopToGpuOptions {
     /// -> 194.6 us; reloading from a ring it gains, 144.0 -> 137.9; a cluster per row gains,
     /// 754.0 -> 713.7 at 8192 x 32768); `Some(b)` forces it on or off.
     pub batch_reductions: Option<bool>,
-    /// `final=launch`: a final reduction gets its own launch. By default (`final=grid`) a
-    /// final reduction right after the row-fused kernel that fills its workspace runs in that
-    /// kernel's grid, behind a grid barrier (one cooperative launch, [`super::grid_merge`]).
-    pub final_launch: bool,
+    /// Where a final reduction right after the row-fused kernel that fills its workspace runs
+    /// (`final`): by default in that kernel's grid ([`FinalForm::Grid`]).
+    pub final_form: FinalForm,
     /// `split-final=grid`: a split-K column reduction's final runs in its partial's grid,
     /// behind a grid barrier, at the partial's CTA size (one cooperative launch). Off by
     /// default (`split-final=launch`, two launches): on the H100 (forty-first session) it
@@ -697,10 +711,11 @@ impl LoopToGpuOptions {
             "launch" => false,
             other => return Err(format!("option 'split-final' must be 'grid' or 'launch', got '{other}'")),
         };
-        let final_launch = match o.string("final", "grid").as_str() {
-            "grid" => false,
-            "launch" => true,
-            other => return Err(format!("option 'final' must be 'grid' or 'launch', got '{other}'")),
+        let final_form = match o.string("final", "grid").as_str() {
+            "grid" => FinalForm::Grid,
+            "tail" => FinalForm::Tail,
+            "launch" => FinalForm::Launch,
+            other => return Err(format!("option 'final' must be 'grid', 'tail' or 'launch', got '{other}'")),
         };
         Ok(LoopToGpuOptions {
             overrides,
@@ -712,7 +727,7 @@ impl LoopToGpuOptions {
             chunk_major,
             interleave_splits,
             batch_reductions,
-            final_launch,
+            final_form,
             split_final_grid,
             final_lanes,
             early_accumulates,
@@ -827,7 +842,7 @@ pub const OPTIONS: &[PassOptionInfo] = &[
     },
     PassOptionInfo {
         key: "final",
-        help: "grid: a final reduction runs in the grid of the row kernel before it, behind a grid barrier (one cooperative launch); launch: its own launch",
+        help: "grid: a final reduction runs in the grid of the row kernel before it, behind a grid barrier (one cooperative launch); tail: in the last CTAs of that grid to finish their rows, behind a grid tail (one plain launch; the other CTAs return); launch: its own launch",
         default: "grid",
     },
     PassOptionInfo {
@@ -1032,7 +1047,9 @@ fn lower_function(ctx: &mut Context, mblock: BlockId, func: OpId, opts: &LoopToG
         // `final=grid`: a final reduction right after a row-fused kernel takes its CTA size,
         // so that the two can be one cooperative kernel.
         let in_grid = match prev {
-            Some((_, threads, _)) if !opts.final_launch && kernel_kind(ctx, unit.op).as_deref() == Some("final") => {
+            Some((_, threads, _))
+                if opts.final_form != FinalForm::Launch && kernel_kind(ctx, unit.op).as_deref() == Some("final") =>
+            {
                 Some(opts.with_threads(threads))
             }
             _ => None,
@@ -1106,7 +1123,7 @@ fn lower_function(ctx: &mut Context, mblock: BlockId, func: OpId, opts: &LoopToG
             kf.dealloc = Some(ws.w);
             launches.push(kf.launch_record(&fin));
             let second = kf.finish()?;
-            if in_grid.is_some() && super::grid_merge::merge_into_previous(ctx, first, second, &lowered, None)? {
+            if in_grid.is_some() && super::grid_merge::merge_into_previous(ctx, first, second, &lowered, None, None)? {
                 merge_note = Some(format!("@{fin} runs in the grid of @{kname}, after a grid barrier (final=grid)"));
             }
         } else {
@@ -1121,7 +1138,10 @@ fn lower_function(ctx: &mut Context, mblock: BlockId, func: OpId, opts: &LoopToG
             let first_kernel = prev.and_then(|(first, _, _)| mgpu::LaunchOp(first).kernel(ctx).map(str::to_string));
             let merged = match prev {
                 Some((first, _, ctas)) if in_grid.is_some() && mapping == Mapping::FinalReduction => {
-                    super::grid_merge::merge_into_previous(ctx, first, launch, &lowered, ctas)?
+                    // `final=tail`: as many blocks go on as the device has SMs (the final's
+                    // grid-stride loop covers its tiles with any number).
+                    let tail = (opts.final_form == FinalForm::Tail).then_some(opts.device.sms.max(1) as u64);
+                    super::grid_merge::merge_into_previous(ctx, first, launch, &lowered, ctas, tail)?
                 }
                 _ => false,
             };
@@ -1131,9 +1151,12 @@ fn lower_function(ctx: &mut Context, mblock: BlockId, func: OpId, opts: &LoopToG
                 if let Some(k) = &first_kernel {
                     rebind_resident_shared(ctx, body, k);
                 }
-                merge_note = Some(format!(
-                    "@{kname} runs in the grid of the launch before it, after a grid barrier (final=grid)"
-                ));
+                merge_note = Some(match opts.final_form {
+                    FinalForm::Tail => format!(
+                        "@{kname} runs in the last CTAs of the launch before it to finish, after a grid tail (final=tail)"
+                    ),
+                    _ => format!("@{kname} runs in the grid of the launch before it, after a grid barrier (final=grid)"),
+                });
             }
             prev_row_fused = (joins && !merged).then_some((launch, threads, ctas));
         }
@@ -1893,7 +1916,7 @@ impl<'a> KernelBuilder<'a> {
         let ft = ctx.function_type(&[], &[]);
         let fta = ctx.type_attr(ft);
         let unit = ctx.unit_attr();
-        let st = mgpu::FuncOp::state(loc, sym, fta, Some(unit), None, None, None, None, None).region(region);
+        let st = mgpu::FuncOp::state(loc, sym, fta, Some(unit), None, None, None, None, None, None).region(region);
         let kernel = ctx.create_op(st);
         ctx.append_op(mblock, kernel);
         let written: HashSet<Value> = written_buffers(ctx, nest).into_iter().collect();

@@ -526,9 +526,14 @@ impl<'a> GpuExecutor<'a> {
                     }
                     // A cooperative kernel (one with grid barriers) runs with all its blocks
                     // resident: the runtime caps its grid at what fits.
-                    let cooperative = LaunchOp(op).callee(ctx).is_some_and(|f| f.cooperative(ctx).is_some());
+                    // A resident-grid kernel (a grid tail) runs plainly with the same cap.
+                    let callee = LaunchOp(op).callee(ctx);
+                    let cooperative = callee.is_some_and(|f| f.cooperative(ctx).is_some());
+                    let resident = callee.is_some_and(|f| f.resident_grid(ctx).is_some());
                     let grid = if cooperative {
                         self.gpu.launch_cooperative(self.module, &kernel, grid, threads, shared, &args)
+                    } else if resident {
+                        self.gpu.launch_resident(self.module, &kernel, grid, threads, shared, &args)
                     } else {
                         self.gpu.launch(self.module, &kernel, grid, threads, shared, &args).map(|_| grid)
                     }

@@ -16,7 +16,7 @@
 // RUN: morf-opt %s --pipeline=gpu --size-hints M=65536,N=1024 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=GRID
 // `final` takes grid or launch; anything else is an error, exit 1:
 // RUN: not morf-opt %s --pass-pipeline='builtin.module(lower-tensor-to-loop,lower-loop-to-gpu{final=bogus})' 2>&1 | FileCheck %s --check-prefix=BAD
-// BAD: option 'final' must be 'grid' or 'launch', got 'bogus'
+// BAD: option 'final' must be 'grid', 'tail' or 'launch', got 'bogus'
 // `final-lanes` pins the lanes of a row segment (a tuner knob); 1, 2, 4, 8, 16 or 32:
 // RUN: morf-opt %s --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=65536,N=1024},canonicalize,cse,lower-loop-to-gpu{size-hints=M=65536,N=1024 final-lanes=16 report=true})' 2>&1 >/dev/null | FileCheck %s --check-prefix=LANES
 // LANES: schedule: @colstats_k1: final_reduction threads=256 threads_per_row=16 rows_per_cta=16 {{.*}} vector=4

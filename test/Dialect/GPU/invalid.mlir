@@ -554,3 +554,47 @@ mgpu.func @cluster_store_global(%v: f32, %g: !mgpu.ptr<f32>) kernel attributes {
   mgpu.cluster_store %v, %g[%c0], %c0 : !mgpu.ptr<f32>
   mgpu.return
 }
+
+// -----
+
+// A grid tail belongs to a resident-grid kernel.
+mgpu.func @grid_tail_not_resident() kernel attributes {cooperative} {
+  // expected-error@+1 {{'mgpu.grid_tail' op requires its 'mgpu.func' to be 'resident_grid'}}
+  %r, %n = mgpu.grid_tail {ctas = 2 : i64}
+  mgpu.return
+}
+
+// -----
+
+mgpu.func @grid_tail_no_ctas() kernel attributes {resident_grid} {
+  // expected-error@+1 {{'mgpu.grid_tail' op 'ctas' must be at least 1, got 0}}
+  %r, %n = mgpu.grid_tail {ctas = 0 : i64}
+  mgpu.return
+}
+
+// -----
+
+// The blocks that go on past a grid tail may be any blocks of the launch: what they use from
+// before it must be the same in every block.
+mgpu.func @grid_tail_block_value(%a: !mgpu.ptr<f32>) kernel attributes {resident_grid} {
+  %b = mgpu.block_id : index
+  %c1 = mloop.constant 1 : index
+  %i = mloop.add %b, %c1 : index
+  // expected-note@+1 {{the grid tail is here}}
+  %r, %n = mgpu.grid_tail {ctas = 2 : i64}
+  %x = mloop.constant 1.0 : f32
+  // expected-error@+1 {{'mgpu.store' op uses a value from before 'mgpu.grid_tail' that may differ between blocks (the block that goes on may be any block of the launch)}}
+  mgpu.store %x, %a[%i] : !mgpu.ptr<f32>
+  mgpu.return
+}
+
+// -----
+
+mgpu.func @grid_tail_nested(%c: i1) kernel attributes {resident_grid} {
+  mgpu.if %c {
+    // expected-error@+1 {{'mgpu.grid_tail' op must stand directly in the body of a resident_grid 'mgpu.func' (not nested in a loop or an 'mgpu.if')}}
+    %r, %n = mgpu.grid_tail {ctas = 2 : i64}
+    mgpu.yield
+  }
+  mgpu.return
+}

@@ -28,7 +28,9 @@ define_op! {
     /// bounds) is in `1..=1024`. Parameters are global pointers and scalars. A `cooperative`
     /// kernel may hold `mgpu.grid_barrier`s: it is launched with all its blocks resident at
     /// once (the runtime caps the grid at what fits), so its code must cover its work with
-    /// any number of blocks (grid-stride loops). A kernel with `cluster = C` (2..=8) is
+    /// any number of blocks (grid-stride loops). A `resident_grid` kernel is launched plainly
+    /// with its grid capped the same way; it may hold an `mgpu.grid_tail`, after which the
+    /// last blocks to arrive go on as a grid of their own. A kernel with `cluster = C` (2..=8) is
     /// launched in clusters of C CTAs ([`super::cluster`]); it is not cooperative. A kernel
     /// with `contract_fma` lets the PTX assembler contract its f32 multiply-adds into fused
     /// ones (one rounding instead of two; `lower-loop-to-gpu{contract-fma=true}`).
@@ -36,7 +38,7 @@ define_op! {
         summary: "a GPU kernel or device function",
         traits: [ISOLATED_FROM_ABOVE, SYMBOL, SINGLE_BLOCK],
         attrs: [sym_name: StrAttr, function_type: TypeAttr],
-        optional_attrs: [kernel: UnitAttr, max_threads: IntAttr, min_ctas_per_sm: IntAttr, cooperative: UnitAttr, cluster: IntAttr, contract_fma: UnitAttr],
+        optional_attrs: [kernel: UnitAttr, max_threads: IntAttr, min_ctas_per_sm: IntAttr, cooperative: UnitAttr, resident_grid: UnitAttr, cluster: IntAttr, contract_fma: UnitAttr],
         regions: [body],
         verify: verify_func,
         format: (parse_func, print_func),
@@ -239,6 +241,9 @@ fn verify_func(ctx: &Context, op: OpId) -> VResult {
         }
         if f.cooperative(ctx).is_some() {
             return Err(op_error(ctx, op, "cannot be both 'cooperative' and launched in clusters ('cluster')"));
+        }
+        if c > 1 && f.resident_grid(ctx).is_some() {
+            return Err(op_error(ctx, op, "cannot be both 'resident_grid' and launched in clusters ('cluster')"));
         }
     }
     let Some(b) = ctx.entry_block(f.body(ctx)) else {

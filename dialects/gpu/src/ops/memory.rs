@@ -249,6 +249,112 @@ fn verify_grid_barrier(ctx: &Context, op: OpId) -> VResult {
 }
 
 define_op! {
+    /// The last `ctas` blocks of the launch to reach it go on past it; every other block
+    /// returns there: `%rank, %count = mgpu.grid_tail {ctas = 132 : i64}`. Like
+    /// `mgpu.grid_barrier` it stands directly in the body of its kernel (a `resident_grid`
+    /// one) and splits it into phases; the blocks that go on wait until every block of the
+    /// launch has arrived, and then see every global-memory write made before it, in any
+    /// block. After it they are a grid of their own: `%count = min(ctas, grid)` blocks,
+    /// ranked `%rank = 0 .. %count - 1` by arrival. Code after it must take its block index
+    /// and grid size from these results (`mgpu.block_id` and `mgpu.grid_dim` still read the
+    /// launch's), and must not depend on which launch block took which rank: the results are
+    /// then the same whatever the arrival order. The blocks that return free their SMs, and
+    /// the launch is a plain one: no cooperative launch, no wait for the blocks that return.
+    /// Waiting is safe where the launch is resident but for at most `ctas` blocks: the
+    /// runtime caps a `resident_grid` kernel's grid at the blocks the device holds at once.
+    pub struct GridTailOp("mgpu.grid_tail") {
+        summary: "the last blocks to arrive go on past it, as a grid of their own",
+        results: [rank: Index, count: Index],
+        attrs: [ctas: IntAttr],
+        verify: verify_grid_tail,
+        format: (parse_grid_tail, print_grid_tail),
+        interpret: interpret_in_kernel_only,
+    }
+}
+
+fn verify_grid_tail(ctx: &Context, op: OpId) -> VResult {
+    let ctas = GridTailOp(op).ctas(ctx).expect("checked by the generated verifier");
+    if ctas < 1 {
+        return Err(op_error(ctx, op, format!("'ctas' must be at least 1, got {ctas}")));
+    }
+    let kernel = ctx.parent_op(op).and_then(|p| FuncOp::dyn_cast(ctx, p));
+    match kernel {
+        Some(f) if f.resident_grid(ctx).is_some() => verify_tail_uses(ctx, op),
+        Some(_) => Err(op_error(ctx, op, "requires its 'mgpu.func' to be 'resident_grid'")),
+        None => Err(op_error(
+            ctx,
+            op,
+            "must stand directly in the body of a resident_grid 'mgpu.func' (not nested in a loop or an 'mgpu.if')",
+        )),
+    }
+}
+
+/// A block that goes on past `mgpu.grid_tail` may be any block of the launch: the ops after
+/// it may use, of the values defined before it, only those that are the same in every block
+/// (the kernel's parameters, and pure ops of them other than `mgpu.block_id` and
+/// `mgpu.grid_dim`: constants, thread and lane ids, arithmetic).
+fn verify_tail_uses(ctx: &Context, op: OpId) -> VResult {
+    let Some(block) = ctx.op_parent_block(op) else { return Ok(()) };
+    let ops: Vec<OpId> = ctx.block_ops(block).collect();
+    let at = ops.iter().position(|&o| o == op).unwrap_or(0);
+    let before: std::collections::HashSet<OpId> = ops[..at].iter().copied().collect();
+    let mut memo: std::collections::HashMap<OpId, bool> = std::collections::HashMap::new();
+    for &later in &ops[at + 1..] {
+        let mut bad = None;
+        ctx.walk(later, &mut |o| {
+            for &v in ctx.operands(o) {
+                if bad.is_none() && !same_in_every_block(ctx, v, &before, &mut memo) {
+                    bad = Some(o);
+                }
+            }
+        });
+        if let Some(o) = bad {
+            return Err(op_error(
+                ctx,
+                o,
+                "uses a value from before 'mgpu.grid_tail' that may differ between blocks (the block that goes on may be any block of the launch)",
+            )
+            .with_note(ctx.op_loc(op), "the grid tail is here"));
+        }
+    }
+    Ok(())
+}
+
+fn same_in_every_block(
+    ctx: &Context,
+    v: Value,
+    before: &std::collections::HashSet<OpId>,
+    memo: &mut std::collections::HashMap<OpId, bool>,
+) -> bool {
+    let Some(d) = ctx.defining_op(v) else { return true };
+    if !before.contains(&d) {
+        return true;
+    }
+    if let Some(&k) = memo.get(&d) {
+        return k;
+    }
+    let pure = ctx.op_info(d).is_some_and(|i| i.has(morf_ir::registry::Traits::PURE));
+    let ok = pure
+        && ctx.regions(d).is_empty()
+        && !ctx.isa::<super::BlockIdOp>(d)
+        && !ctx.isa::<super::GridDimOp>(d)
+        && ctx.operands(d).to_vec().into_iter().all(|x| same_in_every_block(ctx, x, before, memo));
+    memo.insert(d, ok);
+    ok
+}
+
+fn parse_grid_tail(p: &mut OpParser<'_>, st: &mut OperationState) -> PResult<()> {
+    p.parse_optional_attr_dict(st)?;
+    let idx = p.ctx.index_type();
+    st.result_types = vec![idx, idx];
+    Ok(())
+}
+
+fn print_grid_tail(p: &mut OpPrinter<'_>, op: OpId) {
+    p.print_optional_attr_dict(op, &[]);
+}
+
+define_op! {
     /// Starts copying `width` consecutive elements (4, 8 or 16 bytes) of global memory into
     /// shared memory without waiting for them (`cp.async`):
     ///

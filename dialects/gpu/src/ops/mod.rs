@@ -18,7 +18,7 @@ pub use ids::{BlockDimOp, BlockIdOp, GridDimOp, LaneIdOp, ThreadIdOp, WarpIdOp};
 pub use kernel::{FuncOp, LaunchOp, ResidentBlocksOp, ReturnOp};
 pub use memory::{
     AtomicKind, AtomicRmwOp, BarrierOp, CopyAsyncCommitOp, CopyAsyncOp, CopyAsyncWaitOp, DynamicSharedOp,
-    GridBarrierOp, LoadOp, LoadVecOp, SharedAllocOp, StoreOp, StoreVecOp,
+    GridBarrierOp, GridTailOp, LoadOp, LoadVecOp, SharedAllocOp, StoreOp, StoreVecOp,
 };
 pub use warp::{ReduceKind, ShuffleMode, ShuffleOp, WarpBarrierOp, WarpReduceOp};
 

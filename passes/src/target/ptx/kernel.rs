@@ -160,7 +160,8 @@ pub(super) struct Entry {
     pub text: String,
     /// Whether it uses `mgpu.dynamic_shared`.
     pub uses_dynamic_shared: bool,
-    /// Module-scope declarations it needs (the counter of its grid barriers).
+    /// Module-scope declarations it needs (the counter of its grid barriers, the counter and
+    /// generation of its grid tail).
     pub globals: Vec<String>,
 }
 
@@ -229,10 +230,10 @@ pub(super) fn emit_kernel(ctx: &Context, op: OpId, opts: &PtxOptions) -> Result<
     let tops: Vec<OpId> = ctx.block_ops(block).collect();
     let mut loaded = vec![false; loads.len()];
     for (i, &top) in tops.iter().enumerate() {
-        let phase_start = i == 0 || ctx.isa::<gpu::GridBarrierOp>(tops[i - 1]);
+        let sep = |o: OpId| ctx.isa::<gpu::GridBarrierOp>(o) || ctx.isa::<gpu::GridTailOp>(o);
+        let phase_start = i == 0 || sep(tops[i - 1]);
         if phase_start {
-            let phase_end =
-                tops[i..].iter().position(|&o| ctx.isa::<gpu::GridBarrierOp>(o)).map_or(tops.len(), |e| i + e);
+            let phase_end = tops[i..].iter().position(|&o| sep(o)).map_or(tops.len(), |e| i + e);
             let mut used = HashSet::new();
             for &o in &tops[i..phase_end] {
                 ctx.walk(o, &mut |x| used.extend(ctx.operands(x).iter().copied()));
@@ -427,8 +428,9 @@ impl<'a> Kernel<'a> {
     /// `cuLaunchCooperativeKernel` and a grid capped at what fits.
     fn grid_barrier(&mut self) {
         let counter = format!("{}_grid_barrier", self.name);
-        if self.globals.is_empty() {
-            self.globals.push(format!(".global .align 4 .u32 {counter};"));
+        let decl = format!(".global .align 4 .u32 {counter};");
+        if !self.globals.contains(&decl) {
+            self.globals.push(decl);
         }
         let (tid, first, ctaid, nctaid, inc) =
             (self.tmp(Rc::B32), self.tmp(Rc::Pred), self.tmp(Rc::B32), self.tmp(Rc::B32), self.tmp(Rc::B32));
@@ -457,6 +459,86 @@ impl<'a> Kernel<'a> {
         self.line("fence.acq_rel.gpu;".into());
         self.line(format!("{done}:"));
         self.line("bar.sync 0;".into());
+    }
+
+    /// `mgpu.grid_tail`: every block's thread 0 reads the generation word, then takes a
+    /// ticket (an atomic add to the arrival counter; both module variables of this kernel,
+    /// zero at load). With `T = min(ctas, G)`, its rank is `ticket - (G - T)`: a negative
+    /// rank returns. The last block to arrive (ticket `G - 1`) resets the counter and bumps
+    /// the generation; the other ranked blocks wait until the generation moves. The rank
+    /// reaches the block's threads through a shared word. The counter is zero again after
+    /// every launch, and the generation only moves on, so neither needs a reset between
+    /// launches. The fences order it as `grid_barrier`'s do: each block's writes are released
+    /// before its ticket, the last block acquires them all after its own and releases them
+    /// again with the generation, which the waiting blocks acquire.
+    fn grid_tail(&mut self, op: OpId, t: gpu::GridTailOp) -> Result<(), Diagnostic> {
+        let ctx = self.ctx;
+        let ctas = t.ctas(ctx).unwrap_or(1).clamp(1, u32::MAX as i64);
+        let (count, generation, slot) = (
+            format!("{}_tail_count", self.name),
+            format!("{}_tail_gen", self.name),
+            format!("{}_tail_rank", self.name),
+        );
+        for g in [&count, &generation] {
+            let decl = format!(".global .align 4 .u32 {g};");
+            if !self.globals.contains(&decl) {
+                self.globals.push(decl);
+            }
+        }
+        let decl = format!(".shared .align 4 .s32 {slot};");
+        if !self.shared.contains(&decl) {
+            self.shared.push(decl);
+        }
+        let (tid, other, nctaid, teff, rank) =
+            (self.tmp(Rc::B32), self.tmp(Rc::Pred), self.tmp(Rc::B32), self.tmp(Rc::B32), self.tmp(Rc::B32));
+        let (ac, ag, gen0, old, lastidx) =
+            (self.tmp(Rc::B64), self.tmp(Rc::B64), self.tmp(Rc::B32), self.tmp(Rc::B32), self.tmp(Rc::B32));
+        let (last, cur, same, gone) = (self.tmp(Rc::Pred), self.tmp(Rc::B32), self.tmp(Rc::Pred), self.tmp(Rc::Pred));
+        let (notlast, wait, publish, after) = (self.label(), self.label(), self.label(), self.label());
+        self.line("bar.sync 0;".into());
+        self.line(format!("mov.u32 {tid}, %tid.x;"));
+        self.line(format!("mov.u32 {nctaid}, %nctaid.x;"));
+        self.line(format!("min.u32 {teff}, {nctaid}, {ctas};"));
+        self.line(format!("setp.ne.u32 {other}, {tid}, 0;"));
+        self.line(format!("@{other} bra {after};"));
+        self.line(format!("mov.u64 {ac}, {count};"));
+        self.line(format!("mov.u64 {ag}, {generation};"));
+        self.line(format!("ld.relaxed.gpu.global.u32 {gen0}, [{ag}];"));
+        self.line("fence.acq_rel.gpu;".into());
+        self.line(format!("atom.add.relaxed.gpu.global.u32 {old}, [{ac}], 1;"));
+        // rank = ticket - (G - T)
+        self.line(format!("sub.u32 {rank}, {nctaid}, {teff};"));
+        self.line(format!("sub.u32 {rank}, {old}, {rank};"));
+        self.line(format!("sub.u32 {lastidx}, {nctaid}, 1;"));
+        self.line(format!("setp.eq.u32 {last}, {old}, {lastidx};"));
+        self.line(format!("@!{last} bra {notlast};"));
+        self.line("fence.acq_rel.gpu;".into());
+        self.line(format!("st.relaxed.gpu.global.u32 [{ac}], 0;"));
+        self.line(format!("add.u32 {cur}, {gen0}, 1;"));
+        self.line(format!("st.relaxed.gpu.global.u32 [{ag}], {cur};"));
+        self.line(format!("bra {publish};"));
+        self.line(format!("{notlast}:"));
+        self.line(format!("setp.lt.s32 {gone}, {rank}, 0;"));
+        self.line(format!("@{gone} bra {publish};"));
+        self.line(format!("{wait}:"));
+        self.line(format!("ld.relaxed.gpu.global.u32 {cur}, [{ag}];"));
+        self.line(format!("setp.eq.u32 {same}, {cur}, {gen0};"));
+        self.line(format!("@{same} bra {wait};"));
+        self.line("fence.acq_rel.gpu;".into());
+        self.line(format!("{publish}:"));
+        self.line(format!("st.shared.s32 [{slot}], {rank};"));
+        self.line(format!("{after}:"));
+        self.line("bar.sync 0;".into());
+        let r = self.tmp(Rc::B32);
+        self.line(format!("ld.shared.s32 {r}, [{slot}];"));
+        let gone = self.tmp(Rc::Pred);
+        self.line(format!("setp.lt.s32 {gone}, {r}, 0;"));
+        self.line(format!("@{gone} exit;"));
+        let dr = self.def(op, t.rank(ctx))?;
+        self.line(format!("cvt.u64.u32 {dr}, {r};"));
+        let dc = self.def(op, t.count(ctx))?;
+        self.line(format!("cvt.u64.u32 {dc}, {teff};"));
+        Ok(())
     }
 
     fn label(&mut self) -> String {
@@ -604,6 +686,8 @@ impl<'a> Kernel<'a> {
         } else if ctx.isa::<gpu::GridBarrierOp>(op) {
             self.grid_barrier();
             Ok(())
+        } else if let Some(t) = gpu::GridTailOp::dyn_cast(ctx, op) {
+            self.grid_tail(op, t)
         } else if let Some(a) = gpu::ClusterArriveOp::dyn_cast(ctx, op) {
             let sem = if a.relaxed(ctx).is_some() { ".relaxed" } else { "" };
             self.line(format!("barrier.cluster.arrive{sem}.aligned;"));
