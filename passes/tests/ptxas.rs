@@ -220,7 +220,10 @@ fn every_example_assembles_without_spills() {
             "packed-rows=8 warp-transpose=true",
             true,
         )]);
-        for (hints, extra, fused) in plain.into_iter().chain(packing).chain(odd).chain(warp) {
+        // The final in the last CTAs (`final=tail`: an `mgpu.grid_tail` in a resident-grid
+        // kernel, forty-second session).
+        let tail = [200, 1024, 8192].map(|n| (format!("size-hints=B=64,M=65536,K=65536,N={n}"), "final=tail", true));
+        for (hints, extra, fused) in plain.into_iter().chain(packing).chain(odd).chain(warp).chain(tail) {
             let pipeline = if fused { "gpu" } else { "gpu-unfused" };
             let name = format!("{} [{pipeline} {hints} {extra}]", file.strip_prefix(&root).unwrap().display());
             let lower = format!("{extra} {hints}");
