@@ -46,8 +46,13 @@ pub fn merge_into_previous(
 ) -> Result<bool, morf_ir::Diagnostic> {
     let (la, lb) = (mgpu::LaunchOp(first), mgpu::LaunchOp(second));
     let (Some(fa), Some(fb)) = (la.callee(ctx), lb.callee(ctx)) else { return Ok(false) };
-    let joined = |f: mgpu::FuncOp| f.cooperative(ctx).is_some() || f.resident_grid(ctx).is_some();
-    if fa.0 == fb.0 || joined(fa) || joined(fb) {
+    if fa.0 == fb.0 || fa.cooperative(ctx).is_some() && fb.cooperative(ctx).is_some() {
+        return Ok(false);
+    }
+    // A grid tail joins two kernels without grid barriers (a `resident_grid` kernel holds
+    // none), and a kernel with a tail takes nothing more.
+    let coop = fa.cooperative(ctx).is_some() || fb.cooperative(ctx).is_some();
+    if fa.resident_grid(ctx).is_some() || fb.resident_grid(ctx).is_some() || tail.is_some() && coop {
         return Ok(false);
     }
     // A kernel launched in clusters is not cooperative (a grid barrier would need every
