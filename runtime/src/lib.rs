@@ -161,6 +161,16 @@ pub fn pack_args(args: &[KernelArg<'_>]) -> Vec<u64> {
         .collect()
 }
 
+/// How [`Gpu`] launches a kernel: plainly, plainly with its grid capped at the blocks the
+/// device holds at once ([`Gpu::launch_resident`]), or cooperatively with that cap
+/// ([`Gpu::launch_cooperative`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LaunchKind {
+    Plain,
+    Resident,
+    Cooperative,
+}
+
 /// A CUDA device with its primary context; work goes to the default stream.
 pub struct Gpu {
     ctx: Arc<CudaContext>,
@@ -430,7 +440,7 @@ impl Gpu {
         shared_bytes: u32,
         args: &[KernelArg<'_>],
     ) -> Result<()> {
-        self.launch_with(module, name, grid, block, shared_bytes, args, false).map(|_| ())
+        self.launch_with(module, name, grid, block, shared_bytes, args, LaunchKind::Plain).map(|_| ())
     }
 
     /// Launches kernel `name` like [`Gpu::launch`], but cooperatively
@@ -447,7 +457,7 @@ impl Gpu {
         shared_bytes: u32,
         args: &[KernelArg<'_>],
     ) -> Result<u32> {
-        self.launch_with(module, name, grid, block, shared_bytes, args, true)
+        self.launch_with(module, name, grid, block, shared_bytes, args, LaunchKind::Cooperative)
     }
 
     /// Launches kernel `name` plainly (`cuLaunchKernel`) with its grid capped, as
@@ -464,21 +474,7 @@ impl Gpu {
         shared_bytes: u32,
         args: &[KernelArg<'_>],
     ) -> Result<u32> {
-        let (f, static_shared) = module.function(name)?;
-        if grid == 0 || block == 0 {
-            return self.launch(module, name, grid, block, shared_bytes, args).map(|_| grid);
-        }
-        self.bind()?;
-        self.opt_in_shared(f, name, shared_bytes, static_shared)?;
-        let fits = self.resident(f, name, block, shared_bytes)?;
-        if fits == 0 {
-            return Err(RuntimeError::Usage(format!(
-                "launch of '{name}': not one block of {block} threads and {shared_bytes} bytes of shared memory \
-                 fits on an SM"
-            )));
-        }
-        let grid = grid.min(fits);
-        self.launch(module, name, grid, block, shared_bytes, args).map(|_| grid)
+        self.launch_with(module, name, grid, block, shared_bytes, args, LaunchKind::Resident)
     }
 
     /// The blocks of `block` threads and `shared_bytes` of dynamic shared memory of kernel
@@ -576,8 +572,9 @@ impl Gpu {
         block: u32,
         shared_bytes: u32,
         args: &[KernelArg<'_>],
-        cooperative: bool,
+        kind: LaunchKind,
     ) -> Result<u32> {
+        let cooperative = kind == LaunchKind::Cooperative;
         let (f, static_shared) = module.function(name)?;
         if block == 0 {
             return Err(RuntimeError::Usage(format!("launch of '{name}' with 0 threads per block")));
@@ -588,11 +585,12 @@ impl Gpu {
         self.bind()?;
         // The kernel's static shared memory (read at load time) counts against the same 48 KiB.
         self.opt_in_shared(f, name, shared_bytes, static_shared)?;
-        let grid = if cooperative {
+        let grid = if kind != LaunchKind::Plain {
             let fits = self.resident(f, name, block, shared_bytes)?;
             if fits == 0 {
+                let how = if cooperative { "cooperative launch" } else { "launch" };
                 return Err(RuntimeError::Usage(format!(
-                    "cooperative launch of '{name}': not one block of {block} threads and {shared_bytes} bytes of \
+                    "{how} of '{name}': not one block of {block} threads and {shared_bytes} bytes of \
                      shared memory fits on an SM"
                 )));
             }

@@ -1044,8 +1044,8 @@ fn lower_function(ctx: &mut Context, mblock: BlockId, func: OpId, opts: &LoopToG
             lowered.push(unit.op);
             continue;
         }
-        // `final=grid`: a final reduction right after a row-fused kernel takes its CTA size,
-        // so that the two can be one cooperative kernel.
+        // `final=grid` (or `tail`): a final reduction right after a row-fused kernel takes its
+        // CTA size, so that the two can be one kernel.
         let in_grid = match prev {
             Some((_, threads, _))
                 if opts.final_form != FinalForm::Launch && kernel_kind(ctx, unit.op).as_deref() == Some("final") =>
