@@ -14,10 +14,14 @@
 //! is always column `(t * v + e) mod N`, and it keeps one register partial per element. The
 //! CTA's threads then hand their partials to the column owners through shared memory, which
 //! add them in a fixed order (deterministic), with the few points past the last full vector,
-//! into `W[b, j]` (the workspace rows past the grid keep the identity it was filled with).
+//! into `W[b, j]` (the workspace rows past the grid keep the identity it was filled with; a
+//! workspace whose only initialization is that fill loses it, and the CTAs store their sums
+//! and the identity into the rows past the grid instead: `KernelBuilder::fresh_partials`).
 
 use super::*;
-use crate::conversion::schedule::{flat_partials_by_default, flat_planned_ctas, flat_threads, FLAT_VECTORS_IN_FLIGHT};
+use crate::conversion::schedule::{
+    flat_partials_by_default, flat_planned_ctas, flat_threads, flat_warp_threads, FLAT_VECTORS_IN_FLIGHT,
+};
 
 /// The shape of a nest's flat partials form ([`flat_partials_plan`]).
 #[derive(Clone, Copy, Debug)]
@@ -27,7 +31,8 @@ pub(super) struct FlatPartials {
     /// The row length the form was planned for (static or hinted); at run time `T div N`
     /// threads a column slot must be at least 1, else the scalar form runs.
     pub(super) n: u64,
-    /// Threads a CTA: `n x max(1, 256 div n)`.
+    /// Threads a CTA: `n x max(1, 256 div n)` ([`flat_threads`]), or whole warps
+    /// ([`flat_warp_threads`], `flat-warps=true`).
     pub(super) threads: u32,
     /// Vectors of each input a thread loads at once (`vectors-in-flight`).
     pub(super) in_flight: usize,
@@ -60,6 +65,7 @@ pub(super) fn flat_partials_plan(
     let j = p.ivs[k - 1];
     let mut skip = HashSet::new();
     let mut bytes = 0u32;
+    let mut accumulates = 0u64;
     for o in ctx.block_ops(p.body) {
         if let Some(acc) = ctx.dyn_cast::<mloop::AccumulateOp>(o) {
             let x = ctx.operands(o);
@@ -78,6 +84,7 @@ pub(super) fn flat_partials_plan(
             skip.insert(o);
             skip.insert(d);
             skip.extend(chain);
+            accumulates += 1;
             continue;
         }
         let (buf, idx) = match LoopOp::of(ctx, o) {
@@ -107,7 +114,15 @@ pub(super) fn flat_partials_plan(
         0 => FLAT_VECTORS_IN_FLIGHT,
         k => k,
     } as usize;
-    Some(FlatPartials { v: v as usize, n, threads: flat_threads(n) as u32, in_flight })
+    // Whole warps where asked, where lcm(N, 32) fits a CTA and its shared partials (`v` f32 a
+    // thread and accumulate) the 48 KiB of static shared memory.
+    let threads = match opts.overrides.flat_warps {
+        Some(true) => flat_warp_threads(n)
+            .filter(|t| accumulates * t * v as u64 * 4 <= 48 * 1024)
+            .unwrap_or_else(|| flat_threads(n)),
+        _ => flat_threads(n),
+    };
+    Some(FlatPartials { v: v as usize, n, threads: threads as u32, in_flight })
 }
 
 impl<'a> KernelBuilder<'a> {
@@ -165,10 +180,13 @@ impl<'a> KernelBuilder<'a> {
         let one = self.iconst(1);
         let fits = self.icmp("ge", per_col, one);
         let ws: Vec<(Value, String)> = plan.ws.clone();
+        // Workspaces that only an identity fill initializes, of shape [B, N]: both forms write
+        // each of their elements once, so they store and the fill goes.
+        let covered = self.fresh_partials(&parts, &ws, split);
         self.if_then_else(
             fits,
-            &mut |kb| kb.flat_partials_body(&parts, &ws, (v, t, u), rows, ncols, per_col),
-            &mut |kb| kb.partial_pointwise_loop(&parts, &plan, split),
+            &mut |kb| kb.flat_partials_body(&parts, &ws, (v, t, u), (rows, ncols, per_col), split, &covered),
+            &mut |kb| kb.partial_pointwise_loop(&parts, &plan, split, &covered),
         )?;
         // Host: at most a CTA a split and the schedule's grid (and, in `finish`, the CTAs
         // resident at once).
@@ -192,9 +210,9 @@ impl<'a> KernelBuilder<'a> {
         parts: &LoopParts,
         ws: &[(Value, String)],
         (v, t, u): (usize, i64, usize),
-        rows: Value,
-        ncols: Value,
-        per_col: Value,
+        (rows, ncols, per_col): (Value, Value, Value),
+        split: i64,
+        covered: &HashSet<Value>,
     ) -> R<()> {
         let n = parts.ivs.len();
         let j = parts.ivs[n - 1];
@@ -206,7 +224,8 @@ impl<'a> KernelBuilder<'a> {
         let one = self.iconst(1);
         // An equal share of the rows a CTA, a multiple of `v` rows (so that its first point is
         // a multiple of `N` vectors); its partial goes to workspace row `b` (the grid is at
-        // most the splits, so the row exists; the rows past the grid keep the fill).
+        // most the splits, so the row exists; the rows past the grid keep the fill, or, where
+        // the fill is dropped, take the identity at the end).
         let per = self.ceil_div(rows, gdim);
         let per = self.ceil_div(per, vc);
         let per = self.ibin(Ix::Mul, per, vc);
@@ -228,80 +247,122 @@ impl<'a> KernelBuilder<'a> {
             self.ctx.result(op, 0)
         };
         let body = parts.body;
-        self.if_then(has_rows, &mut |kb| {
-            let fb = kb.ibin(Ix::Mul, r0, ncols);
-            let fe = kb.ibin(Ix::Mul, r1, ncols);
-            let vb = kb.ibin(Ix::Div, fb, vc);
-            let ve = kb.ibin(Ix::Div, fe, vc);
-            let active_threads = kb.ibin(Ix::Mul, per_col, ncols);
-            let active = kb.icmp("lt", tid, active_threads);
-            let first = kb.ibin(Ix::Add, vb, tid);
-            let start = kb.push1(mloop::SelectOp::state(kb.loc, active, first, ve, it));
-            let inits: Vec<Value> = ids.iter().flat_map(|&x| std::iter::repeat_n(x, v)).collect();
-            let accs = kb.flat_partials_loop(parts, ws, (start, ve, active_threads), v, u, &inits)?;
-            // Each thread's partials to its slots, then the column owners add them up.
-            let tv = kb.ibin(Ix::Mul, tid, vc);
-            for p in 0..ws.len() {
-                let base = kb.iconst(p as i64 * t * v as i64);
-                let off = kb.ibin(Ix::Add, base, tv);
-                for e in 0..v {
-                    let ec = kb.iconst(e as i64);
-                    let o = kb.ibin(Ix::Add, off, ec);
-                    kb.push(mgpu::StoreOp::state(kb.loc, accs[p * v + e], smem, o));
-                }
+        // The workspace rows no CTA's rows go to (a CTA past the last row, and the splits past
+        // the grid, `b + gdim, b + 2 gdim, ... < B`) take the identity the dropped fill would
+        // have written, each column `col` by its owner `tid = col`: from row `b + gdim` after
+        // the CTA's own sum, from row `b` in a CTA without rows. Nothing of it lives through the main loop (at N =
+        // 256 the kernel is at its 64 registers: one more value live there spilled).
+        let identity_rows = |kb: &mut Self, past_own: bool| -> R<()> {
+            if covered.is_empty() {
+                return Ok(());
             }
-            kb.push(mgpu::BarrierOp::state(kb.loc));
-            let owner = kb.icmp("lt", tid, ncols);
-            kb.if_then(owner, &mut |kb| {
-                let col = tid;
-                let mut sums = ids.clone();
-                for r in 0..v {
-                    // Point `col + r * N` of the run: slot `pos div v`, element `pos rem v`.
-                    let rc = kb.iconst(r as i64);
-                    let rn = kb.ibin(Ix::Mul, rc, ncols);
-                    let pos = kb.ibin(Ix::Add, col, rn);
-                    let slot = kb.ibin(Ix::Div, pos, vc);
-                    let e = kb.ibin(Ix::Rem, pos, vc);
-                    let zero = kb.iconst(0);
-                    sums = kb.for_loop(zero, per_col, one, &sums, &mut |kb, q, cur| {
-                        let qn = kb.ibin(Ix::Mul, q, ncols);
-                        let th = kb.ibin(Ix::Add, slot, qn);
-                        let thv = kb.ibin(Ix::Mul, th, vc);
-                        let at = kb.ibin(Ix::Add, thv, e);
-                        let mut out = Vec::new();
-                        for (p, (_, kd)) in ws.iter().enumerate() {
-                            let base = kb.iconst(p as i64 * t * v as i64);
-                            let o = kb.ibin(Ix::Add, base, at);
-                            let x = kb.push1(mgpu::LoadOp::state(kb.loc, smem, o, f32t, None, None));
-                            out.push(kb.combine(kd, cur[p], x)?);
-                        }
-                        Ok(out)
+            // Fresh reads of the row count (the nest's bound: from 0 step 1 here) and the
+            // grid size, not the values of the kernel's start.
+            let it = kb.it();
+            let m = kb.get(parts.ubs[0])?;
+            let sc = kb.iconst(split);
+            let nsplit = kb.ceil_div(m, sc);
+            let gdim = kb.push1(OperationState::new(mgpu::GridDimOp::name(), kb.loc).results(&[it]));
+            let bid = kb.push1(OperationState::new(mgpu::BlockIdOp::name(), kb.loc).results(&[it]));
+            let from = if past_own { kb.ibin(Ix::Add, bid, gdim) } else { bid };
+            kb.for_loop(from, nsplit, gdim, &[], &mut |kb, r, _| {
+                for (p, (w, _)) in ws.iter().enumerate() {
+                    if covered.contains(w) {
+                        let wp = kb.get(*w)?;
+                        let tid = kb.id::<mgpu::ThreadIdOp>();
+                        let off = kb.offset(*w, &[r, tid]);
+                        kb.push(mgpu::StoreOp::state(kb.loc, ids[p], wp, off));
+                    }
+                }
+                Ok(vec![])
+            })?;
+            Ok(())
+        };
+        self.if_then_else(
+            has_rows,
+            &mut |kb| {
+                let fb = kb.ibin(Ix::Mul, r0, ncols);
+                let fe = kb.ibin(Ix::Mul, r1, ncols);
+                let vb = kb.ibin(Ix::Div, fb, vc);
+                let ve = kb.ibin(Ix::Div, fe, vc);
+                let active_threads = kb.ibin(Ix::Mul, per_col, ncols);
+                let active = kb.icmp("lt", tid, active_threads);
+                let first = kb.ibin(Ix::Add, vb, tid);
+                let start = kb.push1(mloop::SelectOp::state(kb.loc, active, first, ve, it));
+                let inits: Vec<Value> = ids.iter().flat_map(|&x| std::iter::repeat_n(x, v)).collect();
+                let accs = kb.flat_partials_loop(parts, ws, (start, ve, active_threads), v, u, &inits)?;
+                // Each thread's partials to its slots, then the column owners add them up.
+                let tv = kb.ibin(Ix::Mul, tid, vc);
+                for p in 0..ws.len() {
+                    let base = kb.iconst(p as i64 * t * v as i64);
+                    let off = kb.ibin(Ix::Add, base, tv);
+                    for e in 0..v {
+                        let ec = kb.iconst(e as i64);
+                        let o = kb.ibin(Ix::Add, off, ec);
+                        kb.push(mgpu::StoreOp::state(kb.loc, accs[p * v + e], smem, o));
+                    }
+                }
+                kb.push(mgpu::BarrierOp::state(kb.loc));
+                let owner = kb.icmp("lt", tid, ncols);
+                kb.if_then(owner, &mut |kb| {
+                    let col = tid;
+                    let mut sums = ids.clone();
+                    for r in 0..v {
+                        // Point `col + r * N` of the run: slot `pos div v`, element `pos rem v`.
+                        let rc = kb.iconst(r as i64);
+                        let rn = kb.ibin(Ix::Mul, rc, ncols);
+                        let pos = kb.ibin(Ix::Add, col, rn);
+                        let slot = kb.ibin(Ix::Div, pos, vc);
+                        let e = kb.ibin(Ix::Rem, pos, vc);
+                        let zero = kb.iconst(0);
+                        sums = kb.for_loop(zero, per_col, one, &sums, &mut |kb, q, cur| {
+                            let qn = kb.ibin(Ix::Mul, q, ncols);
+                            let th = kb.ibin(Ix::Add, slot, qn);
+                            let thv = kb.ibin(Ix::Mul, th, vc);
+                            let at = kb.ibin(Ix::Add, thv, e);
+                            let mut out = Vec::new();
+                            for (p, (_, kd)) in ws.iter().enumerate() {
+                                let base = kb.iconst(p as i64 * t * v as i64);
+                                let o = kb.ibin(Ix::Add, base, at);
+                                let x = kb.push1(mgpu::LoadOp::state(kb.loc, smem, o, f32t, None, None));
+                                out.push(kb.combine(kd, cur[p], x)?);
+                            }
+                            Ok(out)
+                        })?;
+                    }
+                    // The points past the last full vector whose column is `col`.
+                    let tb = kb.ibin(Ix::Mul, ve, vc);
+                    let tm = kb.ibin(Ix::Rem, tb, ncols);
+                    let d = kb.ibin(Ix::Add, col, ncols);
+                    let d = kb.ibin(Ix::Sub, d, tm);
+                    let d = kb.ibin(Ix::Rem, d, ncols);
+                    let tail0 = kb.ibin(Ix::Add, tb, d);
+                    sums = kb.for_loop(tail0, fe, ncols, &sums, &mut |kb, f, cur| {
+                        kb.bind_rows_to_zero(parts);
+                        kb.map.insert(j, f);
+                        kb.emit_block_into_partials(body, &index, cur)
                     })?;
-                }
-                // The points past the last full vector whose column is `col`.
-                let tb = kb.ibin(Ix::Mul, ve, vc);
-                let tm = kb.ibin(Ix::Rem, tb, ncols);
-                let d = kb.ibin(Ix::Add, col, ncols);
-                let d = kb.ibin(Ix::Sub, d, tm);
-                let d = kb.ibin(Ix::Rem, d, ncols);
-                let tail0 = kb.ibin(Ix::Add, tb, d);
-                sums = kb.for_loop(tail0, fe, ncols, &sums, &mut |kb, f, cur| {
-                    kb.bind_rows_to_zero(parts);
-                    kb.map.insert(j, f);
-                    kb.emit_block_into_partials(body, &index, cur)
-                })?;
-                kb.forget_nest_values();
-                for (p, (w, kd)) in ws.iter().enumerate() {
-                    let wp = kb.get(*w)?;
-                    let off = kb.offset(*w, &[bid, col]);
-                    let ty = kb.ctx.value_type(sums[p]);
-                    let old = kb.push1(mgpu::LoadOp::state(kb.loc, wp, off, ty, None, None));
-                    let new = kb.combine(kd, old, sums[p])?;
-                    kb.push(mgpu::StoreOp::state(kb.loc, new, wp, off));
-                }
-                Ok(())
-            })
-        })
+                    kb.forget_nest_values();
+                    for (p, (w, kd)) in ws.iter().enumerate() {
+                        let wp = kb.get(*w)?;
+                        let off = kb.offset(*w, &[bid, col]);
+                        let new = if covered.contains(w) {
+                            sums[p]
+                        } else {
+                            let ty = kb.ctx.value_type(sums[p]);
+                            let old = kb.push1(mgpu::LoadOp::state(kb.loc, wp, off, ty, None, None));
+                            kb.combine(kd, old, sums[p])?
+                        };
+                        kb.push(mgpu::StoreOp::state(kb.loc, new, wp, off));
+                    }
+                    identity_rows(kb, true)
+                })
+            },
+            &mut |kb| {
+                let owner = kb.icmp("lt", tid, ncols);
+                kb.if_then(owner, &mut |kb| identity_rows(kb, false))
+            },
+        )
     }
 
     /// The main loop of [`Self::flat_partials_body`]: the thread's vectors `start, start + a,

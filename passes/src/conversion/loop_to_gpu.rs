@@ -652,6 +652,7 @@ impl LoopToGpuOptions {
             warp_transpose: tri(o, "warp-transpose")?,
             flat_partials: tri(o, "flat-partials")?,
             vectors_in_flight: u("vectors-in-flight")?,
+            flat_warps: tri(o, "flat-warps")?,
         };
         if ![0, 1, 2, 4].contains(&overrides.vectors_in_flight) {
             return Err(format!(
@@ -812,6 +813,11 @@ pub const OPTIONS: &[PassOptionInfo] = &[
         key: "vectors-in-flight",
         help: "16-byte vectors of each input a thread of the flat partials form loads at once, all their loads before their arithmetic, each with its own partials (added in a fixed order after the loop): 1, 2 or 4 (0: the heuristic, 2; a tuner knob)",
         default: "0",
+    },
+    PassOptionInfo {
+        key: "flat-warps",
+        help: "a flat partials CTA of whole warps: lcm(N, 32) x max(1, (N x max(1, 256 div N)) div lcm(N, 32)) threads (800 at N = 100 or 200) instead of N x max(1, 256 div N), so that the final reduction after it joins its grid (final=grid or final=tail) instead of a launch of its own; true, false, or auto (false; a tuner knob)",
+        default: "auto",
     },
     PassOptionInfo { key: "device", help: "device overrides, e.g. sms=108,smem=167936", default: "" },
     PassOptionInfo { key: "size-hints", help: "sizes of named dynamic dims, e.g. M=4096,N=384", default: "" },
@@ -3191,7 +3197,8 @@ impl<'a> KernelBuilder<'a> {
         let cols_hint: Option<u64> = parts.ubs[k..].iter().map(|u| self.size_of(*u)).product();
         let shape = self.nest_shape(rows_hint, cols_hint);
         let s = self.set_schedule(Mapping::PartialPointwise, &shape);
-        self.partial_pointwise_loop(&parts, &plan, split)?;
+        let covered = if plan.k == 1 { self.fresh_partials(&parts, &plan.ws, split) } else { HashSet::new() };
+        self.partial_pointwise_loop(&parts, &plan, split, &covered)?;
         // Host: the grid from ceildiv(rows, S) x cols.
         let ib = Ib { before: self.nest };
         let mut rows_h = ib.index(self.ctx, 1);
@@ -3228,9 +3235,35 @@ impl<'a> KernelBuilder<'a> {
         Ok(out)
     }
 
+    /// The workspaces of a 2-D partial pointwise nest (`(i, j)` from 0 step 1, partials
+    /// `W[i div S, j]`) whose only initialization is an identity fill (`fresh`) and whose shape
+    /// is exactly `[ceil(M / S), N]`: a kernel that writes each of their elements once stores
+    /// instead of adding, and their fills are dropped (recorded in `fresh_used`).
+    fn fresh_partials(&mut self, parts: &LoopParts, ws: &[(Value, String)], split: i64) -> HashSet<Value> {
+        let ctx = &*self.ctx;
+        let unit = |k: usize| const_int(ctx, parts.lbs[k]) == Some(0) && const_int(ctx, parts.steps[k]) == Some(1);
+        if parts.ivs.len() != 2 || split < 1 || !unit(0) || !unit(1) {
+            return HashSet::new();
+        }
+        let covered: HashSet<Value> = ws
+            .iter()
+            .map(|(w, _)| *w)
+            .filter(|w| self.fresh.contains(w) && self.ws_covers(*w, parts.ubs[0], SplitBy::Rows(split), parts.ubs[1]))
+            .collect();
+        self.fresh_used.extend(covered.iter().copied());
+        covered
+    }
+
     /// The grid-stride loop of [`Self::partial_pointwise`]'s scalar form: a thread per (split,
-    /// kept point), every thread of the launch.
-    fn partial_pointwise_loop(&mut self, parts: &LoopParts, plan: &PartialPlan, split: i64) -> R<()> {
+    /// kept point), every thread of the launch, over the split's rows; it adds its partials to
+    /// `W[s, c]` (or stores them, for a workspace in `covered`: each element is one thread's).
+    fn partial_pointwise_loop(
+        &mut self,
+        parts: &LoopParts,
+        plan: &PartialPlan,
+        split: i64,
+        covered: &HashSet<Value>,
+    ) -> R<()> {
         let (k, n) = (plan.k, parts.ivs.len());
         let (ext, _) = self.extents(parts)?;
         let one = self.iconst(1);
@@ -3338,9 +3371,13 @@ impl<'a> KernelBuilder<'a> {
                 }
                 let wp = kb.get(*w)?;
                 let off = kb.offset(*w, &idx);
-                let ty = kb.ctx.value_type(accs[p]);
-                let old = kb.push1(mgpu::LoadOp::state(kb.loc, wp, off, ty, None, None));
-                let new = kb.combine(kd, old, accs[p])?;
+                let new = if covered.contains(w) {
+                    accs[p]
+                } else {
+                    let ty = kb.ctx.value_type(accs[p]);
+                    let old = kb.push1(mgpu::LoadOp::state(kb.loc, wp, off, ty, None, None));
+                    kb.combine(kd, old, accs[p])?
+                };
                 kb.push(mgpu::StoreOp::state(kb.loc, new, wp, off));
             }
             Ok(vec![])

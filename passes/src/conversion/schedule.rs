@@ -1388,6 +1388,10 @@ pub struct Overrides {
     /// loads at once before computing them (1, 2 or 4; 0: the heuristic,
     /// [`FLAT_VECTORS_IN_FLIGHT`]).
     pub vectors_in_flight: u32,
+    /// `flat-warps`: a flat partials CTA of whole warps ([`flat_warp_threads`]) instead of
+    /// [`flat_threads`], so that the final reduction after it may join its grid (its warp
+    /// shuffles need every lane of a warp); `None` and `Some(false)`: [`flat_threads`].
+    pub flat_warps: Option<bool>,
 }
 
 /// Vectors of each input a thread of the flat partials form has in flight by default
@@ -1424,6 +1428,20 @@ pub fn flat_planned_ctas(device: &Device, threads: u64, in_flight: usize) -> u64
 /// Threads of a flat partials CTA over rows of `n` columns: `n x max(1, 256 div n)`.
 pub fn flat_threads(n: u64) -> u64 {
     n.max(1) * (256 / n.max(1)).max(1)
+}
+
+/// Threads of a flat partials CTA of whole warps over rows of `n` columns (`flat-warps=true`):
+/// `L = lcm(n, 32)` times `max(1, flat_threads(n) div L)`, the multiple of `L` nearest under
+/// [`flat_threads`] (`L` itself where that is over it: 800 at N = 100 or 200, 224 at N = 7);
+/// `None` where `L` is over 1024 threads.
+pub fn flat_warp_threads(n: u64) -> Option<u64> {
+    let n = n.max(1);
+    let mut g = (n, 32u64);
+    while g.1 != 0 {
+        g = (g.1, g.0 % g.1);
+    }
+    let l = n / g.0 * 32;
+    (l <= 1024).then(|| l * (flat_threads(n) / l).max(1))
 }
 
 /// Whether a pointwise nest with partials over rows of `n` columns of `bytes`-byte floats

@@ -48,6 +48,13 @@
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/gelu_bwd_bias.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=327680,N=4},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=327680,N=4 grid=5 flat-partials=true})' M=3,N=300 1e-2 %t/f
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/gelu_bwd_bias.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=327680,N=100},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=327680,N=100 grid=3 vectors-in-flight=4})' M=307,N=100 1e-2 %t/u4
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/gelu_bwd_bias.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=1048576,N=32},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=1048576,N=32 grid=7 vectors-in-flight=1})' M=1001,N=32 1e-2 %t/u1
+// flat-warps=true: CTAs of whole warps (800 threads at N = 100, 224 at N = 7), whose final
+// joins the grid (final=grid, a grid barrier; final=tail, the last CTAs), on the simulator.
+// RUN: morf-opt %S/../../../examples/gelu_bwd_bias.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=327680,N=100},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=327680,N=100 flat-warps=true report=true})' 2>&1 >/dev/null | FileCheck %s --check-prefix=WARPS
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/gelu_bwd_bias.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=327680,N=100},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=327680,N=100 grid=3 flat-warps=true})' M=307,N=100 1e-2 %t/w1
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/gelu_bwd_bias.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=327680,N=100},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=327680,N=100 grid=5 flat-warps=true final=tail})' M=1001,N=100 1e-2 %t/w2
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/Inputs/scale_colmax_colsum_f32.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=4194304,N=7},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=4194304,N=7 grid=3 flat-partials=true flat-warps=true})' M=1001,N=7 1e-5 %t/w3
+// RUN: not morf-opt %S/../../../examples/gelu_bwd_bias.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,lower-loop-to-gpu{flat-warps=some})' 2>&1 | FileCheck %s --check-prefix=WARPS-OPT
 // f32 (vectors of 4) with two partials of different kinds (a column max beside a column sum;
 // the max's identity is -inf), at the f32 tolerance: 2 and 4 vectors in flight, 5 rows over
 // a grid of 3 (CTAs without rows), N = 7.
@@ -66,7 +73,13 @@
 // flight), the four 16-byte loads of x and dy before the two stores of dx, 2 x 8 f32 partials
 // and the next vector carried; then the last vector alone, 8 partials; the partials to shared
 // memory, a barrier, the column owners' fixed-order sums, the tail's scalar points, the
-// workspace row.
+// workspace row, stored (not added: the kernel writes every element of the workspace once, so
+// the host's identity fill is gone), then the identity into the rows no CTA's rows went to
+// (the splits past the grid, from fresh reads of the grid and the block); the scalar form for N
+// over the CTA stores its elements too.
+// IR: %workspace = mloop.alloc
+// IR-NOT: mloop.fill
+// IR: mgpu.launch @gelu_bwd_bias_k0
 // IR-LABEL: mgpu.func @gelu_bwd_bias_k0(
 // IR-SAME: max_threads = 200
 // IR: mgpu.shared_alloc {size = 1600} : !mgpu.ptr<f32, 3>
@@ -83,7 +96,23 @@
 // IR: mgpu.barrier
 // IR: mgpu.load %{{.*}} : !mgpu.ptr<f32, 3>
 // IR: mgpu.store %{{.*}} : !mgpu.ptr<bf16>
-// IR: mgpu.load %{{.*}} : !mgpu.ptr<f32>
+// IR-NOT: mgpu.load %{{.*}} : !mgpu.ptr<f32>{{$}}
+// IR: mgpu.store %{{.*}} : !mgpu.ptr<f32>
+// IR: %[[G:.*]] = mgpu.grid_dim : index
+// IR-NEXT: %[[B:.*]] = mgpu.block_id : index
+// IR-NEXT: %[[NEXT:.*]] = mloop.add %[[B]], %[[G]] : index
+// IR-NEXT: mloop.for %{{.*}} = %[[NEXT]] to %{{.*}} step %[[G]] {
+// IR-NEXT: mloop.mul
+// IR-NEXT: mloop.add
+// IR-NEXT: mgpu.store %{{.*}} : !mgpu.ptr<f32>
+// A CTA without rows: the identity from its own row.
+// IR: } else {
+// IR: %[[G2:.*]] = mgpu.grid_dim : index
+// IR-NEXT: %[[B2:.*]] = mgpu.block_id : index
+// IR-NEXT: mloop.for %{{.*}} = %[[B2]] to %{{.*}} step %[[G2]] {
+// IR: mgpu.store %{{.*}} : !mgpu.ptr<f32>
+// IR: } else {
+// IR-NOT: mgpu.load %{{.*}} : !mgpu.ptr<f32>{{$}}
 // IR: mgpu.store %{{.*}} : !mgpu.ptr<f32>
 // IR-LABEL: mgpu.func @gelu_bwd_bias_k1(
 
@@ -107,3 +136,9 @@
 // MERGED-IR: mgpu.func @gelu_bwd_bias_k0({{.*}}cooperative{{.*}}morf.schedule = "PartialPointwise threads=256 {{.*}}; grid barrier; FinalReduction threads=256
 // MERGED-IR: mgpu.grid_barrier
 // OPT: pass 'lower-loop-to-gpu': option 'flat-partials' must be 'auto', 'true' or 'false', got 'maybe'
+
+// WARPS: schedule: @gelu_bwd_bias_k0: partial_pointwise threads=800 {{.*}} vector=8
+// WARPS-NEXT: note: @gelu_bwd_bias_k0: flat partials: a CTA of 800 threads (8 x N = 100)
+// WARPS: schedule: @gelu_bwd_bias_k1: final_reduction threads=800
+// WARPS: note: @gelu_bwd_bias_k1 runs in the grid of the launch before it, after a grid barrier (final=grid)
+// WARPS-OPT: option 'flat-warps' must be 'auto', 'true' or 'false', got 'some'

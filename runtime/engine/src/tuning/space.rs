@@ -132,6 +132,9 @@ pub fn knobs(passes: &[&str], sms: u32) -> Vec<Knob> {
         // Vectors of each input a thread of the flat partials form loads at once (default 2:
         // 1.03-1.05x faster than 1 at N = 32, 64, 384 and 512; 4 spent registers and lost).
         out.push(Knob { pass: l, key: "vectors-in-flight", values: v(&["1", "2", "4"]) });
+        // Flat partials CTAs of whole warps (800 threads at N = 100 or 200), so that the final
+        // reduction joins the grid instead of a launch of its own; untimed (forty-third session).
+        out.push(Knob { pass: l, key: "flat-warps", values: v(&["false", "true"]) });
     }
     out
 }
