@@ -412,6 +412,14 @@ impl<'a> Kernel<'a> {
         format!("{}{n}", c.prefix())
     }
 
+    /// Declares module variable `name`, a `u32` in global memory (zero at load), once.
+    fn global_u32(&mut self, name: &str) {
+        let decl = format!(".global .align 4 .u32 {name};");
+        if !self.globals.contains(&decl) {
+            self.globals.push(decl);
+        }
+    }
+
     /// `mgpu.grid_barrier`: every block's thread 0 adds to a counter in global memory (a
     /// module variable of this kernel, zero at load) and waits until the counter's top bit
     /// flips; the block's other threads wait at `bar.sync` on either side.
@@ -428,10 +436,7 @@ impl<'a> Kernel<'a> {
     /// `cuLaunchCooperativeKernel` and a grid capped at what fits.
     fn grid_barrier(&mut self) {
         let counter = format!("{}_grid_barrier", self.name);
-        let decl = format!(".global .align 4 .u32 {counter};");
-        if !self.globals.contains(&decl) {
-            self.globals.push(decl);
-        }
+        self.global_u32(&counter);
         let (tid, first, ctaid, nctaid, inc) =
             (self.tmp(Rc::B32), self.tmp(Rc::Pred), self.tmp(Rc::B32), self.tmp(Rc::B32), self.tmp(Rc::B32));
         let (zero, addr, old, cur, flip) =
@@ -479,12 +484,8 @@ impl<'a> Kernel<'a> {
             format!("{}_tail_gen", self.name),
             format!("{}_tail_rank", self.name),
         );
-        for g in [&count, &generation] {
-            let decl = format!(".global .align 4 .u32 {g};");
-            if !self.globals.contains(&decl) {
-                self.globals.push(decl);
-            }
-        }
+        self.global_u32(&count);
+        self.global_u32(&generation);
         let decl = format!(".shared .align 4 .s32 {slot};");
         if !self.shared.contains(&decl) {
             self.shared.push(decl);
