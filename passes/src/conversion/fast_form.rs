@@ -935,10 +935,7 @@ impl<'a> KernelBuilder<'a> {
                             for (e, &x) in vals.iter().enumerate() {
                                 let ec = kb.iconst(e as i64);
                                 let off = kb.ibin(Ix::Add, b0, ec);
-                                let ty = kb.ctx.value_type(x);
-                                let old = kb.push1(mgpu::LoadOp::state(kb.loc, wp, off, ty, None, None));
-                                let new = kb.combine(&kind, old, x)?;
-                                kb.push(mgpu::StoreOp::state(kb.loc, new, wp, off));
+                                kb.combine_into(&kind, wp, off, x, false)?;
                             }
                             Ok(())
                         };

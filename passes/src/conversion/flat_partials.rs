@@ -250,20 +250,20 @@ impl<'a> KernelBuilder<'a> {
         // The workspace rows no CTA's rows go to (a CTA past the last row, and the splits past
         // the grid, `b + gdim, b + 2 gdim, ... < B`) take the identity the dropped fill would
         // have written, each column `col` by its owner `tid = col`: from row `b + gdim` after
-        // the CTA's own sum, from row `b` in a CTA without rows. Nothing of it lives through the main loop (at N =
-        // 256 the kernel is at its 64 registers: one more value live there spilled).
+        // the CTA's own sum, from row `b` in a CTA without rows. Nothing of it lives through
+        // the main loop (at N = 256 the kernel is at its 64 registers: one more value live
+        // there spilled).
         let identity_rows = |kb: &mut Self, past_own: bool| -> R<()> {
             if covered.is_empty() {
                 return Ok(());
             }
             // Fresh reads of the row count (the nest's bound: from 0 step 1 here) and the
             // grid size, not the values of the kernel's start.
-            let it = kb.it();
             let m = kb.get(parts.ubs[0])?;
             let sc = kb.iconst(split);
             let nsplit = kb.ceil_div(m, sc);
-            let gdim = kb.push1(OperationState::new(mgpu::GridDimOp::name(), kb.loc).results(&[it]));
-            let bid = kb.push1(OperationState::new(mgpu::BlockIdOp::name(), kb.loc).results(&[it]));
+            let gdim = kb.read_id::<mgpu::GridDimOp>();
+            let bid = kb.read_id::<mgpu::BlockIdOp>();
             let from = if past_own { kb.ibin(Ix::Add, bid, gdim) } else { bid };
             kb.for_loop(from, nsplit, gdim, &[], &mut |kb, r, _| {
                 for (p, (w, _)) in ws.iter().enumerate() {
@@ -346,14 +346,7 @@ impl<'a> KernelBuilder<'a> {
                     for (p, (w, kd)) in ws.iter().enumerate() {
                         let wp = kb.get(*w)?;
                         let off = kb.offset(*w, &[bid, col]);
-                        let new = if covered.contains(w) {
-                            sums[p]
-                        } else {
-                            let ty = kb.ctx.value_type(sums[p]);
-                            let old = kb.push1(mgpu::LoadOp::state(kb.loc, wp, off, ty, None, None));
-                            kb.combine(kd, old, sums[p])?
-                        };
-                        kb.push(mgpu::StoreOp::state(kb.loc, new, wp, off));
+                        kb.combine_into(kd, wp, off, sums[p], covered.contains(w))?;
                     }
                     identity_rows(kb, true)
                 })

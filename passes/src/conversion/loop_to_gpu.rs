@@ -2017,6 +2017,13 @@ impl<'a> KernelBuilder<'a> {
     }
 
     /// The kernel's value of the id op `T` (`mgpu.thread_id`, ...), made once in the prologue.
+    /// A read of special register `T` here, not the prologue's ([`Self::id`], which lives
+    /// through the whole kernel): for a use after a loop that must not keep it live.
+    fn read_id<T: Op>(&mut self) -> Value {
+        let it = self.it();
+        self.push1(OperationState::new(T::name(), self.loc).results(&[it]))
+    }
+
     fn id<T: Op>(&mut self) -> Value {
         if let Some(&v) = self.ids.get(T::name()) {
             return v;
@@ -2189,6 +2196,21 @@ impl<'a> KernelBuilder<'a> {
         })?;
         let ty = self.ctx.value_type(a);
         Ok(self.push1(binary_state(f, self.loc, a, b, ty)))
+    }
+
+    /// `ptr[off] = ptr[off] (+) val` for reduction `kind` (a load, the combine, a store); where
+    /// `fresh` (this store is the element's only write: its identity fill was dropped),
+    /// `ptr[off] = val`.
+    fn combine_into(&mut self, kind: &str, ptr: Value, off: Value, val: Value, fresh: bool) -> R<()> {
+        let new = if fresh {
+            val
+        } else {
+            let ty = self.ctx.value_type(val);
+            let old = self.push1(mgpu::LoadOp::state(self.loc, ptr, off, ty, None, None));
+            self.combine(kind, old, val)?
+        };
+        self.push(mgpu::StoreOp::state(self.loc, new, ptr, off));
+        Ok(())
     }
 
     // ----- values from outside the nest -----
@@ -2395,11 +2417,7 @@ impl<'a> KernelBuilder<'a> {
                             let a = self.ibin(Ix::Add, a, slot);
                             let a = self.ibin(Ix::Mul, a, n);
                             let off = self.ibin(Ix::Add, a, pos);
-                            let ty = self.ctx.value_type(val);
-                            let old = self.push1(mgpu::LoadOp::state(self.loc, smem, off, ty, None, None));
-                            let new = self.combine(&kind, old, val)?;
-                            self.push(mgpu::StoreOp::state(self.loc, new, smem, off));
-                            return Ok(());
+                            return self.combine_into(&kind, smem, off, val, false);
                         }
                     }
                 }
@@ -2427,10 +2445,7 @@ impl<'a> KernelBuilder<'a> {
                         kb.push(mgpu::AtomicRmwOp::state(kb.loc, val, ptr, off, ty, k));
                         return Ok(());
                     }
-                    let old = kb.push1(mgpu::LoadOp::state(kb.loc, ptr, off, ty, None, None));
-                    let new = kb.combine(&kind, old, val)?;
-                    kb.push(mgpu::StoreOp::state(kb.loc, new, ptr, off));
-                    Ok(())
+                    kb.combine_into(&kind, ptr, off, val, false)
                 };
                 match guard {
                     Some(g) => self.if_then(g, &mut body)?,
@@ -3245,11 +3260,17 @@ impl<'a> KernelBuilder<'a> {
         if parts.ivs.len() != 2 || split < 1 || !unit(0) || !unit(1) {
             return HashSet::new();
         }
-        let covered: HashSet<Value> = ws
-            .iter()
-            .map(|(w, _)| *w)
-            .filter(|w| self.fresh.contains(w) && self.ws_covers(*w, parts.ubs[0], SplitBy::Rows(split), parts.ubs[1]))
-            .collect();
+        let ws: Vec<Value> = ws.iter().map(|(w, _)| *w).collect();
+        self.take_fresh(&ws, parts.ubs[0], SplitBy::Rows(split), parts.ubs[1])
+    }
+
+    /// The workspaces of `ws` whose only initialization is an identity fill (`fresh`) and whose
+    /// shape is exactly `[ceil(rows / split), cols]` ([`Self::ws_covers`]), recorded in
+    /// `fresh_used` (their fills are dropped): the caller's kernel stores each of their
+    /// elements once instead of adding into it.
+    fn take_fresh(&mut self, ws: &[Value], rows: Value, split: SplitBy, cols: Value) -> HashSet<Value> {
+        let covered: HashSet<Value> =
+            ws.iter().copied().filter(|w| self.fresh.contains(w) && self.ws_covers(*w, rows, split, cols)).collect();
         self.fresh_used.extend(covered.iter().copied());
         covered
     }
@@ -3371,14 +3392,7 @@ impl<'a> KernelBuilder<'a> {
                 }
                 let wp = kb.get(*w)?;
                 let off = kb.offset(*w, &idx);
-                let new = if covered.contains(w) {
-                    accs[p]
-                } else {
-                    let ty = kb.ctx.value_type(accs[p]);
-                    let old = kb.push1(mgpu::LoadOp::state(kb.loc, wp, off, ty, None, None));
-                    kb.combine(kd, old, accs[p])?
-                };
-                kb.push(mgpu::StoreOp::state(kb.loc, new, wp, off));
+                kb.combine_into(kd, wp, off, accs[p], covered.contains(w))?;
             }
             Ok(vec![])
         })?;
@@ -4174,12 +4188,7 @@ impl<'a> KernelBuilder<'a> {
         let mut covered = HashSet::new();
         if (shared || cta_global) && plan.is_some() && s.fast.is_some() {
             let ip = inner.as_ref().expect("inner");
-            for &w in &workspaces {
-                if self.fresh.contains(&w) && self.ws_covers(w, parts.ubs[0], split, ip.ubs[0]) {
-                    covered.insert(w);
-                }
-            }
-            self.fresh_used.extend(covered.iter().copied());
+            covered = self.take_fresh(&workspaces, parts.ubs[0], split, ip.ubs[0]);
         }
         let geo = SplitGeometry { covered, m, sc, nsplit, slot, slots, bid, gdim, tid, bdim, n_kernel, one, zero };
         // The looped form is the kernel's only form (no register-resident form in front of it):
@@ -4438,14 +4447,7 @@ impl<'a> KernelBuilder<'a> {
                 })?[0];
                 let store = |kb: &mut Self, tot: Value| -> R<()> {
                     let off = kb.offset(*w, &[sidx, j]);
-                    let new = if fresh[p] {
-                        tot
-                    } else {
-                        let old = kb.push1(mgpu::LoadOp::state(kb.loc, wp, off, f32t, None, None));
-                        kb.combine(&kind, old, tot)?
-                    };
-                    kb.push(mgpu::StoreOp::state(kb.loc, new, wp, off));
-                    Ok(())
+                    kb.combine_into(&kind, wp, off, tot, fresh[p])
                 };
                 match first {
                     Some(first) => {

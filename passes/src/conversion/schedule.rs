@@ -1436,11 +1436,8 @@ pub fn flat_threads(n: u64) -> u64 {
 /// `None` where `L` is over 1024 threads.
 pub fn flat_warp_threads(n: u64) -> Option<u64> {
     let n = n.max(1);
-    let mut g = (n, 32u64);
-    while g.1 != 0 {
-        g = (g.1, g.0 % g.1);
-    }
-    let l = n / g.0 * 32;
+    // lcm(n, 32) = n * 32 / gcd(n, 32), and gcd(n, 32) is the power of two dividing n, at most 32.
+    let l = (n >> n.trailing_zeros().min(5)) * 32;
     (l <= 1024).then(|| l * (flat_threads(n) / l).max(1))
 }
 
@@ -2454,6 +2451,25 @@ mod tests {
         assert_eq!(s.threads_per_row, 32);
         let s = choose_schedule(Mapping::RowFused, &shape(384, 1), &d, &Overrides { grid: 3, ..o });
         assert_eq!(s.max_grid, 3);
+    }
+
+    #[test]
+    fn flat_warp_threads_are_whole_warps_and_multiples_of_n() {
+        // lcm(N, 32) times the multiples of it under N x max(1, 256 div N), at least one.
+        assert_eq!(flat_warp_threads(100), Some(800));
+        assert_eq!(flat_warp_threads(200), Some(800));
+        assert_eq!(flat_warp_threads(7), Some(224));
+        assert_eq!(flat_warp_threads(48), Some(192));
+        assert_eq!(flat_warp_threads(64), Some(256));
+        assert_eq!(flat_warp_threads(384), Some(384));
+        assert_eq!(flat_warp_threads(1), Some(256));
+        // lcm(33, 32) = 1056 does not fit a CTA.
+        assert_eq!(flat_warp_threads(33), None);
+        for n in 1..=1024 {
+            if let Some(t) = flat_warp_threads(n) {
+                assert!(t % 32 == 0 && t % n == 0 && t <= 1024, "N = {n}: {t}");
+            }
+        }
     }
 
     #[test]
