@@ -58,6 +58,20 @@ pub(super) struct FastPlan {
     pub(super) inputs: Vec<(Value, Type)>,
 }
 
+/// A per-row scalar input of a row nest ([`KernelBuilder::row_scalar_inputs`]): a 1-D buffer
+/// the nest reads at its row iv, `rstd[i]`.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct RowScalar {
+    /// The buffer.
+    pub(super) buf: Value,
+    /// Its element type.
+    pub(super) elem: Type,
+    /// `Some(c)` where its (first) load is at a clamp `min(i, c)`, `None` at `i` itself.
+    pub(super) clamp: Option<Value>,
+    /// Whether every load of it takes the same form (`clamp`).
+    pub(super) one_form: bool,
+}
+
 /// A value of the fast row emitter: the same for every column of the thread, one value per
 /// owned column, or the column index itself.
 #[derive(Clone, Debug)]
@@ -131,12 +145,14 @@ pub(super) struct FastState {
     /// `(buffer, row, values)` in order, held back to be stored as one vector a buffer;
     /// `None`: stores go out as emitted.
     pub(super) packed_stores: Option<Vec<(Value, Value, Vec<Value>)>>,
-    /// Packed rows: this row's value of each per-row scalar input the group loaded as a
-    /// vector (`rstd[i]`), by buffer, with the nest's row iv (a load at the iv, or at a clamp
-    /// `min(iv, c)` the group's condition proved the identity, takes it).
-    pub(super) packed_uni: HashMap<Value, Value>,
-    /// See `packed_uni`: the nest's row iv.
-    pub(super) packed_iv: Option<Value>,
+    /// This row's value of each per-row scalar input (`rstd[i]`) loaded before the row, by
+    /// buffer: packed rows' group vectors, or rows in flight's load one row ahead. A load of
+    /// the buffer at the nest's row iv, or at a clamp `min(iv, c)`, takes it (packed rows:
+    /// the group's condition proved the clamp the identity; rows in flight: the load ahead
+    /// took the very clamp, [`RowScalar::clamp`]).
+    pub(super) row_unis: HashMap<Value, Value>,
+    /// See `row_unis`: the nest's row iv.
+    pub(super) row_iv: Option<Value>,
     /// The shared accumulators ([`FastShape::shared_accs`]): the f32 dynamic shared memory
     /// that holds partial `p`'s column `j` at `p * n + j` (a CTA per row), or at
     /// `accs_rows[p] + j` (a warp per row: its shared partial rows); `None`: partials in
@@ -680,6 +696,14 @@ impl<'a> KernelBuilder<'a> {
         // The row buffers `x[i, j]` a warp (or a CTA per row) loads ahead
         // (rows_in_flight_per_warp = 2).
         let prefetch = if s.rows_in_flight_per_warp >= 2 { plan.inputs.clone() } else { Vec::new() };
+        // With them, the per-row scalar inputs (`rstd[i]`) whose loads all take one form: the
+        // row's compute waits on them as on its row (loaded in the row instead, they kept one
+        // latency a row with two rows in flight).
+        let ahead_scalars: Vec<RowScalar> = if prefetch.is_empty() {
+            Vec::new()
+        } else {
+            self.row_scalar_inputs(iv).0.into_iter().filter(|s| s.one_form).collect()
+        };
         // The row buffers staged through shared memory (staged_rows >= 2): a ring of
         // `staged_rows` row slots per row group, in the launch's dynamic shared memory.
         let ring_n = s.staged_rows.max(1) as i64;
@@ -776,6 +800,9 @@ impl<'a> KernelBuilder<'a> {
                     widths.push(vals.len());
                     carried.extend(vals);
                 }
+                for sc in &ahead_scalars {
+                    carried.push(kb.load_row_scalar(sc, first_row)?);
+                }
             }
             // A CTA (or cluster) per row: one barrier per reduction inside the loop
             // (alternating slot halves, the parity carried). For a cluster, the protocol
@@ -815,10 +842,15 @@ impl<'a> KernelBuilder<'a> {
                             kb.fs().rows.insert((b, vec![i]), cur[at..at + w].to_vec());
                             at += w;
                         }
+                        kb.fs().row_unis = ahead_scalars.iter().zip(&cur[at..]).map(|(s, &v)| (s.buf, v)).collect();
+                        kb.fs().row_iv = Some(iv);
                         let next = kb.ibin(Ix::Add, i, step);
                         let next = kb.ibin(Ix::Min, next, last);
                         for &(b, elem) in &prefetch {
                             next_vals.extend(kb.load_fast_row(b, elem, &[next])?);
+                        }
+                        for sc in &ahead_scalars {
+                            next_vals.push(kb.load_row_scalar(sc, next)?);
                         }
                     }
                     let ring = if staged.is_empty() {
@@ -841,9 +873,10 @@ impl<'a> KernelBuilder<'a> {
                         Some(ring)
                     };
                     if parity {
-                        kb.slot_parity = Some(cur[n_acc + widths.iter().sum::<usize>()]);
+                        kb.slot_parity = Some(cur[n_acc + widths.iter().sum::<usize>() + ahead_scalars.len()]);
                     }
                     kb.fast_row(body, t, warp)?;
+                    kb.fs().row_unis.clear();
                     let mut ys = kb.fs().accs.concat();
                     ys.extend(next_vals);
                     if parity {
@@ -1024,6 +1057,61 @@ impl<'a> KernelBuilder<'a> {
 
     /// One row of the fast path: row-level ops as in the slow path (stores by the row's first
     /// thread), reduces and the inner parallel unrolled over the thread's columns.
+    /// The per-row scalar inputs of the nest whose row iv is `iv`: 1-D float buffers it reads
+    /// at `[iv]` or at a clamp `min(iv, c)` (a broadcast's, `c` from outside the nest) and
+    /// never writes, in order of first load; a buffer also read at another index keeps its
+    /// own loads. Also every clamp bound `c` of those loads (of a buffer dropped for another
+    /// index too).
+    pub(super) fn row_scalar_inputs(&self, iv: Value) -> (Vec<RowScalar>, Vec<Value>) {
+        let mut scalars: Vec<RowScalar> = Vec::new();
+        let mut clamps: Vec<Value> = Vec::new();
+        let mut mixed: Vec<Value> = Vec::new();
+        for o in self.ctx.walk_collect(self.nest) {
+            let Some(l) = self.ctx.dyn_cast::<mloop::LoadOp>(o) else { continue };
+            let buf = l.buffer(self.ctx);
+            let elem = self.ctx.element_type(self.ctx.value_type(buf));
+            let ops = self.ctx.operands(o);
+            let rowwise = match ops {
+                [_, x] => row_scalar_index(self.ctx, *x, iv, self.nest),
+                _ => None,
+            };
+            let ok = float_bytes(self.ctx, elem).is_some()
+                && !self.written.contains(&buf)
+                && defined_outside(self.ctx, buf, self.nest)
+                && self.ctx.shape_of(self.ctx.value_type(buf)).is_some_and(|d| d.len() == 1);
+            match rowwise {
+                Some(c) if ok => {
+                    match scalars.iter_mut().find(|s| s.buf == buf) {
+                        Some(s) => s.one_form &= s.clamp == c,
+                        None => scalars.push(RowScalar { buf, elem, clamp: c, one_form: true }),
+                    }
+                    if let Some(c) = c.filter(|c| !clamps.contains(c)) {
+                        clamps.push(c);
+                    }
+                }
+                _ if ops.len() == 2 => mixed.push(buf),
+                _ => {}
+            }
+        }
+        scalars.retain(|s| !mixed.contains(&s.buf));
+        (scalars, clamps)
+    }
+
+    /// Loads per-row scalar input `s` for row `row` as the nest's loads of it do: at `row`,
+    /// or at `min(row, c)` (uniform, through the read-only path: the nest never writes it).
+    fn load_row_scalar(&mut self, s: &RowScalar, row: Value) -> R<Value> {
+        let idx = match s.clamp {
+            Some(c) => {
+                let cv = self.get(c)?;
+                self.ibin(Ix::Min, row, cv)
+            }
+            None => row,
+        };
+        let ptr = self.get(s.buf)?;
+        let nc = Some(self.ctx.unit_attr());
+        Ok(self.push1(mgpu::LoadOp::state(self.loc, ptr, idx, s.elem, nc, None)))
+    }
+
     /// The row loop of packed rows ([`FastShape::packed_rows`], R of them): `for i = start;
     /// i < rend; i += step` over each thread's groups of R consecutive rows. A group wholly
     /// inside the split `[row0, rend)` loads each row input once, R rows in one vector at
@@ -1044,48 +1132,18 @@ impl<'a> KernelBuilder<'a> {
         let n = self.fs().n as usize;
         let (loads, stores) = self.nest_accesses();
         let defer = !stores.iter().any(|b| loads.contains(b));
-        // Per-row scalar inputs: 1-D float buffers the nest reads at `[i]` (or at a clamp
-        // `min(i, c)`, a broadcast's: the group loads them where `i + R - 1 <= c`) and does
-        // not write; the loads of one buffer all of one form.
-        let mut scalars: Vec<(Value, Type)> = Vec::new();
-        let mut clamps: Vec<Value> = Vec::new();
-        let mut mixed: Vec<Value> = Vec::new();
-        for o in self.ctx.walk_collect(self.nest) {
-            let Some(l) = self.ctx.dyn_cast::<mloop::LoadOp>(o) else { continue };
-            let buf = l.buffer(self.ctx);
-            let elem = self.ctx.element_type(self.ctx.value_type(buf));
-            let ops = self.ctx.operands(o);
-            let rowwise = match ops {
-                [_, x] => row_scalar_index(self.ctx, *x, iv, self.nest),
-                _ => None,
-            };
-            let ok = float_bytes(self.ctx, elem).is_some()
-                && !self.written.contains(&buf)
-                && defined_outside(self.ctx, buf, self.nest)
-                && self.ctx.shape_of(self.ctx.value_type(buf)).is_some_and(|d| d.len() == 1);
-            match rowwise {
-                Some(c) if ok => {
-                    if !scalars.iter().any(|(b, _)| *b == buf) {
-                        scalars.push((buf, elem));
-                    }
-                    if let Some(c) = c.filter(|c| !clamps.contains(c)) {
-                        clamps.push(c);
-                    }
-                }
-                _ if ops.len() == 2 => mixed.push(buf),
-                _ => {}
-            }
-        }
-        // A buffer also read at another index keeps its own loads.
-        scalars.retain(|(b, _)| !mixed.contains(b));
+        // Per-row scalar inputs (the group loads them where `i + R - 1 <= c` for each clamp
+        // `min(i, c)` of their loads).
+        let (found, clamps) = self.row_scalar_inputs(iv);
+        let scalars: Vec<(Value, Type)> = found.iter().map(|s| (s.buf, s.elem)).collect();
         // One row `r` of the group: its slices of the packed loads, if any, then the row.
         let row = |kb: &mut Self, r: Value, accs: &[Value], slices: &[(Value, Vec<Value>)], unis: &[(Value, Value)]| {
             kb.start_fast_row(iv, r, accs);
             for (b, vals) in slices {
                 kb.fs().rows.insert((*b, vec![r]), vals.clone());
             }
-            kb.fs().packed_uni = unis.iter().copied().collect();
-            kb.fs().packed_iv = Some(iv);
+            kb.fs().row_unis = unis.iter().copied().collect();
+            kb.fs().row_iv = Some(iv);
             kb.fast_row(body, t, true)?;
             Ok::<_, Diagnostic>(kb.fs().accs.concat())
         };
@@ -1141,7 +1199,7 @@ impl<'a> KernelBuilder<'a> {
                 let unis: Vec<(Value, Value)> = scalar_vals.iter().map(|(b, vals)| (*b, vals[r])).collect();
                 accs = row(kb, ir, &accs, &slices, &unis)?;
             }
-            kb.fs().packed_uni.clear();
+            kb.fs().row_unis.clear();
             let held = kb.fs().packed_stores.take().unwrap_or_default();
             kb.store_packed(&held, &rows, i, warp)?;
             Ok(accs)
@@ -1208,7 +1266,7 @@ impl<'a> KernelBuilder<'a> {
     /// first-thread guard is always true.
     pub(super) fn hold_packed_scalar(&mut self, buf: Value, idx: &[Value], val: Value) -> R<bool> {
         let Some(fs) = self.fast.as_ref() else { return Ok(false) };
-        let (Some(iv), true) = (fs.packed_iv, fs.packed_stores.is_some()) else { return Ok(false) };
+        let (Some(iv), true) = (fs.row_iv, fs.packed_stores.is_some()) else { return Ok(false) };
         if idx != [iv] || buffer_shape(self.ctx, buf).len() != 1 {
             return Ok(false);
         }
@@ -1898,8 +1956,8 @@ impl<'a> KernelBuilder<'a> {
                 let elem = self.ctx.value_type(res);
                 let nc = !self.written.contains(&buf);
                 if f[1..].iter().all(|x| uni(x).is_some()) {
-                    let packed = self.fs().packed_uni.get(&buf).copied();
-                    if let (Some(v), Some(iv), [_, x]) = (packed, self.fs().packed_iv, operands.as_slice()) {
+                    let packed = self.fs().row_unis.get(&buf).copied();
+                    if let (Some(v), Some(iv), [_, x]) = (packed, self.fs().row_iv, operands.as_slice()) {
                         if row_scalar_index(self.ctx, *x, iv, self.nest).is_some() {
                             self.set_uni(res, v);
                             return Ok(());

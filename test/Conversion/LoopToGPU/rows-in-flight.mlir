@@ -6,6 +6,11 @@
 // RUN: morf-opt %S/../../../examples/row_col_stats.mlir --pipeline=gpu --size-hints M=65536,N=1024 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=ONE
 // RUN: morf-opt %S/../../../examples/rmsnorm_fwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions,canonicalize,cse,lower-loop-to-gpu{size-hints=M=64,N=256 rows-in-flight=2})' | FileCheck %s --check-prefix=IR
 // RUN: not morf-opt %S/../../../examples/rmsnorm_fwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,lower-loop-to-gpu{rows-in-flight=3})' 2>&1 | FileCheck %s --check-prefix=BAD
+// The per-row scalars ride along (forty-fourth session): rmsnorm_bwd's rstd[min(i, c)] is
+// loaded for the first row before the loop and for the next row (at the same clamp) inside it,
+// carried beside the rows, and the row's compute loads it nowhere else (loaded in the row, it
+// kept one latency a row with two rows in flight).
+// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=65536,N=200 partials=resident},canonicalize,cse,lower-loop-to-gpu{size-hints=M=65536,N=200 rows-in-flight=2})' | FileCheck %s --check-prefix=SCALAR
 // Asked for where it cannot apply, the report says so: the reload form (a CTA of 512 per row
 // at N = 16384) and a staged ring (it keeps the rows ahead itself).
 // RUN: morf-opt %S/../../../examples/layernorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=4096,N=16384 partials=resident},canonicalize,cse,lower-loop-to-gpu{size-hints=M=4096,N=16384 rows-in-flight=2 report=true})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=RELOAD
@@ -39,3 +44,10 @@
 // IR: mgpu.load_vec
 
 // BAD: option 'rows-in-flight' must be 0, 1 or 2, got 3
+
+// SCALAR-LABEL: mgpu.func @rmsnorm_bwd_k0
+// SCALAR: %[[R0:[0-9]+]] = mgpu.load %[[RSTD:arg[0-9]+]][%{{[0-9]+}}] {nc} : !mgpu.ptr<f32>
+// SCALAR-NEXT: mloop.for {{.*}} iter_args({{.*}}, %{{.*}} = %[[R0]]) -> ({{.*}}, f32) {
+// SCALAR: %[[R1:[0-9]+]] = mgpu.load %[[RSTD]][%{{[0-9]+}}] {nc} : !mgpu.ptr<f32>
+// SCALAR-NOT: mgpu.load %[[RSTD]]
+// SCALAR: mloop.yield {{.*}}, %[[R1]] : {{.*}}, f32
