@@ -19,8 +19,8 @@
 // OTHER: schedule: @tanh_bwd_bias_k0: row_fused threads=256 threads_per_row=32 rows_per_cta=8 grid<=264 vector=8 partials=shared staged_rows=2
 // OTHER: note: @tanh_bwd_bias_k0: the fusion model priced this kernel with another schedule, row_fused threads=256 threads_per_row=32 rows_per_cta=8 grid<=924 {{.*}}: its cost in the fusion report is that schedule's
 
-// FLAT: priced schedule of fused[nest0 + partial(nest1, S={{[0-9]+}})]: partial_pointwise threads=200 threads_per_row=1 rows_per_cta=1 grid<=1056 vector=8 partials=none fast=no
-// FLAT: schedule: @gelu_bwd_bias_k0: partial_pointwise threads=200 threads_per_row=1 rows_per_cta=1 grid<=1056 vector=8 partials=none fast=no (from the heuristic)
+// FLAT: priced schedule of fused[nest0 + partial(nest1, S={{[0-9]+}})]: partial_pointwise threads=800 threads_per_row=1 rows_per_cta=1 grid<=1056 vector=8 partials=none fast=no
+// FLAT: schedule: @gelu_bwd_bias_k0: partial_pointwise threads=800 threads_per_row=1 rows_per_cta=1 grid<=1056 vector=8 partials=none fast=no (from the heuristic)
 // FLAT-NOT: the fusion model priced
 
 // ATTR: morf.kernel = {kind = "pointwise", priced = "row_fused threads=256 threads_per_row=32 rows_per_cta=8 grid<=924 vector=8 partials=shared fast=yes(N=1024 vector=8 chunks=4)", split = {{[0-9]+}}}

@@ -20,7 +20,7 @@
 
 use super::*;
 use crate::conversion::schedule::{
-    flat_partials_by_default, flat_planned_ctas, flat_threads, flat_warp_threads, FLAT_VECTORS_IN_FLIGHT,
+    flat_cta_threads, flat_partials_by_default, flat_planned_ctas, FLAT_VECTORS_IN_FLIGHT,
 };
 
 /// The shape of a nest's flat partials form ([`flat_partials_plan`]).
@@ -31,8 +31,8 @@ pub(super) struct FlatPartials {
     /// The row length the form was planned for (static or hinted); at run time `T div N`
     /// threads a column slot must be at least 1, else the scalar form runs.
     pub(super) n: u64,
-    /// Threads a CTA: `n x max(1, 256 div n)` ([`flat_threads`]), or whole warps
-    /// ([`flat_warp_threads`], `flat-warps=true`).
+    /// Threads a CTA ([`flat_cta_threads`]): whole warps where they fit, else (and under
+    /// `flat-warps=false`) `n x max(1, 256 div n)`.
     pub(super) threads: u32,
     /// Vectors of each input a thread loads at once (`vectors-in-flight`).
     pub(super) in_flight: usize,
@@ -114,14 +114,7 @@ pub(super) fn flat_partials_plan(
         0 => FLAT_VECTORS_IN_FLIGHT,
         k => k,
     } as usize;
-    // Whole warps where asked, where lcm(N, 32) fits a CTA and its shared partials (`v` f32 a
-    // thread and accumulate) the 48 KiB of static shared memory.
-    let threads = match opts.overrides.flat_warps {
-        Some(true) => flat_warp_threads(n)
-            .filter(|t| accumulates * t * v as u64 * 4 <= 48 * 1024)
-            .unwrap_or_else(|| flat_threads(n)),
-        _ => flat_threads(n),
-    };
+    let threads = flat_cta_threads(n, v as u64, accumulates, opts.overrides.flat_warps);
     Some(FlatPartials { v: v as usize, n, threads: threads as u32, in_flight })
 }
 
@@ -156,7 +149,10 @@ impl<'a> KernelBuilder<'a> {
             ));
         });
         // ptxas is told the CTAs per SM planned for the vectors in flight (`min-ctas` still
-        // rules): `schedule::FLAT_REGISTERS`.
+        // rules): `schedule::FLAT_REGISTERS`. (A CTA of whole warps, 800 threads at N = 100
+        // or 200, is one a SM: ptxas then caps it at 72 registers, which measured faster than
+        // 64 with `.maxnreg 64` or no bound, though gelu_bwd_bias' body spills 4 bytes there;
+        // 80 registers do not fit 800 threads at launch. Forty-fourth session, calls 5 and 6.)
         let planned = flat_planned_ctas(&self.opts.device, s.threads as u64, fp.in_flight);
         if let Some(ctas) = self.opts.min_ctas.apply(Some(planned)) {
             let n = self.ctx.i64_attr(ctas as i64);

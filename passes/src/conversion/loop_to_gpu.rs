@@ -816,7 +816,7 @@ pub const OPTIONS: &[PassOptionInfo] = &[
     },
     PassOptionInfo {
         key: "flat-warps",
-        help: "a flat partials CTA of whole warps: lcm(N, 32) x max(1, (N x max(1, 256 div N)) div lcm(N, 32)) threads (800 at N = 100 or 200) instead of N x max(1, 256 div N), so that the final reduction after it joins its grid (final=grid or final=tail) instead of a launch of its own; true, false, or auto (false; a tuner knob)",
+        help: "a flat partials CTA of whole warps: lcm(N, 32) x max(1, (N x max(1, 256 div N)) div lcm(N, 32)) threads (800 at N = 100 or 200) instead of N x max(1, 256 div N), so that the final reduction after it joins its grid (final=grid or final=tail) instead of a launch of its own; true, false, or auto (true where lcm(N, 32) is at most 1024 threads and their shared partials fit 48 KiB; a tuner knob)",
         default: "auto",
     },
     PassOptionInfo { key: "device", help: "device overrides, e.g. sms=108,smem=167936", default: "" },
@@ -1922,7 +1922,8 @@ impl<'a> KernelBuilder<'a> {
         let ft = ctx.function_type(&[], &[]);
         let fta = ctx.type_attr(ft);
         let unit = ctx.unit_attr();
-        let st = mgpu::FuncOp::state(loc, sym, fta, Some(unit), None, None, None, None, None, None).region(region);
+        let st =
+            mgpu::FuncOp::state(loc, sym, fta, Some(unit), None, None, None, None, None, None, None).region(region);
         let kernel = ctx.create_op(st);
         ctx.append_op(mblock, kernel);
         let written: HashSet<Value> = written_buffers(ctx, nest).into_iter().collect();

@@ -1390,7 +1390,8 @@ pub struct Overrides {
     pub vectors_in_flight: u32,
     /// `flat-warps`: a flat partials CTA of whole warps ([`flat_warp_threads`]) instead of
     /// [`flat_threads`], so that the final reduction after it may join its grid (its warp
-    /// shuffles need every lane of a warp); `None` and `Some(false)`: [`flat_threads`].
+    /// shuffles need every lane of a warp); `None` (the default) and `Some(true)`: whole
+    /// warps where they fit, `Some(false)`: [`flat_threads`] ([`flat_cta_threads`]).
     pub flat_warps: Option<bool>,
 }
 
@@ -1439,6 +1440,19 @@ pub fn flat_warp_threads(n: u64) -> Option<u64> {
     // lcm(n, 32) = n * 32 / gcd(n, 32), and gcd(n, 32) is the power of two dividing n, at most 32.
     let l = (n >> n.trailing_zeros().min(5)) * 32;
     (l <= 1024).then(|| l * (flat_threads(n) / l).max(1))
+}
+
+/// Threads of a flat partials CTA over rows of `n` columns whose `accumulates` partials
+/// take `v` f32 a thread of static shared memory: whole warps ([`flat_warp_threads`]) where
+/// those threads and their partials fit (48 KiB), unless `flat_warps` is `Some(false)`;
+/// [`flat_threads`] otherwise. Whole warps by default since the forty-fourth session (H100,
+/// docs/perf.md, its call 7: gelu_bwd_bias 1-6% faster at N = 40, 48, 72, 80 and 200,
+/// tanh_bwd_bias 4% at 262144 x 100, the final joining the grid instead of a launch).
+pub fn flat_cta_threads(n: u64, v: u64, accumulates: u64, flat_warps: Option<bool>) -> u64 {
+    if flat_warps == Some(false) {
+        return flat_threads(n);
+    }
+    flat_warp_threads(n).filter(|t| accumulates * t * v * 4 <= 48 * 1024).unwrap_or_else(|| flat_threads(n))
 }
 
 /// Whether a pointwise nest with partials over rows of `n` columns of `bytes`-byte floats

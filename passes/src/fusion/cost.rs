@@ -536,8 +536,8 @@ fn flat_partials_waves(
     reductions: usize,
 ) -> Option<Waves> {
     use crate::conversion::schedule::{
-        choose_schedule, flat_partials_by_default, flat_planned_ctas, flat_registers, flat_threads, Mapping, Overrides,
-        FLAT_VECTORS_IN_FLIGHT,
+        choose_schedule, flat_cta_threads, flat_partials_by_default, flat_planned_ctas, flat_registers, Mapping,
+        Overrides, FLAT_VECTORS_IN_FLIGHT,
     };
     let (_, split) = partial?;
     let (rows, cols) = (shape.rows.unwrap_or(1).max(1), shape.cols.unwrap_or(1).max(1));
@@ -547,10 +547,10 @@ fn flat_partials_waves(
         return None;
     }
     let dev = &ctx.device;
-    let t = flat_threads(cols);
+    let partials = parts.iter().filter(|p| matches!(p, Kernel::Partial { .. })).count() as f64;
+    let t = flat_cta_threads(cols, v, (partials as u64).max(1), None);
     let cap = flat_planned_ctas(dev, t, FLAT_VECTORS_IN_FLIGHT as usize).max(1);
     let units = rows.div_ceil(split.max(1)).min(cap * dev.sms.max(1) as u64).max(1);
-    let partials = parts.iter().filter(|p| matches!(p, Kernel::Partial { .. })).count() as f64;
     // The schedule the lowering gives it: the thread-per-point heuristic's, with the flat CTA
     // and vector.
     let mut s = choose_schedule(Mapping::PartialPointwise, shape, dev, &Overrides::default());

@@ -11,14 +11,15 @@
 // time, the scalar form runs instead (a thread per (split, column)).
 
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: morf-opt %S/../../../examples/gelu_bwd_bias.mlir --pipeline=gpu --size-hints M=327680,N=100 --schedule-report 2>&1 >%t/f100.mlir | FileCheck %s --check-prefix=REPORT
+// CTAs of N x c threads (flat-warps=false; by default CTAs of whole warps, below).
+// RUN: morf-opt %S/../../../examples/gelu_bwd_bias.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=327680,N=100},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=327680,N=100 flat-warps=false report=true})' 2>&1 >%t/f100.mlir | FileCheck %s --check-prefix=REPORT
 // RUN: FileCheck %s --check-prefix=IR < %t/f100.mlir
 // Short unaligned rows (N = 17: 34 bytes) keep the row form by default (2 packed rows a
 // thread, warp-transposed: 1.5x faster than flat partials on an H100).
 // RUN: morf-opt %S/../../../examples/gelu_bwd_bias.mlir --pipeline=gpu --size-hints M=2097152,N=17 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=SHORT
 // N = 32: CTAs of 256 threads (whole warps), so the final reduction joins the flat partials'
-// grid behind a grid barrier (final=grid), as after a row kernel; N = 100 (200 threads) keeps
-// it a launch of its own.
+// grid behind a grid barrier (final=grid), as after a row kernel; N = 100 with
+// flat-warps=false (200 threads) keeps it a launch of its own.
 // RUN: morf-opt %S/../../../examples/gelu_bwd_bias.mlir --pipeline=gpu --size-hints M=1048576,N=32 --schedule-report 2>&1 >%t/f32.mlir | FileCheck %s --check-prefix=MERGED
 // RUN: FileCheck %s --check-prefix=MERGED-IR < %t/f32.mlir
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/gelu_bwd_bias.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=1048576,N=32},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=1048576,N=32 grid=3})' M=1001,N=32 1e-2 %t/m
@@ -48,8 +49,10 @@
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/gelu_bwd_bias.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=327680,N=4},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=327680,N=4 grid=5 flat-partials=true})' M=3,N=300 1e-2 %t/f
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/gelu_bwd_bias.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=327680,N=100},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=327680,N=100 grid=3 vectors-in-flight=4})' M=307,N=100 1e-2 %t/u4
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/gelu_bwd_bias.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=1048576,N=32},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=1048576,N=32 grid=7 vectors-in-flight=1})' M=1001,N=32 1e-2 %t/u1
-// flat-warps=true: CTAs of whole warps (800 threads at N = 100, 224 at N = 7), whose final
-// joins the grid (final=grid, a grid barrier; final=tail, the last CTAs), on the simulator.
+// By default (and with flat-warps=true) CTAs of whole warps (800 threads at N = 100, 224 at
+// N = 7), whose final joins the grid (final=grid, a grid barrier; final=tail, the last CTAs),
+// on the simulator.
+// RUN: morf-opt %S/../../../examples/gelu_bwd_bias.mlir --pipeline=gpu --size-hints M=327680,N=100 --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=WARPS
 // RUN: morf-opt %S/../../../examples/gelu_bwd_bias.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=327680,N=100},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=327680,N=100 flat-warps=true report=true})' 2>&1 >/dev/null | FileCheck %s --check-prefix=WARPS
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/gelu_bwd_bias.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=327680,N=100},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=327680,N=100 grid=3 flat-warps=true})' M=307,N=100 1e-2 %t/w1
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/gelu_bwd_bias.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=327680,N=100},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=327680,N=100 grid=5 flat-warps=true final=tail})' M=1001,N=100 1e-2 %t/w2

@@ -476,6 +476,14 @@ mgpu.func @min_ctas() kernel attributes {max_threads = 256, min_ctas_per_sm = 33
 
 // -----
 
+// A register cap is 16 to 255 registers a thread (PTX `.maxnreg`).
+// expected-error@+1 {{'mgpu.func' op expects 'max_registers' to be an integer in 16..=255}}
+mgpu.func @max_registers() kernel attributes {max_threads = 256, max_registers = 300} {
+  mgpu.return
+}
+
+// -----
+
 // `contract_fma` is a unit attribute (present or absent).
 // expected-error@+1 {{'mgpu.func' op attribute 'contract_fma' must be a unit attribute, got 3}}
 mgpu.func @contract() kernel attributes {contract_fma = 3 : i64} {

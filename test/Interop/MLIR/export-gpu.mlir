@@ -9,6 +9,9 @@
 // The occupancy question that sizes the splits (`mgpu.resident_blocks`) becomes a call of a
 // private declaration the runtime provides (upstream MLIR has no occupancy query).
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pipeline=gpu --size-hints M=576000,N=384 --emit=mlir | FileCheck %s --check-prefix=RES
+// A kernel's register cap (`max_registers`, PTX `.maxnreg`) is NVVM's `nvvm.maxnreg`.
+// RUN: morf-opt %S/../../Target/PTX/max-registers.mlir --emit=mlir | FileCheck %s --check-prefix=MAXNREG
+// MAXNREG: gpu.func @capped({{.*}}) kernel attributes {nvvm.maxnreg = 72 : i32, nvvm.maxntid = array<i32: 800, 1, 1>, nvvm.minctasm = 1 : i32}
 
 // CHECK:       module attributes {gpu.container_module} {
 // CHECK-LABEL:   func.func @rmsnorm_bwd(%x: memref<?x?xbf16>

@@ -219,6 +219,9 @@ impl<'c> Exporter<'c, '_> {
         if let Some(c) = f.min_ctas_per_sm(m) {
             attrs.push(("nvvm.minctasm", self.attr(&format!("{c} : i32"))?));
         }
+        if let Some(r) = f.max_registers(m) {
+            attrs.push(("nvvm.maxnreg", self.attr(&format!("{r} : i32"))?));
+        }
         if f.cooperative(m).is_some() {
             attrs.push(("morf.cooperative", melior::ir::Attribute::unit(self.cx)));
         }

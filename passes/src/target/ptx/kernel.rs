@@ -292,6 +292,11 @@ pub(super) fn emit_kernel(ctx: &Context, op: OpId, opts: &PtxOptions) -> Result<
             let _ = writeln!(text, ".minnctapersm 1");
         }
     }
+    if let Some(r) = func.max_registers(ctx) {
+        // The registers the lowering planned the kernel for, binding where the CTA bound
+        // leaves more (ptxas takes the lower cap of the two).
+        let _ = writeln!(text, ".maxnreg {r}");
+    }
     if let Some(c) = func.cluster(ctx).filter(|c| *c > 1) {
         // Launched in clusters of C CTAs by a plain launch (the size is the kernel's own).
         let _ = writeln!(text, ".reqnctapercluster {c}, 1, 1");
