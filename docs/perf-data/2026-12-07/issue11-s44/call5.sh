@@ -4,7 +4,8 @@
 # min-ctas=none: ptxas chooses; min-ctas=1: the CTA bound alone, as call 2's flat-warps=true)
 # and flat-warps=false, one binary, against the old build (.device-bin/old, 545a282); then the
 # table rows whose cached schedule has two rows in flight (LayerNorm backward 65536 x 1024:
-# the per-row scalars now loaded ahead) and RMSNorm's, old build against new.
+# the per-row scalars now loaded ahead) and RMSNorm's, old build against new. (As run, on an
+# H100: the cache has no H100 entries, so these ran the cost model's schedules.)
 #   OUT=$OUT bash docs/perf-data/2026-12-07/issue11-s44/call5.sh
 DEADLINE=${DEADLINE:-330} . tools/scripts/device-call.sh
 echo "device $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" >> "$S"
