@@ -136,6 +136,11 @@ impl<'a> KernelBuilder<'a> {
         let n = parts.ivs.len();
         let rows_hint: Option<u64> = parts.ubs[..n - 1].iter().map(|u| self.size_of(*u)).product();
         let shape = self.nest_shape(rows_hint, Some(fp.n));
+        // A CTA a split at most: where the hinted rows make fewer splits than the CTAs that fit
+        // at once, the grid leaves SMs idle, and the report says so (the fusion model picks the
+        // split for the default CTA; `flat-warps=false` under it measured 1.3-1.5x slower).
+        let fit = flat_planned_ctas(&self.opts.device, fp.threads as u64, fp.in_flight) * self.opts.device.sms as u64;
+        let splits = rows_hint.map(|r| r.div_ceil(split.max(1) as u64));
         let s = self.set_schedule_with(Mapping::PartialPointwise, &shape, &mut |s, _| {
             s.threads = fp.threads;
             s.vector = fp.v as u32;
@@ -147,6 +152,11 @@ impl<'a> KernelBuilder<'a> {
                 fp.v,
                 fp.in_flight
             ));
+            if let Some(b) = splits.filter(|b| *b < fit) {
+                s.notes.0.push(format!(
+                    "flat partials: {b} splits of {split} rows take {b} CTAs, under the {fit} that fit at once: SMs idle (a smaller split, fuse-mixed-reductions{{splits=...}}, fills them)"
+                ));
+            }
         });
         // ptxas is told the CTAs per SM planned for the vectors in flight (`min-ctas` still
         // rules): `schedule::FLAT_REGISTERS`. (A CTA of whole warps, 800 threads at N = 100

@@ -69,6 +69,9 @@
 
 // REPORT: schedule: @gelu_bwd_bias_k0: partial_pointwise threads=200 {{.*}} vector=8 partials=none
 // REPORT-NEXT: note: @gelu_bwd_bias_k0: flat partials: a CTA of 200 threads (2 x N = 100) takes consecutive vectors of 8 points of its rows, 2 of each input at once, each thread's columns fixed; partials combined in shared memory
+// The fusion model priced the default's CTA of 800 threads (one a SM: a split of 2048 rows);
+// CTAs of 200 threads, five a SM, would fill 660: the report says the grid leaves SMs idle.
+// REPORT-NEXT: note: @gelu_bwd_bias_k0: flat partials: 160 splits of 2048 rows take 160 CTAs, under the 660 that fit at once: SMs idle (a smaller split, fuse-mixed-reductions{splits=...}, fills them)
 // REPORT: schedule: @gelu_bwd_bias_k1: final_reduction
 
 // The kernel: 2 x 100 threads; the shared partials (8 a thread); the run-time check that N
@@ -142,6 +145,7 @@
 
 // WARPS: schedule: @gelu_bwd_bias_k0: partial_pointwise threads=800 {{.*}} vector=8
 // WARPS-NEXT: note: @gelu_bwd_bias_k0: flat partials: a CTA of 800 threads (8 x N = 100)
+// WARPS-NOT: SMs idle
 // WARPS: schedule: @gelu_bwd_bias_k1: final_reduction threads=800
 // WARPS: note: @gelu_bwd_bias_k1 runs in the grid of the launch before it, after a grid barrier (final=grid)
 // WARPS-OPT: option 'flat-warps' must be 'auto', 'true' or 'false', got 'some'
