@@ -1,0 +1,25 @@
+# Issue 11, for the next session (not run in the forty-fourth): where a short-row kernel's time
+# goes by instruction. Nsight Compute's warp-state sampling of RMSNorm backward's cooperative
+# kernel at 65536 x 200 (the heuristic's, and with two rows and their scalars in flight), per
+# SASS instruction (`--page source`), to split its stalls between the row loop, the grid
+# barrier's wait and the final reduction; the forty-fourth session found that neither twice
+# the bytes in flight nor interleaved splits move these shapes (about 60% of DRAM bandwidth).
+#   OUT=$OUT bash docs/perf-data/2026-12-07/issue11-s44/call10.sh
+DEADLINE=${DEADLINE:-300} . tools/scripts/device-call.sh
+echo "device $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" >> "$S"
+source_page() {  # label example sizes lower-opts
+  local l=$1 f=$2 sz=$3 lo=$4
+  [ "$(left)" -lt 60 ] && { echo "$l: skipped (deadline)" >> "$S"; return; }
+  "$B/morf-opt" "$f" --pass-pipeline "$(pipeline partials=resident "$lo")" --size-hints "$sz" -o "$OUT/logs/$l.mlir" \
+    2>> "$OUT/logs/opt.txt" || { echo "$l: morf-opt failed" >> "$S"; return; }
+  timeout 120 ncu --clock-control none --section WarpStateStats --section SourceCounters --section SpeedOfLight \
+    -k "regex:_k0" --launch-count 1 -o "$OUT/logs/$l" "$B/morf-run" "$OUT/logs/$l.mlir" --device gpu --random "$sz" \
+    --output-dir "/tmp/src-$l" > "$OUT/logs/$l-run.txt" 2>&1
+  timeout 60 ncu -i "$OUT/logs/$l.ncu-rep" --page source --csv --print-source sass > "$OUT/logs/$l-sass.csv" 2>&1
+  timeout 60 ncu -i "$OUT/logs/$l.ncu-rep" --page details > "$OUT/logs/$l-details.txt" 2>&1
+  echo "$l: $(wc -l < "$OUT/logs/$l-sass.csv") SASS lines; $(grep -E 'Duration|DRAM Throughput' "$OUT/logs/$l-details.txt" | tr -s ' ' | tr '\n' ';')" >> "$S"
+}
+source_page src-rms200 examples/rmsnorm_bwd.mlir M=65536,N=200 ""
+source_page src-rms200-rif2 examples/rmsnorm_bwd.mlir M=65536,N=200 "rows-in-flight=2 min-ctas=3"
+source_page src-ln100 examples/layernorm_bwd.mlir M=100003,N=100 ""
+finish
