@@ -139,7 +139,14 @@ impl<'a> KernelBuilder<'a> {
         // A CTA a split at most: where the hinted rows make fewer splits than the CTAs that fit
         // at once, the grid leaves SMs idle, and the report says so (the fusion model picks the
         // split for the default CTA; `flat-warps=false` under it measured 1.3-1.5x slower).
-        let fit = flat_planned_ctas(&self.opts.device, fp.threads as u64, fp.in_flight) * self.opts.device.sms as u64;
+        // ptxas is told the CTAs per SM planned for the vectors in flight (`min-ctas` still
+        // rules, below): `schedule::FLAT_REGISTERS`. (A CTA of whole warps, 800 threads at N =
+        // 100 or 200, is one a SM: ptxas then caps it at 72 registers, which measured faster
+        // than 64 with `.maxnreg 64` or no bound, though gelu_bwd_bias' body spills 4 bytes
+        // there; 80 registers do not fit 800 threads at launch. Forty-fourth session, calls 5
+        // and 6.)
+        let planned = flat_planned_ctas(&self.opts.device, fp.threads as u64, fp.in_flight);
+        let fit = planned * self.opts.device.sms as u64;
         let splits = rows_hint.map(|r| r.div_ceil(split.max(1) as u64));
         let s = self.set_schedule_with(Mapping::PartialPointwise, &shape, &mut |s, _| {
             s.threads = fp.threads;
@@ -158,12 +165,6 @@ impl<'a> KernelBuilder<'a> {
                 ));
             }
         });
-        // ptxas is told the CTAs per SM planned for the vectors in flight (`min-ctas` still
-        // rules): `schedule::FLAT_REGISTERS`. (A CTA of whole warps, 800 threads at N = 100
-        // or 200, is one a SM: ptxas then caps it at 72 registers, which measured faster than
-        // 64 with `.maxnreg 64` or no bound, though gelu_bwd_bias' body spills 4 bytes there;
-        // 80 registers do not fit 800 threads at launch. Forty-fourth session, calls 5 and 6.)
-        let planned = flat_planned_ctas(&self.opts.device, s.threads as u64, fp.in_flight);
         if let Some(ctas) = self.opts.min_ctas.apply(Some(planned)) {
             let n = self.ctx.i64_attr(ctas as i64);
             self.ctx.set_attr(self.kernel, "min_ctas_per_sm", n);

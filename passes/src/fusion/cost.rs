@@ -547,8 +547,8 @@ fn flat_partials_waves(
         return None;
     }
     let dev = &ctx.device;
-    let partials = parts.iter().filter(|p| matches!(p, Kernel::Partial { .. })).count() as f64;
-    let t = flat_cta_threads(cols, v, (partials as u64).max(1), None);
+    let partials = parts.iter().filter(|p| matches!(p, Kernel::Partial { .. })).count();
+    let t = flat_cta_threads(cols, v, partials.max(1) as u64, None);
     let cap = flat_planned_ctas(dev, t, FLAT_VECTORS_IN_FLIGHT as usize).max(1);
     let units = rows.div_ceil(split.max(1)).min(cap * dev.sms.max(1) as u64).max(1);
     // The schedule the lowering gives it: the thread-per-point heuristic's, with the flat CTA
@@ -568,7 +568,7 @@ fn flat_partials_waves(
         row_s: 0.0,
         rows_in_flight_per_cta: 1,
         // Once a CTA: its partials combined through shared memory into its workspace row.
-        unit_tail_s: partials * dev.model.flush_s,
+        unit_tail_s: partials as f64 * dev.model.flush_s,
         no_fills: false,
         cta_rows: false,
         warps_per_cta: t.div_ceil(32),

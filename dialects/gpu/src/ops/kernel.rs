@@ -27,8 +27,8 @@ define_op! {
     /// `function_type` has no results; `kernel` is a unit attribute; `max_threads` (the launch
     /// bounds) is in `1..=1024`; `min_ctas_per_sm` (the CTAs an SM must hold at once, 0: no
     /// bound) in `0..=32`; `max_registers` (a cap on a thread's registers, PTX `.maxnreg`,
-    /// beside the cap the other two imply) in `16..=255`. Parameters are global pointers and scalars. A `cooperative`
-    /// kernel may hold `mgpu.grid_barrier`s: it is launched with all its blocks resident at
+    /// beside the cap the other two imply) in `16..=255`. Parameters are global pointers and
+    /// scalars. A `cooperative` kernel may hold `mgpu.grid_barrier`s: it is launched with all its blocks resident at
     /// once (the runtime caps the grid at what fits), so its code must cover its work with
     /// any number of blocks (grid-stride loops). A `resident_grid` kernel is launched plainly
     /// with its grid capped the same way; it may hold an `mgpu.grid_tail`, after which the

@@ -293,8 +293,8 @@ pub(super) fn emit_kernel(ctx: &Context, op: OpId, opts: &PtxOptions) -> Result<
         }
     }
     if let Some(r) = func.max_registers(ctx) {
-        // The registers the lowering planned the kernel for, binding where the CTA bound
-        // leaves more (ptxas takes the lower cap of the two).
+        // A register cap the kernel's IR asks for (no pass sets one yet), binding where the
+        // launch bounds leave more (ptxas takes the lower cap of the two).
         let _ = writeln!(text, ".maxnreg {r}");
     }
     if let Some(c) = func.cluster(ctx).filter(|c| *c > 1) {
