@@ -1,0 +1,27 @@
+# Issue 11, forty-fifth session, call 1: (a) the issue's table rows with the committed cache
+# (unchecked) and Inductor's default in the same call, as the forty-fourth session's call 8;
+# on an H200 the cache's tuned schedules run, on an H100 the cost model's; (b) the
+# forty-fourth session's call 10: Nsight Compute's warp-state samples of the short-row
+# kernels per SASS instruction (`--page source`), to split their stalls between the row
+# loop, the grid barrier's wait and the final reduction.
+#   OUT=$OUT bash docs/perf-data/2026-12-07/issue11-s45/call1.sh
+DEADLINE=${DEADLINE:-560} . tools/scripts/device-call.sh
+echo "device $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" >> "$S"
+table_with_inductor
+source_page() {  # label example sizes lower-opts
+  local l=$1 f=$2 sz=$3 lo=$4
+  [ "$(left)" -lt 60 ] && { echo "$l: skipped (deadline)" >> "$S"; return; }
+  "$B/morf-opt" "$f" --pass-pipeline "$(pipeline partials=resident "$lo")" --size-hints "$sz" -o "$OUT/logs/$l.mlir" \
+    2>> "$OUT/logs/opt.txt" || { echo "$l: morf-opt failed" >> "$S"; return; }
+  timeout 120 ncu --clock-control none --section WarpStateStats --section SourceCounters --section SpeedOfLight \
+    -k "regex:_k0" --launch-count 1 -o "$OUT/logs/$l" "$B/morf-run" "$OUT/logs/$l.mlir" --device gpu --random "$sz" \
+    --output-dir "/tmp/src-$l" > "$OUT/logs/$l-run.txt" 2>&1
+  timeout 60 ncu -i "$OUT/logs/$l.ncu-rep" --page source --csv --print-source sass > "$OUT/logs/$l-sass.csv" 2>&1
+  timeout 60 ncu -i "$OUT/logs/$l.ncu-rep" --page details > "$OUT/logs/$l-details.txt" 2>&1
+  echo "$l: $(wc -l < "$OUT/logs/$l-sass.csv") SASS lines; $(grep -E 'Duration|DRAM Throughput' "$OUT/logs/$l-details.txt" | tr -s ' ' | tr '\n' ';')" >> "$S"
+}
+source_page src-rms200 examples/rmsnorm_bwd.mlir M=65536,N=200 ""
+source_page src-rms200-rif2 examples/rmsnorm_bwd.mlir M=65536,N=200 "rows-in-flight=2 min-ctas=3"
+source_page src-ln100 examples/layernorm_bwd.mlir M=100003,N=100 ""
+source_page src-rms1024 examples/rmsnorm_bwd.mlir M=65536,N=1024 ""
+finish
