@@ -1,13 +1,15 @@
 # Issue 11, forty-fifth session, call 1: (a) the issue's table rows with the committed cache
-# (unchecked) and Inductor's default in the same call, as the forty-fourth session's call 8;
-# on an H200 the cache's tuned schedules run, on an H100 the cost model's; (b) the
+# (unchecked) and Inductor's default in the same call, as the forty-fourth session's call 8,
+# on an H200 only (where the cache's tuned schedules run); (b) the
 # forty-fourth session's call 10: Nsight Compute's warp-state samples of the short-row
 # kernels per SASS instruction (`--page source`), to split their stalls between the row
 # loop, the grid barrier's wait and the final reduction.
 #   OUT=$OUT bash docs/perf-data/2026-12-07/issue11-s45/call1.sh
 DEADLINE=${DEADLINE:-560} . tools/scripts/device-call.sh
 echo "device $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" >> "$S"
-table_with_inductor
+# The table rows only where the committed cache's entries apply (on an H100 the forty-fourth
+# session's call 8 ran the cost model's schedules already).
+if nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200; then table_with_inductor; fi
 source_page() {  # label example sizes lower-opts
   local l=$1 f=$2 sz=$3 lo=$4
   [ "$(left)" -lt 60 ] && { echo "$l: skipped (deadline)" >> "$S"; return; }
