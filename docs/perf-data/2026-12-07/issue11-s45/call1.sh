@@ -26,4 +26,12 @@ source_page src-rms200 examples/rmsnorm_bwd.mlir M=65536,N=200 ""
 source_page src-rms200-rif2 examples/rmsnorm_bwd.mlir M=65536,N=200 "rows-in-flight=2 min-ctas=3"
 source_page src-ln100 examples/layernorm_bwd.mlir M=100003,N=100 ""
 source_page src-rms1024 examples/rmsnorm_bwd.mlir M=65536,N=1024 ""
+# The copy kernel of the same bytes as RMSNorm backward at 65536 x 200 (39.3 MB read, 39.3
+# written), under the same ncu sections: the in-kernel time a copy of these bytes takes.
+[ "$(left)" -gt 60 ] && {
+  timeout 120 ncu --clock-control none --section SpeedOfLight --section WarpStateStats -k "regex:copy" --launch-skip 3 \
+    --launch-count 1 "$B/morf-bench" examples/rmsnorm_bwd.mlir --tuning-cache none --no-check --runs 5 --warmup 2 \
+    --sizes M=65536,N=200 --copy-bytes 39321600 > "$OUT/logs/copy-ncu.txt" 2>&1
+  echo "copy 39.3 MB: $(grep -E 'Duration|DRAM Throughput' "$OUT/logs/copy-ncu.txt" | tr -s ' ' | tr '\n' ';')" >> "$S"
+}
 finish
