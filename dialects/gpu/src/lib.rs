@@ -85,6 +85,7 @@ pub fn register(ctx: &mut Context) {
         WarpReduceOp::info(),
         WarpBarrierOp::info(),
         IfOp::info(),
+        WorkLoopOp::info(),
         YieldOp::info(),
     ] {
         r.register_op(info);

@@ -23,6 +23,11 @@
 //!   it run only in blocks `0 .. min(ctas, grid)`, which take their block index as its rank
 //!   (on the GPU the blocks that arrive last go on; the ops after it may not tell which,
 //!   which its verifier checks);
+//! - `mgpu.work_loop` runs, in each block, iteration `block_id` and then the iterations of
+//!   the tickets it takes from the launch's counter; blocks run in order, so block 0 takes
+//!   every ticket (one order a GPU may show). After the launch the tickets must number the
+//!   loop's iterations, or none (no block ran it): otherwise the GPU's counter would not be
+//!   back at 0;
 //! - `mgpu.shuffle` reads the value of the same op in the source lane of the warp (lanes are
 //!   `thread_id % 32`). A source lane outside the warp, beyond the block, or inactive gives
 //!   the reading thread its own value: what `shfl.sync` does for out-of-range lanes, and
@@ -70,7 +75,7 @@ use crate::ops::{
     AtomicKind, AtomicRmwOp, BarrierOp, BlockDimOp, BlockIdOp, ClusterArriveOp, ClusterStoreOp, ClusterWaitOp,
     CopyAsyncCommitOp, CopyAsyncOp, CopyAsyncWaitOp, DynamicSharedOp, GridBarrierOp, GridDimOp, GridTailOp, IfOp,
     LaneIdOp, LaunchOp, LoadOp, LoadVecOp, ReduceKind, SharedAllocOp, ShuffleMode, ShuffleOp, StoreOp, StoreVecOp,
-    ThreadIdOp, WarpBarrierOp, WarpIdOp, WarpReduceOp,
+    ThreadIdOp, WarpBarrierOp, WarpIdOp, WarpReduceOp, WorkLoopOp,
 };
 use crate::races::{Race, Races};
 use crate::types::{elem_bytes, ptr_parts};
@@ -162,6 +167,8 @@ pub fn run_launch(host: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<(
         max_steps: host.max_steps.saturating_sub(host.steps),
         copies: (0..n).map(|_| AsyncCopies::default()).collect(),
         races: Races::new(nb, cl),
+        tickets: 0,
+        work_ub: None,
     };
     for m in &mut sim.threads {
         for (&a, v) in formals.iter().zip(&args) {
@@ -237,7 +244,27 @@ pub fn run_launch(host: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<(
             }
         }
     }
-    Ok(())
+    check_tickets(ctx, body, &sim)
+}
+
+/// After a launch, `mgpu.work_loop`'s tickets: `0 .. ub` in all when every block ran the loop
+/// (the last one sets the GPU's counter back to 0), none when no block did. Anything else is
+/// an error: the GPU's counter would not be back at 0 for the next launch.
+fn check_tickets(ctx: &Context, body: BlockId, sim: &Sim<'_>) -> InterpResult<()> {
+    let Some(w) = ctx.block_ops(body).flat_map(|o| ctx.walk_collect(o)).find(|&o| ctx.isa::<WorkLoopOp>(o)) else {
+        return Ok(());
+    };
+    match sim.work_ub {
+        Some(ub) if sim.tickets != ub.max(0) => Err(op_error(
+            ctx,
+            w,
+            format!(
+                "took {} tickets in this launch where its {ub} iterations take {ub}: some blocks of the launch did not run it",
+                sim.tickets
+            ),
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// What a block (a cluster's blocks) of a cooperative kernel keeps between phases.
@@ -276,6 +303,10 @@ struct Sim<'c> {
     copies: Vec<AsyncCopies>,
     /// The shared-memory race detector of the block running, in this phase.
     races: Races,
+    /// The tickets `mgpu.work_loop` handed out in this launch.
+    tickets: i64,
+    /// The iterations of the launch's `mgpu.work_loop`, once a block has run it.
+    work_ub: Option<i64>,
 }
 
 /// One `mgpu.copy_async` in flight: the values it read and where they go.
@@ -540,6 +571,8 @@ impl<'c> Sim<'c> {
             self.run_if(i, mask)?;
         } else if ctx.isa::<morf_loop::ops::ForOp>(op) {
             self.run_for(op, mask)?;
+        } else if let Some(w) = ctx.dyn_cast::<WorkLoopOp>(op) {
+            self.run_work_loop(w, mask)?;
         } else {
             if !ctx.regions(op).is_empty() {
                 let t = mask.iter().position(|a| *a).unwrap_or(0);
@@ -977,6 +1010,48 @@ impl<'c> Sim<'c> {
             for (&r, v) in results.iter().zip(std::mem::take(&mut iters[t])) {
                 self.threads[t].set(r, v);
             }
+        }
+        Ok(())
+    }
+
+    /// `mgpu.work_loop`: the block (all its threads) runs iteration `block_id`, then takes
+    /// tickets from the launch's counter until `grid + ticket` is past the last iteration.
+    /// Blocks run one after another here, so block 0 takes every ticket before the others
+    /// start: one of the GPU's orders. Each ticket is a block barrier (its shared word).
+    fn run_work_loop(&mut self, w: WorkLoopOp, mask: &Mask) -> InterpResult<()> {
+        let ctx = self.ctx;
+        let op = w.0;
+        if let Some(t) = mask.iter().position(|a| !*a) {
+            return Err(self.err(op, t, "reached by only part of the block (every thread runs the work loop)"));
+        }
+        let b = ctx.entry_block(w.body(ctx)).ok_or_else(|| op_error(ctx, op, "expects a body block"))?;
+        let iv = ctx.block_args(b)[0];
+        let ub = self.int(op, 0, w.upper_bound(ctx))?;
+        for t in 1..self.threads.len() {
+            let u = self.int(op, t, w.upper_bound(ctx))?;
+            if u != ub {
+                return Err(self.err(op, t, format!("has upper bound {u} in this thread but {ub} in thread 0")));
+            }
+        }
+        if self.work_ub.is_some_and(|u| u != ub) {
+            return Err(self.err(
+                op,
+                0,
+                format!("has upper bound {ub} in this block but {} in an earlier one", self.work_ub.unwrap_or(0)),
+            ));
+        }
+        self.work_ub = Some(ub);
+        let mut i = self.block;
+        while i < ub {
+            for t in 0..self.threads.len() {
+                self.threads[t].set(iv, RtValue::Int(i));
+            }
+            self.run_block(b, mask)?;
+            for r in 0..self.cluster.max(1) {
+                self.races.block_barrier(r);
+            }
+            i = self.grid.saturating_add(self.tickets);
+            self.tickets += 1;
         }
         Ok(())
     }

@@ -745,7 +745,12 @@ impl<'a> KernelBuilder<'a> {
         // LayerNorm backward at 4096 x 16384 a 4-byte spill. This one changes no kernel's
         // registers or spills in the ptxas sweep.
         let parity = !warp;
-        self.for_loop(g.bid, nsplit, g.gdim, &[], &mut |kb, sidx, _| {
+        // `dynamic-splits`: the splits go to CTAs from a work counter (`mgpu.work_loop`), not
+        // every `grid_dim`-th one; a split's rows and partial row are the same either way. Not
+        // with a cluster per row (its CTAs take each split together).
+        let dynamic = self.opts.dynamic_splits && s.cluster <= 1;
+        self.dynamic_splits = dynamic;
+        let split_body: &mut LoopBody<'_, '_> = &mut |kb, sidx, _| {
             // (A cluster's CTAs wait at each split's start for the arrival at the end of the
             // one before, after their reads: ordered already.)
             if parity && kb.cluster() <= 1 {
@@ -980,7 +985,12 @@ impl<'a> KernelBuilder<'a> {
                 }
             }
             Ok(vec![])
-        })?;
+        };
+        if dynamic {
+            self.work_loop(nsplit, split_body)?;
+        } else {
+            self.for_loop(g.bid, nsplit, g.gdim, &[], split_body)?;
+        }
         self.fast = None;
         Ok(())
     }

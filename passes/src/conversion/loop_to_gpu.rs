@@ -150,6 +150,16 @@ pub struct LoopToGpuOptions {
     /// ones, so the CTAs stream neighbouring rows at any time (as a grid-stride copy does)
     /// rather than one distant block each. The same partials, summed in another order.
     pub interleave_splits: bool,
+    /// `dynamic-splits`: a register-resident row kernel's CTAs take their splits from a work
+    /// counter (`mgpu.work_loop`: each CTA its own first, then the next one free) instead of
+    /// every `grid_dim`-th one, so CTAs that finish early take more; the same splits, each
+    /// summed as before (the partials' bits do not depend on which CTA ran a split). It
+    /// balances only where there are more splits than CTAs (`resident-splits`, or
+    /// `fuse-mixed-reductions{partials=K}` beyond the grid). Not with a cluster per row.
+    pub dynamic_splits: bool,
+    /// `resident-splits`: with `fuse-mixed-reductions{partials=resident}`, this many splits
+    /// per CTA that fits (1, the default: a split a CTA): smaller splits, more partial rows.
+    pub resident_splits: u32,
     /// `batch-reductions`: in a register-resident row kernel, independent row reductions
     /// (none uses another's result, as LayerNorm backward's two row sums) take their
     /// partials one after the other and are then reduced together: one block (and cluster)
@@ -361,7 +371,8 @@ fn erase_dead_host_values(ctx: &mut Context, v: Value) {
 /// Replaces each `mloop.resident_programs` of `ops` (not yet bound) with an
 /// `mgpu.resident_blocks` of `kernel` at the launch's `threads` and `shared` bytes: the
 /// split of the kernel's partials then follows its occupancy on the device it runs on.
-fn bind_resident_programs(ctx: &mut Context, ops: &[OpId], kernel: &str, threads: Value, shared: Value) {
+/// With `per_cta > 1` (`resident-splits`), the value is that many times the blocks.
+fn bind_resident_programs(ctx: &mut Context, ops: &[OpId], kernel: &str, threads: Value, shared: Value, per_cta: u32) {
     for &ph in ops {
         if !ctx.isa::<mloop::ResidentProgramsOp>(ph) {
             continue;
@@ -369,10 +380,21 @@ fn bind_resident_programs(ctx: &mut Context, ops: &[OpId], kernel: &str, threads
         let (t, sh) = (value_before(ctx, threads, ph), value_before(ctx, shared, ph));
         let it = ctx.index_type();
         let sym = ctx.symbol_ref_attr(kernel);
-        let st = mgpu::ResidentBlocksOp::state(ctx.op_loc(ph), t, sh, it, sym);
+        let loc = ctx.op_loc(ph);
+        let st = mgpu::ResidentBlocksOp::state(loc, t, sh, it, sym);
         let r = ctx.create_op(st);
         ctx.insert_op_before(ph, r);
-        let (old, new) = (ctx.result(ph, 0), ctx.result(r, 0));
+        let mut new = ctx.result(r, 0);
+        if per_cta > 1 {
+            let a = ctx.int_attr(per_cta as i64, it);
+            let c = ctx.create_op(mloop::ConstantOp::state(loc, it, a));
+            ctx.insert_op_before(ph, c);
+            let k = ctx.result(c, 0);
+            let m = ctx.create_op(mloop::MulOp::state(loc, new, k, it));
+            ctx.insert_op_before(ph, m);
+            new = ctx.result(m, 0);
+        }
+        let old = ctx.result(ph, 0);
         ctx.replace_all_uses_with(old, new);
         ctx.erase_op(ph);
     }
@@ -690,6 +712,11 @@ impl LoopToGpuOptions {
         let atomics = o.bool("atomics", false)?;
         let chunk_major = o.bool("chunk-major", false)?;
         let interleave_splits = o.bool("interleave-splits", false)?;
+        let dynamic_splits = o.bool("dynamic-splits", false)?;
+        let resident_splits = match u32::try_from(o.usize("resident-splits", 1)?) {
+            Ok(n @ 1..=64) => n,
+            _ => return Err("option 'resident-splits' must be in 1..=64".into()),
+        };
         let batch_reductions = tri(o, "batch-reductions")?;
         let min_ctas = MinCtas::parse(&o.string("min-ctas", "0"))?;
         let final_lanes = o.usize("final-lanes", 0)?;
@@ -727,6 +754,8 @@ impl LoopToGpuOptions {
             atomics,
             chunk_major,
             interleave_splits,
+            dynamic_splits,
+            resident_splits,
             batch_reductions,
             final_form,
             split_final_grid,
@@ -835,6 +864,16 @@ pub const OPTIONS: &[PassOptionInfo] = &[
         key: "interleave-splits",
         help: "register-resident row kernels with column partials: split s of S takes row groups s, s+S, s+2S, ... instead of consecutive ones (neighbouring rows across CTAs at any time)",
         default: "false",
+    },
+    PassOptionInfo {
+        key: "dynamic-splits",
+        help: "register-resident row kernels: CTAs take their splits from a work counter (mgpu.work_loop) instead of every grid_dim-th one, so early CTAs take more (the same partials, bit for bit; balances where splits outnumber CTAs: resident-splits)",
+        default: "false",
+    },
+    PassOptionInfo {
+        key: "resident-splits",
+        help: "with fuse-mixed-reductions{partials=resident}: this many splits per CTA that fits (smaller splits, more partial rows; 1..=64)",
+        default: "1",
     },
     PassOptionInfo {
         key: "looped-vectors",
@@ -1783,6 +1822,9 @@ struct KernelBuilder<'a> {
     /// slots the next block (and cluster) reduction uses (an index, 0 or 1, carried by the
     /// loop), so that each reduction takes one barrier (see `KernelBuilder::block_reduce_many`).
     slot_parity: Option<Value>,
+    /// The fast row loop of this kernel takes its splits from a work counter
+    /// (`dynamic-splits`); for the schedule report.
+    dynamic_splits: bool,
     /// The fast row loop of this kernel takes its splits' rows interleaved
     /// (`interleave-splits`); for the schedule report.
     interleaved: bool,
@@ -1952,6 +1994,7 @@ impl<'a> KernelBuilder<'a> {
             slot_parity: None,
             batched: 0,
             interleaved: false,
+            dynamic_splits: false,
             own_block_slots: false,
             ids: HashMap::new(),
             fast: None,
@@ -2138,6 +2181,24 @@ impl<'a> KernelBuilder<'a> {
         let op = self.ctx.create_op(st);
         self.ctx.append_op(self.cur, op);
         Ok(self.ctx.results(op).to_vec())
+    }
+
+    /// An `mgpu.work_loop` over `0 .. ub`: `body(kb, iteration, &[])` (its returned values are
+    /// dropped: the loop carries nothing).
+    fn work_loop(&mut self, ub: Value, body: &mut LoopBody<'_, 'a>) -> R<()> {
+        let it = self.it();
+        let region = self.ctx.create_region();
+        let blk = self.ctx.create_block(region, &[it]);
+        let iv = self.ctx.block_args(blk)[0];
+        let saved = self.cur;
+        self.cur = blk;
+        body(self, iv, &[])?;
+        self.push(mgpu::YieldOp::state(self.loc, &[]));
+        self.cur = saved;
+        let st = mgpu::WorkLoopOp::state(self.loc, ub).region(region);
+        let op = self.ctx.create_op(st);
+        self.ctx.append_op(self.cur, op);
+        Ok(())
     }
 
     /// A loop over the positions `lb, lb + st, ...` below `ub` (none where `ub <= lb`) in groups: whole
@@ -2725,6 +2786,14 @@ impl<'a> KernelBuilder<'a> {
                 "the fast form's splits take their rows interleaved across CTAs (interleave-splits)".into()
             } else {
                 "interleave-splits not taken: it needs the register-resident (fast) row form".into()
+            });
+        }
+        if self.opts.dynamic_splits && s.mapping == Mapping::RowFused {
+            s.notes.0.push(if self.dynamic_splits {
+                "the fast form's CTAs take their splits from a work counter (dynamic-splits)".into()
+            } else {
+                "dynamic-splits not taken: it needs the register-resident (fast) row form without a cluster per row"
+                    .into()
             });
         }
         if self.batched >= 2 {
@@ -4512,7 +4581,7 @@ impl<'a> KernelBuilder<'a> {
         let sym = self.ctx.symbol_ref_attr(&name);
         let st = mgpu::LaunchOp::state(self.loc, blocks, threads, shared, &self.args, sym);
         let launch = insert_before(self.ctx, self.nest, st);
-        bind_resident_programs(self.ctx, &self.resident, &name, threads, shared);
+        bind_resident_programs(self.ctx, &self.resident, &name, threads, shared, self.opts.resident_splits);
         if let Some(w) = self.dealloc {
             insert_before(self.ctx, self.nest, mloop::DeallocOp::state(self.loc, w));
         }

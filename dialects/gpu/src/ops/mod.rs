@@ -13,7 +13,7 @@ pub mod memory;
 pub mod warp;
 
 pub use cluster::{ClusterArriveOp, ClusterStoreOp, ClusterWaitOp};
-pub use control::{IfOp, YieldOp};
+pub use control::{IfOp, WorkLoopOp, YieldOp};
 pub use ids::{BlockDimOp, BlockIdOp, GridDimOp, LaneIdOp, ThreadIdOp, WarpIdOp};
 pub use kernel::{FuncOp, LaunchOp, ResidentBlocksOp, ReturnOp};
 pub use memory::{

@@ -678,6 +678,8 @@ impl<'a> Kernel<'a> {
             self.for_loop(op)
         } else if ctx.isa::<gpu::IfOp>(op) {
             self.if_op(op)
+        } else if ctx.isa::<gpu::WorkLoopOp>(op) {
+            self.work_loop(op)
         } else if ctx.isa::<gpu::ReturnOp>(op) {
             self.line("ret;".into());
             Ok(())
@@ -1622,6 +1624,73 @@ impl<'a> Kernel<'a> {
         for (&res, (r, _)) in self.ctx.results(op).iter().zip(&iters) {
             self.regs.insert(res, r.clone());
         }
+        Ok(())
+    }
+
+    /// `mgpu.work_loop`: the iteration starts at `%ctaid.x`; after each, thread 0 takes a
+    /// ticket (an atomic add on the kernel's `u64` counter, a module variable, zero at load)
+    /// and hands it to the block through a shared word, between two `bar.sync`s (the second
+    /// keeps the next ticket's store after every thread's read); the next iteration is
+    /// `%nctaid.x + ticket`. The thread that takes ticket `ub - 1`, the launch's last, sets the
+    /// counter back to 0. Nothing is held across the body but the iteration and the bound.
+    fn work_loop(&mut self, op: OpId) -> Result<(), Diagnostic> {
+        let ub = self.operand(op, 0)?;
+        let Some(body) = self.ctx.regions(op).first().and_then(|&r| self.ctx.entry_block(r)) else {
+            return Err(self.err(op, "has no body"));
+        };
+        let args = self.ctx.block_args(body).to_vec();
+        if args.len() != 1 {
+            return Err(self.err(op, "expects one body argument, the iteration"));
+        }
+        let (counter, slot) = (format!("{}_work_count", self.name), format!("{}_work_ticket", self.name));
+        for (decl, list) in [
+            (format!(".global .align 8 .u64 {counter};"), &mut self.globals),
+            (format!(".shared .align 8 .u64 {slot};"), &mut self.shared),
+        ] {
+            if !list.contains(&decl) {
+                list.push(decl);
+            }
+        }
+        let iv = self.def(op, args[0])?;
+        let ctaid = self.tmp(Rc::B32);
+        self.line(format!("mov.u32 {ctaid}, %ctaid.x;"));
+        self.line(format!("cvt.u64.u32 {iv}, {ctaid};"));
+        let (head, exit, taken) = (self.label(), self.label(), self.label());
+        self.line(format!("{head}:"));
+        let p = self.tmp(Rc::Pred);
+        self.line(format!("setp.ge.s64 {p}, {iv}, {ub};"));
+        self.line(format!("@{p} bra {exit};"));
+        if !self.block(body)?.is_empty() {
+            return Err(self.err(op, "the body must yield nothing"));
+        }
+        let (tid, other, addr, ticket, last, notlast) = (
+            self.tmp(Rc::B32),
+            self.tmp(Rc::Pred),
+            self.tmp(Rc::B64),
+            self.tmp(Rc::B64),
+            self.tmp(Rc::B64),
+            self.tmp(Rc::Pred),
+        );
+        self.line(format!("mov.u32 {tid}, %tid.x;"));
+        self.line(format!("setp.ne.u32 {other}, {tid}, 0;"));
+        self.line(format!("@{other} bra {taken};"));
+        self.line(format!("mov.u64 {addr}, {counter};"));
+        self.line(format!("atom.add.relaxed.gpu.global.u64 {ticket}, [{addr}], 1;"));
+        self.line(format!("st.shared.u64 [{slot}], {ticket};"));
+        self.line(format!("sub.s64 {last}, {ub}, 1;"));
+        self.line(format!("setp.ne.s64 {notlast}, {ticket}, {last};"));
+        self.line(format!("@{notlast} bra {taken};"));
+        self.line(format!("st.relaxed.gpu.global.u64 [{addr}], 0;"));
+        self.line(format!("{taken}:"));
+        self.line("bar.sync 0;".into());
+        let (t, n, g) = (self.tmp(Rc::B64), self.tmp(Rc::B32), self.tmp(Rc::B64));
+        self.line(format!("ld.shared.u64 {t}, [{slot}];"));
+        self.line("bar.sync 0;".into());
+        self.line(format!("mov.u32 {n}, %nctaid.x;"));
+        self.line(format!("cvt.u64.u32 {g}, {n};"));
+        self.line(format!("add.s64 {iv}, {g}, {t};"));
+        self.line(format!("bra {head};"));
+        self.line(format!("{exit}:"));
         Ok(())
     }
 
