@@ -259,7 +259,8 @@ fn check_tickets(ctx: &Context, body: BlockId, sim: &Sim<'_>) -> InterpResult<()
             ctx,
             w,
             format!(
-                "took {} tickets in this launch where its {ub} iterations take {ub}: some blocks of the launch did not run it",
+                "took {} tickets in this launch, not {ub} (one per iteration): some blocks of the launch did not run it, \
+                 and on a GPU its counter would not be back at 0 for the next launch",
                 sim.tickets
             ),
         )),
