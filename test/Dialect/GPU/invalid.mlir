@@ -606,3 +606,54 @@ mgpu.func @grid_tail_nested(%c: i1) kernel attributes {resident_grid} {
   }
   mgpu.return
 }
+
+// -----
+
+// A work loop's counter is the kernel's: each block takes its last ticket once a launch, so
+// no loop around it.
+mgpu.func @work_loop_in_loop(%n: index) kernel {
+  %c0 = mloop.constant 0 : index
+  %c1 = mloop.constant 1 : index
+  mloop.for %k = %c0 to %n step %c1 {
+    // expected-error@+1 {{'mgpu.work_loop' op must stand in its kernel's body or in 'mgpu.if's only, not in 'mloop.for'}}
+    mgpu.work_loop %i to %n {
+      mgpu.yield
+    }
+    mloop.yield
+  }
+  mgpu.return
+}
+
+// -----
+
+mgpu.func @work_loop_twice(%n: index) kernel {
+  // expected-error@+1 {{'mgpu.work_loop' op is one of 2 in its kernel, which holds one at most (the counter is the kernel's)}}
+  mgpu.work_loop %i to %n {
+    mgpu.yield
+  }
+  mgpu.work_loop %j to %n {
+    mgpu.yield
+  }
+  mgpu.return
+}
+
+// -----
+
+mgpu.func @work_loop_cluster(%n: index) kernel attributes {cluster = 2} {
+  // expected-error@+1 {{'mgpu.work_loop' op must not be in a clustered kernel (a cluster's blocks would take different iterations)}}
+  mgpu.work_loop %i to %n {
+    mgpu.yield
+  }
+  mgpu.return
+}
+
+// -----
+
+mgpu.func @work_loop_yield(%n: index) kernel {
+  mgpu.work_loop %i to %n {
+    %x = mloop.constant 1.0 : f32
+    // expected-error@+1 {{'mgpu.yield' op yields values, but the parent 'mgpu.work_loop' has no results}}
+    mgpu.yield %x : f32
+  }
+  mgpu.return
+}
