@@ -96,6 +96,11 @@ pub fn knobs(passes: &[&str], sms: u32) -> Vec<Knob> {
         // A split's rows interleaved across CTAs (wins with a warp per row and many rows:
         // RMSNorm 576000 x 384 -3%; loses with a CTA per row).
         out.push(Knob { pass: l, key: "interleave-splits", values: v(&["false", "true"]) });
+        // Splits taken from a work counter (`mgpu.work_loop`), and R splits a resident CTA
+        // under `partials=resident`, so that CTAs that finish early take more (forty-fifth
+        // session: the grid barrier's wait was 12-14% of the short rows' warp samples).
+        out.push(Knob { pass: l, key: "dynamic-splits", values: v(&["false", "true"]) });
+        out.push(Knob { pass: l, key: "resident-splits", values: v(&["1", "2", "4", "8"]) });
         // Independent row reductions reduced together (one barrier) or one by one.
         out.push(Knob { pass: l, key: "batch-reductions", values: v(&["auto", "true", "false"]) });
         // Column partials that need no row reduction taken before it (fewer registers).
@@ -204,6 +209,12 @@ pub fn recipes(passes: &[&str], sms: u32) -> Vec<Recipe> {
         // A balanced split a resident CTA, its rows interleaved across the CTAs (RMSNorm f32
         // at 576000 x 384: 661 -> 643 us; either alone: under 1%).
         r("interleaved run-time split", &[((f, "partials"), "resident"), ((l, "interleave-splits"), "true")]),
+        // Four run-time splits a resident CTA, taken from a work counter: the CTAs that
+        // finish early take the late ones' (the static grid's tail at the grid barrier).
+        r(
+            "four splits a CTA from a work counter",
+            &[((f, "partials"), "resident"), ((l, "dynamic-splits"), "true"), ((l, "resident-splits"), "4")],
+        ),
         // One split an SM, interleaved (RMSNorm and LayerNorm at 65536 x 1024: -2% and -1%
         // where a filled grid alone gained nothing).
         r("interleaved split an SM", &[((f, "partials"), per_sm.as_str()), ((l, "interleave-splits"), "true")]),
