@@ -12,6 +12,30 @@
 // A kernel's register cap (`max_registers`, PTX `.maxnreg`) is NVVM's `nvvm.maxnreg`.
 // RUN: morf-opt %S/../../Target/PTX/max-registers.mlir --emit=mlir | FileCheck %s --check-prefix=MAXNREG
 // MAXNREG: gpu.func @capped({{.*}}) kernel attributes {nvvm.maxnreg = 72 : i32, nvvm.maxntid = array<i32: 800, 1, 1>, nvvm.minctasm = 1 : i32}
+// A work loop (splits from a work counter) is an scf.while over the iteration, its body in an
+// scf.execute_region, then thread 0's ticket through a shared i64 between two barriers:
+// RUN: morf-opt %S/../../Run/gpu-sim-work-loop.mlir --emit=mlir | FileCheck %s --check-prefix=WORK
+// WORK:      scf.if %run {
+// WORK-NEXT: %[[B:.*]] = gpu.block_id x
+// WORK-NEXT: %{{.*}} = scf.while (%[[S:.*]] = %[[B]]) : (index) -> index {
+// WORK-NEXT:   %[[MORE:.*]] = arith.cmpi slt, %[[S]], %{{.*}} : index
+// WORK-NEXT:   scf.condition(%[[MORE]]) %[[S]] : index
+// WORK-NEXT: } do {
+// WORK-NEXT: ^bb0(%i: index):
+// WORK-NEXT:   scf.execute_region {
+// WORK:        scf.yield
+// WORK-NEXT:   }
+// WORK:        %[[CTR:.*]] = llvm.mlir.addressof @iters_work_count : !llvm.ptr<1>
+// WORK:        %[[T:.*]] = llvm.atomicrmw add %[[CTR]], %{{.*}} syncscope("device") monotonic : !llvm.ptr<1>, i64
+// WORK:        llvm.store %{{.*}}, %[[CTR]] atomic syncscope("device") monotonic {alignment = 8 : i64} : i64, !llvm.ptr<1>
+// WORK:        gpu.barrier
+// WORK-NEXT:   %[[SLOT:.*]] = llvm.mlir.addressof @iters_work_ticket : !llvm.ptr<3>
+// WORK-NEXT:   %[[GOT:.*]] = llvm.load %[[SLOT]] {alignment = 8 : i64} : !llvm.ptr<3> -> i64
+// WORK-NEXT:   gpu.barrier
+// WORK:        scf.yield %{{.*}} : index
+// WORK:      llvm.mlir.global internal @iters_work_count(0 : i64) {addr_space = 1 : i32, alignment = 8 : i64} : i64
+// WORK-NEXT: llvm.mlir.global internal @iters_work_ticket() {addr_space = 3 : i32, alignment = 8 : i64} : i64
+// (mlir-opt reads it: mlir-opt-reads.mlir.)
 
 // CHECK:       module attributes {gpu.container_module} {
 // CHECK-LABEL:   func.func @rmsnorm_bwd(%x: memref<?x?xbf16>

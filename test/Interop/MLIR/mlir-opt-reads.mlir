@@ -9,3 +9,7 @@
 // RUN:     $M %t.m > /dev/null || { echo "mlir-opt rejects: $f ($p)"; exit 1; }; \
 // RUN:   done; \
 // RUN: done
+// And a work loop's export (splits from a work counter: an scf.while, an scf.execute_region,
+// the ticket's atomics), at the GPU level of a row kernel with `dynamic-splits`:
+// RUN: morf-opt %S/../../Run/gpu-sim-work-loop.mlir --emit=mlir > %t.w && ${MORF_MLIR_OPT:-/usr/lib/llvm-22/bin/mlir-opt} %t.w > /dev/null
+// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=65536,N=200 partials=resident},canonicalize,cse,lower-loop-to-gpu{size-hints=M=65536,N=200 dynamic-splits=true resident-splits=4})' --emit=mlir > %t.d && ${MORF_MLIR_OPT:-/usr/lib/llvm-22/bin/mlir-opt} %t.d > /dev/null

@@ -11,7 +11,9 @@
 //! xor`; the warp barrier is `nvvm.bar.warp.sync`); `copy_async` is `nvvm.cp.async.*`;
 //! `mgpu.if` is `scf.if`; the grid barrier is the same counter protocol as morf's PTX emitter
 //! (a per-kernel global, `llvm.atomicrmw` and fences at device scope, a spin loop in
-//! `scf.while`). In host functions `mgpu.launch` is
+//! `scf.while`), and so is `mgpu.work_loop` (an `scf.while` over the iteration, the body in an
+//! `scf.execute_region`, thread 0's ticket from a per-kernel `i64` global through a shared
+//! one between two `gpu.barrier`s). In host functions `mgpu.launch` is
 //! `gpu.launch_func`, a buffer argument passed as its aligned pointer
 //! (`memref.extract_aligned_pointer_as_index` + `llvm.inttoptr`).
 
@@ -20,7 +22,7 @@ use melior::ir::{Location, Type};
 use mlir_sys::{MlirBlock, MlirValue};
 use morf_gpu::ops::{
     AtomicRmwOp, CopyAsyncOp, CopyAsyncWaitOp, FuncOp, IfOp, LaunchOp, LoadOp, LoadVecOp, ResidentBlocksOp,
-    SharedAllocOp, ShuffleOp, StoreOp, StoreVecOp, WarpReduceOp,
+    SharedAllocOp, ShuffleOp, StoreOp, StoreVecOp, WarpReduceOp, WorkLoopOp,
 };
 use morf_gpu::ops::{ClusterArriveOp, ClusterStoreOp};
 use morf_ir::interfaces::BinaryFn;
@@ -499,6 +501,9 @@ impl<'c> Exporter<'c, '_> {
             }
             return Ok(());
         }
+        if let Some(w) = m.dyn_cast::<WorkLoopOp>(op) {
+            return self.work_loop(b, loc, w);
+        }
         if let Some(l) = m.dyn_cast::<LaunchOp>(op) {
             return self.launch(b, loc, l);
         }
@@ -595,6 +600,85 @@ impl<'c> Exporter<'c, '_> {
         self.op(t, "llvm.fence", loc, &[], &[], &fence, 0)?;
         self.op(t, "scf.yield", loc, &[], &[], &[], 0)?;
         self.op(b, "gpu.barrier", loc, &[], &[], &[], 0)?;
+        Ok(())
+    }
+
+    /// `mgpu.work_loop %s to %n`: `scf.while` from `gpu.block_id` while `%s < %n`; its body
+    /// in an `scf.execute_region`, then thread 0 takes a ticket (`llvm.atomicrmw add` on the
+    /// kernel's `i64` counter at device scope, relaxed), stores it to a shared `i64` and, at the
+    /// launch's last ticket (`%n - 1`), sets the counter back to 0; the block reads the ticket
+    /// between two `gpu.barrier`s and goes on at `gpu.grid_dim + ticket` (the protocol of
+    /// morf's PTX emitter).
+    fn work_loop(&mut self, b: MlirBlock, loc: Location<'c>, w: WorkLoopOp) -> SResult<()> {
+        let m = self.m;
+        let (count, slot) = (format!("{}_work_count", self.kernel_name), format!("{}_work_ticket", self.kernel_name));
+        if !self.grid_counters.contains(&count) {
+            self.llvm_global(loc, &count, "i64", 1, 8, "internal", Some("0 : i64"))?;
+            self.llvm_global(loc, &slot, "i64", 3, 8, "internal", None)?;
+            self.grid_counters.push(count.clone());
+        }
+        let idx = Type::index(self.cx);
+        let i64t = bridge::parse_type(self.cx, "i64")?;
+        let i1 = self.ty_i1()?;
+        let ub = self.val(w.upper_bound(m))?;
+        let first = self.gpu_id(b, loc, "gpu.block_id")?;
+        let wl = self.op(b, "scf.while", loc, &[first], &[idx], &[], 2)?;
+        let before = bridge::add_block(wl, 0, &[idx], loc);
+        let s = bridge::block_arg(before, 0);
+        let slt = self.attr("2 : i64")?;
+        let more = self.op1(before, "arith.cmpi", loc, &[s, ub], i1, &[("predicate", slt)])?;
+        self.op(before, "scf.condition", loc, &[more, s], &[], &[], 0)?;
+        let after = bridge::add_block(wl, 1, &[idx], loc);
+        let entry = m.entry_block(w.body(m)).ok_or("has no body")?;
+        let iv = m.block_args(entry)[0];
+        let arg = bridge::block_arg(after, 0);
+        self.bind(iv, arg);
+        self.name_value(iv, arg);
+        let er = self.op(after, "scf.execute_region", loc, &[], &[], &[], 1)?;
+        let eb = bridge::add_block(er, 0, &[], loc);
+        let r = self.block(entry, eb);
+        self.nest(r)?;
+        // The ticket.
+        let tid = self.gpu_id(after, loc, "gpu.thread_id")?;
+        let zero = self.index_const(after, 0)?;
+        let eq = self.attr("0 : i64")?;
+        let lead = self.op1(after, "arith.cmpi", loc, &[tid, zero], i1, &[("predicate", eq)])?;
+        let sif = self.op(after, "scf.if", loc, &[lead], &[], &[], 2)?;
+        let t = bridge::add_block(sif, 0, &[], loc);
+        let ctr = self.address_of(t, loc, &count, 1)?;
+        let one = self.op1(t, "arith.constant", loc, &[], i64t, &[("value", self.attr("1 : i64")?)])?;
+        let rmw = [
+            ("bin_op", self.attr(&format!("{ATOMIC_ADD} : i64"))?),
+            ("ordering", self.attr(&format!("{MONOTONIC} : i64"))?),
+            ("syncscope", self.attr("\"device\"")?),
+        ];
+        let ticket = self.op1(t, "llvm.atomicrmw", loc, &[ctr, one], i64t, &rmw)?;
+        let sp = self.address_of(t, loc, &slot, 3)?;
+        let st = [("ordering", self.attr("0 : i64")?), ("alignment", self.attr("8 : i64")?)];
+        self.op(t, "llvm.store", loc, &[ticket, sp], &[], &st, 0)?;
+        let ub64 = self.op1(t, "arith.index_cast", loc, &[ub], i64t, &[])?;
+        let last = self.op1(t, "arith.subi", loc, &[ub64, one], i64t, &[])?;
+        let is_last = self.op1(t, "arith.cmpi", loc, &[ticket, last], i1, &[("predicate", self.attr("0 : i64")?)])?;
+        let rif = self.op(t, "scf.if", loc, &[is_last], &[], &[], 2)?;
+        let rt = bridge::add_block(rif, 0, &[], loc);
+        let z = self.op1(rt, "arith.constant", loc, &[], i64t, &[("value", self.attr("0 : i64")?)])?;
+        let reset = [
+            ("ordering", self.attr(&format!("{MONOTONIC} : i64"))?),
+            ("syncscope", self.attr("\"device\"")?),
+            ("alignment", self.attr("8 : i64")?),
+        ];
+        self.op(rt, "llvm.store", loc, &[z, ctr], &[], &reset, 0)?;
+        self.op(rt, "scf.yield", loc, &[], &[], &[], 0)?;
+        self.op(t, "scf.yield", loc, &[], &[], &[], 0)?;
+        self.op(after, "gpu.barrier", loc, &[], &[], &[], 0)?;
+        let sp = self.address_of(after, loc, &slot, 3)?;
+        let ld = [("ordering", self.attr("0 : i64")?), ("alignment", self.attr("8 : i64")?)];
+        let got = self.op1(after, "llvm.load", loc, &[sp], i64t, &ld)?;
+        self.op(after, "gpu.barrier", loc, &[], &[], &[], 0)?;
+        let g = self.gpu_id(after, loc, "gpu.grid_dim")?;
+        let gi = self.op1(after, "arith.index_cast", loc, &[got], idx, &[])?;
+        let next = self.op1(after, "arith.addi", loc, &[g, gi], idx, &[])?;
+        self.op(after, "scf.yield", loc, &[next], &[], &[], 0)?;
         Ok(())
     }
 
