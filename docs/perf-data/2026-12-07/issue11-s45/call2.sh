@@ -7,7 +7,7 @@
 # (`ptx_variants.py`: returning before the grid barrier, and right after it) through
 # `morf-bench --ptx`, unchecked.
 #   OUT=$OUT bash docs/perf-data/2026-12-07/issue11-s45/call2.sh
-DEADLINE=${DEADLINE:-250} . tools/scripts/device-call.sh
+DEADLINE=${DEADLINE:-220} . tools/scripts/device-call.sh
 echo "device $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" >> "$S"
 dyn() {  # label example sizes rounds
   local l=$1 f=$2 sz=$3 r=$4 round ck
