@@ -228,7 +228,13 @@ fn every_example_assembles_without_spills() {
         // The final in the last CTAs (`final=tail`: an `mgpu.grid_tail` in a resident-grid
         // kernel, forty-second session).
         let tail = [200, 1024, 8192].map(|n| (format!("size-hints=B=64,M=65536,K=65536,N={n}"), "final=tail", true));
-        for (hints, extra, fused) in plain.into_iter().chain(packing).chain(odd).chain(warp).chain(tail) {
+        // Splits from a work counter (`dynamic-splits`: an `mgpu.work_loop`, forty-fifth session;
+        // a tuner knob, off by default). Not at N = 8192: there layernorm_bwd_f32's CTA-per-row
+        // kernel, at its register cap, spills 4 bytes with it (docs/conversion-loop-to-gpu.md).
+        let dynamic = [200, 1024]
+            .map(|n| (format!("size-hints=B=64,M=65536,K=65536,N={n}"), "dynamic-splits=true resident-splits=4", true));
+        for (hints, extra, fused) in plain.into_iter().chain(packing).chain(odd).chain(warp).chain(tail).chain(dynamic)
+        {
             let pipeline = if fused { "gpu" } else { "gpu-unfused" };
             let name = format!("{} [{pipeline} {hints} {extra}]", file.strip_prefix(&root).unwrap().display());
             let lower = format!("{extra} {hints}");
