@@ -168,7 +168,7 @@ pub fn run_launch(host: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<(
         copies: (0..n).map(|_| AsyncCopies::default()).collect(),
         races: Races::new(nb, cl),
         tickets: 0,
-        work_ub: None,
+        work: None,
     };
     for m in &mut sim.threads {
         for (&a, v) in formals.iter().zip(&args) {
@@ -244,18 +244,15 @@ pub fn run_launch(host: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<(
             }
         }
     }
-    check_tickets(ctx, body, &sim)
+    check_tickets(ctx, &sim)
 }
 
 /// After a launch, `mgpu.work_loop`'s tickets: `0 .. ub` in all when every block ran the loop
 /// (the last one sets the GPU's counter back to 0), none when no block did. Anything else is
 /// an error: the GPU's counter would not be back at 0 for the next launch.
-fn check_tickets(ctx: &Context, body: BlockId, sim: &Sim<'_>) -> InterpResult<()> {
-    let Some(w) = ctx.block_ops(body).flat_map(|o| ctx.walk_collect(o)).find(|&o| ctx.isa::<WorkLoopOp>(o)) else {
-        return Ok(());
-    };
-    match sim.work_ub {
-        Some(ub) if sim.tickets != ub.max(0) => Err(op_error(
+fn check_tickets(ctx: &Context, sim: &Sim<'_>) -> InterpResult<()> {
+    match sim.work {
+        Some((w, ub)) if sim.tickets != ub.max(0) => Err(op_error(
             ctx,
             w,
             format!(
@@ -306,8 +303,8 @@ struct Sim<'c> {
     races: Races,
     /// The tickets `mgpu.work_loop` handed out in this launch.
     tickets: i64,
-    /// The iterations of the launch's `mgpu.work_loop`, once a block has run it.
-    work_ub: Option<i64>,
+    /// The launch's `mgpu.work_loop` and its iterations, once a block has run it.
+    work: Option<(OpId, i64)>,
 }
 
 /// One `mgpu.copy_async` in flight: the values it read and where they go.
@@ -1034,14 +1031,10 @@ impl<'c> Sim<'c> {
                 return Err(self.err(op, t, format!("has upper bound {u} in this thread but {ub} in thread 0")));
             }
         }
-        if self.work_ub.is_some_and(|u| u != ub) {
-            return Err(self.err(
-                op,
-                0,
-                format!("has upper bound {ub} in this block but {} in an earlier one", self.work_ub.unwrap_or(0)),
-            ));
+        if let Some((_, u)) = self.work.filter(|&(_, u)| u != ub) {
+            return Err(self.err(op, 0, format!("has upper bound {ub} in this block but {u} in an earlier one")));
         }
-        self.work_ub = Some(ub);
+        self.work = Some((op, ub));
         let mut i = self.block;
         while i < ub {
             for t in 0..self.threads.len() {

@@ -545,6 +545,36 @@ impl<'c> Exporter<'c, '_> {
         }
     }
 
+    /// `scf.if (gpu.thread_id x == 0)` at the end of `b`; returns its `then` block (the caller
+    /// ends it with `scf.yield`): the part of a grid protocol that thread 0 runs for its block.
+    fn thread0_block(&mut self, b: MlirBlock, loc: Location<'c>) -> SResult<MlirBlock> {
+        let i1 = self.ty_i1()?;
+        let tid = self.gpu_id(b, loc, "gpu.thread_id")?;
+        let zero = self.index_const(b, 0)?;
+        let eq = self.attr("0 : i64")?;
+        let first = self.op1(b, "arith.cmpi", loc, &[tid, zero], i1, &[("predicate", eq)])?;
+        let sif = self.op(b, "scf.if", loc, &[first], &[], &[], 2)?;
+        Ok(bridge::add_block(sif, 0, &[], loc))
+    }
+
+    /// `llvm.atomicrmw add` of `inc` to `*ptr` at device scope, relaxed (monotonic): a grid
+    /// protocol's counter; returns the old value, of type `ty`.
+    fn device_atomic_add(
+        &mut self,
+        b: MlirBlock,
+        loc: Location<'c>,
+        ptr: MlirValue,
+        inc: MlirValue,
+        ty: Type<'c>,
+    ) -> SResult<MlirValue> {
+        let rmw = [
+            ("bin_op", self.attr(&format!("{ATOMIC_ADD} : i64"))?),
+            ("ordering", self.attr(&format!("{MONOTONIC} : i64"))?),
+            ("syncscope", self.attr("\"device\"")?),
+        ];
+        self.op1(b, "llvm.atomicrmw", loc, &[ptr, inc], ty, &rmw)
+    }
+
     /// The grid barrier: thread 0 of each block adds `2^31 - (G - 1)` (block 0) or 1 to the
     /// kernel's counter and spins until its top bit flips, between block barriers and
     /// device-scope fences (the protocol of morf's PTX emitter).
@@ -557,12 +587,7 @@ impl<'c> Exporter<'c, '_> {
         let i32t = bridge::parse_type(self.cx, "i32")?;
         let i1 = self.ty_i1()?;
         self.op(b, "gpu.barrier", loc, &[], &[], &[], 0)?;
-        let tid = self.gpu_id(b, loc, "gpu.thread_id")?;
-        let zero = self.index_const(b, 0)?;
-        let eq = self.attr("0 : i64")?;
-        let first = self.op1(b, "arith.cmpi", loc, &[tid, zero], i1, &[("predicate", eq)])?;
-        let sif = self.op(b, "scf.if", loc, &[first], &[], &[], 2)?;
-        let t = bridge::add_block(sif, 0, &[], loc);
+        let t = self.thread0_block(b, loc)?;
         let bid = self.gpu_id(t, loc, "gpu.block_id")?;
         let gdim = self.gpu_id(t, loc, "gpu.grid_dim")?;
         let g32 = self.op1(t, "arith.index_cast", loc, &[gdim], i32t, &[])?;
@@ -575,12 +600,7 @@ impl<'c> Exporter<'c, '_> {
         let ctr = self.address_of(t, loc, &sym, 1)?;
         let fence = [("ordering", self.attr(&format!("{ACQ_REL} : i64"))?), ("syncscope", self.attr("\"device\"")?)];
         self.op(t, "llvm.fence", loc, &[], &[], &fence, 0)?;
-        let rmw = [
-            ("bin_op", self.attr(&format!("{ATOMIC_ADD} : i64"))?),
-            ("ordering", self.attr(&format!("{MONOTONIC} : i64"))?),
-            ("syncscope", self.attr("\"device\"")?),
-        ];
-        let old = self.op1(t, "llvm.atomicrmw", loc, &[ctr, inc], i32t, &rmw)?;
+        let old = self.device_atomic_add(t, loc, ctr, inc, i32t)?;
         // while ((load(ctr) ^ old) >= 0) {}  (the top bit has not flipped)
         let w = self.op(t, "scf.while", loc, &[], &[], &[], 2)?;
         let before = bridge::add_block(w, 0, &[], loc);
@@ -639,20 +659,10 @@ impl<'c> Exporter<'c, '_> {
         let r = self.block(entry, eb);
         self.nest(r)?;
         // The ticket.
-        let tid = self.gpu_id(after, loc, "gpu.thread_id")?;
-        let zero = self.index_const(after, 0)?;
-        let eq = self.attr("0 : i64")?;
-        let lead = self.op1(after, "arith.cmpi", loc, &[tid, zero], i1, &[("predicate", eq)])?;
-        let sif = self.op(after, "scf.if", loc, &[lead], &[], &[], 2)?;
-        let t = bridge::add_block(sif, 0, &[], loc);
+        let t = self.thread0_block(after, loc)?;
         let ctr = self.address_of(t, loc, &count, 1)?;
         let one = self.op1(t, "arith.constant", loc, &[], i64t, &[("value", self.attr("1 : i64")?)])?;
-        let rmw = [
-            ("bin_op", self.attr(&format!("{ATOMIC_ADD} : i64"))?),
-            ("ordering", self.attr(&format!("{MONOTONIC} : i64"))?),
-            ("syncscope", self.attr("\"device\"")?),
-        ];
-        let ticket = self.op1(t, "llvm.atomicrmw", loc, &[ctr, one], i64t, &rmw)?;
+        let ticket = self.device_atomic_add(t, loc, ctr, one, i64t)?;
         let sp = self.address_of(t, loc, &slot, 3)?;
         let st = [("ordering", self.attr("0 : i64")?), ("alignment", self.attr("8 : i64")?)];
         self.op(t, "llvm.store", loc, &[ticket, sp], &[], &st, 0)?;

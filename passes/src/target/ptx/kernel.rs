@@ -419,10 +419,7 @@ impl<'a> Kernel<'a> {
 
     /// Declares module variable `name`, a `u32` in global memory (zero at load), once.
     fn global_u32(&mut self, name: &str) {
-        let decl = format!(".global .align 4 .u32 {name};");
-        if !self.globals.contains(&decl) {
-            self.globals.push(decl);
-        }
+        declare_once(&mut self.globals, format!(".global .align 4 .u32 {name};"));
     }
 
     /// `mgpu.grid_barrier`: every block's thread 0 adds to a counter in global memory (a
@@ -491,10 +488,7 @@ impl<'a> Kernel<'a> {
         );
         self.global_u32(&count);
         self.global_u32(&generation);
-        let decl = format!(".shared .align 4 .s32 {slot};");
-        if !self.shared.contains(&decl) {
-            self.shared.push(decl);
-        }
+        declare_once(&mut self.shared, format!(".shared .align 4 .s32 {slot};"));
         let (tid, other, nctaid, teff, rank) =
             (self.tmp(Rc::B32), self.tmp(Rc::Pred), self.tmp(Rc::B32), self.tmp(Rc::B32), self.tmp(Rc::B32));
         let (ac, ag, gen0, old, lastidx) =
@@ -1643,14 +1637,8 @@ impl<'a> Kernel<'a> {
             return Err(self.err(op, "expects one body argument, the iteration"));
         }
         let (counter, slot) = (format!("{}_work_count", self.name), format!("{}_work_ticket", self.name));
-        for (decl, list) in [
-            (format!(".global .align 8 .u64 {counter};"), &mut self.globals),
-            (format!(".shared .align 8 .u64 {slot};"), &mut self.shared),
-        ] {
-            if !list.contains(&decl) {
-                list.push(decl);
-            }
-        }
+        declare_once(&mut self.globals, format!(".global .align 8 .u64 {counter};"));
+        declare_once(&mut self.shared, format!(".shared .align 8 .u64 {slot};"));
         let iv = self.def(op, args[0])?;
         let ctaid = self.tmp(Rc::B32);
         self.line(format!("mov.u32 {ctaid}, %ctaid.x;"));
@@ -1723,5 +1711,13 @@ impl<'a> Kernel<'a> {
         }
         self.line(format!("{end}:"));
         Ok(())
+    }
+}
+
+/// Adds the module- or kernel-level declaration `decl` to `list` unless it is there already
+/// (a variable that several ops of a kernel share, declared at the first).
+fn declare_once(list: &mut Vec<String>, decl: String) {
+    if !list.contains(&decl) {
+        list.push(decl);
     }
 }
