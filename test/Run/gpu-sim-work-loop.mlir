@@ -15,8 +15,9 @@
 // RUN: sed -e 's/^  %%run = mloop.constant true : i1/  %%run = mloop.cmp eq, %%blk, %%zero : index/' %s > %t.part.mlir
 // RUN: not morf-run %t.part.mlir --device sim --output-dir %t/part 2>&1 | FileCheck %s --check-prefix=PART
 // PART: error: 'mgpu.work_loop' op took 5 tickets in this launch, not 7 (one per iteration): some blocks of the launch did not run it, and on a GPU its counter would not be back at 0 for the next launch
-// The PTX loop: the iteration starts at %ctaid.x; thread 0 takes a ticket, hands it over
-// shared memory between two barriers, and resets the counter at the launch's last ticket.
+// The PTX loop: the iteration starts at %ctaid.x; thread 0 takes the next iteration's ticket
+// before the body (a predicated atomic), hands it over shared memory between two barriers
+// after it, and resets the counter at the launch's last ticket.
 // RUN: morf-opt %s --emit=ptx | FileCheck %s --check-prefix=PTX
 
 // CHECK: [100.0, 100.0, 101.0, 101.0, 102.0, 102.0, 103.0, 103.0, 104.0, 104.0, 105.0, 105.0, 106.0, 106.0]
@@ -35,10 +36,13 @@
 // PTX-NEXT: [[HEAD:\$L[0-9]+]]:
 // PTX-NEXT: setp.ge.s64 [[P:%p[0-9]+]], [[I]], {{%rd[0-9]+}};
 // PTX-NEXT: @[[P]] bra [[EXIT:\$L[0-9]+]];
-// PTX: setp.ne.u32 [[OTHER:%p[0-9]+]], {{%r[0-9]+}}, 0;
-// PTX-NEXT: @[[OTHER]] bra [[TAKEN:\$L[0-9]+]];
+// PTX-NEXT: mov.u32 {{%r[0-9]+}}, %tid.x;
+// PTX-NEXT: setp.ne.u32 [[OTHER:%p[0-9]+]], {{%r[0-9]+}}, 0;
 // PTX-NEXT: mov.u64 [[A:%rd[0-9]+]], iters_work_count;
-// PTX-NEXT: atom.add.relaxed.gpu.global.u64 [[T:%rd[0-9]+]], {{\[}}[[A]]], 1;
+// PTX-NEXT: @![[OTHER]] atom.add.relaxed.gpu.global.u64 [[T:%rd[0-9]+]], {{\[}}[[A]]], 1;
+// PTX: st.global.f32
+// PTX: setp.ne.u32 [[OTHER2:%p[0-9]+]], {{%r[0-9]+}}, 0;
+// PTX-NEXT: @[[OTHER2]] bra [[TAKEN:\$L[0-9]+]];
 // PTX-NEXT: st.shared.u64 [iters_work_ticket], [[T]];
 // PTX-NEXT: sub.s64 [[LAST:%rd[0-9]+]], {{%rd[0-9]+}}, 1;
 // PTX-NEXT: setp.ne.s64 [[NL:%p[0-9]+]], [[T]], [[LAST]];

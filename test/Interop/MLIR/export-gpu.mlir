@@ -12,8 +12,9 @@
 // A kernel's register cap (`max_registers`, PTX `.maxnreg`) is NVVM's `nvvm.maxnreg`.
 // RUN: morf-opt %S/../../Target/PTX/max-registers.mlir --emit=mlir | FileCheck %s --check-prefix=MAXNREG
 // MAXNREG: gpu.func @capped({{.*}}) kernel attributes {nvvm.maxnreg = 72 : i32, nvvm.maxntid = array<i32: 800, 1, 1>, nvvm.minctasm = 1 : i32}
-// A work loop (splits from a work counter) is an scf.while over the iteration, its body in an
-// scf.execute_region, then thread 0's ticket through a shared i64 between two barriers:
+// A work loop (splits from a work counter) is an scf.while over the iteration: thread 0 takes
+// the next iteration's ticket (an scf.if yielding it), the body runs in an scf.execute_region,
+// then the ticket goes through a shared i64 between two barriers:
 // RUN: morf-opt %S/../../Run/gpu-sim-work-loop.mlir --emit=mlir | FileCheck %s --check-prefix=WORK
 // WORK:      scf.if %run {
 // WORK-NEXT: %[[B:.*]] = gpu.block_id x
@@ -22,12 +23,17 @@
 // WORK-NEXT:   scf.condition(%[[MORE]]) %[[S]] : index
 // WORK-NEXT: } do {
 // WORK-NEXT: ^bb0(%i: index):
-// WORK-NEXT:   scf.execute_region {
+// WORK:        %[[FIRST:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : index
+// WORK-NEXT:   %[[T:.*]] = scf.if %[[FIRST]] -> (i64) {
+// WORK-NEXT:     %[[CTR:.*]] = llvm.mlir.addressof @iters_work_count : !llvm.ptr<1>
+// WORK:          %[[TK:.*]] = llvm.atomicrmw add %[[CTR]], %{{.*}} syncscope("device") monotonic : !llvm.ptr<1>, i64
+// WORK-NEXT:     scf.yield %[[TK]] : i64
+// WORK-NEXT:   } else {
+// WORK:        scf.execute_region {
 // WORK:        scf.yield
 // WORK-NEXT:   }
-// WORK:        %[[CTR:.*]] = llvm.mlir.addressof @iters_work_count : !llvm.ptr<1>
-// WORK:        %[[T:.*]] = llvm.atomicrmw add %[[CTR]], %{{.*}} syncscope("device") monotonic : !llvm.ptr<1>, i64
-// WORK:        llvm.store %{{.*}}, %[[CTR]] atomic syncscope("device") monotonic {alignment = 8 : i64} : i64, !llvm.ptr<1>
+// WORK:        llvm.store %[[T]], %{{.*}} {alignment = 8 : i64} : i64, !llvm.ptr<3>
+// WORK:        llvm.store %{{.*}}, %{{.*}} atomic syncscope("device") monotonic {alignment = 8 : i64} : i64, !llvm.ptr<1>
 // WORK:        gpu.barrier
 // WORK-NEXT:   %[[SLOT:.*]] = llvm.mlir.addressof @iters_work_ticket : !llvm.ptr<3>
 // WORK-NEXT:   %[[GOT:.*]] = llvm.load %[[SLOT]] {alignment = 8 : i64} : !llvm.ptr<3> -> i64

@@ -623,10 +623,11 @@ impl<'c> Exporter<'c, '_> {
         Ok(())
     }
 
-    /// `mgpu.work_loop %s to %n`: `scf.while` from `gpu.block_id` while `%s < %n`; its body
-    /// in an `scf.execute_region`, then thread 0 takes a ticket (`llvm.atomicrmw add` on the
-    /// kernel's `i64` counter at device scope, relaxed), stores it to a shared `i64` and, at the
-    /// launch's last ticket (`%n - 1`), sets the counter back to 0; the block reads the ticket
+    /// `mgpu.work_loop %s to %n`: `scf.while` from `gpu.block_id` while `%s < %n`; thread 0
+    /// takes a ticket (`llvm.atomicrmw add` on the kernel's `i64` counter at device scope,
+    /// relaxed), then the body runs in an `scf.execute_region`, then thread 0 stores the ticket
+    /// to a shared `i64` and, at the launch's last ticket (`%n - 1`), sets the counter back to
+    /// 0; the block reads the ticket
     /// between two `gpu.barrier`s and goes on at `gpu.grid_dim + ticket` (the protocol of
     /// morf's PTX emitter).
     fn work_loop(&mut self, b: MlirBlock, loc: Location<'c>, w: WorkLoopOp) -> SResult<()> {
@@ -654,15 +655,30 @@ impl<'c> Exporter<'c, '_> {
         let arg = bridge::block_arg(after, 0);
         self.bind(iv, arg);
         self.name_value(iv, arg);
+        // The ticket of the block's next iteration, taken by thread 0 before this one's body
+        // (an `scf.if` yielding it, 0 elsewhere) and handed over after it, as morf's PTX
+        // emitter does: the atomic's round trip runs under the body.
+        let tid = self.gpu_id(after, loc, "gpu.thread_id")?;
+        let zero = self.index_const(after, 0)?;
+        let eq = self.attr("0 : i64")?;
+        let first = self.op1(after, "arith.cmpi", loc, &[tid, zero], i1, &[("predicate", eq)])?;
+        let tif = self.op(after, "scf.if", loc, &[first], &[i64t], &[], 2)?;
+        let tt = bridge::add_block(tif, 0, &[], loc);
+        let ctr = self.address_of(tt, loc, &count, 1)?;
+        let one = self.op1(tt, "arith.constant", loc, &[], i64t, &[("value", self.attr("1 : i64")?)])?;
+        let taken = self.device_atomic_add(tt, loc, ctr, one, i64t)?;
+        self.op(tt, "scf.yield", loc, &[taken], &[], &[], 0)?;
+        let te = bridge::add_block(tif, 1, &[], loc);
+        let none = self.op1(te, "arith.constant", loc, &[], i64t, &[("value", self.attr("0 : i64")?)])?;
+        self.op(te, "scf.yield", loc, &[none], &[], &[], 0)?;
+        let ticket = bridge::result(tif, 0);
         let er = self.op(after, "scf.execute_region", loc, &[], &[], &[], 1)?;
         let eb = bridge::add_block(er, 0, &[], loc);
         let r = self.block(entry, eb);
         self.nest(r)?;
-        // The ticket.
         let t = self.thread0_block(after, loc)?;
         let ctr = self.address_of(t, loc, &count, 1)?;
         let one = self.op1(t, "arith.constant", loc, &[], i64t, &[("value", self.attr("1 : i64")?)])?;
-        let ticket = self.device_atomic_add(t, loc, ctr, one, i64t)?;
         let sp = self.address_of(t, loc, &slot, 3)?;
         let st = [("ordering", self.attr("0 : i64")?), ("alignment", self.attr("8 : i64")?)];
         self.op(t, "llvm.store", loc, &[ticket, sp], &[], &st, 0)?;

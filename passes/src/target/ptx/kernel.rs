@@ -1648,22 +1648,25 @@ impl<'a> Kernel<'a> {
         let p = self.tmp(Rc::Pred);
         self.line(format!("setp.ge.s64 {p}, {iv}, {ub};"));
         self.line(format!("@{p} bra {exit};"));
+        // Thread 0 takes the ticket of the block's next iteration before this one's body (one
+        // predicated atomic, whose result it first uses after the body), so that the atomic's
+        // round trip runs under the body instead of after it: the same tickets, one for each
+        // iteration a block runs, issued earlier. The body never touches the counter or the
+        // slot. The block that took the launch's last ticket sets the counter back to 0 after
+        // its body (no other ticket of this launch follows the last).
+        let (tid, other, addr, ticket) = (self.tmp(Rc::B32), self.tmp(Rc::Pred), self.tmp(Rc::B64), self.tmp(Rc::B64));
+        self.line(format!("mov.u32 {tid}, %tid.x;"));
+        self.line(format!("setp.ne.u32 {other}, {tid}, 0;"));
+        self.line(format!("mov.u64 {addr}, {counter};"));
+        self.line(format!("@!{other} atom.add.relaxed.gpu.global.u64 {ticket}, [{addr}], 1;"));
         if !self.block(body)?.is_empty() {
             return Err(self.err(op, "the body must yield nothing"));
         }
-        let (tid, other, addr, ticket, last, notlast) = (
-            self.tmp(Rc::B32),
-            self.tmp(Rc::Pred),
-            self.tmp(Rc::B64),
-            self.tmp(Rc::B64),
-            self.tmp(Rc::B64),
-            self.tmp(Rc::Pred),
-        );
-        self.line(format!("mov.u32 {tid}, %tid.x;"));
-        self.line(format!("setp.ne.u32 {other}, {tid}, 0;"));
-        self.line(format!("@{other} bra {taken};"));
-        self.line(format!("mov.u64 {addr}, {counter};"));
-        self.line(format!("atom.add.relaxed.gpu.global.u64 {ticket}, [{addr}], 1;"));
+        let (tid2, other2, last, notlast) =
+            (self.tmp(Rc::B32), self.tmp(Rc::Pred), self.tmp(Rc::B64), self.tmp(Rc::Pred));
+        self.line(format!("mov.u32 {tid2}, %tid.x;"));
+        self.line(format!("setp.ne.u32 {other2}, {tid2}, 0;"));
+        self.line(format!("@{other2} bra {taken};"));
         self.line(format!("st.shared.u64 [{slot}], {ticket};"));
         self.line(format!("sub.s64 {last}, {ub}, 1;"));
         self.line(format!("setp.ne.s64 {notlast}, {ticket}, {last};"));
