@@ -233,24 +233,48 @@ impl<'a> KernelBuilder<'a> {
         });
         let rows = s.split_rows.max(1);
         let acc_ty = self.ctx.value_type(rparts[0].init.expect("reduce"));
+        // Columns a thread takes: the vector form's `v`, else one.
+        let tv = if plan.is_ok() { s.vector.max(1) as u64 } else { 1 };
+        let ncols_host = self.host_total(&parts);
 
-        // Host: blocks = max(1, max_p ceil(extent_p / S)); W = alloc(P * blocks, N).
+        // Host: S = max(split_rows, ceil(M / fit)), where fit = max(1, resident CTAs x
+        // threads x tv / N) is the blocks whose threads the device holds at once
+        // (`mgpu.resident_blocks` of this kernel): the blocks fill one wave of resident
+        // threads, with no second wave for a few CTAs (the heuristic's count assumes a
+        // kernel light enough for 8 CTAs a SM; a heavier one holds fewer). A `morf.schedule`
+        // attribute's `split_rows` is the least too (`gpu-choose-schedule` then lowers as the
+        // heuristic does); the pass option `split-rows=N` fixes S. Then blocks = max(1, ceil(M / S)), M the longest reduce's extent, and
+        // W = alloc(P * blocks, N).
         let ib = Ib { before: self.nest };
-        let sv = ib.index(self.ctx, rows as i64);
-        let mut blocks = ib.index(self.ctx, 1);
-        let it = self.ctx.index_type();
+        let mut mext = ib.index(self.ctx, 1);
         for rp in &rparts {
             let mut ext = ib.index(self.ctx, 1);
             for d in 0..rp.ivs.len() {
                 let e = ib.extent(self.ctx, rp.lbs[d], rp.ubs[d], rp.steps[d]);
                 ext = ib.mul(self.ctx, ext, e);
             }
-            let nb = ib.ceildiv(self.ctx, ext, sv);
-            let m = insert_before(self.ctx, self.nest, mloop::MaxOp::state(self.loc, blocks, nb, it));
-            blocks = self.ctx.result(m, 0);
+            mext = ib.max(self.ctx, mext, ext);
         }
-        let ncols_host = self.host_total(&parts);
-        let ib = Ib { before: self.nest };
+        let mut sv = ib.index(self.ctx, rows as i64);
+        let one = ib.index(self.ctx, 1);
+        let fills = !fixed;
+        if fills {
+            let it = self.ctx.index_type();
+            let name = symbol_name(self.ctx, self.kernel).unwrap_or_default().to_string();
+            let sym = self.ctx.symbol_ref_attr(&name);
+            let (threads, shared) = (ib.index(self.ctx, s.threads as i64), ib.index(self.ctx, 0));
+            let rb =
+                insert_before(self.ctx, self.nest, mgpu::ResidentBlocksOp::state(self.loc, threads, shared, it, sym));
+            let rb = self.ctx.result(rb, 0);
+            let cols = ib.index(self.ctx, (s.threads as u64 * tv) as i64);
+            let cols = ib.mul(self.ctx, rb, cols);
+            let fit = ib.div(self.ctx, cols, ncols_host);
+            let fit = ib.max(self.ctx, fit, one);
+            let sfit = ib.ceildiv(self.ctx, mext, fit);
+            sv = ib.max(self.ctx, sv, sfit);
+        }
+        let blocks = ib.ceildiv(self.ctx, mext, sv);
+        let blocks = ib.max(self.ctx, blocks, one);
         let np = ib.index(self.ctx, rparts.len() as i64);
         let wrows = ib.mul(self.ctx, np, blocks);
         let sizes = [wrows, ncols_host];
@@ -265,11 +289,27 @@ impl<'a> KernelBuilder<'a> {
         self.ctx.set_value_name(w, Some("split_ws"));
         let work_host = ib.mul(self.ctx, blocks, ncols_host);
 
+        // The blocks the final reduction's schedule plans for: at the heuristic's full wave
+        // (`max_grid` CTAs) where the run time raises S, the most blocks that can be.
+        let blocks_hint = mrows.map(|m| {
+            let fit = (s.max_grid * s.threads as u64 * tv / ncols.unwrap_or(1).max(1)).max(1);
+            let rows = if fills { rows.max(m.div_ceil(fit)) } else { rows };
+            m.div_ceil(rows).max(1)
+        });
+        if fills {
+            if let Some(sched) = self.schedule.as_mut() {
+                sched.notes.0.push(format!(
+                    "split-K partial: at least {rows} rows a block, raised at run time until the blocks fit the \
+                     threads the device holds at once (one wave; split-rows=N fixes it)"
+                ));
+            }
+        }
+
         // Kernel.
         let (ext, total) = self.extents(&parts)?;
         let wk = self.get(w)?;
         let bk = self.get(blocks)?;
-        let sk = self.iconst(rows as i64);
+        let sk = if fills { self.get(sv)? } else { self.iconst(rows as i64) };
         let work = self.ibin(Ix::Mul, bk, total);
         if let (Ok(plan), v @ 2..) = (&plan, s.vector as usize) {
             self.split_partial_vec(&parts, plan, v, wk, bk, sk)?;
@@ -277,7 +317,6 @@ impl<'a> KernelBuilder<'a> {
             let blocks_launch = self.host_grid(work_host, per_cta, s.max_grid);
             let zero = self.host_index(0);
             self.launch = Some((blocks_launch, zero));
-            let blocks_hint = mrows.map(|m| m.div_ceil(rows).max(1));
             return Ok(SplitWs { w, blocks, blocks_hint });
         }
         let (g, stride) = self.global_thread();
@@ -300,7 +339,6 @@ impl<'a> KernelBuilder<'a> {
         let blocks_launch = self.host_grid(work_host, s.threads as u64, s.max_grid);
         let zero = self.host_index(0);
         self.launch = Some((blocks_launch, zero));
-        let blocks_hint = mrows.map(|m| m.div_ceil(rows).max(1));
         Ok(SplitWs { w, blocks, blocks_hint })
     }
 

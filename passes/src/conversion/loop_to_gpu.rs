@@ -785,7 +785,7 @@ pub const OPTIONS: &[PassOptionInfo] = &[
     },
     PassOptionInfo {
         key: "split-rows",
-        help: "rows per block of a split-K column reduction (0: heuristic)",
+        help: "rows per block of a split-K column reduction, fixed (0: the heuristic's least, raised at run time until the blocks fit one wave of the partial kernel's resident threads)",
         default: "0",
     },
     PassOptionInfo {

@@ -87,7 +87,9 @@ pub struct Schedule {
     pub partials: PartialStore,
     /// The register-resident fast path of a row-fused kernel (static or hinted N), if taken.
     pub fast: Option<FastShape>,
-    /// Rows per block of a split-K column reduction ([`Mapping::SplitPartial`]; 0 otherwise).
+    /// Rows per block of a split-K column reduction ([`Mapping::SplitPartial`]; 0 otherwise):
+    /// the least, which the host raises at run time until the blocks fit one wave of the
+    /// partial kernel's resident threads, unless the pass option `split-rows=N` fixes it.
     pub split_rows: u64,
     /// CTAs per row of a register-resident CTA-per-row kernel ([`FastShape`]), launched as
     /// one thread-block cluster (1: none). The row's columns are split over the cluster's

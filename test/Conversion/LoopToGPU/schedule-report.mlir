@@ -58,6 +58,7 @@ func.func @rowsum(%a: tensor<?x?xf32> {morf.dims = ["M", "N"]}) -> tensor<?xf32>
 // note names the mapping the heuristic would take).
 // RUN: morf-opt %S/Inputs/schedule-colsum-edited.mlir --lower-loop-to-gpu --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=EDIT
 // EDIT: schedule: @colsum_k0: split_partial {{.*}} split_rows=3 fast=no (from the nest's morf.schedule attribute)
+// EDIT-NEXT: note: @colsum_k0: split-K partial: at least 3 rows a block, raised at run time until the blocks fit the threads the device holds at once (one wave; split-rows=N fixes it)
 // EDIT-NEXT: schedule: @colsum_k0_final: final_reduction threads=64 {{.*}} (from the nest's morf.schedule attribute)
 // EDIT-NOT: fallback
 // RUN: morf-opt %S/Inputs/schedule-colsum-sequential.mlir --lower-loop-to-gpu --schedule-report 2>&1 >/dev/null | FileCheck %s --check-prefix=SEQ

@@ -133,6 +133,7 @@
 // R384: rmsnorm_bwd.mlir:40:8: schedule: @rmsnorm_bwd_k0: row_fused threads=256 threads_per_row=32 rows_per_cta=8 grid<=1056 vector=4 partials=none fast=yes(N=384 vector=8 chunks=2) (from the heuristic)
 // R384-NEXT: rmsnorm_bwd.mlir:40:8: note: @rmsnorm_bwd_k0: a plain row reduction, lowered as a row kernel (no partials)
 // R384: rmsnorm_bwd.mlir:48:10: schedule: @rmsnorm_bwd_k1: split_partial threads=256 threads_per_row=1 rows_per_cta=1 grid<=1056 vector=8 partials=none split_rows=256 fast=no (from the heuristic)
+// R384-NEXT: rmsnorm_bwd.mlir:48:10: note: @rmsnorm_bwd_k1: split-K partial: at least 256 rows a block, raised at run time until the blocks fit the threads the device holds at once (one wave; split-rows=N fixes it)
 // R384-NEXT: rmsnorm_bwd.mlir:48:10: schedule: @rmsnorm_bwd_k1_final: final_reduction
 // R384-NEXT: rmsnorm_bwd.mlir:49:9: schedule: @rmsnorm_bwd_k2: thread_per_point threads=256 threads_per_row=1 rows_per_cta=1 grid<=1056 vector=8 partials=none fast=no (from the heuristic)
 // R384-NOT: note
