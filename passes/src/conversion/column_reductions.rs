@@ -221,7 +221,8 @@ impl<'a> KernelBuilder<'a> {
             let t: Option<u64> = rp.ubs.iter().map(|u| self.hint_of(*u, 0)).product();
             mrows = mrows.zip(t).map(|(a, b)| a.max(b));
         }
-        let shape = self.nest_shape(mrows, ncols);
+        let mut shape = self.nest_shape(mrows, ncols);
+        shape.work_per_point = self.work_per_point(parts.body);
         let plan = self.vec_plan(op, true);
         let (sms, fixed) = (self.opts.device.sms.max(1) as u64, self.opts.overrides.split_rows > 0);
         let s = self.set_schedule_with(Mapping::SplitPartial, &shape, &mut |s, ir| {

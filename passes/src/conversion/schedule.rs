@@ -1559,18 +1559,32 @@ const FINAL_COMBINE_CYCLES: u64 = 16;
 /// A tile's barriers and epilogue ([`final_vec_lanes`]).
 const FINAL_TILE_CYCLES: u64 = 200;
 
+/// Estimated instructions a point ([`NestShape::work_per_point`]) from which a split-K
+/// partial's blocks may be as short as 16 rows instead of 32 ([`split_rows`]): a thread that
+/// works on each element gains more from twice the threads than a sum or a max of a load,
+/// for which the partials' own bytes (8 a column a block, written and read again) weigh more.
+/// H100, forty-sixth session, the unfused programs at 16 rows against 32 (the partial and its
+/// final, us): RMSNorm backward's dw at 65536 x 200 (8 instructions a point) 25.7 + 6.2 ->
+/// 19.9 + 7.3, LayerNorm backward's at 100003 x 100 (11) 19.1 + 7.6 -> 16.6 + 9.2,
+/// softmax_fwd_colsum's column sum at 65536 x 200 (21) 24.5 + 6.3 -> 20.9 + 7.3; but
+/// LayerNorm's db (2) 10.2 + 7.2 -> 13.0 + 9.6 and colmax_rowsum's column max at 65536 x 200
+/// (2) 13.5 + 6.7 -> 14.5 + 7.2.
+pub const SPLIT_HEAVY_WORK: u32 = 4;
+
 /// Rows per block of a split-K column reduction ([`Schedule::split_rows`]) whose partial
 /// launch has CTAs of `threads` threads, each thread taking `vector` columns of a block (1:
 /// one column); 256 when the row count is unknown.
 ///
 /// One column a thread: 512, 256 or 128 rows, the largest that still gives >= 2 x SMs CTAs
 /// (`ceil(M / rows) x ceil(N / threads)`). A vector of columns a thread (the vector form):
-/// 512 down to 32 rows, the largest that gives >= 3 x SMs CTAs (`ceil(ceil(M / rows) x
+/// 512 down to 32 rows, or 16 for a body of [`SPLIT_HEAVY_WORK`] or more instructions a
+/// point, the largest that gives >= 3 x SMs CTAs (`ceil(ceil(M / rows) x
 /// ceil(N / vector) / threads)`): a thread has one row of 16-byte loads in flight, and the
 /// SM needs about three CTAs of 256 of them to reach the copy bandwidth (H200, RMSNorm
 /// backward's dw at 65536 x 1024: 128 rows, 256 CTAs, 73.6% of its byte floor; 64 rows, 512
 /// CTAs, 89.4%; at 576000 x 384: 256 rows, 422 CTAs, 97.4%; 64 rows 93.5%, the workspace
-/// growing).
+/// growing). The host raises the rows at run time until the blocks fit one wave
+/// (`column_reductions.rs`).
 pub fn split_rows(shape: &NestShape, threads: u32, vector: u32, sms: u64) -> u64 {
     let Some(m) = shape.rows else { return 256 };
     let (cols, t) = (shape.cols.unwrap_or(1024).max(1), threads.max(1) as u64);
@@ -1581,7 +1595,12 @@ pub fn split_rows(shape: &NestShape, threads: u32, vector: u32, sms: u64) -> u64
         }
         v => {
             let ctas = |r: u64| (m.div_ceil(r) * cols.div_ceil(v as u64)).div_ceil(t);
-            [512, 256, 128, 64, 32].into_iter().find(|&r| ctas(r) >= 3 * sms).unwrap_or(32)
+            let least = if shape.work_per_point >= SPLIT_HEAVY_WORK { 16 } else { 32 };
+            [512, 256, 128, 64, 32, 16]
+                .into_iter()
+                .filter(|&r| r >= least)
+                .find(|&r| ctas(r) >= 3 * sms)
+                .unwrap_or(least)
         }
     }
 }

@@ -17,6 +17,10 @@
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pipeline=gpu-unfused --size-hints M=4096,N=100 --emit=ptx | FileCheck %s --check-prefix=PTX100
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pipeline=gpu-unfused --size-hints M=4096,N=100 --schedule-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=R100
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pipeline=gpu-unfused --size-hints M=4096,N=1 --schedule-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=R1
+// The split-K partial's blocks: at least 16 rows for a body of 4 or more instructions a point
+// (RMSNorm backward's dw above, 8), 32 for a plain max of a load (colmax_rowsum's, 2):
+// RUN: morf-opt %S/../../../examples/colmax_rowsum.mlir --pipeline=gpu-unfused --size-hints M=4096,N=100 --schedule-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=LIGHT
+// LIGHT: schedule: @colmax_rowsum_k0: split_partial {{.*}} vector=4 {{.*}} split_rows=32
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pipeline=gpu-unfused --size-hints M=4096,N=5120 --schedule-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=R5120
 // GELU backward's dx at N = 17 (rows of 34 bytes, not whole vectors): every access is at the
 // point's flat position (x, dy and dx over the same [M, N]), so the nest takes flat vectors of
@@ -147,7 +151,7 @@
 // PTX100: st.global.v4.b16
 
 // R100: schedule: @rmsnorm_bwd_k0: row_fused threads=256 threads_per_row=8 {{.*}} fast=yes(N=100 vector=4 chunks=4)
-// R100: schedule: @rmsnorm_bwd_k1: split_partial {{.*}} vector=4 {{.*}} split_rows=32
+// R100: schedule: @rmsnorm_bwd_k1: split_partial {{.*}} vector=4 {{.*}} split_rows=16
 // R100: schedule: @rmsnorm_bwd_k2: thread_per_point {{.*}} vector=4 partials=none
 
 // R1: schedule: @rmsnorm_bwd_k1: split_partial {{.*}} vector=1 partials=none
