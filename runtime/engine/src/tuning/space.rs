@@ -113,7 +113,9 @@ pub fn knobs(passes: &[&str], sms: u32) -> Vec<Knob> {
         out.push(Knob { pass: l, key: "contract-fma", values: v(&["false", "true"]) });
         let grids: Vec<String> = [1u32, 2, 4, 8].iter().map(|k| (k * sms.max(1)).to_string()).collect();
         out.push(Knob { pass: l, key: "grid", values: grids });
-        out.push(Knob { pass: l, key: "split-rows", values: v(&["64", "128", "256", "512", "1024"]) });
+        // Rows a block of the split-K partial, fixed (by default the heuristic's least, 16 or 32,
+        // raised at run time until the blocks fit one wave).
+        out.push(Knob { pass: l, key: "split-rows", values: v(&["16", "32", "64", "128", "256", "512", "1024"]) });
         // CTAs per row, one thread-block cluster (long rows; 1: none).
         out.push(Knob { pass: l, key: "cluster", values: v(&["1", "2", "4", "8"]) });
         // Full-rank inputs loaded with cache streaming (evict-first); by default only pure
