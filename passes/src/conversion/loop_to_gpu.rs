@@ -76,9 +76,9 @@ use morf_loop::ops as mloop;
 use morf_loop::{buffer_type, is_buffer};
 
 use super::schedule::{
-    choose_schedule, fast_regs, final_vec_lanes, flush_lanes, is_final_lanes, mapping_applies, planned_ctas_per_sm,
-    pow2_floor, register_cap, split_rows, Fallback, Mapping, NestShape, Overrides, PartialStore, Schedule,
-    MAX_STAGED_ROWS, SCHEDULE_ATTR,
+    choose_schedule, fast_regs, final_vec_lanes, flush_lanes, is_final_lanes, mapping_applies,
+    planned_ctas_per_sm_with, pow2_floor, register_cap, split_rows, Fallback, Mapping, NestShape, Overrides,
+    PartialStore, Schedule, MAX_STAGED_ROWS, SCHEDULE_ATTR,
 };
 use crate::fusion::device::Device;
 use crate::transforms::loop_partial_accumulate::{collapse_parallel_dims, flat_prefix_len};
@@ -227,9 +227,12 @@ pub struct LoopToGpuOptions {
 /// `.minnctapersm` is set (a knob of the tuner: it trades registers against occupancy).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum MinCtas {
-    /// `0` (the default): the CTAs the schedule plans ([`planned_ctas_per_sm`]).
+    /// `0` (the default): the CTAs the schedule plans ([`super::schedule::planned_ctas_per_sm`]).
     #[default]
     Planned,
+    /// `estimate`: the CTAs the schedule's register estimate leaves resident, without the
+    /// quarter margin the default keeps ([`planned_ctas_per_sm_with`]).
+    Estimate,
     /// `none`: no bound, ptxas chooses the registers.
     Unbounded,
     /// `N`: N CTAs per SM.
@@ -242,9 +245,10 @@ impl MinCtas {
         match s {
             "" | "0" | "planned" => Ok(MinCtas::Planned),
             "none" => Ok(MinCtas::Unbounded),
+            "estimate" => Ok(MinCtas::Estimate),
             n => match n.parse::<u64>() {
                 Ok(n @ 1..=32) => Ok(MinCtas::Fixed(n)),
-                _ => Err(format!("option 'min-ctas' must be 0 (planned), 'none' or 1..32, got '{s}'")),
+                _ => Err(format!("option 'min-ctas' must be 0 (planned), 'estimate', 'none' or 1..32, got '{s}'")),
             },
         }
     }
@@ -253,7 +257,7 @@ impl MinCtas {
     /// stands for "no bound at all" (not even the default for large CTAs).
     pub fn apply(self, planned: Option<u64>) -> Option<u64> {
         match self {
-            MinCtas::Planned => planned,
+            MinCtas::Planned | MinCtas::Estimate => planned,
             MinCtas::Unbounded => Some(0),
             MinCtas::Fixed(n) => Some(n),
         }
@@ -922,7 +926,7 @@ pub const OPTIONS: &[PassOptionInfo] = &[
     },
     PassOptionInfo {
         key: "min-ctas",
-        help: "CTAs per SM a register-resident row kernel is compiled for (ptxas .minnctapersm, which bounds its registers): 0 as planned by the schedule, 'none' for no bound, or 1..32",
+        help: "CTAs per SM a register-resident row kernel is compiled for (ptxas .minnctapersm, which bounds its registers): 0 as planned by the schedule, 'estimate' as planned without the quarter margin on the register estimate (every CTA the estimate leaves resident), 'none' for no bound, or 1..32",
         default: "0",
     },
     PassOptionInfo {
@@ -1858,7 +1862,7 @@ struct KernelBuilder<'a> {
     /// See `fresh`.
     fresh_used: HashSet<Value>,
     /// A row-fused kernel's CTAs per SM should it become cooperative (`final=grid`), for
-    /// `min_ctas_per_sm` (see [`planned_ctas_per_sm`]).
+    /// `min_ctas_per_sm` (see [`super::schedule::planned_ctas_per_sm`]).
     cooperative_ctas: Option<u64>,
     /// A flat partials kernel of whole warps (`flat_partials.rs`): a final reduction right
     /// after it may join its grid behind a grid barrier (`final=grid`), as after a row kernel.
@@ -4142,7 +4146,9 @@ impl<'a> KernelBuilder<'a> {
                 );
             }
         });
-        if let Some(ctas) = self.opts.min_ctas.apply(planned_ctas_per_sm(&self.opts.device, &shape, &s, false)) {
+        let margin = self.opts.min_ctas != MinCtas::Estimate;
+        let planned = |c| planned_ctas_per_sm_with(&self.opts.device, &shape, &s, c, margin);
+        if let Some(ctas) = self.opts.min_ctas.apply(planned(false)) {
             // ptxas is told the CTAs per SM the schedule planned, so that it neither caps the
             // registers lower and spills nor takes more and loses a CTA.
             let n = self.ctx.i64_attr(ctas as i64);
@@ -4158,7 +4164,7 @@ impl<'a> KernelBuilder<'a> {
             self.ctx.set_attr(self.kernel, REMAT_CONVERTS_MARK, unit);
         }
         // The bound it takes if a final reduction joins it behind a grid barrier.
-        self.cooperative_ctas = self.opts.min_ctas.apply(planned_ctas_per_sm(&self.opts.device, &shape, &s, true));
+        self.cooperative_ctas = self.opts.min_ctas.apply(planned(true));
         self.coherent_vectors = self.reload_coherent_vectors(&shape, &s);
         self.early_relief = self.tight_registers(&shape, &s);
         // A split sized at run time (`partials = K`): the host value the accumulates divide by.

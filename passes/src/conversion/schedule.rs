@@ -1306,6 +1306,21 @@ pub fn resident_ctas(device: &Device, threads: u64, regs: u64) -> u64 {
 /// estimate leaves resident with one row in flight too: left alone ptxas capped
 /// rmsnorm_bwd_f32's at 576000 x 384 at 80 registers (three CTAs) and spilled 8 bytes.
 pub fn planned_ctas_per_sm(device: &Device, shape: &NestShape, s: &Schedule, cooperative: bool) -> Option<u64> {
+    planned_ctas_per_sm_with(device, shape, s, cooperative, true)
+}
+
+/// [`planned_ctas_per_sm`], with the quarter margin (`margin`) or without it: then a kernel
+/// bounded by its register estimate is planned for every CTA the estimate leaves resident
+/// (`lower-loop-to-gpu{min-ctas=estimate}`, a tuner knob: RMSNorm backward's row kernel at
+/// 65536 x 200 estimates 58 registers, and 4 CTAs' cap of 64 held it without a spill, 3 CTAs
+/// planned with the margin).
+pub fn planned_ctas_per_sm_with(
+    device: &Device,
+    shape: &NestShape,
+    s: &Schedule,
+    cooperative: bool,
+    margin: bool,
+) -> Option<u64> {
     s.fast?;
     let t = s.threads as u64;
     let per_thread = s.thread_cols();
@@ -1328,7 +1343,7 @@ pub fn planned_ctas_per_sm(device: &Device, shape: &NestShape, s: &Schedule, coo
     }
     let ctas = resident_ctas(device, t, regs).min(by_smem);
     let cap = |k: u64| device.registers_per_sm as u64 / (k * t).max(1);
-    Some(if ctas > 2 && cap(ctas) < regs + regs / 4 { ctas - 1 } else { ctas })
+    Some(if margin && ctas > 2 && cap(ctas) < regs + regs / 4 { ctas - 1 } else { ctas })
 }
 
 /// Overrides from pass options (0 = let the heuristic choose).
