@@ -17,6 +17,7 @@
 #   ncu_profile    gelu100 examples/gelu_bwd_bias.mlir gelu_bwd_bias_k0 M=327680,N=100
 #   source_page    src-rms200 examples/rmsnorm_bwd.mlir M=65536,N=200 "rows-in-flight=2"
 #   survey         rms rmsnorm_bwd --sizes M=65536,N=1024 --sizes M=576000,N=384 --runs 50 --no-check
+#   kernels        unf-rms200        (after a bench_text ... --per-kernel of that label)
 #   finish
 #
 # Run from the repository root on the device machine, with `$OUT` set (the run tool's output
@@ -52,6 +53,12 @@ bench_pipeline() {
   timeout 90 "$B/morf-bench" "$f" --tuning-cache none --fused-pipeline "$(pipeline "$fo" "$lo")" --sizes "$sz" \
     --warmup 10 --json "$OUT/json/$l.json" "$@" > "$OUT/logs/$l.txt" 2>&1
   echo "$l rc=$? [$lo $*]: $(summary_of "$OUT/logs/$l.txt")" >> "$S"
+}
+
+# The per-kernel lines of a `--per-kernel` log ($OUT/logs/LABEL.txt) into the summary, one a
+# launch (index, kernel, grid, median, % of its own floor): label
+kernels() {
+  grep -E '^\| [0-9] ' "$OUT/logs/$1.txt" | awk -F'|' -v l="$1" '{printf "  %s k%s %s grid %s: %s us %s\n", l, $2, $3, $4, $9, $10}' | tr -s ' ' >> "$S"
 }
 
 # morf-bench of a whole pipeline text (any passes, e.g. loop-map before the lowering), no

@@ -12,9 +12,6 @@
 DEADLINE=${DEADLINE:-330} . tools/scripts/device-call.sh
 echo "device $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" >> "$S"
 UNF='builtin.module(lower-tensor-to-loop{accumulator-type=f32},canonicalize,cse,loop-coalesce{ops=reductions},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu)'
-kernels() {  # label: the per-kernel lines of its log into the summary
-  grep -E '^\| [0-9] ' "$OUT/logs/$1.txt" | awk -F'|' -v l="$1" '{printf "  %s k%s %s grid %s: %s us %s\n", l, $2, $3, $4, $9, $10}' | tr -s ' ' >> "$S"
-}
 # (b)
 for r in 1 2; do
   for x in "softmax_fwd_colsum M=65536,N=1024" "softmax_fwd_colsum M=576000,N=384" "rmsnorm_bwd M=576000,N=384" \

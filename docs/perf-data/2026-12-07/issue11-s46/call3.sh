@@ -8,9 +8,6 @@
 #   OUT=$OUT bash docs/perf-data/2026-12-07/issue11-s46/call3.sh
 DEADLINE=${DEADLINE:-250} . tools/scripts/device-call.sh
 echo "device $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" >> "$S"
-kernels() {  # label: the per-kernel lines of its log into the summary
-  grep -E '^\| [0-9] ' "$OUT/logs/$1.txt" | awk -F'|' -v l="$1" '{printf "  %s k%s %s grid %s: %s us %s\n", l, $2, $3, $4, $9, $10}' | tr -s ' ' >> "$S"
-}
 for x in "rmsnorm_bwd M=65536,N=200" "softmax_fwd_colsum M=65536,N=200" "layernorm_bwd M=100003,N=100" "colmax_rowsum M=65536,N=200"; do
   set -- $x; l=f16-$1-${2//[=,]/_}
   B=.device-bin/old bench_text "$l-o" "examples/$1.mlir" "$2" gpu-unfused --runs 50 --per-kernel --no-check; kernels "$l-o"

@@ -7,9 +7,6 @@
 #   OUT=$OUT bash docs/perf-data/2026-12-07/issue11-s46/call4.sh
 DEADLINE=${DEADLINE:-180} . tools/scripts/device-call.sh
 echo "device $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" >> "$S"
-kernels() {  # label: the per-kernel lines of its log into the summary
-  grep -E '^\| [0-9] ' "$OUT/logs/$1.txt" | awk -F'|' -v l="$1" '{printf "  %s k%s %s grid %s: %s us %s\n", l, $2, $3, $4, $9, $10}' | tr -s ' ' >> "$S"
-}
 UNF='builtin.module(lower-tensor-to-loop{accumulator-type=f32},canonicalize,cse,loop-coalesce{ops=reductions},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=SZ})'
 for r in 1 2; do
   if [ $r = 2 ]; then
