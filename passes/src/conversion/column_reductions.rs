@@ -243,9 +243,9 @@ impl<'a> KernelBuilder<'a> {
         // (`mgpu.resident_blocks` of this kernel): the blocks fill one wave of resident
         // threads, with no second wave for a few CTAs (the heuristic's count assumes a
         // kernel light enough for 8 CTAs a SM; a heavier one holds fewer). A `morf.schedule`
-        // attribute's `split_rows` is the least too (`gpu-choose-schedule` then lowers as the
-        // heuristic does); the pass option `split-rows=N` fixes S. Then blocks = max(1, ceil(M / S)), M the longest reduce's extent, and
-        // W = alloc(P * blocks, N).
+        // attribute's `split_rows` is the least too (`gpu-choose-schedule` then lowers as
+        // the heuristic does); the pass option `split-rows=N` fixes S. Then blocks =
+        // max(1, ceil(M / S)), M the longest reduce's extent, and W = alloc(P * blocks, N).
         let ib = Ib { before: self.nest };
         let mut mext = ib.index(self.ctx, 1);
         for rp in &rparts {
