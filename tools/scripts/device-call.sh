@@ -232,22 +232,6 @@ determinism() {
 # when one is given: label file kernel-regex sizes [pipeline-text]. Clocks left alone
 # (`--clock-control none`, as morf-bench runs); the sections that say where a memory-bound
 # kernel's time goes; one summary line of the headline metrics, the full report in the logs.
-# Nsight Compute's warp-state samples of a row kernel (`_k0`) per SASS instruction
-# (`--page source --csv`, `$OUT/logs/LABEL-sass.csv`), lowered with `partials=resident` and
-# lowering options LOWER: label file sizes lower-opts.
-source_page() {
-  local l=$1 f=$2 sz=$3 lo=$4
-  [ "$(left)" -lt 60 ] && { echo "$l: skipped (deadline)" >> "$S"; return; }
-  "$B/morf-opt" "$f" --pass-pipeline "$(pipeline partials=resident "$lo")" --size-hints "$sz" -o "$OUT/logs/$l.mlir" \
-    2>> "$OUT/logs/opt.txt" || { echo "$l: morf-opt failed" >> "$S"; return; }
-  timeout 120 ncu --clock-control none --section WarpStateStats --section SourceCounters --section SpeedOfLight \
-    -k "regex:_k0" --launch-count 1 -o "$OUT/logs/$l" "$B/morf-run" "$OUT/logs/$l.mlir" --device gpu --random "$sz" \
-    --output-dir "/tmp/src-$l" > "$OUT/logs/$l-run.txt" 2>&1
-  timeout 60 ncu -i "$OUT/logs/$l.ncu-rep" --page source --csv --print-source sass > "$OUT/logs/$l-sass.csv" 2>&1
-  timeout 60 ncu -i "$OUT/logs/$l.ncu-rep" --page details > "$OUT/logs/$l-details.txt" 2>&1
-  echo "$l: $(wc -l < "$OUT/logs/$l-sass.csv") SASS lines; $(grep -E 'Duration|DRAM Throughput' "$OUT/logs/$l-details.txt" | tr -s ' ' | tr '\n' ';')" >> "$S"
-}
-
 ncu_profile() {
   local l=$1 f=$2 k=$3 sz=$4 p=${5:-}
   [ "$(left)" -lt 50 ] && { echo "$l: skipped (deadline)" >> "$S"; return; }
@@ -263,6 +247,22 @@ ncu_profile() {
     --output-dir "/tmp/ncu-$l" > "$OUT/logs/ncu-$l.txt" 2>&1
   echo "ncu $l rc=$?: $(grep -E 'DRAM Throughput|Achieved Occupancy|Registers Per|Duration|Theoretical Occupancy|Issue Slots Busy|No Eligible|L2 Hit Rate|Grid Size|Block Limit Reg|Warp Cycles Per Issued' \
     "$OUT/logs/ncu-$l.txt" | tr -s ' ' | tr '\n' ';')" >> "$S"
+}
+
+# Nsight Compute's warp-state samples of a row kernel (`_k0`) per SASS instruction
+# (`--page source --csv`, `$OUT/logs/LABEL-sass.csv`), lowered with `partials=resident` and
+# lowering options LOWER: label file sizes lower-opts.
+source_page() {
+  local l=$1 f=$2 sz=$3 lo=$4
+  [ "$(left)" -lt 60 ] && { echo "$l: skipped (deadline)" >> "$S"; return; }
+  "$B/morf-opt" "$f" --pass-pipeline "$(pipeline partials=resident "$lo")" --size-hints "$sz" -o "$OUT/logs/$l.mlir" \
+    2>> "$OUT/logs/opt.txt" || { echo "$l: morf-opt failed" >> "$S"; return; }
+  timeout 120 ncu --clock-control none --section WarpStateStats --section SourceCounters --section SpeedOfLight \
+    -k "regex:_k0" --launch-count 1 -o "$OUT/logs/$l" "$B/morf-run" "$OUT/logs/$l.mlir" --device gpu --random "$sz" \
+    --output-dir "/tmp/src-$l" > "$OUT/logs/$l-run.txt" 2>&1
+  timeout 60 ncu -i "$OUT/logs/$l.ncu-rep" --page source --csv --print-source sass > "$OUT/logs/$l-sass.csv" 2>&1
+  timeout 60 ncu -i "$OUT/logs/$l.ncu-rep" --page details > "$OUT/logs/$l-details.txt" 2>&1
+  echo "$l: $(wc -l < "$OUT/logs/$l-sass.csv") SASS lines; $(grep -E 'Duration|DRAM Throughput' "$OUT/logs/$l-details.txt" | tr -s ' ' | tr '\n' ';')" >> "$S"
 }
 
 # The fused and the unfused program of an example, no tuning cache, each launch also timed on

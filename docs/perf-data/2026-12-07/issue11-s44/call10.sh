@@ -7,18 +7,7 @@
 #   OUT=$OUT bash docs/perf-data/2026-12-07/issue11-s44/call10.sh
 DEADLINE=${DEADLINE:-300} . tools/scripts/device-call.sh
 echo "device $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" >> "$S"
-source_page() {  # label example sizes lower-opts
-  local l=$1 f=$2 sz=$3 lo=$4
-  [ "$(left)" -lt 60 ] && { echo "$l: skipped (deadline)" >> "$S"; return; }
-  "$B/morf-opt" "$f" --pass-pipeline "$(pipeline partials=resident "$lo")" --size-hints "$sz" -o "$OUT/logs/$l.mlir" \
-    2>> "$OUT/logs/opt.txt" || { echo "$l: morf-opt failed" >> "$S"; return; }
-  timeout 120 ncu --clock-control none --section WarpStateStats --section SourceCounters --section SpeedOfLight \
-    -k "regex:_k0" --launch-count 1 -o "$OUT/logs/$l" "$B/morf-run" "$OUT/logs/$l.mlir" --device gpu --random "$sz" \
-    --output-dir "/tmp/src-$l" > "$OUT/logs/$l-run.txt" 2>&1
-  timeout 60 ncu -i "$OUT/logs/$l.ncu-rep" --page source --csv --print-source sass > "$OUT/logs/$l-sass.csv" 2>&1
-  timeout 60 ncu -i "$OUT/logs/$l.ncu-rep" --page details > "$OUT/logs/$l-details.txt" 2>&1
-  echo "$l: $(wc -l < "$OUT/logs/$l-sass.csv") SASS lines; $(grep -E 'Duration|DRAM Throughput' "$OUT/logs/$l-details.txt" | tr -s ' ' | tr '\n' ';')" >> "$S"
-}
+# (`source_page`, as written here, is now a helper of tools/scripts/device-call.sh.)
 source_page src-rms200 examples/rmsnorm_bwd.mlir M=65536,N=200 ""
 source_page src-rms200-rif2 examples/rmsnorm_bwd.mlir M=65536,N=200 "rows-in-flight=2 min-ctas=3"
 source_page src-ln100 examples/layernorm_bwd.mlir M=100003,N=100 ""
