@@ -545,14 +545,20 @@ impl<'c> Exporter<'c, '_> {
         }
     }
 
-    /// `scf.if (gpu.thread_id x == 0)` at the end of `b`; returns its `then` block (the caller
-    /// ends it with `scf.yield`): the part of a grid protocol that thread 0 runs for its block.
-    fn thread0_block(&mut self, b: MlirBlock, loc: Location<'c>) -> SResult<MlirBlock> {
+    /// `gpu.thread_id x == 0` at the end of `b`: whether this thread runs its block's part of a
+    /// grid protocol.
+    fn is_thread0(&mut self, b: MlirBlock, loc: Location<'c>) -> SResult<MlirValue> {
         let i1 = self.ty_i1()?;
         let tid = self.gpu_id(b, loc, "gpu.thread_id")?;
         let zero = self.index_const(b, 0)?;
         let eq = self.attr("0 : i64")?;
-        let first = self.op1(b, "arith.cmpi", loc, &[tid, zero], i1, &[("predicate", eq)])?;
+        self.op1(b, "arith.cmpi", loc, &[tid, zero], i1, &[("predicate", eq)])
+    }
+
+    /// `scf.if (gpu.thread_id x == 0)` at the end of `b`; returns its `then` block (the caller
+    /// ends it with `scf.yield`): the part of a grid protocol that thread 0 runs for its block.
+    fn thread0_block(&mut self, b: MlirBlock, loc: Location<'c>) -> SResult<MlirBlock> {
+        let first = self.is_thread0(b, loc)?;
         let sif = self.op(b, "scf.if", loc, &[first], &[], &[], 2)?;
         Ok(bridge::add_block(sif, 0, &[], loc))
     }
@@ -627,9 +633,8 @@ impl<'c> Exporter<'c, '_> {
     /// takes a ticket (`llvm.atomicrmw add` on the kernel's `i64` counter at device scope,
     /// relaxed), then the body runs in an `scf.execute_region`, then thread 0 stores the ticket
     /// to a shared `i64` and, at the launch's last ticket (`%n - 1`), sets the counter back to
-    /// 0; the block reads the ticket
-    /// between two `gpu.barrier`s and goes on at `gpu.grid_dim + ticket` (the protocol of
-    /// morf's PTX emitter).
+    /// 0; the block reads the ticket between two `gpu.barrier`s and goes on at `gpu.grid_dim +
+    /// ticket` (the protocol of morf's PTX emitter).
     fn work_loop(&mut self, b: MlirBlock, loc: Location<'c>, w: WorkLoopOp) -> SResult<()> {
         let m = self.m;
         let (count, slot) = (format!("{}_work_count", self.kernel_name), format!("{}_work_ticket", self.kernel_name));
@@ -658,10 +663,7 @@ impl<'c> Exporter<'c, '_> {
         // The ticket of the block's next iteration, taken by thread 0 before this one's body
         // (an `scf.if` yielding it, 0 elsewhere) and handed over after it, as morf's PTX
         // emitter does: the atomic's round trip runs under the body.
-        let tid = self.gpu_id(after, loc, "gpu.thread_id")?;
-        let zero = self.index_const(after, 0)?;
-        let eq = self.attr("0 : i64")?;
-        let first = self.op1(after, "arith.cmpi", loc, &[tid, zero], i1, &[("predicate", eq)])?;
+        let first = self.is_thread0(after, loc)?;
         let tif = self.op(after, "scf.if", loc, &[first], &[i64t], &[], 2)?;
         let tt = bridge::add_block(tif, 0, &[], loc);
         let ctr = self.address_of(tt, loc, &count, 1)?;
