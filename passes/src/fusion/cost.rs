@@ -40,7 +40,8 @@
 //! A thread-per-point kernel's thread walks its points
 //! (with partials: its split's rows) the same way (`row_s` = 2.2 us per step). An unfused
 //! column reduction of more than 32 rows is two launches (split-K partial, then a final; one
-//! cooperative launch under `lower-loop-to-gpu{split-final=grid}`, which the model does not price).
+//! cooperative launch under `lower-loop-to-gpu{split-final=grid}`, which the model does not price),
+//! its blocks of rows raised to one wave as the host raises them.
 //! The constants were fitted on an H200 sweep of forced split sizes
 //! (`tools/morf-bench/scripts/calibrate.sh`, compared by `predict.py`; docs/perf.md "Cost
 //! model calibration"): the fused row kernels of the examples within +-25%.
@@ -879,7 +880,11 @@ fn launch_shape(
             // Split-K: blocks of split_rows rows, a thread per (block, column).
             let shape = NestShape { rows: Some(rows), cols: Some(cols), ..shape };
             let sp = choose_schedule(Mapping::SplitPartial, &shape, dev, &o);
-            let blocks = rows.div_ceil(sp.split_rows.max(1));
+            // The heuristic's rows a block are the least: the host raises them until the
+            // blocks fit one wave of the threads the device holds (`split_partial` in the
+            // lowering, from the kernel's own resident CTAs; here the light kernel's `cap`).
+            let fit = (cap * dev.sms.max(1) as u64 * t / cols.max(1)).max(1);
+            let blocks = rows.div_ceil(sp.split_rows.max(1).max(rows.div_ceil(fit)));
             let ctas = blocks * cols.div_ceil(t);
             // A thread loads STRIDED_UNROLL rows of its block at once.
             let unroll = crate::conversion::loop_to_gpu::STRIDED_UNROLL as f64;
