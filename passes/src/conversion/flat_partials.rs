@@ -166,8 +166,7 @@ impl<'a> KernelBuilder<'a> {
             }
         });
         if let Some(ctas) = self.opts.min_ctas.apply(Some(planned)) {
-            let n = self.ctx.i64_attr(ctas as i64);
-            self.ctx.set_attr(self.kernel, "min_ctas_per_sm", n);
+            super::set_min_ctas(self.ctx, self.kernel, ctas, self.opts.min_ctas.plans());
         }
         // Whole warps: the final reduction may take the same CTAs behind a grid barrier (its
         // warp shuffles need every lane of a warp).

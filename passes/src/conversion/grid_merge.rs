@@ -30,7 +30,8 @@ use crate::transforms::loop_utils::const_int;
 /// lowered, erased later) may stand between the launches. Where the first kernel has no
 /// `min_ctas_per_sm`, the merged one takes `min_ctas` (the CTAs per SM its schedule plans:
 /// the runtime caps a cooperative grid at the CTAs resident, so ptxas' register choice sets
-/// the grid). Returns whether it merged.
+/// the grid), with `min_ctas_planned` where that is a plan (`(ctas, true)`), not a request.
+/// Returns whether it merged.
 ///
 /// With `tail = Some(T)` the two are joined by an `mgpu.grid_tail {ctas = T}` instead: the
 /// merged kernel is `resident_grid` (a plain launch, the grid capped at the CTAs resident),
@@ -41,7 +42,7 @@ pub fn merge_into_previous(
     first: OpId,
     second: OpId,
     dead: &[OpId],
-    min_ctas: Option<u64>,
+    min_ctas: Option<(u64, bool)>,
     tail: Option<u64>,
 ) -> Result<bool, morf_ir::Diagnostic> {
     let (la, lb) = (mgpu::LaunchOp(first), mgpu::LaunchOp(second));
@@ -198,8 +199,11 @@ pub fn merge_into_previous(
     }
     let how = if tail.is_some() { "resident_grid" } else { "cooperative" };
     attrs.push((how.into(), ctx.unit_attr()));
-    if let Some(n) = min_ctas.filter(|_| !attrs.iter().any(|(k, _)| k == "min_ctas_per_sm")) {
+    if let Some((n, planned)) = min_ctas.filter(|_| !attrs.iter().any(|(k, _)| k == "min_ctas_per_sm")) {
         attrs.push(("min_ctas_per_sm".into(), ctx.i64_attr(n as i64)));
+        if planned && n > 0 {
+            attrs.push(("min_ctas_planned".into(), ctx.unit_attr()));
+        }
     }
     let st = morf_ir::OperationState {
         name: mgpu::FuncOp::NAME.to_string(),

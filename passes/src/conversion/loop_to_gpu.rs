@@ -227,12 +227,14 @@ pub struct LoopToGpuOptions {
 /// `.minnctapersm` is set (a knob of the tuner: it trades registers against occupancy).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum MinCtas {
-    /// `0` (the default): the CTAs the schedule plans ([`super::schedule::planned_ctas_per_sm`]).
+    /// `0` (the default): the CTAs the schedule plans ([`super::schedule::planned_ctas_per_sm`]),
+    /// marked `min_ctas_planned`: spill relief lowers it where the assembler spills under it.
     #[default]
     Planned,
-    /// `estimate`: the CTAs the schedule's register estimate leaves resident, without the
-    /// quarter margin the default keeps ([`planned_ctas_per_sm_with`]).
-    Estimate,
+    /// `margin`: the plan with a quarter margin on the register estimate
+    /// ([`planned_ctas_per_sm_with`]; the default until the forty-seventh session), marked
+    /// `min_ctas_planned` too.
+    Margin,
     /// `none`: no bound, ptxas chooses the registers.
     Unbounded,
     /// `N`: N CTAs per SM.
@@ -245,10 +247,10 @@ impl MinCtas {
         match s {
             "" | "0" | "planned" => Ok(MinCtas::Planned),
             "none" => Ok(MinCtas::Unbounded),
-            "estimate" => Ok(MinCtas::Estimate),
+            "margin" => Ok(MinCtas::Margin),
             n => match n.parse::<u64>() {
                 Ok(n @ 1..=32) => Ok(MinCtas::Fixed(n)),
-                _ => Err(format!("option 'min-ctas' must be 0 (planned), 'estimate', 'none' or 1..32, got '{s}'")),
+                _ => Err(format!("option 'min-ctas' must be 0 (planned), 'margin', 'none' or 1..32, got '{s}'")),
             },
         }
     }
@@ -257,10 +259,29 @@ impl MinCtas {
     /// stands for "no bound at all" (not even the default for large CTAs).
     pub fn apply(self, planned: Option<u64>) -> Option<u64> {
         match self {
-            MinCtas::Planned | MinCtas::Estimate => planned,
+            MinCtas::Planned | MinCtas::Margin => planned,
             MinCtas::Unbounded => Some(0),
             MinCtas::Fixed(n) => Some(n),
         }
+    }
+
+    /// Whether a bound it gives is the lowering's plan (`min_ctas_planned`), which spill
+    /// relief may lower, rather than a request (`N`, or `none`).
+    pub fn plans(self) -> bool {
+        matches!(self, MinCtas::Planned | MinCtas::Margin)
+    }
+}
+
+/// Sets `kernel`'s CTAs-per-SM bound `ctas` (`min_ctas_per_sm`), marked `min_ctas_planned`
+/// where it is a nonzero plan (`planned`) rather than a request.
+pub(crate) fn set_min_ctas(ctx: &mut Context, kernel: OpId, ctas: u64, planned: bool) {
+    let n = ctx.i64_attr(ctas as i64);
+    ctx.set_attr(kernel, "min_ctas_per_sm", n);
+    if planned && ctas > 0 {
+        let unit = ctx.unit_attr();
+        ctx.set_attr(kernel, "min_ctas_planned", unit);
+    } else {
+        ctx.remove_attr(kernel, "min_ctas_planned");
     }
 }
 
@@ -926,7 +947,7 @@ pub const OPTIONS: &[PassOptionInfo] = &[
     },
     PassOptionInfo {
         key: "min-ctas",
-        help: "CTAs per SM a register-resident row kernel is compiled for (ptxas .minnctapersm, which bounds its registers): 0 as planned by the schedule, 'estimate' as planned without the quarter margin on the register estimate (every CTA the estimate leaves resident), 'none' for no bound, or 1..32",
+        help: "CTAs per SM a register-resident row kernel is compiled for (ptxas .minnctapersm, which bounds its registers): 0 as planned by the schedule (every CTA the register estimate leaves resident; spill relief lowers it where the assembler spills under it), 'margin' as planned with a quarter margin on the estimate, 'none' for no bound, or 1..32",
         default: "0",
     },
     PassOptionInfo {
@@ -1190,6 +1211,7 @@ fn lower_function(ctx: &mut Context, mblock: BlockId, func: OpId, opts: &LoopToG
                     // `final=tail`: as many blocks go on as the device has SMs (the final's
                     // grid-stride loop covers its tiles with any number).
                     let tail = (opts.final_form == FinalForm::Tail).then_some(opts.device.sms.max(1) as u64);
+                    let ctas = ctas.map(|c| (c, opts.min_ctas.plans()));
                     super::grid_merge::merge_into_previous(ctx, first, launch, &lowered, ctas, tail)?
                 }
                 _ => false,
@@ -1968,8 +1990,8 @@ impl<'a> KernelBuilder<'a> {
         let ft = ctx.function_type(&[], &[]);
         let fta = ctx.type_attr(ft);
         let unit = ctx.unit_attr();
-        let st =
-            mgpu::FuncOp::state(loc, sym, fta, Some(unit), None, None, None, None, None, None, None).region(region);
+        let st = mgpu::FuncOp::state(loc, sym, fta, Some(unit), None, None, None, None, None, None, None, None)
+            .region(region);
         let kernel = ctx.create_op(st);
         ctx.append_op(mblock, kernel);
         let written: HashSet<Value> = written_buffers(ctx, nest).into_iter().collect();
@@ -4146,13 +4168,12 @@ impl<'a> KernelBuilder<'a> {
                 );
             }
         });
-        let margin = self.opts.min_ctas != MinCtas::Estimate;
+        let margin = self.opts.min_ctas == MinCtas::Margin;
         let planned = |c| planned_ctas_per_sm_with(&self.opts.device, &shape, &s, c, margin);
         if let Some(ctas) = self.opts.min_ctas.apply(planned(false)) {
             // ptxas is told the CTAs per SM the schedule planned, so that it neither caps the
             // registers lower and spills nor takes more and loses a CTA.
-            let n = self.ctx.i64_attr(ctas as i64);
-            self.ctx.set_attr(self.kernel, "min_ctas_per_sm", n);
+            set_min_ctas(self.ctx, self.kernel, ctas, self.opts.min_ctas.plans());
             if let (MinCtas::Fixed(_), Some(note)) = (self.opts.min_ctas, self.min_ctas_note(&shape, &s, ctas)) {
                 if let Some(sched) = self.schedule.as_mut() {
                     sched.notes.0.push(note);

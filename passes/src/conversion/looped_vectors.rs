@@ -253,8 +253,7 @@ impl<'a> KernelBuilder<'a> {
         let threads = self.schedule.as_ref().map_or(256, |s| s.threads.max(1)) as u64;
         let ctas = self.opts.device.registers_per_sm as u64 / (threads * LOOPED_REGISTERS);
         if ctas >= 2 {
-            let n = self.ctx.i64_attr(ctas as i64);
-            self.ctx.set_attr(self.kernel, "min_ctas_per_sm", n);
+            super::set_min_ctas(self.ctx, self.kernel, ctas, true);
         }
     }
 

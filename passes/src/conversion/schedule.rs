@@ -1290,11 +1290,19 @@ pub fn resident_ctas(device: &Device, threads: u64, regs: u64) -> u64 {
 
 /// The CTAs per SM a CTA-per-row schedule with rows in registers is planned for (`None` for
 /// any other schedule), for ptxas' `.minnctapersm`: the CTAs its register estimate
-/// ([`row_regs`]) leaves resident, one fewer past two where the register cap that gives would
-/// sit within a quarter of the estimate (it runs up to a third under ptxas' count:
-/// layernorm_bwd_f32 at N = 3000, 110 estimated, spilled 148 bytes under a cap of 112).
-/// Without a bound ptxas may cap the registers lower and spill (colmax_rowsum at 16384 x 8192,
-/// 256 threads: 64 registers and 16 bytes of spills).
+/// ([`row_regs`]) leaves resident. Without a bound ptxas may cap the registers lower and spill
+/// (colmax_rowsum at 16384 x 8192, 256 threads: 64 registers and 16 bytes of spills).
+///
+/// The estimate runs up to a third under ptxas' count (layernorm_bwd_f32 at N = 3000, 110
+/// estimated, spilled 148 bytes under a cap of 112; rmsnorm_bwd at 576000 x 384, ptxas takes
+/// 110 unbounded and spilled 44 bytes under three CTAs' cap of 80). Until the forty-seventh
+/// session the plan kept a quarter margin for that (one CTA fewer past two where the cap sat
+/// within a quarter of the estimate; `min-ctas=margin` still does); now the plan is the
+/// estimate's, marked `min_ctas_planned`, and spill relief lowers it by a CTA where the
+/// assembler spills under it (`target::ptx::relief`, on every load of the execution engine).
+/// Timed on an H100 at 14 of the 119 example shapes it re-plans (forty-seventh
+/// session, docs/perf.md): RMSNorm backward 65536 x 200 50.8 -> 40.3 us, 131072 x 256 94.7
+/// -> 79.9, log-softmax backward 131072 x 256 165.9 -> 147.7, the rest within 3%.
 ///
 /// A warp-per-row schedule with two rows in flight is planned for the CTAs the heuristic
 /// counted with its margin (the heavy rows of [`HEAVY_ROW_ISSUE`] give CTAs up for it): left
@@ -1306,14 +1314,14 @@ pub fn resident_ctas(device: &Device, threads: u64, regs: u64) -> u64 {
 /// estimate leaves resident with one row in flight too: left alone ptxas capped
 /// rmsnorm_bwd_f32's at 576000 x 384 at 80 registers (three CTAs) and spilled 8 bytes.
 pub fn planned_ctas_per_sm(device: &Device, shape: &NestShape, s: &Schedule, cooperative: bool) -> Option<u64> {
-    planned_ctas_per_sm_with(device, shape, s, cooperative, true)
+    planned_ctas_per_sm_with(device, shape, s, cooperative, false)
 }
 
-/// [`planned_ctas_per_sm`], with the quarter margin (`margin`) or without it: then a kernel
-/// bounded by its register estimate is planned for every CTA the estimate leaves resident
-/// (`lower-loop-to-gpu{min-ctas=estimate}`, a tuner knob: RMSNorm backward's row kernel at
-/// 65536 x 200 estimates 58 registers, and 4 CTAs' cap of 64 held it without a spill, 3 CTAs
-/// planned with the margin).
+/// [`planned_ctas_per_sm`], without the quarter margin (the default) or with it (`margin`,
+/// `lower-loop-to-gpu{min-ctas=margin}`, a tuner knob): one CTA fewer past two where the cap
+/// would sit within a quarter of the estimate (RMSNorm backward's row kernel at 65536 x 200
+/// estimates 58 registers: 3 CTAs with the margin, 4 without, whose cap of 64 held it
+/// without a spill).
 pub fn planned_ctas_per_sm_with(
     device: &Device,
     shape: &NestShape,
@@ -2838,9 +2846,13 @@ mod tests {
         // colmax_rowsum at N = 8192 (x; one partial): 256 threads, 94 estimated, two CTAs.
         assert_eq!(planned(&shape(8192, 2, 1, 0, 1)), Some(2));
         // layernorm_bwd_f32 at N = 3000 (x, dy; w; dw, db): 192 threads, 110 estimated; three
-        // would cap at 113, within a quarter of it: two.
+        // cap at 113, within a quarter of it: the plan takes three (spill relief lowers it if
+        // the assembler spills there), the margin two.
         assert_eq!(resident_ctas(&d, 192, 110), 3);
-        assert_eq!(planned(&shape(3000, 4, 2, 1, 2)), Some(2));
+        let sh = shape(3000, 4, 2, 1, 2);
+        assert_eq!(planned(&sh), Some(3));
+        let s = choose_schedule(Mapping::RowFused, &sh, &d, &o);
+        assert_eq!(planned_ctas_per_sm_with(&d, &sh, &s, false, true), Some(2));
         // A warp per row with one row in flight is not planned (a heavy row's, staged, neither);
         // with two (asked for; a heavy row: x, dy; one partial; 31 instructions a point), the
         // one CTA the heuristic counted.

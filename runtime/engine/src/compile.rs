@@ -215,7 +215,8 @@ pub struct KernelResource {
     /// not say).
     pub spill_store_bytes: Option<u64>,
     /// Spill relief ([`load_relieved`]): the CTAs per SM the kernel was bounded to after the
-    /// JIT spilled it without a bound, and the bytes it spilled then (stores plus loads).
+    /// JIT spilled it (without a bound, or under the bound its lowering planned), and the
+    /// bytes it spilled then (stores plus loads).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub relief: Option<(u64, u64)>,
 }
@@ -230,7 +231,7 @@ impl std::fmt::Display for KernelResource {
             None => {}
         }
         if let Some((ctas, before)) = self.relief {
-            write!(f, " (spill relief: .minnctapersm {ctas}; {before} bytes spilled without)")?;
+            write!(f, " (spill relief: .minnctapersm {ctas}; {before} bytes spilled before)")?;
         }
         Ok(())
     }
@@ -371,7 +372,8 @@ pub fn load_as_is(gpu: &Gpu, ptx: &str, kernels: &[String]) -> Result<morf_runti
 }
 
 /// Loads `ptx`, morf's PTX of `module`, on `gpu`. A kernel that the driver's JIT spilled
-/// without a CTAs-per-SM bound gets the bound that keeps the occupancy the JIT chose
+/// without a CTAs-per-SM bound gets the bound that keeps the occupancy the JIT chose, one
+/// spilled under the bound its lowering planned (`min_ctas_planned`) one CTA fewer
 /// (`morf_passes::target::ptx::relief::relieve`, one CTA lower if it still spills there): the
 /// module is emitted and loaded again, and kept if it spills less (then `module` keeps the
 /// bounds, and the PTX returned is the new one, with the reliefs kept). Each relief kept is
@@ -727,7 +729,7 @@ mod tests {
         assert_eq!(k(None, 16).to_string(), "@k0 48 registers, 16 bytes of local memory");
         assert_eq!(k(None, 0).to_string(), "@k0 48 registers");
         let relieved = KernelResource { relief: Some((5, 28)), ..k(Some(0), 0) };
-        assert_eq!(relieved.to_string(), "@k0 48 registers (spill relief: .minnctapersm 5; 28 bytes spilled without)");
+        assert_eq!(relieved.to_string(), "@k0 48 registers (spill relief: .minnctapersm 5; 28 bytes spilled before)");
     }
 
     #[test]

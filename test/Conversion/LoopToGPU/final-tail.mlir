@@ -14,7 +14,7 @@
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/layernorm_bwd.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{partials=resident size-hints=M=65536,N=200},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{final=tail size-hints=M=65536,N=200 device=sms=8})' M=3001,N=200 1e-2 %t/ln
 
 // CHECK: mgpu.func @rmsnorm_bwd_k0(
-// CHECK-SAME: kernel attributes {max_threads = 256, min_ctas_per_sm = 3, morf.bench, morf.schedule = "RowFused {{.*}}; grid tail of 132; FinalReduction {{.*}}", resident_grid}
+// CHECK-SAME: kernel attributes {max_threads = 256, min_ctas_per_sm = 4, min_ctas_planned, morf.bench, morf.schedule = "RowFused {{.*}}; grid tail of 132; FinalReduction {{.*}}", resident_grid}
 // CHECK: %[[RANK:.*]], %[[COUNT:.*]] = mgpu.grid_tail {ctas = 132}
 // CHECK-NOT: mgpu.block_id
 // CHECK-NOT: mgpu.grid_dim

@@ -7,7 +7,7 @@
 // partials, a warp reduction, the row's store by lane 0, the inner parallel lane-strided.
 // RUN: morf-opt %S/Inputs/mapped-row.mlir --lower-loop-to-gpu | FileCheck %s --check-prefix=ROW
 // ROW:      mgpu.launch @row_kernel_k0 blocks(%{{.*}}) threads(%[[T:.*]]) shared
-// ROW:      mgpu.func @row_kernel_k0({{.*}}) kernel attributes {max_threads = 256, min_ctas_per_sm = 3, morf.schedule = "Mapped threads=256 grid<=3 {{.*}}warp{{.*}}lane{{.*}}"}
+// ROW:      mgpu.func @row_kernel_k0({{.*}}) kernel attributes {max_threads = 256, min_ctas_per_sm = 3, min_ctas_planned, morf.schedule = "Mapped threads=256 grid<=3 {{.*}}warp{{.*}}lane{{.*}}"}
 // ROW-DAG:  %[[BID:.*]] = mgpu.block_id : index
 // ROW-DAG:  %[[GD:.*]] = mgpu.grid_dim : index
 // ROW-DAG:  %[[WID:.*]] = mgpu.warp_id : index

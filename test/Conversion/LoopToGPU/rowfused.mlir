@@ -8,7 +8,7 @@
 // CHECK: mloop.fill
 // CHECK: mgpu.launch @rmsnorm_bwd_k0 blocks(%{{.*}}) threads(%{{.*}}) shared(%[[BYTES:.*]]) args(
 // CHECK-NOT: mgpu.launch @rmsnorm_bwd_k1
-// CHECK: mgpu.func @rmsnorm_bwd_k0({{.*}}) kernel attributes {cooperative, max_threads = 256, min_ctas_per_sm = 3, morf.bench, morf.schedule = "RowFused threads=256 threads-per-row=32 rows-per-cta=8 {{.*}} partials=Shared; grid barrier; FinalReduction threads=256 threads-per-row=4 rows-per-cta=64 vector=4 {{.*}}"}
+// CHECK: mgpu.func @rmsnorm_bwd_k0({{.*}}) kernel attributes {cooperative, max_threads = 256, min_ctas_per_sm = 3, min_ctas_planned, morf.bench, morf.schedule = "RowFused threads=256 threads-per-row=32 rows-per-cta=8 {{.*}} partials=Shared; grid barrier; FinalReduction threads=256 threads-per-row=4 rows-per-cta=64 vector=4 {{.*}}"}
 // CHECK: mgpu.dynamic_shared : !mgpu.ptr<f32, 3>
 // CHECK: %[[BID:.*]] = mgpu.block_id
 // CHECK: %[[GDIM:.*]] = mgpu.grid_dim

@@ -4,7 +4,7 @@
 //
 // A row reduction at 128 threads (4 warps, 4 rows per CTA) instead of the heuristic's 256.
 // RUN: morf-opt %S/Inputs/schedule-rowsum-128.mlir --lower-loop-to-gpu | FileCheck %s --check-prefix=ROW
-// ROW: mgpu.func @rowsum_k0({{.*}}) kernel attributes {max_threads = 128, min_ctas_per_sm = 6, morf.schedule = "RowReduction threads=128 threads-per-row=32 rows-per-cta=4 vector=4 grid<=1056 partials=None"}
+// ROW: mgpu.func @rowsum_k0({{.*}}) kernel attributes {max_threads = 128, min_ctas_per_sm = 6, min_ctas_planned, morf.schedule = "RowReduction threads=128 threads-per-row=32 rows-per-cta=4 vector=4 grid<=1056 partials=None"}
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/Inputs/schedule-rowsum-128.mlir 'builtin.module(lower-loop-to-gpu)' M=40,N=67 1e-5 %t/0
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/Inputs/schedule-rowsum-128.mlir 'builtin.module(lower-loop-to-gpu)' M=7,N=100 1e-5 %t/1
 //

@@ -476,6 +476,21 @@ mgpu.func @min_ctas() kernel attributes {max_threads = 256, min_ctas_per_sm = 33
 
 // -----
 
+// A planned bound marks a bound: `min_ctas_planned` needs a nonzero `min_ctas_per_sm`.
+// expected-error@+1 {{'mgpu.func' op has 'min_ctas_planned' but no 'min_ctas_per_sm' bound (1..=32) that it plans}}
+mgpu.func @planned_without_bound() kernel attributes {max_threads = 256, min_ctas_planned} {
+  mgpu.return
+}
+
+// -----
+
+// expected-error@+1 {{'mgpu.func' op has 'min_ctas_planned' but no 'min_ctas_per_sm' bound (1..=32) that it plans}}
+mgpu.func @planned_no_bound() kernel attributes {max_threads = 256, min_ctas_per_sm = 0, min_ctas_planned} {
+  mgpu.return
+}
+
+// -----
+
 // A register cap is 16 to 255 registers a thread (PTX `.maxnreg`).
 // expected-error@+1 {{'mgpu.func' op expects 'max_registers' to be an integer in 16..=255}}
 mgpu.func @max_registers() kernel attributes {max_threads = 256, max_registers = 300} {

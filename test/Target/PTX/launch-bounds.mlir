@@ -14,11 +14,15 @@
 // RUN: morf-opt %S/../../../examples/colmax_rowsum.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=16384,N=8192},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=16384,N=8192 final=launch min-ctas=3})' --emit=ptx | FileCheck %s --check-prefix=FIXED
 // RUN: morf-opt %S/../../../examples/colmax_rowsum.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=16384,N=8192},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=16384,N=8192 final=launch min-ctas=none})' --emit=ptx | FileCheck %s --check-prefix=NONE
 // RUN: not morf-opt %S/../../../examples/colmax_rowsum.mlir --pass-pipeline='builtin.module(lower-loop-to-gpu{min-ctas=99})' 2>&1 | FileCheck %s --check-prefix=BAD
-// `estimate`: the plan without the quarter margin on the register estimate. RMSNorm backward's
-// cooperative row kernel at 65536 x 200 estimates 58 registers: 4 CTAs' cap of 64 sits within
-// a quarter of it, so the plan takes 3; `estimate` takes 4.
-// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pipeline=gpu --size-hints M=65536,N=200 --emit=ptx | FileCheck %s --check-prefix=MARGIN
-// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=65536,N=200},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=65536,N=200 min-ctas=estimate})' --emit=ptx | FileCheck %s --check-prefix=ESTIMATE
+// The plan is the CTAs the register estimate leaves resident, marked `min_ctas_planned` (spill
+// relief may lower it where the assembler spills under it; a fixed count is not marked).
+// `margin` keeps a quarter margin on the estimate, the plan until the forty-seventh session:
+// RMSNorm backward's cooperative row kernel at 65536 x 200 estimates 58 registers; 4 CTAs' cap
+// of 64 sits within a quarter of it, so `margin` takes 3, the plan 4.
+// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pipeline=gpu --size-hints M=65536,N=200 | FileCheck %s --check-prefix=PLANNED-IR
+// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pipeline=gpu --size-hints M=65536,N=200 --emit=ptx | FileCheck %s --check-prefix=PLANNED
+// RUN: morf-opt %S/../../../examples/rmsnorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=65536,N=200},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=65536,N=200 min-ctas=margin})' --emit=ptx | FileCheck %s --check-prefix=MARGIN
+// RUN: morf-opt %S/../../../examples/colmax_rowsum.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=16384,N=8192},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=16384,N=8192 final=launch min-ctas=3})' | FileCheck %s --check-prefix=FIXED-IR
 // Packed rows (a thread per row, 2 rows of N = 17 or 20 warp-transposed, cooperative) are
 // planned by their estimate (`schedule::packed_regs`: the rows' inputs, the hoisted w and the
 // partials once, 4 scalars a row, 85% for bf16): two CTAs a SM at N = 17 and 14, one at N = 20.
@@ -48,14 +52,16 @@
 // NONE: .maxntid 256, 1, 1
 // NONE-NOT: .minnctapersm
 // NONE: {
+// PLANNED-IR: mgpu.func @rmsnorm_bwd_k0({{.*}}) kernel attributes {cooperative, max_threads = 256, min_ctas_per_sm = 4, min_ctas_planned,
+// PLANNED-LABEL: .entry rmsnorm_bwd_k0
+// PLANNED: .maxntid 256, 1, 1
+// PLANNED-NEXT: .minnctapersm 4
 // MARGIN-LABEL: .entry rmsnorm_bwd_k0
 // MARGIN: .maxntid 256, 1, 1
 // MARGIN-NEXT: .minnctapersm 3
-// ESTIMATE-LABEL: .entry rmsnorm_bwd_k0
-// ESTIMATE: .maxntid 256, 1, 1
-// ESTIMATE-NEXT: .minnctapersm 4
-// BAD: option 'min-ctas' must be 0 (planned), 'estimate', 'none' or 1..32, got '99'
-// IR: mgpu.func @colmax_rowsum_k0({{.*}}) kernel attributes {max_threads = 256, min_ctas_per_sm = 2,
+// FIXED-IR: mgpu.func @colmax_rowsum_k0({{.*}}) kernel attributes {max_threads = 256, min_ctas_per_sm = 3, morf.bench,
+// BAD: option 'min-ctas' must be 0 (planned), 'margin', 'none' or 1..32, got '99'
+// IR: mgpu.func @colmax_rowsum_k0({{.*}}) kernel attributes {max_threads = 256, min_ctas_per_sm = 2, min_ctas_planned,
 // CHECK-LABEL: .entry colmax_rowsum_k0
 // CHECK: .maxntid 256, 1, 1
 // CHECK-NEXT: .minnctapersm 2

@@ -26,8 +26,11 @@ define_op! {
     ///
     /// `function_type` has no results; `kernel` is a unit attribute; `max_threads` (the launch
     /// bounds) is in `1..=1024`; `min_ctas_per_sm` (the CTAs an SM must hold at once, 0: no
-    /// bound) in `0..=32`; `max_registers` (a cap on a thread's registers, PTX `.maxnreg`,
-    /// beside the cap the other two imply) in `16..=255`. Parameters are global pointers and
+    /// bound) in `0..=32`; `min_ctas_planned` (a unit attribute beside a nonzero
+    /// `min_ctas_per_sm`) says that bound is the lowering's plan from its register estimate,
+    /// not a request, so spill relief may lower it where the assembler spills under it
+    /// (`morf_passes::target::ptx::relief`); `max_registers` (a cap on a thread's registers,
+    /// PTX `.maxnreg`, beside the cap the other two imply) in `16..=255`. Parameters are global pointers and
     /// scalars. A `cooperative` kernel may hold `mgpu.grid_barrier`s: it is launched with all its blocks resident at
     /// once (the runtime caps the grid at what fits), so its code must cover its work with
     /// any number of blocks (grid-stride loops). A `resident_grid` kernel is launched plainly
@@ -40,7 +43,7 @@ define_op! {
         summary: "a GPU kernel or device function",
         traits: [ISOLATED_FROM_ABOVE, SYMBOL, SINGLE_BLOCK],
         attrs: [sym_name: StrAttr, function_type: TypeAttr],
-        optional_attrs: [kernel: UnitAttr, max_threads: IntAttr, min_ctas_per_sm: IntAttr, max_registers: IntAttr, cooperative: UnitAttr, resident_grid: UnitAttr, cluster: IntAttr, contract_fma: UnitAttr],
+        optional_attrs: [kernel: UnitAttr, max_threads: IntAttr, min_ctas_per_sm: IntAttr, max_registers: IntAttr, cooperative: UnitAttr, resident_grid: UnitAttr, cluster: IntAttr, contract_fma: UnitAttr, min_ctas_planned: UnitAttr],
         regions: [body],
         verify: verify_func,
         format: (parse_func, print_func),
@@ -235,6 +238,9 @@ fn verify_func(ctx: &Context, op: OpId) -> VResult {
     // 0: explicitly no bound (`lower-loop-to-gpu{min-ctas=none}`), not even the default one.
     if f.min_ctas_per_sm(ctx).is_some_and(|n| !(0..=32).contains(&n)) {
         return Err(op_error(ctx, op, "expects 'min_ctas_per_sm' to be an integer in 0..=32"));
+    }
+    if f.min_ctas_planned(ctx).is_some() && f.min_ctas_per_sm(ctx).is_none_or(|n| n == 0) {
+        return Err(op_error(ctx, op, "has 'min_ctas_planned' but no 'min_ctas_per_sm' bound (1..=32) that it plans"));
     }
     if f.max_registers(ctx).is_some_and(|n| !(16..=255).contains(&n)) {
         return Err(op_error(ctx, op, "expects 'max_registers' to be an integer in 16..=255"));

@@ -15,11 +15,20 @@
 //! log is silent, as it is when the driver's JIT cache answers); [`SpillRelief::apply`] sets
 //! `min_ctas_per_sm` on the kernels it names, and the PTX is emitted again; [`relieve`] does
 //! both, assembles, tries a kernel that still spills one CTA lower, and keeps the assembly that
-//! spills least, if it spills less ([`spilled_bytes`]). A kernel that has a bound already
-//! (`min_ctas_per_sm`, 0 included: `lower-loop-to-gpu{min-ctas=none}` asked for none) or that
-//! has no `max_threads` is left alone; a cooperative kernel without one (a split-K partial with
-//! its final in its grid) is not: its launch caps the grid at the CTAs resident under whatever
-//! bound it carries. The execution engine relieves morf's PTX on every load.
+//! spills least, if it spills less ([`spilled_bytes`]). A kernel that has no `max_threads`, or a
+//! bound that was asked for (`min_ctas_per_sm` without `min_ctas_planned`: `min-ctas=N`, or 0
+//! from `min-ctas=none`), is left alone; a cooperative kernel without one (a split-K partial
+//! with its final in its grid) is not: its launch caps the grid at the CTAs resident under
+//! whatever bound it carries. The execution engine relieves morf's PTX on every load.
+//!
+//! A bound the lowering planned from its register estimate (`min_ctas_planned`) is a guess
+//! the assembler checks: where it spills under that bound, the bound goes one CTA lower (two
+//! where that still spills). The estimate runs up to a third under ptxas' count, so the plan
+//! takes the CTAs the estimate leaves resident and lets relief catch the rare kernel that
+//! does not fit (rmsnorm_bwd at 576000 x 384: three CTAs of 256 planned, 44 bytes spilled
+//! under their cap of 80; two, at 110 registers, none), where a margin on every plan cost
+//! the kernels that fit a CTA a SM (RMSNorm backward at 131072 x 256: 94.7 against 79.9 us
+//! on an H100).
 
 use morf_gpu::ops::FuncOp;
 use morf_ir::{Context, OpId};
@@ -37,10 +46,15 @@ pub struct SpillRelief {
     pub registers: u64,
     /// The bytes it spilled (stores plus loads).
     pub spilled: u64,
-    /// The CTAs per SM those registers leave resident.
+    /// The CTAs per SM it was assembled for: those its registers leave resident, or its
+    /// planned bound (`planned`).
     pub resident: u64,
-    /// The bound it gets: `resident`, or one fewer where that still spilled ([`relieve`]).
+    /// The bound it gets: `resident` (one fewer for a planned bound), or one fewer again
+    /// where that still spilled ([`relieve`]).
     pub ctas_per_sm: u64,
+    /// The bound the lowering planned (`min_ctas_per_sm` with `min_ctas_planned`), which the
+    /// relief lowers; `None` for a kernel assembled without a bound.
+    pub planned: Option<u64>,
 }
 
 impl SpillRelief {
@@ -54,17 +68,37 @@ impl SpillRelief {
         }
     }
 
-    /// Takes the bounds of [`SpillRelief::apply`] off again.
+    /// Takes the bounds of [`SpillRelief::apply`] off again (a planned bound back to the
+    /// plan).
     pub fn revert(reliefs: &[SpillRelief], ctx: &mut Context, module: OpId) {
         for r in reliefs {
             if let Some(f) = kernel(ctx, module, &r.kernel) {
-                ctx.remove_attr(f.0, "min_ctas_per_sm");
+                match r.planned {
+                    Some(p) => {
+                        let n = ctx.i64_attr(p as i64);
+                        ctx.set_attr(f.0, "min_ctas_per_sm", n);
+                    }
+                    None => {
+                        ctx.remove_attr(f.0, "min_ctas_per_sm");
+                    }
+                }
             }
         }
     }
 
     /// A line for a log or a report.
     pub fn describe(&self) -> String {
+        if let Some(p) = self.planned {
+            let why = if self.ctas_per_sm + 1 == p {
+                "one fewer than planned".to_string()
+            } else {
+                format!("{} fewer than planned, one fewer still spilled", p - self.ctas_per_sm)
+            };
+            return format!(
+                "spill relief: kernel '{}' spilled {} bytes at {} registers under its planned bound of {p} CTA(s) per SM; bounded to {} CTA(s) per SM (.minnctapersm: {why})",
+                self.kernel, self.spilled, self.registers, self.ctas_per_sm
+            );
+        }
         let why = if self.ctas_per_sm == self.resident {
             "the CTAs those registers leave resident".to_string()
         } else {
@@ -108,28 +142,37 @@ pub fn stats_from_log(log: &str) -> Vec<KernelStats> {
 }
 
 /// The kernels of `module` that `stats` show spilling without a bound, each with the bound
-/// that keeps the occupancy the assembler chose (register file of `device`).
+/// that keeps the occupancy the assembler chose (register file of `device`), and those that
+/// spill under a planned bound (`min_ctas_planned`), each with one CTA fewer.
 pub fn plan(ctx: &Context, module: OpId, stats: &[KernelStats], device: &Device) -> Vec<SpillRelief> {
     stats
         .iter()
         .filter(|k| k.spilled > 0)
         .filter_map(|k| {
             let f = kernel(ctx, module, &k.kernel)?;
-            // (A cooperative kernel without a bound, a split-K partial with its final behind a
-            // grid barrier, may take one: its launch caps the grid at the CTAs resident.)
-            if f.min_ctas_per_sm(ctx).is_some() {
-                return None;
-            }
             let threads = f.max_threads(ctx).filter(|t| *t > 0)? as u64;
-            // The verifier's range of `min_ctas_per_sm` (an SM holds at most 32 CTAs).
-            let resident = resident_ctas(device, threads, k.registers).min(32);
-            Some(SpillRelief {
+            let relief = |resident, ctas_per_sm, planned| SpillRelief {
                 kernel: k.kernel.clone(),
                 registers: k.registers,
                 spilled: k.spilled,
                 resident,
-                ctas_per_sm: resident,
-            })
+                ctas_per_sm,
+                planned,
+            };
+            match f.min_ctas_per_sm(ctx) {
+                // (A cooperative kernel without a bound, a split-K partial with its final
+                // behind a grid barrier, may take one: its launch caps the grid at the CTAs
+                // resident.) The verifier's range of `min_ctas_per_sm` (an SM holds at most
+                // 32 CTAs).
+                None => {
+                    let resident = resident_ctas(device, threads, k.registers).min(32);
+                    Some(relief(resident, resident, None))
+                }
+                Some(p) if p > 1 && f.min_ctas_planned(ctx).is_some() => {
+                    Some(relief(p as u64, p as u64 - 1, Some(p as u64)))
+                }
+                Some(_) => None,
+            }
         })
         .collect()
 }
@@ -197,6 +240,12 @@ module {
   mgpu.func @bound(%x: !mgpu.ptr<f32>) kernel attributes {max_threads = 256 : i64, min_ctas_per_sm = 0 : i64} {
     mgpu.return
   }
+  mgpu.func @asked(%x: !mgpu.ptr<f32>) kernel attributes {max_threads = 256 : i64, min_ctas_per_sm = 3 : i64} {
+    mgpu.return
+  }
+  mgpu.func @planned(%x: !mgpu.ptr<f32>) kernel attributes {max_threads = 256 : i64, min_ctas_per_sm = 3 : i64, min_ctas_planned} {
+    mgpu.return
+  }
 }
 "#;
 
@@ -220,7 +269,17 @@ module {
         let report = log("free", 48, 12) + &log("bound", 48, 12);
         let r = plan(&ctx, m, &stats_from_log(&report), &Device::h200());
         // 48 registers x 256 threads: five CTAs in 64 Ki registers. `bound` asked for none.
-        assert_eq!(r, [SpillRelief { kernel: "free".into(), registers: 48, spilled: 24, resident: 5, ctas_per_sm: 5 }]);
+        assert_eq!(
+            r,
+            [SpillRelief {
+                kernel: "free".into(),
+                registers: 48,
+                spilled: 24,
+                resident: 5,
+                ctas_per_sm: 5,
+                planned: None
+            }]
+        );
         SpillRelief::apply(&r, &mut ctx, m);
         assert_eq!(kernel(&ctx, m, "free").unwrap().min_ctas_per_sm(&ctx), Some(5));
         SpillRelief::revert(&r, &mut ctx, m);
@@ -264,6 +323,52 @@ module {
         assert_eq!(kernel(&ctx, m, "free").unwrap().min_ctas_per_sm(&ctx), None);
         assert!(relieve(&mut ctx, m, &Device::h200(), &report, |_| Err::<(Vec<KernelStats>, ()), _>("no GPU")).is_err());
         assert_eq!(kernel(&ctx, m, "free").unwrap().min_ctas_per_sm(&ctx), None);
+    }
+
+    #[test]
+    fn a_planned_bound_that_spills_goes_one_cta_lower_and_an_asked_one_stays() {
+        let (mut ctx, m) = module();
+        let report = log("planned", 80, 22) + &log("asked", 80, 22);
+        let r = plan(&ctx, m, &stats_from_log(&report), &Device::h200());
+        assert_eq!(
+            r,
+            [SpillRelief {
+                kernel: "planned".into(),
+                registers: 80,
+                spilled: 44,
+                resident: 3,
+                ctas_per_sm: 2,
+                planned: Some(3)
+            }]
+        );
+        assert!(
+            r[0].describe().contains("under its planned bound of 3 CTA(s) per SM; bounded to 2"),
+            "{}",
+            r[0].describe()
+        );
+        let bound = |ctx: &Context| kernel(ctx, m, "planned").unwrap().min_ctas_per_sm(ctx);
+        // Still spilling at two: tried at one, which spills nothing, and kept.
+        let mut tried = Vec::new();
+        let stats = stats_from_log(&log("planned", 80, 22));
+        let kept = relieve(&mut ctx, m, &Device::h200(), &stats, |c| {
+            let n = bound(c).unwrap();
+            tried.push(n);
+            Ok::<_, ()>((stats_from_log(&log("planned", 110, if n == 2 { 4 } else { 0 })), n))
+        });
+        assert_eq!(tried, [2, 1]);
+        let (reliefs, n) = kept.unwrap().unwrap();
+        assert_eq!((n, bound(&ctx)), (1, Some(1)));
+        assert!(reliefs[0].describe().contains("2 fewer than planned"), "{}", reliefs[0].describe());
+        // Nothing gained: the plan is back, marked as it was.
+        let (mut ctx, m) = module();
+        assert!(relieve(&mut ctx, m, &Device::h200(), &stats, |_| Ok::<_, ()>((
+            stats_from_log(&log("planned", 80, 22)),
+            ()
+        )))
+        .unwrap()
+        .is_none());
+        let f = kernel(&ctx, m, "planned").unwrap();
+        assert_eq!((f.min_ctas_per_sm(&ctx), f.min_ctas_planned(&ctx).is_some()), (Some(3), true));
     }
 
     #[test]

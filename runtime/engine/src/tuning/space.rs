@@ -86,7 +86,7 @@ pub fn knobs(passes: &[&str], sms: u32) -> Vec<Knob> {
         out.push(Knob { pass: l, key: "staged-rows", values: v(&["1", "2", "3", "4"]) });
         out.push(Knob { pass: l, key: "reload", values: v(&["false", "true"]) });
         out.push(Knob { pass: l, key: "shared-accs", values: v(&["false", "true"]) });
-        out.push(Knob { pass: l, key: "min-ctas", values: v(&["none", "estimate", "1", "2", "3", "4"]) });
+        out.push(Knob { pass: l, key: "min-ctas", values: v(&["none", "margin", "1", "2", "3", "4"]) });
         out.push(Knob { pass: l, key: "final", values: v(&["grid", "tail", "launch"]) });
         // The staging ring's copies of a streamed kernel evict-first too (off by default).
         out.push(Knob { pass: l, key: "stream-copies", values: v(&["false", "true"]) });
