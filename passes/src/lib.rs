@@ -33,6 +33,7 @@ pub fn register_all(reg: &mut PassRegistry) {
     reg.register(transforms::loop_tile::info());
     reg.register(transforms::loop_unroll::info());
     reg.register(conversion::loop_to_gpu::info());
+    reg.register(target::ptx::relief_pass::info());
     reg.register_pipeline(morf_ir::pass::NamedPipeline {
         name: "fuse",
         description: "lower tensors to loops and fuse mixed-order reductions",
@@ -67,7 +68,8 @@ mod tests {
                 "loop-tile",
                 "loop-unroll",
                 "lower-loop-to-gpu",
-                "lower-tensor-to-loop"
+                "lower-tensor-to-loop",
+                "ptx-spill-relief"
             ]
         );
     }

@@ -35,6 +35,7 @@ pub struct Features {
     pub extra: Vec<String>,
     numpy: OnceLock<bool>,
     cuda: OnceLock<bool>,
+    ptxas: OnceLock<bool>,
 }
 
 impl Features {
@@ -51,6 +52,7 @@ impl Features {
                 .collect(),
             numpy: OnceLock::new(),
             cuda: OnceLock::new(),
+            ptxas: OnceLock::new(),
         }
     }
 
@@ -59,7 +61,8 @@ impl Features {
     /// `mlir-opt` is at `MORF_MLIR_OPT` or `/usr/lib/llvm-22/bin/mlir-opt` (Debian's
     /// `mlir-22-tools`); `mlir` holds when the tools are built with MLIR (morf-opt's cargo
     /// feature `mlir`: `--emit=mlir`, `--import=mlir`); `cuda` holds when the CUDA driver library (`libcuda.so.1`) is
-    /// installed, as the tools' GPU paths check too.
+    /// installed, as the tools' GPU paths check too; `ptxas` when a `ptxas` is found
+    /// (`MORF_PTXAS`, the `nvidia-cuda-nvcc` wheel, `PATH`).
     pub fn has(&self, name: &str) -> bool {
         if self.extra.iter().any(|e| e == name) {
             return true;
@@ -78,6 +81,7 @@ impl Features {
             "mlir-opt" => mlir_opt_path().is_some(),
             "mlir" => morf_opt::mlir_available(),
             "cuda" => *self.cuda.get_or_init(cuda_driver_present),
+            "ptxas" => *self.ptxas.get_or_init(morf_opt::ptxas_available),
             _ => false,
         }
     }

@@ -216,6 +216,12 @@ pub fn mlir_available() -> bool {
     morf_mlir::is_available()
 }
 
+/// Whether a `ptxas` is found (`MORF_PTXAS`, the `nvidia-cuda-nvcc` wheel, `PATH`): the pass
+/// `ptx-spill-relief` assembles with it.
+pub fn ptxas_available() -> bool {
+    morf_passes::target::ptx::ptxas::find_ptxas().is_some()
+}
+
 /// `--ptx-backend=mlir`: PTX through MLIR's NVVM lowering and `gpu-module-to-binary`
 /// ([`morf_mlir::emit_ptx`]), the same module as `--emit=ptx` but a second code generator.
 fn emit_ptx_mlir(ctx: &Context, module: OpId, flags: &PtxFlags) -> Result<String, Diagnostic> {

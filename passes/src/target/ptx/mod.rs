@@ -25,6 +25,7 @@
 mod kernel;
 pub mod ptxas;
 pub mod relief;
+pub mod relief_pass;
 
 use morf_gpu::ops::FuncOp;
 use morf_ir::{Context, Diagnostic, OpId};
