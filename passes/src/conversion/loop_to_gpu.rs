@@ -215,6 +215,10 @@ pub struct LoopToGpuOptions {
     /// `contract-fma`: every kernel gets `contract_fma`, so its f32 `mul`/`add`/`sub` are
     /// emitted without `.rn` and ptxas may fuse a multiply and an add into one `fma`.
     pub contract_fma: bool,
+    /// `max-registers`: every kernel gets `max_registers` (PTX `.maxnreg`), a cap on a
+    /// thread's registers beside the one its launch bounds imply (ptxas takes the lower);
+    /// 0: none (the default).
+    pub max_registers: u32,
     /// `reciprocal-divisors=false`: every division stays one. By default (`true`), where a
     /// thread's vector of columns is divided by one value (a split-K partial's `e[i, j] /
     /// s[i]`), the vector form multiplies by one reciprocal of it instead of dividing each
@@ -756,6 +760,15 @@ impl LoopToGpuOptions {
         let early_accumulates = o.bool("early-accumulates", false)?;
         let remat_converts = o.bool("remat-converts", false)?;
         let contract_fma = o.bool("contract-fma", false)?;
+        let max_registers = match o.string("max-registers", "0").parse::<u32>() {
+            Ok(n @ (0 | 16..=255)) => n,
+            _ => {
+                return Err(format!(
+                    "option 'max-registers' must be 16..255 (0: none), got '{}'",
+                    o.string("max-registers", "0")
+                ))
+            }
+        };
         let exact_divisions = !o.bool("reciprocal-divisors", true)?;
         let no_looped_vectors = !o.bool("looped-vectors", true)?;
         let stream_copies = o.bool("stream-copies", false)?;
@@ -789,6 +802,7 @@ impl LoopToGpuOptions {
             min_ctas,
             remat_converts,
             contract_fma,
+            max_registers,
             exact_divisions,
             no_looped_vectors,
             stream_copies,
@@ -941,6 +955,11 @@ pub const OPTIONS: &[PassOptionInfo] = &[
         default: "false",
     },
     PassOptionInfo {
+        key: "max-registers",
+        help: "a cap on every kernel's registers a thread (PTX .maxnreg, 16..255), beside the cap its launch bounds imply; ptxas takes the lower and spills past it. 0: none",
+        default: "0",
+    },
+    PassOptionInfo {
         key: "reciprocal-divisors",
         help: "where a thread divides its vector of columns by one value (e[i, j] / s[i] in a column partial), multiply by one reciprocal of it (f32/f64; the numerics of invariant-divisor-to-reciprocal, within about 1.5 ulp); false divides each element",
         default: "true",
@@ -1031,6 +1050,10 @@ impl Pass for LowerLoopToGpu {
             if self.options.contract_fma {
                 let unit = ctx.unit_attr();
                 ctx.set_attr(k, "contract_fma", unit);
+            }
+            if self.options.max_registers > 0 {
+                let n = ctx.i64_attr(self.options.max_registers as i64);
+                ctx.set_attr(k, "max_registers", n);
             }
         }
         // Legality: host functions keep only host ops.
