@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 
 use morf_gpu::ops::FuncOp;
 use morf_ir::{parse_source, Context};
-use morf_passes::target::ptx::ptxas::{assemble, find_ptxas, registers, spills};
+use morf_passes::target::ptx::ptxas::{assemble, assemble_text, find_ptxas, registers, spills};
 use morf_passes::target::ptx::{bench_kernels, emit_module, PtxOptions};
 
 fn repo_root() -> PathBuf {
@@ -80,6 +80,12 @@ fn lower_example(text: &str, name: &str, fuse: Option<&str>, lower: &str) -> (Co
     (ctx, module)
 }
 
+/// Emits `module` as PTX and assembles it at `path`: ptxas' report, or why there is none.
+fn emit_and_assemble(ptxas: &Path, path: &Path, ctx: &Context, module: morf_ir::OpId) -> Result<String, String> {
+    let ptx = emit_module(ctx, module, &PtxOptions::default()).map_err(|d| ctx.render(&d))?;
+    assemble_text(ptxas, path, &ptx)
+}
+
 /// Emits `module` and assembles it at `path` as the execution engine loads it: a kernel that
 /// spills under the CTAs-per-SM bound its lowering planned (`min_ctas_planned`) gets spill
 /// relief (`relief::relieve`, this ptxas in the driver's place: one CTA fewer, two where that
@@ -93,15 +99,7 @@ fn assemble_as_loaded(
     path: &Path,
 ) -> Result<(String, Vec<morf_passes::target::ptx::relief::SpillRelief>), String> {
     use morf_passes::target::ptx::relief::{relieve, stats_from_log, KernelStats};
-    let assemble_module = |ctx: &Context| -> Result<String, String> {
-        let ptx = emit_module(ctx, module, &PtxOptions::default()).map_err(|d| ctx.render(&d))?;
-        std::fs::write(path, &ptx).unwrap();
-        match assemble(ptxas, path) {
-            Ok((true, log)) => Ok(log),
-            Ok((false, log)) => Err(format!("ptxas failed:\n{log}")),
-            Err(e) => Err(e.to_string()),
-        }
-    };
+    let assemble_module = |ctx: &Context| emit_and_assemble(ptxas, path, ctx, module);
     // The spills of planned kernels only, so that relief plans for those alone.
     let planned_spills = |ctx: &Context, log: &str| -> Vec<KernelStats> {
         stats_from_log(log)
@@ -437,15 +435,7 @@ fn spill_relief_leaves_no_spill_and_keeps_the_occupancy() {
     let tmp = std::env::temp_dir().join(format!("morf-ptxas-relief-{}", std::process::id()));
     std::fs::create_dir_all(&tmp).unwrap();
     let path = tmp.join("relief.ptx");
-    let assemble_module = |ctx: &Context, module| -> Result<String, String> {
-        let ptx = emit_module(ctx, module, &PtxOptions::default()).map_err(|d| ctx.render(&d))?;
-        std::fs::write(&path, &ptx).unwrap();
-        match assemble(&ptxas, &path) {
-            Ok((true, log)) => Ok(log),
-            Ok((false, log)) => Err(format!("ptxas failed:\n{log}")),
-            Err(e) => Err(e.to_string()),
-        }
-    };
+    let assemble_module = |ctx: &Context, module| emit_and_assemble(&ptxas, &path, ctx, module);
     let device = Device::h200();
     let (mut failures, mut relieved) = (Vec::new(), 0);
     for file in &files {

@@ -199,12 +199,7 @@ pub fn merge_into_previous(
     }
     let how = if tail.is_some() { "resident_grid" } else { "cooperative" };
     attrs.push((how.into(), ctx.unit_attr()));
-    if let Some((n, planned)) = min_ctas.filter(|_| !attrs.iter().any(|(k, _)| k == "min_ctas_per_sm")) {
-        attrs.push(("min_ctas_per_sm".into(), ctx.i64_attr(n as i64)));
-        if planned && n > 0 {
-            attrs.push(("min_ctas_planned".into(), ctx.unit_attr()));
-        }
-    }
+    let bound = min_ctas.filter(|_| !attrs.iter().any(|(k, _)| k == "min_ctas_per_sm"));
     let st = morf_ir::OperationState {
         name: mgpu::FuncOp::NAME.to_string(),
         loc,
@@ -216,6 +211,9 @@ pub fn merge_into_previous(
     };
     let merged = ctx.create_op(st);
     ctx.insert_op_before(fa.0, merged);
+    if let Some((n, planned)) = bound {
+        super::loop_to_gpu::set_min_ctas(ctx, merged, n, planned);
+    }
 
     // The host: one launch at the second's place with the larger shared memory.
     let (blocks, threads) = (la.blocks(ctx), la.threads(ctx));

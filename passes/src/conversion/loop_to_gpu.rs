@@ -760,14 +760,10 @@ impl LoopToGpuOptions {
         let early_accumulates = o.bool("early-accumulates", false)?;
         let remat_converts = o.bool("remat-converts", false)?;
         let contract_fma = o.bool("contract-fma", false)?;
-        let max_registers = match o.string("max-registers", "0").parse::<u32>() {
+        let max_registers = o.usize("max-registers", 0)?;
+        let max_registers = match u32::try_from(max_registers) {
             Ok(n @ (0 | 16..=255)) => n,
-            _ => {
-                return Err(format!(
-                    "option 'max-registers' must be 16..255 (0: none), got '{}'",
-                    o.string("max-registers", "0")
-                ))
-            }
+            _ => return Err(format!("option 'max-registers' must be 16..255 (0: none), got '{max_registers}'")),
         };
         let exact_divisions = !o.bool("reciprocal-divisors", true)?;
         let no_looped_vectors = !o.bool("looped-vectors", true)?;

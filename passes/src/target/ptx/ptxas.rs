@@ -45,6 +45,17 @@ pub fn assemble(ptxas: &Path, ptx: &Path) -> std::io::Result<(bool, String)> {
     Ok((out.status.success(), log))
 }
 
+/// Writes `ptx` to the file `path` and assembles it ([`assemble`]): ptxas' `-v` report, or
+/// why there is none (the file not written, ptxas not run, or its errors).
+pub fn assemble_text(ptxas: &Path, path: &Path, ptx: &str) -> Result<String, String> {
+    std::fs::write(path, ptx).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    match assemble(ptxas, path) {
+        Ok((true, log)) => Ok(log),
+        Ok((false, log)) => Err(format!("{} failed:\n{log}", ptxas.display())),
+        Err(e) => Err(format!("cannot run {}: {e}", ptxas.display())),
+    }
+}
+
 /// The spill bytes per kernel in `ptxas -v` output: `(name, stores, loads)` for each
 /// `Function properties for NAME` followed by its `bytes spill stores` line.
 pub fn spills(log: &str) -> Vec<(String, u64, u64)> {

@@ -25,7 +25,7 @@ use morf_ir::builtin::op_error;
 use morf_ir::pass::{Pass, PassInfo, PassOptionInfo, PassOptions, PassResult};
 use morf_ir::{Context, OpId};
 
-use super::ptxas::{assemble, find_ptxas};
+use super::ptxas::{assemble_text, find_ptxas};
 use super::relief::{relieve, stats_from_log};
 use super::{emit_module, PtxOptions};
 use crate::fusion::device::Device;
@@ -91,14 +91,7 @@ impl Pass for PtxSpillRelief {
         let path = scratch_path();
         let assemble_module = |c: &Context| -> Result<String, morf_ir::Diagnostic> {
             let ptx = emit_module(c, op, &PtxOptions::default())?;
-            let fail = |e: String| op_error(c, op, format!("ptx-spill-relief: {e}"));
-            std::fs::write(&path, &ptx).map_err(|e| fail(format!("cannot write {}: {e}", path.display())))?;
-            let (ok, log) =
-                assemble(&ptxas, &path).map_err(|e| fail(format!("cannot run {}: {e}", ptxas.display())))?;
-            if !ok {
-                return Err(fail(format!("{} failed:\n{log}", ptxas.display())));
-            }
-            Ok(log)
+            assemble_text(&ptxas, &path, &ptx).map_err(|e| op_error(c, op, format!("ptx-spill-relief: {e}")))
         };
         let result = assemble_module(ctx).and_then(|first| {
             relieve(ctx, op, &self.device, &stats_from_log(&first), |c| {
