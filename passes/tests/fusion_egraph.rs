@@ -309,6 +309,8 @@ fn device_overrides_parse() {
     assert_eq!(d.sms, 108);
     assert_eq!(d.copy_bandwidth_bytes_per_s, 2.0e12);
     assert_eq!(d.launch_overhead_s, 3e-6);
+    assert_eq!(d.shared_mem_per_cta, 227 * 1024, "a CTA's shared memory on sm_90");
+    assert_eq!(Device::parse("smem-cta=101376").unwrap().shared_mem_per_cta, 101376);
     assert!(Device::parse("warp=32").is_err());
 }
 

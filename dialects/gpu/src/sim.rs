@@ -95,8 +95,21 @@ pub const MAX_COOPERATIVE_THREADS: u64 = 1 << 22;
 /// `min_ctas_per_sm`, the CTAs of one wave on that device.
 pub const SIM_SMS: i64 = 132;
 
-/// The most dynamic shared memory per block, in bytes (227 KiB, as on sm_90).
+/// The most shared memory per block, static and dynamic together, in bytes (227 KiB, as on
+/// sm_90).
 pub const MAX_SHARED_BYTES: i64 = 227 * 1024;
+
+/// Bytes of the static shared memory (`mgpu.shared_alloc`) kernel `func` declares.
+pub fn static_shared_bytes(ctx: &Context, func: OpId) -> i64 {
+    ctx.walk_collect(func)
+        .into_iter()
+        .filter_map(|op| {
+            let a = ctx.dyn_cast::<SharedAllocOp>(op)?;
+            let elem = ptr_parts(ctx, ctx.value_type(ctx.result(op, 0))).map_or(1, |(e, _)| elem_bytes(ctx, e) as i64);
+            Some(a.size(ctx).unwrap_or(0).max(0).saturating_mul(elem))
+        })
+        .fold(0i64, |a, b| a.saturating_add(b))
+}
 
 /// Runs the `mgpu.launch` op `op` with the host values of `host`.
 pub fn run_launch(host: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
@@ -119,6 +132,17 @@ pub fn run_launch(host: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<(
     }
     if !(0..=MAX_SHARED_BYTES).contains(&shared) {
         return Err(op_error(ctx, op, format!("shared must be in 0..={MAX_SHARED_BYTES} bytes, got {shared}")));
+    }
+    // A GPU refuses a launch whose static and dynamic shared memory together pass the block's.
+    let statics = static_shared_bytes(ctx, f.0);
+    if statics.saturating_add(shared) > MAX_SHARED_BYTES {
+        return Err(op_error(
+            ctx,
+            op,
+            format!(
+                "'@{name}' declares {statics} bytes of static shared memory and the launch asks {shared} dynamic: over the {MAX_SHARED_BYTES} bytes a block may have"
+            ),
+        ));
     }
     let params = f.params(ctx);
     let body =

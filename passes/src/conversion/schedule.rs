@@ -1505,6 +1505,21 @@ pub fn flat_partials_by_default(n: u64, bytes: u64) -> bool {
 /// 8192 rows, whose shared accumulators spilled) and clusters of 4 (1120.1) and 8 (732.3).
 const CTA_ROW_COLS: u64 = 16384;
 
+/// Static shared memory a row kernel declares for its block reductions' slots, at most (32
+/// values a warp of each reduced type and width, two halves where slots alternate).
+const BLOCK_SLOTS_BYTES: u64 = 2048;
+
+/// The dynamic shared memory (partials, accumulators, a staging ring) a CTA of row kernel `s`
+/// may ask for: what the device allows one CTA, static and dynamic together
+/// ([`Device::shared_mem_per_cta`]), less the static memory its kernel may declare besides:
+/// the block reductions' slots and the tiles of a final reduction merged into its grid (one
+/// 16-byte vector a thread for each column partial). A launch over the allowance fails
+/// (RMSNorm f32 at 65536 x 1024 with `staged-rows=4`: 229392 dynamic and 4096 static bytes).
+fn cta_dynamic_room(device: &Device, shape: &NestShape, s: &Schedule) -> u64 {
+    let statics = BLOCK_SLOTS_BYTES + shape.partials as u64 * s.threads.max(256) as u64 * 16;
+    device.shared_mem_per_cta.saturating_sub(statics)
+}
+
 /// Budget of shared memory one CTA of a row-fused kernel may use for partials, so that
 /// at least two CTAs fit on an SM next to the L1 cache.
 const SHARED_BUDGET: u64 = 96 * 1024;
@@ -2163,6 +2178,7 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                     && o.rows_in_flight == 0
                     && o.staged_rows == 0
                     && one * staged.row_fused_shared_bytes(shape) <= device.shared_mem_per_sm
+                    && staged.row_fused_shared_bytes(shape) <= cta_dynamic_room(device, shape, &staged)
                 {
                     stage_heavy = true;
                     // Its loads held packed across the row reductions and its body emitted chunk
@@ -2220,7 +2236,9 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                     let accs = s.shared_accs_bytes(shape);
                     let by_smem = device.shared_mem_per_sm.checked_div(accs).map_or(u64::MAX, |c| c.max(1));
                     let cap = resident_ctas(device, s.threads as u64, regs).min(by_smem);
-                    let room = (device.shared_mem_per_sm / cap.max(1)).saturating_sub(accs);
+                    let room = (device.shared_mem_per_sm / cap.max(1))
+                        .min(cta_dynamic_room(device, shape, &s))
+                        .saturating_sub(accs);
                     // Partials taken into registers for a ring (`ring_over_accs`): as many rows
                     // as the SM's shared memory holds, up to three (LayerNorm backward at 4096 x
                     // 16384 on the H200: two rows 156 us, 72 bytes spilled; three 144, none).
@@ -2263,13 +2281,22 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                 s.staged_rows = match o.staged_rows {
                     0 => auto,
                     1 => 0,
-                    // A forced ring never asks for more shared memory than an SM has left
-                    // besides the shared partials.
+                    // A forced ring never asks for more shared memory than a CTA may have
+                    // besides the shared partials and the kernel's static memory.
                     n => {
                         let partials =
                             if s.partials == PartialStore::Shared { smem } else { s.shared_accs_bytes(shape) };
-                        let room = device.shared_mem_per_sm.saturating_sub(partials);
-                        n.min(MAX_STAGED_ROWS).min((room / row.max(1)) as u32)
+                        let room =
+                            device.shared_mem_per_sm.min(cta_dynamic_room(device, shape, &s)).saturating_sub(partials);
+                        let fit = (room / row.max(1)) as u32;
+                        let taken = n.min(MAX_STAGED_ROWS).min(fit);
+                        if taken < n.min(MAX_STAGED_ROWS) {
+                            let what = if taken >= 2 { format!("taken as {taken}") } else { "not taken".into() };
+                            s.notes.0.push(format!(
+                                "staged-rows={n} {what}: a slot of the ring (a row of each row group) is {row} bytes, and {room} bytes of shared memory are left a CTA beside its {partials} bytes of partials and its static memory"
+                            ));
+                        }
+                        taken
                     }
                 };
                 if s.staged_rows < 2 {

@@ -26,6 +26,9 @@ pub struct Device {
     pub max_registers_per_thread: u32,
     /// Shared memory per SM, in bytes.
     pub shared_mem_per_sm: u64,
+    /// Shared memory one CTA may have, static and dynamic together, in bytes (227 KiB on
+    /// sm_90, where the SM's other KiB is reserved): a kernel asking more does not launch.
+    pub shared_mem_per_cta: u64,
     /// Fixed cost of one kernel in a stream of dependent kernels, in seconds.
     ///
     /// 2.5 us: the launch itself plus the drain of one grid and the ramp of the next. It is what
@@ -95,6 +98,7 @@ impl Device {
             sm_bandwidth_share: 4.0,
             max_registers_per_thread: 255,
             shared_mem_per_sm: 228 * 1024,
+            shared_mem_per_cta: 227 * 1024,
             launch_overhead_s: 2.5e-6,
             l2_bytes: 50 * 1024 * 1024,
             model: ModelConstants::h200(),
@@ -103,7 +107,7 @@ impl Device {
 
     /// Applies `key=value` overrides separated by commas, e.g.
     /// `sms=108,bandwidth=2.0e12,launch=3e-6`. Keys: `name`, `sms`, `bandwidth`, `l2-bandwidth`,
-    /// `sm-share`, `registers`, `max-registers`, `smem`, `launch`, `l2`, and the model's
+    /// `sm-share`, `registers`, `max-registers`, `smem`, `smem-cta`, `launch`, `l2`, and the model's
     /// constants ([`ModelConstants`]): `row-trip`, `warp-chain`, `flush`, `inflight-half`,
     /// `inflight-knee`, `load-base`, `load-step`.
     pub fn with_overrides(mut self, text: &str) -> Result<Device, String> {
@@ -119,6 +123,7 @@ impl Device {
                 "registers" => self.registers_per_sm = num()? as u32,
                 "max-registers" => self.max_registers_per_thread = num()? as u32,
                 "smem" => self.shared_mem_per_sm = num()? as u64,
+                "smem-cta" => self.shared_mem_per_cta = num()? as u64,
                 "launch" => self.launch_overhead_s = num()?,
                 "l2" => self.l2_bytes = num()? as u64,
                 "row-trip" => self.model.row_trip_s = num()?,

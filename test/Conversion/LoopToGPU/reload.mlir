@@ -77,7 +77,7 @@
 
 // ACCS: schedule: @layernorm_bwd_k0: row_fused threads=512 threads_per_row=512 rows_per_cta=1 {{.*}}fast=yes(N=16384 vector=8 chunks=4 reload shared-accs)
 // ACCS: note: @layernorm_bwd_k0: row loaded again after each row reduction (reload): {{.*}}; reloading 32 columns a thread of 512 with the partials in shared memory (131072 bytes) needs ~62
-// ACCS: note: @layernorm_bwd_k0: no rows staged: two rows of 65536 bytes do not fit the 102400 bytes of shared memory the 131072 bytes of shared accumulators leave a CTA
+// ACCS: note: @layernorm_bwd_k0: no rows staged: two rows of 65536 bytes do not fit the 82944 bytes of shared memory the 131072 bytes of shared accumulators leave a CTA
 
 // STREAM: schedule: @gelu_bwd_bias_k0: row_fused threads=512 threads_per_row=512 rows_per_cta=1 {{.*}}staged_rows=2 fast=yes(N=16384 vector=8 chunks=4 reload)
 // STREAM: note: @gelu_bwd_bias_k0: row streamed through the registers in steps (reload form, no row reduction): holding 16 columns a thread needs ~78 registers, over the 64 a thread of 1024 may hold; streaming 32 columns a thread of 512 needs ~94

@@ -18,6 +18,14 @@
 // RUN: morf-opt %S/../../../examples/layernorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=8192,N=16384},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=8192,N=16384 reload=false report=true})' 2>&1 >/dev/null | FileCheck %s --check-prefix=NOROOM
 // RUN: morf-opt %S/../../../examples/layernorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=576000,N=384 partials=resident},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=576000,N=384 threads-per-row=16 shared-accs=true staged-rows=4 report=true})' 2>&1 >/dev/null | FileCheck %s --check-prefix=CTAS
 // RUN: morf-opt %S/../../../examples/layernorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=576000,N=384 partials=resident},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=576000,N=384 threads-per-row=16 shared-accs=true staged-rows=2 report=true})' 2>&1 >/dev/null | FileCheck %s --check-prefix=CTAS2
+// A forced ring fits what a CTA may have besides its partials and its static memory (227
+// KiB on sm_90): RMSNorm f32 at N = 1024 asked three rows of 64 KiB beside 32 KiB of shared
+// partials and 4 KiB of a merged final's tiles, and the launch failed on the H100 (forty-eighth
+// session); now two are taken, and the simulator, which refuses such a launch too, runs it.
+// RUN: morf-opt %S/../../../examples/rmsnorm_bwd_f32.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=65536,N=1024},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=65536,N=1024 staged-rows=4 report=true})' 2>&1 >/dev/null | FileCheck %s --check-prefix=CTAROOM
+// RUN: morf-opt %S/../../../examples/rmsnorm_bwd_f32.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=65536,N=1024},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=65536,N=1024 staged-rows=4 device=smem-cta=101376 report=true})' 2>&1 >/dev/null | FileCheck %s --check-prefix=CTAROOM99
+// RUN: mkdir -p %t/room
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/rmsnorm_bwd_f32.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=65536,N=1024},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=65536,N=1024 staged-rows=4})' M=9,N=1024 1e-5 %t/room
 // RUN: morf-opt %S/../../../examples/layernorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=65536,N=1024 partials=132},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=65536,N=1024 staged-rows=2 shared-accs=true})' | FileCheck %s --check-prefix=BOUND
 
 // A CTA per row (N = 8192): four 32 KB rows of x and dy per SM in flight.
@@ -61,3 +69,9 @@
 // of ring and 64 KiB of partials a CTA, one CTA per SM. (Bound for two, ptxas capped it at
 // 128 registers and spilled 36 bytes; for one it takes 217 registers, no spill.)
 // BOUND: mgpu.func @layernorm_bwd_k0({{.*}}) kernel attributes {cooperative, max_threads = 256, min_ctas_per_sm = 1,
+
+// CTAROOM: schedule: @rmsnorm_bwd_k0: row_fused {{.*}} partials=shared staged_rows=2
+// CTAROOM: note: @rmsnorm_bwd_k0: staged-rows=4 taken as 2: a slot of the ring (a row of each row group) is 65536 bytes, and 193536 bytes of shared memory are left a CTA beside its 32768 bytes of partials and its static memory
+// A device whose CTAs may have 99 KiB: no ring.
+// CTAROOM99: schedule: @rmsnorm_bwd_k0: row_fused {{.*}} partials=shared fast=yes
+// CTAROOM99: note: @rmsnorm_bwd_k0: staged-rows=4 not taken: a slot of the ring (a row of each row group) is 65536 bytes, and 62464 bytes of shared memory are left a CTA beside its 32768 bytes of partials and its static memory
