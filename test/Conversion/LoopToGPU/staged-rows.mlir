@@ -24,8 +24,12 @@
 // session); now two are taken, and the simulator, which refuses such a launch too, runs it.
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd_f32.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=65536,N=1024},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=65536,N=1024 staged-rows=4 report=true})' 2>&1 >/dev/null | FileCheck %s --check-prefix=CTAROOM
 // RUN: morf-opt %S/../../../examples/rmsnorm_bwd_f32.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=65536,N=1024},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=65536,N=1024 staged-rows=4 device=smem-cta=101376 report=true})' 2>&1 >/dev/null | FileCheck %s --check-prefix=CTAROOM99
-// RUN: mkdir -p %t/room
+// RUN: mkdir -p %t/room %t/room-cta %t/room-accs
 // RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/rmsnorm_bwd_f32.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=65536,N=1024},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=65536,N=1024 staged-rows=4})' M=9,N=1024 1e-5 %t/room
+// The same for a CTA per row of 1024 threads (a merged final's 16 KiB of tiles) and for one
+// with shared accumulators, the largest rings asked (both asked more than a CTA may have before).
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/rmsnorm_bwd_f32.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=65536,N=4096},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=65536,N=4096 threads=1024 staged-rows=8})' M=3,N=4096 1e-5 %t/room-cta
+// RUN: sh %S/Inputs/sim_vs_interp.sh %S/../../../examples/rmsnorm_bwd_f32.mlir 'builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=65536,N=8192},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=65536,N=8192 shared-accs=true staged-rows=8})' M=3,N=8192 1e-5 %t/room-accs
 // RUN: morf-opt %S/../../../examples/layernorm_bwd.mlir --pass-pipeline='builtin.module(lower-tensor-to-loop,canonicalize,cse,fuse-mixed-reductions{size-hints=M=65536,N=1024 partials=132},canonicalize,cse,invariant-divisor-to-reciprocal,lower-loop-to-gpu{size-hints=M=65536,N=1024 staged-rows=2 shared-accs=true})' | FileCheck %s --check-prefix=BOUND
 
 // A CTA per row (N = 8192): four 32 KB rows of x and dy per SM in flight.
