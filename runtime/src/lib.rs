@@ -558,7 +558,10 @@ impl Gpu {
             cuda_err(
                 "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)",
                 e,
-                format!("'{name}' asks for {shared_bytes} bytes of dynamic shared memory"),
+                format!(
+                    "'{name}' asks for {shared_bytes} bytes of dynamic shared memory beside {static_shared} static ({} in all)",
+                    shared_bytes as u64 + static_shared
+                ),
             )
         })
     }
