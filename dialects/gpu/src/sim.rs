@@ -99,18 +99,6 @@ pub const SIM_SMS: i64 = 132;
 /// sm_90).
 pub const MAX_SHARED_BYTES: i64 = 227 * 1024;
 
-/// Bytes of the static shared memory (`mgpu.shared_alloc`) kernel `func` declares.
-pub fn static_shared_bytes(ctx: &Context, func: OpId) -> i64 {
-    ctx.walk_collect(func)
-        .into_iter()
-        .filter_map(|op| {
-            let a = ctx.dyn_cast::<SharedAllocOp>(op)?;
-            let elem = ptr_parts(ctx, ctx.value_type(ctx.result(op, 0))).map_or(1, |(e, _)| elem_bytes(ctx, e) as i64);
-            Some(a.size(ctx).unwrap_or(0).max(0).saturating_mul(elem))
-        })
-        .fold(0i64, |a, b| a.saturating_add(b))
-}
-
 /// Runs the `mgpu.launch` op `op` with the host values of `host`.
 pub fn run_launch(host: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<()> {
     let launch = LaunchOp::dyn_cast(ctx, op).ok_or_else(|| op_error(ctx, op, "is not an 'mgpu.launch'"))?;
@@ -134,7 +122,7 @@ pub fn run_launch(host: &mut Machine, ctx: &Context, op: OpId) -> InterpResult<(
         return Err(op_error(ctx, op, format!("shared must be in 0..={MAX_SHARED_BYTES} bytes, got {shared}")));
     }
     // A GPU refuses a launch whose static and dynamic shared memory together pass the block's.
-    let statics = static_shared_bytes(ctx, f.0);
+    let statics = f.static_shared_bytes(ctx);
     if statics.saturating_add(shared) > MAX_SHARED_BYTES {
         return Err(op_error(
             ctx,

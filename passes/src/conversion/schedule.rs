@@ -2172,13 +2172,14 @@ pub fn choose_schedule(mapping: Mapping, shape: &NestShape, device: &Device, o: 
                 // lowering sizes it.
                 let staged = Schedule { staged_rows: 2, notes: Notes::default(), ..s.clone() };
                 let ring = staged.staged_bytes(shape);
+                let staged_cta = staged.row_fused_shared_bytes(shape);
                 if auto == 2
                     && two < one
                     && s.threads_per_row == 32
                     && o.rows_in_flight == 0
                     && o.staged_rows == 0
-                    && one * staged.row_fused_shared_bytes(shape) <= device.shared_mem_per_sm
-                    && staged.row_fused_shared_bytes(shape) <= cta_dynamic_room(device, shape, &staged)
+                    && one * staged_cta <= device.shared_mem_per_sm
+                    && staged_cta <= cta_dynamic_room(device, shape, &staged)
                 {
                     stage_heavy = true;
                     // Its loads held packed across the row reductions and its body emitted chunk

@@ -51,6 +51,14 @@ define_op! {
 }
 
 impl FuncOp {
+    /// Bytes of the static shared memory (`mgpu.shared_alloc`s) its body declares.
+    pub fn static_shared_bytes(self, ctx: &Context) -> i64 {
+        ctx.walk_collect(self.0)
+            .into_iter()
+            .filter_map(|op| ctx.dyn_cast::<super::SharedAllocOp>(op))
+            .fold(0i64, |a, s| a.saturating_add(s.bytes(ctx)))
+    }
+
     /// Whether it carries the `kernel` unit attribute.
     pub fn is_kernel(self, ctx: &Context) -> bool {
         self.kernel(ctx).is_some()

@@ -193,6 +193,18 @@ define_op! {
     }
 }
 
+impl SharedAllocOp {
+    /// Bytes of one element of its array (1 where its type is not a pointer).
+    pub fn elem_bytes(self, ctx: &Context) -> i64 {
+        ptr_parts(ctx, ctx.value_type(ctx.result(self.0, 0))).map_or(1, |(e, _)| elem_bytes(ctx, e) as i64)
+    }
+
+    /// Bytes of its array, `size` elements (none where `size` is missing or negative).
+    pub fn bytes(self, ctx: &Context) -> i64 {
+        self.size(ctx).unwrap_or(0).max(0).saturating_mul(self.elem_bytes(ctx))
+    }
+}
+
 define_op! {
     /// The launch's dynamic shared memory (`shared` bytes), viewed as elements of the
     /// pointer's type: `%d = mgpu.dynamic_shared : !mgpu.ptr<f32, 3>`.
@@ -644,7 +656,7 @@ fn verify_shared_alloc(ctx: &Context, op: OpId) -> VResult {
         _ => return Err(op_error(ctx, op, "requires a positive integer attribute 'size' (in elements)")),
     };
     // A block's static shared memory is at most 48 KiB (CUDA; more needs dynamic shared memory).
-    let elem = ptr_parts(ctx, ctx.value_type(ctx.result(op, 0))).map(|(e, _)| elem_bytes(ctx, e) as i64).unwrap_or(1);
+    let elem = SharedAllocOp(op).elem_bytes(ctx);
     match n.checked_mul(elem) {
         Some(bytes) if bytes <= MAX_STATIC_SHARED_BYTES => Ok(()),
         _ => Err(op_error(
