@@ -696,14 +696,23 @@ impl<'a> KernelBuilder<'a> {
         // The row buffers `x[i, j]` a warp (or a CTA per row) loads ahead
         // (rows_in_flight_per_warp = 2).
         let prefetch = if s.rows_in_flight_per_warp >= 2 { plan.inputs.clone() } else { Vec::new() };
-        // With them, the per-row scalar inputs (`rstd[i]`) whose loads all take one form: the
-        // row's compute waits on them as on its row (loaded in the row instead, they kept one
-        // latency a row with two rows in flight).
-        let ahead_scalars: Vec<RowScalar> = if prefetch.is_empty() {
-            Vec::new()
-        } else {
-            self.row_scalar_inputs(iv).0.into_iter().filter(|s| s.one_form).collect()
+        // With them, or with staged rows, the per-row scalar inputs (`rstd[i]`) whose loads all
+        // take one form, loaded a row ahead and carried (`scalars-ahead`): the row's compute
+        // waits on them as on its row. Loaded in the row instead, they kept one latency a row
+        // with two rows in flight, and in a ring's rows, which are in shared memory already,
+        // a load's whole latency (an L2 or DRAM round trip) before each row's first
+        // arithmetic.
+        // `depth` rows ahead: the loop carries each scalar of the next `depth` rows.
+        let depth = match self.opts.scalars_ahead {
+            Some(d) => d as usize,
+            None => usize::from(!prefetch.is_empty() || !staged.is_empty()),
         };
+        let ahead_scalars: Vec<RowScalar> = if depth > 0 {
+            self.row_scalar_inputs(iv).0.into_iter().filter(|s| s.one_form).collect()
+        } else {
+            Vec::new()
+        };
+        let n_ahead = ahead_scalars.len() * depth;
         // The row buffers staged through shared memory (staged_rows >= 2): a ring of
         // `staged_rows` row slots per row group, in the launch's dynamic shared memory.
         let ring_n = s.staged_rows.max(1) as i64;
@@ -798,15 +807,25 @@ impl<'a> KernelBuilder<'a> {
             let last = kb.ibin(Ix::Sub, rend, g.one);
             let mut carried = inits.clone();
             let mut widths = Vec::new();
-            if !prefetch.is_empty() {
+            if !prefetch.is_empty() || !ahead_scalars.is_empty() {
                 let first_row = kb.ibin(Ix::Min, start, last);
                 for &(b, elem) in &prefetch {
                     let vals = kb.load_fast_row(b, elem, &[first_row])?;
                     widths.push(vals.len());
                     carried.extend(vals);
                 }
-                for sc in &ahead_scalars {
-                    carried.push(kb.load_row_scalar(sc, first_row)?);
+                for d in 0..depth {
+                    let row = if d == 0 {
+                        first_row
+                    } else {
+                        let dc = kb.iconst(d as i64);
+                        let ahead = kb.ibin(Ix::Mul, dc, step);
+                        let row = kb.ibin(Ix::Add, start, ahead);
+                        kb.ibin(Ix::Min, row, last)
+                    };
+                    for sc in &ahead_scalars {
+                        carried.push(kb.load_row_scalar(sc, row)?);
+                    }
                 }
             }
             // A CTA (or cluster) per row: one barrier per reduction inside the loop
@@ -841,7 +860,7 @@ impl<'a> KernelBuilder<'a> {
                 kb.for_loop(start, rend, step, &carried, &mut |kb, i, cur| {
                     kb.start_fast_row(iv, i, &cur[..n_acc]);
                     let mut next_vals = Vec::new();
-                    if !prefetch.is_empty() {
+                    if !prefetch.is_empty() || !ahead_scalars.is_empty() {
                         let mut at = n_acc;
                         for (&(b, _), &w) in prefetch.iter().zip(&widths) {
                             kb.fs().rows.insert((b, vec![i]), cur[at..at + w].to_vec());
@@ -854,8 +873,19 @@ impl<'a> KernelBuilder<'a> {
                         for &(b, elem) in &prefetch {
                             next_vals.extend(kb.load_fast_row(b, elem, &[next])?);
                         }
+                        // The scalars of rows i + step .. i + (depth - 1) step move up one;
+                        // row i + depth step's are loaded.
+                        next_vals.extend_from_slice(&cur[at + ahead_scalars.len()..at + n_ahead]);
+                        let far = if depth == 1 {
+                            next
+                        } else {
+                            let dc = kb.iconst(depth as i64);
+                            let ahead = kb.ibin(Ix::Mul, dc, step);
+                            let far = kb.ibin(Ix::Add, i, ahead);
+                            kb.ibin(Ix::Min, far, last)
+                        };
                         for sc in &ahead_scalars {
-                            next_vals.push(kb.load_row_scalar(sc, next)?);
+                            next_vals.push(kb.load_row_scalar(sc, far)?);
                         }
                     }
                     let ring = if staged.is_empty() {
@@ -878,7 +908,7 @@ impl<'a> KernelBuilder<'a> {
                         Some(ring)
                     };
                     if parity {
-                        kb.slot_parity = Some(cur[n_acc + widths.iter().sum::<usize>() + ahead_scalars.len()]);
+                        kb.slot_parity = Some(cur[n_acc + widths.iter().sum::<usize>() + n_ahead]);
                     }
                     kb.fast_row(body, t, warp)?;
                     kb.fs().row_unis.clear();

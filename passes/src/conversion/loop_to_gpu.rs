@@ -212,6 +212,15 @@ pub struct LoopToGpuOptions {
     /// reduction instead of holding the f32 across it ([`super::remat_converts`]): fewer registers where the row
     /// is held through the row reduction. Off by default (a tuner knob).
     pub remat_converts: bool,
+    /// `scalars-ahead`: a register-resident row kernel loads each per-row scalar input
+    /// (`rstd[i]`, read at the row's index in one form) this many rows ahead and carries the
+    /// scalars of the rows between, so that a row's arithmetic does not wait on those loads.
+    /// `None` (`auto`, the default): one row ahead where the kernel keeps its next rows in
+    /// flight (`rows-in-flight=2`) or staged (`staged-rows`), none elsewhere; `Some(d)`: `d`
+    /// rows ahead in every row loop of the fast form (not packed rows, which load theirs by
+    /// the group), `Some(0)` loading them in the row (as before the forty-ninth session for
+    /// staged rows).
+    pub scalars_ahead: Option<u32>,
     /// `contract-fma`: every kernel gets `contract_fma`, so its f32 `mul`/`add`/`sub` are
     /// emitted without `.rn` and ptxas may fuse a multiply and an add into one `fma`.
     pub contract_fma: bool,
@@ -760,6 +769,13 @@ impl LoopToGpuOptions {
         let early_accumulates = o.bool("early-accumulates", false)?;
         let remat_converts = o.bool("remat-converts", false)?;
         let contract_fma = o.bool("contract-fma", false)?;
+        let scalars_ahead = match o.string("scalars-ahead", "auto").as_str() {
+            "auto" => None,
+            d => match d.parse::<u32>() {
+                Ok(d @ 0..=8) => Some(d),
+                _ => return Err(format!("option 'scalars-ahead' must be 'auto' or 0..8, got '{d}'")),
+            },
+        };
         let max_registers = o.usize("max-registers", 0)?;
         let max_registers = match u32::try_from(max_registers) {
             Ok(n @ (0 | 16..=255)) => n,
@@ -798,6 +814,7 @@ impl LoopToGpuOptions {
             min_ctas,
             remat_converts,
             contract_fma,
+            scalars_ahead,
             max_registers,
             exact_divisions,
             no_looped_vectors,
@@ -944,6 +961,11 @@ pub const OPTIONS: &[PassOptionInfo] = &[
         key: "remat-converts",
         help: "kernels widen a loaded bf16 to f32 again after each barrier or warp reduction instead of holding the f32 across it (the packed words stay in registers: fewer registers, the same results; a tuner knob; false still lets the heuristic take it for a heavy row it stages)",
         default: "false",
+    },
+    PassOptionInfo {
+        key: "scalars-ahead",
+        help: "register-resident row kernels load each per-row scalar input (rstd[i]) this many rows ahead and carry it, so that a row's arithmetic does not wait on its load: 0 (loaded in the row), 1..8 (every row loop of the form but packed rows), or auto (1 where the next rows are in flight or staged, else 0)",
+        default: "auto",
     },
     PassOptionInfo {
         key: "contract-fma",
