@@ -17,14 +17,17 @@
 #![warn(missing_docs)]
 
 mod copy;
+mod reserve;
 
 use std::ffi::{c_void, CString};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 
 use cudarc::driver::sys;
 use cudarc::driver::{result, CudaContext, DriverError};
 
 pub use copy::{CopyBandwidth, COPY_KERNEL_NAME, COPY_PTX};
+pub use reserve::{SmReservation, RESERVE_DEADLINE_S, RESERVE_KERNEL_NAME, RESERVE_PTX};
 
 /// Why a runtime call failed.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -174,6 +177,8 @@ enum LaunchKind {
 /// A CUDA device with its primary context; work goes to the default stream.
 pub struct Gpu {
     ctx: Arc<CudaContext>,
+    /// SMs held by a live [`SmReservation`] (0: none).
+    reserved: AtomicU32,
 }
 
 impl std::fmt::Debug for Gpu {
@@ -201,7 +206,7 @@ impl Gpu {
                 )));
             }
             let ctx = CudaContext::new(device_ordinal).map_err(|e| cuda_err("cuDevicePrimaryCtxRetain", e, ""))?;
-            Ok(Gpu { ctx })
+            Ok(Gpu { ctx, reserved: AtomicU32::new(0) })
         })
     }
 
@@ -220,12 +225,28 @@ impl Gpu {
         self.ctx.name().map_err(|e| cuda_err("cuDeviceGetName", e, ""))
     }
 
-    /// The number of streaming multiprocessors.
+    /// The number of streaming multiprocessors work may run on: the device's, less those a
+    /// live [`SmReservation`] holds.
     pub fn sm_count(&self) -> Result<u32> {
+        Ok(self.total_sm_count()? - self.reserved_sms())
+    }
+
+    /// The device's streaming multiprocessors, reserved or not.
+    pub fn total_sm_count(&self) -> Result<u32> {
+        self.attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+    }
+
+    /// The SMs a live [`SmReservation`] holds (0: none).
+    pub fn reserved_sms(&self) -> u32 {
+        self.reserved.load(Ordering::SeqCst)
+    }
+
+    /// A device attribute.
+    fn attribute(&self, attr: sys::CUdevice_attribute) -> Result<u32> {
         self.ctx
-            .attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
-            .map(|n| n as u32)
-            .map_err(|e| cuda_err("cuDeviceGetAttribute(MULTIPROCESSOR_COUNT)", e, ""))
+            .attribute(attr)
+            .map(|n| n.max(0) as u32)
+            .map_err(|e| cuda_err(&format!("cuDeviceGetAttribute({attr:?})"), e, ""))
     }
 
     /// The compute capability, e.g. `(9, 0)`.
@@ -527,7 +548,9 @@ impl Gpu {
         unsafe { sys::cuOccupancyMaxActiveClusters(&mut n, f, &cfg) }
             .result()
             .map_err(|e| cuda_err("cuOccupancyMaxActiveClusters", e, format!("kernel '{name}'")))?;
-        Ok(n.max(0) as u32 * cluster)
+        // The occupancy API counts every SM: scaled to those not reserved.
+        let (total, free) = (self.total_sm_count()?.max(1), self.sm_count()?);
+        Ok(n.max(0) as u32 * free / total * cluster)
     }
 
     /// [`Gpu::resident_blocks`] of a function already looked up and opted in.
@@ -639,9 +662,16 @@ impl Gpu {
         Ok(grid)
     }
 
-    /// Waits for all work; reports the error of a kernel that failed asynchronously.
+    /// Waits for all work (while SMs are reserved, all work of the default stream: not the
+    /// spinning kernel); reports the error of a kernel that failed asynchronously.
     pub fn synchronize(&self) -> Result<()> {
         self.bind()?;
+        if self.reserved_sms() > 0 {
+            // SAFETY: the legacy default stream.
+            return unsafe { sys::cuStreamSynchronize(std::ptr::null_mut()) }
+                .result()
+                .map_err(|e| cuda_err("cuStreamSynchronize", e, "a kernel launched earlier failed"));
+        }
         result::ctx::synchronize().map_err(|e| cuda_err("cuCtxSynchronize", e, "a kernel launched earlier failed"))
     }
 

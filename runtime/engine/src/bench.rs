@@ -100,6 +100,11 @@ pub struct BenchConfig {
     /// PTX to load for the fused program instead of emitting it, with its file name
     /// (another backend's PTX of the same lowering, checked to have the same kernels).
     pub fused_ptx: Option<(String, String)>,
+    /// SMs held by a spinning kernel for the whole run (`morf_runtime::SmReservation`), so
+    /// that the copy kernel and the programs run on the others: a device with that much more
+    /// DRAM bandwidth per SM, emulated (0: none). The pipelines compile for the device they
+    /// name: pass `device=sms=N` to their passes for the SMs left.
+    pub reserve_sms: u32,
 }
 
 impl BenchConfig {
@@ -123,6 +128,7 @@ impl BenchConfig {
             call_timing: CallTiming::Pipelined,
             tuning: crate::tuning::TuningSource::Builtin,
             fused_ptx: None,
+            reserve_sms: 0,
         }
     }
 
@@ -797,8 +803,15 @@ pub fn run_bench_with_phases(
     let function = morf_ir::builtin::symbol_name(&rctx, rfunc).unwrap_or("?").to_string();
     phase(None, "device".into());
     let gpu = Gpu::new(config.device).map_err(gpu_err)?;
-    let device = gpu.device_name().map_err(gpu_err)?;
+    let mut device = gpu.device_name().map_err(gpu_err)?;
+    let reservation = match config.reserve_sms {
+        0 => None,
+        k => Some(gpu.reserve_sms(k).map_err(gpu_err)?),
+    };
     let sm_count = gpu.sm_count().map_err(gpu_err)?;
+    if let Some(r) = &reservation {
+        device = format!("{device} ({} of {} SMs reserved)", r.sms(), sm_count + r.sms());
+    }
     log(&format!("morf {} (commit {}); device: {device} ({sm_count} SMs)", crate::VERSION, crate::BUILD_COMMIT));
     let device_key = DeviceKey::of(&gpu).map_err(gpu_err)?;
 
@@ -1037,6 +1050,9 @@ pub fn run_bench_with_phases(
             unfused: u,
             tuning: tuning_notes,
         });
+    }
+    if let Some(r) = reservation {
+        r.release().map_err(gpu_err)?;
     }
     Ok(BenchReport {
         device,

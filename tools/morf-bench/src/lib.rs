@@ -86,6 +86,13 @@ pub struct Cli {
     /// (`// morf.lowering:`, docs/target-ptx.md).
     #[arg(long, value_name = "FILE")]
     pub ptx: Option<PathBuf>,
+    /// Hold this many SMs with a spinning kernel for the whole run, so that the copy kernel
+    /// and the programs run on the others: a device with more DRAM bandwidth per SM,
+    /// emulated (an H100 with 40 of its 132 reserved moves as many bytes per SM cycle as an
+    /// H200). The pipelines compile for the device they name: give their passes
+    /// `device=sms=N` for the SMs left (docs/perf.md, "Method").
+    #[arg(long, value_name = "SMS", default_value_t = 0)]
+    pub reserve_sms: u32,
 }
 
 /// Parses a command line (`argv[0]` first) and checks the values clap cannot.
@@ -129,6 +136,7 @@ pub fn bench_config(cli: &Cli) -> Result<BenchConfig, String> {
             )),
             None => None,
         },
+        reserve_sms: cli.reserve_sms,
     })
 }
 
