@@ -814,6 +814,9 @@ impl Module {
 
 impl Drop for Module {
     fn drop(&mut self) {
+        if reserve::defer(reserve::Deferred::Unload(self.raw as usize)) {
+            return;
+        }
         let _ = self.ctx.bind_to_thread();
         // SAFETY: loaded by us, unloaded once.
         let _ = unsafe { result::module::unload(self.raw) };
@@ -850,6 +853,9 @@ impl DeviceBuffer {
 
 impl Drop for DeviceBuffer {
     fn drop(&mut self) {
+        if reserve::defer(reserve::Deferred::Free(self.ptr)) {
+            return;
+        }
         let _ = self.ctx.bind_to_thread();
         // SAFETY: allocated by us, freed once. cuMemFree waits for pending work using it.
         let _ = unsafe { result::free_sync(self.ptr) };

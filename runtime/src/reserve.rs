@@ -14,6 +14,7 @@
 //! [`Gpu::synchronize`] waits for the default stream only.
 
 use std::sync::atomic::Ordering;
+use std::sync::Mutex;
 
 use cudarc::driver::{result, sys};
 
@@ -67,6 +68,34 @@ $L__done:
 	ret;
 }
 "#;
+
+/// A free or a module unload held back while SMs are reserved: `cuMemFree` and
+/// `cuModuleUnload` wait for every stream of the context, the spinning one too, so they are
+/// done when the reservation ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Deferred {
+    /// A device pointer to free.
+    Free(sys::CUdeviceptr),
+    /// A module handle (as an address) to unload.
+    Unload(usize),
+}
+
+/// `Some` (the held-back work) while a reservation lives.
+static DEFERRED: Mutex<Option<Vec<Deferred>>> = Mutex::new(None);
+
+/// Holds `d` back if SMs are reserved (true), else leaves it to the caller (false).
+pub(crate) fn defer(d: Deferred) -> bool {
+    match DEFERRED.lock() {
+        Ok(mut g) => match g.as_mut() {
+            Some(v) => {
+                v.push(d);
+                true
+            }
+            None => false,
+        },
+        Err(_) => false,
+    }
+}
 
 /// How long the reserving CTAs spin at most (a program that hung beside them is freed).
 pub const RESERVE_DEADLINE_S: u64 = 600;
@@ -131,6 +160,9 @@ impl Gpu {
         .result()
         .map_err(|e| cuda_err("cuLaunchKernel", e, format!("kernel '{RESERVE_KERNEL_NAME}'")))?;
         self.reserved.store(sms, Ordering::SeqCst);
+        if let Ok(mut g) = DEFERRED.lock() {
+            *g = Some(Vec::new());
+        }
         // Every reserving CTA resident before the reservation counts: polled through
         // synchronous reads on the default stream, which do not wait for the spinning one.
         let t0 = std::time::Instant::now();
@@ -179,6 +211,19 @@ impl SmReservation<'_> {
         // SAFETY: as above; nothing is queued on it any more.
         unsafe { sys::cuStreamDestroy_v2(self.stream) };
         self.gpu.reserved.store(0, Ordering::SeqCst);
+        let held = DEFERRED.lock().ok().and_then(|mut g| g.take()).unwrap_or_default();
+        for d in held {
+            match d {
+                // SAFETY: each was allocated (or loaded) by this crate and dropped once,
+                // which held it back instead of freeing it.
+                Deferred::Free(p) => unsafe {
+                    let _ = result::free_sync(p);
+                },
+                Deferred::Unload(m) => unsafe {
+                    let _ = result::module::unload(m as sys::CUmodule);
+                },
+            }
+        }
         set?;
         waited?;
         let bytes = self.gpu.download(&self.flag)?;

@@ -6,6 +6,9 @@
 # reservation, against the H200 figures of the fortieth session (docs/perf.md, "Where the
 # issue 11 rows stand"). Then LayerNorm 65536 x 1024 with its scalars 0, 1 and 2 rows ahead
 # under the reservation, two rounds. Round 1 of the emulated LayerNorm entry checked.
+# (Its first run hung with the build of 4a6e0b0: `cuMemFree` waits for every stream, the
+# spinning one too; the runtime now holds frees and module unloads back until the
+# reservation ends. The script stops after the first emulated run if that one fails.)
 #   OUT=$OUT bash docs/perf-data/2026-12-08/issue11-s49/call2.sh
 DEADLINE=${DEADLINE:-400} . tools/scripts/device-call.sh
 echo "device $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" >> "$S"
@@ -18,6 +21,7 @@ pair() {
 }
 l1k="contract-fma=true interleave-splits=true rows-in-flight=2 staged-rows=4"
 pair ln1k $ln M=65536,N=1024 partials=92 "$l1k" partials=132 "$l1k"
+grep -q "ln1k-emu rc=0" "$S" || { finish; exit 1; }
 r1k="chunk-major=true contract-fma=true interleave-splits=true min-ctas=2 reload=false remat-converts=true rows-in-flight=1 staged-rows=1"
 pair rms1k $rms M=65536,N=1024 "partials=resident splits=32" "$r1k grid=736" "partials=resident splits=32" "$r1k grid=1056"
 pair ln4k $ln M=32768,N=4096 partials=0 "min-ctas=none staged-rows=2" partials=0 "min-ctas=none staged-rows=2"
