@@ -6,7 +6,7 @@
 # reservation, against the H200 figures of the fortieth session (docs/perf.md, "Where the
 # issue 11 rows stand"). Then LayerNorm 65536 x 1024 with its scalars 0, 1 and 2 rows ahead
 # under the reservation, two rounds. Round 1 of the emulated LayerNorm entry checked.
-# (Its first run hung with the build of 4a6e0b0: `cuMemFree` waits for every stream, the
+# (Its first run hung with the build of f4df6b2 (its results: `call2-hung/`): `cuMemFree` waits for every stream, the
 # spinning one too; the runtime now holds frees and module unloads back until the
 # reservation ends. The script stops after the first emulated run if that one fails.)
 #   OUT=$OUT bash docs/perf-data/2026-12-08/issue11-s49/call2.sh
