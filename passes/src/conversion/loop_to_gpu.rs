@@ -215,11 +215,11 @@ pub struct LoopToGpuOptions {
     /// `scalars-ahead`: a register-resident row kernel loads each per-row scalar input
     /// (`rstd[i]`, read at the row's index in one form) this many rows ahead and carries the
     /// scalars of the rows between, so that a row's arithmetic does not wait on those loads.
-    /// `None` (`auto`, the default): one row ahead where the kernel keeps its next rows in
-    /// flight (`rows-in-flight=2`) or staged (`staged-rows`), none elsewhere; `Some(d)`: `d`
-    /// rows ahead in every row loop of the fast form (not packed rows, which load theirs by
-    /// the group), `Some(0)` loading them in the row (as before the forty-ninth session for
-    /// staged rows).
+    /// `None` (`auto`, the default): one row ahead where the kernel keeps its next row in
+    /// flight (`rows-in-flight=2`), none elsewhere (staged rows: on an H100 one row ahead
+    /// measured 0.4% faster to 7% slower, forty-ninth session); `Some(d)`: `d` rows ahead in
+    /// every row loop of the fast form (not packed rows, which load theirs by the group),
+    /// `Some(0)` loading them in the row. A tuner knob.
     pub scalars_ahead: Option<u32>,
     /// `contract-fma`: every kernel gets `contract_fma`, so its f32 `mul`/`add`/`sub` are
     /// emitted without `.rn` and ptxas may fuse a multiply and an add into one `fma`.
@@ -964,7 +964,7 @@ pub const OPTIONS: &[PassOptionInfo] = &[
     },
     PassOptionInfo {
         key: "scalars-ahead",
-        help: "register-resident row kernels load each per-row scalar input (rstd[i]) this many rows ahead and carry it, so that a row's arithmetic does not wait on its load: 0 (loaded in the row), 1..8 (every row loop of the form but packed rows), or auto (1 where the next rows are in flight or staged, else 0)",
+        help: "register-resident row kernels load each per-row scalar input (rstd[i]) this many rows ahead and carry it, so that a row's arithmetic does not wait on its load: 0 (loaded in the row), 1..8 (every row loop of the form but packed rows), or auto (1 where the next row is in flight, else 0; a tuner knob)",
         default: "auto",
     },
     PassOptionInfo {
