@@ -242,3 +242,21 @@ impl Drop for SmReservation<'_> {
         let _ = self.finish();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reserve_ptx_declares_its_entry() {
+        assert!(RESERVE_PTX.contains(&format!(".visible .entry {RESERVE_KERNEL_NAME}(")));
+        // Every register used is declared: %r1..%r3, %rd1..%rd5, %p1..%p2.
+        assert!(RESERVE_PTX.contains("%r<4>") && RESERVE_PTX.contains("%rd<6>") && RESERVE_PTX.contains("%p<3>"));
+    }
+
+    #[test]
+    fn deferral_only_while_reserved() {
+        // No reservation in this test binary's unit tests: nothing is held back.
+        assert!(!defer(Deferred::Free(0)));
+    }
+}

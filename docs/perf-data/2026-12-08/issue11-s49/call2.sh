@@ -14,6 +14,10 @@ DEADLINE=${DEADLINE:-400} . tools/scripts/device-call.sh
 echo "device $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" >> "$S"
 ln=examples/layernorm_bwd.mlir rms=examples/rmsnorm_bwd.mlir
 d=device=sms=92
+# runtime/tests/reserve.rs, built here (`cargo test --release -p morf-runtime --test reserve
+# --no-run`) and copied to .device-bin/reserve-test.
+[ -x .device-bin/reserve-test ] && { timeout 60 .device-bin/reserve-test > "$OUT/logs/reserve-test.txt" 2>&1;
+  echo "reserve-test rc=$?: $(grep -o 'test result.*' "$OUT/logs/reserve-test.txt")" >> "$S"; }
 # label file sizes fuse-opts(92 SMs) lower-opts(92 SMs) fuse-opts(132) lower-opts(132)
 pair() {
   bench_pipeline "$1-emu" "$2" "$3" "$4 $d" "$5 $d" --runs 100 --no-check --reserve-sms 40
