@@ -13,7 +13,8 @@
 //!
 //! All work goes to the legacy default stream, so launches, copies and events are ordered
 //! in program order; [`Gpu::synchronize`] waits for all of it and reports errors of
-//! kernels that failed asynchronously.
+//! kernels that failed asynchronously. The one exception is the spinning kernel of
+//! [`Gpu::reserve_sms`], on a stream of its own (module `reserve`).
 #![warn(missing_docs)]
 
 mod copy;
