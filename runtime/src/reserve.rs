@@ -97,8 +97,9 @@ pub(crate) fn defer(d: Deferred) -> bool {
     }
 }
 
-/// How long the reserving CTAs spin at most (a program that hung beside them is freed).
-pub const RESERVE_DEADLINE_S: u64 = 600;
+/// How long the reserving CTAs spin at most (a program that hung beside them is freed, and
+/// the reservation's release reports it).
+pub const RESERVE_DEADLINE_S: u64 = 120;
 
 /// SMs held by a spinning kernel ([`Gpu::reserve_sms`]); dropping it (or [`SmReservation::release`])
 /// sets the flag, waits for the kernel and gives the SMs back.

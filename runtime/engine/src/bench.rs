@@ -100,10 +100,11 @@ pub struct BenchConfig {
     /// PTX to load for the fused program instead of emitting it, with its file name
     /// (another backend's PTX of the same lowering, checked to have the same kernels).
     pub fused_ptx: Option<(String, String)>,
-    /// SMs held by a spinning kernel for the whole run (`morf_runtime::SmReservation`), so
-    /// that the copy kernel and the programs run on the others: a device with that much more
-    /// DRAM bandwidth per SM, emulated (0: none). The pipelines compile for the device they
-    /// name: pass `device=sms=N` to their passes for the SMs left.
+    /// SMs held by a spinning kernel (`morf_runtime::SmReservation`) through every timing
+    /// phase (the copy kernels', each program's), so that the timed work runs on the others:
+    /// a device with that much more DRAM bandwidth per SM, emulated (0: none). Compiles,
+    /// uploads, checks and first calls run with every SM. The pipelines compile for the
+    /// device they name: pass `device=sms=N` to their passes for the SMs left.
     pub reserve_sms: u32,
 }
 
@@ -682,6 +683,22 @@ impl From<EngineError> for BenchError {
     }
 }
 
+/// Runs `f` (a timing phase) with `sms` SMs held by `morf_runtime::SmReservation` (none: as
+/// is), released after it whether it failed or not; `f`'s error comes first. A phase at a
+/// time, so that what happens between phases (compiles, uploads, checks, frees) runs with
+/// every SM and nothing waits on the spinning kernel.
+fn reserved<T>(gpu: &Gpu, sms: u32, f: impl FnOnce() -> Result<T, BenchError>) -> Result<T, BenchError> {
+    if sms == 0 {
+        return f();
+    }
+    let r = gpu.reserve_sms(sms).map_err(gpu_err)?;
+    let out = f();
+    let released = r.release();
+    let v = out?;
+    released.map_err(gpu_err)?;
+    Ok(v)
+}
+
 pub(crate) fn gpu_err(e: RuntimeError) -> BenchError {
     match e {
         RuntimeError::NoCuda(m) => BenchError::Skipped(m),
@@ -804,19 +821,24 @@ pub fn run_bench_with_phases(
     phase(None, "device".into());
     let gpu = Gpu::new(config.device).map_err(gpu_err)?;
     let mut device = gpu.device_name().map_err(gpu_err)?;
-    let reservation = match config.reserve_sms {
-        0 => None,
-        k => Some(gpu.reserve_sms(k).map_err(gpu_err)?),
-    };
-    let sm_count = gpu.sm_count().map_err(gpu_err)?;
-    if let Some(r) = &reservation {
-        device = format!("{device} ({} of {} SMs reserved)", r.sms(), sm_count + r.sms());
+    let mut sm_count = gpu.sm_count().map_err(gpu_err)?;
+    let k = config.reserve_sms;
+    if k > 0 {
+        if k >= sm_count {
+            return Err(BenchError::Run(EngineError::Other(format!(
+                "--reserve-sms {k}: the device has {sm_count} SMs; at least one must be left"
+            ))));
+        }
+        device = format!("{device} ({k} of {sm_count} SMs reserved)");
+        sm_count -= k;
     }
     log(&format!("morf {} (commit {}); device: {device} ({sm_count} SMs)", crate::VERSION, crate::BUILD_COMMIT));
     let device_key = DeviceKey::of(&gpu).map_err(gpu_err)?;
 
     phase(None, "copy kernel".into());
-    let cb = gpu.measure_copy_bandwidth(config.copy_bytes, config.warmup, config.runs).map_err(gpu_err)?;
+    let cb = reserved(&gpu, k, || {
+        gpu.measure_copy_bandwidth(config.copy_bytes, config.warmup, config.runs).map_err(gpu_err)
+    })?;
     let copy = CopyFigures { bytes: cb.bytes, median_us: cb.median_us, tb_per_s: cb.tb_per_s() };
     log(&format!("copy: {} bytes in {:.1} us = {:.3} TB/s", copy.bytes, copy.median_us, copy.tb_per_s));
 
@@ -965,8 +987,9 @@ pub fn run_bench_with_phases(
                 Some(d) => d,
                 None => prog.upload_args(&mut prog.executor(&gpu), &args)?,
             };
-            let (median_us, min_us, launches) =
-                time_program_on(&gpu, prog, &dev_args, config.warmup, config.runs, config.call_timing)?;
+            let (median_us, min_us, launches) = reserved(&gpu, k, || {
+                Ok(time_program_on(&gpu, prog, &dev_args, config.warmup, config.runs, config.call_timing)?)
+            })?;
             log(&format!(
                 "{shape} {label}: median {median_us:.1} us over {} runs ({launches} launches per call; timed in {:.1} s)",
                 config.runs,
@@ -974,14 +997,14 @@ pub fn run_bench_with_phases(
             ));
             let kernels = if config.per_kernel {
                 phase(&format!("{label}: per-kernel timing"));
-                let k = time_kernels_on(&gpu, prog, &dev_args, config.warmup, config.runs)?;
-                for (i, k) in k.iter().enumerate() {
+                let kt = reserved(&gpu, k, || Ok(time_kernels_on(&gpu, prog, &dev_args, config.warmup, config.runs)?))?;
+                for (i, k) in kt.iter().enumerate() {
                     log(&format!(
                         "{shape} {label}: launch {i} @{} (grid {}, block {}, shared {}): median {:.1} us",
                         k.kernel, k.grid, k.block, k.shared_bytes, k.median_us
                     ));
                 }
-                Some(k)
+                Some(kt)
             } else {
                 None
             };
@@ -1030,9 +1053,10 @@ pub fn run_bench_with_phases(
             None => None,
         };
         phase("same-bytes copy: timing");
-        let same = gpu
-            .measure_copy_flushed((fb / 2) as usize, config.warmup, config.runs, crate::timing::L2_FLUSH_BYTES)
-            .map_err(gpu_err)?;
+        let same = reserved(&gpu, k, || {
+            gpu.measure_copy_flushed((fb / 2) as usize, config.warmup, config.runs, crate::timing::L2_FLUSH_BYTES)
+                .map_err(gpu_err)
+        })?;
         log(&format!(
             "{shape} copy of the floor's {} bytes: {:.1} us ({:.1}% of the floor)",
             2 * same.bytes,
@@ -1050,9 +1074,6 @@ pub fn run_bench_with_phases(
             unfused: u,
             tuning: tuning_notes,
         });
-    }
-    if let Some(r) = reservation {
-        r.release().map_err(gpu_err)?;
     }
     Ok(BenchReport {
         device,

@@ -86,8 +86,8 @@ pub struct Cli {
     /// (`// morf.lowering:`, docs/target-ptx.md).
     #[arg(long, value_name = "FILE")]
     pub ptx: Option<PathBuf>,
-    /// Hold this many SMs with a spinning kernel for the whole run, so that the copy kernel
-    /// and the programs run on the others: a device with more DRAM bandwidth per SM,
+    /// Hold this many SMs with a spinning kernel through each timing phase, so that the copy
+    /// kernel and the programs run on the others: a device with more DRAM bandwidth per SM,
     /// emulated (an H100 with 40 of its 132 reserved moves as many bytes per SM cycle as an
     /// H200). The pipelines compile for the device they name: give their passes
     /// `device=sms=N` for the SMs left (docs/perf.md, "Method").
