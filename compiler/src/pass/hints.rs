@@ -137,32 +137,40 @@ impl PassRegistry {
 /// sets `size-hints` keeps it (the explicit option wins); a pass whose option text does not
 /// parse is left alone (building it reports the error).
 pub fn apply_size_hints(text: &mut PipelineText, reg: &PassRegistry, hints: &SizeHints) -> HintsApplied {
+    apply_pass_option(text, reg, SIZE_HINTS_OPTION, &hints.to_string())
+}
+
+/// Gives option `key=value` to every pass of `text` that declares the option `key`, at any
+/// nesting depth, as [`apply_size_hints`] gives size hints: a pass whose option text already
+/// sets `key` keeps it, and one whose option text does not parse is left alone. (`morf-bench
+/// --reserve-sms` gives `device=sms=N` this way.)
+pub fn apply_pass_option(text: &mut PipelineText, reg: &PassRegistry, key: &str, value: &str) -> HintsApplied {
     let elements = match text {
         PipelineText::Anchored { elements, .. } => elements,
         PipelineText::Bare(elements) => elements,
     };
     let mut done = HintsApplied::default();
-    apply_to(elements, reg, &hints.to_string(), &mut done);
+    apply_to(elements, reg, key, value, &mut done);
     done
 }
 
-fn apply_to(elements: &mut [PipelineElement], reg: &PassRegistry, value: &str, done: &mut HintsApplied) {
+fn apply_to(elements: &mut [PipelineElement], reg: &PassRegistry, key: &str, value: &str, done: &mut HintsApplied) {
     for e in elements {
         match e {
-            PipelineElement::Nested { elements, .. } => apply_to(elements, reg, value, done),
+            PipelineElement::Nested { elements, .. } => apply_to(elements, reg, key, value, done),
             PipelineElement::Pass { name, options } => {
-                if !reg.takes_size_hints(name) {
+                if !reg.get(name).is_some_and(|p| p.options.iter().any(|o| o.key == key)) {
                     continue;
                 }
                 let Ok(parsed) = PassOptions::parse(options) else { continue };
-                if parsed.get(SIZE_HINTS_OPTION).is_some() {
+                if parsed.get(key).is_some() {
                     done.explicit += 1;
                     continue;
                 }
                 *options = if options.trim().is_empty() {
-                    format!("{SIZE_HINTS_OPTION}={value}")
+                    format!("{key}={value}")
                 } else {
-                    format!("{SIZE_HINTS_OPTION}={value} {options}")
+                    format!("{key}={value} {options}")
                 };
                 done.given += 1;
             }
@@ -237,6 +245,14 @@ mod tests {
         // An explicitly empty option also wins (no hints for that pass).
         let (text, _) = hinted("fuse{size-hints=}", "M=7");
         assert_eq!(text, "fuse{size-hints=}");
+    }
+
+    #[test]
+    fn any_declared_option_is_given_the_same_way() {
+        let mut p = parse_pipeline("builtin.module(plain,fuse{threads=4},to-gpu)").unwrap();
+        let done = apply_pass_option(&mut p, &registry(), "threads", "64");
+        assert_eq!(p.to_string(), "builtin.module(plain,fuse{threads=4},to-gpu{threads=64})");
+        assert_eq!(done, HintsApplied { given: 1, explicit: 1 });
     }
 
     #[test]

@@ -22,7 +22,9 @@ use crate::builtin::op_error;
 use crate::context::{Context, OpId};
 use crate::diag::Diagnostic;
 
-pub use hints::{apply_size_hints, module_size_hints, HintsApplied, SizeHints, SIZE_HINTS_ATTR, SIZE_HINTS_OPTION};
+pub use hints::{
+    apply_pass_option, apply_size_hints, module_size_hints, HintsApplied, SizeHints, SIZE_HINTS_ATTR, SIZE_HINTS_OPTION,
+};
 pub use pipeline::{parse_pipeline, PipelineElement, PipelineText};
 
 /// A pass failed; its diagnostic has the details.

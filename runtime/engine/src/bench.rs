@@ -52,7 +52,9 @@ use morf_ir::interp::RtValue;
 use morf_ir::{Context, OpId, TypeData};
 use morf_runtime::{Gpu, RuntimeError};
 
-use crate::compile::{compile_for_gpu, exec_err, lower_for_gpu, runtime_err, GpuProgram, KernelResource};
+use crate::compile::{
+    compile_for_gpu, exec_err, lower_for_gpu, pipeline_with_option, runtime_err, GpuProgram, KernelResource,
+};
 use crate::gpu_exec::DevValue;
 use crate::timing::{time_kernels_on, time_program_on, CallTiming, KernelTiming};
 use crate::tuning::{pipeline_for_compile, DeviceKey, ProgramRef};
@@ -103,8 +105,8 @@ pub struct BenchConfig {
     /// SMs held by a spinning kernel (`morf_runtime::SmReservation`) through every timing
     /// phase (the copy kernels', each program's), so that the timed work runs on the others:
     /// a device with that much more DRAM bandwidth per SM, emulated (0: none). Compiles,
-    /// uploads, checks and first calls run with every SM. The pipelines compile for the
-    /// device they name: pass `device=sms=N` to their passes for the SMs left.
+    /// uploads, checks and first calls run with every SM. Every pass of the pipelines that
+    /// takes a `device` option and sets none gets `device=sms=N` for the N SMs left.
     pub reserve_sms: u32,
 }
 
@@ -891,6 +893,9 @@ pub fn run_bench_with_phases(
                 log(&format!("{shape} {label}: {n}"));
                 tuning_notes.push(format!("{label}: {n}"));
             }
+            // With SMs reserved, the lowering plans for the SMs left (an explicit `device`
+            // option of a pass wins).
+            let p = if k > 0 { pipeline_with_option(&p, "device", &format!("sms={sm_count}"))? } else { p };
             Ok((p, h))
         };
         let (fused_pipeline, fused_hints) = tuned(&config.fused_pipeline, "fused")?;

@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 
 use morf_ir::interp::RtValue;
 use morf_ir::pass::{
-    apply_size_hints, module_size_hints, parse_pipeline, Instrumentation, PassManager, PassRegistry, SizeHints,
+    apply_pass_option, apply_size_hints, module_size_hints, parse_pipeline, Instrumentation, PassManager, PassRegistry,
+    SizeHints,
 };
 use morf_ir::{Context, OpId};
 use morf_passes::target::ptx::relief::{self, SpillRelief};
@@ -56,6 +57,22 @@ pub fn pipeline_with_hints(text: &str, hints: &str) -> String {
         }
         _ => text.to_string(),
     }
+}
+
+/// Pipeline `pipeline` (a registered name or a textual pipeline) as text, with option
+/// `key=value` given to every pass of it that declares `key` and does not set it
+/// ([`morf_ir::pass::apply_pass_option`]). A name that is not registered (text without
+/// parentheses), or text that does not parse, is an error.
+pub fn pipeline_with_option(pipeline: &str, key: &str, value: &str) -> Result<String, EngineError> {
+    let reg = pass_registry();
+    let source = match reg.pipeline(pipeline) {
+        Some(p) => p.text,
+        None if pipeline.contains('(') => pipeline,
+        None => return Err(EngineError::Other(format!("no pipeline named '{pipeline}' is registered"))),
+    };
+    let mut p = parse_pipeline(source).map_err(|e| EngineError::Other(format!("pipeline '{pipeline}': {e}")))?;
+    apply_pass_option(&mut p, &reg, key, value);
+    Ok(p.to_string())
 }
 
 /// The size hints a compile of `module` uses, by precedence: `explicit` (a flag, an
@@ -767,7 +784,7 @@ mod tests {
 
 #[cfg(test)]
 mod hint_tests {
-    use super::{new_context, pipeline_with_hints, resolve_size_hints};
+    use super::{new_context, pipeline_with_hints, pipeline_with_option, resolve_size_hints};
     use crate::bind::load_module;
     use crate::EngineError;
 
@@ -800,5 +817,18 @@ mod hint_tests {
             "builtin.module(lower-tensor-to-loop,fuse-mixed-reductions{size-hints=M=7,N=100},canonicalize,\
 lower-loop-to-gpu{size-hints=M=7,N=100 threads=128})"
         );
+    }
+
+    #[test]
+    fn a_device_override_reaches_the_passes_that_take_one() {
+        // `morf-bench --reserve-sms`: the `gpu` pipeline's fusion and lowering plan for the
+        // SMs left; an explicit `device` option wins.
+        let p = pipeline_with_option("gpu", "device", "sms=92").unwrap();
+        assert!(p.contains("fuse-mixed-reductions{device=sms=92 partials=resident}"), "{p}");
+        assert!(p.contains("lower-loop-to-gpu{device=sms=92}"), "{p}");
+        assert!(!p.contains("canonicalize{"), "{p}");
+        let p = pipeline_with_option("builtin.module(lower-loop-to-gpu{device=sms=8})", "device", "sms=92").unwrap();
+        assert_eq!(p, "builtin.module(lower-loop-to-gpu{device=sms=8})");
+        assert!(pipeline_with_option("no-such-pipeline", "device", "sms=92").is_err());
     }
 }

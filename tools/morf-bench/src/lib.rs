@@ -89,8 +89,9 @@ pub struct Cli {
     /// Hold this many SMs with a spinning kernel through each timing phase, so that the copy
     /// kernel and the programs run on the others: a device with more DRAM bandwidth per SM,
     /// emulated (an H100 with 40 of its 132 reserved moves as many bytes per SM cycle as an
-    /// H200). The pipelines compile for the device they name: give their passes
-    /// `device=sms=N` for the SMs left (docs/perf.md, "Method").
+    /// H200). Every pass of the pipelines that takes a `device` option and sets none gets
+    /// `device=sms=N` for the N SMs left; scale a schedule's own per-SM counts
+    /// (`partials=132`, `grid=1056`) yourself (docs/perf.md, "Method").
     #[arg(long, value_name = "SMS", default_value_t = 0)]
     pub reserve_sms: u32,
 }
