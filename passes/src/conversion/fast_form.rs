@@ -815,14 +815,7 @@ impl<'a> KernelBuilder<'a> {
                     carried.extend(vals);
                 }
                 for d in 0..depth {
-                    let row = if d == 0 {
-                        first_row
-                    } else {
-                        let dc = kb.iconst(d as i64);
-                        let ahead = kb.ibin(Ix::Mul, dc, step);
-                        let row = kb.ibin(Ix::Add, start, ahead);
-                        kb.ibin(Ix::Min, row, last)
-                    };
+                    let row = if d == 0 { first_row } else { kb.row_ahead(start, d as i64, step, last) };
                     for sc in &ahead_scalars {
                         carried.push(kb.load_row_scalar(sc, row)?);
                     }
@@ -843,10 +836,7 @@ impl<'a> KernelBuilder<'a> {
                 // The group's first rows into its ring (clamped to the split's last row:
                 // copies past it are never read), one copy group per row.
                 for r in 0..ring_n {
-                    let ahead = kb.iconst(r);
-                    let ahead = kb.ibin(Ix::Mul, ahead, step);
-                    let row = kb.ibin(Ix::Add, start, ahead);
-                    let row = kb.ibin(Ix::Min, row, last);
+                    let row = kb.row_ahead(start, r, step, last);
                     let ring = kb.iconst(r);
                     kb.stage_row(staged, &smem, row, ring, (slot, slots))?;
                 }
@@ -876,14 +866,7 @@ impl<'a> KernelBuilder<'a> {
                         // The scalars of rows i + step .. i + (depth - 1) step move up one;
                         // row i + depth step's are loaded.
                         next_vals.extend_from_slice(&cur[at + ahead_scalars.len()..at + n_ahead]);
-                        let far = if depth == 1 {
-                            next
-                        } else {
-                            let dc = kb.iconst(depth as i64);
-                            let ahead = kb.ibin(Ix::Mul, dc, step);
-                            let far = kb.ibin(Ix::Add, i, ahead);
-                            kb.ibin(Ix::Min, far, last)
-                        };
+                        let far = if depth == 1 { next } else { kb.row_ahead(i, depth as i64, step, last) };
                         for sc in &ahead_scalars {
                             next_vals.push(kb.load_row_scalar(sc, far)?);
                         }
@@ -919,10 +902,7 @@ impl<'a> KernelBuilder<'a> {
                     }
                     if let Some(ring) = ring {
                         // The slot just read takes the row `staged_rows` groups ahead.
-                        let ahead = kb.iconst(ring_n);
-                        let ahead = kb.ibin(Ix::Mul, ahead, step);
-                        let next = kb.ibin(Ix::Add, i, ahead);
-                        let next = kb.ibin(Ix::Min, next, last);
+                        let next = kb.row_ahead(i, ring_n, step, last);
                         kb.stage_row(staged, &smem, next, ring, (slot, slots))?;
                         let one = kb.iconst(1);
                         let n = kb.iconst(ring_n);
@@ -1858,6 +1838,15 @@ impl<'a> KernelBuilder<'a> {
         }
         self.push(mgpu::CopyAsyncCommitOp::state(self.loc));
         Ok(())
+    }
+
+    /// Row `min(row + d * step, last)`: `d` row groups on from `row` (`step` rows apart),
+    /// clamped to the split's last row, so that a load or copy ahead never leaves the buffer.
+    fn row_ahead(&mut self, row: Value, d: i64, step: Value, last: Value) -> Value {
+        let dc = self.iconst(d);
+        let ahead = self.ibin(Ix::Mul, dc, step);
+        let row = self.ibin(Ix::Add, row, ahead);
+        self.ibin(Ix::Min, row, last)
     }
 
     /// The first shared element of ring slot `ring` of row group `slot` for input `st`.
