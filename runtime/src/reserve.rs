@@ -202,9 +202,9 @@ impl SmReservation<'_> {
         }
         self.released = true;
         self.gpu.bind()?;
-        // SAFETY: within the 8-byte flag buffer; synchronous on the default stream, which the
-        // spinning stream does not wait for.
-        let set = unsafe { result::memset_d8_sync(self.flag.ptr, 1, 4) }.map_err(|e| cuda_err("cuMemsetD8", e, ""));
+        // The flag is set on a second non-blocking stream of its own, so that nothing about the
+        // default stream's ordering can make the write wait for the spinning kernel.
+        let set = set_flag(self.flag.ptr);
         // SAFETY: the stream was created by `reserve_sms` and is destroyed only here.
         let waited = unsafe { sys::cuStreamSynchronize(self.stream) }
             .result()
@@ -236,6 +236,25 @@ impl SmReservation<'_> {
         }
         Ok(())
     }
+}
+
+/// Writes 1 to the 4-byte word at `flag` on a new non-blocking stream and waits for it.
+fn set_flag(flag: sys::CUdeviceptr) -> Result<()> {
+    let mut s: sys::CUstream = std::ptr::null_mut();
+    // SAFETY: writes one stream handle.
+    unsafe { sys::cuStreamCreate(&mut s, sys::CUstream_flags::CU_STREAM_NON_BLOCKING as u32) }
+        .result()
+        .map_err(|e| cuda_err("cuStreamCreate", e, ""))?;
+    // SAFETY: `flag` points at the reservation's live flag buffer; `s` was just created.
+    let r = unsafe { sys::cuMemsetD32Async(flag, 1, 1, s) }
+        .result()
+        .map_err(|e| cuda_err("cuMemsetD32Async", e, ""))
+        .and_then(|()| {
+            unsafe { sys::cuStreamSynchronize(s) }.result().map_err(|e| cuda_err("cuStreamSynchronize", e, ""))
+        });
+    // SAFETY: created above; nothing else uses it.
+    unsafe { sys::cuStreamDestroy_v2(s) };
+    r
 }
 
 impl Drop for SmReservation<'_> {
