@@ -143,11 +143,7 @@ impl Gpu {
         self.memset(&flag, 0)?;
         let started = self.alloc_bytes(4)?;
         self.memset(&started, 0)?;
-        let mut stream: sys::CUstream = std::ptr::null_mut();
-        // SAFETY: writes one stream handle.
-        unsafe { sys::cuStreamCreate(&mut stream, sys::CUstream_flags::CU_STREAM_NON_BLOCKING as u32) }
-            .result()
-            .map_err(|e| cuda_err("cuStreamCreate", e, ""))?;
+        let stream = non_blocking_stream()?;
         let reservation = SmReservation { gpu: self, stream, flag, started, _module: module, sms, released: false };
         let mut flag_ptr = reservation.flag.ptr;
         let mut started_ptr = reservation.started.ptr;
@@ -238,13 +234,19 @@ impl SmReservation<'_> {
     }
 }
 
-/// Writes 1 to the 4-byte word at `flag` on a new non-blocking stream and waits for it.
-fn set_flag(flag: sys::CUdeviceptr) -> Result<()> {
+/// A new stream that does not wait for the legacy default stream (`CU_STREAM_NON_BLOCKING`).
+fn non_blocking_stream() -> Result<sys::CUstream> {
     let mut s: sys::CUstream = std::ptr::null_mut();
     // SAFETY: writes one stream handle.
     unsafe { sys::cuStreamCreate(&mut s, sys::CUstream_flags::CU_STREAM_NON_BLOCKING as u32) }
         .result()
         .map_err(|e| cuda_err("cuStreamCreate", e, ""))?;
+    Ok(s)
+}
+
+/// Writes 1 to the 4-byte word at `flag` on a new non-blocking stream and waits for it.
+fn set_flag(flag: sys::CUdeviceptr) -> Result<()> {
+    let s = non_blocking_stream()?;
     // SAFETY: `flag` points at the reservation's live flag buffer; `s` was just created.
     let r = unsafe { sys::cuMemsetD32Async(flag, 1, 1, s) }
         .result()

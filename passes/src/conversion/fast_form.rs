@@ -865,10 +865,12 @@ impl<'a> KernelBuilder<'a> {
                         }
                         // The scalars of rows i + step .. i + (depth - 1) step move up one;
                         // row i + depth step's are loaded.
-                        next_vals.extend_from_slice(&cur[at + ahead_scalars.len()..at + n_ahead]);
-                        let far = if depth == 1 { next } else { kb.row_ahead(i, depth as i64, step, last) };
-                        for sc in &ahead_scalars {
-                            next_vals.push(kb.load_row_scalar(sc, far)?);
+                        if !ahead_scalars.is_empty() {
+                            next_vals.extend_from_slice(&cur[at + ahead_scalars.len()..at + n_ahead]);
+                            let far = if depth == 1 { next } else { kb.row_ahead(i, depth as i64, step, last) };
+                            for sc in &ahead_scalars {
+                                next_vals.push(kb.load_row_scalar(sc, far)?);
+                            }
                         }
                     }
                     let ring = if staged.is_empty() {
